@@ -1,0 +1,37 @@
+/** Business constants from SPEC.md section 9, defined once. */
+export const PAGE_SIZE = 50;
+export const CHAT_PAGE_SIZE = 150;
+export const CHAT_GROUP_GAP_MS = 450_000;
+export const PAGINATION_MAX_LINKS = 11;
+export const SIDEBAR_BREAKPOINT_PX = 1020;
+export const POST_TITLE_MAX = 50;
+export const SEARCH_MIN_POSTS = 2;
+export const SEARCH_MIN_DMS = 3;
+export const DEBOUNCE_ARTISTS_MS = 500;
+export const DEBOUNCE_CREATOR_MS = 1000;
+export const IMPORT_POLL_MS = 15_000;
+export const KEY_MAX_LENGTH = 1024;
+export const LINK_REASON_MAX = 140;
+export const LINK_CANDIDATES_MAX = 20;
+export const USERNAME_MIN = 3;
+export const USERNAME_MAX = 15;
+export const PASSWORD_MIN = 5;
+export const HASH_CHUNK_BYTES = 1024 * 1024;
+export const CARD_SIZE_DEFAULT = 180;
+export const THUMB_COOKIE_DAYS = 399;
+export const CLIENT_CACHE_MS = 5 * 60 * 1000;
+export const FETCH_RETRIES = 3;
+export const FETCH_BACKOFF_START_MS = 1000;
+export const FETCH_BACKOFF_MAX_MS = 30_000;
+export const EMBED_IMAGE_MAX = { width: 400, height: 300 } as const;
+export const AUTO_IMPORT_INTERVAL_HOURS = 24;
+/** Feature flags of the layout shell (SPEC.md section 9). */
+export const FLAGS = { filehaus: false, dms: true } as const;
+/** localStorage keys the client keeps (SPEC.md section 3, local cache). */
+export const STORAGE_KEYS = {
+  loggedIn: 'logged_in',
+  role: 'role',
+  favs: 'favs',
+  postFavs: 'post_favs',
+  sidebar: 'sidebar_state',
+} as const;

@@ -1,0 +1,46 @@
+/** The supported paysites, in the order the importer offers them (the first is the default). */
+export const PAYSITES = [
+  'patreon',
+  'fanbox',
+  'discord',
+  'fantia',
+  'afdian',
+  'boosty',
+  'gumroad',
+  'subscribestar',
+  'dlsite',
+  'fansly',
+  'onlyfans',
+  'candfans',
+] as const;
+
+export type Paysite = (typeof PAYSITES)[number];
+
+export const PAYSITE_LABELS: Record<Paysite, string> = {
+  patreon: 'Patreon',
+  fanbox: 'Pixiv Fanbox',
+  discord: 'Discord',
+  fantia: 'Fantia',
+  afdian: 'Afdian',
+  boosty: 'Boosty',
+  gumroad: 'Gumroad',
+  subscribestar: 'SubscribeStar',
+  dlsite: 'DLsite',
+  fansly: 'Fansly',
+  onlyfans: 'OnlyFans',
+  candfans: 'CandFans',
+};
+
+export function isPaysite(value: unknown): value is Paysite {
+  return typeof value === 'string' && (PAYSITES as readonly string[]).includes(value);
+}
+
+/** Creator tabs that exist only for some paysites (SPEC.md section 2, creator profile). */
+export const TABS_BY_PAYSITE = {
+  fancards: ['fanbox'],
+  announcements: ['fanbox', 'patreon'],
+  tags: ['fanbox', 'patreon', 'onlyfans', 'fansly', 'candfans'],
+} as const satisfies Record<string, readonly Paysite[]>;
+
+/** Paysites whose post-card thumbnail may come from an attachment when the file has none. */
+export const ATTACHMENT_THUMBNAIL_PAYSITES: readonly Paysite[] = ['fansly', 'candfans', 'boosty', 'gumroad'];
