@@ -1,0 +1,117 @@
+/**
+ * Rebuilds the page store: reads the change log since the last rebuild (or takes every archive page
+ * with `all`), renders each affected page through the SSR handler, replaces or removes stored files,
+ * and prunes listing pages past the end. Progress is reported through a callback.
+ */
+import type { Db } from '../data/db.ts';
+import { getKv, lastChangeId, readChangesSince, setKv } from '../data/changes.ts';
+import { iterateCreatorKeys, iteratePostKeys, countCreatorPosts } from '../data/posts.ts';
+import { countCreators } from '../data/creators.ts';
+import { creatorUrl, postUrl } from '../../src/lib/urls.ts';
+import { PageStore } from '../server/page-store.ts';
+import type { PageRenderer } from '../server/ssr.ts';
+import { addListing, affectedByChanges, emptyAffected, type AffectedPages } from './affected.ts';
+import { GLOBAL_LISTING_STORED_PAGES, pageKey } from './keys.ts';
+import { PAGE_SIZE } from '../../src/lib/constants.ts';
+
+export const LAST_REBUILT_KEY = 'pages.last_change_id';
+
+export interface RebuildOptions {
+  all?: boolean;
+  dryRun?: boolean;
+  /** Pages rendered at once (the renderer overlaps I/O with rendering). */
+  concurrency?: number;
+  onStart?: (total: number) => void;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface RebuildSummary {
+  changes: number;
+  considered: number;
+  written: number;
+  unchanged: number;
+  removed: number;
+  failed: string[];
+  seconds: number;
+  /** The keys that were (or, with dryRun, would be) rendered. */
+  keys: string[];
+}
+
+/** Every archive page of the archive, for `--all`. */
+export function allArchivePages(db: Db): AffectedPages {
+  const affected = emptyAffected();
+  for (const { service, id } of iterateCreatorKeys(db)) {
+    const base = creatorUrl(service, id);
+    addListing(affected, base, countCreatorPosts(db, service, id));
+    affected.render.add(pageKey(`${base}/tags`));
+  }
+  for (const { service, user, id } of iteratePostKeys(db)) affected.render.add(pageKey(postUrl(service, user, id)));
+  const creatorPages = Math.min(GLOBAL_LISTING_STORED_PAGES, Math.ceil(countCreators(db) / PAGE_SIZE));
+  addListing(affected, '/posts', GLOBAL_LISTING_STORED_PAGES * PAGE_SIZE, GLOBAL_LISTING_STORED_PAGES);
+  addListing(affected, '/artists/updated', creatorPages * PAGE_SIZE, GLOBAL_LISTING_STORED_PAGES);
+  affected.render.add('/posts/tags');
+  return affected;
+}
+
+export async function rebuildPages(db: Db, store: PageStore, renderer: PageRenderer | undefined, options: RebuildOptions = {}): Promise<RebuildSummary> {
+  const started = performance.now();
+  const since = options.all ? 0 : Number(getKv(db, LAST_REBUILT_KEY) ?? 0);
+  const upTo = lastChangeId(db);
+  let changes = 0;
+  let affected: AffectedPages;
+  if (options.all) {
+    affected = allArchivePages(db);
+  } else {
+    affected = emptyAffected();
+    let cursor = since;
+    for (;;) {
+      const batch = readChangesSince(db, cursor, 5000).filter((change) => change.id <= upTo);
+      if (batch.length === 0) break;
+      changes += batch.length;
+      cursor = batch[batch.length - 1].id;
+      const part = affectedByChanges(db, batch);
+      for (const key of part.render) affected.render.add(key);
+      for (const [path, last] of part.listings) affected.listings.set(path, last);
+    }
+  }
+
+  const keys = [...affected.render];
+  const summary: RebuildSummary = { changes, considered: keys.length, written: 0, unchanged: 0, removed: 0, failed: [], seconds: 0, keys };
+  if (options.dryRun) {
+    summary.seconds = (performance.now() - started) / 1000;
+    return summary;
+  }
+  if (!renderer) throw new Error('rebuildPages needs a renderer unless dryRun is set');
+
+  options.onStart?.(keys.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < keys.length) {
+      const key = keys[next++];
+      try {
+        const page = await renderer.render(key);
+        if (page.status === 200) {
+          if (store.write(key, page.body)) summary.written += 1;
+          else summary.unchanged += 1;
+        } else if (store.remove(key)) {
+          summary.removed += 1;
+        }
+      } catch (error) {
+        summary.failed.push(`${key}: ${(error as Error).message}`);
+      }
+      done += 1;
+      options.onProgress?.(done, keys.length);
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
+
+  for (const [pathname, lastOffset] of affected.listings) {
+    for (const file of store.listingFiles(pathname)) {
+      if (PageStore.offsetOf(file) > lastOffset && store.removeFile(file)) summary.removed += 1;
+    }
+  }
+  if (summary.failed.length === 0) setKv(db, LAST_REBUILT_KEY, String(upTo));
+  summary.seconds = (performance.now() - started) / 1000;
+  return summary;
+}

@@ -1,0 +1,118 @@
+/**
+ * The one HTTP server: a thin node:http layer that answers, in order,
+ * 1. /api/* with the Express API, 2. media, 3. built assets and prerendered pages,
+ * 4. archive pages from the page store, 5. everything else through the Astro SSR handler
+ * (archive pages rendered there are written to the store on the way out).
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import type { Express } from 'express';
+import { canonicalPageKey } from '../pages/keys.ts';
+import { sendFile } from './send-file.ts';
+import { PageStore } from './page-store.ts';
+import { RENDER_HEADER, type PageRenderer, type SsrHandler } from './ssr.ts';
+import { serveMedia } from './media.ts';
+
+export interface FrontDeps {
+  api: Express;
+  clientDir: string;
+  filesDir: string;
+  store: PageStore;
+  ssr: SsrHandler;
+  renderer: PageRenderer;
+  log?: (line: string) => void;
+}
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'public, max-age=0, must-revalidate';
+
+/** Resolves a URL path inside root, refusing anything that would climb out of it. */
+export function resolveInside(root: string, urlPath: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return undefined;
+  }
+  if (decoded.includes('\0')) return undefined;
+  const resolved = path.join(root, path.normalize(decoded));
+  return resolved === root || resolved.startsWith(root + path.sep) ? resolved : undefined;
+}
+
+function serveBuiltAsset(req: IncomingMessage, res: ServerResponse, clientDir: string, pathname: string): boolean {
+  const file = resolveInside(clientDir, pathname);
+  if (!file) return false;
+  const cacheControl = pathname.startsWith('/_astro/') ? IMMUTABLE : REVALIDATE;
+  if (pathname.endsWith('/') || !path.extname(pathname)) {
+    // Prerendered pages are written as <path>/index.html (build.format 'directory').
+    return sendFile(req, res, path.join(file, 'index.html'), { precompressed: true, cacheControl });
+  }
+  if (/\.(br|gz)$/.test(pathname)) return false;
+  return sendFile(req, res, file, { precompressed: true, cacheControl });
+}
+
+export function createFrontHandler(deps: FrontDeps) {
+  const inflight = new Map<string, Promise<boolean>>();
+
+  /** Renders an archive page once (concurrent misses share the render) and stores it when it is a 200. */
+  function renderIntoStore(key: string): Promise<boolean> {
+    let pending = inflight.get(key);
+    if (!pending) {
+      pending = deps.renderer
+        .render(key)
+        .then((page) => {
+          if (page.status !== 200 || !String(page.headers['content-type'] ?? '').startsWith('text/html')) return false;
+          deps.store.write(key, page.body);
+          return true;
+        })
+        .finally(() => inflight.delete(key));
+      inflight.set(key, pending);
+    }
+    return pending;
+  }
+
+  return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://internal');
+    const { pathname } = url;
+    // An outside request must never pass itself off as an internal render.
+    delete req.headers[RENDER_HEADER];
+
+    if (pathname === '/api' || pathname.startsWith('/api/')) {
+      deps.api(req, res);
+      return;
+    }
+    if (serveMedia(req, res, url, deps.filesDir)) return;
+
+    const isRead = req.method === 'GET' || req.method === 'HEAD';
+    if (isRead && serveBuiltAsset(req, res, deps.clientDir, pathname)) return;
+
+    const key = isRead ? canonicalPageKey(pathname, url.search) : undefined;
+    if (key) {
+      const file = deps.store.fileFor(key);
+      const pageOptions = { precompressed: true, cacheControl: REVALIDATE, contentType: 'text/html; charset=utf-8' };
+      if (sendFile(req, res, file, pageOptions)) return;
+      try {
+        if ((await renderIntoStore(key)) && sendFile(req, res, file, pageOptions)) return;
+      } catch (error) {
+        deps.log?.(`render of ${key} failed: ${(error as Error).message}`);
+      }
+    }
+    deps.ssr(req, res);
+  };
+}
+
+export function createFrontServer(deps: FrontDeps): http.Server {
+  const handle = createFrontHandler(deps);
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      deps.log?.(`request failed: ${(error as Error).message}`);
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      }
+      res.end('Internal server error');
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  return server;
+}

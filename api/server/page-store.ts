@@ -1,0 +1,151 @@
+/**
+ * The page store: rendered archive pages kept as static files under DATA_DIR/pages, each with
+ * precompressed .br and .gz siblings. A page is addressed by its canonical key (see api/pages/keys.ts).
+ * Writes are atomic (temp file + rename, compressed siblings first, the HTML last).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+const BUILD_FILE = '.build-id';
+
+/** Encodes one path segment so that no key can escape the store or collide with a page file. */
+function encodeSegment(segment: string): string {
+  return encodeURIComponent(segment).replace(/\./g, '%2E').replace(/\*/g, '%2A');
+}
+
+export class PageStore {
+  constructor(readonly root: string) {}
+
+  /** Relative file for a canonical key: '/fanbox/user/1?o=50' → 'fanbox/user/1/index.o50.html'. */
+  fileFor(key: string): string {
+    const [pathname, query = ''] = key.split('?');
+    const segments = pathname.split('/').filter(Boolean).map((segment) => encodeSegment(decodeURIComponentSafe(segment)));
+    const params = new URLSearchParams(query);
+    const suffix = [...params].map(([name, value]) => `.${encodeSegment(name)}${encodeSegment(value)}`).join('');
+    return path.join(this.root, ...segments, `index${suffix}.html`);
+  }
+
+  has(key: string): boolean {
+    return fs.existsSync(this.fileFor(key));
+  }
+
+  read(key: string): Buffer | undefined {
+    try {
+      return fs.readFileSync(this.fileFor(key));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Writes the page; returns false when the stored bytes were already identical (nothing touched). */
+  write(key: string, html: string | Buffer): boolean {
+    const file = this.fileFor(key);
+    const body = typeof html === 'string' ? Buffer.from(html) : html;
+    const existing = this.readFile(file);
+    if (existing && existing.equals(body)) return false;
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    atomicWrite(file + '.br', zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }));
+    atomicWrite(file + '.gz', zlib.gzipSync(body, { level: 6 }));
+    atomicWrite(file, body);
+    return true;
+  }
+
+  /** Removes a stored page; returns whether it existed. */
+  remove(key: string): boolean {
+    return this.removeFile(this.fileFor(key));
+  }
+
+  removeFile(file: string): boolean {
+    let existed = true;
+    try {
+      fs.unlinkSync(file);
+    } catch {
+      existed = false;
+    }
+    for (const suffix of ['.br', '.gz']) fs.rmSync(file + suffix, { force: true });
+    return existed;
+  }
+
+  /** Stored page files for the listing pages of one path: the pages of 'path' with any `o`. */
+  listingFiles(pathname: string): string[] {
+    const dir = path.dirname(this.fileFor(pathname));
+    let names: string[];
+    try {
+      names = fs.readdirSync(dir);
+    } catch {
+      return [];
+    }
+    return names.filter((name) => /^index(\.o\d+)?\.html$/.test(name)).map((name) => path.join(dir, name));
+  }
+
+  /** Offset encoded in a listing file's name ('index.o100.html' → 100, 'index.html' → 0). */
+  static offsetOf(file: string): number {
+    const match = /index\.o(\d+)\.html$/.exec(file);
+    return match ? Number(match[1]) : 0;
+  }
+
+  buildId(): string | undefined {
+    try {
+      return fs.readFileSync(path.join(this.root, BUILD_FILE), 'utf8').trim();
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Empties the store when it was rendered by another build (or never), and records the current one.
+   * `fresh` tells the caller that every page must be rendered again.
+   */
+  adoptBuild(buildId: string): { fresh: boolean } {
+    if (this.buildId() === buildId) return { fresh: false };
+    fs.rmSync(this.root, { recursive: true, force: true });
+    fs.mkdirSync(this.root, { recursive: true });
+    atomicWrite(path.join(this.root, BUILD_FILE), buildId + '\n');
+    return { fresh: true };
+  }
+
+  /** Number of stored pages (walks the tree; for summaries and tests, not for hot paths). */
+  count(): number {
+    let total = 0;
+    const walk = (dir: string) => {
+      for (const entry of safeReaddir(dir)) {
+        if (entry.isDirectory()) walk(path.join(dir, entry.name));
+        else if (entry.name.endsWith('.html')) total += 1;
+      }
+    };
+    walk(this.root);
+    return total;
+  }
+
+  private readFile(file: string): Buffer | undefined {
+    try {
+      return fs.readFileSync(file);
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function safeReaddir(dir: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+function decodeURIComponentSafe(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+let tempCounter = 0;
+export function atomicWrite(file: string, data: Buffer | string): void {
+  const temp = `${file}.tmp-${process.pid}-${(tempCounter += 1)}`;
+  fs.writeFileSync(temp, data);
+  fs.renameSync(temp, file);
+}

@@ -1,0 +1,31 @@
+import { defineConfig } from '@playwright/test';
+import path from 'node:path';
+import { CHROMIUM_ARGS } from './scripts/lib/chromium.ts';
+
+// The browser tests run against `npm start` on a throwaway data folder with the demo archive.
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 4391);
+export const E2E_DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-data');
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 60_000,
+  fullyParallel: false,
+  workers: 2,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || undefined,
+      args: CHROMIUM_ARGS,
+    },
+  },
+  webServer: {
+    command: 'npx tsx scripts/start.ts',
+    url: `http://127.0.0.1:${E2E_PORT}/api/v1/app_version`,
+    timeout: 300_000,
+    reuseExistingServer: false,
+    stdout: 'pipe',
+    env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
+  },
+});

@@ -1,0 +1,81 @@
+/**
+ * Builds the site when dist/ is missing or older than the sources, and keeps built text assets
+ * precompressed (.br and .gz beside each file) for the front server.
+ */
+import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { isCompressible } from '../../api/server/send-file.ts';
+
+export const DIST_DIR = path.resolve('dist');
+const STAMP = path.join(DIST_DIR, 'trove-build.json');
+/** What the build is made from; a change to any of these makes `npm start` build again. */
+const SOURCES = ['src', 'api', 'public', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
+
+function* walk(entry: string): Generator<string> {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(entry);
+  } catch {
+    return;
+  }
+  if (stat.isFile()) {
+    yield entry;
+    return;
+  }
+  for (const name of fs.readdirSync(entry).sort()) yield* walk(path.join(entry, name));
+}
+
+/** A hash of every source file's path and bytes: the build id the page store is keyed by. */
+export function sourceHash(): string {
+  const hash = crypto.createHash('sha256');
+  for (const source of SOURCES) {
+    for (const file of walk(path.resolve(source))) {
+      hash.update(path.relative(process.cwd(), file));
+      hash.update('\0');
+      hash.update(fs.readFileSync(file));
+    }
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+export function builtId(): string | undefined {
+  try {
+    return (JSON.parse(fs.readFileSync(STAMP, 'utf8')) as { id: string }).id;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `astro build` unless dist/ already holds a build of the current sources. Returns the build id. */
+export function ensureBuild(log: (line: string) => void): string {
+  const id = sourceHash();
+  if (builtId() === id && fs.existsSync(path.join(DIST_DIR, 'server', 'entry.mjs'))) {
+    log(`Build ${id} is up to date.`);
+    return id;
+  }
+  log(`Building the site (astro build) for sources ${id}...`);
+  const started = Date.now();
+  const result = spawnSync('npx', ['astro', 'build'], { stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('astro build failed');
+  const compressed = precompressDir(path.join(DIST_DIR, 'client'));
+  fs.writeFileSync(STAMP, JSON.stringify({ id, builtAt: new Date().toISOString() }) + '\n');
+  log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s (${compressed} assets precompressed).`);
+  return id;
+}
+
+/** Writes .br and .gz siblings for every compressible file over 512 bytes. */
+export function precompressDir(dir: string): number {
+  let count = 0;
+  for (const file of walk(dir)) {
+    if (!isCompressible(file) || /\.(br|gz)$/.test(file)) continue;
+    const body = fs.readFileSync(file);
+    if (body.length < 512) continue;
+    fs.writeFileSync(file + '.br', zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    fs.writeFileSync(file + '.gz', zlib.gzipSync(body, { level: 9 }));
+    count += 1;
+  }
+  return count;
+}

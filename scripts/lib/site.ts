@@ -1,0 +1,49 @@
+/** Opens what the server, `scripts/rebuild` and the benchmarks share: database, page store, SSR renderer. */
+import path from 'node:path';
+import { sharedDatabase, type Db } from '../../api/data/db.ts';
+import { PageStore } from '../../api/server/page-store.ts';
+import { createPageRenderer, loadSsrHandler, type PageRenderer, type SsrHandler } from '../../api/server/ssr.ts';
+import { config, dataPaths, type Config } from '../../src/lib/config.ts';
+import crypto from 'node:crypto';
+import { DIST_DIR, builtId } from './build.ts';
+
+export interface Site {
+  config: Config;
+  db: Db;
+  store: PageStore;
+  ssr: SsrHandler;
+  renderer: PageRenderer;
+  /** The page store's identity: the build plus the settings rendered into pages. */
+  storeId: string;
+  close(): Promise<void>;
+}
+
+export function storeIdentity(buildId: string, settings: Config): string {
+  const rendered = [settings.siteName, settings.environment, settings.imageHost, settings.iconsPath, settings.bannersPath];
+  return `${buildId}-${crypto.createHash('sha256').update(rendered.join('\n')).digest('hex').slice(0, 8)}`;
+}
+
+export async function openSite(): Promise<Site> {
+  const settings = config();
+  const paths = dataPaths(settings.dataDir);
+  const db = sharedDatabase(paths.database);
+  const buildId = builtId();
+  if (!buildId) throw new Error('The site is not built: run `npm run build` (or `npm start`) first.');
+  const ssr = await loadSsrHandler(DIST_DIR);
+  const renderer = await createPageRenderer(ssr);
+  const store = new PageStore(paths.pages);
+  return {
+    config: settings,
+    db,
+    store,
+    ssr,
+    renderer,
+    storeId: storeIdentity(buildId, settings),
+    async close() {
+      await renderer.close();
+      db.close();
+    },
+  };
+}
+
+export const CLIENT_DIR = path.join(DIST_DIR, 'client');

@@ -1,0 +1,68 @@
+/**
+ * `npm start`: one process, one port. Migrates the database, seeds the demo archive when it is empty,
+ * builds the site when dist/ is missing or stale, serves, and brings the page store up to date
+ * in the background (pages missing from the store are rendered on first request meanwhile).
+ */
+import { sharedDatabase } from '../api/data/db.ts';
+import { countCreators } from '../api/data/creators.ts';
+import { createApp } from '../api/app.ts';
+import { createFrontServer } from '../api/server/front.ts';
+import { rebuildPages } from '../api/pages/rebuild.ts';
+import { config, dataPaths } from '../src/lib/config.ts';
+import { buildInfo } from '../src/lib/build-info.ts';
+import { seedDemoArchive } from './seed/index.ts';
+import { ensureBuild } from './lib/build.ts';
+import { CLIENT_DIR, openSite } from './lib/site.ts';
+
+const log = (line: string) => console.log(`[trove] ${line}`);
+const settings = config();
+const paths = dataPaths(settings.dataDir);
+const started = Date.now();
+
+log(`Data folder: ${settings.dataDir}`);
+const db = sharedDatabase(paths.database);
+if (countCreators(db) === 0) {
+  log('The archive is empty: seeding the demo archive...');
+  const seeded = await seedDemoArchive(db, { dataDir: settings.dataDir });
+  log(`Seeded the demo archive in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  if (seeded?.credentials) {
+    for (const account of seeded.credentials) log(`  ${account.role}: ${account.username} / ${account.password}`);
+  }
+}
+
+ensureBuild(log);
+const site = await openSite();
+const fresh = site.store.adoptBuild(site.storeId).fresh;
+
+const api = createApp({ db: site.db, config: settings, build: buildInfo() });
+const server = createFrontServer({
+  api,
+  clientDir: CLIENT_DIR,
+  filesDir: paths.files,
+  store: site.store,
+  ssr: site.ssr,
+  renderer: site.renderer,
+  log,
+});
+
+server.listen(settings.port, settings.host, () => {
+  const shownHost = settings.host === '0.0.0.0' ? 'localhost' : settings.host;
+  log(`Serving http://${shownHost}:${settings.port} (up in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  void rebuildPages(site.db, site.store, site.renderer, { all: fresh, concurrency: 2 }).then(
+    (summary) =>
+      log(
+        `Page store ${fresh ? 'rendered' : 'refreshed'}: ${summary.considered} pages in ${summary.seconds.toFixed(1)} s ` +
+          `(${summary.written} written, ${summary.unchanged} unchanged, ${summary.removed} removed, ${summary.failed.length} failed).`,
+      ),
+    (error: unknown) => log(`Page store rebuild failed: ${(error as Error).message}`),
+  );
+});
+
+function shutdown() {
+  log('Shutting down.');
+  server.close();
+  server.closeAllConnections();
+  void site.close().finally(() => process.exit(0));
+}
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);

@@ -1,0 +1,51 @@
+/** URL builders for pages and media, defined once for pages, islands, the API and tests. */
+
+const enc = encodeURIComponent;
+
+export function creatorUrl(service: string, creatorId: string): string {
+  return `/${enc(service)}/user/${enc(creatorId)}`;
+}
+
+export function postUrl(service: string, creatorId: string, postId: string): string {
+  return `${creatorUrl(service, creatorId)}/post/${enc(postId)}`;
+}
+
+export function revisionUrl(service: string, creatorId: string, postId: string, revisionId: string | number): string {
+  return `${postUrl(service, creatorId, postId)}/revision/${enc(String(revisionId))}`;
+}
+
+export function creatorTabUrl(service: string, creatorId: string, tab: string): string {
+  return `${creatorUrl(service, creatorId)}/${tab}`;
+}
+
+/** Adds `o` to a listing URL (omitted for the first page) and keeps other parameters. */
+export function withOffset(url: string, offset: number): string {
+  const [path, query = ''] = url.split('?');
+  const params = new URLSearchParams(query);
+  if (offset > 0) params.set('o', String(offset));
+  else params.delete('o');
+  const search = params.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+/** A file's public path: /ab/cd/<sha256>.<ext>. */
+export function filePath(sha256: string, ext: string): string {
+  return `/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}.${ext.replace(/^\./, '')}`;
+}
+
+/** Download URL of a stored file, on the configured image host (empty host = this site). */
+export function fileUrl(imageHost: string, path: string, name?: string): string {
+  return `${imageHost}/data${path}${name ? `?f=${enc(name)}` : ''}`;
+}
+
+export function thumbnailUrl(imageHost: string, path: string): string {
+  return `${imageHost}/thumbnail/data${path}`;
+}
+
+export function iconUrl(iconsPath: string, service: string, creatorId: string): string {
+  return `${iconsPath}/${enc(service)}/${enc(creatorId)}`;
+}
+
+export function bannerUrl(bannersPath: string, service: string, creatorId: string): string {
+  return `${bannersPath}/${enc(service)}/${enc(creatorId)}`;
+}
