@@ -1,0 +1,88 @@
+/**
+ * Loaders of the archive pages: each takes the route's parameters and returns what the page renders,
+ * or a redirect / not-found / bad-request outcome. Server side only.
+ */
+import { getCreator, getCreatorByPublicId, listCreatorsUpdated, countCreators } from '../../../api/data/creators.ts';
+import {
+  countCreatorPosts,
+  countPosts,
+  getPost,
+  listAllTags,
+  listCreatorPosts,
+  listCreatorTags,
+  listRecentPosts,
+} from '../../../api/data/posts.ts';
+import { archiveDb } from '../server/db.ts';
+import { config } from '../config.ts';
+import { PAGE_SIZE } from '../constants.ts';
+import { isPaysite, type Paysite } from '../paysites.ts';
+import { paginate } from '../pagination.ts';
+import { creatorUrl } from '../urls.ts';
+import { GLOBAL_LISTING_STORED_PAGES } from '../../../api/pages/keys.ts';
+import { badRequest, notFound, ok, readOffset, redirect, type PageOutcome } from './outcome.ts';
+
+type Creator = NonNullable<ReturnType<typeof getCreator>>;
+
+function resolveCreator(service: string | undefined, id: string | undefined, subpath = ''): PageOutcome<{ creator: Creator; service: Paysite }> {
+  if (!service) return badRequest('Service name is required.');
+  if (!id) return badRequest('Artist ID is required.');
+  if (!isPaysite(service)) return notFound;
+  const db = archiveDb();
+  const creator = getCreator(db, service, id);
+  if (creator) return ok({ creator, service });
+  const byPublicId = getCreatorByPublicId(db, service, id);
+  if (byPublicId && byPublicId.id !== id) return redirect(creatorUrl(service, byPublicId.id) + subpath);
+  return notFound;
+}
+
+export function loadCreatorPosts(params: { service?: string; id?: string }, search: URLSearchParams) {
+  const resolved = resolveCreator(params.service, params.id);
+  if (resolved.kind !== 'ok') return resolved;
+  const { creator, service } = resolved.data;
+  if (service === 'discord') return redirect(`/discord/server/${encodeURIComponent(creator.id)}`);
+  const offset = readOffset(search.get('o'), PAGE_SIZE);
+  if ('error' in offset) return badRequest(offset.error);
+  const db = archiveDb();
+  const total = countCreatorPosts(db, service, creator.id);
+  const posts = listCreatorPosts(db, service, creator.id, offset.offset, PAGE_SIZE);
+  return ok({ creator, service, posts, pagination: paginate(total, offset.offset), baseUrl: creatorUrl(service, creator.id) });
+}
+
+export function loadCreatorTags(params: { service?: string; id?: string }) {
+  const resolved = resolveCreator(params.service, params.id, '/tags');
+  if (resolved.kind !== 'ok') return resolved;
+  const { creator, service } = resolved.data;
+  return ok({ creator, service, tags: listCreatorTags(archiveDb(), service, creator.id), baseUrl: creatorUrl(service, creator.id) });
+}
+
+export function loadPost(params: { service?: string; id?: string; post?: string }) {
+  if (!params.post) return badRequest('Post ID is required.');
+  const resolved = resolveCreator(params.service, params.id, `/post/${encodeURIComponent(params.post)}`);
+  if (resolved.kind !== 'ok') return resolved;
+  const { creator, service } = resolved.data;
+  const post = getPost(archiveDb(), service, creator.id, params.post, config().imageHost);
+  if (!post) return notFound;
+  return ok({ creator, service, post, baseUrl: creatorUrl(service, creator.id) });
+}
+
+export function loadRecentPosts(search: URLSearchParams) {
+  const offset = readOffset(search.get('o'), PAGE_SIZE);
+  if ('error' in offset) return badRequest(offset.error);
+  const db = archiveDb();
+  const posts = listRecentPosts(db, offset.offset, PAGE_SIZE);
+  return ok({ posts, pagination: paginate(countPosts(db), offset.offset) });
+}
+
+export function loadUpdatedCreators(search: URLSearchParams) {
+  const offset = readOffset(search.get('o'), PAGE_SIZE);
+  if ('error' in offset) return badRequest(offset.error);
+  const db = archiveDb();
+  // "Latest cached updated creators": the list is bounded like the other global listings.
+  const total = Math.min(countCreators(db), GLOBAL_LISTING_STORED_PAGES * PAGE_SIZE);
+  const creators = offset.offset < total ? listCreatorsUpdated(db, offset.offset, PAGE_SIZE) : [];
+  return ok({ creators, pagination: paginate(total, offset.offset) });
+}
+
+export function loadAllTags() {
+  return ok({ tags: listAllTags(archiveDb()) });
+}

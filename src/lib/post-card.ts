@@ -1,0 +1,37 @@
+/** Post card rules of SPEC.md section 2 ("Post cards"), shared by pages and islands. */
+import { ATTACHMENT_THUMBNAIL_PAYSITES, type Paysite } from './paysites.ts';
+import { POST_TITLE_MAX } from './constants.ts';
+
+const IMAGE_EXTENSIONS = ['.gif', '.jpeg', '.jpg', '.jpe', '.png', '.webp'];
+
+export function cut(text: string, max = POST_TITLE_MAX): string {
+  const chars = [...text];
+  return chars.length > max ? `${chars.slice(0, max).join('')}…` : text;
+}
+
+/** The card title: the title cut at 50, or the content when the title is empty or 'DM'. */
+export function cardTitle(title: string | null | undefined, contentText: string | null | undefined): string {
+  const clean = (title ?? '').trim();
+  if (clean && clean !== 'DM') return cut(clean);
+  return cut((contentText ?? '').replace(/\s+/g, ' ').trim());
+}
+
+export function isImagePath(path: string | undefined | null): boolean {
+  if (!path) return false;
+  const lower = path.toLowerCase();
+  return IMAGE_EXTENSIONS.some((ext) => lower.endsWith(ext));
+}
+
+/** The path to thumbnail on a card, if any. */
+export function cardThumbnailPath(post: {
+  service: string;
+  file?: { path?: string } | Record<string, never> | null;
+  attachments?: Array<{ path?: string }>;
+}): string | undefined {
+  const filePath = post.file && 'path' in post.file ? post.file.path : undefined;
+  if (isImagePath(filePath)) return filePath;
+  if ((ATTACHMENT_THUMBNAIL_PAYSITES as readonly string[]).includes(post.service as Paysite)) {
+    return post.attachments?.find((attachment) => isImagePath(attachment.path))?.path;
+  }
+  return undefined;
+}
