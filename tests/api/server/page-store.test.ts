@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PageStore } from '../../../api/server/page-store.ts';
+
+let root: string;
+let store: PageStore;
+
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-store-'));
+  store = new PageStore(path.join(root, 'pages'));
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+describe('PageStore', () => {
+  it('writes a page with brotli and gzip siblings holding the same bytes', () => {
+    expect(store.write('/fanbox/user/1?o=50', '<p>hello</p>')).toBe(true);
+    const file = store.fileFor('/fanbox/user/1?o=50');
+    expect(file).toBe(path.join(root, 'pages', 'fanbox', 'user', '1', 'index.o50.html'));
+    expect(fs.readFileSync(file, 'utf8')).toBe('<p>hello</p>');
+    expect(zlib.brotliDecompressSync(fs.readFileSync(file + '.br')).toString()).toBe('<p>hello</p>');
+    expect(zlib.gunzipSync(fs.readFileSync(file + '.gz')).toString()).toBe('<p>hello</p>');
+    expect(fs.readdirSync(path.dirname(file)).some((name) => name.includes('.tmp-'))).toBe(false);
+  });
+
+  it('leaves identical bytes untouched', () => {
+    store.write('/posts', 'same');
+    const file = store.fileFor('/posts');
+    const before = fs.statSync(file).mtimeMs;
+    expect(store.write('/posts', 'same')).toBe(false);
+    expect(fs.statSync(file).mtimeMs).toBe(before);
+    expect(store.write('/posts', 'different')).toBe(true);
+  });
+
+  it('keeps keys inside the store whatever their segments hold', () => {
+    for (const key of ['/fanbox/user/..%2F..%2Fetc', '/fanbox/user/%2E%2E', '/fanbox/user/index.html', '/fanbox/user/a%2Fb']) {
+      const file = store.fileFor(key);
+      expect(file.startsWith(path.join(root, 'pages') + path.sep)).toBe(true);
+      expect(path.relative(path.join(root, 'pages'), file).split(path.sep)).not.toContain('..');
+    }
+    expect(store.fileFor('/fanbox/user/index.html')).not.toBe(store.fileFor('/fanbox/user'));
+  });
+
+  it('lists and prunes listing pages by offset', () => {
+    store.write('/fanbox/user/1', 'a');
+    store.write('/fanbox/user/1?o=50', 'b');
+    store.write('/fanbox/user/1?o=100', 'c');
+    store.write('/fanbox/user/1/tags', 'tags');
+    const files = store.listingFiles('/fanbox/user/1').map((file) => PageStore.offsetOf(file)).sort((a, b) => a - b);
+    expect(files).toEqual([0, 50, 100]);
+    expect(store.remove('/fanbox/user/1?o=100')).toBe(true);
+    expect(fs.existsSync(store.fileFor('/fanbox/user/1?o=100') + '.br')).toBe(false);
+    expect(store.remove('/fanbox/user/1?o=100')).toBe(false);
+  });
+
+  it('empties itself when the build changes', () => {
+    expect(store.adoptBuild('build-1').fresh).toBe(true);
+    store.write('/posts', 'x');
+    expect(store.adoptBuild('build-1').fresh).toBe(false);
+    expect(store.has('/posts')).toBe(true);
+    expect(store.adoptBuild('build-2').fresh).toBe(true);
+    expect(store.has('/posts')).toBe(false);
+    expect(store.buildId()).toBe('build-2');
+  });
+});

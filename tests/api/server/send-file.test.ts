@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendFile } from '../../../api/server/send-file.ts';
+
+let root: string;
+let server: http.Server;
+let base: string;
+const body = 'hello world, '.repeat(200);
+
+beforeAll(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-send-'));
+  fs.writeFileSync(path.join(root, 'page.html'), body);
+  fs.writeFileSync(path.join(root, 'page.html.br'), zlib.brotliCompressSync(body));
+  fs.writeFileSync(path.join(root, 'page.html.gz'), zlib.gzipSync(body));
+  server = http.createServer((req, res) => {
+    const file = path.join(root, new URL(req.url ?? '/', 'http://x').pathname);
+    if (!sendFile(req, res, file, { precompressed: true, downloadName: 'page name.html' })) {
+      res.statusCode = 404;
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+function get(pathname: string, headers: Record<string, string> = {}, method = 'GET') {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const request = http.request(`${base}${pathname}`, { headers, method }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+describe('sendFile', () => {
+  it('picks brotli, then gzip, then identity by Accept-Encoding', async () => {
+    const br = await get('/page.html', { 'accept-encoding': 'gzip, br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(body);
+    const gz = await get('/page.html', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    const plain = await get('/page.html', { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(body);
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+  });
+
+  it('answers 304 for a matching ETag or a later If-Modified-Since', async () => {
+    const first = await get('/page.html');
+    const etag = String(first.headers.etag);
+    expect((await get('/page.html', { 'if-none-match': etag })).status).toBe(304);
+    const later = new Date(Date.now() + 60_000).toUTCString();
+    expect((await get('/page.html', { 'if-modified-since': later })).status).toBe(304);
+    expect((await get('/page.html', { 'if-modified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' })).status).toBe(200);
+  });
+
+  it('serves byte ranges and HEAD with Content-Length', async () => {
+    const head = await get('/page.html', {}, 'HEAD');
+    expect(head.headers['content-length']).toBe(String(body.length));
+    expect(head.body.length).toBe(0);
+    const tail = await get('/page.html', { range: 'bytes=2000-' });
+    expect(tail.status).toBe(206);
+    expect(tail.headers['content-range']).toBe(`bytes 2000-${body.length - 1}/${body.length}`);
+    expect(tail.body.toString()).toBe(body.slice(2000));
+    expect((await get('/page.html', { range: 'bytes=999999-' })).status).toBe(416);
+  });
+
+  it('names downloads and falls through for missing files', async () => {
+    const named = await get('/page.html');
+    expect(named.headers['content-disposition']).toBe("attachment; filename*=UTF-8''page%20name.html");
+    expect((await get('/missing.html')).status).toBe(404);
+  });
+});
