@@ -1,0 +1,146 @@
+/**
+ * The change log: every write to archive data appends what it touched, in the same transaction, so
+ * `scripts/rebuild` can re-render exactly the affected pages (ARCHITECTURE.md, "The page store").
+ *
+ * A row is (kind, action, service?, creator_id?, post_id?, ref?). action is 'upsert' (created or
+ * changed; the page must be re-rendered) or 'delete' (gone; the stored page must be removed).
+ *
+ * Kinds and what they mean for a rebuild:
+ * - 'creator'      (service, creator_id): the creator row changed (name, dates, public_id, has_chats).
+ *                  Affects its profile/tab pages' headers, the artists lists and creators.txt.
+ * - 'post'         (service, creator_id, post_id): the post was written or deleted. Affects the post page,
+ *                  its revision pages, the neighbours' prev/next (find them with postPageNeighbours), the
+ *                  creator's listing pages from that post's position on, the creator's tags tab, the global
+ *                  recent/popular lists and the all-tags page. ref is NULL, or 'neighbour' when this row
+ *                  only says that the post's prev/next may have changed because a neighbour was deleted
+ *                  or moved (its published date changed); those are written by the post writers since a
+ *                  rebuild can no longer see the old neighbours.
+ * - 'comment'      (service, creator_id, post_id): the post's comments changed (post page only).
+ * - 'dm'           (service, creator_id, ref = DM hash): a DM became public, changed or was removed.
+ *                  Affects the creator's DMs tab and counts, and the global DMs list.
+ * - 'announcement' (service, creator_id, ref = hash): the creator's announcements tab.
+ * - 'fancard'      (service, creator_id, ref = fancard id): the creator's fancards tab.
+ * - 'share'        (ref = share id, service/creator_id when linked to a creator): the share page, the
+ *                  shares list and the linked creator's uploads tab.
+ * - 'link'         (service, creator_id): the creator's linked-profiles tab changed (one row per creator
+ *                  of the link group).
+ * - 'discord'      (service 'discord', creator_id = server id, ref = channel id or NULL for the server):
+ *                  the Discord server view / channel pages.
+ * - 'community'    (service, creator_id, ref = channel id or NULL): Patreon community channel pages.
+ * - 'file'         (ref = sha256): file record or archive metadata changed (/file/{hash}, hash search).
+ * - 'popularity'   (ref = day 'YYYY-MM-DD'): popularity counts of that day changed (popular lists).
+ *
+ * Tags are not logged separately: tag listings are searches rendered on demand; the per-creator tags
+ * tab and the all-tags page are covered by 'post' rows.
+ */
+import { stmt, type Db } from './db.ts';
+
+export type ChangeKind =
+  | 'creator'
+  | 'post'
+  | 'comment'
+  | 'dm'
+  | 'announcement'
+  | 'fancard'
+  | 'share'
+  | 'link'
+  | 'discord'
+  | 'community'
+  | 'file'
+  | 'popularity';
+
+export type ChangeAction = 'upsert' | 'delete';
+
+export interface ChangeInput {
+  kind: ChangeKind;
+  action: ChangeAction;
+  service?: string | null;
+  creator_id?: string | null;
+  post_id?: string | null;
+  ref?: string | null;
+}
+
+export interface Change {
+  id: number;
+  kind: ChangeKind;
+  action: ChangeAction;
+  service: string | null;
+  creator_id: string | null;
+  post_id: string | null;
+  ref: string | null;
+  at: string;
+}
+
+/**
+ * Appends one row to the change log. Call it inside the transaction of the write it describes.
+ * @returns the new change id
+ */
+export function recordChange(db: Db, change: ChangeInput): number {
+  const info = stmt(
+    db,
+    'INSERT INTO changes (kind, action, service, creator_id, post_id, ref) VALUES (?, ?, ?, ?, ?, ?)',
+  ).run(
+    change.kind,
+    change.action,
+    change.service ?? null,
+    change.creator_id ?? null,
+    change.post_id ?? null,
+    change.ref ?? null,
+  );
+  return Number(info.lastInsertRowid);
+}
+
+/** Change rows with id > lastId, oldest first, at most `limit` (default 10,000). */
+export function readChangesSince(db: Db, lastId: number, limit = 10_000): Change[] {
+  return stmt<Change>(
+    db,
+    'SELECT id, kind, action, service, creator_id, post_id, ref, at FROM changes WHERE id > ? ORDER BY id LIMIT ?',
+  ).all(lastId, limit);
+}
+
+/** Like readChangesSince but lazy, for very long logs (a bulk seed writes one row per post). */
+export function* iterateChangesSince(db: Db, lastId: number, batch = 10_000): Generator<Change> {
+  let after = lastId;
+  for (;;) {
+    const rows = readChangesSince(db, after, batch);
+    for (const row of rows) yield row;
+    if (rows.length < batch) return;
+    after = rows[rows.length - 1].id;
+  }
+}
+
+/** The id of the newest change, 0 when the log is empty. */
+export function lastChangeId(db: Db): number {
+  const row = stmt<{ id: number | null }>(db, 'SELECT max(id) AS id FROM changes').get();
+  return row?.id ?? 0;
+}
+
+/** Deletes change rows with id <= upToId (e.g. after every consumer has processed them). */
+export function pruneChanges(db: Db, upToId: number): number {
+  return stmt(db, 'DELETE FROM changes WHERE id <= ?').run(upToId).changes;
+}
+
+/** Reads a value of the process-state table (e.g. 'rebuild:last_change_id'); undefined when unset. */
+export function getKv(db: Db, key: string): string | undefined {
+  const row = stmt<{ value: string | null }>(db, 'SELECT value FROM kv WHERE key = ?').get(key);
+  return row ? (row.value ?? undefined) : undefined;
+}
+
+/** Writes (inserts or replaces) a value of the process-state table. */
+export function setKv(db: Db, key: string, value: string): void {
+  stmt(db, 'INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
+    key,
+    value,
+  );
+}
+
+/** Increments an integer counter kept in kv and returns the new value (call inside a write transaction). */
+export function nextSequence(db: Db, name: string): number {
+  const row = stmt<{ value: string }>(
+    db,
+    `INSERT INTO kv (key, value) VALUES (?, '1')
+     ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(kv.value AS INTEGER) + 1 AS TEXT)
+     RETURNING value`,
+  ).get(`seq:${name}`);
+  return Number(row!.value);
+}

@@ -1,0 +1,309 @@
+/**
+ * Creators (artists): rows, listings, the creators.txt list, profiles and linked profiles.
+ * creators.indexed / updated / last_imported are stored as epoch seconds; the profile and link
+ * answers turn them into ISO dates (API-NOTES.md).
+ */
+import { stmt, type Db } from './db.ts';
+import { recordChange } from './changes.ts';
+import { nowEpoch } from './util.ts';
+
+/** A creator row as the data modules return it. */
+export interface Creator {
+  id: string;
+  name: string;
+  service: string;
+  indexed: number;
+  updated: number;
+  public_id: string | null;
+  relation_id: number | null;
+  has_chats: boolean;
+  last_imported: number | null;
+}
+
+/** An item of GET /v1/creators.txt (exactly these keys). */
+export interface CreatorListItem {
+  id: string;
+  name: string;
+  service: string;
+  indexed: number;
+  updated: number;
+  favorited: number;
+  public_id: string | null;
+  relation_id: number | null;
+  has_chats: boolean;
+}
+
+/** GET /v1/{service}/user/{id}/profile (exactly these keys, dates as ISO strings). */
+export interface CreatorProfile {
+  id: string;
+  name: string;
+  service: string;
+  indexed: string;
+  updated: string;
+  public_id: string | null;
+  relation_id: number | null;
+  post_count: number;
+  dm_count: number;
+  share_count: number;
+  chat_count: number;
+  has_chats: boolean;
+}
+
+/** A linked profile: creator fields with indexed/updated as ISO dates. */
+export interface LinkedCreator {
+  id: string;
+  name: string;
+  service: string;
+  indexed: string;
+  updated: string;
+  public_id: string | null;
+  relation_id: number | null;
+  has_chats: boolean;
+}
+
+/** Input of upsertCreator. Dates are epoch seconds; omitted ones keep their value (or default to now). */
+export interface CreatorInput {
+  service: string;
+  id: string;
+  name: string;
+  public_id?: string | null;
+  indexed?: number;
+  updated?: number;
+  last_imported?: number | null;
+  has_chats?: boolean;
+  relation_id?: number | null;
+}
+
+interface CreatorRow {
+  id: string;
+  name: string;
+  service: string;
+  indexed: number;
+  updated: number;
+  public_id: string | null;
+  relation_id: number | null;
+  has_chats: number;
+  last_imported: number | null;
+}
+
+const CREATOR_COLUMNS = 'id, name, service, indexed, updated, public_id, relation_id, has_chats, last_imported';
+
+function toCreator(row: CreatorRow): Creator {
+  return { ...row, has_chats: row.has_chats === 1 };
+}
+
+/** Epoch seconds to '2024-06-04T23:53:36'. */
+export function epochToIso(seconds: number | null | undefined): string {
+  return new Date((seconds ?? 0) * 1000).toISOString().slice(0, 19);
+}
+
+/** One creator by (service, id), or undefined. */
+export function getCreator(db: Db, service: string, id: string): Creator | undefined {
+  const row = stmt<CreatorRow>(db, `SELECT ${CREATOR_COLUMNS} FROM creators WHERE service = ? AND id = ?`).get(
+    service,
+    id,
+  );
+  return row && toCreator(row);
+}
+
+/** One creator by its public id (e.g. a fanbox creator's pixiv handle), or undefined. */
+export function getCreatorByPublicId(db: Db, service: string, publicId: string): Creator | undefined {
+  const row = stmt<CreatorRow>(
+    db,
+    `SELECT ${CREATOR_COLUMNS} FROM creators WHERE service = ? AND public_id = ? ORDER BY id LIMIT 1`,
+  ).get(service, publicId);
+  return row && toCreator(row);
+}
+
+/** Creators by id or, failing that, public id (the profile route accepts both). */
+export function findCreator(db: Db, service: string, idOrPublicId: string): Creator | undefined {
+  return getCreator(db, service, idOrPublicId) ?? getCreatorByPublicId(db, service, idOrPublicId);
+}
+
+/** Recently updated creators, newest `updated` first (the /artists/updated listing). */
+export function listCreatorsUpdated(db: Db, offset: number, limit: number): Creator[] {
+  return stmt<CreatorRow>(
+    db,
+    `SELECT ${CREATOR_COLUMNS} FROM creators ORDER BY updated DESC, service, id LIMIT ? OFFSET ?`,
+  )
+    .all(limit, offset)
+    .map(toCreator);
+}
+
+/** Number of creators. */
+export function countCreators(db: Db): number {
+  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM creators').get()!.n;
+}
+
+/** Every creator in the creators.txt shape, ordered by (service, id). */
+export function listAllCreators(db: Db): CreatorListItem[] {
+  const rows = stmt<Omit<CreatorListItem, 'has_chats'> & { has_chats: number }>(
+    db,
+    `SELECT c.id, c.name, c.service, c.indexed, c.updated, coalesce(f.n, 0) AS favorited,
+            c.public_id, c.relation_id, c.has_chats
+       FROM creators c
+       LEFT JOIN (SELECT service, creator_id, count(*) AS n FROM favorite_creators GROUP BY service, creator_id) f
+         ON f.service = c.service AND f.creator_id = c.id
+      ORDER BY c.service, c.id`,
+  ).all();
+  return rows.map((row) => ({ ...row, has_chats: row.has_chats === 1 }));
+}
+
+/** The profile answer (exactly the API-NOTES keys, with counts), or undefined when unknown. */
+export function getCreatorProfile(db: Db, service: string, id: string): CreatorProfile | undefined {
+  const creator = getCreator(db, service, id);
+  if (!creator) return undefined;
+  const counts = stmt<{ post_count: number; dm_count: number; share_count: number; chat_count: number }>(
+    db,
+    `SELECT
+       (SELECT count(*) FROM posts WHERE service = :service AND "user" = :id) AS post_count,
+       (SELECT count(*) FROM dms WHERE service = :service AND "user" = :id AND status = 'approved') AS dm_count,
+       (SELECT count(*) FROM share_creators WHERE service = :service AND creator_id = :id) AS share_count,
+       (SELECT count(*) FROM community_channels WHERE service = :service AND creator_id = :id)
+         + (SELECT count(*) FROM discord_channels WHERE :service = 'discord' AND server_id = :id) AS chat_count`,
+  ).get({ service, id })!;
+  return {
+    id: creator.id,
+    name: creator.name,
+    service: creator.service,
+    indexed: epochToIso(creator.indexed),
+    updated: epochToIso(creator.updated),
+    public_id: creator.public_id,
+    relation_id: creator.relation_id,
+    post_count: counts.post_count,
+    dm_count: counts.dm_count,
+    share_count: counts.share_count,
+    chat_count: counts.chat_count,
+    has_chats: creator.has_chats,
+  };
+}
+
+/** Other creators of the same link group (relation_id), ordered by service and name. */
+export function linkedCreators(db: Db, service: string, id: string): LinkedCreator[] {
+  const rows = stmt<CreatorRow>(
+    db,
+    `SELECT ${CREATOR_COLUMNS.split(', ')
+      .map((c) => `o.${c}`)
+      .join(', ')}
+       FROM creators c JOIN creators o ON o.relation_id = c.relation_id
+      WHERE c.service = ? AND c.id = ? AND c.relation_id IS NOT NULL
+        AND NOT (o.service = c.service AND o.id = c.id)
+      ORDER BY o.service, o.name, o.id`,
+  ).all(service, id);
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    service: row.service,
+    indexed: epochToIso(row.indexed),
+    updated: epochToIso(row.updated),
+    public_id: row.public_id,
+    relation_id: row.relation_id,
+    has_chats: row.has_chats === 1,
+  }));
+}
+
+/** A uniformly random creator key, or undefined when there are none. */
+export function randomCreator(db: Db, random: () => number = Math.random): { service: string; id: string } | undefined {
+  const count = countCreators(db);
+  if (count === 0) return undefined;
+  return stmt<{ service: string; id: string }>(
+    db,
+    'SELECT service, id FROM creators ORDER BY service, id LIMIT 1 OFFSET ?',
+  ).get(Math.floor(random() * count));
+}
+
+/**
+ * Inserts or updates a creator and records a 'creator' change when anything differs.
+ * Omitted optional fields keep the stored value (indexed/updated default to now for a new creator).
+ * @returns what happened
+ */
+export function upsertCreator(db: Db, input: CreatorInput): 'inserted' | 'updated' | 'unchanged' {
+  const existing = getCreator(db, input.service, input.id);
+  const now = nowEpoch();
+  const next = {
+    service: input.service,
+    id: input.id,
+    name: input.name,
+    public_id: input.public_id !== undefined ? input.public_id : (existing?.public_id ?? null),
+    indexed: input.indexed ?? existing?.indexed ?? now,
+    updated: input.updated ?? existing?.updated ?? now,
+    last_imported: input.last_imported !== undefined ? input.last_imported : (existing?.last_imported ?? null),
+    has_chats: (input.has_chats ?? existing?.has_chats ?? false) ? 1 : 0,
+    relation_id: input.relation_id !== undefined ? input.relation_id : (existing?.relation_id ?? null),
+  };
+  if (
+    existing &&
+    existing.name === next.name &&
+    existing.public_id === next.public_id &&
+    existing.indexed === next.indexed &&
+    existing.updated === next.updated &&
+    existing.last_imported === next.last_imported &&
+    (existing.has_chats ? 1 : 0) === next.has_chats &&
+    existing.relation_id === next.relation_id
+  ) {
+    return 'unchanged';
+  }
+  stmt(
+    db,
+    `INSERT INTO creators (service, id, name, public_id, indexed, updated, last_imported, has_chats, relation_id)
+     VALUES (:service, :id, :name, :public_id, :indexed, :updated, :last_imported, :has_chats, :relation_id)
+     ON CONFLICT (service, id) DO UPDATE SET
+       name = excluded.name, public_id = excluded.public_id, indexed = excluded.indexed,
+       updated = excluded.updated, last_imported = excluded.last_imported,
+       has_chats = excluded.has_chats, relation_id = excluded.relation_id`,
+  ).run(next);
+  recordChange(db, { kind: 'creator', action: 'upsert', service: input.service, creator_id: input.id });
+  if (existing && existing.relation_id !== next.relation_id) {
+    recordLinkGroupChanges(db, existing.relation_id);
+    recordLinkGroupChanges(db, next.relation_id);
+  }
+  return existing ? 'updated' : 'inserted';
+}
+
+/** Records a 'link' change for every creator of a link group. */
+export function recordLinkGroupChanges(db: Db, relationId: number | null): void {
+  if (relationId == null) return;
+  const members = stmt<{ service: string; id: string }>(
+    db,
+    'SELECT service, id FROM creators WHERE relation_id = ? ORDER BY service, id',
+  ).all(relationId);
+  for (const member of members) {
+    recordChange(db, { kind: 'link', action: 'upsert', service: member.service, creator_id: member.id });
+  }
+}
+
+/**
+ * Sets the `updated` time (epoch seconds) of a creator when it is newer than the stored one, e.g.
+ * after importing posts. Records a 'creator' change when it moves.
+ */
+export function touchCreatorUpdated(db: Db, service: string, id: string, updated: number): boolean {
+  const info = stmt(db, 'UPDATE creators SET updated = ? WHERE service = ? AND id = ? AND updated < ?').run(
+    updated,
+    service,
+    id,
+    updated,
+  );
+  if (info.changes > 0) recordChange(db, { kind: 'creator', action: 'upsert', service, creator_id: id });
+  return info.changes > 0;
+}
+
+/**
+ * All creator keys in (service, id) order, fetched in batches by keyset pagination so it stays cheap
+ * on large tables and does not hold a statement open between batches.
+ */
+export function* iterateCreatorKeys(db: Db, batch = 5_000): Generator<{ service: string; id: string }> {
+  let last: { service: string; id: string } | undefined;
+  for (;;) {
+    const rows = last
+      ? stmt<{ service: string; id: string }>(
+          db,
+          'SELECT service, id FROM creators WHERE (service, id) > (?, ?) ORDER BY service, id LIMIT ?',
+        ).all(last.service, last.id, batch)
+      : stmt<{ service: string; id: string }>(db, 'SELECT service, id FROM creators ORDER BY service, id LIMIT ?').all(
+          batch,
+        );
+    for (const row of rows) yield row;
+    if (rows.length < batch) return;
+    last = rows[rows.length - 1];
+  }
+}

@@ -1,0 +1,10 @@
+/** Forward-only migrations, applied in order by migrate() in api/data/db.ts. Never edit a released one. */
+import initial from './001_initial.ts';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: Migration[] = [initial];

@@ -1,0 +1,88 @@
+/** Small helpers shared by the data modules (no SQL here). */
+
+/** Current time as ISO 8601 without zone and milliseconds: '2024-06-04T23:53:36'. */
+export function nowIso(date: Date = new Date()): string {
+  return date.toISOString().slice(0, 19);
+}
+
+/** Current time as epoch seconds. */
+export function nowEpoch(date: Date = new Date()): number {
+  return Math.floor(date.getTime() / 1000);
+}
+
+/** Parses a JSON column; null/empty gives the fallback. */
+export function parseJson<T>(text: string | null | undefined, fallback: T): T {
+  if (text == null || text === '') return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Serialises a value for a JSON column; null/undefined stay NULL. */
+export function toJson(value: unknown): string | null {
+  return value == null ? null : JSON.stringify(value);
+}
+
+/** Content-addressed path of a file: '/ab/cd/<sha256>.<ext>' (ext with or without the dot). */
+export function hashPath(sha256: string, ext: string): string {
+  const dotExt = ext === '' ? '' : ext.startsWith('.') ? ext : `.${ext}`;
+  return `/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}${dotExt}`;
+}
+
+/** The sha256 in a content-addressed path, or null when the path is not one. */
+export function hashFromPath(path: string | null | undefined): string | null {
+  const match = path ? /([0-9a-f]{64})(?:\.[^/]*)?$/.exec(path) : null;
+  return match ? match[1] : null;
+}
+
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+};
+
+/**
+ * Plain text of an HTML fragment: tags removed (block tags and <br> become spaces), the common
+ * entities decoded, whitespace collapsed. Used for the search index and post summaries' substring.
+ */
+export function htmlToText(html: string | null | undefined): string {
+  if (!html) return '';
+  return html
+    .replace(/<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<\/?(p|div|br|li|ul|ol|h[1-6]|blockquote|pre|tr|td|th|table|hr)\b[^>]*>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, code: string) => {
+      if (code[0] === '#') {
+        const n = code[1] === 'x' || code[1] === 'X' ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
+        return Number.isFinite(n) && n > 0 && n < 0x110000 ? String.fromCodePoint(n) : whole;
+      }
+      return ENTITIES[code.toLowerCase()] ?? whole;
+    })
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** First `length` characters (code points) of a string. */
+export function truncateChars(text: string, length: number): string {
+  const chars = Array.from(text);
+  return chars.length <= length ? text : chars.slice(0, length).join('');
+}
+
+/** Lower-cased extension with the dot ('.png'), or '' when the name has none. */
+export function extensionOf(name: string | null | undefined): string {
+  if (!name) return '';
+  const base = name.split(/[/?#]/).filter(Boolean).pop() ?? '';
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot).toLowerCase() : '';
+}
+
+/** SQL placeholders for a list: '?, ?, ?'. */
+export function placeholders(count: number): string {
+  return Array.from({ length: count }, () => '?').join(', ');
+}
