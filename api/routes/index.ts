@@ -1,0 +1,10 @@
+/**
+ * Every area's routes, in mounting order. Adding an area is one line here (and its file in this
+ * folder, exporting `defineRoutes('<area>', [...])` as default).
+ */
+import type { RouteGroup } from '../http/route.ts';
+import meta from './meta.ts';
+
+export const ROUTE_GROUPS: readonly RouteGroup[] = [
+  meta,
+];
