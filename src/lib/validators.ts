@@ -496,7 +496,8 @@ export const popularQuerySchema = z.object({
     (raw, fail) => {
       const value = trimmed(raw);
       if (value === undefined) return undefined;
-      const ok = /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+      const time = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : NaN;
+      const ok = !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
       if (!ok) fail(`"${value}" is not a valid date.`);
       return value;
     },
