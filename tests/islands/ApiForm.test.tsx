@@ -1,0 +1,40 @@
+/** Server rendering only (no DOM library is installed): the states visible before any interaction. */
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import ApiForm, { FORM_STATUS } from '../../src/islands/forms/ApiForm.tsx';
+
+const noop = async () => {};
+
+describe('ApiForm', () => {
+  it("shows 'Ready for submit' in an aria-live status", () => {
+    const html = renderToStaticMarkup(
+      <ApiForm onSubmit={noop} submitLabel="Login" id="login">
+        <input name="username" />
+      </ApiForm>,
+    );
+    expect(html).toContain('<p class="api-form-status" role="status" aria-live="polite" id="login-status">Ready for submit</p>');
+    expect(html).toContain('<input name="username"/>');
+    expect(html).toMatch(/<button type="submit" aria-describedby="login-status">Login<\/button>/);
+    expect(html).not.toContain('role="alert"');
+  });
+
+  it("shows 'Loading...' and disables submitting while data loads", () => {
+    const html = renderToStaticMarkup(<ApiForm onSubmit={noop} loading />);
+    expect(html).toContain(`>${FORM_STATUS.loading}</p>`);
+    expect(html).toMatch(/<button type="submit" disabled="">/);
+    expect(html).toContain('aria-busy="true"');
+  });
+
+  it('lists given errors and honours submitDisabled', () => {
+    const html = renderToStaticMarkup(
+      <ApiForm onSubmit={noop} submitDisabled errors={['Please select a creator.']} />,
+    );
+    expect(html).toContain('<ul class="api-form-errors" role="alert"><li>Please select a creator.</li></ul>');
+    expect(html).toMatch(/<button type="submit" disabled="">/);
+    expect(html).toContain('Ready for submit');
+  });
+
+  it('names the three states exactly', () => {
+    expect(FORM_STATUS).toEqual({ loading: 'Loading...', submitting: 'Submitting...', ready: 'Ready for submit' });
+  });
+});
