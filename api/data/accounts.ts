@@ -1,0 +1,150 @@
+/**
+ * Accounts and server-side sessions. Password hashing (argon2id) and token generation happen in the
+ * caller; this module stores the argon2 hash and the sha256 of the session token. Not archive data:
+ * no change-log rows.
+ */
+import { stmt, writeTransaction, type Db } from './db.ts';
+import { createNotification, NOTIFICATION_ROLE_CHANGE } from './notifications.ts';
+import { nowIso } from './util.ts';
+
+export type Role = 'consumer' | 'moderator' | 'administrator';
+export const ROLES: readonly Role[] = ['consumer', 'moderator', 'administrator'];
+
+export interface Account {
+  id: number;
+  username: string;
+  role: Role;
+  created_at: string;
+}
+
+export interface AccountWithHash extends Account {
+  password_hash: string;
+}
+
+/** Creates an account. Throws when the username is taken (UNIQUE constraint). @returns the account */
+export function createAccount(
+  db: Db,
+  input: { username: string; password_hash: string; role?: Role; created_at?: string },
+): Account {
+  const created_at = input.created_at ?? nowIso();
+  const id = Number(
+    stmt(db, 'INSERT INTO accounts (username, password_hash, role, created_at) VALUES (?, ?, ?, ?)').run(
+      input.username,
+      input.password_hash,
+      input.role ?? 'consumer',
+      created_at,
+    ).lastInsertRowid,
+  );
+  return { id, username: input.username, role: input.role ?? 'consumer', created_at };
+}
+
+/** One account by id, or undefined. */
+export function getAccount(db: Db, id: number): Account | undefined {
+  return stmt<Account>(db, 'SELECT id, username, role, created_at FROM accounts WHERE id = ?').get(id);
+}
+
+/** One account with its password hash, by username (for login), or undefined. */
+export function getAccountByUsername(db: Db, username: string): AccountWithHash | undefined {
+  return stmt<AccountWithHash>(
+    db,
+    'SELECT id, username, role, created_at, password_hash FROM accounts WHERE username = ?',
+  ).get(username);
+}
+
+/** The password hash of an account (for password change), or undefined. */
+export function getPasswordHash(db: Db, id: number): string | undefined {
+  return stmt<{ password_hash: string }>(db, 'SELECT password_hash FROM accounts WHERE id = ?').get(id)?.password_hash;
+}
+
+/** Replaces an account's password hash. */
+export function setPasswordHash(db: Db, id: number, passwordHash: string): boolean {
+  return stmt(db, 'UPDATE accounts SET password_hash = ? WHERE id = ?').run(passwordHash, id).changes > 0;
+}
+
+function accountFilter(filter: { name?: string | null; role?: Role | null }): { where: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  if (filter.name) {
+    where.push(`username LIKE ? ESCAPE '\\'`);
+    params.push(`%${filter.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  if (filter.role) {
+    where.push('role = ?');
+    params.push(filter.role);
+  }
+  return { where: where.length ? `WHERE ${where.join(' AND ')}` : '', params };
+}
+
+/** Accounts filtered by name (substring) and role, by id. */
+export function listAccounts(
+  db: Db,
+  filter: { name?: string | null; role?: Role | null; offset?: number; limit?: number } = {},
+): Account[] {
+  const { where, params } = accountFilter(filter);
+  return stmt<Account>(db, `SELECT id, username, role, created_at FROM accounts ${where} ORDER BY id LIMIT ? OFFSET ?`).all(
+    ...params,
+    filter.limit ?? 50,
+    filter.offset ?? 0,
+  );
+}
+
+/** Number of accounts matching the filter. */
+export function countAccounts(db: Db, filter: { name?: string | null; role?: Role | null } = {}): number {
+  const { where, params } = accountFilter(filter);
+  return stmt<{ n: number }>(db, `SELECT count(*) AS n FROM accounts ${where}`).get(...params)!.n;
+}
+
+/**
+ * Changes an account's role and notifies the account (notification type 1 with old_role/new_role).
+ * @returns the old and new role, or undefined when the account does not exist
+ */
+export function setAccountRole(db: Db, id: number, role: Role): { old_role: Role; new_role: Role } | undefined {
+  return writeTransaction(db, () => {
+    const account = getAccount(db, id);
+    if (!account) return undefined;
+    if (account.role !== role) {
+      stmt(db, 'UPDATE accounts SET role = ? WHERE id = ?').run(role, id);
+      createNotification(db, { account_id: id, type: NOTIFICATION_ROLE_CHANGE, extra_info: { old_role: account.role, new_role: role } });
+    }
+    return { old_role: account.role, new_role: role };
+  });
+}
+
+// Sessions -----------------------------------------------------------------------------------------
+
+/** Stores a session (by the sha256 of its token). */
+export function createSession(
+  db: Db,
+  input: { token_hash: string; account_id: number; expires_at: string; created_at?: string },
+): void {
+  stmt(db, 'INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(
+    input.token_hash,
+    input.account_id,
+    input.created_at ?? nowIso(),
+    input.expires_at,
+  );
+}
+
+/** The account of an unexpired session, or undefined. `now` is an ISO time (default: now). */
+export function getSessionAccount(db: Db, tokenHash: string, now: string = nowIso()): Account | undefined {
+  return stmt<Account>(
+    db,
+    `SELECT a.id, a.username, a.role, a.created_at FROM sessions s JOIN accounts a ON a.id = s.account_id
+      WHERE s.token_hash = ? AND s.expires_at > ?`,
+  ).get(tokenHash, now);
+}
+
+/** Deletes one session (logout). */
+export function deleteSession(db: Db, tokenHash: string): boolean {
+  return stmt(db, 'DELETE FROM sessions WHERE token_hash = ?').run(tokenHash).changes > 0;
+}
+
+/** Deletes every session of an account (e.g. after a password change). */
+export function deleteAccountSessions(db: Db, accountId: number): number {
+  return stmt(db, 'DELETE FROM sessions WHERE account_id = ?').run(accountId).changes;
+}
+
+/** Deletes expired sessions. */
+export function purgeExpiredSessions(db: Db, now: string = nowIso()): number {
+  return stmt(db, 'DELETE FROM sessions WHERE expires_at <= ?').run(now).changes;
+}

@@ -1,0 +1,183 @@
+/**
+ * Patreon community chats: channels of a creator and their messages (150 a page, newest first).
+ * Writing a channel marks its creator has_chats.
+ */
+import { stmt, writeTransaction, type Db } from './db.ts';
+import { recordChange } from './changes.ts';
+import { nowIso, parseJson } from './util.ts';
+
+export interface CommunityChannel {
+  channel_id: string;
+  creator_id: string;
+  service: string;
+  name: string;
+  messages_refreshed_at: string | null;
+  post_count: number;
+}
+
+export interface CommunityEmbed {
+  type?: string;
+  asset_url?: string | null;
+  title_link?: string | null;
+  image_url?: string | null;
+  thumb_url?: string | null;
+  title?: string | null;
+  text?: string | null;
+}
+
+export interface CommunityMessage {
+  message_id: string;
+  channel_id: string;
+  created_at: string;
+  deleted_at: string | null;
+  replies: unknown[];
+  embeds: CommunityEmbed[];
+  attachments: { path: string; name?: string | null }[];
+  /** The message as mirrored: {user: {name, role}, created_at, text, ...}. */
+  original_json: Record<string, unknown>;
+}
+
+export interface CommunityChannelInput {
+  channel_id: string;
+  creator_id: string;
+  service?: string;
+  name: string;
+  messages_refreshed_at?: string | null;
+}
+
+export interface CommunityMessageInput {
+  message_id: string;
+  channel_id: string;
+  created_at: string;
+  deleted_at?: string | null;
+  replies?: unknown[];
+  embeds?: CommunityEmbed[];
+  attachments?: { path: string; name?: string | null }[];
+  original_json?: Record<string, unknown>;
+  added?: string | null;
+}
+
+/**
+ * Inserts or updates a community channel and sets has_chats on its creator (which must exist).
+ * Records a 'community' change (and a 'creator' change when has_chats was off).
+ */
+export function upsertCommunityChannel(db: Db, input: CommunityChannelInput): void {
+  const service = input.service ?? 'patreon';
+  writeTransaction(db, () => {
+    stmt(
+      db,
+      `INSERT INTO community_channels (channel_id, service, creator_id, name, messages_refreshed_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (channel_id) DO UPDATE SET service = excluded.service, creator_id = excluded.creator_id,
+         name = excluded.name, messages_refreshed_at = excluded.messages_refreshed_at`,
+    ).run(input.channel_id, service, input.creator_id, input.name, input.messages_refreshed_at ?? null);
+    const flagged = stmt(db, 'UPDATE creators SET has_chats = 1 WHERE service = ? AND id = ? AND has_chats = 0').run(
+      service,
+      input.creator_id,
+    );
+    if (flagged.changes > 0) recordChange(db, { kind: 'creator', action: 'upsert', service, creator_id: input.creator_id });
+    recordChange(db, { kind: 'community', action: 'upsert', service, creator_id: input.creator_id, ref: input.channel_id });
+  });
+}
+
+/** A creator's community channels, by name. */
+export function listCommunityChannels(db: Db, service: string, creatorId: string): CommunityChannel[] {
+  return stmt<CommunityChannel>(
+    db,
+    `SELECT channel_id, creator_id, service, name, messages_refreshed_at, post_count FROM community_channels
+      WHERE service = ? AND creator_id = ? ORDER BY name, channel_id`,
+  ).all(service, creatorId);
+}
+
+/** One channel, or undefined. */
+export function getCommunityChannel(db: Db, channelId: string): CommunityChannel | undefined {
+  return stmt<CommunityChannel>(
+    db,
+    `SELECT channel_id, creator_id, service, name, messages_refreshed_at, post_count FROM community_channels
+      WHERE channel_id = ?`,
+  ).get(channelId);
+}
+
+/**
+ * Inserts or updates messages (a deleted message keeps its row with deleted_at set) and refreshes the
+ * post_count of every touched channel. Records a 'community' change per channel.
+ */
+export function upsertCommunityMessages(db: Db, messages: CommunityMessageInput[]): void {
+  if (messages.length === 0) return;
+  writeTransaction(db, () => {
+    const upsert = stmt(
+      db,
+      `INSERT INTO community_messages (message_id, channel_id, created_at, deleted_at, replies, embeds, attachments, original_json, added)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (message_id) DO UPDATE SET channel_id = excluded.channel_id, created_at = excluded.created_at,
+         deleted_at = excluded.deleted_at, replies = excluded.replies, embeds = excluded.embeds,
+         attachments = excluded.attachments, original_json = excluded.original_json`,
+    );
+    const channels = new Set<string>();
+    const now = nowIso();
+    for (const message of messages) {
+      upsert.run(
+        message.message_id,
+        message.channel_id,
+        message.created_at,
+        message.deleted_at ?? null,
+        JSON.stringify(message.replies ?? []),
+        JSON.stringify(message.embeds ?? []),
+        JSON.stringify(message.attachments ?? []),
+        JSON.stringify(message.original_json ?? {}),
+        message.added ?? now,
+      );
+      channels.add(message.channel_id);
+    }
+    for (const channelId of channels) {
+      stmt(
+        db,
+        `UPDATE community_channels SET post_count = (SELECT count(*) FROM community_messages WHERE channel_id = ?)
+          WHERE channel_id = ?`,
+      ).run(channelId, channelId);
+      const channel = getCommunityChannel(db, channelId);
+      recordChange(db, {
+        kind: 'community',
+        action: 'upsert',
+        service: channel?.service ?? 'patreon',
+        creator_id: channel?.creator_id ?? null,
+        ref: channelId,
+      });
+    }
+  });
+}
+
+interface MessageRow {
+  message_id: string;
+  channel_id: string;
+  created_at: string;
+  deleted_at: string | null;
+  replies: string;
+  embeds: string;
+  attachments: string;
+  original_json: string;
+}
+
+/** A channel's messages, newest first, `limit` (150) a page. */
+export function listCommunityMessages(db: Db, channelId: string, offset: number, limit = 150): CommunityMessage[] {
+  return stmt<MessageRow>(
+    db,
+    `SELECT message_id, channel_id, created_at, deleted_at, replies, embeds, attachments, original_json
+       FROM community_messages WHERE channel_id = ? ORDER BY created_at DESC, message_id DESC LIMIT ? OFFSET ?`,
+  )
+    .all(channelId, limit, offset)
+    .map((row) => ({
+      message_id: row.message_id,
+      channel_id: row.channel_id,
+      created_at: row.created_at,
+      deleted_at: row.deleted_at,
+      replies: parseJson<unknown[]>(row.replies, []),
+      embeds: parseJson<CommunityEmbed[]>(row.embeds, []),
+      attachments: parseJson<{ path: string; name?: string | null }[]>(row.attachments, []),
+      original_json: parseJson<Record<string, unknown>>(row.original_json, {}),
+    }));
+}
+
+/** Number of messages of a channel. */
+export function countCommunityMessages(db: Db, channelId: string): number {
+  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM community_messages WHERE channel_id = ?').get(channelId)!.n;
+}

@@ -1,0 +1,319 @@
+/**
+ * Discord archive: a server is the creator row (service 'discord', id = server id, name = server
+ * name); its channels and messages live here. Messages are listed newest first, 150 a page.
+ */
+import { stmt, writeTransaction, type Db } from './db.ts';
+import { recordChange } from './changes.ts';
+import { epochToIso, getCreator } from './creators.ts';
+import { hashFromPath, nowIso, parseJson, placeholders } from './util.ts';
+
+export interface DiscordChannel {
+  id: string;
+  server_id: string;
+  name: string;
+  parent_channel_id: string | null;
+  topic: string | null;
+  is_nsfw: boolean;
+  type: number;
+  position: number;
+  post_count: number;
+}
+
+export interface DiscordServer {
+  id: string;
+  name: string;
+  indexed: string;
+  updated: string;
+  channels: DiscordChannel[];
+}
+
+export interface DiscordAuthor {
+  id: string;
+  username: string;
+  avatar?: string | null;
+  [key: string]: unknown;
+}
+
+export interface DiscordEmbed {
+  type?: string;
+  url?: string;
+  title?: string;
+  description?: string;
+  color?: number;
+  provider?: { name?: string; url?: string };
+  author?: { name?: string; url?: string };
+  thumbnail?: { url: string; width?: number; height?: number };
+  video?: { url: string; width?: number; height?: number };
+  [key: string]: unknown;
+}
+
+export interface DiscordMessage {
+  id: string;
+  server: string;
+  channel: string;
+  author: DiscordAuthor;
+  content: string;
+  embeds: DiscordEmbed[];
+  mentions: unknown[];
+  attachments: { name: string | null; path: string }[];
+  published: string;
+  edited: string | null;
+  added: string;
+}
+
+export interface DiscordChannelInput {
+  id: string;
+  server_id: string;
+  name: string;
+  parent_channel_id?: string | null;
+  topic?: string | null;
+  is_nsfw?: boolean;
+  type?: number;
+  position?: number;
+}
+
+export interface DiscordMessageInput {
+  id: string;
+  server_id: string;
+  channel_id: string;
+  author: DiscordAuthor;
+  content?: string;
+  embeds?: DiscordEmbed[];
+  mentions?: unknown[];
+  attachments?: { name?: string | null; path: string; hash?: string | null }[];
+  published: string;
+  edited?: string | null;
+  added?: string | null;
+}
+
+/** A message that carries a file, for hash search ('Server X channel Y'). */
+export interface DiscordFileHit {
+  id: string;
+  server: string;
+  server_name: string | null;
+  channel: string;
+  channel_name: string | null;
+  published: string;
+  author: DiscordAuthor;
+  content: string;
+}
+
+interface ChannelRow extends Omit<DiscordChannel, 'is_nsfw'> {
+  is_nsfw: number;
+}
+
+const CHANNEL_COLUMNS = 'id, server_id, name, parent_channel_id, topic, is_nsfw, type, position, post_count';
+
+function toChannel(row: ChannelRow): DiscordChannel {
+  return { ...row, is_nsfw: row.is_nsfw === 1 };
+}
+
+/**
+ * Inserts or updates a channel. The server's creator row (service 'discord') should exist.
+ * Records a 'discord' change (ref = channel id).
+ */
+export function upsertDiscordChannel(db: Db, input: DiscordChannelInput): void {
+  writeTransaction(db, () => {
+    stmt(
+      db,
+      `INSERT INTO discord_channels (id, server_id, name, parent_channel_id, topic, is_nsfw, type, position)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET server_id = excluded.server_id, name = excluded.name,
+         parent_channel_id = excluded.parent_channel_id, topic = excluded.topic, is_nsfw = excluded.is_nsfw,
+         type = excluded.type, position = excluded.position`,
+    ).run(
+      input.id,
+      input.server_id,
+      input.name,
+      input.parent_channel_id ?? null,
+      input.topic ?? null,
+      input.is_nsfw ? 1 : 0,
+      input.type ?? 0,
+      input.position ?? 0,
+    );
+    recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: input.server_id, ref: input.id });
+  });
+}
+
+/** The channels of a server, ordered by position then id. */
+export function listDiscordChannels(db: Db, serverId: string): DiscordChannel[] {
+  return stmt<ChannelRow>(db, `SELECT ${CHANNEL_COLUMNS} FROM discord_channels WHERE server_id = ? ORDER BY position, id`)
+    .all(serverId)
+    .map(toChannel);
+}
+
+/** One channel, or undefined. */
+export function getDiscordChannel(db: Db, channelId: string): DiscordChannel | undefined {
+  const row = stmt<ChannelRow>(db, `SELECT ${CHANNEL_COLUMNS} FROM discord_channels WHERE id = ?`).get(channelId);
+  return row && toChannel(row);
+}
+
+/** GET /v1/discord/server/{id}: the server with its channels, or undefined when unknown. */
+export function getDiscordServer(db: Db, serverId: string): DiscordServer | undefined {
+  const creator = getCreator(db, 'discord', serverId);
+  const channels = listDiscordChannels(db, serverId);
+  if (!creator && channels.length === 0) return undefined;
+  return {
+    id: serverId,
+    name: creator?.name ?? serverId,
+    indexed: epochToIso(creator?.indexed),
+    updated: epochToIso(creator?.updated),
+    channels,
+  };
+}
+
+/**
+ * Inserts or updates messages (with their attachment file links) and refreshes the post_count of
+ * every touched channel. Records one 'discord' change per touched channel.
+ */
+export function upsertDiscordMessages(db: Db, messages: DiscordMessageInput[]): void {
+  if (messages.length === 0) return;
+  writeTransaction(db, () => {
+    const upsert = stmt(
+      db,
+      `INSERT INTO discord_messages (id, server_id, channel_id, author, content, embeds, mentions, attachments, published, edited, added)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET server_id = excluded.server_id, channel_id = excluded.channel_id,
+         author = excluded.author, content = excluded.content, embeds = excluded.embeds, mentions = excluded.mentions,
+         attachments = excluded.attachments, published = excluded.published, edited = excluded.edited`,
+    );
+    const clearFiles = stmt(db, 'DELETE FROM discord_attachments WHERE message_id = ?');
+    const insertFile = stmt(db, 'INSERT INTO discord_attachments (message_id, idx, name, path, hash) VALUES (?, ?, ?, ?, ?)');
+    const channels = new Map<string, string>();
+    const now = nowIso();
+    for (const message of messages) {
+      const attachments = (message.attachments ?? []).map((a) => ({ name: a.name ?? null, path: a.path }));
+      upsert.run(
+        message.id,
+        message.server_id,
+        message.channel_id,
+        JSON.stringify(message.author),
+        message.content ?? '',
+        JSON.stringify(message.embeds ?? []),
+        JSON.stringify(message.mentions ?? []),
+        JSON.stringify(attachments),
+        message.published,
+        message.edited ?? null,
+        message.added ?? now,
+      );
+      clearFiles.run(message.id);
+      (message.attachments ?? []).forEach((a, idx) => {
+        insertFile.run(message.id, idx, a.name ?? null, a.path, a.hash ?? hashFromPath(a.path));
+      });
+      channels.set(message.channel_id, message.server_id);
+    }
+    const recount = stmt(
+      db,
+      'UPDATE discord_channels SET post_count = (SELECT count(*) FROM discord_messages WHERE channel_id = ?) WHERE id = ?',
+    );
+    for (const [channelId, serverId] of channels) {
+      recount.run(channelId, channelId);
+      recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: serverId, ref: channelId });
+    }
+  });
+}
+
+interface MessageRow {
+  id: string;
+  server_id: string;
+  channel_id: string;
+  author: string;
+  content: string;
+  embeds: string;
+  mentions: string;
+  attachments: string;
+  published: string;
+  edited: string | null;
+  added: string;
+}
+
+function toMessage(row: MessageRow): DiscordMessage {
+  return {
+    id: row.id,
+    server: row.server_id,
+    channel: row.channel_id,
+    author: parseJson<DiscordAuthor>(row.author, { id: '', username: '' }),
+    content: row.content,
+    embeds: parseJson<DiscordEmbed[]>(row.embeds, []),
+    mentions: parseJson<unknown[]>(row.mentions, []),
+    attachments: parseJson<{ name: string | null; path: string }[]>(row.attachments, []),
+    published: row.published,
+    edited: row.edited,
+    added: row.added,
+  };
+}
+
+/** A channel's messages, newest first (GET /v1/discord/channel/{id}?o=, 150 a page). */
+export function listDiscordMessages(db: Db, channelId: string, offset: number, limit = 150): DiscordMessage[] {
+  return stmt<MessageRow>(
+    db,
+    `SELECT id, server_id, channel_id, author, content, embeds, mentions, attachments, published, edited, added
+       FROM discord_messages WHERE channel_id = ? ORDER BY published DESC, id DESC LIMIT ? OFFSET ?`,
+  )
+    .all(channelId, limit, offset)
+    .map(toMessage);
+}
+
+/** Number of messages of a channel. */
+export function countDiscordMessages(db: Db, channelId: string): number {
+  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM discord_messages WHERE channel_id = ?').get(channelId)!.n;
+}
+
+/** Zero-based position of a message in its channel's newest-first listing, or undefined. */
+export function discordMessagePosition(db: Db, messageId: string): { channel_id: string; position: number } | undefined {
+  const row = stmt<{ channel_id: string; published: string }>(
+    db,
+    'SELECT channel_id, published FROM discord_messages WHERE id = ?',
+  ).get(messageId);
+  if (!row) return undefined;
+  const n = stmt<{ n: number }>(
+    db,
+    `SELECT (SELECT count(*) FROM discord_messages WHERE channel_id = :c AND published > :p)
+          + (SELECT count(*) FROM discord_messages WHERE channel_id = :c AND published = :p AND id > :id) AS n`,
+  ).get({ c: row.channel_id, p: row.published, id: messageId })!.n;
+  return { channel_id: row.channel_id, position: n };
+}
+
+/** Messages carrying a file of this sha256 (hash search), newest first. */
+export function listDiscordMessagesWithFile(db: Db, hash: string, limit = 50): DiscordFileHit[] {
+  const rows = stmt<MessageRow & { server_name: string | null; channel_name: string | null }>(
+    db,
+    `SELECT m.id, m.server_id, m.channel_id, m.author, m.content, m.embeds, m.mentions, m.attachments, m.published,
+            m.edited, m.added, c.name AS channel_name, s.name AS server_name
+       FROM discord_messages m
+       LEFT JOIN discord_channels c ON c.id = m.channel_id
+       LEFT JOIN creators s ON s.service = 'discord' AND s.id = m.server_id
+      WHERE m.id IN (SELECT message_id FROM discord_attachments WHERE hash = ?)
+      ORDER BY m.published DESC, m.id DESC LIMIT ?`,
+  ).all(hash, limit);
+  return rows.map((row) => ({
+    id: row.id,
+    server: row.server_id,
+    server_name: row.server_name,
+    channel: row.channel_id,
+    channel_name: row.channel_name,
+    published: row.published,
+    author: parseJson<DiscordAuthor>(row.author, { id: '', username: '' }),
+    content: row.content,
+  }));
+}
+
+/** Deletes messages by id; refreshes post_count and records a 'discord' change per channel. */
+export function deleteDiscordMessages(db: Db, ids: string[]): number {
+  if (ids.length === 0) return 0;
+  return writeTransaction(db, () => {
+    const rows = stmt<{ channel_id: string; server_id: string }>(
+      db,
+      `SELECT DISTINCT channel_id, server_id FROM discord_messages WHERE id IN (${placeholders(ids.length)})`,
+    ).all(...ids);
+    const deleted = stmt(db, `DELETE FROM discord_messages WHERE id IN (${placeholders(ids.length)})`).run(...ids).changes;
+    for (const row of rows) {
+      stmt(
+        db,
+        'UPDATE discord_channels SET post_count = (SELECT count(*) FROM discord_messages WHERE channel_id = ?) WHERE id = ?',
+      ).run(row.channel_id, row.channel_id);
+      recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: row.server_id, ref: row.channel_id });
+    }
+    return deleted;
+  });
+}

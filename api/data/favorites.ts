@@ -1,0 +1,129 @@
+/**
+ * Favourite creators and posts per account. faved_seq is one global sequence (kv 'seq:faved') over
+ * both kinds, so "Faved date" sorting is consistent. Favourites do not change the stored archive
+ * pages (favourite buttons are islands), so no change-log rows are written; creators.txt's
+ * `favorited` counts are computed when it is generated.
+ */
+import { stmt, writeTransaction, type Db } from './db.ts';
+import { nextSequence } from './changes.ts';
+import { epochToIso } from './creators.ts';
+import { getPostSummaries, type PostSummary } from './posts.ts';
+import { nowIso } from './util.ts';
+
+export interface FavoriteCreator {
+  id: string;
+  name: string;
+  service: string;
+  indexed: string;
+  updated: string;
+  public_id: string | null;
+  relation_id: number | null;
+  faved_seq: number;
+  last_imported: string | null;
+}
+
+export type FavoritePost = PostSummary & { faved_seq: number };
+
+/** Adds a creator to an account's favourites. @returns false when it already was one or the creator is unknown */
+export function addFavoriteCreator(db: Db, accountId: number, service: string, creatorId: string): boolean {
+  return writeTransaction(db, () => {
+    if (stmt(db, 'SELECT 1 FROM favorite_creators WHERE account_id = ? AND service = ? AND creator_id = ?').get(accountId, service, creatorId)) {
+      return false;
+    }
+    if (!stmt(db, 'SELECT 1 FROM creators WHERE service = ? AND id = ?').get(service, creatorId)) return false;
+    stmt(db, 'INSERT INTO favorite_creators (account_id, service, creator_id, faved_seq, created_at) VALUES (?, ?, ?, ?, ?)').run(
+      accountId,
+      service,
+      creatorId,
+      nextSequence(db, 'faved'),
+      nowIso(),
+    );
+    return true;
+  });
+}
+
+/** Removes a creator from an account's favourites. */
+export function removeFavoriteCreator(db: Db, accountId: number, service: string, creatorId: string): boolean {
+  return stmt(db, 'DELETE FROM favorite_creators WHERE account_id = ? AND service = ? AND creator_id = ?').run(accountId, service, creatorId)
+    .changes > 0;
+}
+
+/** Adds a post to an account's favourites. @returns false when it already was one or the post is unknown */
+export function addFavoritePost(db: Db, accountId: number, service: string, creatorId: string, postId: string): boolean {
+  return writeTransaction(db, () => {
+    if (
+      stmt(db, 'SELECT 1 FROM favorite_posts WHERE account_id = ? AND service = ? AND "user" = ? AND post_id = ?').get(
+        accountId,
+        service,
+        creatorId,
+        postId,
+      )
+    ) {
+      return false;
+    }
+    if (!stmt(db, 'SELECT 1 FROM posts WHERE service = ? AND "user" = ? AND id = ?').get(service, creatorId, postId)) return false;
+    stmt(
+      db,
+      'INSERT INTO favorite_posts (account_id, service, "user", post_id, faved_seq, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(accountId, service, creatorId, postId, nextSequence(db, 'faved'), nowIso());
+    return true;
+  });
+}
+
+/** Removes a post from an account's favourites. */
+export function removeFavoritePost(db: Db, accountId: number, service: string, creatorId: string, postId: string): boolean {
+  return stmt(db, 'DELETE FROM favorite_posts WHERE account_id = ? AND service = ? AND "user" = ? AND post_id = ?').run(
+    accountId,
+    service,
+    creatorId,
+    postId,
+  ).changes > 0;
+}
+
+/** An account's favourite creators (GET /v1/account/favorites?type=artist), newest favourite first. */
+export function listFavoriteCreators(db: Db, accountId: number): FavoriteCreator[] {
+  return stmt<{
+    id: string;
+    name: string;
+    service: string;
+    indexed: number;
+    updated: number;
+    public_id: string | null;
+    relation_id: number | null;
+    faved_seq: number;
+    last_imported: number | null;
+  }>(
+    db,
+    `SELECT c.id, c.name, c.service, c.indexed, c.updated, c.public_id, c.relation_id, f.faved_seq, c.last_imported
+       FROM favorite_creators f JOIN creators c ON c.service = f.service AND c.id = f.creator_id
+      WHERE f.account_id = ? ORDER BY f.faved_seq DESC`,
+  )
+    .all(accountId)
+    .map((row) => ({
+      ...row,
+      indexed: epochToIso(row.indexed),
+      updated: epochToIso(row.updated),
+      last_imported: row.last_imported === null ? null : epochToIso(row.last_imported),
+    }));
+}
+
+/** An account's favourite posts (GET /v1/account/favorites?type=post) as summaries with faved_seq, newest favourite first. */
+export function listFavoritePosts(db: Db, accountId: number): FavoritePost[] {
+  const rows = stmt<{ service: string; user: string; id: string; faved_seq: number }>(
+    db,
+    `SELECT service, "user", post_id AS id, faved_seq FROM favorite_posts WHERE account_id = ? ORDER BY faved_seq DESC`,
+  ).all(accountId);
+  const seqs = new Map(rows.map((row) => [`${row.service}\u0000${row.user}\u0000${row.id}`, row.faved_seq]));
+  return getPostSummaries(db, rows).map((post) => ({
+    ...post,
+    faved_seq: seqs.get(`${post.service}\u0000${post.user}\u0000${post.id}`) ?? 0,
+  }));
+}
+
+/** Number of accounts that favourited a creator. */
+export function countCreatorFavorites(db: Db, service: string, creatorId: string): number {
+  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM favorite_creators WHERE service = ? AND creator_id = ?').get(
+    service,
+    creatorId,
+  )!.n;
+}

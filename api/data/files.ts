@@ -1,0 +1,214 @@
+/**
+ * File records (content addressed by sha256), archive metadata and hash search.
+ * The bytes themselves are written by api/media/store.ts; this module keeps the rows.
+ */
+import { stmt, writeTransaction, type Db } from './db.ts';
+import { recordChange } from './changes.ts';
+import { hashPath, nowIso, parseJson } from './util.ts';
+import { listPostsWithFile, type PostSummary } from './posts.ts';
+import { listDiscordMessagesWithFile, type DiscordFileHit } from './discord.ts';
+
+export interface FileRecord {
+  id: number;
+  hash: string;
+  mime: string | null;
+  size: number;
+  /** With the dot, e.g. '.png'. */
+  ext: string;
+  added: string;
+  /** '/ab/cd/<sha256>.<ext>' */
+  path: string;
+}
+
+export interface FileInput {
+  hash: string;
+  size: number;
+  ext: string;
+  mime?: string | null;
+  added?: string | null;
+}
+
+/** GET /v1/file/{hash}: password is absent when not required, '' when required but unknown. */
+export interface ArchiveFileInfo {
+  file: FileRecord;
+  file_list: string[];
+  password?: string;
+}
+
+/** GET /v1/search_hash/{hash} */
+export interface HashSearchResult {
+  id: number;
+  hash: string;
+  mime: string | null;
+  ext: string;
+  size: number;
+  added: string;
+  posts: PostSummary[];
+  discord_posts: DiscordFileHit[];
+}
+
+const MIME_BY_EXT: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.jpe': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.svg': 'image/svg+xml',
+  '.mp4': 'video/mp4',
+  '.m4v': 'video/mp4',
+  '.webm': 'video/webm',
+  '.mov': 'video/quicktime',
+  '.mp3': 'audio/mpeg',
+  '.wav': 'audio/wav',
+  '.ogg': 'audio/ogg',
+  '.zip': 'application/zip',
+  '.rar': 'application/vnd.rar',
+  '.7z': 'application/x-7z-compressed',
+  '.pdf': 'application/pdf',
+  '.txt': 'text/plain',
+  '.psd': 'image/vnd.adobe.photoshop',
+  '.clip': 'application/octet-stream',
+};
+
+/** A MIME type for an extension ('.png' or 'png'), application/octet-stream when unknown. */
+export function mimeForExt(ext: string): string {
+  const key = (ext.startsWith('.') ? ext : `.${ext}`).toLowerCase();
+  return MIME_BY_EXT[key] ?? 'application/octet-stream';
+}
+
+function normalizeExt(ext: string): string {
+  if (ext === '') return '';
+  return (ext.startsWith('.') ? ext : `.${ext}`).toLowerCase();
+}
+
+interface FileRow {
+  id: number;
+  hash: string;
+  mime: string | null;
+  size: number;
+  ext: string;
+  added: string;
+}
+
+function toFile(row: FileRow): FileRecord {
+  return { ...row, path: hashPath(row.hash, row.ext) };
+}
+
+/**
+ * Records a stored file (by sha256). An existing record is kept as it is.
+ * Records a 'file' change when the record is new.
+ */
+export function registerFile(db: Db, input: FileInput): FileRecord {
+  return writeTransaction(db, () => {
+    const hash = input.hash.toLowerCase();
+    const existing = getFileByHash(db, hash);
+    if (existing) return existing;
+    const ext = normalizeExt(input.ext);
+    stmt(db, 'INSERT INTO files (hash, mime, size, ext, added) VALUES (?, ?, ?, ?, ?)').run(
+      hash,
+      input.mime ?? mimeForExt(ext),
+      input.size,
+      ext,
+      input.added ?? nowIso(),
+    );
+    recordChange(db, { kind: 'file', action: 'upsert', ref: hash });
+    return getFileByHash(db, hash)!;
+  });
+}
+
+/** The file record of a sha256, or undefined. */
+export function getFileByHash(db: Db, hash: string): FileRecord | undefined {
+  const row = stmt<FileRow>(db, 'SELECT id, hash, mime, size, ext, added FROM files WHERE hash = ?').get(hash.toLowerCase());
+  return row && toFile(row);
+}
+
+/** The file record of an id, or undefined. */
+export function getFileById(db: Db, id: number): FileRecord | undefined {
+  const row = stmt<FileRow>(db, 'SELECT id, hash, mime, size, ext, added FROM files WHERE id = ?').get(id);
+  return row && toFile(row);
+}
+
+/** Number of file records. */
+export function countFiles(db: Db): number {
+  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM files').get()!.n;
+}
+
+/**
+ * Stores the listing of an archive file. password: the known password, or null; passwordRequired:
+ * whether the archive is encrypted. Records a 'file' change.
+ */
+export function setArchiveInfo(
+  db: Db,
+  input: { hash: string; file_list: string[]; password?: string | null; password_required?: boolean },
+): void {
+  writeTransaction(db, () => {
+    const hash = input.hash.toLowerCase();
+    stmt(
+      db,
+      `INSERT INTO archive_files (file_hash, file_list, password, password_required, added) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (file_hash) DO UPDATE SET file_list = excluded.file_list, password = excluded.password,
+         password_required = excluded.password_required`,
+    ).run(
+      hash,
+      JSON.stringify(input.file_list),
+      input.password ?? null,
+      input.password_required || input.password ? 1 : 0,
+      nowIso(),
+    );
+    recordChange(db, { kind: 'file', action: 'upsert', ref: hash });
+  });
+}
+
+/** Saves the password of an archive after it was tested correct. Records a 'file' change. */
+export function setArchivePassword(db: Db, hash: string, password: string): boolean {
+  return writeTransaction(db, () => {
+    const info = stmt(db, 'UPDATE archive_files SET password = ?, password_required = 1 WHERE file_hash = ?').run(
+      password,
+      hash.toLowerCase(),
+    );
+    if (info.changes > 0) recordChange(db, { kind: 'file', action: 'upsert', ref: hash.toLowerCase() });
+    return info.changes > 0;
+  });
+}
+
+/**
+ * The archive file answer: the file record, the names inside, and `password` (absent when the
+ * archive needs none, '' when it needs one that is not known). Undefined when the file is unknown or
+ * has no archive metadata.
+ */
+export function getArchiveFile(db: Db, hash: string): ArchiveFileInfo | undefined {
+  const file = getFileByHash(db, hash);
+  if (!file) return undefined;
+  const row = stmt<{ file_list: string; password: string | null; password_required: number }>(
+    db,
+    'SELECT file_list, password, password_required FROM archive_files WHERE file_hash = ?',
+  ).get(file.hash);
+  if (!row) return undefined;
+  const info: ArchiveFileInfo = { file, file_list: parseJson<string[]>(row.file_list, []) };
+  if (row.password_required === 1 || row.password !== null) info.password = row.password ?? '';
+  return info;
+}
+
+/**
+ * Hash search: the file record with the posts (summaries) and Discord messages that carry the file.
+ * Undefined when the hash is unknown (no file record and no link).
+ */
+export function searchHash(db: Db, hash: string, options: { offset?: number; limit?: number } = {}): HashSearchResult | undefined {
+  const sha = hash.toLowerCase();
+  const file = getFileByHash(db, sha);
+  const posts = listPostsWithFile(db, sha, options.offset ?? 0, options.limit ?? 50);
+  const discord = listDiscordMessagesWithFile(db, sha, options.limit ?? 50);
+  if (!file && posts.length === 0 && discord.length === 0) return undefined;
+  return {
+    id: file?.id ?? 0,
+    hash: sha,
+    mime: file?.mime ?? null,
+    ext: file?.ext ?? '',
+    size: file?.size ?? 0,
+    added: file?.added ?? '',
+    posts,
+    discord_posts: discord,
+  };
+}

@@ -1,0 +1,238 @@
+/**
+ * Imports (a submitted session key being processed), their log lines, and auto-import keys
+ * (encrypted session keys kept for the daily rounds). Not archive data: no change-log rows (the
+ * import's own writes of creators, posts and DMs record theirs).
+ */
+import { randomBytes } from 'node:crypto';
+import { stmt, writeTransaction, type Db } from './db.ts';
+import { nowIso, placeholders } from './util.ts';
+
+export interface Import {
+  id: string;
+  service: string;
+  account_id: number | null;
+  key_id: number | null;
+  priority: number;
+  sub_count: number | null;
+  save_dms: boolean;
+  save_session_key: boolean;
+  auto_import: boolean;
+  channel_ids: string | null;
+  created_at: string;
+  first_started_at: string | null;
+  retry_count: number;
+  current_try_started_at: string | null;
+  resuming_at: string | null;
+  finished_at: string | null;
+  key_failed_at: string | null;
+  is_key_invalid: boolean;
+}
+
+export interface ImportInput {
+  id?: string;
+  service: string;
+  account_id?: number | null;
+  key_id?: number | null;
+  priority?: number;
+  sub_count?: number | null;
+  save_dms?: boolean;
+  save_session_key?: boolean;
+  auto_import?: boolean;
+  channel_ids?: string | null;
+  created_at?: string;
+}
+
+/** Fields the worker updates as an import progresses. */
+export type ImportUpdate = Partial<
+  Pick<
+    Import,
+    | 'priority'
+    | 'sub_count'
+    | 'first_started_at'
+    | 'retry_count'
+    | 'current_try_started_at'
+    | 'resuming_at'
+    | 'finished_at'
+    | 'key_failed_at'
+    | 'is_key_invalid'
+    | 'key_id'
+  >
+>;
+
+const IMPORT_COLUMNS = `id, service, account_id, key_id, priority, sub_count, save_dms, save_session_key, auto_import,
+  channel_ids, created_at, first_started_at, retry_count, current_try_started_at, resuming_at, finished_at, key_failed_at,
+  is_key_invalid`;
+
+type ImportRow = Omit<Import, 'save_dms' | 'save_session_key' | 'auto_import' | 'is_key_invalid'> & {
+  save_dms: number;
+  save_session_key: number;
+  auto_import: number;
+  is_key_invalid: number;
+};
+
+function toImport(row: ImportRow): Import {
+  return {
+    ...row,
+    save_dms: row.save_dms === 1,
+    save_session_key: row.save_session_key === 1,
+    auto_import: row.auto_import === 1,
+    is_key_invalid: row.is_key_invalid === 1,
+  };
+}
+
+/** Queues an import. @returns its id (random 16 hex digits unless given) */
+export function createImport(db: Db, input: ImportInput): string {
+  const id = input.id ?? randomBytes(8).toString('hex');
+  stmt(
+    db,
+    `INSERT INTO imports (id, service, account_id, key_id, priority, sub_count, save_dms, save_session_key, auto_import,
+                          channel_ids, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    input.service,
+    input.account_id ?? null,
+    input.key_id ?? null,
+    input.priority ?? 0,
+    input.sub_count ?? null,
+    input.save_dms ? 1 : 0,
+    input.save_session_key ? 1 : 0,
+    input.auto_import ? 1 : 0,
+    input.channel_ids ?? null,
+    input.created_at ?? nowIso(),
+  );
+  return id;
+}
+
+/** One import, or undefined. */
+export function getImport(db: Db, id: string): Import | undefined {
+  const row = stmt<ImportRow>(db, `SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?`).get(id);
+  return row && toImport(row);
+}
+
+/** Updates an import's progress fields. */
+export function updateImport(db: Db, id: string, update: ImportUpdate): boolean {
+  const entries = Object.entries(update).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return false;
+  const allowed = new Set([
+    'priority',
+    'sub_count',
+    'first_started_at',
+    'retry_count',
+    'current_try_started_at',
+    'resuming_at',
+    'finished_at',
+    'key_failed_at',
+    'is_key_invalid',
+    'key_id',
+  ]);
+  for (const [key] of entries) if (!allowed.has(key)) throw new Error(`Unknown import field ${key}`);
+  const sets = entries.map(([key]) => `${key} = ?`).join(', ');
+  const values = entries.map(([, value]) => (typeof value === 'boolean' ? (value ? 1 : 0) : value));
+  return stmt(db, `UPDATE imports SET ${sets} WHERE id = ?`).run(...values, id).changes > 0;
+}
+
+/** Appends a log line to an import. */
+export function appendImportLog(db: Db, importId: string, line: string, at: string = nowIso()): void {
+  stmt(db, 'INSERT INTO import_logs (import_id, line, at) VALUES (?, ?, ?)').run(importId, line, at);
+}
+
+/** An import's log lines, oldest first. */
+export function getImportLogs(db: Db, importId: string): string[] {
+  return stmt<{ line: string }>(db, 'SELECT line FROM import_logs WHERE import_id = ? ORDER BY id').all(importId).map((r) => r.line);
+}
+
+/** The next unfinished import to work on: highest priority, then oldest; undefined when none. */
+export function nextQueuedImport(db: Db, now: string = nowIso()): Import | undefined {
+  const row = stmt<ImportRow>(
+    db,
+    `SELECT ${IMPORT_COLUMNS} FROM imports
+      WHERE finished_at IS NULL AND is_key_invalid = 0 AND (resuming_at IS NULL OR resuming_at <= ?)
+      ORDER BY priority DESC, created_at, id LIMIT 1`,
+  ).get(now);
+  return row && toImport(row);
+}
+
+/** Imports submitted by an account, newest first. */
+export function listAccountImports(db: Db, accountId: number, limit = 50): Import[] {
+  return stmt<ImportRow>(db, `SELECT ${IMPORT_COLUMNS} FROM imports WHERE account_id = ? ORDER BY created_at DESC LIMIT ?`)
+    .all(accountId, limit)
+    .map(toImport);
+}
+
+// Auto-import keys ----------------------------------------------------------------------------------
+
+export interface AutoImportKey {
+  id: number;
+  service: string;
+  dead: boolean;
+  added: string;
+  last_used_at: string | null;
+  import_ids: string[];
+}
+
+/** Stores an encrypted session key for auto-import. @returns its id */
+export function addAutoImportKey(
+  db: Db,
+  input: { service: string; encrypted_key: Buffer; account_id?: number | null; added?: string },
+): number {
+  return Number(
+    stmt(db, 'INSERT INTO auto_import_keys (service, encrypted_key, account_id, dead, added) VALUES (?, ?, ?, 0, ?)').run(
+      input.service,
+      input.encrypted_key,
+      input.account_id ?? null,
+      input.added ?? nowIso(),
+    ).lastInsertRowid,
+  );
+}
+
+/** An account's stored keys (never the key material) with the ids of imports that used them. */
+export function listAccountKeys(db: Db, accountId: number): AutoImportKey[] {
+  const keys = stmt<{ id: number; service: string; dead: number; added: string; last_used_at: string | null }>(
+    db,
+    'SELECT id, service, dead, added, last_used_at FROM auto_import_keys WHERE account_id = ? ORDER BY id',
+  ).all(accountId);
+  const imports = stmt<{ id: string }>(db, 'SELECT id FROM imports WHERE key_id = ? ORDER BY created_at');
+  return keys.map((key) => ({ ...key, dead: key.dead === 1, import_ids: imports.all(key.id).map((r) => r.id) }));
+}
+
+/** Deletes keys of an account (only its own). @returns how many were deleted */
+export function revokeKeys(db: Db, accountId: number, keyIds: number[]): number {
+  if (keyIds.length === 0) return 0;
+  return writeTransaction(db, () => {
+    stmt(db, `UPDATE imports SET key_id = NULL WHERE key_id IN (SELECT id FROM auto_import_keys WHERE account_id = ? AND id IN (${placeholders(keyIds.length)}))`).run(
+      accountId,
+      ...keyIds,
+    );
+    return stmt(db, `DELETE FROM auto_import_keys WHERE account_id = ? AND id IN (${placeholders(keyIds.length)})`).run(
+      accountId,
+      ...keyIds,
+    ).changes;
+  });
+}
+
+/** Marks a key dead (its session expired). */
+export function markKeyDead(db: Db, keyId: number): boolean {
+  return stmt(db, 'UPDATE auto_import_keys SET dead = 1 WHERE id = ?').run(keyId).changes > 0;
+}
+
+/** Alive keys (with their encrypted blob) for an auto-import round, optionally of one service. */
+export function listAliveKeys(db: Db, service?: string): { id: number; service: string; encrypted_key: Buffer; account_id: number | null }[] {
+  return service
+    ? stmt<{ id: number; service: string; encrypted_key: Buffer; account_id: number | null }>(
+        db,
+        'SELECT id, service, encrypted_key, account_id FROM auto_import_keys WHERE dead = 0 AND service = ? ORDER BY id',
+      ).all(service)
+    : stmt<{ id: number; service: string; encrypted_key: Buffer; account_id: number | null }>(
+        db,
+        'SELECT id, service, encrypted_key, account_id FROM auto_import_keys WHERE dead = 0 ORDER BY id',
+      ).all();
+}
+
+/** One key with its encrypted blob (administrator decryption of contributed keys), or undefined. */
+export function getAutoImportKey(db: Db, keyId: number) {
+  return stmt<{ id: number; service: string; encrypted_key: Buffer; account_id: number | null; dead: number; added: string }>(
+    db,
+    'SELECT id, service, encrypted_key, account_id, dead, added FROM auto_import_keys WHERE id = ?',
+  ).get(keyId);
+}

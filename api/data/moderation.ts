@@ -1,0 +1,173 @@
+/**
+ * Flags on posts and creator link requests. Approving a link request joins the two creators' link
+ * groups (creators.relation_id) and records a 'link' change for every member of the joined group.
+ * Flags do not change stored pages (the flag button is an island): no change-log rows.
+ */
+import { stmt, writeTransaction, type Db } from './db.ts';
+import { nextSequence, recordChange } from './changes.ts';
+import { recordLinkGroupChanges } from './creators.ts';
+import { nowIso } from './util.ts';
+
+export type LinkRequestStatus = 'pending' | 'approved' | 'rejected';
+
+export interface LinkRequest {
+  id: number;
+  requester: { id: number | null; username: string | null; role: string | null };
+  from_creator: { service: string; id: string; name: string };
+  to_creator: { service: string; id: string; name: string };
+  reason: string | null;
+  status: LinkRequestStatus;
+  created_at: string;
+}
+
+/** Flags a post for an account. @returns false when this account already flagged it */
+export function flagPost(
+  db: Db,
+  input: { service: string; user: string; post_id: string; account_id: number | null; reason: string },
+): boolean {
+  const info = stmt(
+    db,
+    `INSERT OR IGNORE INTO flags (service, "user", post_id, account_id, reason, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+  ).run(input.service, input.user, input.post_id, input.account_id, input.reason, nowIso());
+  return info.changes > 0;
+}
+
+/** Whether a post has been flagged. */
+export function isPostFlagged(db: Db, service: string, creatorId: string, postId: string): boolean {
+  return !!stmt(db, 'SELECT 1 FROM flags WHERE service = ? AND "user" = ? AND post_id = ? LIMIT 1').get(service, creatorId, postId);
+}
+
+/** Recent flags, newest first (for moderators). */
+export function listFlags(db: Db, offset = 0, limit = 50) {
+  return stmt<{ id: number; service: string; user: string; post_id: string; account_id: number | null; reason: string; created_at: string }>(
+    db,
+    'SELECT id, service, "user", post_id, account_id, reason, created_at FROM flags ORDER BY id DESC LIMIT ? OFFSET ?',
+  ).all(limit, offset);
+}
+
+/**
+ * Creates a pending link request between two creators (both must exist).
+ * @returns the request id
+ */
+export function createLinkRequest(
+  db: Db,
+  input: { from_service: string; from_id: string; to_service: string; to_id: string; reason?: string | null; requester_id: number | null },
+): number {
+  return Number(
+    stmt(
+      db,
+      `INSERT INTO link_requests (from_service, from_id, to_service, to_id, reason, requester_id, status, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)`,
+    ).run(input.from_service, input.from_id, input.to_service, input.to_id, input.reason ?? null, input.requester_id, nowIso())
+      .lastInsertRowid,
+  );
+}
+
+const REQUEST_SELECT = `SELECT r.id, r.reason, r.status, r.created_at,
+    r.requester_id, a.username AS requester_username, a.role AS requester_role,
+    r.from_service, r.from_id, cf.name AS from_name, r.to_service, r.to_id, ct.name AS to_name
+  FROM link_requests r
+  LEFT JOIN accounts a ON a.id = r.requester_id
+  LEFT JOIN creators cf ON cf.service = r.from_service AND cf.id = r.from_id
+  LEFT JOIN creators ct ON ct.service = r.to_service AND ct.id = r.to_id`;
+
+interface RequestRow {
+  id: number;
+  reason: string | null;
+  status: LinkRequestStatus;
+  created_at: string;
+  requester_id: number | null;
+  requester_username: string | null;
+  requester_role: string | null;
+  from_service: string;
+  from_id: string;
+  from_name: string | null;
+  to_service: string;
+  to_id: string;
+  to_name: string | null;
+}
+
+function toRequest(row: RequestRow): LinkRequest {
+  return {
+    id: row.id,
+    requester: { id: row.requester_id, username: row.requester_username, role: row.requester_role },
+    from_creator: { service: row.from_service, id: row.from_id, name: row.from_name ?? row.from_id },
+    to_creator: { service: row.to_service, id: row.to_id, name: row.to_name ?? row.to_id },
+    reason: row.reason,
+    status: row.status,
+    created_at: row.created_at,
+  };
+}
+
+/** Pending link requests, oldest first. */
+export function listPendingLinkRequests(db: Db): LinkRequest[] {
+  return stmt<RequestRow>(db, `${REQUEST_SELECT} WHERE r.status = 'pending' ORDER BY r.id`).all().map(toRequest);
+}
+
+/** One link request, or undefined. */
+export function getLinkRequest(db: Db, id: number): LinkRequest | undefined {
+  const row = stmt<RequestRow>(db, `${REQUEST_SELECT} WHERE r.id = ?`).get(id);
+  return row && toRequest(row);
+}
+
+/**
+ * Puts two creators in the same link group (merging their groups when both have one). Records a
+ * 'link' change for every member of the resulting group. @returns the group's relation_id
+ */
+export function linkCreators(db: Db, a: { service: string; id: string }, b: { service: string; id: string }): number {
+  return writeTransaction(db, () => {
+    const get = stmt<{ relation_id: number | null }>(db, 'SELECT relation_id FROM creators WHERE service = ? AND id = ?');
+    const ra = get.get(a.service, a.id);
+    const rb = get.get(b.service, b.id);
+    if (!ra || !rb) throw new Error('Both creators must exist to be linked.');
+    const target = ra.relation_id ?? rb.relation_id ?? nextSequence(db, 'relation');
+    const setGroup = stmt(db, 'UPDATE creators SET relation_id = ? WHERE service = ? AND id = ?');
+    if (rb.relation_id !== null && rb.relation_id !== target) {
+      stmt(db, 'UPDATE creators SET relation_id = ? WHERE relation_id = ?').run(target, rb.relation_id);
+    }
+    if (ra.relation_id !== null && ra.relation_id !== target) {
+      stmt(db, 'UPDATE creators SET relation_id = ? WHERE relation_id = ?').run(target, ra.relation_id);
+    }
+    setGroup.run(target, a.service, a.id);
+    setGroup.run(target, b.service, b.id);
+    recordLinkGroupChanges(db, target);
+    return target;
+  });
+}
+
+/** Removes a creator from its link group. Records 'link' changes for the old group and the creator. */
+export function unlinkCreator(db: Db, service: string, id: string): boolean {
+  return writeTransaction(db, () => {
+    const row = stmt<{ relation_id: number | null }>(db, 'SELECT relation_id FROM creators WHERE service = ? AND id = ?').get(service, id);
+    if (!row || row.relation_id === null) return false;
+    stmt(db, 'UPDATE creators SET relation_id = NULL WHERE service = ? AND id = ?').run(service, id);
+    recordLinkGroupChanges(db, row.relation_id);
+    recordChange(db, { kind: 'link', action: 'upsert', service, creator_id: id });
+    return true;
+  });
+}
+
+/** Approves a pending link request and links the creators. @returns false when not pending */
+export function approveLinkRequest(db: Db, id: number, reviewerId: number | null): boolean {
+  return writeTransaction(db, () => {
+    const request = stmt<{ from_service: string; from_id: string; to_service: string; to_id: string }>(
+      db,
+      `SELECT from_service, from_id, to_service, to_id FROM link_requests WHERE id = ? AND status = 'pending'`,
+    ).get(id);
+    if (!request) return false;
+    stmt(db, `UPDATE link_requests SET status = 'approved', reviewed_by = ?, reviewed_at = ? WHERE id = ?`).run(reviewerId, nowIso(), id);
+    linkCreators(db, { service: request.from_service, id: request.from_id }, { service: request.to_service, id: request.to_id });
+    return true;
+  });
+}
+
+/** Rejects a pending link request. @returns false when not pending */
+export function rejectLinkRequest(db: Db, id: number, reviewerId: number | null): boolean {
+  return (
+    stmt(db, `UPDATE link_requests SET status = 'rejected', reviewed_by = ?, reviewed_at = ? WHERE id = ? AND status = 'pending'`).run(
+      reviewerId,
+      nowIso(),
+      id,
+    ).changes > 0
+  );
+}
