@@ -207,7 +207,7 @@ export function schemaText(schema: unknown, indent = ''): string {
     text = lines.length ? `{\n${lines.join('\n')}\n${indent}}` : 'object';
   } else if (s.type) text = s.type;
   else text = 'any';
-  if (s.nullable) text += ' | null';
+  if (s.nullable && text !== 'any') text += ' | null';
   return text;
 }
 

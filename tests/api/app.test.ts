@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { createApp } from '../../api/app.ts';
 import { migrate, openDatabase, type Db } from '../../api/data/db.ts';
 import { NotFoundError } from '../../api/http/errors.ts';
+import { buildOpenApiDocument, openApiDocument, schemaConstraints, schemaText } from '../../api/http/openapi.ts';
 import { defineRoutes, route, type Logger } from '../../api/http/route.ts';
 import { buildInfo } from '../../src/lib/build-info.ts';
 import { readConfig } from '../../src/lib/config.ts';
@@ -327,5 +328,26 @@ describe('declared routes', () => {
     const res = await request(app).get('/api/v1/test/bad-shape');
     expect(res.status).toBe(500);
     expect(logged[0]?.details?.message).toMatch(/does not match its schema/);
+  });
+});
+
+describe('documentation helpers', () => {
+  it('openApiDocument() documents the standard routes', () => {
+    const doc = openApiDocument();
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/app_version', '/api/schema']));
+    expect(doc.paths['/api/v1/test/items']).toBeUndefined();
+  });
+
+  it('renders schemas and constraints as readable text', () => {
+    const doc = buildOpenApiDocument([testRoutes]);
+    const echo = doc.paths['/api/v2/test/echo']!.post!;
+    expect(schemaText(echo.requestBody!.content['application/json']!.schema)).toBe(
+      '{\n  type?: string;\n  data: {\n    name: string;\n  };\n}',
+    );
+    const o = doc.paths['/api/v1/test/items']!.get!.parameters!.find((p) => p.name === 'o')!;
+    expect(schemaText(o.schema)).toBe('integer');
+    expect(schemaConstraints(o.schema)).toEqual(['min 0', 'multiple of 50', 'default 0']);
+    expect(schemaText({ type: 'array', items: { type: 'string', nullable: true } })).toBe('(string | null)[]');
+    expect(schemaText({ $ref: '#/components/schemas/ErrorV1' })).toBe('ErrorV1');
   });
 });
