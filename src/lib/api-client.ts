@@ -112,6 +112,12 @@ export class ApiError extends Error {
   }
 }
 
+/** The error page's input guard (SPEC.md section 8): only ApiErrors pass. */
+export function assertApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  throw new Error('Invalid input error type.');
+}
+
 /** What a form shows for an error: the server's own message when it sent one. */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) return error.serverMessage || error.message;

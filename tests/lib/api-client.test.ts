@@ -15,7 +15,7 @@ import { HttpError } from '../../api/http/errors.ts';
 import { defineRoutes, route } from '../../api/http/route.ts';
 import { readConfig } from '../../src/lib/config.ts';
 import { CLIENT_CACHE_MS } from '../../src/lib/constants.ts';
-import { ApiError, backoffDelay, createApiClient, describeError } from '../../src/lib/api-client.ts';
+import { ApiError, assertApiError, backoffDelay, createApiClient, describeError } from '../../src/lib/api-client.ts';
 import { $session, memoryStorage, setSessionStorage } from '../../src/lib/stores/session.ts';
 
 const hits = new Map<string, number>();
@@ -183,6 +183,8 @@ describe('section 8 messages', () => {
       'Failed to fetch from API due to client inputs. Reason: 400 - Bad Request. {"error":"Name is required."}',
     );
     expect(describeError(invalid)).toBe('Name is required.');
+    expect(assertApiError(invalid)).toBe(invalid);
+    expect(() => assertApiError(new Error('other'))).toThrow('Invalid input error type.');
   });
 
   it('404 names the path', async () => {
