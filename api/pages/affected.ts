@@ -3,8 +3,9 @@
  * (the touched creators' pages and a fixed number of global pages), never with the archive's size.
  */
 import type { Db } from '../data/db.ts';
-import { countCreatorPosts, getPost, iterateCreatorPostIds } from '../data/posts.ts';
-import type { ChangeRow } from '../data/changes.ts';
+import { countCreatorPosts, countPosts, postPageNeighbours } from '../data/posts.ts';
+import { countCreators } from '../data/creators.ts';
+import type { Change } from '../data/changes.ts';
 import { PAGE_SIZE } from '../../src/lib/constants.ts';
 import { creatorUrl, postUrl } from '../../src/lib/urls.ts';
 import { GLOBAL_LISTING_STORED_PAGES, pageKey } from './keys.ts';
@@ -27,51 +28,38 @@ export function addListing(affected: AffectedPages, pathname: string, count: num
   affected.listings.set(pathname, (pages - 1) * PAGE_SIZE);
 }
 
-function addGlobalPages(db: Db, affected: AffectedPages): void {
-  addListing(affected, '/posts', GLOBAL_LISTING_STORED_PAGES * PAGE_SIZE, GLOBAL_LISTING_STORED_PAGES);
-  addListing(affected, '/artists/updated', GLOBAL_LISTING_STORED_PAGES * PAGE_SIZE, GLOBAL_LISTING_STORED_PAGES);
+/** The global pages every archive change may touch: the stored first pages of the listings, all tags. */
+export function addGlobalPages(db: Db, affected: AffectedPages): void {
+  addListing(affected, '/posts', countPosts(db), GLOBAL_LISTING_STORED_PAGES);
+  addListing(affected, '/artists/updated', countCreators(db), GLOBAL_LISTING_STORED_PAGES);
   affected.render.add('/posts/tags');
-  void db;
 }
 
-function addCreatorPages(db: Db, affected: AffectedPages, service: string, creatorId: string): void {
+export function addCreatorPages(db: Db, affected: AffectedPages, service: string, creatorId: string): void {
   const base = creatorUrl(service, creatorId);
   addListing(affected, base, countCreatorPosts(db, service, creatorId));
   affected.render.add(pageKey(`${base}/tags`));
 }
 
-export function affectedByChanges(db: Db, changes: ChangeRow[]): AffectedPages {
+export function affectedByChanges(db: Db, changes: Change[]): AffectedPages {
   const affected = emptyAffected();
   const creators = new Set<string>();
-  const wholeCreators = new Set<string>();
   for (const change of changes) {
     if (!change.service || !change.creator_id) continue;
-    const creatorKey = `${change.service}\u0000${change.creator_id}`;
-    if (change.kind === 'creator') {
-      creators.add(creatorKey);
-    } else if (change.kind === 'post' && change.post_id) {
-      creators.add(creatorKey);
-      affected.render.add(pageKey(postUrl(change.service, change.creator_id, change.post_id)));
-      const post = change.action === 'delete' ? undefined : getPost(db, change.service, change.creator_id, change.post_id);
-      if (post) {
-        // The post's neighbours show it as their prev/next.
-        if (post.next) affected.render.add(pageKey(postUrl(change.service, change.creator_id, post.next)));
-        if (post.prev) affected.render.add(pageKey(postUrl(change.service, change.creator_id, post.prev)));
-      } else {
-        // A removed post leaves no trace of its neighbours: refresh every post of the creator.
-        wholeCreators.add(creatorKey);
-      }
-    }
+    if (change.kind !== 'creator' && change.kind !== 'post') continue;
+    creators.add(`${change.service}\u0000${change.creator_id}`);
+    if (change.kind !== 'post' || !change.post_id) continue;
+    affected.render.add(pageKey(postUrl(change.service, change.creator_id, change.post_id)));
+    // A new or moved post is its neighbours' prev/next. A removed post's old neighbours arrive as
+    // their own 'neighbour' rows, written by the data module while it could still see them.
+    if (change.action === 'delete' || change.ref === 'neighbour') continue;
+    const neighbours = postPageNeighbours(db, change.service, change.creator_id, change.post_id);
+    if (neighbours?.next) affected.render.add(pageKey(postUrl(change.service, change.creator_id, neighbours.next)));
+    if (neighbours?.prev) affected.render.add(pageKey(postUrl(change.service, change.creator_id, neighbours.prev)));
   }
   for (const creatorKey of creators) {
     const [service, creatorId] = creatorKey.split('\u0000');
     addCreatorPages(db, affected, service, creatorId);
-  }
-  for (const creatorKey of wholeCreators) {
-    const [service, creatorId] = creatorKey.split('\u0000');
-    for (const postId of iterateCreatorPostIds(db, service, creatorId)) {
-      affected.render.add(pageKey(postUrl(service, creatorId, postId)));
-    }
   }
   if (changes.length > 0) addGlobalPages(db, affected);
   return affected;

@@ -5,6 +5,7 @@
  */
 import { PAGE_SIZE } from '../../src/lib/constants.ts';
 import { isPaysite } from '../../src/lib/paysites.ts';
+import { offset as offsetRule } from '../../src/lib/validators.ts';
 
 /** Global listings shift on every import; only their first pages are kept (deeper ones render on demand). */
 export const GLOBAL_LISTING_STORED_PAGES = 20;
@@ -52,10 +53,10 @@ export function canonicalPageKey(pathname: string, search: string): string | und
   let offset = 0;
   for (const [name, value] of params) {
     if (name !== 'o' || !route.paged) return undefined;
-    if (!/^\d{1,9}$/.test(value)) return undefined;
-    offset = Number(value);
+    const parsed = offsetRule.safeParse(value);
+    if (!parsed.success) return undefined;
+    offset = parsed.data;
   }
-  if (offset % PAGE_SIZE !== 0) return undefined;
   if (route.maxStoredOffset !== undefined && offset > route.maxStoredOffset) return undefined;
   return pageKey('/' + segments.map(encodeURIComponent).join('/'), offset);
 }

@@ -5,14 +5,13 @@
  */
 import type { Db } from '../data/db.ts';
 import { getKv, lastChangeId, readChangesSince, setKv } from '../data/changes.ts';
-import { iterateCreatorKeys, iteratePostKeys, countCreatorPosts } from '../data/posts.ts';
-import { countCreators } from '../data/creators.ts';
-import { creatorUrl, postUrl } from '../../src/lib/urls.ts';
+import { iteratePostKeys } from '../data/posts.ts';
+import { iterateCreatorKeys } from '../data/creators.ts';
+import { postUrl } from '../../src/lib/urls.ts';
 import { PageStore } from '../server/page-store.ts';
 import type { PageRenderer } from '../server/ssr.ts';
-import { addListing, affectedByChanges, emptyAffected, type AffectedPages } from './affected.ts';
-import { GLOBAL_LISTING_STORED_PAGES, pageKey } from './keys.ts';
-import { PAGE_SIZE } from '../../src/lib/constants.ts';
+import { addCreatorPages, addGlobalPages, affectedByChanges, emptyAffected, type AffectedPages } from './affected.ts';
+import { pageKey } from './keys.ts';
 
 export const LAST_REBUILT_KEY = 'pages.last_change_id';
 
@@ -40,16 +39,9 @@ export interface RebuildSummary {
 /** Every archive page of the archive, for `--all`. */
 export function allArchivePages(db: Db): AffectedPages {
   const affected = emptyAffected();
-  for (const { service, id } of iterateCreatorKeys(db)) {
-    const base = creatorUrl(service, id);
-    addListing(affected, base, countCreatorPosts(db, service, id));
-    affected.render.add(pageKey(`${base}/tags`));
-  }
+  for (const { service, id } of iterateCreatorKeys(db)) addCreatorPages(db, affected, service, id);
   for (const { service, user, id } of iteratePostKeys(db)) affected.render.add(pageKey(postUrl(service, user, id)));
-  const creatorPages = Math.min(GLOBAL_LISTING_STORED_PAGES, Math.ceil(countCreators(db) / PAGE_SIZE));
-  addListing(affected, '/posts', GLOBAL_LISTING_STORED_PAGES * PAGE_SIZE, GLOBAL_LISTING_STORED_PAGES);
-  addListing(affected, '/artists/updated', creatorPages * PAGE_SIZE, GLOBAL_LISTING_STORED_PAGES);
-  affected.render.add('/posts/tags');
+  addGlobalPages(db, affected);
   return affected;
 }
 

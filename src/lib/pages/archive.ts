@@ -6,7 +6,7 @@ import { getCreator, getCreatorByPublicId, listCreatorsUpdated, countCreators } 
 import {
   countCreatorPosts,
   countPosts,
-  getPost,
+  getPostPage,
   listAllTags,
   listCreatorPosts,
   listCreatorTags,
@@ -35,15 +35,21 @@ function resolveCreator(service: string | undefined, id: string | undefined, sub
   return notFound;
 }
 
+/** Listing pages past the last one do not exist (the API answers [] there; a page answers 404). */
+function pastTheEnd(offset: number, total: number): boolean {
+  return offset > 0 && offset >= total;
+}
+
 export function loadCreatorPosts(params: { service?: string; id?: string }, search: URLSearchParams) {
   const resolved = resolveCreator(params.service, params.id);
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
   if (service === 'discord') return redirect(`/discord/server/${encodeURIComponent(creator.id)}`);
-  const offset = readOffset(search.get('o'), PAGE_SIZE);
+  const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
   const db = archiveDb();
   const total = countCreatorPosts(db, service, creator.id);
+  if (pastTheEnd(offset.offset, total)) return notFound;
   const posts = listCreatorPosts(db, service, creator.id, offset.offset, PAGE_SIZE);
   return ok({ creator, service, posts, pagination: paginate(total, offset.offset), baseUrl: creatorUrl(service, creator.id) });
 }
@@ -60,26 +66,29 @@ export function loadPost(params: { service?: string; id?: string; post?: string 
   const resolved = resolveCreator(params.service, params.id, `/post/${encodeURIComponent(params.post)}`);
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
-  const post = getPost(archiveDb(), service, creator.id, params.post, config().imageHost);
-  if (!post) return notFound;
-  return ok({ creator, service, post, baseUrl: creatorUrl(service, creator.id) });
+  const page = getPostPage(archiveDb(), service, creator.id, params.post, config().imageHost);
+  if (!page) return notFound;
+  return ok({ creator, service, ...page, baseUrl: creatorUrl(service, creator.id) });
 }
 
 export function loadRecentPosts(search: URLSearchParams) {
-  const offset = readOffset(search.get('o'), PAGE_SIZE);
+  const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
   const db = archiveDb();
+  const total = countPosts(db);
+  if (pastTheEnd(offset.offset, total)) return notFound;
   const posts = listRecentPosts(db, offset.offset, PAGE_SIZE);
-  return ok({ posts, pagination: paginate(countPosts(db), offset.offset) });
+  return ok({ posts, pagination: paginate(total, offset.offset) });
 }
 
 export function loadUpdatedCreators(search: URLSearchParams) {
-  const offset = readOffset(search.get('o'), PAGE_SIZE);
+  const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
   const db = archiveDb();
   // "Latest cached updated creators": the list is bounded like the other global listings.
   const total = Math.min(countCreators(db), GLOBAL_LISTING_STORED_PAGES * PAGE_SIZE);
-  const creators = offset.offset < total ? listCreatorsUpdated(db, offset.offset, PAGE_SIZE) : [];
+  if (pastTheEnd(offset.offset, total)) return notFound;
+  const creators = listCreatorsUpdated(db, offset.offset, PAGE_SIZE);
   return ok({ creators, pagination: paginate(total, offset.offset) });
 }
 

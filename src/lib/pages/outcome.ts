@@ -1,3 +1,5 @@
+import { firstIssueMessage, offset } from '../validators.ts';
+
 /** What a page loader decides: render with data, redirect, or fail with the spec's message. */
 export type PageOutcome<T> =
   | { kind: 'ok'; data: T }
@@ -10,11 +12,8 @@ export const badRequest = (message: string) => ({ kind: 'bad-request', message }
 export const redirect = (location: string, status: 301 | 302 | 303 | 307 = 302) => ({ kind: 'redirect', location, status }) as const;
 export const ok = <T>(data: T) => ({ kind: 'ok', data }) as const;
 
-/** Reads `o` the way every listing does: absent is 0, otherwise a non-negative multiple of 50. */
-export function readOffset(raw: string | null, pageSize: number): { offset: number } | { error: string } {
-  if (raw === null || raw === '') return { offset: 0 };
-  if (!/^\d+$/.test(raw)) return { error: `Offset ${raw} is not a multiple of ${pageSize}.` };
-  const offset = Number(raw);
-  if (offset % pageSize !== 0) return { error: `Offset ${raw} is not a multiple of ${pageSize}.` };
-  return { offset };
+/** Reads `o` with the one offset rule (src/lib/validators.ts): absent is 0, else a multiple of 50. */
+export function readOffset(raw: string | null): { offset: number } | { error: string } {
+  const result = offset.safeParse(raw ?? undefined);
+  return result.success ? { offset: result.data } : { error: firstIssueMessage(result.error) };
 }
