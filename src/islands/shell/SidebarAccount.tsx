@@ -1,0 +1,115 @@
+/**
+ * The sidebar's Account section. Guests: Register, Login. Signed-in users: Account, Keys, Favorites,
+ * Review DMs (with a red dot while DMs wait for review, from GET /api/v1/has_pending_dms) and Logout.
+ */
+import { useEffect, useState, type ReactNode } from 'react';
+import { clearLoginState } from '../../lib/stores/session';
+import { useShellSession } from './useShellSession';
+
+interface Props {
+  /** Path of the current page, to mark its link with aria-current. */
+  current?: string;
+}
+
+function Item({ href, current, children }: { href: string; current?: string; children: ReactNode }) {
+  return (
+    <li>
+      <a className="sidebar-link" href={href} aria-current={current === href ? 'page' : undefined}>
+        {children}
+      </a>
+    </li>
+  );
+}
+
+/** Asks the API whether DMs wait for review; any failure simply means "no dot". */
+function usePendingDms(enabled: boolean): boolean {
+  const [pending, setPending] = useState(false);
+  useEffect(() => {
+    if (!enabled) {
+      setPending(false);
+      return;
+    }
+    const controller = new AbortController();
+    fetch('/api/v1/has_pending_dms', {
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json' },
+      signal: controller.signal,
+    })
+      .then(async (response) => {
+        if (response.status === 401) {
+          // SPEC.md section 4: any 401 from the API clears the local login state.
+          clearLoginState();
+          return;
+        }
+        if (!response.ok) return;
+        const body: unknown = await response.json();
+        setPending(body === true);
+      })
+      .catch(() => {
+        // Route missing, offline or aborted: no dot.
+      });
+    return () => controller.abort();
+  }, [enabled]);
+  return pending;
+}
+
+function GuestItems({ current, className }: Props & { className?: string }) {
+  return (
+    <ul className={`sidebar-list ${className ?? ''}`.trim()}>
+      <Item href="/authentication/register" current={current}>
+        Register
+      </Item>
+      <Item href="/authentication/login" current={current}>
+        Login
+      </Item>
+    </ul>
+  );
+}
+
+function UserItems({ current, className, pending }: Props & { className?: string; pending: boolean }) {
+  return (
+    <ul className={`sidebar-list ${className ?? ''}`.trim()}>
+      <Item href="/account" current={current}>
+        Account
+      </Item>
+      <Item href="/account/keys" current={current}>
+        Keys
+      </Item>
+      <Item href="/account/favorites" current={current}>
+        Favorites
+      </Item>
+      <Item href="/account/review_dms" current={current}>
+        Review DMs
+        {pending && (
+          <span
+            className="pending-dot"
+            role="img"
+            aria-label="DMs waiting for review"
+            title="DMs are waiting for your review"
+          />
+        )}
+      </Item>
+      <Item href="/authentication/logout" current={current}>
+        Logout
+      </Item>
+    </ul>
+  );
+}
+
+export default function SidebarAccount({ current }: Props) {
+  const session = useShellSession();
+  const pending = usePendingDms(session?.loggedIn === true);
+  if (session === null) {
+    return (
+      <>
+        <GuestItems current={current} className="auth-guest" />
+        <UserItems current={current} className="auth-user" pending={false} />
+      </>
+    );
+  }
+  return session.loggedIn ? (
+    <UserItems current={current} pending={pending} />
+  ) : (
+    <GuestItems current={current} />
+  );
+}
