@@ -6,14 +6,16 @@
  */
 import { parseArgs } from 'node:util';
 import { createProgress } from './lib/progress.ts';
-import { openSite } from './lib/site.ts';
+import { openSite, storeRendererFor } from './lib/site.ts';
 import { rebuildPages } from '../api/pages/rebuild.ts';
+
+process.env.NODE_ENV ??= 'production';
 
 const { values } = parseArgs({
   options: {
     all: { type: 'boolean', default: false },
     'dry-run': { type: 'boolean', default: false },
-    concurrency: { type: 'string', default: '4' },
+    threads: { type: 'string' },
   },
 });
 
@@ -23,10 +25,12 @@ const all = values.all || fresh;
 if (fresh && !values.all) console.log('The page store is empty or from another build: rendering every page.');
 if (fresh && !values['dry-run']) site.store.adoptBuild(site.storeId);
 const progress = createProgress('Rendering pages');
-const summary = await rebuildPages(site.db, site.store, site.renderer, {
+// Small rebuilds render in this thread; large ones spread over worker threads (one per core).
+const threads = Number(values.threads) || undefined;
+const renderer = values['dry-run'] ? undefined : await storeRendererFor(site, { all, threads });
+const summary = await rebuildPages(site.db, site.store, renderer, {
   all,
   dryRun: values['dry-run'],
-  concurrency: Number(values.concurrency) || 4,
   onStart: (total) => progress.start(total),
   onProgress: (done, total) => progress.update(done, total),
 });
@@ -42,5 +46,6 @@ if (values['dry-run']) {
   );
   for (const failure of summary.failed.slice(0, 20)) console.error(`failed: ${failure}`);
 }
+await renderer?.close();
 await site.close();
 process.exit(summary.failed.length > 0 ? 1 : 0);

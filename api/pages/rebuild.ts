@@ -9,7 +9,7 @@ import { iteratePostKeys } from '../data/posts.ts';
 import { iterateCreatorKeys } from '../data/creators.ts';
 import { postUrl } from '../../src/lib/urls.ts';
 import { PageStore } from '../server/page-store.ts';
-import type { PageRenderer } from '../server/ssr.ts';
+import type { StoreRenderer } from './render-into-store.ts';
 import { addCreatorPages, addGlobalPages, affectedByChanges, emptyAffected, type AffectedPages } from './affected.ts';
 import { pageKey } from './keys.ts';
 
@@ -18,8 +18,6 @@ export const LAST_REBUILT_KEY = 'pages.last_change_id';
 export interface RebuildOptions {
   all?: boolean;
   dryRun?: boolean;
-  /** Pages rendered at once (the renderer overlaps I/O with rendering). */
-  concurrency?: number;
   onStart?: (total: number) => void;
   onProgress?: (done: number, total: number) => void;
 }
@@ -45,9 +43,8 @@ export function allArchivePages(db: Db): AffectedPages {
   return affected;
 }
 
-export async function rebuildPages(db: Db, store: PageStore, renderer: PageRenderer | undefined, options: RebuildOptions = {}): Promise<RebuildSummary> {
+export async function rebuildPages(db: Db, store: PageStore, renderer: StoreRenderer | undefined, options: RebuildOptions = {}): Promise<RebuildSummary> {
   const started = performance.now();
-  const since = options.all ? 0 : Number(getKv(db, LAST_REBUILT_KEY) ?? 0);
   const upTo = lastChangeId(db);
   let changes = 0;
   let affected: AffectedPages;
@@ -55,7 +52,7 @@ export async function rebuildPages(db: Db, store: PageStore, renderer: PageRende
     affected = allArchivePages(db);
   } else {
     affected = emptyAffected();
-    let cursor = since;
+    let cursor = Number(getKv(db, LAST_REBUILT_KEY) ?? 0);
     for (;;) {
       const batch = readChangesSince(db, cursor, 5000).filter((change) => change.id <= upTo);
       if (batch.length === 0) break;
@@ -76,27 +73,15 @@ export async function rebuildPages(db: Db, store: PageStore, renderer: PageRende
   if (!renderer) throw new Error('rebuildPages needs a renderer unless dryRun is set');
 
   options.onStart?.(keys.length);
-  let next = 0;
   let done = 0;
-  const worker = async () => {
-    while (next < keys.length) {
-      const key = keys[next++];
-      try {
-        const page = await renderer.render(key);
-        if (page.status === 200) {
-          if (store.write(key, page.body)) summary.written += 1;
-          else summary.unchanged += 1;
-        } else if (store.remove(key)) {
-          summary.removed += 1;
-        }
-      } catch (error) {
-        summary.failed.push(`${key}: ${(error as Error).message}`);
-      }
-      done += 1;
-      options.onProgress?.(done, keys.length);
-    }
-  };
-  await Promise.all(Array.from({ length: options.concurrency ?? 4 }, worker));
+  await renderer.render(keys, (result) => {
+    if (result.outcome === 'written') summary.written += 1;
+    else if (result.outcome === 'unchanged') summary.unchanged += 1;
+    else if (result.outcome === 'removed') summary.removed += 1;
+    else if (result.outcome === 'failed') summary.failed.push(`${result.key}: ${result.error}`);
+    done += 1;
+    options.onProgress?.(done, keys.length);
+  });
 
   for (const [pathname, lastOffset] of affected.listings) {
     for (const file of store.listingFiles(pathname)) {

@@ -6,6 +6,7 @@ import { createPageRenderer, loadSsrHandler, type PageRenderer, type SsrHandler 
 import { config, dataPaths, type Config } from '../../src/lib/config.ts';
 import crypto from 'node:crypto';
 import { DIST_DIR, builtId } from './build.ts';
+import { inProcessRenderer, workerPoolRenderer, type StoreRenderer } from '../../api/pages/render-into-store.ts';
 
 export interface Site {
   config: Config;
@@ -47,3 +48,12 @@ export async function openSite(): Promise<Site> {
 }
 
 export const CLIENT_DIR = path.join(DIST_DIR, 'client');
+
+/**
+ * The renderer for a rebuild: worker threads when the whole archive (or a thread count) is asked for,
+ * this thread otherwise (a few hundred pages do not repay the workers' start-up).
+ */
+export async function storeRendererFor(site: Site, options: { all?: boolean; threads?: number }): Promise<StoreRenderer> {
+  if (options.threads === 1 || (!options.all && !options.threads)) return inProcessRenderer(site.renderer, site.store);
+  return workerPoolRenderer({ distDir: DIST_DIR, storeRoot: site.store.root, threads: options.threads });
+}

@@ -1,0 +1,28 @@
+/** A render worker thread: loads the SSR handler once, then renders batches of keys into the store. */
+import { parentPort, workerData } from 'node:worker_threads';
+import { PageStore } from '../server/page-store.ts';
+import { createPageRenderer, loadSsrHandler } from '../server/ssr.ts';
+import { renderOne, type RenderResult } from './render-into-store.ts';
+
+const { distDir, storeRoot } = workerData as { distDir: string; storeRoot: string };
+const LANES = 3;
+
+try {
+  const renderer = await createPageRenderer(await loadSsrHandler(distDir));
+  const store = new PageStore(storeRoot);
+  parentPort!.on('message', async ({ keys }: { keys: string[] }) => {
+    const results: RenderResult[] = new Array(keys.length);
+    let next = 0;
+    const lane = async () => {
+      while (next < keys.length) {
+        const index = next++;
+        results[index] = await renderOne(renderer, store, keys[index]);
+      }
+    };
+    await Promise.all(Array.from({ length: LANES }, lane));
+    parentPort!.postMessage({ results });
+  });
+  parentPort!.postMessage({ ready: true });
+} catch (error) {
+  parentPort!.postMessage({ error: (error as Error).message });
+}
