@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { createProgress } from './lib/progress.ts';
 import { openSite, storeRendererFor } from './lib/site.ts';
-import { rebuildPages } from '../api/pages/rebuild.ts';
+import { applyRebuild, planRebuild } from '../api/pages/rebuild.ts';
 
 process.env.NODE_ENV ??= 'production';
 
@@ -24,28 +24,26 @@ const fresh = site.store.buildId() !== site.storeId;
 const all = values.all || fresh;
 if (fresh && !values.all) console.log('The page store is empty or from another build: rendering every page.');
 if (fresh && !values['dry-run']) site.store.adoptBuild(site.storeId);
+const plan = planRebuild(site.db, { all });
+if (values['dry-run']) {
+  for (const key of plan.keys) console.log(key);
+  console.log(`${plan.keys.length} pages would be rendered (${all ? 'the whole archive' : `${plan.changes} changes since the last rebuild`}).`);
+  await site.close();
+  process.exit(0);
+}
+
+const renderer = await storeRendererFor(site, { pages: plan.keys.length, threads: Number(values.threads) || undefined });
 const progress = createProgress('Rendering pages');
-// Small rebuilds render in this thread; large ones spread over worker threads (one per core).
-const threads = Number(values.threads) || undefined;
-const renderer = values['dry-run'] ? undefined : await storeRendererFor(site, { all, threads });
-const summary = await rebuildPages(site.db, site.store, renderer, {
-  all,
-  dryRun: values['dry-run'],
+const summary = await applyRebuild(site.db, site.store, renderer, plan, {
   onStart: (total) => progress.start(total),
   onProgress: (done, total) => progress.update(done, total),
 });
-if (!values['dry-run']) progress.stop();
-
-if (values['dry-run']) {
-  for (const key of summary.keys) console.log(key);
-  console.log(`${summary.keys.length} pages would be rendered (${summary.changes} changes since the last rebuild).`);
-} else {
-  console.log(
-    `Rebuilt ${summary.considered} pages from ${all ? 'the whole archive' : `${summary.changes} changes`} in ${summary.seconds.toFixed(2)} s: ` +
-      `${summary.written} written, ${summary.unchanged} unchanged, ${summary.removed} removed, ${summary.failed.length} failed.`,
-  );
-  for (const failure of summary.failed.slice(0, 20)) console.error(`failed: ${failure}`);
-}
-await renderer?.close();
+progress.stop();
+console.log(
+  `Rebuilt ${summary.considered} pages from ${all ? 'the whole archive' : `${summary.changes} changes`} in ${summary.seconds.toFixed(2)} s: ` +
+    `${summary.written} written, ${summary.unchanged} unchanged, ${summary.removed} removed, ${summary.failed.length} failed.`,
+);
+for (const failure of summary.failed.slice(0, 20)) console.error(`failed: ${failure}`);
+await renderer.close();
 await site.close();
 process.exit(summary.failed.length > 0 ? 1 : 0);

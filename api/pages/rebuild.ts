@@ -16,8 +16,6 @@ import { pageKey } from './keys.ts';
 export const LAST_REBUILT_KEY = 'pages.last_change_id';
 
 export interface RebuildOptions {
-  all?: boolean;
-  dryRun?: boolean;
   onStart?: (total: number) => void;
   onProgress?: (done: number, total: number) => void;
 }
@@ -43,52 +41,68 @@ export function allArchivePages(db: Db): AffectedPages {
   return affected;
 }
 
-export async function rebuildPages(db: Db, store: PageStore, renderer: StoreRenderer | undefined, options: RebuildOptions = {}): Promise<RebuildSummary> {
-  const started = performance.now();
+export interface RebuildPlan {
+  /** A full rebuild: afterwards the store holds exactly the planned pages. */
+  all: boolean;
+  /** Change-log rows read (0 for a full rebuild). */
+  changes: number;
+  /** The last change id the plan covers. */
+  upTo: number;
+  keys: string[];
+  listings: Map<string, number>;
+}
+
+/** Works out what a rebuild renders: every archive page, or the pages the change log affects. */
+export function planRebuild(db: Db, options: { all?: boolean } = {}): RebuildPlan {
   const upTo = lastChangeId(db);
-  let changes = 0;
-  let affected: AffectedPages;
   if (options.all) {
-    affected = allArchivePages(db);
-  } else {
-    affected = emptyAffected();
-    let cursor = Number(getKv(db, LAST_REBUILT_KEY) ?? 0);
-    for (;;) {
-      const batch = readChangesSince(db, cursor, 5000).filter((change) => change.id <= upTo);
-      if (batch.length === 0) break;
-      changes += batch.length;
-      cursor = batch[batch.length - 1].id;
-      const part = affectedByChanges(db, batch);
-      for (const key of part.render) affected.render.add(key);
-      for (const [path, last] of part.listings) affected.listings.set(path, last);
-    }
+    const affected = allArchivePages(db);
+    return { all: true, changes: 0, upTo, keys: [...affected.render], listings: affected.listings };
   }
-
-  const keys = [...affected.render];
-  const summary: RebuildSummary = { changes, considered: keys.length, written: 0, unchanged: 0, removed: 0, failed: [], seconds: 0, keys };
-  if (options.dryRun) {
-    summary.seconds = (performance.now() - started) / 1000;
-    return summary;
+  const affected = emptyAffected();
+  let changes = 0;
+  let cursor = Number(getKv(db, LAST_REBUILT_KEY) ?? 0);
+  for (;;) {
+    const batch = readChangesSince(db, cursor, 5000).filter((change) => change.id <= upTo);
+    if (batch.length === 0) break;
+    changes += batch.length;
+    cursor = batch[batch.length - 1].id;
+    const part = affectedByChanges(db, batch);
+    for (const key of part.render) affected.render.add(key);
+    for (const [path, last] of part.listings) affected.listings.set(path, last);
   }
-  if (!renderer) throw new Error('rebuildPages needs a renderer unless dryRun is set');
+  return { all: false, changes, upTo, keys: [...affected.render], listings: affected.listings };
+}
 
-  options.onStart?.(keys.length);
+/** Renders a plan into the store, prunes listing pages past their end, and marks the log as done. */
+export async function applyRebuild(db: Db, store: PageStore, renderer: StoreRenderer, plan: RebuildPlan, options: RebuildOptions = {}): Promise<RebuildSummary> {
+  const started = performance.now();
+  const summary: RebuildSummary = { changes: plan.changes, considered: plan.keys.length, written: 0, unchanged: 0, removed: 0, failed: [], seconds: 0, keys: plan.keys };
+  options.onStart?.(plan.keys.length);
   let done = 0;
-  await renderer.render(keys, (result) => {
+  await renderer.render(plan.keys, (result) => {
     if (result.outcome === 'written') summary.written += 1;
     else if (result.outcome === 'unchanged') summary.unchanged += 1;
     else if (result.outcome === 'removed') summary.removed += 1;
     else if (result.outcome === 'failed') summary.failed.push(`${result.key}: ${result.error}`);
     done += 1;
-    options.onProgress?.(done, keys.length);
+    options.onProgress?.(done, plan.keys.length);
   });
-
-  for (const [pathname, lastOffset] of affected.listings) {
-    for (const file of store.listingFiles(pathname)) {
-      if (PageStore.offsetOf(file) > lastOffset && store.removeFile(file)) summary.removed += 1;
+  if (plan.all) {
+    summary.removed += store.pruneExcept(plan.keys);
+  } else {
+    for (const [pathname, lastOffset] of plan.listings) {
+      for (const file of store.listingFiles(pathname)) {
+        if (PageStore.offsetOf(file) > lastOffset && store.removeFile(file)) summary.removed += 1;
+      }
     }
   }
-  if (summary.failed.length === 0) setKv(db, LAST_REBUILT_KEY, String(upTo));
+  if (summary.failed.length === 0) setKv(db, LAST_REBUILT_KEY, String(plan.upTo));
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
+}
+
+/** planRebuild then applyRebuild, in one call. */
+export async function rebuildPages(db: Db, store: PageStore, renderer: StoreRenderer, options: RebuildOptions & { all?: boolean } = {}): Promise<RebuildSummary> {
+  return applyRebuild(db, store, renderer, planRebuild(db, options), options);
 }

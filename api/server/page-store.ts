@@ -105,6 +105,22 @@ export class PageStore {
     return { fresh: true };
   }
 
+  /** Removes every stored page whose key is not in `keys` (after a full render). Returns how many. */
+  pruneExcept(keys: Iterable<string>): number {
+    const keep = new Set<string>();
+    for (const key of keys) keep.add(this.fileFor(key));
+    let removed = 0;
+    const walk = (dir: string) => {
+      for (const entry of safeReaddir(dir)) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (entry.name.endsWith('.html') && !keep.has(full) && this.removeFile(full)) removed += 1;
+      }
+    };
+    walk(this.root);
+    return removed;
+  }
+
   /** Number of stored pages (walks the tree; for summaries and tests, not for hot paths). */
   count(): number {
     let total = 0;

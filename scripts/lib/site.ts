@@ -49,11 +49,12 @@ export async function openSite(): Promise<Site> {
 
 export const CLIENT_DIR = path.join(DIST_DIR, 'client');
 
-/**
- * The renderer for a rebuild: worker threads when the whole archive (or a thread count) is asked for,
- * this thread otherwise (a few hundred pages do not repay the workers' start-up).
- */
-export async function storeRendererFor(site: Site, options: { all?: boolean; threads?: number }): Promise<StoreRenderer> {
-  if (options.threads === 1 || (!options.all && !options.threads)) return inProcessRenderer(site.renderer, site.store);
-  return workerPoolRenderer({ distDir: DIST_DIR, storeRoot: site.store.root, threads: options.threads });
+/** Below this many pages a rebuild renders in this thread: worker start-up would cost more than it saves. */
+export const WORKER_THRESHOLD_PAGES = 400;
+
+/** The renderer for a rebuild: worker threads (one per core) for large rebuilds, this thread otherwise. */
+export async function storeRendererFor(site: Site, options: { pages: number; threads?: number }): Promise<StoreRenderer> {
+  const threads = options.threads ?? (options.pages >= WORKER_THRESHOLD_PAGES ? undefined : 1);
+  if (threads === 1) return inProcessRenderer(site.renderer, site.store);
+  return workerPoolRenderer({ distDir: DIST_DIR, storeRoot: site.store.root, threads });
 }

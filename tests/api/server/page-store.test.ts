@@ -55,6 +55,16 @@ describe('PageStore', () => {
     expect(store.remove('/fanbox/user/1?o=100')).toBe(false);
   });
 
+  it('keeps only the given pages after a full render', () => {
+    store.adoptBuild('build-1');
+    for (const key of ['/posts', '/posts?o=50', '/fanbox/user/1', '/fanbox/user/1/post/2']) store.write(key, key);
+    expect(store.pruneExcept(['/posts', '/fanbox/user/1/post/2'])).toBe(2);
+    expect(store.has('/posts')).toBe(true);
+    expect(store.has('/posts?o=50')).toBe(false);
+    expect(store.has('/fanbox/user/1')).toBe(false);
+    expect(store.buildId()).toBe('build-1');
+  });
+
   it('empties itself when the build changes', () => {
     expect(store.adoptBuild('build-1').fresh).toBe(true);
     store.write('/posts', 'x');
