@@ -1,0 +1,77 @@
+/**
+ * One archive of the rebuild benchmark (run by bench/run.ts with DATA_DIR set): seeds N posts if the
+ * archive is not there yet, then for each k imports k new posts into ten existing creators and times
+ * `scripts/rebuild`'s work (plan, renderer start, render, write). Prints one JSON line.
+ */
+import { parseArgs } from 'node:util';
+import { writeTransaction } from '../api/data/db.ts';
+import { countPosts, upsertPost } from '../api/data/posts.ts';
+import { iterateCreatorKeys } from '../api/data/creators.ts';
+import { lastChangeId, setKv } from '../api/data/changes.ts';
+import { applyRebuild, LAST_REBUILT_KEY, planRebuild } from '../api/pages/rebuild.ts';
+import { seedDemoArchive } from '../scripts/seed/index.ts';
+import { createProgress } from '../scripts/lib/progress.ts';
+import { openSite, storeRendererFor } from '../scripts/lib/site.ts';
+
+process.env.NODE_ENV ??= 'production';
+const { values } = parseArgs({ options: { posts: { type: 'string' }, creators: { type: 'string' }, imports: { type: 'string', default: '100,1000' } } });
+const posts = Number(values.posts);
+const creators = Number(values.creators);
+
+const site = await openSite();
+const { db } = site;
+let seedSeconds: number | undefined;
+if (countPosts(db) < posts) {
+  const progress = createProgress(`Seeding ${posts} posts`);
+  progress.start(posts);
+  const seeded = await seedDemoArchive(db, {
+    dataDir: site.config.dataDir,
+    creators,
+    posts,
+    onProgress: ({ phase, done }) => phase === 'posts' && progress.update(done),
+  });
+  progress.stop();
+  seedSeconds = seeded.seconds;
+}
+site.store.adoptBuild(site.storeId);
+// The benchmark measures imports, not the seed: start from a consumed change log.
+setKv(db, LAST_REBUILT_KEY, String(lastChangeId(db)));
+
+const targets: Array<{ service: string; id: string }> = [];
+for (const creator of iterateCreatorKeys(db)) {
+  if (creator.service !== 'discord') targets.push(creator);
+  if (targets.length === 10) break;
+}
+
+const runs = [];
+let serial = 0;
+for (const k of values.imports.split(',').map(Number)) {
+  const importStarted = performance.now();
+  writeTransaction(db, () => {
+    for (let i = 0; i < k; i += 1) {
+      const target = targets[i % targets.length];
+      serial += 1;
+      upsertPost(db, {
+        service: target.service,
+        user: target.id,
+        id: `bench-${Date.now()}-${serial}`,
+        title: `Benchmark import ${serial}`,
+        content: `<p>Imported post ${serial} for the rebuild benchmark.</p>`,
+        published: new Date(Date.UTC(2026, 0, 1) + serial * 60_000).toISOString().slice(0, 19),
+        tags: ['benchmark'],
+      });
+    }
+  });
+  const importSeconds = (performance.now() - importStarted) / 1000;
+
+  const started = performance.now();
+  const plan = planRebuild(db);
+  const renderer = await storeRendererFor(site, { pages: plan.keys.length });
+  const summary = await applyRebuild(db, site.store, renderer, plan);
+  await renderer.close();
+  const seconds = (performance.now() - started) / 1000;
+  runs.push({ k, importSeconds, pages: plan.keys.length, seconds, written: summary.written, failed: summary.failed.length });
+  console.error(`N=${countPosts(db)} k=${k}: ${plan.keys.length} pages in ${seconds.toFixed(2)} s`);
+}
+await site.close();
+console.log(JSON.stringify({ posts, creators, seedSeconds, runs }));
