@@ -17,7 +17,7 @@ export interface ShellError {
   url?: string;
   /** Human-readable message (e.g. one of SPEC.md section 8). */
   message?: string;
-  /** Which server answered, when known, e.g. 'api' or 'page'. */
+  /** Which server answered, when known, e.g. 'API' or 'page renderer' (shown as a detail row). */
   serverType?: string;
 }
 
@@ -37,20 +37,19 @@ interface Props {
   page?: string;
 }
 
-function OriginText({ origin, serverType }: { origin: ErrorOrigin; serverType?: string }) {
-  const server = serverType ? ` (${serverType})` : '';
+function OriginText({ origin }: { origin: ErrorOrigin }) {
   switch (origin) {
     case 'maintenance':
       return (
         <>
-          The error came from the server{server}: it is in maintenance or not available right now. There is
+          The error came from the server: it is in maintenance or not available right now. There is
           no need to report it; please try again later.
         </>
       );
     case 'server':
       return (
         <>
-          The error came from the server{server}. If it keeps happening, please report it through the{' '}
+          The error came from the server. If it keeps happening, please report it through the{' '}
           <a href="/contact">contact page</a> with the details below.
         </>
       );
@@ -82,13 +81,14 @@ export default function ErrorDetails({ error, page }: Props) {
     ['Method', error.method?.toUpperCase() || '-'],
     ['URL', error.url || '-'],
   ];
+  if (error.serverType) rows.push(['Server', error.serverType]);
   if (error.message) rows.push(['Message', error.message]);
 
   return (
     <section className="error-details" aria-label="Error details" data-origin={origin}>
       <h2>Error details</h2>
       <p className="error-details__origin">
-        <OriginText origin={origin} serverType={error.serverType} />
+        <OriginText origin={origin} />
       </p>
       <dl>
         {rows.map(([label, value]) => (
