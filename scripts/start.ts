@@ -42,7 +42,7 @@ const api = createApp({ db: site.db, config: settings, build: buildInfo() });
 const server = createFrontServer({
   api,
   clientDir: CLIENT_DIR,
-  filesDir: paths.files,
+  media: { files: paths.files, icons: paths.icons, banners: paths.banners },
   store: site.store,
   ssr: site.ssr,
   renderer: site.renderer,

@@ -10,13 +10,13 @@ import type { Express } from 'express';
 import { canonicalPageKey } from '../pages/keys.ts';
 import { sendFile } from './send-file.ts';
 import { PageStore } from './page-store.ts';
-import { RENDER_HEADER, type PageRenderer, type SsrHandler } from './ssr.ts';
-import { serveMedia } from './media.ts';
+import type { PageRenderer, SsrHandler } from './ssr.ts';
+import { serveMedia, type MediaDirs } from './media.ts';
 
 export interface FrontDeps {
   api: Express;
   clientDir: string;
-  filesDir: string;
+  media: MediaDirs;
   store: PageStore;
   ssr: SsrHandler;
   renderer: PageRenderer;
@@ -74,14 +74,12 @@ export function createFrontHandler(deps: FrontDeps) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://internal');
     const { pathname } = url;
-    // An outside request must never pass itself off as an internal render.
-    delete req.headers[RENDER_HEADER];
 
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       deps.api(req, res);
       return;
     }
-    if (serveMedia(req, res, url, deps.filesDir)) return;
+    if (serveMedia(req, res, url, deps.media)) return;
 
     const isRead = req.method === 'GET' || req.method === 'HEAD';
     if (isRead && serveBuiltAsset(req, res, deps.clientDir, pathname)) return;

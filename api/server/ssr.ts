@@ -29,9 +29,6 @@ export interface PageRenderer {
   close(): Promise<void>;
 }
 
-/** Header that marks an internal render (the front server never lets it in from outside). */
-export const RENDER_HEADER = 'x-trove-render';
-
 export async function createPageRenderer(handler: SsrHandler, options: { host?: string } = {}): Promise<PageRenderer> {
   const socketPath = path.join(os.tmpdir(), `trove-ssr-${process.pid}-${Math.random().toString(36).slice(2, 8)}.sock`);
   const server = http.createServer((req, res) => handler(req, res));
@@ -47,7 +44,7 @@ export async function createPageRenderer(handler: SsrHandler, options: { host?: 
     render(key) {
       return new Promise((resolve, reject) => {
         const request = http.request(
-          { socketPath, path: key, method: 'GET', agent, headers: { host, [RENDER_HEADER]: '1', 'accept-encoding': 'identity' } },
+          { socketPath, path: key, method: 'GET', agent, headers: { host, 'accept-encoding': 'identity' } },
           (response) => {
             const chunks: Buffer[] = [];
             response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -11,10 +11,12 @@ import {
   listCreatorPosts,
   listCreatorTags,
   listRecentPosts,
+  searchPosts,
 } from '../../../api/data/posts.ts';
 import { archiveDb } from '../server/db.ts';
 import { config } from '../config.ts';
 import { PAGE_SIZE } from '../constants.ts';
+import { firstIssueMessage, postsSearchQuery } from '../validators.ts';
 import { isPaysite, type Paysite } from '../paysites.ts';
 import { paginate } from '../pagination.ts';
 import { creatorUrl } from '../urls.ts';
@@ -35,6 +37,26 @@ function resolveCreator(service: string | undefined, id: string | undefined, sub
   return notFound;
 }
 
+interface SearchFilter {
+  q: string;
+  tags: string[];
+}
+
+/** `q` (at least 2 characters) and repeated `tag` parameters, validated by the shared rules. */
+function readSearch(search: URLSearchParams): SearchFilter | { error: string } {
+  const parsed = postsSearchQuery.safeParse(search.get('q') ?? undefined);
+  if (!parsed.success) return { error: firstIssueMessage(parsed.error) };
+  return { q: parsed.data ?? '', tags: search.getAll('tag').map((tag) => tag.trim()).filter(Boolean) };
+}
+
+/** A listing URL that keeps the search, for the paginator's links. */
+function searchUrl(base: string, filter: SearchFilter): string {
+  const params = new URLSearchParams();
+  if (filter.q) params.set('q', filter.q);
+  for (const tag of filter.tags) params.append('tag', tag);
+  return `${base}?${params}`;
+}
+
 /** Listing pages past the last one do not exist (the API answers [] there; a page answers 404). */
 function pastTheEnd(offset: number, total: number): boolean {
   return offset > 0 && offset >= total;
@@ -48,10 +70,17 @@ export function loadCreatorPosts(params: { service?: string; id?: string }, sear
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
   const db = archiveDb();
+  const baseUrl = creatorUrl(service, creator.id);
+  const filter = readSearch(search);
+  if ('error' in filter) return badRequest(filter.error);
+  if (filter.q || filter.tags.length > 0) {
+    const found = searchPosts(db, { q: filter.q, tag: filter.tags, service, user: creator.id, offset: offset.offset, limit: PAGE_SIZE });
+    return ok({ creator, service, posts: found.posts, pagination: paginate(found.count, offset.offset), baseUrl: searchUrl(baseUrl, filter), filter });
+  }
   const total = countCreatorPosts(db, service, creator.id);
   if (pastTheEnd(offset.offset, total)) return notFound;
   const posts = listCreatorPosts(db, service, creator.id, offset.offset, PAGE_SIZE);
-  return ok({ creator, service, posts, pagination: paginate(total, offset.offset), baseUrl: creatorUrl(service, creator.id) });
+  return ok({ creator, service, posts, pagination: paginate(total, offset.offset), baseUrl, filter });
 }
 
 export function loadCreatorTags(params: { service?: string; id?: string }) {
@@ -75,10 +104,16 @@ export function loadRecentPosts(search: URLSearchParams) {
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
   const db = archiveDb();
+  const filter = readSearch(search);
+  if ('error' in filter) return badRequest(filter.error);
+  if (filter.q || filter.tags.length > 0) {
+    const found = searchPosts(db, { q: filter.q, tag: filter.tags, offset: offset.offset, limit: PAGE_SIZE });
+    return ok({ posts: found.posts, pagination: paginate(found.count, offset.offset), baseUrl: searchUrl('/posts', filter), filter });
+  }
   const total = countPosts(db);
   if (pastTheEnd(offset.offset, total)) return notFound;
   const posts = listRecentPosts(db, offset.offset, PAGE_SIZE);
-  return ok({ posts, pagination: paginate(total, offset.offset) });
+  return ok({ posts, pagination: paginate(total, offset.offset), baseUrl: '/posts', filter });
 }
 
 export function loadUpdatedCreators(search: URLSearchParams) {
