@@ -3,9 +3,9 @@
  * caller; this module stores the argon2 hash and the sha256 of the session token. Not archive data:
  * no change-log rows.
  */
-import { stmt, writeTransaction, type Db } from './db.ts';
+import { stmt, type Db } from './db.ts';
 import { createNotification, NOTIFICATION_ROLE_CHANGE } from './notifications.ts';
-import { nowIso } from './util.ts';
+import { inTransaction, nowIso } from './util.ts';
 
 export type Role = 'consumer' | 'moderator' | 'administrator';
 export const ROLES: readonly Role[] = ['consumer', 'moderator', 'administrator'];
@@ -99,7 +99,7 @@ export function countAccounts(db: Db, filter: { name?: string | null; role?: Rol
  * @returns the old and new role, or undefined when the account does not exist
  */
 export function setAccountRole(db: Db, id: number, role: Role): { old_role: Role; new_role: Role } | undefined {
-  return writeTransaction(db, () => {
+  return inTransaction(db, () => {
     const account = getAccount(db, id);
     if (!account) return undefined;
     if (account.role !== role) {

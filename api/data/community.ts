@@ -2,9 +2,9 @@
  * Patreon community chats: channels of a creator and their messages (150 a page, newest first).
  * Writing a channel marks its creator has_chats.
  */
-import { stmt, writeTransaction, type Db } from './db.ts';
+import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
-import { nowIso, parseJson } from './util.ts';
+import { inTransaction, nowIso, parseJson } from './util.ts';
 
 export interface CommunityChannel {
   channel_id: string;
@@ -63,7 +63,7 @@ export interface CommunityMessageInput {
  */
 export function upsertCommunityChannel(db: Db, input: CommunityChannelInput): void {
   const service = input.service ?? 'patreon';
-  writeTransaction(db, () => {
+  inTransaction(db, () => {
     stmt(
       db,
       `INSERT INTO community_channels (channel_id, service, creator_id, name, messages_refreshed_at) VALUES (?, ?, ?, ?, ?)
@@ -103,7 +103,7 @@ export function getCommunityChannel(db: Db, channelId: string): CommunityChannel
  */
 export function upsertCommunityMessages(db: Db, messages: CommunityMessageInput[]): void {
   if (messages.length === 0) return;
-  writeTransaction(db, () => {
+  inTransaction(db, () => {
     const upsert = stmt(
       db,
       `INSERT INTO community_messages (message_id, channel_id, created_at, deleted_at, replies, embeds, attachments, original_json, added)

@@ -3,9 +3,9 @@
  * creators.indexed / updated / last_imported are stored as epoch seconds; the profile and link
  * answers turn them into ISO dates (API-NOTES.md).
  */
-import { stmt, writeTransaction, type Db } from './db.ts';
+import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
-import { hashPath, nowEpoch, nowIso } from './util.ts';
+import { hashPath, inTransaction, nowEpoch, nowIso } from './util.ts';
 
 /** A creator row as the data modules return it. */
 export interface Creator {
@@ -325,7 +325,7 @@ export function upsertAnnouncement(
   db: Db,
   input: { service: string; user_id: string; hash: string; content: string; published?: string | null; added?: string | null },
 ): void {
-  writeTransaction(db, () => {
+  inTransaction(db, () => {
     stmt(
       db,
       `INSERT INTO announcements (service, user_id, hash, content, published, added) VALUES (?, ?, ?, ?, ?, ?)
@@ -372,7 +372,7 @@ export function upsertFancard(
   input: { id?: number; service?: string; user_id: string; file_id: number; price?: string | null; added?: string | null },
 ): number {
   const service = input.service ?? 'fanbox';
-  return writeTransaction(db, () => {
+  return inTransaction(db, () => {
     const { id } = stmt<{ id: number }>(
       db,
       `INSERT INTO fancards (id, service, user_id, file_id, price, added) VALUES (?, ?, ?, ?, ?, ?)

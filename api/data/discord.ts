@@ -2,10 +2,10 @@
  * Discord archive: a server is the creator row (service 'discord', id = server id, name = server
  * name); its channels and messages live here. Messages are listed newest first, 150 a page.
  */
-import { stmt, writeTransaction, type Db } from './db.ts';
+import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { epochToIso, getCreator } from './creators.ts';
-import { hashFromPath, nowIso, parseJson, placeholders } from './util.ts';
+import { hashFromPath, inTransaction, nowIso, parseJson, placeholders } from './util.ts';
 
 export interface DiscordChannel {
   id: string;
@@ -113,7 +113,7 @@ function toChannel(row: ChannelRow): DiscordChannel {
  * Records a 'discord' change (ref = channel id).
  */
 export function upsertDiscordChannel(db: Db, input: DiscordChannelInput): void {
-  writeTransaction(db, () => {
+  inTransaction(db, () => {
     stmt(
       db,
       `INSERT INTO discord_channels (id, server_id, name, parent_channel_id, topic, is_nsfw, type, position)
@@ -168,7 +168,7 @@ export function getDiscordServer(db: Db, serverId: string): DiscordServer | unde
  */
 export function upsertDiscordMessages(db: Db, messages: DiscordMessageInput[]): void {
   if (messages.length === 0) return;
-  writeTransaction(db, () => {
+  inTransaction(db, () => {
     const upsert = stmt(
       db,
       `INSERT INTO discord_messages (id, server_id, channel_id, author, content, embeds, mentions, attachments, published, edited, added)
@@ -301,7 +301,7 @@ export function listDiscordMessagesWithFile(db: Db, hash: string, limit = 50): D
 /** Deletes messages by id; refreshes post_count and records a 'discord' change per channel. */
 export function deleteDiscordMessages(db: Db, ids: string[]): number {
   if (ids.length === 0) return 0;
-  return writeTransaction(db, () => {
+  return inTransaction(db, () => {
     const rows = stmt<{ channel_id: string; server_id: string }>(
       db,
       `SELECT DISTINCT channel_id, server_id FROM discord_messages WHERE id IN (${placeholders(ids.length)})`,

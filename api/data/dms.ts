@@ -2,10 +2,10 @@
  * Direct messages. Imported DMs start 'pending' for the importing account; approved ones are public
  * (creator DMs tab, global DMs list); 'ignored' ones wait in the account's ignored view.
  */
-import { stmt, writeTransaction, type Db } from './db.ts';
+import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { epochToIso } from './creators.ts';
-import { nowIso, parseJson, placeholders } from './util.ts';
+import { inTransaction, nowIso, parseJson, placeholders } from './util.ts';
 
 export type DmStatus = 'approved' | 'pending' | 'ignored';
 
@@ -111,7 +111,7 @@ function toDmWithArtist(row: DmArtistRow): DmWithArtist {
  * status unless one is given. Records a 'dm' change when the DM is (or was) public.
  */
 export function upsertDm(db: Db, input: DmInput): void {
-  writeTransaction(db, () => {
+  inTransaction(db, () => {
     const existing = stmt<{ status: DmStatus }>(db, 'SELECT status FROM dms WHERE service = ? AND "user" = ? AND hash = ?').get(
       input.service,
       input.user,
@@ -225,7 +225,7 @@ export function reviewDms(
   approvedHashes: string[],
   options: { ignoreRest?: boolean; deleteIgnored?: boolean } = {},
 ): { approved: number; ignored: number; deleted: number } {
-  return writeTransaction(db, () => {
+  return inTransaction(db, () => {
     let approved = 0;
     if (approvedHashes.length > 0) {
       const rows = stmt<{ service: string; user: string; hash: string }>(

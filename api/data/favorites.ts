@@ -4,11 +4,11 @@
  * pages (favourite buttons are islands), so no change-log rows are written; creators.txt's
  * `favorited` counts are computed when it is generated.
  */
-import { stmt, writeTransaction, type Db } from './db.ts';
+import { stmt, type Db } from './db.ts';
 import { nextSequence } from './changes.ts';
 import { epochToIso } from './creators.ts';
 import { getPostSummaries, type PostSummary } from './posts.ts';
-import { nowIso } from './util.ts';
+import { inTransaction, nowIso } from './util.ts';
 
 export interface FavoriteCreator {
   id: string;
@@ -25,8 +25,8 @@ export interface FavoriteCreator {
 export type FavoritePost = PostSummary & { faved_seq: number };
 
 /** Adds a creator to an account's favourites. @returns false when it already was one or the creator is unknown */
-export function addFavoriteCreator(db: Db, accountId: number, service: string, creatorId: string): boolean {
-  return writeTransaction(db, () => {
+export function addFavoriteCreator(db: Db, accountId: number, service: string, creatorId: string, at: string = nowIso()): boolean {
+  return inTransaction(db, () => {
     if (stmt(db, 'SELECT 1 FROM favorite_creators WHERE account_id = ? AND service = ? AND creator_id = ?').get(accountId, service, creatorId)) {
       return false;
     }
@@ -36,7 +36,7 @@ export function addFavoriteCreator(db: Db, accountId: number, service: string, c
       service,
       creatorId,
       nextSequence(db, 'faved'),
-      nowIso(),
+      at,
     );
     return true;
   });
@@ -49,8 +49,15 @@ export function removeFavoriteCreator(db: Db, accountId: number, service: string
 }
 
 /** Adds a post to an account's favourites. @returns false when it already was one or the post is unknown */
-export function addFavoritePost(db: Db, accountId: number, service: string, creatorId: string, postId: string): boolean {
-  return writeTransaction(db, () => {
+export function addFavoritePost(
+  db: Db,
+  accountId: number,
+  service: string,
+  creatorId: string,
+  postId: string,
+  at: string = nowIso(),
+): boolean {
+  return inTransaction(db, () => {
     if (
       stmt(db, 'SELECT 1 FROM favorite_posts WHERE account_id = ? AND service = ? AND "user" = ? AND post_id = ?').get(
         accountId,
@@ -65,7 +72,7 @@ export function addFavoritePost(db: Db, accountId: number, service: string, crea
     stmt(
       db,
       'INSERT INTO favorite_posts (account_id, service, "user", post_id, faved_seq, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    ).run(accountId, service, creatorId, postId, nextSequence(db, 'faved'), nowIso());
+    ).run(accountId, service, creatorId, postId, nextSequence(db, 'faved'), at);
     return true;
   });
 }

@@ -2,9 +2,9 @@
  * File records (content addressed by sha256), archive metadata and hash search.
  * The bytes themselves are written by api/media/store.ts; this module keeps the rows.
  */
-import { stmt, writeTransaction, type Db } from './db.ts';
+import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
-import { hashPath, nowIso, parseJson } from './util.ts';
+import { hashPath, inTransaction, nowIso, parseJson } from './util.ts';
 import { listPostsWithFile, type PostSummary } from './posts.ts';
 import { listDiscordMessagesWithFile, type DiscordFileHit } from './discord.ts';
 
@@ -101,7 +101,7 @@ function toFile(row: FileRow): FileRecord {
  * Records a 'file' change when the record is new.
  */
 export function registerFile(db: Db, input: FileInput): FileRecord {
-  return writeTransaction(db, () => {
+  return inTransaction(db, () => {
     const hash = input.hash.toLowerCase();
     const existing = getFileByHash(db, hash);
     if (existing) return existing;
@@ -143,7 +143,7 @@ export function setArchiveInfo(
   db: Db,
   input: { hash: string; file_list: string[]; password?: string | null; password_required?: boolean },
 ): void {
-  writeTransaction(db, () => {
+  inTransaction(db, () => {
     const hash = input.hash.toLowerCase();
     stmt(
       db,
@@ -163,7 +163,7 @@ export function setArchiveInfo(
 
 /** Saves the password of an archive after it was tested correct. Records a 'file' change. */
 export function setArchivePassword(db: Db, hash: string, password: string): boolean {
-  return writeTransaction(db, () => {
+  return inTransaction(db, () => {
     const info = stmt(db, 'UPDATE archive_files SET password = ?, password_required = 1 WHERE file_hash = ?').run(
       password,
       hash.toLowerCase(),

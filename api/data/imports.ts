@@ -4,8 +4,8 @@
  * import's own writes of creators, posts and DMs record theirs).
  */
 import { randomBytes } from 'node:crypto';
-import { stmt, writeTransaction, type Db } from './db.ts';
-import { nowIso, placeholders } from './util.ts';
+import { stmt, type Db } from './db.ts';
+import { inTransaction, nowIso, placeholders } from './util.ts';
 
 export interface Import {
   id: string;
@@ -199,7 +199,7 @@ export function listAccountKeys(db: Db, accountId: number): AutoImportKey[] {
 /** Deletes keys of an account (only its own). @returns how many were deleted */
 export function revokeKeys(db: Db, accountId: number, keyIds: number[]): number {
   if (keyIds.length === 0) return 0;
-  return writeTransaction(db, () => {
+  return inTransaction(db, () => {
     stmt(db, `UPDATE imports SET key_id = NULL WHERE key_id IN (SELECT id FROM auto_import_keys WHERE account_id = ? AND id IN (${placeholders(keyIds.length)}))`).run(
       accountId,
       ...keyIds,

@@ -3,10 +3,10 @@
  * groups (creators.relation_id) and records a 'link' change for every member of the joined group.
  * Flags do not change stored pages (the flag button is an island): no change-log rows.
  */
-import { stmt, writeTransaction, type Db } from './db.ts';
+import { stmt, type Db } from './db.ts';
 import { nextSequence, recordChange } from './changes.ts';
 import { recordLinkGroupChanges } from './creators.ts';
-import { nowIso } from './util.ts';
+import { inTransaction, nowIso } from './util.ts';
 
 export type LinkRequestStatus = 'pending' | 'approved' | 'rejected';
 
@@ -23,12 +23,12 @@ export interface LinkRequest {
 /** Flags a post for an account. @returns false when this account already flagged it */
 export function flagPost(
   db: Db,
-  input: { service: string; user: string; post_id: string; account_id: number | null; reason: string },
+  input: { service: string; user: string; post_id: string; account_id: number | null; reason: string; created_at?: string },
 ): boolean {
   const info = stmt(
     db,
     `INSERT OR IGNORE INTO flags (service, "user", post_id, account_id, reason, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-  ).run(input.service, input.user, input.post_id, input.account_id, input.reason, nowIso());
+  ).run(input.service, input.user, input.post_id, input.account_id, input.reason, input.created_at ?? nowIso());
   return info.changes > 0;
 }
 
@@ -51,14 +51,30 @@ export function listFlags(db: Db, offset = 0, limit = 50) {
  */
 export function createLinkRequest(
   db: Db,
-  input: { from_service: string; from_id: string; to_service: string; to_id: string; reason?: string | null; requester_id: number | null },
+  input: {
+    from_service: string;
+    from_id: string;
+    to_service: string;
+    to_id: string;
+    reason?: string | null;
+    requester_id: number | null;
+    created_at?: string;
+  },
 ): number {
   return Number(
     stmt(
       db,
       `INSERT INTO link_requests (from_service, from_id, to_service, to_id, reason, requester_id, status, created_at)
        VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)`,
-    ).run(input.from_service, input.from_id, input.to_service, input.to_id, input.reason ?? null, input.requester_id, nowIso())
+    ).run(
+      input.from_service,
+      input.from_id,
+      input.to_service,
+      input.to_id,
+      input.reason ?? null,
+      input.requester_id,
+      input.created_at ?? nowIso(),
+    )
       .lastInsertRowid,
   );
 }
@@ -115,7 +131,7 @@ export function getLinkRequest(db: Db, id: number): LinkRequest | undefined {
  * 'link' change for every member of the resulting group. @returns the group's relation_id
  */
 export function linkCreators(db: Db, a: { service: string; id: string }, b: { service: string; id: string }): number {
-  return writeTransaction(db, () => {
+  return inTransaction(db, () => {
     const get = stmt<{ relation_id: number | null }>(db, 'SELECT relation_id FROM creators WHERE service = ? AND id = ?');
     const ra = get.get(a.service, a.id);
     const rb = get.get(b.service, b.id);
@@ -137,7 +153,7 @@ export function linkCreators(db: Db, a: { service: string; id: string }, b: { se
 
 /** Removes a creator from its link group. Records 'link' changes for the old group and the creator. */
 export function unlinkCreator(db: Db, service: string, id: string): boolean {
-  return writeTransaction(db, () => {
+  return inTransaction(db, () => {
     const row = stmt<{ relation_id: number | null }>(db, 'SELECT relation_id FROM creators WHERE service = ? AND id = ?').get(service, id);
     if (!row || row.relation_id === null) return false;
     stmt(db, 'UPDATE creators SET relation_id = NULL WHERE service = ? AND id = ?').run(service, id);
@@ -149,7 +165,7 @@ export function unlinkCreator(db: Db, service: string, id: string): boolean {
 
 /** Approves a pending link request and links the creators. @returns false when not pending */
 export function approveLinkRequest(db: Db, id: number, reviewerId: number | null): boolean {
-  return writeTransaction(db, () => {
+  return inTransaction(db, () => {
     const request = stmt<{ from_service: string; from_id: string; to_service: string; to_id: string }>(
       db,
       `SELECT from_service, from_id, to_service, to_id FROM link_requests WHERE id = ? AND status = 'pending'`,

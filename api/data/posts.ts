@@ -11,9 +11,18 @@
  * Shapes follow API-NOTES.md: `file` is {} when absent, `attachments` is always a list, dates are
  * ISO strings without a zone.
  */
-import { stmt, writeTransaction, type Db } from './db.ts';
+import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
-import { extensionOf, hashFromPath, htmlToText, nowIso, parseJson, truncateChars } from './util.ts';
+import {
+  extensionOf,
+  hashFromPath,
+  htmlToText,
+  inTransaction,
+  inTransactionNoSavepoint,
+  nowIso,
+  parseJson,
+  truncateChars,
+} from './util.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Types
@@ -768,15 +777,15 @@ export function listComments(db: Db, service: string, creatorId: string, postId:
 
 /**
  * Inserts or updates a comment; when the content changes the previous content is kept as a comment
- * revision. Records a 'comment' change.
+ * revision. Records a 'comment' change. options.now (ISO) stamps the revision (default now).
  */
-export function upsertComment(db: Db, input: CommentInput): 'inserted' | 'updated' | 'unchanged' {
-  return writeTransaction(db, () => {
+export function upsertComment(db: Db, input: CommentInput, options: { now?: string } = {}): 'inserted' | 'updated' | 'unchanged' {
+  return inTransaction(db, () => {
     const existing = stmt<{ content: string; added: string }>(
       db,
       'SELECT content, added FROM comments WHERE service = ? AND "user" = ? AND post_id = ? AND id = ?',
     ).get(input.service, input.user, input.post_id, input.id);
-    const now = nowIso();
+    const now = options.now ?? nowIso();
     if (existing && existing.content === input.content) return 'unchanged';
     if (existing) {
       stmt(
@@ -868,14 +877,14 @@ export interface UpsertPostResult {
 
 /**
  * Inserts or updates a post with its file links (post_files), tags (post_tags) and search index row,
- * in one transaction (nested calls become savepoints, so a caller may batch many posts in one
- * writeTransaction). When the post exists and any archived field differs, the previous version is
+ * in one transaction. Inside a caller's transaction it joins that transaction without a savepoint
+ * (see inTransactionNoSavepoint), so a bulk import batches thousands of posts per transaction. When the post exists and any archived field differs, the previous version is
  * stored as a revision. Records a 'post' change; when an update moves the post (published changed),
  * also records its old neighbours (ref 'neighbour'). An identical re-import writes nothing.
- * The creator row must exist.
+ * The creator row must exist. options.now (ISO) is the time stamped on a stored revision (default now).
  */
-export function upsertPost(db: Db, input: PostInput): UpsertPostResult {
-  return writeTransaction(db, () => {
+export function upsertPost(db: Db, input: PostInput, options: { now?: string } = {}): UpsertPostResult {
+  return inTransactionNoSavepoint(db, () => {
     const existing = getFullRow(db, input.service, input.user, input.id);
     const next = columnsOf(input);
     const key = { service: input.service, user: input.user, id: input.id };
@@ -895,7 +904,7 @@ export function upsertPost(db: Db, input: PostInput): UpsertPostResult {
           stmt(
             db,
             `INSERT INTO post_revisions (service, "user", post_id, data, added) VALUES (?, ?, ?, ?, ?)`,
-          ).run(input.service, input.user, input.id, JSON.stringify(snapshot), nowIso()).lastInsertRowid,
+          ).run(input.service, input.user, input.id, JSON.stringify(snapshot), options.now ?? nowIso()).lastInsertRowid,
         );
       }
       if (existing.published !== next.published) {
@@ -931,13 +940,13 @@ export function upsertPost(db: Db, input: PostInput): UpsertPostResult {
       if (existing) stmt(db, 'DELETE FROM post_files WHERE service = ? AND "user" = ? AND post_id = ?').run(input.service, input.user, input.id);
       const insertFile = stmt(
         db,
-        `INSERT INTO post_files (service, "user", post_id, kind, idx, name, path, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT OR IGNORE INTO post_files (service, "user", post_id, kind, idx, hash) VALUES (?, ?, ?, ?, ?, ?)`,
       );
-      if (input.file) {
-        insertFile.run(input.service, input.user, input.id, 'file', 0, input.file.name ?? null, input.file.path, input.file.hash ?? hashFromPath(input.file.path));
-      }
+      const fileHash = input.file ? (input.file.hash?.toLowerCase() ?? hashFromPath(input.file.path)) : null;
+      if (fileHash) insertFile.run(input.service, input.user, input.id, 'file', 0, fileHash);
       (input.attachments ?? []).forEach((attachment, idx) => {
-        insertFile.run(input.service, input.user, input.id, 'attachment', idx, attachment.name ?? null, attachment.path, attachment.hash ?? hashFromPath(attachment.path));
+        const hash = attachment.hash?.toLowerCase() ?? hashFromPath(attachment.path);
+        if (hash) insertFile.run(input.service, input.user, input.id, 'attachment', idx, hash);
       });
     }
 
@@ -970,7 +979,7 @@ export function upsertPost(db: Db, input: PostInput): UpsertPostResult {
  * @returns false when the post did not exist
  */
 export function deletePost(db: Db, service: string, creatorId: string, postId: string): boolean {
-  return writeTransaction(db, () => {
+  return inTransactionNoSavepoint(db, () => {
     const row = stmt<OrderKey & { seq: number }>(
       db,
       'SELECT id, published, seq FROM posts WHERE service = ? AND "user" = ? AND id = ?',
@@ -1039,7 +1048,7 @@ export interface PopularityInput {
  */
 export function addPopularity(db: Db, rows: PopularityInput[]): void {
   if (rows.length === 0) return;
-  writeTransaction(db, () => {
+  inTransaction(db, () => {
     const upsert = stmt(
       db,
       `INSERT INTO post_popularity (day, service, "user", post_id, favorites, views) VALUES (?, ?, ?, ?, ?, ?)

@@ -1,9 +1,9 @@
 /**
  * Shares ('Filehaus' uploads): a named set of files, optionally linked to creators.
  */
-import { stmt, writeTransaction, type Db } from './db.ts';
+import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
-import { extensionOf, hashPath, nowIso } from './util.ts';
+import { extensionOf, hashPath, inTransaction, nowIso } from './util.ts';
 
 export interface Share {
   id: number;
@@ -43,7 +43,7 @@ function recordShare(db: Db, shareId: number, action: 'upsert' | 'delete'): void
 
 /** Creates a share with its files and creator links. Records 'share' changes. @returns the share id */
 export function createShare(db: Db, input: ShareInput): number {
-  return writeTransaction(db, () => {
+  return inTransaction(db, () => {
     const id = Number(
       stmt(db, 'INSERT INTO shares (name, description, uploader_id, added) VALUES (?, ?, ?, ?)').run(
         input.name,
@@ -63,7 +63,7 @@ export function createShare(db: Db, input: ShareInput): number {
 
 /** Deletes a share. Records 'share' delete changes. */
 export function deleteShare(db: Db, id: number): boolean {
-  return writeTransaction(db, () => {
+  return inTransaction(db, () => {
     if (!stmt(db, 'SELECT 1 FROM shares WHERE id = ?').get(id)) return false;
     recordShare(db, id, 'delete');
     stmt(db, 'DELETE FROM shares WHERE id = ?').run(id);

@@ -7,6 +7,8 @@
  * - Dates of archived content (posts, DMs, comments, messages, ...) are ISO 8601 text without a zone,
  *   e.g. '2024-06-04T23:53:36'. creators.indexed / updated / last_imported are epoch seconds.
  * - JSON columns hold JSON text (TEXT in SQLite, jsonb in a future PostgreSQL backend).
+ * - WITHOUT ROWID (SQLite) is used for narrow link tables whose primary key is the whole row;
+ *   a PostgreSQL port simply drops the clause.
  * - Booleans are INTEGER 0/1. "user" is always quoted (a reserved word in PostgreSQL).
  * - posts.seq is a stable integer per post (assigned on first insert, never reused). The FTS index
  *   uses it as its rowid, and it orders the newest-first search.
@@ -98,24 +100,22 @@ CREATE TABLE posts (
 );
 CREATE INDEX posts_creator_published ON posts (service, "user", published DESC, id);
 CREATE INDEX posts_added ON posts (added DESC, seq DESC);
-CREATE INDEX posts_published ON posts (published DESC, seq DESC);
 CREATE INDEX posts_id ON posts (service, id);
 
--- Files of a post: kind 'file' (the main file, idx 0) or 'attachment' (idx = position).
--- This is the post side of the file links (hash search).
+-- File links of posts (the post side of hash search): one row per file / attachment whose sha256 is
+-- known; kind 'file' (the main file, idx 0) or 'attachment' (idx = position). Names and paths for
+-- display live in posts.file / posts.attachments.
 CREATE TABLE post_files (
   service TEXT NOT NULL,
   "user" TEXT NOT NULL,
   post_id TEXT NOT NULL,
   kind TEXT NOT NULL CHECK (kind IN ('file', 'attachment')),
   idx INTEGER NOT NULL,
-  name TEXT,
-  path TEXT NOT NULL,
-  hash TEXT,                              -- sha256 when known (references files.hash)
+  hash TEXT NOT NULL,                     -- sha256 (references files.hash when the file is stored)
   PRIMARY KEY (service, "user", post_id, kind, idx),
   FOREIGN KEY (service, "user", post_id) REFERENCES posts (service, "user", id) ON DELETE CASCADE
-);
-CREATE INDEX post_files_hash ON post_files (hash) WHERE hash IS NOT NULL;
+) WITHOUT ROWID;
+CREATE INDEX post_files_hash ON post_files (hash);
 
 -- Tags, denormalised with the sort keys of the listings they filter.
 CREATE TABLE post_tags (
@@ -127,7 +127,7 @@ CREATE TABLE post_tags (
   post_seq INTEGER NOT NULL,
   PRIMARY KEY (service, "user", post_id, tag),
   FOREIGN KEY (service, "user", post_id) REFERENCES posts (service, "user", id) ON DELETE CASCADE
-);
+) WITHOUT ROWID;
 CREATE INDEX post_tags_global ON post_tags (tag, post_seq DESC);
 CREATE INDEX post_tags_creator ON post_tags (service, "user", tag, published DESC, post_id);
 

@@ -1,0 +1,473 @@
+/**
+ * The parts of the demo archive that do not scale with --posts: accounts, DMs, announcements,
+ * fancards, shares, linked creators, a Discord server, Patreon community chats, favourites, a
+ * notification, a flag, a pending link request and an import with its log.
+ */
+import type { Db } from '../../api/data/db.ts';
+import { writeTransaction } from '../../api/data/db.ts';
+import { createAccount, getAccountByUsername, type Role } from '../../api/data/accounts.ts';
+import { upsertAnnouncement, upsertFancard } from '../../api/data/creators.ts';
+import { upsertComment } from '../../api/data/posts.ts';
+import { upsertDm } from '../../api/data/dms.ts';
+import { createShare } from '../../api/data/shares.ts';
+import { upsertDiscordChannel, upsertDiscordMessages, type DiscordAuthor, type DiscordEmbed, type DiscordMessageInput } from '../../api/data/discord.ts';
+import { upsertCommunityChannel, upsertCommunityMessages, type CommunityMessageInput } from '../../api/data/community.ts';
+import { addFavoriteCreator, addFavoritePost } from '../../api/data/favorites.ts';
+import { createLinkRequest, flagPost, linkCreators } from '../../api/data/moderation.ts';
+import { createNotification, NOTIFICATION_ROLE_CHANGE } from '../../api/data/notifications.ts';
+import { appendImportLog, createImport, updateImport } from '../../api/data/imports.ts';
+import type { Rng } from './random.ts';
+import { snowflake } from './ids.ts';
+import type { MediaPool, PoolFile } from './media.ts';
+
+export interface SeededCreator {
+  service: string;
+  id: string;
+  name: string;
+  index: number;
+  /** Ids of the creator's posts, in creation order. */
+  postIds: string[];
+}
+
+export interface ExtrasContext {
+  creators: SeededCreator[];
+  pool: MediaPool;
+  accounts: { role: string; username: string; password_hash: string }[];
+  extraAccountHash: string;
+  timeline: { start: number; end: number };
+}
+
+const DAY = 86_400_000;
+const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19);
+
+function byService(creators: SeededCreator[], service: string): SeededCreator[] {
+  return creators.filter((c) => c.service === service);
+}
+
+/** Seeds everything that is not a post. Each area runs in its own transaction. */
+export function seedExtras(db: Db, rng: Rng, ctx: ExtrasContext): void {
+  const accounts = seedAccounts(db, ctx);
+  const consumer = accounts.get('consumer')!;
+  const admin = accounts.get('admin')!;
+  writeTransaction(db, () => {
+    seedAnnouncementsAndFancards(db, rng.fork('tabs'), ctx);
+    seedShares(db, ctx, consumer);
+    seedLinks(db, ctx);
+    seedCommentRevision(db, ctx);
+  });
+  writeTransaction(db, () => seedDiscord(db, rng.fork('discord'), ctx));
+  writeTransaction(db, () => seedCommunity(db, rng.fork('community'), ctx));
+  writeTransaction(db, () => seedDms(db, rng.fork('dms'), ctx, consumer));
+  writeTransaction(db, () => seedAccountData(db, rng.fork('social'), ctx, consumer, admin));
+}
+
+function seedAccounts(db: Db, ctx: ExtrasContext): Map<string, number> {
+  const ids = new Map<string, number>();
+  writeTransaction(db, () => {
+    const created = iso(ctx.timeline.start);
+    for (const account of ctx.accounts) {
+      const existing = getAccountByUsername(db, account.username);
+      ids.set(
+        account.username,
+        existing?.id ??
+          createAccount(db, { username: account.username, password_hash: account.password_hash, role: account.role as Role, created_at: created }).id,
+      );
+    }
+    // A few more consumers so the administrator's account list has something to page and filter.
+    for (const [i, username] of ['kiwi_fan', 'sketchy', 'patron_42', 'nekomimi'].entries()) {
+      if (!getAccountByUsername(db, username)) {
+        createAccount(db, { username, password_hash: ctx.extraAccountHash, role: 'consumer', created_at: iso(ctx.timeline.start + (i + 1) * 30 * DAY) });
+      }
+    }
+  });
+  return ids;
+}
+
+function seedAnnouncementsAndFancards(db: Db, rng: Rng, ctx: ExtrasContext): void {
+  const texts = [
+    '<p>Thank you for 1,000 supporters! A bonus pack is coming next week.</p>',
+    '<p>いつもありがとうございます。今月は更新が少し遅れます。</p>',
+    '<p>New tier added: monthly PSD files and timelapses.</p>',
+    '<p>冬コミに参加します！新刊の情報は後日お知らせします。</p>',
+  ];
+  for (const creator of [...byService(ctx.creators, 'fanbox'), ...byService(ctx.creators, 'patreon')]) {
+    const count = rng.int(2, 3);
+    for (let i = 0; i < count; i += 1) {
+      const published = ctx.timeline.start + rng.int(10, 700) * DAY;
+      upsertAnnouncement(db, {
+        service: creator.service,
+        user_id: creator.id,
+        hash: rng.hex(64),
+        content: rng.pick(texts),
+        published: iso(published),
+        added: iso(published + DAY),
+      });
+    }
+  }
+  let fancardId = 100_000;
+  for (const creator of byService(ctx.creators, 'fanbox')) {
+    const count = rng.int(2, 3);
+    for (let i = 0; i < count; i += 1) {
+      fancardId += rng.int(1, 500);
+      upsertFancard(db, {
+        id: fancardId,
+        service: 'fanbox',
+        user_id: creator.id,
+        file_id: rng.pick(ctx.pool.images).fileId,
+        price: `${rng.pick([100, 300, 500, 1000])}円`,
+        added: iso(ctx.timeline.start + rng.int(10, 700) * DAY),
+      });
+    }
+  }
+}
+
+function seedShares(db: Db, ctx: ExtrasContext, consumerId: number): void {
+  const { images, zips } = ctx.pool;
+  const first = ctx.creators.find((c) => c.service !== 'discord');
+  const second = ctx.creators.filter((c) => c.service !== 'discord')[1];
+  const shares = [
+    {
+      name: 'Sketch pack (spring)',
+      description: 'Loose sketches and the layered file.',
+      files: [images[0], zips[0]],
+      creators: first ? [first] : [],
+      added: ctx.timeline.start + 100 * DAY,
+    },
+    {
+      name: 'Reference sheets',
+      description: 'Character reference sheets shared by a supporter.',
+      files: [images[1], images[2], zips[1]],
+      creators: second ? [second] : [],
+      added: ctx.timeline.start + 200 * DAY,
+    },
+    {
+      name: 'Unsorted upload',
+      description: '',
+      files: [images[3 % images.length]],
+      creators: [],
+      added: ctx.timeline.start + 300 * DAY,
+    },
+  ];
+  const existing = new Set((db.prepare('SELECT name FROM shares').all() as { name: string }[]).map((r) => r.name));
+  for (const share of shares) {
+    if (existing.has(share.name)) continue;
+    createShare(db, {
+      name: share.name,
+      description: share.description,
+      uploader_id: consumerId,
+      added: iso(share.added),
+      files: share.files.map((file: PoolFile) => ({ filename: file.name, hash: file.hash })),
+      creators: share.creators.map((c) => ({ service: c.service, creator_id: c.id })),
+    });
+  }
+}
+
+function seedLinks(db: Db, ctx: ExtrasContext): void {
+  const patreon = byService(ctx.creators, 'patreon')[0];
+  const fanbox = byService(ctx.creators, 'fanbox')[0];
+  const fantia = byService(ctx.creators, 'fantia')[0];
+  if (patreon && fanbox) linkCreators(db, patreon, fanbox);
+  if (patreon && fantia) linkCreators(db, patreon, fantia);
+}
+
+function seedCommentRevision(db: Db, ctx: ExtrasContext): void {
+  const creator = ctx.creators.find((c) => c.postIds.length > 0);
+  if (!creator) return;
+  const postId = creator.postIds[0];
+  const base = { service: creator.service, user: creator.id, post_id: postId, id: '999000001', commenter: '424242', commenter_name: 'kiwi_fan' };
+  upsertComment(db, { ...base, content: 'First! Love the colours.', published: iso(ctx.timeline.start + 5 * DAY), added: iso(ctx.timeline.start + 5 * DAY) }, { now: iso(ctx.timeline.start + 5 * DAY) });
+  upsertComment(db, { ...base, content: 'First! Love the colours (and the background too).', published: iso(ctx.timeline.start + 5 * DAY) }, { now: iso(ctx.timeline.start + 6 * DAY) });
+}
+
+// Discord ---------------------------------------------------------------------------------------------
+
+const DISCORD_LINES = [
+  'New sketches are up in <#{channel}>!',
+  'Good morning everyone :sunny:',
+  'hey <@{user}> did you see the new pack?',
+  'Reminder for <@&{role}>: the vote closes tonight.',
+  'Here is the link: https://example.com/gallery',
+  'I used `clip studio` with the default pencil',
+  '> can you share the brush?\nsure, it is in the zip',
+  'Todo for this week:\n- finish the lineart\n- colours\n- upload the PSD',
+  'That looks amazing <:blobcat:{emoji}>',
+  '```\nlayer settings: multiply 80%\n```',
+  'ありがとうございます！',
+  '谢谢分享！',
+  'Спасибо!',
+  '**Bold** and *italic* and ~~strike~~ and ||spoiler||',
+];
+
+function seedDiscord(db: Db, rng: Rng, ctx: ExtrasContext): void {
+  const servers = byService(ctx.creators, 'discord');
+  const { images, zips, videos } = ctx.pool;
+  let sequence = 1;
+  servers.forEach((server, serverIndex) => {
+    const baseMs = ctx.timeline.start + (30 + serverIndex * 20) * DAY;
+    const channelId = (offset: number) => snowflake(baseMs + offset * 1000, sequence++);
+    const main = serverIndex === 0;
+    const category = { id: channelId(1), name: 'ART', type: 4, position: 0 };
+    const channels = main
+      ? [
+          { id: channelId(2), name: 'announcements', type: 5, position: 1, parent: null, topic: 'News and release dates', nsfw: false },
+          { id: channelId(3), name: 'art-drops', type: 0, position: 2, parent: category.id, topic: 'New art every week', nsfw: false },
+          { id: channelId(4), name: 'general-chat', type: 0, position: 3, parent: null, topic: null, nsfw: false },
+          { id: channelId(5), name: 'after-dark', type: 0, position: 4, parent: category.id, topic: 'Grown-up sketches', nsfw: true },
+        ]
+      : [{ id: channelId(2), name: 'general', type: 0, position: 1, parent: null, topic: null, nsfw: false }];
+    if (main) {
+      upsertDiscordChannel(db, { id: category.id, server_id: server.id, name: category.name, type: category.type, position: category.position });
+    }
+    for (const channel of channels) {
+      upsertDiscordChannel(db, {
+        id: channel.id,
+        server_id: server.id,
+        name: channel.name,
+        parent_channel_id: channel.parent,
+        topic: channel.topic,
+        is_nsfw: channel.nsfw,
+        type: channel.type,
+        position: channel.position,
+      });
+    }
+    // A thread nested under art-drops.
+    const thread = main ? { id: channelId(6), name: 'sketch-feedback', parent: channels[1].id } : null;
+    if (thread) {
+      upsertDiscordChannel(db, { id: thread.id, server_id: server.id, name: thread.name, parent_channel_id: thread.parent, type: 11, position: 5, topic: 'Feedback thread' });
+    }
+
+    const authors: DiscordAuthor[] = ['Mikan', 'kiwi_fan', 'ねこすき', 'ModBot', 'sketchy'].map((username, i) => ({
+      id: snowflake(ctx.timeline.start - (i + 1) * 400 * DAY, i),
+      username,
+      global_name: username,
+      avatar: i === 3 ? null : rng.hex(32),
+      discriminator: '0',
+      public_flags: 0,
+      bot: i === 3,
+    }));
+    const roleId = snowflake(baseMs, 999);
+    const targets = [...channels.map((c) => c.id), ...(thread ? [thread.id] : [])];
+    const total = main ? 320 : 25;
+    const messages: DiscordMessageInput[] = [];
+    let time = baseMs + DAY;
+    let author = rng.pick(authors);
+    for (let i = 0; i < total; i += 1) {
+      // Runs by one author a few minutes apart (grouped), then a longer gap and a new author.
+      if (rng.chance(0.35)) {
+        author = rng.pick(authors);
+        time += rng.int(10 * 60_000, 2 * DAY);
+      } else {
+        time += rng.int(5_000, 6 * 60_000);
+      }
+      const channel = main ? targets[i % 7 === 0 && thread ? targets.length - 1 : rng.int(0, channels.length - 1)] : targets[0];
+      const content = rng
+        .pick(DISCORD_LINES)
+        .replace('{channel}', channels[Math.min(1, channels.length - 1)].id)
+        .replace('{user}', rng.pick(authors).id)
+        .replace('{role}', roleId)
+        .replace('{emoji}', snowflake(baseMs, 77));
+      const embeds: DiscordEmbed[] = [];
+      if (rng.chance(0.1)) {
+        const image = rng.pick(images);
+        const isVideo = rng.chance(0.25);
+        embeds.push({
+          type: isVideo ? 'video' : rng.pick(['rich', 'link', 'image']),
+          url: `https://example.com/post/${rng.int(1000, 9999)}`,
+          title: rng.pick(['New illustration', 'Process video', 'Shop update', '新作']),
+          description: rng.pick(['Check out the full version on the page.', 'Timelapse of the latest piece.', '']),
+          color: rng.pick([0x5865f2, 0xeb459e, 0x57f287, 0xfee75c, undefined]),
+          provider: { name: rng.pick(['Example Art', 'VideoSite']), url: 'https://example.com' },
+          author: { name: author.username, url: `https://example.com/@${author.username}` },
+          thumbnail: { url: `/data${image.path}`, width: 640, height: 480 },
+          ...(isVideo ? { video: { url: `/data${videos[0].path}`, width: 640, height: 360 } } : {}),
+        });
+      }
+      const attachments: { name: string; path: string; hash: string }[] = [];
+      if (rng.chance(0.15)) {
+        const file = rng.chance(0.7) ? rng.pick(images) : rng.chance(0.5) ? rng.pick(zips) : videos[0];
+        attachments.push({ name: file.name, path: file.path, hash: file.hash });
+      }
+      const mentions = content.includes('<@') && !content.includes('<@&') ? [authors.find((a) => content.includes(a.id)) ?? authors[0]] : [];
+      messages.push({
+        id: snowflake(time, sequence++),
+        server_id: server.id,
+        channel_id: channel,
+        author,
+        content,
+        embeds,
+        mentions,
+        attachments,
+        published: iso(time),
+        edited: rng.chance(0.05) ? iso(time + 60_000) : null,
+        added: iso(time + DAY),
+      });
+    }
+    upsertDiscordMessages(db, messages);
+  });
+}
+
+// Patreon community ---------------------------------------------------------------------------------
+
+const COMMUNITY_LINES = [
+  'Hi everyone! Welcome to the community 🎉',
+  'The new pack is live, let me know what you think.',
+  'Will there be a timelapse for the last piece?',
+  'Yes! Uploading it tonight.',
+  'こんにちは！いつも楽しみにしています。',
+  'Voting for the next theme starts on Friday.',
+  'Thanks for the feedback, fixed the colours.',
+];
+
+function seedCommunity(db: Db, rng: Rng, ctx: ExtrasContext): void {
+  const patreon = byService(ctx.creators, 'patreon');
+  const plans: { creator: SeededCreator; channels: string[] }[] = [];
+  if (patreon[0]) plans.push({ creator: patreon[0], channels: ['General'] });
+  if (patreon[1]) plans.push({ creator: patreon[1], channels: ['Announcements', 'Art talk', 'Off-topic'] });
+  let messageId = 80_000_000;
+  let channelNumber = 0;
+  let deletedDone = false;
+  const roles: [string, string][] = [
+    ['user', 'patron_42'],
+    ['user', 'kiwi_fan'],
+    ['campaign', 'Creator'],
+    ['admin', 'Moderator'],
+    ['patreon_admin', 'Patreon'],
+  ];
+  for (const plan of plans) {
+    for (const name of plan.channels) {
+      channelNumber += 1;
+      const channelId = `${plan.creator.id}-${channelNumber}`;
+      const refreshed = ctx.timeline.end - rng.int(1, 30) * DAY;
+      upsertCommunityChannel(db, { channel_id: channelId, creator_id: plan.creator.id, service: 'patreon', name, messages_refreshed_at: iso(refreshed) });
+      const count = plan.channels.length === 1 ? 40 : rng.int(18, 30);
+      let time = ctx.timeline.start + rng.int(60, 200) * DAY;
+      const messages: CommunityMessageInput[] = [];
+      for (let i = 0; i < count; i += 1) {
+        time += rng.int(2 * 60_000, 3 * DAY);
+        messageId += rng.int(1, 9);
+        const [role, userName] = rng.pick(roles);
+        const text = rng.pick(COMMUNITY_LINES);
+        const image = rng.pick(ctx.pool.images);
+        const embeds = rng.chance(0.12)
+          ? [
+              rng.chance(0.8)
+                ? { type: 'link', asset_url: null, title_link: 'https://example.com/news', image_url: `/data${image.path}`, thumb_url: `/data${image.path}`, title: 'Shop update', text: 'New prints are available.' }
+                : { title: 'Broken embed without a type', text: 'Shown as an invalid embed.' },
+            ]
+          : [];
+        const deleted = !deletedDone && i === 5;
+        if (deleted) deletedDone = true;
+        messages.push({
+          message_id: String(messageId),
+          channel_id: channelId,
+          created_at: iso(time),
+          deleted_at: deleted ? iso(time + 3_600_000) : null,
+          replies: rng.chance(0.1) ? [{ user: { name: 'kiwi_fan', role: 'user' }, text: 'Agreed!', created_at: iso(time + 600_000) }] : [],
+          embeds,
+          attachments: rng.chance(0.1) ? [{ path: image.path, name: image.name }] : [],
+          original_json: { user: { name: userName, role }, created_at: iso(time), text: deleted ? '' : text },
+          added: iso(time + DAY),
+        });
+      }
+      upsertCommunityMessages(db, messages);
+    }
+  }
+}
+
+// DMs -------------------------------------------------------------------------------------------------
+
+const DM_TEXTS = [
+  'Thank you for supporting me! Here is a small bonus sketch for you.',
+  'Hi! The high resolution files are now available in the latest post.',
+  'ご支援ありがとうございます！次回の更新もお楽しみに。',
+  '感谢支持！下个月会有新的奖励。',
+  'Your reward for this month: the password for the bonus zip is in the post.',
+  'Спасибо за поддержку!',
+];
+
+function seedDms(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: number): void {
+  const candidates = ctx.creators.filter((c) => ['patreon', 'fanbox', 'fansly', 'onlyfans', 'boosty'].includes(c.service)).slice(0, 6);
+  if (candidates.length === 0) return;
+  const importId = createImport(db, {
+    id: 'demo0000import01',
+    service: candidates[0].service,
+    account_id: consumerId,
+    save_dms: true,
+    created_at: iso(ctx.timeline.end - 2 * DAY),
+  });
+  updateImport(db, importId, {
+    first_started_at: iso(ctx.timeline.end - 2 * DAY + 5_000),
+    current_try_started_at: iso(ctx.timeline.end - 2 * DAY + 5_000),
+    finished_at: iso(ctx.timeline.end - 2 * DAY + 240_000),
+    sub_count: candidates.length,
+  });
+  for (const line of ['Starting import.', `Found ${candidates.length} subscriptions.`, 'Importing posts...', 'Importing DMs...', 'Done importing DMs', 'Finished import.']) {
+    appendImportLog(db, importId, line, iso(ctx.timeline.end - 2 * DAY + 10_000));
+  }
+  let n = 0;
+  for (const status of ['approved', 'approved', 'approved', 'pending', 'ignored'] as const) {
+    for (const creator of candidates) {
+      if (status !== 'approved' && rng.chance(0.4)) continue;
+      n += 1;
+      const published = ctx.timeline.start + rng.int(30, 700) * DAY;
+      const withFile = rng.chance(0.2);
+      const image = rng.pick(ctx.pool.images);
+      upsertDm(db, {
+        service: creator.service,
+        user: creator.id,
+        hash: rng.hex(64),
+        content: rng.pick(DM_TEXTS),
+        embed: {},
+        file: withFile ? { name: image.name, path: image.path } : null,
+        published: iso(published),
+        added: iso(status === 'approved' ? published + DAY : ctx.timeline.end - 2 * DAY + 200_000 + n),
+        status,
+        account_id: status === 'approved' ? null : consumerId,
+        import_id: status === 'approved' ? null : importId,
+      });
+    }
+  }
+}
+
+// Account data ------------------------------------------------------------------------------------------
+
+function seedAccountData(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: number, adminId: number): void {
+  const posting = ctx.creators.filter((c) => c.postIds.length > 0);
+  const at = (days: number) => iso(ctx.timeline.end - days * DAY);
+  rng.sample(ctx.creators, 5).forEach((creator, i) => addFavoriteCreator(db, consumerId, creator.service, creator.id, at(40 - i)));
+  rng.sample(ctx.creators, 2).forEach((creator, i) => addFavoriteCreator(db, adminId, creator.service, creator.id, at(20 - i)));
+  for (let i = 0; i < 10 && posting.length > 0; i += 1) {
+    const creator = rng.pick(posting);
+    addFavoritePost(db, consumerId, creator.service, creator.id, rng.pick(creator.postIds), at(30 - i));
+  }
+  createNotification(db, {
+    account_id: consumerId,
+    type: NOTIFICATION_ROLE_CHANGE,
+    extra_info: { old_role: 'moderator', new_role: 'consumer' },
+    created_at: at(10),
+  });
+  if (posting[0]) {
+    flagPost(db, {
+      service: posting[0].service,
+      user: posting[0].id,
+      post_id: posting[0].postIds[posting[0].postIds.length - 1],
+      account_id: consumerId,
+      reason: 'reason-other',
+      created_at: at(5),
+    });
+  }
+  const boosty = byService(ctx.creators, 'boosty')[0];
+  const subscribestar = byService(ctx.creators, 'subscribestar')[0];
+  const [from, to] = boosty && subscribestar ? [boosty, subscribestar] : [posting[0], posting[1]];
+  if (from && to) {
+    createLinkRequest(db, {
+      from_service: from.service,
+      from_id: from.id,
+      to_service: to.service,
+      to_id: to.id,
+      reason: 'Same artist: same name and avatar on both pages.',
+      requester_id: consumerId,
+      created_at: at(3),
+    });
+  }
+}

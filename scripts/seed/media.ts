@@ -1,0 +1,214 @@
+/**
+ * Demo media: a pool of generated images (sharp renders an SVG of coloured shapes with a text
+ * overlay into PNG, JPEG or WebP), zip archives (yazl), password-protected zips (7z-wasm, AES-256),
+ * a video placeholder and a PDF-like text file. Every file goes through the content-addressed store
+ * and gets a `files` row. Posts reuse the pool, so a million posts need no new files.
+ */
+import sharp from 'sharp';
+import yazl from 'yazl';
+import SevenZip from '7z-wasm';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Db } from '../../api/data/db.ts';
+import { registerFile, setArchiveInfo } from '../../api/data/files.ts';
+import { storeFileSync } from '../../api/media/store.ts';
+import type { Rng } from './random.ts';
+
+export interface PoolFile {
+  hash: string;
+  path: string;
+  /** Download name, e.g. 'illustration_07.png'. */
+  name: string;
+  ext: string;
+  size: number;
+  fileId: number;
+}
+
+export interface MediaPool {
+  images: PoolFile[];
+  zips: PoolFile[];
+  /** Password-protected zip whose password is stored (shown on /file/{hash}). */
+  lockedKnown: PoolFile;
+  /** Password-protected zip whose password is required but not stored. */
+  lockedUnknown: PoolFile;
+  /** Password of lockedKnown (stored) and of lockedUnknown (not stored; for trying the password form). */
+  passwords: { known: string; unknown: string };
+  videos: PoolFile[];
+  documents: PoolFile[];
+  icons: Buffer[];
+  banners: Buffer[];
+}
+
+/** Fixed timestamp for files inside archives, so zips are byte-identical across runs. */
+const ARCHIVE_MTIME = new Date('2024-06-01T12:00:00Z');
+
+const PALETTES = [
+  ['#f94144', '#f3722c', '#f8961e', '#f9c74f'],
+  ['#90be6d', '#43aa8b', '#4d908e', '#577590'],
+  ['#277da1', '#4cc9f0', '#4361ee', '#3a0ca3'],
+  ['#7209b7', '#b5179e', '#f72585', '#ffafcc'],
+  ['#2b2d42', '#8d99ae', '#edf2f4', '#ef233c'],
+  ['#606c38', '#283618', '#fefae0', '#dda15e'],
+  ['#003049', '#d62828', '#f77f00', '#fcbf49'],
+  ['#0b132b', '#1c2541', '#3a506b', '#5bc0be'],
+];
+
+function imageSvg(rng: Rng, index: number, width: number, height: number, label: string): string {
+  const palette = PALETTES[index % PALETTES.length];
+  const shapes: string[] = [];
+  const count = rng.int(5, 12);
+  for (let i = 0; i < count; i += 1) {
+    const colour = rng.pick(palette);
+    const opacity = (0.45 + rng.next() * 0.5).toFixed(2);
+    const kind = rng.int(0, 2);
+    if (kind === 0) {
+      shapes.push(
+        `<circle cx="${rng.int(0, width)}" cy="${rng.int(0, height)}" r="${rng.int(20, 160)}" fill="${colour}" fill-opacity="${opacity}"/>`,
+      );
+    } else if (kind === 1) {
+      shapes.push(
+        `<rect x="${rng.int(-50, width)}" y="${rng.int(-50, height)}" width="${rng.int(40, 300)}" height="${rng.int(40, 240)}" ` +
+          `rx="${rng.int(0, 30)}" fill="${colour}" fill-opacity="${opacity}" transform="rotate(${rng.int(-30, 30)} ${width / 2} ${height / 2})"/>`,
+      );
+    } else {
+      const points = Array.from({ length: 3 }, () => `${rng.int(0, width)},${rng.int(0, height)}`).join(' ');
+      shapes.push(`<polygon points="${points}" fill="${colour}" fill-opacity="${opacity}"/>`);
+    }
+  }
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">
+  <defs><linearGradient id="bg" x1="0" y1="0" x2="1" y2="1">
+    <stop offset="0" stop-color="${palette[0]}"/><stop offset="1" stop-color="${palette[3]}"/>
+  </linearGradient></defs>
+  <rect width="${width}" height="${height}" fill="url(#bg)"/>
+  ${shapes.join('\n  ')}
+  <rect x="0" y="${height - 70}" width="${width}" height="70" fill="#000" fill-opacity="0.45"/>
+  <text x="24" y="${height - 26}" font-family="DejaVu Sans, sans-serif" font-size="30" fill="#fff">${label}</text>
+</svg>`;
+}
+
+function storeAndRegister(db: Db, filesDir: string, data: Buffer, ext: string, name: string, added: string): PoolFile {
+  const stored = storeFileSync(filesDir, data, ext);
+  const record = registerFile(db, { hash: stored.sha256, size: stored.size, ext, added });
+  return { hash: stored.sha256, path: stored.path, name, ext: record.ext, size: stored.size, fileId: record.id };
+}
+
+async function zipBuffer(entries: { name: string; data: Buffer }[]): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const entry of entries) zip.addBuffer(entry.data, entry.name, { mtime: ARCHIVE_MTIME });
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+async function encryptedZip(entries: { name: string; data: Buffer }[], password: string): Promise<Buffer> {
+  const sevenZip = await SevenZip({ print: () => {}, printErr: () => {} });
+  sevenZip.FS.mkdir('/in');
+  for (const entry of entries) {
+    sevenZip.FS.writeFile(`/in/${entry.name}`, entry.data);
+    sevenZip.FS.utime(`/in/${entry.name}`, ARCHIVE_MTIME.getTime(), ARCHIVE_MTIME.getTime());
+  }
+  sevenZip.FS.chdir('/in');
+  sevenZip.callMain(['a', '-tzip', `-p${password}`, '-mem=AES256', '/out.zip', ...entries.map((e) => e.name)]);
+  return Buffer.from(sevenZip.FS.readFile('/out.zip'));
+}
+
+/**
+ * Generates and stores the media pool: `imageCount` images (640x480, a third each PNG, JPEG, WebP),
+ * 3 zips, 2 encrypted zips, 2 video placeholders, 1 document, plus icon and banner images
+ * (returned as buffers, written per creator by writeCreatorImages).
+ *
+ * The video files are placeholders (a few bytes of text with an .mp4/.webm extension), not playable video.
+ * The encrypted zips differ between runs (7-Zip draws a random AES salt); everything else is
+ * byte-identical for the same seed.
+ */
+export async function createMediaPool(
+  db: Db,
+  filesDir: string,
+  rng: Rng,
+  options: { imageCount: number; added: string; onImage?: (done: number, total: number) => void },
+): Promise<MediaPool> {
+  const formats = ['png', 'jpg', 'webp'] as const;
+  const images: PoolFile[] = [];
+  for (let i = 0; i < options.imageCount; i += 1) {
+    const format = formats[i % formats.length];
+    const svg = imageSvg(rng, i, 640, 480, `Trove demo image ${String(i + 1).padStart(2, '0')}`);
+    const pipeline = sharp(Buffer.from(svg));
+    const data =
+      format === 'png'
+        ? await pipeline.png({ compressionLevel: 9 }).toBuffer()
+        : format === 'jpg'
+          ? await pipeline.jpeg({ quality: 82 }).toBuffer()
+          : await pipeline.webp({ quality: 80 }).toBuffer();
+    images.push(storeAndRegister(db, filesDir, data, format, `illustration_${String(i + 1).padStart(2, '0')}.${format}`, options.added));
+    options.onImage?.(i + 1, options.imageCount);
+  }
+
+  const readme = (title: string) =>
+    Buffer.from(`${title}\n\nDemo archive file generated by the Trove seed.\nこのファイルはデモです。\n`);
+  const zipSpecs = [
+    { name: 'rewards_pack.zip', entries: ['readme.txt', 'notes/credits.txt', images[0]?.name ?? 'image.png'] },
+    { name: 'psd_and_layers.zip', entries: ['readme.txt', 'layers/lineart.txt', 'layers/colors.txt', 'license.txt'] },
+    { name: 'comic_chapter.zip', entries: ['page_01.txt', 'page_02.txt', 'page_03.txt', 'afterword.txt'] },
+  ];
+  const zips: PoolFile[] = [];
+  for (const spec of zipSpecs) {
+    const entries = spec.entries.map((name, i) => ({
+      name,
+      data: name.endsWith('.png') || name.endsWith('.jpg') || name.endsWith('.webp') ? fs.readFileSync(path.join(filesDir, ...images[0].path.split('/').filter(Boolean))) : readme(`${spec.name} / ${name} (${i + 1})`),
+    }));
+    const file = storeAndRegister(db, filesDir, await zipBuffer(entries), 'zip', spec.name, options.added);
+    setArchiveInfo(db, { hash: file.hash, file_list: spec.entries, password: null, password_required: false });
+    zips.push(file);
+  }
+
+  const passwords = { known: 'trove-demo', unknown: 'open-sesame' };
+  const lockedEntries = [
+    { name: 'bonus_art.txt', data: readme('Bonus content') },
+    { name: 'high_res_notes.txt', data: readme('High resolution notes') },
+  ];
+  const lockedKnown = storeAndRegister(db, filesDir, await encryptedZip(lockedEntries, passwords.known), 'zip', 'locked_rewards.zip', options.added);
+  setArchiveInfo(db, { hash: lockedKnown.hash, file_list: lockedEntries.map((e) => e.name), password: passwords.known, password_required: true });
+  const secretEntries = [
+    { name: 'secret_sketches.txt', data: readme('Secret sketches') },
+    { name: 'process/steps.txt', data: readme('Process steps') },
+  ];
+  const lockedUnknown = storeAndRegister(db, filesDir, await encryptedZip(secretEntries.map((e) => ({ ...e, name: e.name.replace('/', '_') })), passwords.unknown), 'zip', 'gumroad_bundle.zip', options.added);
+  setArchiveInfo(db, { hash: lockedUnknown.hash, file_list: secretEntries.map((e) => e.name.replace('/', '_')), password: null, password_required: true });
+
+  const videos = [
+    storeAndRegister(db, filesDir, Buffer.from('Trove demo video placeholder (not a playable video) #1\n'), 'mp4', 'timelapse.mp4', options.added),
+    storeAndRegister(db, filesDir, Buffer.from('Trove demo video placeholder (not a playable video) #2\n'), 'webm', 'preview.webm', options.added),
+  ];
+  const documents = [
+    storeAndRegister(db, filesDir, Buffer.from('Trove demo document.\n\nThank you for your support!\n'), 'txt', 'thank_you.txt', options.added),
+  ];
+
+  const icons: Buffer[] = [];
+  const banners: Buffer[] = [];
+  for (let i = 0; i < PALETTES.length; i += 1) {
+    icons.push(await sharp(Buffer.from(imageSvg(rng, i, 200, 200, ''))).png().toBuffer());
+    banners.push(await sharp(Buffer.from(imageSvg(rng, i + 3, 1200, 300, ''))).jpeg({ quality: 80 }).toBuffer());
+  }
+
+  return { images, zips, lockedKnown, lockedUnknown, passwords, videos, documents, icons, banners };
+}
+
+/** Writes a creator's icon and banner as <iconsDir>/<service>/<id> and <bannersDir>/<service>/<id>. */
+export function writeCreatorImages(
+  dirs: { icons: string; banners: string },
+  pool: Pick<MediaPool, 'icons' | 'banners'>,
+  service: string,
+  id: string,
+  index: number,
+): void {
+  const safe = (segment: string) => segment.replace(/[^A-Za-z0-9._-]/g, '_');
+  for (const [dir, images] of [
+    [dirs.icons, pool.icons],
+    [dirs.banners, pool.banners],
+  ] as const) {
+    const folder = path.join(dir, safe(service));
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, safe(id)), images[index % images.length]);
+  }
+}

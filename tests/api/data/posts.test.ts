@@ -1,0 +1,277 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { upsertCreator } from '../../../api/data/creators.ts';
+import {
+  countCreatorPosts,
+  countPosts,
+  creatorPostPosition,
+  deletePost,
+  getPost,
+  getPostPage,
+  getPostRevision,
+  iterateCreatorPostIds,
+  iteratePostKeys,
+  listAllTags,
+  listComments,
+  listCreatorPosts,
+  listCreatorTags,
+  listPostRevisions,
+  listRecentPosts,
+  postPageNeighbours,
+  searchPosts,
+  upsertComment,
+  upsertPost,
+  type PostInput,
+} from '../../../api/data/posts.ts';
+import { tempDb, type TempDb } from './helpers.ts';
+
+const HASH_A = 'a'.repeat(64);
+const HASH_B = 'b'.repeat(64);
+const path = (hash: string, ext: string) => `/${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}${ext}`;
+
+describe('posts', () => {
+  let t: TempDb;
+  beforeEach(() => {
+    t = tempDb();
+    upsertCreator(t.db, { service: 'fanbox', id: '100', name: 'Kuro' });
+    upsertCreator(t.db, { service: 'patreon', id: '200', name: 'Luna' });
+  });
+  afterEach(() => t.cleanup());
+
+  /** 120 posts for fanbox/100: days 1..60, two posts per day (ties broken by id), ids '1001'..'1120'. */
+  function seedListing(): string[] {
+    for (let i = 0; i < 120; i += 1) {
+      const day = 1 + Math.floor(i / 2);
+      const date = new Date(Date.UTC(2024, 0, day, 12)).toISOString().slice(0, 19);
+      upsertPost(t.db, {
+        service: 'fanbox',
+        user: '100',
+        id: String(1001 + i),
+        title: `Post ${i}`,
+        content: `<p>Body ${i}</p>`,
+        published: date,
+        added: date,
+      });
+    }
+    // Expected newest-first order: published DESC, then id ascending within a day.
+    const expected: string[] = [];
+    for (let day = 60; day >= 1; day -= 1) {
+      const first = 1001 + (day - 1) * 2;
+      expected.push(String(first), String(first + 1));
+    }
+    return expected;
+  }
+
+  it('lists a creator newest first in pages of 50, with an empty page past the end', () => {
+    const expected = seedListing();
+    expect(countCreatorPosts(t.db, 'fanbox', '100')).toBe(120);
+    const pages = [0, 50, 100].map((o) => listCreatorPosts(t.db, 'fanbox', '100', o, 50));
+    expect(pages.map((p) => p.length)).toEqual([50, 50, 20]);
+    expect(pages.flat().map((p) => p.id)).toEqual(expected);
+    expect(listCreatorPosts(t.db, 'fanbox', '100', 150, 50)).toEqual([]);
+    expect(listCreatorPosts(t.db, 'patreon', '200', 0, 50)).toEqual([]);
+  });
+
+  it('gives summaries in the API shape', () => {
+    upsertPost(t.db, {
+      service: 'patreon',
+      user: '200',
+      id: '9',
+      title: 'Hello',
+      content: '<p>Hello <b>world</b> &amp; friends</p>',
+      published: '2024-06-04T23:53:36',
+      added: '2024-06-05T00:00:00',
+      tags: ['a', 'b'],
+      attachments: [{ name: 'x.zip', path: path(HASH_A, '.zip') }],
+    });
+    const [summary] = listCreatorPosts(t.db, 'patreon', '200', 0, 50);
+    expect(Object.keys(summary).sort()).toEqual(
+      ['id', 'user', 'service', 'title', 'substring', 'published', 'added', 'edited', 'tags', 'file', 'attachments', 'poll', 'incomplete_rewards', 'embed', 'shared_file'].sort(),
+    );
+    expect(summary).toMatchObject({
+      id: '9',
+      user: '200',
+      service: 'patreon',
+      substring: 'Hello world & friends',
+      published: '2024-06-04T23:53:36',
+      file: {},
+      attachments: [{ name: 'x.zip', path: path(HASH_A, '.zip') }],
+      tags: ['a', 'b'],
+      poll: null,
+      embed: {},
+      shared_file: false,
+    });
+    expect(listRecentPosts(t.db, 0, 50).map((p) => p.id)).toEqual(['9']);
+    expect(countPosts(t.db)).toBe(1);
+  });
+
+  it('links prev (newer) and next (older) along the creator listing', () => {
+    const expected = seedListing();
+    expected.forEach((id, i) => {
+      const post = getPost(t.db, 'fanbox', '100', id)!;
+      expect(post.prev).toBe(i === 0 ? null : expected[i - 1]);
+      expect(post.next).toBe(i === expected.length - 1 ? null : expected[i + 1]);
+      expect(postPageNeighbours(t.db, 'fanbox', '100', id)).toEqual({ prev: post.prev, next: post.next });
+      expect(creatorPostPosition(t.db, 'fanbox', '100', id)).toBe(i);
+    });
+    expect([...iterateCreatorPostIds(t.db, 'fanbox', '100', 7)]).toEqual(expected);
+  });
+
+  it('places posts without a published date last', () => {
+    upsertPost(t.db, { service: 'patreon', user: '200', id: '1', title: 'dated', published: '2024-01-01T00:00:00' });
+    upsertPost(t.db, { service: 'patreon', user: '200', id: '2', title: 'undated a', published: null });
+    upsertPost(t.db, { service: 'patreon', user: '200', id: '3', title: 'undated b', published: null });
+    expect(listCreatorPosts(t.db, 'patreon', '200', 0, 50).map((p) => p.id)).toEqual(['1', '2', '3']);
+    expect(getPost(t.db, 'patreon', '200', '1')).toMatchObject({ prev: null, next: '2' });
+    expect(getPost(t.db, 'patreon', '200', '2')).toMatchObject({ prev: '1', next: '3' });
+    expect(getPost(t.db, 'patreon', '200', '3')).toMatchObject({ prev: '2', next: null });
+  });
+
+  it('stores the previous version as a revision when content changes, and nothing when identical', () => {
+    const post: PostInput = { service: 'fanbox', user: '100', id: '5', title: 'v1', content: '<p>first</p>', published: '2024-02-01T00:00:00' };
+    expect(upsertPost(t.db, post).action).toBe('inserted');
+    expect(upsertPost(t.db, post).action).toBe('unchanged');
+    expect(listPostRevisions(t.db, 'fanbox', '100', '5')).toEqual([]);
+
+    const result = upsertPost(t.db, { ...post, title: 'v2', content: '<p>second</p>' }, { now: '2024-02-02T00:00:00' });
+    expect(result.action).toBe('updated');
+    expect(result.revision_id).toBeGreaterThan(0);
+    expect(getPost(t.db, 'fanbox', '100', '5')).toMatchObject({ title: 'v2', content: '<p>second</p>' });
+    const revisions = listPostRevisions(t.db, 'fanbox', '100', '5');
+    expect(revisions).toHaveLength(1);
+    expect(revisions[0]).toMatchObject({ revision_id: result.revision_id, title: 'v1', content: '<p>first</p>', added: '2024-02-02T00:00:00' });
+    expect(getPostRevision(t.db, 'fanbox', '100', '5', result.revision_id!)).toMatchObject({ title: 'v1' });
+    expect(getPostRevision(t.db, 'fanbox', '100', '5', 999)).toBeUndefined();
+
+    upsertPost(t.db, { ...post, title: 'v3', content: '<p>third</p>' });
+    expect(listPostRevisions(t.db, 'fanbox', '100', '5').map((r) => r.title)).toEqual(['v2', 'v1']);
+    const page = getPostPage(t.db, 'fanbox', '100', '5')!;
+    expect(page.props.revisions.map(([label]) => label)[0]).toBe('Current');
+    expect(page.props.revisions).toHaveLength(3);
+  });
+
+  it('counts tags per creator and globally, following tag changes', () => {
+    upsertPost(t.db, { service: 'fanbox', user: '100', id: '1', tags: ['cat', 'sketch'] });
+    upsertPost(t.db, { service: 'fanbox', user: '100', id: '2', tags: ['cat'] });
+    upsertPost(t.db, { service: 'patreon', user: '200', id: '3', tags: ['cat', '黒猫'] });
+    expect(listCreatorTags(t.db, 'fanbox', '100')).toEqual([
+      { tag: 'cat', post_count: 2 },
+      { tag: 'sketch', post_count: 1 },
+    ]);
+    expect(listAllTags(t.db)).toEqual([
+      { tag: 'cat', post_count: 3 },
+      { tag: 'sketch', post_count: 1 },
+      { tag: '黒猫', post_count: 1 },
+    ]);
+    upsertPost(t.db, { service: 'fanbox', user: '100', id: '2', tags: ['sketch'] });
+    expect(listCreatorTags(t.db, 'fanbox', '100')).toEqual([
+      { tag: 'sketch', post_count: 2 },
+      { tag: 'cat', post_count: 1 },
+    ]);
+    expect(searchPosts(t.db, { tag: 'sketch' }).posts.map((p) => p.id)).toEqual(['2', '1']);
+    expect(searchPosts(t.db, { tag: ['cat', 'sketch'] }).posts.map((p) => p.id)).toEqual(['1']);
+    expect(searchPosts(t.db, { tag: 'cat', service: 'patreon', user: '200' }).count).toBe(1);
+  });
+
+  describe('search', () => {
+    beforeEach(() => {
+      upsertPost(t.db, { service: 'fanbox', user: '100', id: '1', title: '黒猫の日常', content: '<p>今日も<b>黒猫</b>は眠い</p>', published: '2024-01-01T00:00:00' });
+      upsertPost(t.db, { service: 'fanbox', user: '100', id: '2', title: 'Weekly sketch dump', content: '<p>A <em>watercolour</em> study</p>', published: '2024-01-02T00:00:00' });
+      upsertPost(t.db, { service: 'patreon', user: '200', id: '3', title: '黑猫日记', content: '<p>原创插画</p>', published: '2024-01-03T00:00:00' });
+      upsertPost(t.db, { service: 'patreon', user: '200', id: '4', title: 'Sunset', content: '<p>Sketch of a sunset</p>', published: '2024-01-04T00:00:00' });
+    });
+
+    const ids = (q: string, extra: Record<string, unknown> = {}) => searchPosts(t.db, { q, ...extra }).posts.map((p) => p.id);
+
+    it('finds an English word in the title or the text of the content, case-insensitively, newest first', () => {
+      expect(ids('sketch')).toEqual(['4', '2']);
+      expect(ids('WATERCOLOUR')).toEqual(['2']);
+      expect(ids('em>')).toEqual([]); // markup is not indexed
+      expect(searchPosts(t.db, { q: 'sketch' }).count).toBe(2);
+    });
+
+    it('finds Japanese and Chinese substrings, including 1- and 2-character queries', () => {
+      expect(ids('猫の日')).toEqual(['1']);
+      expect(ids('猫')).toEqual(['3', '1']);
+      expect(ids('黒猫')).toEqual(['1']);
+      expect(ids('黑猫')).toEqual(['3']);
+      expect(ids('原创插画')).toEqual(['3']);
+      expect(ids('眠い')).toEqual(['1']);
+    });
+
+    it('combines words, tags and a creator scope, and pages', () => {
+      expect(ids('sketch sunset')).toEqual(['4']);
+      expect(ids('sketch of')).toEqual(['4']);
+      expect(ids('sketch', { service: 'fanbox', user: '100' })).toEqual(['2']);
+      expect(ids('猫', { service: 'patreon', user: '200' })).toEqual(['3']);
+      expect(ids('sketch', { offset: 1, limit: 1 })).toEqual(['2']);
+      expect(searchPosts(t.db, { q: 'nothing-like-this' })).toEqual({ posts: [], count: 0, true_count: 0 });
+      expect(searchPosts(t.db, { q: '' }).count).toBe(4);
+    });
+
+    it('follows updates and deletions', () => {
+      upsertPost(t.db, { service: 'fanbox', user: '100', id: '2', title: 'Renamed', content: '<p>gouache</p>', published: '2024-01-02T00:00:00' });
+      expect(ids('watercolour')).toEqual([]);
+      expect(ids('gouache')).toEqual(['2']);
+      deletePost(t.db, 'patreon', '200', '4');
+      expect(ids('sunset')).toEqual([]);
+      expect(ids('sketch')).toEqual([]);
+    });
+  });
+
+  it('builds the post page: attachments with server, image previews, videos and the embed', () => {
+    upsertPost(t.db, {
+      service: 'fanbox',
+      user: '100',
+      id: '1',
+      title: 'Media',
+      file: { name: 'cover.png', path: path(HASH_A, '.png') },
+      attachments: [
+        { name: 'clip.mp4', path: path(HASH_B, '.mp4') },
+        { name: 'pack.zip', path: path('c'.repeat(64), '.zip') },
+        { name: 'extra.jpg', path: path('d'.repeat(64), '.jpg') },
+      ],
+      embed: { url: 'https://example.com/v', subject: 'Video', description: 'A video' },
+    });
+    const page = getPostPage(t.db, 'fanbox', '100', '1', 'http://localhost:4321')!;
+    expect(page.post.file).toEqual({ name: 'cover.png', path: path(HASH_A, '.png') });
+    expect(page.previews).toEqual([
+      { type: 'thumbnail', server: 'http://localhost:4321', name: 'cover.png', path: path(HASH_A, '.png'), caption: null },
+      { type: 'thumbnail', server: 'http://localhost:4321', name: 'extra.jpg', path: path('d'.repeat(64), '.jpg'), caption: null },
+      { type: 'embed', url: 'https://example.com/v', subject: 'Video', description: 'A video' },
+    ]);
+    expect(page.videos).toEqual([{ index: 0, path: path(HASH_B, '.mp4'), name: 'clip.mp4', extension: '.mp4', server: 'http://localhost:4321', caption: null }]);
+    expect(page.attachments.map((a) => a.name)).toEqual(['clip.mp4', 'pack.zip']);
+    expect(page.attachments[1]).toEqual({
+      server: 'http://localhost:4321',
+      name: 'pack.zip',
+      path: path('c'.repeat(64), '.zip'),
+      extension: '.zip',
+      name_extension: '.zip',
+      stem: 'c'.repeat(64),
+    });
+    expect(page.props).toEqual({ flagged: false, revisions: [] });
+    expect(getPostPage(t.db, 'fanbox', '100', 'missing')).toBeUndefined();
+  });
+
+  it('keeps comments with their revisions', () => {
+    upsertPost(t.db, { service: 'fanbox', user: '100', id: '1' });
+    const base = { service: 'fanbox', user: '100', post_id: '1', commenter: '7', commenter_name: 'kiwi' };
+    upsertComment(t.db, { ...base, id: 'c1', content: 'first', published: '2024-01-01T00:00:00' });
+    upsertComment(t.db, { ...base, id: 'c2', parent_id: 'c1', content: 'reply', published: '2024-01-02T00:00:00' });
+    upsertComment(t.db, { ...base, id: 'c1', content: 'first (edited)', published: '2024-01-01T00:00:00' }, { now: '2024-01-03T00:00:00' });
+    const comments = listComments(t.db, 'fanbox', '100', '1');
+    expect(comments.map((c) => [c.id, c.parent_id, c.content])).toEqual([
+      ['c1', null, 'first (edited)'],
+      ['c2', 'c1', 'reply'],
+    ]);
+    expect(comments[0].revisions).toEqual([{ id: expect.any(Number), content: 'first', added: '2024-01-03T00:00:00' }]);
+  });
+
+  it('iterates every post key in batches', () => {
+    seedListing();
+    const keys = [...iteratePostKeys(t.db, 7)];
+    expect(keys).toHaveLength(120);
+    expect(new Set(keys.map((k) => k.id)).size).toBe(120);
+    expect(keys[0]).toMatchObject({ service: 'fanbox', user: '100' });
+  });
+});
