@@ -141,7 +141,7 @@ export function countFiles(db: Db): number {
  */
 export function setArchiveInfo(
   db: Db,
-  input: { hash: string; file_list: string[]; password?: string | null; password_required?: boolean },
+  input: { hash: string; file_list: string[]; password?: string | null; password_required?: boolean; added?: string },
 ): void {
   inTransaction(db, () => {
     const hash = input.hash.toLowerCase();
@@ -155,7 +155,7 @@ export function setArchiveInfo(
       JSON.stringify(input.file_list),
       input.password ?? null,
       input.password_required || input.password ? 1 : 0,
-      nowIso(),
+      input.added ?? nowIso(),
     );
     recordChange(db, { kind: 'file', action: 'upsert', ref: hash });
   });

@@ -158,7 +158,7 @@ export async function createMediaPool(
       data: name.endsWith('.png') || name.endsWith('.jpg') || name.endsWith('.webp') ? fs.readFileSync(path.join(filesDir, ...images[0].path.split('/').filter(Boolean))) : readme(`${spec.name} / ${name} (${i + 1})`),
     }));
     const file = storeAndRegister(db, filesDir, await zipBuffer(entries), 'zip', spec.name, options.added);
-    setArchiveInfo(db, { hash: file.hash, file_list: spec.entries, password: null, password_required: false });
+    setArchiveInfo(db, { hash: file.hash, file_list: spec.entries, password: null, password_required: false, added: options.added });
     zips.push(file);
   }
 
@@ -168,13 +168,13 @@ export async function createMediaPool(
     { name: 'high_res_notes.txt', data: readme('High resolution notes') },
   ];
   const lockedKnown = storeAndRegister(db, filesDir, await encryptedZip(lockedEntries, passwords.known), 'zip', 'locked_rewards.zip', options.added);
-  setArchiveInfo(db, { hash: lockedKnown.hash, file_list: lockedEntries.map((e) => e.name), password: passwords.known, password_required: true });
+  setArchiveInfo(db, { hash: lockedKnown.hash, file_list: lockedEntries.map((e) => e.name), password: passwords.known, password_required: true, added: options.added });
   const secretEntries = [
     { name: 'secret_sketches.txt', data: readme('Secret sketches') },
     { name: 'process/steps.txt', data: readme('Process steps') },
   ];
   const lockedUnknown = storeAndRegister(db, filesDir, await encryptedZip(secretEntries.map((e) => ({ ...e, name: e.name.replace('/', '_') })), passwords.unknown), 'zip', 'gumroad_bundle.zip', options.added);
-  setArchiveInfo(db, { hash: lockedUnknown.hash, file_list: secretEntries.map((e) => e.name.replace('/', '_')), password: null, password_required: true });
+  setArchiveInfo(db, { hash: lockedUnknown.hash, file_list: secretEntries.map((e) => e.name.replace('/', '_')), password: null, password_required: true, added: options.added });
 
   const videos = [
     storeAndRegister(db, filesDir, Buffer.from('Trove demo video placeholder (not a playable video) #1\n'), 'mp4', 'timelapse.mp4', options.added),
