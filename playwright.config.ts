@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import path from 'node:path';
-import { CHROMIUM_ARGS } from './scripts/lib/chromium.ts';
+import { CHROMIUM_ARGS, findSystemChromium } from './scripts/lib/chromium.ts';
 
 // The browser tests run against `npm start` on a throwaway data folder with the demo archive.
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4391);
@@ -16,7 +16,8 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH || undefined,
+      // A system Chromium when there is one (npm test installs one if needed), else Playwright's own.
+      executablePath: findSystemChromium(),
       args: CHROMIUM_ARGS,
     },
   },

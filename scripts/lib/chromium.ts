@@ -13,7 +13,7 @@ export interface ChromiumChoice {
   how: string;
 }
 
-function findSystemChromium(): string | undefined {
+export function findSystemChromium(): string | undefined {
   const fromEnv = process.env.CHROMIUM_PATH;
   if (fromEnv && fs.existsSync(fromEnv)) return fromEnv;
   return CANDIDATES.find((candidate) => fs.existsSync(candidate));
