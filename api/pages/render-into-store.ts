@@ -32,7 +32,7 @@ export async function renderOne(renderer: PageRenderer, store: PageStore, key: s
 }
 
 /** Renders in this thread, a few pages in flight at once. */
-export function inProcessRenderer(renderer: PageRenderer, store: PageStore, concurrency = 4): StoreRenderer {
+export function inProcessRenderer(renderer: PageRenderer, store: PageStore, concurrency = 16): StoreRenderer {
   return {
     async render(keys, onResult) {
       let next = 0;

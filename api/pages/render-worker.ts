@@ -5,7 +5,7 @@ import { createPageRenderer, loadSsrHandler } from '../server/ssr.ts';
 import { renderOne, type RenderResult } from './render-into-store.ts';
 
 const { distDir, storeRoot } = workerData as { distDir: string; storeRoot: string };
-const LANES = 3;
+const LANES = 16;
 
 try {
   const renderer = await createPageRenderer(await loadSsrHandler(distDir));

@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, migrate, type Db } from '../../api/data/db.ts';
 import { upsertCreator } from '../../api/data/creators.ts';
 import { upsertPost, deletePost } from '../../api/data/posts.ts';
-import { ensureBuild } from '../../scripts/lib/build.ts';
 
 let dataDir: string;
 let db: Db;
@@ -52,7 +51,6 @@ function addPost(creator: string, n: number, tags: string[] = ['sketch']) {
 }
 
 beforeAll(() => {
-  ensureBuild(() => {});
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-rebuild-'));
   db = openDatabase(path.join(dataDir, 'trove.sqlite'));
   migrate(db);

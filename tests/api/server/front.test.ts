@@ -18,7 +18,7 @@ import { createFrontServer } from '../../../api/server/front.ts';
 import { PageStore } from '../../../api/server/page-store.ts';
 import { createPageRenderer, loadSsrHandler, type PageRenderer } from '../../../api/server/ssr.ts';
 import { readConfig, dataPaths } from '../../../src/lib/config.ts';
-import { DIST_DIR, ensureBuild } from '../../../scripts/lib/build.ts';
+import { DIST_DIR } from '../../../scripts/lib/build.ts';
 
 let dataDir: string;
 let db: Db;
@@ -41,7 +41,6 @@ function request(pathname: string, headers: Record<string, string> = {}, method 
 }
 
 beforeAll(async () => {
-  ensureBuild(() => {});
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-front-'));
   // Pages rendered by the SSR handler read DATA_DIR from the environment of this process.
   process.env.DATA_DIR = dataDir;
