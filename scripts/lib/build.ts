@@ -58,7 +58,9 @@ export function ensureBuild(log: (line: string) => void): string {
   }
   log(`Building the site (astro build) for sources ${id}...`);
   const started = Date.now();
-  const result = spawnSync('npx', ['astro', 'build'], { stdio: 'inherit' });
+  // Always a production build: under another NODE_ENV (vitest sets 'test') Vite compiles JSX for React's
+  // development runtime, which the production server cannot run.
+  const result = spawnSync('npx', ['astro', 'build'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
   if (result.status !== 0) throw new Error('astro build failed');
   const compressed = precompressDir(path.join(DIST_DIR, 'client'));
   fs.writeFileSync(STAMP, JSON.stringify({ id, builtAt: new Date().toISOString() }) + '\n');
