@@ -24,6 +24,14 @@ export interface FrontDeps {
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Sent with every answer. A Content-Security-Policy comes with the islands' CSP hashes (docs/decisions.md). */
+const SECURITY_HEADERS: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+  'X-Frame-Options': 'SAMEORIGIN',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+};
 const REVALIDATE = 'public, max-age=0, must-revalidate';
 
 /** Resolves a URL path inside root, refusing anything that would climb out of it. */
@@ -102,6 +110,7 @@ export function createFrontHandler(deps: FrontDeps) {
 export function createFrontServer(deps: FrontDeps): http.Server {
   const handle = createFrontHandler(deps);
   const server = http.createServer((req, res) => {
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     handle(req, res).catch((error: unknown) => {
       deps.log?.(`request failed: ${(error as Error).message}`);
       if (!res.headersSent) {

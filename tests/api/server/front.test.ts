@@ -74,6 +74,7 @@ describe('front server', () => {
     const answer = await request('/api/v1/app_version');
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toContain('application/json');
+    expect(answer.headers['x-content-type-options']).toBe('nosniff');
   });
 
   it('serves stored files at /data and bare paths, with ranges and download names', async () => {
