@@ -544,9 +544,11 @@ export function resolvePost(
 
 /** A random post key, or undefined when there are no posts. */
 export function randomPost(db: Db, random: () => number = Math.random): PostKey | undefined {
-  const bounds = stmt<{ lo: number | null; hi: number | null }>(db, 'SELECT min(seq) AS lo, max(seq) AS hi FROM posts').get()!;
-  if (bounds.lo === null || bounds.hi === null) return undefined;
-  const pick = bounds.lo + Math.floor(random() * (bounds.hi - bounds.lo + 1));
+  // Two queries: SQLite answers a lone min() or max() from the index, not both in one query.
+  const lo = stmt<{ v: number | null }>(db, 'SELECT min(seq) AS v FROM posts').get()!.v;
+  const hi = stmt<{ v: number | null }>(db, 'SELECT max(seq) AS v FROM posts').get()!.v;
+  if (lo === null || hi === null) return undefined;
+  const pick = lo + Math.floor(random() * (hi - lo + 1));
   return stmt<PostKey>(db, 'SELECT service, "user", id FROM posts WHERE seq >= ? ORDER BY seq LIMIT 1').get(pick);
 }
 
@@ -563,15 +565,25 @@ export interface SearchOptions {
   user?: string | null;
   offset?: number;
   limit?: number;
+  /**
+   * Stop counting matches at this many. Default: exact counts, except for a global search made only
+   * of 1-2 character words (a substring scan of every post), which counts up to SCAN_COUNT_LIMIT.
+   */
+  countLimit?: number;
 }
 
 export interface SearchResult {
   posts: PostSummary[];
-  /** Number of matching posts. */
+  /** Number of matching posts (at most the count limit). */
   count: number;
-  /** Same as count (kept for API compatibility). */
+  /** Same as count (both keys are in the API answer). */
   true_count: number;
+  /** true when counting stopped at the limit (there may be more matches). */
+  capped: boolean;
 }
+
+/** Count limit of global searches that must scan every post (only 1-2 character words). */
+export const SCAN_COUNT_LIMIT = 10_000;
 
 const MAX_SEARCH_WORDS = 8;
 const MAX_SEARCH_TAGS = 8;
@@ -606,13 +618,17 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
   const { ftsQuery, shortWords } = options.q ? splitSearchQuery(options.q) : { ftsQuery: null, shortWords: [] };
   const creator = options.service && options.user ? { service: options.service, user: options.user } : null;
 
+  const result = (posts: PostSummary[], count: number, countLimit?: number): SearchResult => {
+    const capped = countLimit !== undefined && count >= countLimit;
+    return { posts, count, true_count: count, capped };
+  };
+
   if (!ftsQuery && shortWords.length === 0 && tags.length === 0) {
     if (creator) {
       const count = countCreatorPosts(db, creator.service, creator.user);
-      return { posts: listCreatorPosts(db, creator.service, creator.user, offset, limit), count, true_count: count };
+      return result(listCreatorPosts(db, creator.service, creator.user, offset, limit), count);
     }
-    const count = countPosts(db);
-    return { posts: listRecentPosts(db, offset, limit), count, true_count: count };
+    return result(listRecentPosts(db, offset, limit), countPosts(db));
   }
 
   // Fast path (ARCHITECTURE.md): global FTS only, LIMIT inside the FTS subquery, then join.
@@ -626,8 +642,11 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
     )
       .all(ftsQuery, limit, offset)
       .map(toSummary);
-    const count = stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM posts_fts WHERE posts_fts MATCH ?').get(ftsQuery)!.n;
-    return { posts, count, true_count: count };
+    const count =
+      options.countLimit !== undefined
+        ? stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM (SELECT 1 FROM posts_fts WHERE posts_fts MATCH ? LIMIT ?)').get(ftsQuery, options.countLimit)!.n
+        : stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM posts_fts WHERE posts_fts MATCH ?').get(ftsQuery)!.n;
+    return result(posts, count, options.countLimit);
   }
 
   const where: string[] = [];
@@ -679,8 +698,13 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
   const posts = stmt<SummaryRow>(db, `SELECT ${SUMMARY_COLUMNS} FROM ${from} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
     .all(...params, limit, offset)
     .map(toSummary);
-  const count = stmt<{ n: number }>(db, `SELECT count(*) AS n FROM ${from} ${whereSql}`).get(...params)!.n;
-  return { posts, count, true_count: count };
+  const fullScan = !creator && tags.length === 0 && !ftsQuery;
+  const countLimit = options.countLimit ?? (fullScan ? SCAN_COUNT_LIMIT : undefined);
+  const count =
+    countLimit !== undefined
+      ? stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} ${whereSql} LIMIT ?)`).get(...params, countLimit)!.n
+      : stmt<{ n: number }>(db, `SELECT count(*) AS n FROM ${from} ${whereSql}`).get(...params)!.n;
+  return result(posts, count, countLimit);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -940,13 +964,13 @@ export function upsertPost(db: Db, input: PostInput, options: { now?: string } =
       if (existing) stmt(db, 'DELETE FROM post_files WHERE service = ? AND "user" = ? AND post_id = ?').run(input.service, input.user, input.id);
       const insertFile = stmt(
         db,
-        `INSERT OR IGNORE INTO post_files (service, "user", post_id, kind, idx, hash) VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO post_files (service, "user", post_id, kind, idx, hash, post_seq) VALUES (?, ?, ?, ?, ?, ?, ?)`,
       );
       const fileHash = input.file ? (input.file.hash?.toLowerCase() ?? hashFromPath(input.file.path)) : null;
-      if (fileHash) insertFile.run(input.service, input.user, input.id, 'file', 0, fileHash);
+      if (fileHash) insertFile.run(input.service, input.user, input.id, 'file', 0, fileHash, seq);
       (input.attachments ?? []).forEach((attachment, idx) => {
         const hash = attachment.hash?.toLowerCase() ?? hashFromPath(attachment.path);
-        if (hash) insertFile.run(input.service, input.user, input.id, 'attachment', idx, hash);
+        if (hash) insertFile.run(input.service, input.user, input.id, 'attachment', idx, hash, seq);
       });
     }
 
@@ -1108,11 +1132,16 @@ export function countPostFavorites(db: Db, service: string, creatorId: string, p
 export function listPostsWithFile(db: Db, sha256: string, offset = 0, limit = 50): PostSummary[] {
   return stmt<SummaryRow>(
     db,
-    `SELECT ${SUMMARY_COLUMNS} FROM posts p
-      WHERE p.seq IN (SELECT q.seq FROM post_files f JOIN posts q
-                        ON q.service = f.service AND q."user" = f."user" AND q.id = f.post_id WHERE f.hash = ?)
-      ORDER BY p.seq DESC LIMIT ? OFFSET ?`,
+    `SELECT ${SUMMARY_COLUMNS}
+       FROM (SELECT DISTINCT post_seq FROM post_files WHERE hash = ? ORDER BY post_seq DESC LIMIT ? OFFSET ?) f
+       JOIN posts p ON p.seq = f.post_seq
+      ORDER BY p.seq DESC`,
   )
-    .all(sha256, limit, offset)
+    .all(sha256.toLowerCase(), limit, offset)
     .map(toSummary);
+}
+
+/** Number of posts carrying a file of this sha256. */
+export function countPostsWithFile(db: Db, sha256: string): number {
+  return stmt<{ n: number }>(db, 'SELECT count(DISTINCT post_seq) AS n FROM post_files WHERE hash = ?').get(sha256.toLowerCase())!.n;
 }

@@ -103,8 +103,8 @@ CREATE INDEX posts_added ON posts (added DESC, seq DESC);
 CREATE INDEX posts_id ON posts (service, id);
 
 -- File links of posts (the post side of hash search): one row per file / attachment whose sha256 is
--- known; kind 'file' (the main file, idx 0) or 'attachment' (idx = position). Names and paths for
--- display live in posts.file / posts.attachments.
+-- known; kind 'file' (the main file, idx 0) or 'attachment' (idx = position); post_seq orders hash
+-- search results newest archived first. Names and paths for display live in posts.file / attachments.
 CREATE TABLE post_files (
   service TEXT NOT NULL,
   "user" TEXT NOT NULL,
@@ -112,10 +112,11 @@ CREATE TABLE post_files (
   kind TEXT NOT NULL CHECK (kind IN ('file', 'attachment')),
   idx INTEGER NOT NULL,
   hash TEXT NOT NULL,                     -- sha256 (references files.hash when the file is stored)
+  post_seq INTEGER NOT NULL,
   PRIMARY KEY (service, "user", post_id, kind, idx),
   FOREIGN KEY (service, "user", post_id) REFERENCES posts (service, "user", id) ON DELETE CASCADE
 ) WITHOUT ROWID;
-CREATE INDEX post_files_hash ON post_files (hash);
+CREATE INDEX post_files_hash ON post_files (hash, post_seq DESC);
 
 -- Tags, denormalised with the sort keys of the listings they filter.
 CREATE TABLE post_tags (

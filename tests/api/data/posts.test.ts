@@ -204,7 +204,8 @@ describe('posts', () => {
       expect(ids('sketch', { service: 'fanbox', user: '100' })).toEqual(['2']);
       expect(ids('猫', { service: 'patreon', user: '200' })).toEqual(['3']);
       expect(ids('sketch', { offset: 1, limit: 1 })).toEqual(['2']);
-      expect(searchPosts(t.db, { q: 'nothing-like-this' })).toEqual({ posts: [], count: 0, true_count: 0 });
+      expect(searchPosts(t.db, { q: 'nothing-like-this' })).toEqual({ posts: [], count: 0, true_count: 0, capped: false });
+      expect(searchPosts(t.db, { q: 'e', countLimit: 2 })).toMatchObject({ count: 2, capped: true });
       expect(searchPosts(t.db, { q: '' }).count).toBe(4);
     });
 
