@@ -5,23 +5,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
+import { PAYSITES } from '../../src/lib/paysites.ts';
 
 const WIDE = { width: 1280, height: 800 };
 const NARROW = { width: 375, height: 740 };
-const PAYSITES = [
-  'patreon',
-  'fanbox',
-  'discord',
-  'fantia',
-  'afdian',
-  'boosty',
-  'gumroad',
-  'subscribestar',
-  'dlsite',
-  'fansly',
-  'onlyfans',
-  'candfans',
-];
 
 const pkg = JSON.parse(fs.readFileSync(path.resolve('package.json'), 'utf8')) as { version: string };
 

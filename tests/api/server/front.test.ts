@@ -4,11 +4,12 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpRequest } from '../../helpers/http.ts';
 import { migrate, openDatabase, type Db } from '../../../api/data/db.ts';
 import { upsertCreator } from '../../../api/data/creators.ts';
 import { upsertPost } from '../../../api/data/posts.ts';
@@ -29,15 +30,7 @@ let base: string;
 let image: { sha256: string; path: string; size: number };
 
 function request(pathname: string, headers: Record<string, string> = {}, method = 'GET') {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    const req = http.request(`${base}${pathname}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  return httpRequest(`${base}${pathname}`, { headers, method });
 }
 
 beforeAll(async () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpRequest } from '../../helpers/http.ts';
 import { sendFile } from '../../../api/server/send-file.ts';
 
 let root: string;
@@ -33,15 +34,7 @@ afterAll(() => {
 });
 
 function get(pathname: string, headers: Record<string, string> = {}, method = 'GET') {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    const request = http.request(`${base}${pathname}`, { headers, method }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-    });
-    request.on('error', reject);
-    request.end();
-  });
+  return httpRequest(`${base}${pathname}`, { headers, method });
 }
 
 describe('sendFile', () => {

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { httpRequest } from '../../helpers/http.ts';
 import { migrate, openDatabase, type Db } from '../../../api/data/db.ts';
 import { upsertCreator } from '../../../api/data/creators.ts';
 import { upsertPost } from '../../../api/data/posts.ts';
@@ -21,15 +22,7 @@ let server: http.Server;
 let base: string;
 
 function overHttp(pathname: string) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
-    http
-      .get(`${base}${pathname}`, { headers: { host: 'localhost', 'accept-encoding': 'identity' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      })
-      .on('error', reject);
-  });
+  return httpRequest(`${base}${pathname}`, { headers: { host: 'localhost', 'accept-encoding': 'identity' } });
 }
 
 beforeAll(async () => {
