@@ -6,10 +6,10 @@ import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { inTransaction, nowIso, parseJson } from './util.ts';
 
+/** GET /v1/patreon/user/{id}/community items (exactly these keys). */
 export interface CommunityChannel {
   channel_id: string;
   creator_id: string;
-  service: string;
   name: string;
   messages_refreshed_at: string | null;
   post_count: number;
@@ -83,14 +83,14 @@ export function upsertCommunityChannel(db: Db, input: CommunityChannelInput): vo
 export function listCommunityChannels(db: Db, service: string, creatorId: string): CommunityChannel[] {
   return stmt<CommunityChannel>(
     db,
-    `SELECT channel_id, creator_id, service, name, messages_refreshed_at, post_count FROM community_channels
+    `SELECT channel_id, creator_id, name, messages_refreshed_at, post_count FROM community_channels
       WHERE service = ? AND creator_id = ? ORDER BY name, channel_id`,
   ).all(service, creatorId);
 }
 
-/** One channel, or undefined. */
-export function getCommunityChannel(db: Db, channelId: string): CommunityChannel | undefined {
-  return stmt<CommunityChannel>(
+/** One channel (with its creator's service), or undefined. */
+export function getCommunityChannel(db: Db, channelId: string): (CommunityChannel & { service: string }) | undefined {
+  return stmt<CommunityChannel & { service: string }>(
     db,
     `SELECT channel_id, creator_id, service, name, messages_refreshed_at, post_count FROM community_channels
       WHERE channel_id = ?`,

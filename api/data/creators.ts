@@ -124,7 +124,7 @@ export function findCreator(db: Db, service: string, idOrPublicId: string): Crea
 export function listCreatorsUpdated(db: Db, offset: number, limit: number): Creator[] {
   return stmt<CreatorRow>(
     db,
-    `SELECT ${CREATOR_COLUMNS} FROM creators ORDER BY updated DESC, service, id LIMIT ? OFFSET ?`,
+    `SELECT ${CREATOR_COLUMNS} FROM creators ORDER BY updated DESC, service DESC, id DESC LIMIT ? OFFSET ?`,
   )
     .all(limit, offset)
     .map(toCreator);
@@ -340,7 +340,7 @@ export function listAnnouncements(db: Db, service: string, creatorId: string): A
   return stmt<Announcement>(
     db,
     `SELECT service, user_id, hash, content, published, added FROM announcements
-      WHERE service = ? AND user_id = ? ORDER BY published DESC, added DESC, hash`,
+      WHERE service = ? AND user_id = ? ORDER BY published DESC, added DESC, hash DESC`,
   ).all(service, creatorId);
 }
 

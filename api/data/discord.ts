@@ -7,6 +7,7 @@ import { recordChange } from './changes.ts';
 import { epochToIso, getCreator } from './creators.ts';
 import { hashFromPath, inTransaction, nowIso, parseJson, placeholders } from './util.ts';
 
+/** A channel as the API answers it (exactly these keys); listed by position. */
 export interface DiscordChannel {
   id: string;
   server_id: string;
@@ -15,7 +16,6 @@ export interface DiscordChannel {
   topic: string | null;
   is_nsfw: boolean;
   type: number;
-  position: number;
   post_count: number;
 }
 
@@ -102,7 +102,7 @@ interface ChannelRow extends Omit<DiscordChannel, 'is_nsfw'> {
   is_nsfw: number;
 }
 
-const CHANNEL_COLUMNS = 'id, server_id, name, parent_channel_id, topic, is_nsfw, type, position, post_count';
+const CHANNEL_COLUMNS = 'id, server_id, name, parent_channel_id, topic, is_nsfw, type, post_count';
 
 function toChannel(row: ChannelRow): DiscordChannel {
   return { ...row, is_nsfw: row.is_nsfw === 1 };

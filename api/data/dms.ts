@@ -149,7 +149,7 @@ export function listCreatorDms(db: Db, service: string, creatorId: string, offse
   return stmt<DmRow>(
     db,
     `SELECT ${DM_COLUMNS} FROM dms d WHERE d.service = ? AND d."user" = ? AND d.status = 'approved'
-      ORDER BY d.published DESC, d.hash LIMIT ? OFFSET ?`,
+      ORDER BY d.published DESC, d.hash DESC LIMIT ? OFFSET ?`,
   )
     .all(service, creatorId, limit, offset)
     .map(toDm);
@@ -177,12 +177,12 @@ export function listDms(db: Db, options: { q?: string | null; offset?: number; l
   const base = `SELECT ${DM_COLUMNS}, ${ARTIST_COLUMNS} FROM dms d
     LEFT JOIN creators c ON c.service = d.service AND c.id = d."user" WHERE d.status = 'approved'`;
   const rows = options.q
-    ? stmt<DmArtistRow>(db, `${base} AND d.content LIKE ? ESCAPE '\\' ORDER BY d.added DESC, d.hash LIMIT ? OFFSET ?`).all(
+    ? stmt<DmArtistRow>(db, `${base} AND d.content LIKE ? ESCAPE '\\' ORDER BY d.added DESC, d.hash DESC LIMIT ? OFFSET ?`).all(
         likePattern(options.q),
         limit,
         offset,
       )
-    : stmt<DmArtistRow>(db, `${base} ORDER BY d.added DESC, d.hash LIMIT ? OFFSET ?`).all(limit, offset);
+    : stmt<DmArtistRow>(db, `${base} ORDER BY d.added DESC, d.hash DESC LIMIT ? OFFSET ?`).all(limit, offset);
   return rows.map(toDmWithArtist);
 }
 
@@ -202,7 +202,7 @@ export function listDmsForReview(db: Db, accountId: number, status: 'pending' | 
     db,
     `SELECT ${DM_COLUMNS}, ${ARTIST_COLUMNS} FROM dms d
        LEFT JOIN creators c ON c.service = d.service AND c.id = d."user"
-      WHERE d.account_id = ? AND d.status = ? ORDER BY d.added DESC, d.hash`,
+      WHERE d.account_id = ? AND d.status = ? ORDER BY d.added DESC, d.hash DESC`,
   )
     .all(accountId, status)
     .map(toDmWithArtist);

@@ -2,8 +2,9 @@
  * Posts: listings, the post page, search, tags, revisions, comments, popularity, and the writers.
  *
  * Orders (stable, index-backed):
- * - A creator's posts: newest first, `published DESC, id` (posts_creator_published). Posts without a
- *   published date come last (SQLite sorts NULL last in DESC; a PostgreSQL port says NULLS LAST).
+ * - A creator's posts: newest first, `published DESC, id DESC` (posts_creator_published, scanned
+ *   backwards). Posts without a published date come last (SQLite sorts NULL last in DESC; a
+ *   PostgreSQL port says NULLS LAST).
  *   `next` is the next OLDER post of that listing, `prev` the next NEWER one.
  * - Global recent posts: `added DESC, seq DESC` (posts_added).
  * - Global search and tag listings: newest archived first, `seq DESC` (the FTS rowid is seq).
@@ -290,12 +291,12 @@ function getFullRow(db: Db, service: string, user: string, id: string): FullRow 
 // ---------------------------------------------------------------------------------------------------
 // Listings
 
-/** A creator's posts, newest first (published DESC, id), as summaries. */
+/** A creator's posts, newest first (published DESC, id DESC), as summaries. */
 export function listCreatorPosts(db: Db, service: string, creatorId: string, offset: number, limit: number): PostSummary[] {
   return stmt<SummaryRow>(
     db,
     `SELECT ${SUMMARY_COLUMNS} FROM posts p WHERE p.service = ? AND p."user" = ?
-      ORDER BY p.published DESC, p.id LIMIT ? OFFSET ?`,
+      ORDER BY p.published DESC, p.id DESC LIMIT ? OFFSET ?`,
   )
     .all(service, creatorId, limit, offset)
     .map(toSummary);
@@ -346,28 +347,28 @@ interface OrderKey {
   published: string | null;
 }
 
-/** The next OLDER post after `at` in the creator's listing, or null. */
+/** The next OLDER post after `at` in the creator's listing (published DESC, id DESC; undated last), or null. */
 function olderThan(db: Db, service: string, user: string, at: OrderKey): string | null {
   if (at.published !== null) {
     const same = stmt<{ id: string }>(
       db,
-      `SELECT id FROM posts WHERE service = ? AND "user" = ? AND published = ? AND id > ? ORDER BY id LIMIT 1`,
+      `SELECT id FROM posts WHERE service = ? AND "user" = ? AND published = ? AND id < ? ORDER BY id DESC LIMIT 1`,
     ).get(service, user, at.published, at.id);
     if (same) return same.id;
     const older = stmt<{ id: string }>(
       db,
-      `SELECT id FROM posts WHERE service = ? AND "user" = ? AND published < ? ORDER BY published DESC, id LIMIT 1`,
+      `SELECT id FROM posts WHERE service = ? AND "user" = ? AND published < ? ORDER BY published DESC, id DESC LIMIT 1`,
     ).get(service, user, at.published);
     if (older) return older.id;
     const undated = stmt<{ id: string }>(
       db,
-      `SELECT id FROM posts WHERE service = ? AND "user" = ? AND published IS NULL ORDER BY id LIMIT 1`,
+      `SELECT id FROM posts WHERE service = ? AND "user" = ? AND published IS NULL ORDER BY id DESC LIMIT 1`,
     ).get(service, user);
     return undated?.id ?? null;
   }
   const next = stmt<{ id: string }>(
     db,
-    `SELECT id FROM posts WHERE service = ? AND "user" = ? AND published IS NULL AND id > ? ORDER BY id LIMIT 1`,
+    `SELECT id FROM posts WHERE service = ? AND "user" = ? AND published IS NULL AND id < ? ORDER BY id DESC LIMIT 1`,
   ).get(service, user, at.id);
   return next?.id ?? null;
 }
@@ -377,24 +378,23 @@ function newerThan(db: Db, service: string, user: string, at: OrderKey): string 
   if (at.published === null) {
     const same = stmt<{ id: string }>(
       db,
-      `SELECT id FROM posts WHERE service = ? AND "user" = ? AND published IS NULL AND id < ? ORDER BY id DESC LIMIT 1`,
+      `SELECT id FROM posts WHERE service = ? AND "user" = ? AND published IS NULL AND id > ? ORDER BY id LIMIT 1`,
     ).get(service, user, at.id);
     if (same) return same.id;
     const dated = stmt<{ id: string }>(
       db,
-      `SELECT id FROM posts WHERE service = ? AND "user" = ? AND published IS NOT NULL
-        ORDER BY published, id DESC LIMIT 1`,
+      `SELECT id FROM posts WHERE service = ? AND "user" = ? AND published IS NOT NULL ORDER BY published, id LIMIT 1`,
     ).get(service, user);
     return dated?.id ?? null;
   }
   const same = stmt<{ id: string }>(
     db,
-    `SELECT id FROM posts WHERE service = ? AND "user" = ? AND published = ? AND id < ? ORDER BY id DESC LIMIT 1`,
+    `SELECT id FROM posts WHERE service = ? AND "user" = ? AND published = ? AND id > ? ORDER BY id LIMIT 1`,
   ).get(service, user, at.published, at.id);
   if (same) return same.id;
   const newer = stmt<{ id: string }>(
     db,
-    `SELECT id FROM posts WHERE service = ? AND "user" = ? AND published > ? ORDER BY published, id DESC LIMIT 1`,
+    `SELECT id FROM posts WHERE service = ? AND "user" = ? AND published > ? ORDER BY published, id LIMIT 1`,
   ).get(service, user, at.published);
   return newer?.id ?? null;
 }
@@ -435,13 +435,13 @@ export function creatorPostPosition(db: Db, service: string, creatorId: string, 
     return stmt<{ n: number }>(
       db,
       `SELECT (SELECT count(*) FROM posts WHERE service = :s AND "user" = :u AND published IS NOT NULL)
-            + (SELECT count(*) FROM posts WHERE service = :s AND "user" = :u AND published IS NULL AND id < :id) AS n`,
+            + (SELECT count(*) FROM posts WHERE service = :s AND "user" = :u AND published IS NULL AND id > :id) AS n`,
     ).get({ s: service, u: creatorId, id: postId })!.n;
   }
   return stmt<{ n: number }>(
     db,
     `SELECT (SELECT count(*) FROM posts WHERE service = :s AND "user" = :u AND published > :p)
-          + (SELECT count(*) FROM posts WHERE service = :s AND "user" = :u AND published = :p AND id < :id) AS n`,
+          + (SELECT count(*) FROM posts WHERE service = :s AND "user" = :u AND published = :p AND id > :id) AS n`,
   ).get({ s: service, u: creatorId, p: row.published, id: postId })!.n;
 }
 
@@ -658,13 +658,13 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
     from = `post_tags t JOIN posts p ON p.service = t.service AND p."user" = t."user" AND p.id = t.post_id`;
     where.push('t.service = ?', 't."user" = ?', 't.tag = ?');
     params.push(creator.service, creator.user, tags[0]);
-    order = 't.published DESC, t.post_id';
+    order = 't.published DESC, t.post_id DESC';
     restTags = tags.slice(1);
   } else if (creator) {
     from = 'posts p';
     where.push('p.service = ?', 'p."user" = ?');
     params.push(creator.service, creator.user);
-    order = 'p.published DESC, p.id';
+    order = 'p.published DESC, p.id DESC';
   } else if (tags.length > 0) {
     from = 'post_tags t JOIN posts p ON p.seq = t.post_seq';
     where.push('t.tag = ?');
@@ -961,16 +961,13 @@ export function upsertPost(db: Db, input: PostInput, options: { now?: string } =
     ).run({ ...key, seq, added, ...next });
 
     if (!existing || existing.file !== next.file || existing.attachments !== next.attachments) {
-      if (existing) stmt(db, 'DELETE FROM post_files WHERE service = ? AND "user" = ? AND post_id = ?').run(input.service, input.user, input.id);
-      const insertFile = stmt(
-        db,
-        `INSERT INTO post_files (service, "user", post_id, kind, idx, hash, post_seq) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      );
+      if (existing) stmt(db, 'DELETE FROM post_files WHERE post_seq = ?').run(seq);
+      const insertFile = stmt(db, 'INSERT INTO post_files (post_seq, kind, idx, hash) VALUES (?, ?, ?, ?)');
       const fileHash = input.file ? (input.file.hash?.toLowerCase() ?? hashFromPath(input.file.path)) : null;
-      if (fileHash) insertFile.run(input.service, input.user, input.id, 'file', 0, fileHash, seq);
+      if (fileHash) insertFile.run(seq, 'file', 0, fileHash);
       (input.attachments ?? []).forEach((attachment, idx) => {
         const hash = attachment.hash?.toLowerCase() ?? hashFromPath(attachment.path);
-        if (hash) insertFile.run(input.service, input.user, input.id, 'attachment', idx, hash, seq);
+        if (hash) insertFile.run(seq, 'attachment', idx, hash);
       });
     }
 
@@ -1044,7 +1041,7 @@ export function* iterateCreatorPostIds(db: Db, service: string, creatorId: strin
   for (let offset = 0; ; offset += batch) {
     const rows = stmt<{ id: string }>(
       db,
-      'SELECT id FROM posts WHERE service = ? AND "user" = ? ORDER BY published DESC, id LIMIT ? OFFSET ?',
+      'SELECT id FROM posts WHERE service = ? AND "user" = ? ORDER BY published DESC, id DESC LIMIT ? OFFSET ?',
     ).all(service, creatorId, batch, offset);
     for (const row of rows) yield row.id;
     if (rows.length < batch) return;

@@ -11,7 +11,10 @@
  *   a PostgreSQL port simply drops the clause.
  * - Booleans are INTEGER 0/1. "user" is always quoted (a reserved word in PostgreSQL).
  * - posts.seq is a stable integer per post (assigned on first insert, never reused). The FTS index
- *   uses it as its rowid, and it orders the newest-first search.
+ *   uses it as its rowid, it orders the newest-first search, and narrow link tables key on it.
+ * - Indexes are ascending; newest-first listings scan them backwards (ORDER BY ... DESC on every
+ *   column). Descending indexes over growing keys fill their pages only half: new rows land at the
+ *   left edge of each range.
  * - File paths are '/ab/cd/<sha256>.<ext>'; files are content addressed (api/media/store.ts).
  * - Everything that changes archive pages is written through api/data/*.ts, which also appends to
  *   `changes` (see api/data/changes.ts) in the same transaction.
@@ -72,7 +75,7 @@ CREATE TABLE creators (
   relation_id INTEGER,
   PRIMARY KEY (service, id)
 );
-CREATE INDEX creators_updated ON creators (updated DESC, service, id);
+CREATE INDEX creators_updated ON creators (updated, service, id);
 CREATE INDEX creators_public_id ON creators (service, public_id);
 CREATE INDEX creators_relation ON creators (relation_id) WHERE relation_id IS NOT NULL;
 CREATE INDEX creators_name ON creators (name);
@@ -98,25 +101,21 @@ CREATE TABLE posts (
   PRIMARY KEY (service, "user", id),
   FOREIGN KEY (service, "user") REFERENCES creators (service, id)
 );
-CREATE INDEX posts_creator_published ON posts (service, "user", published DESC, id);
-CREATE INDEX posts_added ON posts (added DESC, seq DESC);
+CREATE INDEX posts_creator_published ON posts (service, "user", published, id);
+CREATE INDEX posts_added ON posts (added, seq);
 CREATE INDEX posts_id ON posts (service, id);
 
 -- File links of posts (the post side of hash search): one row per file / attachment whose sha256 is
--- known; kind 'file' (the main file, idx 0) or 'attachment' (idx = position); post_seq orders hash
--- search results newest archived first. Names and paths for display live in posts.file / attachments.
+-- known, keyed by the post's seq; kind 'file' (the main file, idx 0) or 'attachment' (idx = its
+-- position). Names and paths for display live in posts.file / posts.attachments.
 CREATE TABLE post_files (
-  service TEXT NOT NULL,
-  "user" TEXT NOT NULL,
-  post_id TEXT NOT NULL,
+  post_seq INTEGER NOT NULL REFERENCES posts (seq) ON DELETE CASCADE,
   kind TEXT NOT NULL CHECK (kind IN ('file', 'attachment')),
   idx INTEGER NOT NULL,
   hash TEXT NOT NULL,                     -- sha256 (references files.hash when the file is stored)
-  post_seq INTEGER NOT NULL,
-  PRIMARY KEY (service, "user", post_id, kind, idx),
-  FOREIGN KEY (service, "user", post_id) REFERENCES posts (service, "user", id) ON DELETE CASCADE
+  PRIMARY KEY (post_seq, kind, idx)
 ) WITHOUT ROWID;
-CREATE INDEX post_files_hash ON post_files (hash, post_seq DESC);
+CREATE INDEX post_files_hash ON post_files (hash, post_seq);
 
 -- Tags, denormalised with the sort keys of the listings they filter.
 CREATE TABLE post_tags (
@@ -129,8 +128,8 @@ CREATE TABLE post_tags (
   PRIMARY KEY (service, "user", post_id, tag),
   FOREIGN KEY (service, "user", post_id) REFERENCES posts (service, "user", id) ON DELETE CASCADE
 ) WITHOUT ROWID;
-CREATE INDEX post_tags_global ON post_tags (tag, post_seq DESC);
-CREATE INDEX post_tags_creator ON post_tags (service, "user", tag, published DESC, post_id);
+CREATE INDEX post_tags_global ON post_tags (tag, post_seq);
+CREATE INDEX post_tags_creator ON post_tags (service, "user", tag, published, post_id);
 
 -- Previous versions of a post: the full post object (JSON) as it was before an update.
 CREATE TABLE post_revisions (
@@ -142,7 +141,7 @@ CREATE TABLE post_revisions (
   added TEXT NOT NULL,
   FOREIGN KEY (service, "user", post_id) REFERENCES posts (service, "user", id) ON DELETE CASCADE
 );
-CREATE INDEX post_revisions_post ON post_revisions (service, "user", post_id, revision_id DESC);
+CREATE INDEX post_revisions_post ON post_revisions (service, "user", post_id, revision_id);
 
 CREATE TABLE comments (
   service TEXT NOT NULL,
@@ -204,7 +203,7 @@ CREATE TABLE announcements (
   PRIMARY KEY (service, user_id, hash),
   FOREIGN KEY (service, user_id) REFERENCES creators (service, id) ON DELETE CASCADE
 );
-CREATE INDEX announcements_creator ON announcements (service, user_id, published DESC, added DESC);
+CREATE INDEX announcements_creator ON announcements (service, user_id, published, added);
 
 CREATE TABLE fancards (
   id INTEGER PRIMARY KEY,
@@ -215,7 +214,7 @@ CREATE TABLE fancards (
   added TEXT NOT NULL,
   FOREIGN KEY (service, user_id) REFERENCES creators (service, id) ON DELETE CASCADE
 );
-CREATE INDEX fancards_creator ON fancards (service, user_id, added DESC, id DESC);
+CREATE INDEX fancards_creator ON fancards (service, user_id, added, id);
 
 -- Direct messages. status: approved (public), pending / ignored (awaiting the importing account).
 CREATE TABLE dms (
@@ -233,9 +232,9 @@ CREATE TABLE dms (
   PRIMARY KEY (service, "user", hash),
   FOREIGN KEY (service, "user") REFERENCES creators (service, id) ON DELETE CASCADE
 );
-CREATE INDEX dms_creator ON dms (service, "user", status, published DESC, hash);
-CREATE INDEX dms_global ON dms (status, added DESC, hash);
-CREATE INDEX dms_account ON dms (account_id, status, added DESC) WHERE account_id IS NOT NULL;
+CREATE INDEX dms_creator ON dms (service, "user", status, published, hash);
+CREATE INDEX dms_global ON dms (status, added, hash);
+CREATE INDEX dms_account ON dms (account_id, status, added, hash) WHERE account_id IS NOT NULL;
 
 -- Shares ('Filehaus' uploads) -------------------------------------------------------------------------
 CREATE TABLE shares (
@@ -245,7 +244,7 @@ CREATE TABLE shares (
   uploader_id INTEGER REFERENCES accounts (id) ON DELETE SET NULL,
   added TEXT NOT NULL
 );
-CREATE INDEX shares_added ON shares (added DESC, id DESC);
+CREATE INDEX shares_added ON shares (added, id);
 
 CREATE TABLE share_files (
   share_id INTEGER NOT NULL REFERENCES shares (id) ON DELETE CASCADE,
@@ -264,7 +263,7 @@ CREATE TABLE share_creators (
   PRIMARY KEY (share_id, service, creator_id),
   FOREIGN KEY (service, creator_id) REFERENCES creators (service, id) ON DELETE CASCADE
 );
-CREATE INDEX share_creators_creator ON share_creators (service, creator_id, share_id DESC);
+CREATE INDEX share_creators_creator ON share_creators (service, creator_id, share_id);
 
 -- Discord: a server is the creator row (service 'discord', id = server id). --------------------------
 CREATE TABLE discord_channels (
@@ -293,7 +292,7 @@ CREATE TABLE discord_messages (
   edited TEXT,
   added TEXT NOT NULL
 );
-CREATE INDEX discord_messages_channel ON discord_messages (channel_id, published DESC, id DESC);
+CREATE INDEX discord_messages_channel ON discord_messages (channel_id, published, id);
 
 -- Discord side of the file links (hash search).
 CREATE TABLE discord_attachments (
@@ -329,7 +328,7 @@ CREATE TABLE community_messages (
   original_json TEXT NOT NULL DEFAULT '{}',
   added TEXT NOT NULL
 );
-CREATE INDEX community_messages_channel ON community_messages (channel_id, created_at DESC, message_id DESC);
+CREATE INDEX community_messages_channel ON community_messages (channel_id, created_at, message_id);
 
 -- Accounts' own data ------------------------------------------------------------------------------------
 -- faved_seq is one sequence over both tables (kv key 'seq:faved').
@@ -342,7 +341,7 @@ CREATE TABLE favorite_creators (
   PRIMARY KEY (account_id, service, creator_id),
   FOREIGN KEY (service, creator_id) REFERENCES creators (service, id) ON DELETE CASCADE
 );
-CREATE INDEX favorite_creators_account ON favorite_creators (account_id, faved_seq DESC);
+CREATE INDEX favorite_creators_account ON favorite_creators (account_id, faved_seq);
 CREATE INDEX favorite_creators_creator ON favorite_creators (service, creator_id);
 
 CREATE TABLE favorite_posts (
@@ -355,7 +354,7 @@ CREATE TABLE favorite_posts (
   PRIMARY KEY (account_id, service, "user", post_id),
   FOREIGN KEY (service, "user", post_id) REFERENCES posts (service, "user", id) ON DELETE CASCADE
 );
-CREATE INDEX favorite_posts_account ON favorite_posts (account_id, faved_seq DESC);
+CREATE INDEX favorite_posts_account ON favorite_posts (account_id, faved_seq);
 CREATE INDEX favorite_posts_post ON favorite_posts (service, "user", post_id);
 
 CREATE TABLE flags (
@@ -395,7 +394,7 @@ CREATE TABLE notifications (
   is_seen INTEGER NOT NULL DEFAULT 0,
   created_at TEXT NOT NULL DEFAULT ${NOW}
 );
-CREATE INDEX notifications_account ON notifications (account_id, id DESC);
+CREATE INDEX notifications_account ON notifications (account_id, id);
 
 -- Imports -------------------------------------------------------------------------------------------
 -- Session keys saved for auto-import, encrypted (RSA-OAEP wrapped AES-256-GCM); never plain text.
@@ -433,7 +432,7 @@ CREATE TABLE imports (
 );
 CREATE INDEX imports_queue ON imports (finished_at, priority DESC, created_at);
 CREATE INDEX imports_key ON imports (key_id) WHERE key_id IS NOT NULL;
-CREATE INDEX imports_account ON imports (account_id, created_at DESC) WHERE account_id IS NOT NULL;
+CREATE INDEX imports_account ON imports (account_id, created_at) WHERE account_id IS NOT NULL;
 
 CREATE TABLE import_logs (
   id INTEGER PRIMARY KEY,

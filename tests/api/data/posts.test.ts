@@ -37,7 +37,7 @@ describe('posts', () => {
   });
   afterEach(() => t.cleanup());
 
-  /** 120 posts for fanbox/100: days 1..60, two posts per day (ties broken by id), ids '1001'..'1120'. */
+  /** 120 posts for fanbox/100: days 1..60, two posts per day (ties broken by id, descending), ids '1001'..'1120'. */
   function seedListing(): string[] {
     for (let i = 0; i < 120; i += 1) {
       const day = 1 + Math.floor(i / 2);
@@ -52,11 +52,11 @@ describe('posts', () => {
         added: date,
       });
     }
-    // Expected newest-first order: published DESC, then id ascending within a day.
+    // Expected newest-first order: published DESC, then id DESC within a day.
     const expected: string[] = [];
     for (let day = 60; day >= 1; day -= 1) {
       const first = 1001 + (day - 1) * 2;
-      expected.push(String(first), String(first + 1));
+      expected.push(String(first + 1), String(first));
     }
     return expected;
   }
@@ -120,10 +120,11 @@ describe('posts', () => {
     upsertPost(t.db, { service: 'patreon', user: '200', id: '1', title: 'dated', published: '2024-01-01T00:00:00' });
     upsertPost(t.db, { service: 'patreon', user: '200', id: '2', title: 'undated a', published: null });
     upsertPost(t.db, { service: 'patreon', user: '200', id: '3', title: 'undated b', published: null });
-    expect(listCreatorPosts(t.db, 'patreon', '200', 0, 50).map((p) => p.id)).toEqual(['1', '2', '3']);
-    expect(getPost(t.db, 'patreon', '200', '1')).toMatchObject({ prev: null, next: '2' });
-    expect(getPost(t.db, 'patreon', '200', '2')).toMatchObject({ prev: '1', next: '3' });
-    expect(getPost(t.db, 'patreon', '200', '3')).toMatchObject({ prev: '2', next: null });
+    expect(listCreatorPosts(t.db, 'patreon', '200', 0, 50).map((p) => p.id)).toEqual(['1', '3', '2']);
+    expect(getPost(t.db, 'patreon', '200', '1')).toMatchObject({ prev: null, next: '3' });
+    expect(getPost(t.db, 'patreon', '200', '3')).toMatchObject({ prev: '1', next: '2' });
+    expect(getPost(t.db, 'patreon', '200', '2')).toMatchObject({ prev: '3', next: null });
+    expect(creatorPostPosition(t.db, 'patreon', '200', '2')).toBe(2);
   });
 
   it('stores the previous version as a revision when content changes, and nothing when identical', () => {
