@@ -32,6 +32,10 @@
  *
  * Tags are not logged separately: tag listings are searches rendered on demand; the per-creator tags
  * tab and the all-tags page are covered by 'post' rows.
+ *
+ * Not logged (they change no stored page): accounts and sessions, favourites (creators.txt computes
+ * `favorited` when generated), flags, notifications, imports and keys, pending or ignored DMs, link
+ * requests until approved. An identical re-write (same creator, same post) logs nothing.
  */
 import { stmt, type Db } from './db.ts';
 

@@ -15,7 +15,7 @@ import { upsertCommunityChannel, upsertCommunityMessages, type CommunityMessageI
 import { addFavoriteCreator, addFavoritePost } from '../../api/data/favorites.ts';
 import { createLinkRequest, flagPost, linkCreators } from '../../api/data/moderation.ts';
 import { createNotification, NOTIFICATION_ROLE_CHANGE } from '../../api/data/notifications.ts';
-import { appendImportLog, createImport, updateImport } from '../../api/data/imports.ts';
+import { appendImportLog, createImport, getImport, updateImport } from '../../api/data/imports.ts';
 import type { Rng } from './random.ts';
 import { snowflake } from './ids.ts';
 import type { MediaPool, PoolFile } from './media.ts';
@@ -104,7 +104,7 @@ function seedAnnouncementsAndFancards(db: Db, rng: Rng, ctx: ExtrasContext): voi
       });
     }
   }
-  let fancardId = 100_000;
+  let fancardId = 100_000 + rng.int(0, 50_000) * 100;
   for (const creator of byService(ctx.creators, 'fanbox')) {
     const count = rng.int(2, 3);
     for (let i = 0; i < count; i += 1) {
@@ -203,7 +203,7 @@ function seedDiscord(db: Db, rng: Rng, ctx: ExtrasContext): void {
   const { images, zips, videos } = ctx.pool;
   let sequence = 1;
   servers.forEach((server, serverIndex) => {
-    const baseMs = ctx.timeline.start + (30 + serverIndex * 20) * DAY;
+    const baseMs = ctx.timeline.start + (30 + serverIndex * 20) * DAY + rng.int(0, DAY - 1);
     const channelId = (offset: number) => snowflake(baseMs + offset * 1000, sequence++);
     const main = serverIndex === 0;
     const category = { id: channelId(1), name: 'ART', type: 4, position: 0 };
@@ -388,8 +388,10 @@ const DM_TEXTS = [
 function seedDms(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: number): void {
   const candidates = ctx.creators.filter((c) => ['patreon', 'fanbox', 'fansly', 'onlyfans', 'boosty'].includes(c.service)).slice(0, 6);
   if (candidates.length === 0) return;
-  const importId = createImport(db, {
-    id: 'demo0000import01',
+  const importId = `demo${rng.hex(12)}`;
+  if (getImport(db, importId)) return;
+  createImport(db, {
+    id: importId,
     service: candidates[0].service,
     account_id: consumerId,
     save_dms: true,
@@ -440,7 +442,8 @@ function seedAccountData(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: numbe
     const creator = rng.pick(posting);
     addFavoritePost(db, consumerId, creator.service, creator.id, rng.pick(creator.postIds), at(30 - i));
   }
-  createNotification(db, {
+  const hasNotification = (db.prepare('SELECT count(*) AS n FROM notifications WHERE account_id = ?').get(consumerId) as { n: number }).n > 0;
+  if (!hasNotification) createNotification(db, {
     account_id: consumerId,
     type: NOTIFICATION_ROLE_CHANGE,
     extra_info: { old_role: 'moderator', new_role: 'consumer' },
@@ -459,7 +462,10 @@ function seedAccountData(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: numbe
   const boosty = byService(ctx.creators, 'boosty')[0];
   const subscribestar = byService(ctx.creators, 'subscribestar')[0];
   const [from, to] = boosty && subscribestar ? [boosty, subscribestar] : [posting[0], posting[1]];
-  if (from && to) {
+  const pending = from && to && db
+    .prepare(`SELECT 1 FROM link_requests WHERE status = 'pending' AND from_service = ? AND from_id = ? AND to_service = ? AND to_id = ?`)
+    .get(from.service, from.id, to.service, to.id);
+  if (from && to && !pending) {
     createLinkRequest(db, {
       from_service: from.service,
       from_id: from.id,
