@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { writeTransaction } from '../api/data/db.ts';
-import { countPosts, upsertPost } from '../api/data/posts.ts';
+import { countCreatorPosts, countPosts, upsertPost } from '../api/data/posts.ts';
 import { iterateCreatorKeys } from '../api/data/creators.ts';
 import { lastChangeId, setKv } from '../api/data/changes.ts';
 import { applyRebuild, LAST_REBUILT_KEY, planRebuild } from '../api/pages/rebuild.ts';
@@ -14,7 +14,7 @@ import { createProgress } from '../scripts/lib/progress.ts';
 import { openSite, storeRendererFor } from '../scripts/lib/site.ts';
 
 process.env.NODE_ENV ??= 'production';
-const { values } = parseArgs({ options: { posts: { type: 'string' }, creators: { type: 'string' }, imports: { type: 'string', default: '100,1000' } } });
+const { values } = parseArgs({ options: { posts: { type: 'string' }, creators: { type: 'string' }, imports: { type: 'string', default: '100,1000' }, threads: { type: 'string' } } });
 const posts = Number(values.posts);
 const creators = Number(values.creators);
 
@@ -37,11 +37,16 @@ site.store.adoptBuild(site.storeId);
 // The benchmark measures imports, not the seed: start from a consumed change log.
 setKv(db, LAST_REBUILT_KEY, String(lastChangeId(db)));
 
-const targets: Array<{ service: string; id: string }> = [];
-for (const creator of iterateCreatorKeys(db)) {
-  if (creator.service !== 'discord') targets.push(creator);
-  if (targets.length === 10) break;
-}
+// A listing's pages all shift when a post is added, so the cost of an import grows with the size of
+// the creators it touches. To compare archives of different sizes fairly, the imports go to ten
+// creators of the archive's average size (posts / creators), picked at random among those closest.
+const average = posts / creators;
+const bySize = [...iterateCreatorKeys(db)]
+  .filter((creator) => creator.service !== 'discord')
+  .map((creator) => ({ ...creator, distance: Math.abs(countCreatorPosts(db, creator.service, creator.id) - average) }))
+  .sort((a, b) => a.distance - b.distance)
+  .slice(0, 40);
+const targets = Array.from({ length: 10 }, () => bySize.splice(Math.floor(Math.random() * bySize.length), 1)[0]);
 
 const runs = [];
 let serial = 0;
@@ -66,7 +71,7 @@ for (const k of values.imports.split(',').map(Number)) {
 
   const started = performance.now();
   const plan = planRebuild(db);
-  const renderer = await storeRendererFor(site, { pages: plan.keys.length });
+  const renderer = await storeRendererFor(site, { pages: plan.keys.length, threads: Number(values.threads) || undefined });
   const summary = await applyRebuild(db, site.store, renderer, plan);
   await renderer.close();
   const seconds = (performance.now() - started) / 1000;

@@ -714,7 +714,7 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
 export function listAllTags(db: Db): TagCount[] {
   return stmt<TagCount>(
     db,
-    'SELECT tag, count(*) AS post_count FROM post_tags GROUP BY tag ORDER BY post_count DESC, tag',
+    'SELECT tag, post_count FROM tag_counts ORDER BY post_count DESC, tag',
   ).all();
 }
 

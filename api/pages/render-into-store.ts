@@ -24,7 +24,7 @@ export interface StoreRenderer {
 export async function renderOne(renderer: PageRenderer, store: PageStore, key: string): Promise<RenderResult> {
   try {
     const page = await renderer.render(key);
-    if (page.status === 200) return { key, outcome: store.write(key, page.body) ? 'written' : 'unchanged' };
+    if (page.status === 200) return { key, outcome: (await store.write(key, page.body)) ? 'written' : 'unchanged' };
     return { key, outcome: store.remove(key) ? 'removed' : 'absent' };
   } catch (error) {
     return { key, outcome: 'failed', error: (error as Error).message };

@@ -68,9 +68,9 @@ export function createFrontHandler(deps: FrontDeps) {
     if (!pending) {
       pending = deps.renderer
         .render(key)
-        .then((page) => {
+        .then(async (page) => {
           if (page.status !== 200 || !String(page.headers['content-type'] ?? '').startsWith('text/html')) return false;
-          deps.store.write(key, page.body);
+          await deps.store.write(key, page.body);
           return true;
         })
         .finally(() => inflight.delete(key));

@@ -49,8 +49,8 @@ export async function openSite(): Promise<Site> {
 
 export const CLIENT_DIR = path.join(DIST_DIR, 'client');
 
-/** Below this many pages a rebuild renders in this thread: worker start-up would cost more than it saves. */
-export const WORKER_THRESHOLD_PAGES = 400;
+/** Below this many pages a rebuild renders in this thread (compression and writes still go to the thread pool): starting workers costs over a second. */
+export const WORKER_THRESHOLD_PAGES = 3000;
 
 /** The renderer for a rebuild: worker threads (one per core) for large rebuilds, this thread otherwise. */
 export async function storeRendererFor(site: Site, options: { pages: number; threads?: number }): Promise<StoreRenderer> {

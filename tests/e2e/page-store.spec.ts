@@ -34,7 +34,7 @@ test('an archive page is answered from the page store and refreshed by scripts/r
   // Prove the answer comes from the store: a marker written into the stored file shows up in the browser.
   const file = store.fileFor(creatorPath);
   const original = fs.readFileSync(file, 'utf8');
-  store.write(creatorPath, original.replace('</main>', '<p id="store-marker">served from the store</p></main>'));
+  await store.write(creatorPath, original.replace('</main>', '<p id="store-marker">served from the store</p></main>'));
   await page.goto(creatorPath);
   await expect(page.locator('#store-marker')).toHaveText('served from the store');
 

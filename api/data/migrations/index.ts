@@ -1,5 +1,6 @@
 /** Forward-only migrations, applied in order by migrate() in api/data/db.ts. Never edit a released one. */
 import initial from './001_initial.ts';
+import listingSpeed from './002_listing_speed.ts';
 
 export interface Migration {
   version: number;
@@ -7,4 +8,4 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: Migration[] = [initial];
+export const MIGRATIONS: Migration[] = [initial, listingSpeed];

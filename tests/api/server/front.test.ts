@@ -99,7 +99,7 @@ describe('front server', () => {
     expect(store.has('/fanbox/user/artist1/post/p1')).toBe(true);
 
     // Change the stored bytes: the next answer must come from the store, not from a new render.
-    store.write('/fanbox/user/artist1/post/p1', '<!doctype html><p>from the store</p>');
+    await store.write('/fanbox/user/artist1/post/p1', '<!doctype html><p>from the store</p>');
     const second = await request('/fanbox/user/artist1/post/p1', { 'accept-encoding': 'br' });
     expect(second.headers['content-encoding']).toBe('br');
     const third = await request('/fanbox/user/artist1/post/p1');

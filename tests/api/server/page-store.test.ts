@@ -15,8 +15,8 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('PageStore', () => {
-  it('writes a page with brotli and gzip siblings holding the same bytes', () => {
-    expect(store.write('/fanbox/user/1?o=50', '<p>hello</p>')).toBe(true);
+  it('writes a page with brotli and gzip siblings holding the same bytes', async () => {
+    expect(await store.write('/fanbox/user/1?o=50', '<p>hello</p>')).toBe(true);
     const file = store.fileFor('/fanbox/user/1?o=50');
     expect(file).toBe(path.join(root, 'pages', 'fanbox', 'user', '1', 'index.o50.html'));
     expect(fs.readFileSync(file, 'utf8')).toBe('<p>hello</p>');
@@ -25,16 +25,16 @@ describe('PageStore', () => {
     expect(fs.readdirSync(path.dirname(file)).some((name) => name.includes('.tmp-'))).toBe(false);
   });
 
-  it('leaves identical bytes untouched', () => {
-    store.write('/posts', 'same');
+  it('leaves identical bytes untouched', async () => {
+    await store.write('/posts', 'same');
     const file = store.fileFor('/posts');
     const before = fs.statSync(file).mtimeMs;
-    expect(store.write('/posts', 'same')).toBe(false);
+    expect(await store.write('/posts', 'same')).toBe(false);
     expect(fs.statSync(file).mtimeMs).toBe(before);
-    expect(store.write('/posts', 'different')).toBe(true);
+    expect(await store.write('/posts', 'different')).toBe(true);
   });
 
-  it('keeps keys inside the store whatever their segments hold', () => {
+  it('keeps keys inside the store whatever their segments hold', async () => {
     for (const key of ['/fanbox/user/..%2F..%2Fetc', '/fanbox/user/%2E%2E', '/fanbox/user/index.html', '/fanbox/user/a%2Fb']) {
       const file = store.fileFor(key);
       expect(file.startsWith(path.join(root, 'pages') + path.sep)).toBe(true);
@@ -43,11 +43,11 @@ describe('PageStore', () => {
     expect(store.fileFor('/fanbox/user/index.html')).not.toBe(store.fileFor('/fanbox/user'));
   });
 
-  it('lists and prunes listing pages by offset', () => {
-    store.write('/fanbox/user/1', 'a');
-    store.write('/fanbox/user/1?o=50', 'b');
-    store.write('/fanbox/user/1?o=100', 'c');
-    store.write('/fanbox/user/1/tags', 'tags');
+  it('lists and prunes listing pages by offset', async () => {
+    await store.write('/fanbox/user/1', 'a');
+    await store.write('/fanbox/user/1?o=50', 'b');
+    await store.write('/fanbox/user/1?o=100', 'c');
+    await store.write('/fanbox/user/1/tags', 'tags');
     const files = store.listingFiles('/fanbox/user/1').map((file) => PageStore.offsetOf(file)).sort((a, b) => a - b);
     expect(files).toEqual([0, 50, 100]);
     expect(store.remove('/fanbox/user/1?o=100')).toBe(true);
@@ -55,9 +55,9 @@ describe('PageStore', () => {
     expect(store.remove('/fanbox/user/1?o=100')).toBe(false);
   });
 
-  it('keeps only the given pages after a full render', () => {
+  it('keeps only the given pages after a full render', async () => {
     store.adoptBuild('build-1');
-    for (const key of ['/posts', '/posts?o=50', '/fanbox/user/1', '/fanbox/user/1/post/2']) store.write(key, key);
+    for (const key of ['/posts', '/posts?o=50', '/fanbox/user/1', '/fanbox/user/1/post/2']) await store.write(key, key);
     expect(store.pruneExcept(['/posts', '/fanbox/user/1/post/2'])).toBe(2);
     expect(store.has('/posts')).toBe(true);
     expect(store.has('/posts?o=50')).toBe(false);
@@ -65,9 +65,9 @@ describe('PageStore', () => {
     expect(store.buildId()).toBe('build-1');
   });
 
-  it('empties itself when the build changes', () => {
+  it('empties itself when the build changes', async () => {
     expect(store.adoptBuild('build-1').fresh).toBe(true);
-    store.write('/posts', 'x');
+    await store.write('/posts', 'x');
     expect(store.adoptBuild('build-1').fresh).toBe(false);
     expect(store.has('/posts')).toBe(true);
     expect(store.adoptBuild('build-2').fresh).toBe(true);
