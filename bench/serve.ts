@@ -43,10 +43,17 @@ export async function serveBenchmark() {
   const dataDir = archiveDir('serve');
   const server = spawn('npx', ['tsx', 'scripts/start.ts'], {
     env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', NODE_ENV: 'production' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // Measure only once the start-up's background rendering of the page store is over.
+  const storeReady = new Promise<void>((resolve) => {
+    server.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('Page store')) resolve();
+    });
   });
   try {
     await waitFor(`http://127.0.0.1:${PORT}${PAGE}`, 600_000);
+    await storeReady;
     const trove = await load(`http://127.0.0.1:${PORT}${PAGE}`);
     const file = new PageStore(path.join(dataDir, 'pages')).fileFor(PAGE);
     const bare = spawn('node', ['bench/bare-server.mjs', file, String(BARE_PORT)], { stdio: ['ignore', 'ignore', 'inherit'] });

@@ -5,6 +5,7 @@
  * (archive pages rendered there are written to the store on the way out).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Express } from 'express';
 import { canonicalPageKey } from '../pages/keys.ts';
@@ -47,20 +48,39 @@ export function resolveInside(root: string, urlPath: string): string | undefined
   return resolved === root || resolved.startsWith(root + path.sep) ? resolved : undefined;
 }
 
-function serveBuiltAsset(req: IncomingMessage, res: ServerResponse, clientDir: string, pathname: string): boolean {
-  const file = resolveInside(clientDir, pathname);
-  if (!file) return false;
+/** The files of a build (dist/client never changes while a build is served), so a miss costs no stat. */
+function listBuiltFiles(clientDir: string): Set<string> {
+  const files = new Set<string>();
+  const walk = (dir: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (!/\.(br|gz)$/.test(entry.name)) files.add(full);
+    }
+  };
+  walk(clientDir);
+  return files;
+}
+
+function serveBuiltAsset(req: IncomingMessage, res: ServerResponse, clientDir: string, builtFiles: Set<string>, pathname: string): boolean {
+  const resolved = resolveInside(clientDir, pathname);
+  if (!resolved) return false;
+  // Prerendered pages are written as <path>/index.html (build.format 'directory').
+  const file = pathname.endsWith('/') || !path.extname(pathname) ? path.join(resolved, 'index.html') : resolved;
+  if (!builtFiles.has(file)) return false;
   const cacheControl = pathname.startsWith('/_astro/') ? IMMUTABLE : REVALIDATE;
-  if (pathname.endsWith('/') || !path.extname(pathname)) {
-    // Prerendered pages are written as <path>/index.html (build.format 'directory').
-    return sendFile(req, res, path.join(file, 'index.html'), { precompressed: true, cacheControl });
-  }
-  if (/\.(br|gz)$/.test(pathname)) return false;
   return sendFile(req, res, file, { precompressed: true, cacheControl });
 }
 
 export function createFrontHandler(deps: FrontDeps) {
   const inflight = new Map<string, Promise<boolean>>();
+  const builtFiles = listBuiltFiles(deps.clientDir);
 
   /** Renders an archive page once (concurrent misses share the render) and stores it when it is a 200. */
   function renderIntoStore(key: string): Promise<boolean> {
@@ -90,7 +110,7 @@ export function createFrontHandler(deps: FrontDeps) {
     if (serveMedia(req, res, url, deps.media)) return;
 
     const isRead = req.method === 'GET' || req.method === 'HEAD';
-    if (isRead && serveBuiltAsset(req, res, deps.clientDir, pathname)) return;
+    if (isRead && serveBuiltAsset(req, res, deps.clientDir, builtFiles, pathname)) return;
 
     const key = isRead ? canonicalPageKey(pathname, url.search) : undefined;
     if (key) {

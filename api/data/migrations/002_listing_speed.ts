@@ -1,7 +1,9 @@
 /**
  * Listing speed at a million posts (see docs/benchmarks.md):
- * - a creator's newest-first listing orders by (published DESC, id DESC); the index now matches that
- *   order exactly, so a page is read straight off the index instead of sorting ties in a temporary tree;
+ * - a creator's newest-first listing orders by (published DESC, id DESC), which SQLite reads off an
+ *   ascending (published, id) index backwards. Archives made by an early 001 had a (published DESC, id)
+ *   index, which sorts ties in a temporary tree; it is rebuilt in the ascending form (a no-op rebuild
+ *   on newer archives, where 001 already creates it so);
  * - the all-tags page reads per-tag counts kept by triggers instead of grouping every post's tags.
  */
 import type { Migration } from './index.ts';
@@ -11,7 +13,7 @@ const migration: Migration = {
   name: 'listing_speed',
   sql: `
 DROP INDEX posts_creator_published;
-CREATE INDEX posts_creator_published ON posts (service, "user", published DESC, id DESC);
+CREATE INDEX posts_creator_published ON posts (service, "user", published, id);
 
 CREATE TABLE tag_counts (
   tag TEXT PRIMARY KEY,
