@@ -6,6 +6,7 @@
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { hashPath, inTransaction, nowEpoch, nowIso } from './util.ts';
+import { epochToIso } from '../../src/lib/format.ts';
 
 /** A creator row as the data modules return it. */
 export interface Creator {
@@ -92,10 +93,7 @@ function toCreator(row: CreatorRow): Creator {
   return { ...row, has_chats: row.has_chats === 1 };
 }
 
-/** Epoch seconds to '2024-06-04T23:53:36'. */
-export function epochToIso(seconds: number | null | undefined): string {
-  return new Date((seconds ?? 0) * 1000).toISOString().slice(0, 19);
-}
+export { epochToIso };
 
 /** One creator by (service, id), or undefined. */
 export function getCreator(db: Db, service: string, id: string): Creator | undefined {

@@ -5,6 +5,7 @@
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { hashPath, inTransaction, nowIso, parseJson } from './util.ts';
+import { mimeForExt } from '../../src/lib/mime.ts';
 import { listPostsWithFile, type PostSummary } from './posts.ts';
 import { listDiscordMessagesWithFile, type DiscordFileHit } from './discord.ts';
 
@@ -47,36 +48,7 @@ export interface HashSearchResult {
   discord_posts: DiscordFileHit[];
 }
 
-const MIME_BY_EXT: Record<string, string> = {
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.jpe': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.svg': 'image/svg+xml',
-  '.mp4': 'video/mp4',
-  '.m4v': 'video/mp4',
-  '.webm': 'video/webm',
-  '.mov': 'video/quicktime',
-  '.mp3': 'audio/mpeg',
-  '.wav': 'audio/wav',
-  '.ogg': 'audio/ogg',
-  '.zip': 'application/zip',
-  '.rar': 'application/vnd.rar',
-  '.7z': 'application/x-7z-compressed',
-  '.pdf': 'application/pdf',
-  '.txt': 'text/plain',
-  '.psd': 'image/vnd.adobe.photoshop',
-  '.clip': 'application/octet-stream',
-};
-
-/** A MIME type for an extension ('.png' or 'png'), application/octet-stream when unknown. */
-export function mimeForExt(ext: string): string {
-  const key = (ext.startsWith('.') ? ext : `.${ext}`).toLowerCase();
-  return MIME_BY_EXT[key] ?? 'application/octet-stream';
-}
+export { mimeForExt };
 
 function normalizeExt(ext: string): string {
   if (ext === '') return '';

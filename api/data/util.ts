@@ -27,11 +27,8 @@ export function toJson(value: unknown): string | null {
   return value == null ? null : JSON.stringify(value);
 }
 
-/** Content-addressed path of a file: '/ab/cd/<sha256>.<ext>' (ext with or without the dot). */
-export function hashPath(sha256: string, ext: string): string {
-  const dotExt = ext === '' ? '' : ext.startsWith('.') ? ext : `.${ext}`;
-  return `/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}${dotExt}`;
-}
+/** Content-addressed path of a file: '/ab/cd/<sha256>.<ext>' (the one builder is src/lib/urls.ts). */
+export { filePath as hashPath } from '../../src/lib/urls.ts';
 
 /** The sha256 in a content-addressed path, or null when the path is not one. */
 export function hashFromPath(path: string | null | undefined): string | null {

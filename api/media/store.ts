@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { filePath } from '../../src/lib/urls.ts';
 
 export interface StoredFile {
   sha256: string;
@@ -30,7 +31,7 @@ export function normalizeExt(ext: string): string {
 
 /** The public path of a stored file: '/ab/cd/<sha256>.<ext>'. */
 export function storePath(sha256: string, ext: string): string {
-  return `/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}${normalizeExt(ext)}`;
+  return filePath(sha256, normalizeExt(ext));
 }
 
 /** The file-system location of a public path inside filesDir. */

@@ -5,39 +5,13 @@
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
+import { mimeForExt } from '../../src/lib/mime.ts';
 
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.xml': 'application/xml',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.jpe': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.webp': 'image/webp',
-  '.avif': 'image/avif',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.mp4': 'video/mp4',
-  '.webm': 'video/webm',
-  '.mp3': 'audio/mpeg',
-  '.zip': 'application/zip',
-  '.rar': 'application/vnd.rar',
-  '.7z': 'application/x-7z-compressed',
-  '.pdf': 'application/pdf',
-};
 
 const SMALL_FILE_BYTES = 256 * 1024;
 
 export function contentTypeFor(file: string): string {
-  return MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+  return mimeForExt(path.extname(file));
 }
 
 /** Types worth keeping precompressed next to the file. */

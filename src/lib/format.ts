@@ -13,8 +13,9 @@ export function formatYearMonth(iso: string | null | undefined): string {
   return iso ? iso.slice(0, 7) : '';
 }
 
-export function epochToIso(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().slice(0, 19);
+/** Epoch seconds to '2024-06-04T23:53:36' (missing is the epoch itself, as the data modules expect). */
+export function epochToIso(seconds: number | null | undefined): string {
+  return new Date((seconds ?? 0) * 1000).toISOString().slice(0, 19);
 }
 
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [

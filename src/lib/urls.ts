@@ -28,9 +28,10 @@ export function withOffset(url: string, offset: number): string {
   return search ? `${path}?${search}` : path;
 }
 
-/** A file's public path: /ab/cd/<sha256>.<ext>. */
+/** A file's public path: '/ab/cd/<sha256>.<ext>' (ext with or without its dot; none when empty). */
 export function filePath(sha256: string, ext: string): string {
-  return `/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}.${ext.replace(/^\./, '')}`;
+  const bare = ext.replace(/^\./, '');
+  return `/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}${bare ? `.${bare}` : ''}`;
 }
 
 /** Download URL of a stored file, on the configured image host (empty host = this site). */

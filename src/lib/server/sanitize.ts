@@ -28,17 +28,3 @@ const OPTIONS: sanitizeHtml.IOptions = {
 export function sanitizePostHtml(html: string | null | undefined): string {
   return html ? sanitizeHtml(html, OPTIONS) : '';
 }
-
-/** Plain text of untrusted HTML (for substrings, titles and meta descriptions). */
-export function htmlToText(html: string | null | undefined): string {
-  if (!html) return '';
-  return sanitizeHtml(html.replace(/<(br|\/p|\/div|\/li)\b[^>]*>/gi, ' $&'), { allowedTags: [], allowedAttributes: {} })
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/\s+/g, ' ')
-    .trim();
-}
