@@ -27,6 +27,7 @@ const renderer = await storeRendererFor(site, { pages: plan.keys.length, threads
 const progress = createProgress('Rendering every page');
 let peakRss = process.memoryUsage().rss;
 const summary = await applyRebuild(site.db, site.store, renderer, plan, {
+  freshStore: true,
   onStart: (total) => progress.start(total),
   onProgress: (done) => {
     progress.update(done);

@@ -35,6 +35,7 @@ if (values['dry-run']) {
 const renderer = await storeRendererFor(site, { pages: plan.keys.length, threads: Number(values.threads) || undefined });
 const progress = createProgress('Rendering pages');
 const summary = await applyRebuild(site.db, site.store, renderer, plan, {
+  freshStore: fresh,
   onStart: (total) => progress.start(total),
   onProgress: (done, total) => progress.update(done, total),
 });

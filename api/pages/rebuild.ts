@@ -16,6 +16,8 @@ import { pageKey } from './keys.ts';
 export const LAST_REBUILT_KEY = 'pages.last_change_id';
 
 export interface RebuildOptions {
+  /** The store was emptied just before (a new build): nothing stored to compare with. */
+  freshStore?: boolean;
   onStart?: (total: number) => void;
   onProgress?: (done: number, total: number) => void;
 }
@@ -80,6 +82,9 @@ export async function applyRebuild(db: Db, store: PageStore, renderer: StoreRend
   const summary: RebuildSummary = { changes: plan.changes, considered: plan.keys.length, written: 0, unchanged: 0, removed: 0, failed: [], seconds: 0, keys: plan.keys };
   options.onStart?.(plan.keys.length);
   let done = 0;
+  // A full render leaves compression to the first request for each page: it halves the work of
+  // rendering a whole archive, and a page nobody asks for is never compressed.
+  const write = plan.all ? { compress: false, fresh: options.freshStore ?? false } : {};
   await renderer.render(plan.keys, (result) => {
     if (result.outcome === 'written') summary.written += 1;
     else if (result.outcome === 'unchanged') summary.unchanged += 1;
@@ -87,7 +92,7 @@ export async function applyRebuild(db: Db, store: PageStore, renderer: StoreRend
     else if (result.outcome === 'failed') summary.failed.push(`${result.key}: ${result.error}`);
     done += 1;
     options.onProgress?.(done, plan.keys.length);
-  });
+  }, write);
   if (plan.all) {
     summary.removed += store.pruneExcept(plan.keys);
   } else {

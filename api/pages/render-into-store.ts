@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { PageStore } from '../server/page-store.ts';
+import { PageStore, type WriteOptions } from '../server/page-store.ts';
 import type { PageRenderer } from '../server/ssr.ts';
 
 export type RenderOutcome = 'written' | 'unchanged' | 'removed' | 'absent' | 'failed';
@@ -16,15 +16,15 @@ export interface RenderResult {
 
 export interface StoreRenderer {
   /** Renders each key and writes (200) or removes (anything else) its stored page. */
-  render(keys: string[], onResult: (result: RenderResult) => void): Promise<void>;
+  render(keys: string[], onResult: (result: RenderResult) => void, write?: WriteOptions): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Renders one key and applies the answer to the store. */
-export async function renderOne(renderer: PageRenderer, store: PageStore, key: string): Promise<RenderResult> {
+export async function renderOne(renderer: PageRenderer, store: PageStore, key: string, write: WriteOptions = {}): Promise<RenderResult> {
   try {
     const page = await renderer.render(key);
-    if (page.status === 200) return { key, outcome: (await store.write(key, page.body)) ? 'written' : 'unchanged' };
+    if (page.status === 200) return { key, outcome: (await store.write(key, page.body, write)) ? 'written' : 'unchanged' };
     return { key, outcome: store.remove(key) ? 'removed' : 'absent' };
   } catch (error) {
     return { key, outcome: 'failed', error: (error as Error).message };
@@ -34,10 +34,10 @@ export async function renderOne(renderer: PageRenderer, store: PageStore, key: s
 /** Renders in this thread, a few pages in flight at once. */
 export function inProcessRenderer(renderer: PageRenderer, store: PageStore, concurrency = 16): StoreRenderer {
   return {
-    async render(keys, onResult) {
+    async render(keys, onResult, write) {
       let next = 0;
       const lane = async () => {
-        while (next < keys.length) onResult(await renderOne(renderer, store, keys[next++]));
+        while (next < keys.length) onResult(await renderOne(renderer, store, keys[next++], write));
       };
       await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
     },
@@ -67,7 +67,7 @@ export async function workerPoolRenderer(options: { distDir: string; storeRoot: 
   );
 
   return {
-    async render(keys, onResult) {
+    async render(keys, onResult, write) {
       let next = 0;
       await Promise.all(
         workers.map(
@@ -82,7 +82,7 @@ export async function workerPoolRenderer(options: { distDir: string; storeRoot: 
                 }
                 const batch = keys.slice(next, next + BATCH);
                 next += batch.length;
-                worker.postMessage({ keys: batch });
+                worker.postMessage({ keys: batch, write });
               };
               const onMessage = (message: { results: RenderResult[] }) => {
                 for (const result of message.results) onResult(result);

@@ -1,6 +1,6 @@
 /** A render worker thread: loads the SSR handler once, then renders batches of keys into the store. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { PageStore } from '../server/page-store.ts';
+import { PageStore, type WriteOptions } from '../server/page-store.ts';
 import { createPageRenderer, loadSsrHandler } from '../server/ssr.ts';
 import { renderOne, type RenderResult } from './render-into-store.ts';
 
@@ -10,13 +10,13 @@ const LANES = 16;
 try {
   const renderer = await createPageRenderer(await loadSsrHandler(distDir));
   const store = new PageStore(storeRoot);
-  parentPort!.on('message', async ({ keys }: { keys: string[] }) => {
+  parentPort!.on('message', async ({ keys, write }: { keys: string[]; write?: WriteOptions }) => {
     const results: RenderResult[] = new Array(keys.length);
     let next = 0;
     const lane = async () => {
       while (next < keys.length) {
         const index = next++;
-        results[index] = await renderOne(renderer, store, keys[index]);
+        results[index] = await renderOne(renderer, store, keys[index], write);
       }
     };
     await Promise.all(Array.from({ length: LANES }, lane));

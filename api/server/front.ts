@@ -115,7 +115,12 @@ export function createFrontHandler(deps: FrontDeps) {
     const key = isRead ? canonicalPageKey(pathname, url.search) : undefined;
     if (key) {
       const file = deps.store.fileFor(key);
-      const pageOptions = { precompressed: true, cacheControl: REVALIDATE, contentType: 'text/html; charset=utf-8' };
+      const pageOptions = {
+        precompressed: true,
+        cacheControl: REVALIDATE,
+        contentType: 'text/html; charset=utf-8',
+        compressMissing: (path: string) => deps.store.compressMissing(path),
+      };
       if (sendFile(req, res, file, pageOptions)) return;
       try {
         if ((await renderIntoStore(key)) && sendFile(req, res, file, pageOptions)) return;

@@ -22,6 +22,13 @@ function encodeSegment(segment: string): string {
   return encodeURIComponent(segment).replace(/\./g, '%2E').replace(/\*/g, '%2A');
 }
 
+export interface WriteOptions {
+  /** Write the .br and .gz siblings now (default), or leave them to the first request that wants one. */
+  compress?: boolean;
+  /** The store was emptied before this render: there is no stored page to compare with or replace. */
+  fresh?: boolean;
+}
+
 export class PageStore {
   constructor(readonly root: string) {}
 
@@ -49,13 +56,22 @@ export class PageStore {
   /**
    * Writes the page; resolves false when the stored bytes were already identical (nothing touched).
    * Compression and file writes run on libuv's thread pool, so a render loop on the main thread keeps
-   * the other core busy with them.
+   * the other core busy with them. With `compress: false` (full renders) only the HTML is written and
+   * its siblings are made by the first request that asks for them (compressMissing).
    */
-  async write(key: string, html: string | Buffer): Promise<boolean> {
+  async write(key: string, html: string | Buffer, options: WriteOptions = {}): Promise<boolean> {
     const file = this.fileFor(key);
     const body = typeof html === 'string' ? Buffer.from(html) : html;
-    const existing = await fsp.readFile(file).catch(() => undefined);
-    if (existing && existing.equals(body)) return false;
+    if (!options.fresh) {
+      const existing = await fsp.readFile(file).catch(() => undefined);
+      if (existing && existing.equals(body)) return false;
+    }
+    if (options.compress === false) {
+      await fsp.mkdir(path.dirname(file), { recursive: true });
+      if (!options.fresh) await Promise.all(['.br', '.gz'].map((suffix) => fsp.rm(file + suffix, { force: true })));
+      await atomicWriteAsync(file, body);
+      return true;
+    }
     const [br, gz] = await Promise.all([
       brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } }),
       gzip(body, { level: GZIP_LEVEL }),
@@ -63,6 +79,23 @@ export class PageStore {
     ]);
     await Promise.all([atomicWriteAsync(file + '.br', br), atomicWriteAsync(file + '.gz', gz)]);
     await atomicWriteAsync(file, body);
+    return true;
+  }
+
+  /**
+   * Writes the .br and .gz siblings of a stored page file when they are missing (pages of a full
+   * render). Returns whether it wrote them.
+   */
+  compressMissing(file: string): boolean {
+    if (fs.existsSync(file + '.br')) return false;
+    let body: Buffer;
+    try {
+      body = fs.readFileSync(file);
+    } catch {
+      return false;
+    }
+    atomicWrite(file + '.br', zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } }));
+    atomicWrite(file + '.gz', zlib.gzipSync(body, { level: GZIP_LEVEL }));
     return true;
   }
 

@@ -27,6 +27,8 @@ export interface SendFileOptions {
   /** Sets Content-Disposition: attachment with this name. */
   downloadName?: string;
   extraHeaders?: Record<string, string>;
+  /** Called when the client accepts compression but no sibling exists yet; may write them. */
+  compressMissing?: (file: string) => boolean;
 }
 
 function pickEncoding(req: IncomingMessage, file: string): { encoding?: 'br' | 'gzip'; stat?: fs.Stats; path: string } {
@@ -70,7 +72,10 @@ export function sendFile(req: IncomingMessage, res: ServerResponse, file: string
   if (!stat.isFile()) return false;
 
   const range = req.headers.range;
-  const chosen = options.precompressed && !range ? pickEncoding(req, file) : { path: file };
+  let chosen = options.precompressed && !range ? pickEncoding(req, file) : { path: file };
+  if (options.precompressed && !range && !chosen.encoding && /\b(br|gzip)\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+    if (options.compressMissing?.(file)) chosen = pickEncoding(req, file);
+  }
   const sendStat = chosen.stat ?? stat;
   const etag = etagOf(sendStat, chosen.encoding);
 

@@ -108,6 +108,18 @@ describe('front server', () => {
     expect((await request('/fanbox/user/artist1/post/p1', { 'if-none-match': etag })).status).toBe(304);
   });
 
+  it('compresses a stored page that was written without its siblings on the first request for it', async () => {
+    await request('/fanbox/user/artist1');
+    await store.write('/fanbox/user/artist1', '<!doctype html><p>uncompressed so far</p>', { compress: false });
+    const file = store.fileFor('/fanbox/user/artist1');
+    expect(fs.existsSync(file + '.br')).toBe(false);
+    const answer = await request('/fanbox/user/artist1', { 'accept-encoding': 'gzip, br' });
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(fs.existsSync(file + '.gz')).toBe(true);
+    const plain = await request('/fanbox/user/artist1', { 'accept-encoding': 'identity' });
+    expect(plain.body.toString()).toBe('<!doctype html><p>uncompressed so far</p>');
+  });
+
   it('never stores searches, errors or unknown pages', async () => {
     const found = await request('/fanbox/user/artist1?q=first');
     expect(found.status).toBe(200);

@@ -25,6 +25,18 @@ describe('PageStore', () => {
     expect(fs.readdirSync(path.dirname(file)).some((name) => name.includes('.tmp-'))).toBe(false);
   });
 
+  it('leaves compression to the first request when asked to, and never keeps stale siblings', async () => {
+    await store.write('/posts', 'old page');
+    const file = store.fileFor('/posts');
+    expect(await store.write('/posts', 'new page', { compress: false })).toBe(true);
+    expect(fs.existsSync(file + '.br')).toBe(false);
+    expect(fs.existsSync(file + '.gz')).toBe(false);
+    expect(store.compressMissing(file)).toBe(true);
+    expect(zlib.brotliDecompressSync(fs.readFileSync(file + '.br')).toString()).toBe('new page');
+    expect(zlib.gunzipSync(fs.readFileSync(file + '.gz')).toString()).toBe('new page');
+    expect(store.compressMissing(file)).toBe(false);
+  });
+
   it('leaves identical bytes untouched', async () => {
     await store.write('/posts', 'same');
     const file = store.fileFor('/posts');
