@@ -46,7 +46,6 @@ export function inProcessRenderer(renderer: PageRenderer, store: PageStore, conc
 }
 
 const BATCH = 64;
-const WORKER_OLD_GENERATION_MB = 320;
 
 /** Renders on `threads` worker threads, each with its own SSR handler, database handle and store writer. */
 export async function workerPoolRenderer(options: { distDir: string; storeRoot: string; threads?: number }): Promise<StoreRenderer> {
@@ -56,8 +55,6 @@ export async function workerPoolRenderer(options: { distDir: string; storeRoot: 
       const worker = new Worker(new URL('./render-worker-boot.mjs', import.meta.url), {
         workerData: { distDir: options.distDir, storeRoot: options.storeRoot },
         env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
-        // A render holds little for long: a small old generation keeps several workers well under 1 GB.
-        resourceLimits: { maxOldGenerationSizeMb: WORKER_OLD_GENERATION_MB },
       });
       await new Promise<void>((resolve, reject) => {
         worker.once('message', (message: { ready?: boolean; error?: string }) =>
