@@ -31,4 +31,6 @@ if (!only || only === 'e2e') {
 
 console.log('\n=== Summary');
 for (const [label, ok] of results) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
+const failed = results.filter(([, ok]) => !ok).length;
+console.log(`suites: ${results.length - failed} passed, ${failed} failed`);
 process.exit(results.every(([, ok]) => ok) ? 0 : 1);
