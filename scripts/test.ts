@@ -14,6 +14,10 @@ function run(label: string, command: string, args: string[], env: NodeJS.Process
 }
 
 const only = process.argv[2];
+if (only && only !== 'unit' && only !== 'e2e') {
+  console.error(`Unknown test suite "${only}": use unit, e2e, or nothing for both.`);
+  process.exit(2);
+}
 const results: Array<[string, boolean]> = [];
 
 if (!only || only === 'unit') {
