@@ -7,7 +7,7 @@ import { archiveDir, runStep, saveResult } from './lib.ts';
 import { serveBenchmark } from './serve.ts';
 
 const which = process.argv[2] ?? 'all';
-ensureBuild((line) => console.error(line));
+await ensureBuild((line) => console.error(line));
 
 if (which === 'all' || which === 'rebuild') {
   const results = [];

@@ -34,7 +34,7 @@ if (countCreators(db) === 0) {
   }
 }
 
-ensureBuild(log);
+await ensureBuild(log);
 const site = await openSite();
 const fresh = site.store.adoptBuild(site.storeId).fresh;
 

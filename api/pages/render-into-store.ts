@@ -47,12 +47,15 @@ export function inProcessRenderer(renderer: PageRenderer, store: PageStore, conc
 
 const BATCH = 64;
 
-/** Renders on `threads` worker threads, each with its own SSR handler, database handle and store writer. */
-export async function workerPoolRenderer(options: { distDir: string; storeRoot: string; threads?: number }): Promise<StoreRenderer> {
+/**
+ * Renders on `threads` worker threads, each with its own SSR handler, database handle and store writer.
+ * The worker is the build's plain-JavaScript bundle of render-worker.ts (see scripts/lib/build.ts).
+ */
+export async function workerPoolRenderer(options: { workerFile: string; distDir: string; storeRoot: string; threads?: number }): Promise<StoreRenderer> {
   const threads = Math.max(1, options.threads ?? os.availableParallelism());
   const workers = await Promise.all(
     Array.from({ length: threads }, async () => {
-      const worker = new Worker(new URL('./render-worker-boot.mjs', import.meta.url), {
+      const worker = new Worker(options.workerFile, {
         workerData: { distDir: options.distDir, storeRoot: options.storeRoot },
         env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
       });

@@ -5,7 +5,7 @@ import { PageStore } from '../../api/server/page-store.ts';
 import { createPageRenderer, loadSsrHandler, type PageRenderer, type SsrHandler } from '../../api/server/ssr.ts';
 import { config, dataPaths, type Config } from '../../src/lib/config.ts';
 import crypto from 'node:crypto';
-import { DIST_DIR, builtId } from './build.ts';
+import { DIST_DIR, RENDER_WORKER, builtId } from './build.ts';
 import { inProcessRenderer, workerPoolRenderer, type StoreRenderer } from '../../api/pages/render-into-store.ts';
 
 export interface Site {
@@ -56,5 +56,5 @@ export const WORKER_THRESHOLD_PAGES = 3000;
 export async function storeRendererFor(site: Site, options: { pages: number; threads?: number }): Promise<StoreRenderer> {
   const threads = options.threads ?? (options.pages >= WORKER_THRESHOLD_PAGES ? undefined : 1);
   if (threads === 1) return inProcessRenderer(site.renderer, site.store);
-  return workerPoolRenderer({ distDir: DIST_DIR, storeRoot: site.store.root, threads });
+  return workerPoolRenderer({ workerFile: RENDER_WORKER, distDir: DIST_DIR, storeRoot: site.store.root, threads });
 }
