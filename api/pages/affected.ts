@@ -1,5 +1,5 @@
 /**
- * Works out which stored pages a batch of change-log rows affects. The cost grows with the change
+ * Works out which stored pages change-log rows affect. The cost grows with the change
  * (the touched creators' pages and a fixed number of global pages), never with the archive's size.
  */
 import type { Db } from '../data/db.ts';
@@ -41,10 +41,16 @@ export function addCreatorPages(db: Db, affected: AffectedPages, service: string
   affected.render.add(pageKey(`${base}/tags`));
 }
 
-export function affectedByChanges(db: Db, changes: Change[]): AffectedPages {
+/**
+ * The pages a run of change-log rows affects. Creators and the global pages are expanded once, after
+ * the whole run, however many rows touched them.
+ */
+export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPages {
   const affected = emptyAffected();
   const creators = new Set<string>();
+  let any = false;
   for (const change of changes) {
+    any = true;
     if (!change.service || !change.creator_id) continue;
     if (change.kind !== 'creator' && change.kind !== 'post') continue;
     creators.add(`${change.service}\u0000${change.creator_id}`);
@@ -61,6 +67,6 @@ export function affectedByChanges(db: Db, changes: Change[]): AffectedPages {
     const [service, creatorId] = creatorKey.split('\u0000');
     addCreatorPages(db, affected, service, creatorId);
   }
-  if (changes.length > 0) addGlobalPages(db, affected);
+  if (any) addGlobalPages(db, affected);
   return affected;
 }

@@ -4,7 +4,7 @@
  * and prunes listing pages past the end. Progress is reported through a callback.
  */
 import type { Db } from '../data/db.ts';
-import { getKv, lastChangeId, readChangesSince, setKv } from '../data/changes.ts';
+import { getKv, iterateChangesSince, lastChangeId, setKv } from '../data/changes.ts';
 import { iteratePostKeys } from '../data/posts.ts';
 import { iterateCreatorKeys } from '../data/creators.ts';
 import { postUrl } from '../../src/lib/urls.ts';
@@ -61,18 +61,15 @@ export function planRebuild(db: Db, options: { all?: boolean } = {}): RebuildPla
     const affected = allArchivePages(db);
     return { all: true, changes: 0, upTo, keys: [...affected.render], listings: affected.listings };
   }
-  const affected = emptyAffected();
   let changes = 0;
-  let cursor = Number(getKv(db, LAST_REBUILT_KEY) ?? 0);
-  for (;;) {
-    const batch = readChangesSince(db, cursor, 5000).filter((change) => change.id <= upTo);
-    if (batch.length === 0) break;
-    changes += batch.length;
-    cursor = batch[batch.length - 1].id;
-    const part = affectedByChanges(db, batch);
-    for (const key of part.render) affected.render.add(key);
-    for (const [path, last] of part.listings) affected.listings.set(path, last);
+  function* pending() {
+    for (const change of iterateChangesSince(db, Number(getKv(db, LAST_REBUILT_KEY) ?? 0))) {
+      if (change.id > upTo) return;
+      changes += 1;
+      yield change;
+    }
   }
+  const affected = affectedByChanges(db, pending());
   return { all: false, changes, upTo, keys: [...affected.render], listings: affected.listings };
 }
 
