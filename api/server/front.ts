@@ -5,11 +5,11 @@
  * (archive pages rendered there are written to the store on the way out).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Express } from 'express';
 import { canonicalPageKey } from '../pages/keys.ts';
 import { sendFile } from './send-file.ts';
+import { walkFiles } from './walk.ts';
 import { PageStore } from './page-store.ts';
 import type { PageRenderer, SsrHandler } from './ssr.ts';
 import { serveMedia, type MediaDirs } from './media.ts';
@@ -50,22 +50,7 @@ export function resolveInside(root: string, urlPath: string): string | undefined
 
 /** The files of a build (dist/client never changes while a build is served), so a miss costs no stat. */
 function listBuiltFiles(clientDir: string): Set<string> {
-  const files = new Set<string>();
-  const walk = (dir: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else if (!/\.(br|gz)$/.test(entry.name)) files.add(full);
-    }
-  };
-  walk(clientDir);
-  return files;
+  return new Set([...walkFiles(clientDir)].filter((file) => !/\.(br|gz)$/.test(file)));
 }
 
 function serveBuiltAsset(req: IncomingMessage, res: ServerResponse, clientDir: string, builtFiles: Set<string>, pathname: string): boolean {

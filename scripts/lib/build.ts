@@ -9,31 +9,18 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { build as esbuild } from 'esbuild';
 import { isCompressible } from '../../api/server/send-file.ts';
+import { walkFiles } from '../../api/server/walk.ts';
 
 export const DIST_DIR = path.resolve('dist');
 const STAMP = path.join(DIST_DIR, 'trove-build.json');
 /** What the build is made from; a change to any of these makes `npm start` build again. */
 const SOURCES = ['src', 'api', 'public', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
 
-function* walk(entry: string): Generator<string> {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(entry);
-  } catch {
-    return;
-  }
-  if (stat.isFile()) {
-    yield entry;
-    return;
-  }
-  for (const name of fs.readdirSync(entry).sort()) yield* walk(path.join(entry, name));
-}
-
 /** A hash of every source file's path and bytes: the build id the page store is keyed by. */
 export function sourceHash(): string {
   const hash = crypto.createHash('sha256');
   for (const source of SOURCES) {
-    for (const file of walk(path.resolve(source))) {
+    for (const file of walkFiles(path.resolve(source))) {
       hash.update(path.relative(process.cwd(), file));
       hash.update('\0');
       hash.update(fs.readFileSync(file));
@@ -93,7 +80,7 @@ export async function ensureBuild(log: (line: string) => void): Promise<string> 
 /** Writes .br and .gz siblings for every compressible file over 512 bytes. */
 export function precompressDir(dir: string): number {
   let count = 0;
-  for (const file of walk(dir)) {
+  for (const file of walkFiles(dir)) {
     if (!isCompressible(file) || /\.(br|gz)$/.test(file)) continue;
     const body = fs.readFileSync(file);
     if (body.length < 512) continue;
