@@ -1,9 +1,23 @@
-/** Turns a loader's redirect or not-found outcome into the page's response (Astro frontmatter helper). */
+/** Settles a loader's outcome in a page's frontmatter: a response to return, or what to render. */
 import type { PageOutcome } from './outcome.ts';
 
-export function earlyResponse(outcome: PageOutcome<unknown>, redirect: (to: string, status: 301 | 302 | 303 | 307) => Response): Response | undefined {
-  if (outcome.kind === 'redirect') return redirect(outcome.location, outcome.status);
-  // An empty 404 makes Astro render src/pages/404.astro with status 404.
+interface AstroLike {
+  redirect(to: string, status: 301 | 302 | 303 | 307): Response;
+  response: { status: number };
+}
+
+export type Settled<T> = { page: T; error?: undefined } | { page?: undefined; error: string };
+
+/**
+ * Redirects and not-found become the page's response (an empty 404 makes Astro render
+ * src/pages/404.astro); a bad request sets status 400 and hands back its message to render.
+ */
+export function settle<T>(outcome: PageOutcome<T>, astro: AstroLike): Response | Settled<T> {
+  if (outcome.kind === 'redirect') return astro.redirect(outcome.location, outcome.status);
   if (outcome.kind === 'not-found') return new Response(null, { status: 404, statusText: 'Not Found' });
-  return undefined;
+  if (outcome.kind === 'bad-request') {
+    astro.response.status = 400;
+    return { error: outcome.message };
+  }
+  return { page: outcome.data };
 }
