@@ -20,11 +20,23 @@ export interface StoreRenderer {
   close(): Promise<void>;
 }
 
-/** Renders one key and applies the answer to the store. */
-export async function renderOne(renderer: PageRenderer, store: PageStore, key: string, write: WriteOptions = {}): Promise<RenderResult> {
+/**
+ * Renders one key and applies the answer to the store. `blocking` writes with the store's synchronous
+ * calls (render workers); otherwise file work goes to the thread pool so this thread stays responsive.
+ */
+export async function renderOne(
+  renderer: PageRenderer,
+  store: PageStore,
+  key: string,
+  write: WriteOptions = {},
+  blocking = false,
+): Promise<RenderResult> {
   try {
     const page = await renderer.render(key);
-    if (page.status === 200) return { key, outcome: (await store.write(key, page.body, write)) ? 'written' : 'unchanged' };
+    if (page.status === 200) {
+      const written = blocking ? store.writeSync(key, page.body, write) : await store.write(key, page.body, write);
+      return { key, outcome: written ? 'written' : 'unchanged' };
+    }
     return { key, outcome: store.remove(key) ? 'removed' : 'absent' };
   } catch (error) {
     return { key, outcome: 'failed', error: (error as Error).message };

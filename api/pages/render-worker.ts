@@ -16,7 +16,7 @@ try {
     const lane = async () => {
       while (next < keys.length) {
         const index = next++;
-        results[index] = await renderOne(renderer, store, keys[index], write);
+        results[index] = await renderOne(renderer, store, keys[index], write, true);
       }
     };
     await Promise.all(Array.from({ length: LANES }, lane));

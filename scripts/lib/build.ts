@@ -11,7 +11,8 @@ import { build as esbuild } from 'esbuild';
 import { isCompressible } from '../../api/server/send-file.ts';
 import { walkFiles } from '../../api/server/walk.ts';
 
-export const DIST_DIR = path.resolve('dist');
+/** TROVE_DIST_DIR lets two checkouts' test runs share one tree without building over each other. */
+export const DIST_DIR = path.resolve(process.env.TROVE_DIST_DIR ?? 'dist');
 const STAMP = path.join(DIST_DIR, 'trove-build.json');
 /** What the build is made from; a change to any of these makes `npm start` build again. */
 const SOURCES = ['src', 'api', 'public', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];

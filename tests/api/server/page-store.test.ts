@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PageStore } from '../../../api/server/page-store.ts';
+import { PageStore, type WriteOptions } from '../../../api/server/page-store.ts';
 
 let root: string;
 let store: PageStore;
@@ -15,35 +15,43 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('PageStore', () => {
-  it('writes a page with brotli and gzip siblings holding the same bytes', async () => {
-    expect(await store.write('/fanbox/user/1?o=50', '<p>hello</p>')).toBe(true);
-    const file = store.fileFor('/fanbox/user/1?o=50');
-    expect(file).toBe(path.join(root, 'pages', 'fanbox', 'user', '1', 'index.o50.html'));
-    expect(fs.readFileSync(file, 'utf8')).toBe('<p>hello</p>');
-    expect(zlib.brotliDecompressSync(fs.readFileSync(file + '.br')).toString()).toBe('<p>hello</p>');
-    expect(zlib.gunzipSync(fs.readFileSync(file + '.gz')).toString()).toBe('<p>hello</p>');
-    expect(fs.readdirSync(path.dirname(file)).some((name) => name.includes('.tmp-'))).toBe(false);
-  });
+  // The in-process writer (thread pool) and the render workers' blocking writer keep the same contract.
+  const writers = [
+    ['write', (key: string, html: string, options?: WriteOptions) => store.write(key, html, options)],
+    ['writeSync', async (key: string, html: string, options?: WriteOptions) => store.writeSync(key, html, options)],
+  ] as const;
 
-  it('leaves compression to the first request when asked to, and never keeps stale siblings', async () => {
-    await store.write('/posts', 'old page');
-    const file = store.fileFor('/posts');
-    expect(await store.write('/posts', 'new page', { compress: false })).toBe(true);
-    expect(fs.existsSync(file + '.br')).toBe(false);
-    expect(fs.existsSync(file + '.gz')).toBe(false);
-    expect(store.compressMissing(file)).toBe(true);
-    expect(zlib.brotliDecompressSync(fs.readFileSync(file + '.br')).toString()).toBe('new page');
-    expect(zlib.gunzipSync(fs.readFileSync(file + '.gz')).toString()).toBe('new page');
-    expect(store.compressMissing(file)).toBe(false);
-  });
+  describe.each(writers)('%s', (_name, write) => {
+    it('writes a page with brotli and gzip siblings holding the same bytes', async () => {
+      expect(await write('/fanbox/user/1?o=50', '<p>hello</p>')).toBe(true);
+      const file = store.fileFor('/fanbox/user/1?o=50');
+      expect(file).toBe(path.join(root, 'pages', 'fanbox', 'user', '1', 'index.o50.html'));
+      expect(fs.readFileSync(file, 'utf8')).toBe('<p>hello</p>');
+      expect(zlib.brotliDecompressSync(fs.readFileSync(file + '.br')).toString()).toBe('<p>hello</p>');
+      expect(zlib.gunzipSync(fs.readFileSync(file + '.gz')).toString()).toBe('<p>hello</p>');
+      expect(fs.readdirSync(path.dirname(file)).some((name) => name.includes('.tmp-'))).toBe(false);
+    });
 
-  it('leaves identical bytes untouched', async () => {
-    await store.write('/posts', 'same');
-    const file = store.fileFor('/posts');
-    const before = fs.statSync(file).mtimeMs;
-    expect(await store.write('/posts', 'same')).toBe(false);
-    expect(fs.statSync(file).mtimeMs).toBe(before);
-    expect(await store.write('/posts', 'different')).toBe(true);
+    it('leaves compression to the first request when asked to, and never keeps stale siblings', async () => {
+      await write('/posts', 'old page');
+      const file = store.fileFor('/posts');
+      expect(await write('/posts', 'new page', { compress: false })).toBe(true);
+      expect(fs.existsSync(file + '.br')).toBe(false);
+      expect(fs.existsSync(file + '.gz')).toBe(false);
+      expect(store.compressMissing(file)).toBe(true);
+      expect(zlib.brotliDecompressSync(fs.readFileSync(file + '.br')).toString()).toBe('new page');
+      expect(zlib.gunzipSync(fs.readFileSync(file + '.gz')).toString()).toBe('new page');
+      expect(store.compressMissing(file)).toBe(false);
+    });
+
+    it('leaves identical bytes untouched', async () => {
+      await write('/posts', 'same');
+      const file = store.fileFor('/posts');
+      const before = fs.statSync(file).mtimeMs;
+      expect(await write('/posts', 'same')).toBe(false);
+      expect(fs.statSync(file).mtimeMs).toBe(before);
+      expect(await write('/posts', 'different')).toBe(true);
+    });
   });
 
   it('keeps keys inside the store whatever their segments hold', async () => {
