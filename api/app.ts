@@ -23,8 +23,11 @@ import {
   type RouteDefinition,
   type RouteGroup,
 } from './http/route.ts';
+import { allows, passesCsrfCheck, sessionAccount, type Access } from './http/session.ts';
 import {
   BadRequestError,
+  ForbiddenError,
+  UnauthorizedError,
   InternalError,
   MethodNotAllowedError,
   NotFoundError,
@@ -89,6 +92,16 @@ function unwrapV2Body(body: unknown): unknown {
 
 class ResponseShapeError extends Error {}
 
+const CSRF_MESSAGE = 'This request did not come from this site (CSRF check failed).';
+
+/** SPEC.md section 5's route-guard messages for a signed-in account without the role. */
+const ACCESS_DENIED: Record<Access, string> = {
+  public: '',
+  account: '',
+  moderator: 'Account is not moderator.',
+  administrator: 'Account is not administrator.',
+};
+
 export function createApp(deps: AppDeps): express.Express {
   const context: AppContext = {
     db: deps.db,
@@ -118,6 +131,11 @@ export function createApp(deps: AppDeps): express.Express {
     const answerVersion: ApiVersion = version ?? 1;
     return async (req: Request, res: Response, next: NextFunction) => {
       try {
+        // Permissions first: a guest learns nothing about a protected route's inputs.
+        const account = sessionAccount(context.db, req.headers);
+        if (!allows(route.access, account)) {
+          throw account ? new ForbiddenError(ACCESS_DENIED[route.access]) : new UnauthorizedError();
+        }
         const params = await validate(route.params, req.params);
         const query = await validate(route.query, req.query);
         let body: unknown = {};
@@ -130,6 +148,7 @@ export function createApp(deps: AppDeps): express.Express {
           body,
           deps: context,
           version: answerVersion,
+          account,
           req,
           res,
           openApi,
@@ -186,6 +205,11 @@ export function createApp(deps: AppDeps): express.Express {
       next(error);
     });
   }
+
+  // Before any route: an unsafe request riding on a session cookie must come from this site's pages.
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    next(passesCsrfCheck(req.method, req.headers) ? undefined : new ForbiddenError(CSRF_MESSAGE));
+  });
 
   for (const version of [1, 2, null] as const) {
     const router = routers.get(version);

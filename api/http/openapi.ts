@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ROUTE_GROUPS } from '../routes/index.ts';
 import { V2_ERROR_TYPE, V2_SUCCESS_TYPE, type ApiVersion } from './errors.ts';
 import { operationId, versionBase, type RouteDefinition, type RouteGroup } from './route.ts';
+import type { Access } from './session.ts';
 
 /** The generated document (typed loosely: consumers read it as plain JSON). */
 export interface OpenApiDocument {
@@ -53,6 +54,13 @@ function jsonContent(schema: z.ZodType) {
   return { 'application/json': { schema } };
 }
 
+const ACCESS_NOTE: Record<Access, string> = {
+  public: '',
+  account: 'Requires a signed-in account (the `session` cookie).',
+  moderator: 'Requires a moderator or administrator account.',
+  administrator: 'Requires an administrator account.',
+};
+
 function routeConfig(route: RouteDefinition, version: ApiVersion | null, area: string): RouteConfig {
   const fullPath = versionBase(version) + route.path;
   const v2 = version === 2;
@@ -65,6 +73,8 @@ function routeConfig(route: RouteDefinition, version: ApiVersion | null, area: s
   };
   const errorStatuses = new Set<number>(route.errors);
   if (route.params || route.query || route.body) errorStatuses.add(400);
+  if (route.access !== 'public') errorStatuses.add(401);
+  if (route.access === 'moderator' || route.access === 'administrator') errorStatuses.add(403);
   errorStatuses.add(500);
   for (const status of [...errorStatuses].sort((a, b) => a - b)) {
     if (status < 400) {
@@ -95,7 +105,9 @@ function routeConfig(route: RouteDefinition, version: ApiVersion | null, area: s
     path: fullPath,
     operationId: operationId(route.method, fullPath),
     summary: route.summary,
-    ...(route.description ? { description: route.description } : {}),
+    ...(route.description || route.access !== 'public'
+      ? { description: [route.description, ACCESS_NOTE[route.access]].filter(Boolean).join('\n\n') }
+      : {}),
     tags: [area],
     request,
     responses,

@@ -19,6 +19,8 @@ import type { Db } from '../data/db.ts';
 import type { Config } from '../../src/lib/config.ts';
 import type { BuildInfo } from '../../src/lib/build-info.ts';
 import type { ApiVersion } from './errors.ts';
+import type { Account } from '../data/accounts.ts';
+import type { Access } from './session.ts';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -47,6 +49,8 @@ export interface RouteContext<P, Q, B> {
   body: Out<B>;
   deps: AppContext;
   version: ApiVersion;
+  /** The signed-in account (always set on routes whose access is not 'public'). */
+  account: Account | null;
   req: Request;
   res: Response;
   /** The OpenAPI document of the application serving this request. */
@@ -83,6 +87,8 @@ export interface RouteSpec<
   errors?: readonly number[];
   /** A form endpoint: a 405 on its path says 'Unknown method' (SPEC.md section 5). */
   form?: boolean;
+  /** Who may call it (default 'public'); the app answers 401/403 before the handler runs. */
+  access?: Access;
   handler: (ctx: RouteContext<P, Q, B>) => z.input<R> | Answered | Promise<z.input<R> | Answered>;
 }
 
@@ -100,6 +106,7 @@ export interface RouteDefinition {
   status: number;
   errors: readonly number[];
   form: boolean;
+  access: Access;
   handler: (ctx: ErasedRouteContext) => unknown;
 }
 
@@ -138,6 +145,7 @@ export function route<
     status: spec.status ?? 200,
     errors: spec.errors ?? [],
     form: spec.form ?? false,
+    access: spec.access ?? 'public',
     handler: spec.handler as unknown as RouteDefinition['handler'],
   };
 }

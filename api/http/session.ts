@@ -1,0 +1,89 @@
+/**
+ * Who is asking, and whether an unsafe request may be trusted.
+ *
+ * Sessions: the `session` cookie holds a random token; the server keeps only its sha256 (the sessions
+ * table), so a leaked database cannot be replayed as cookies.
+ *
+ * CSRF: a browser request that carries the session cookie and an unsafe method must come from a page of
+ * this site. Browsers say where a request comes from in Sec-Fetch-Site, or else in Origin (every
+ * modern browser sends it on POST/PUT/PATCH/DELETE), or else Referer. A request with none of them is
+ * not from a browser page (curl, a downloader) and cannot be forged by another site, so it passes.
+ */
+import crypto from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { getSessionAccount, type Account, type Role } from '../data/accounts.ts';
+import type { Db } from '../data/db.ts';
+
+export const SESSION_COOKIE = 'session';
+
+/** Who may call a route. Each level includes the ones after it: administrators may do what moderators may. */
+export type Access = 'public' | 'account' | 'moderator' | 'administrator';
+
+const RANK: Record<Role, number> = { consumer: 1, moderator: 2, administrator: 3 };
+const REQUIRED_RANK: Record<Access, number> = { public: 0, account: 1, moderator: 2, administrator: 3 };
+
+export function hashSessionToken(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('hex');
+}
+
+export function newSessionToken(): string {
+  return crypto.randomBytes(32).toString('base64url');
+}
+
+/** The value of one cookie from a Cookie header, or undefined. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq === -1 || part.slice(0, eq).trim() !== name) continue;
+    const value = part.slice(eq + 1).trim();
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return value;
+    }
+  }
+  return undefined;
+}
+
+/** The signed-in account of a request's session cookie, or null (no cookie, unknown or expired session). */
+export function sessionAccount(db: Db, headers: IncomingHttpHeaders): Account | null {
+  const token = readCookie(headers.cookie, SESSION_COOKIE);
+  if (!token || token.length > 200) return null;
+  return getSessionAccount(db, hashSessionToken(token)) ?? null;
+}
+
+export function hasSessionCookie(headers: IncomingHttpHeaders): boolean {
+  return readCookie(headers.cookie, SESSION_COOKIE) !== undefined;
+}
+
+export function allows(access: Access, account: Account | null): boolean {
+  if (access === 'public') return true;
+  return account !== null && RANK[account.role] >= REQUIRED_RANK[access];
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function hostOf(url: string): string | undefined {
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether an unsafe request from a cookie session came from this site. Origin and Referer are compared
+ * by host with the Host header the request was sent to (behind a TLS proxy the scheme seen here differs).
+ */
+export function passesCsrfCheck(method: string, headers: IncomingHttpHeaders): boolean {
+  if (SAFE_METHODS.has(method.toUpperCase()) || !hasSessionCookie(headers)) return true;
+  const fetchSite = headers['sec-fetch-site'];
+  if (typeof fetchSite === 'string') return fetchSite === 'same-origin' || fetchSite === 'none';
+  const host = headers.host;
+  const origin = headers.origin;
+  if (typeof origin === 'string') return host !== undefined && hostOf(origin) === host;
+  const referer = headers.referer;
+  if (typeof referer === 'string') return host !== undefined && hostOf(referer) === host;
+  return true;
+}
