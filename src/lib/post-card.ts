@@ -35,3 +35,14 @@ export function cardThumbnailPath(post: {
   }
   return undefined;
 }
+
+/** The card footer's count: the post's file plus its attachments ('No attachments', '1 attachment', 'N attachments'). */
+export function cardAttachmentLabel(post: {
+  file?: { path?: string } | Record<string, never> | null;
+  attachments?: readonly unknown[];
+}): string {
+  const hasFile = !!(post.file && 'path' in post.file && post.file.path);
+  const count = (post.attachments?.length ?? 0) + (hasFile ? 1 : 0);
+  if (count === 0) return 'No attachments';
+  return `${count} ${count === 1 ? 'attachment' : 'attachments'}`;
+}

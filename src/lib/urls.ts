@@ -50,3 +50,16 @@ export function iconUrl(iconsPath: string, service: string, creatorId: string): 
 export function bannerUrl(bannersPath: string, service: string, creatorId: string): string {
   return `${bannersPath}/${enc(service)}/${enc(creatorId)}`;
 }
+
+/** The Discord server view, optionally at a channel and a message (SPEC.md section 2). */
+export function discordServerUrl(serverId: string, channelId?: string, messageId?: string): string {
+  let url = `/discord/server/${enc(serverId)}`;
+  if (channelId) url += `/${enc(channelId)}`;
+  if (channelId && messageId) url += `/${enc(messageId)}`;
+  return url;
+}
+
+/** The hash search page, searching for `hash` when given. */
+export function hashSearchUrl(hash?: string): string {
+  return hash ? `/search_hash?hash=${enc(hash)}` : '/search_hash';
+}

@@ -113,13 +113,14 @@ describe('CSRF', () => {
   };
 
   it('refuses a cookie session request sent from another site', async () => {
-    for (const headers of [
+    const forged: Record<string, string>[] = [
       { 'Sec-Fetch-Site': 'cross-site' },
       { 'Sec-Fetch-Site': 'same-site' },
       { Origin: 'https://evil.example' },
       { Origin: 'null' },
       { Referer: 'https://evil.example/page' },
-    ]) {
+    ];
+    for (const headers of forged) {
       const answer = await post(headers);
       expect(answer.status, JSON.stringify(headers)).toBe(403);
       expect(answer.body.error).toMatch(/CSRF/);
