@@ -5,4 +5,12 @@
 export const ROUTE_COVERAGE: Record<string, string> = {
   'GET /api/v1/app_version': 'tests/api/app.test.ts',
   'GET /api/schema': 'tests/api/app.test.ts',
+  'GET /api/v1/creators.txt': 'tests/api/routes/creators.test.ts',
+  'GET /api/v1/creators': 'tests/api/routes/creators.test.ts',
+  'GET /api/v1/{service}/user/{id}/profile': 'tests/api/routes/creators.test.ts',
+  'GET /api/v1/artists/random': 'tests/api/routes/creators.test.ts',
+  'GET /api/v1/{service}/user/{id}/links': 'tests/api/routes/creators.test.ts',
+  'GET /api/v1/{service}/user/{id}/announcements': 'tests/api/routes/creators.test.ts',
+  'GET /api/v1/{service}/user/{id}/fancards': 'tests/api/routes/creators.test.ts',
+  'GET /api/v1/{service}/user/{id}/tags': 'tests/api/routes/creators.test.ts',
 };

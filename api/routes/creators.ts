@@ -1,0 +1,207 @@
+/** Creators: the whole list, profiles, random creator, linked profiles, and the non-post tabs. */
+import { z } from 'zod';
+import {
+  getCreator,
+  getCreatorProfile,
+  linkedCreators,
+  listAllCreators,
+  listAnnouncements,
+  listFancards,
+  randomCreator,
+} from '../data/creators.ts';
+import { lastChangeId } from '../data/changes.ts';
+import { listCreatorTags } from '../data/posts.ts';
+import type { Db } from '../data/db.ts';
+import { NotFoundError } from '../http/errors.ts';
+import { answeredNotModified, cacheJson, isoUtc, sendCachedJson, type CachedJson } from '../http/conditional.ts';
+import { fileServer } from '../http/file-server.ts';
+import { ANSWERED, defineRoutes, route } from '../http/route.ts';
+import { artistIdParam, fanboxServiceParam, serviceParam } from '../../src/lib/validators.ts';
+
+const CREATOR_NOT_FOUND = 'Creator not found.';
+/** Favourite counts change without a change-log row, so the list is also rebuilt after this long. */
+const LIST_MAX_AGE_MS = 10 * 60 * 1000;
+
+const creatorParams = z.object({ service: serviceParam, id: artistIdParam });
+
+const listItem = z.object({
+  id: z.string(),
+  name: z.string(),
+  service: z.string(),
+  indexed: z.number().int(),
+  updated: z.number().int(),
+  favorited: z.number().int(),
+  public_id: z.string().nullable(),
+  relation_id: z.number().int().nullable(),
+  has_chats: z.boolean(),
+});
+
+const profile = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  service: z.string(),
+  indexed: z.string(),
+  updated: z.string(),
+  public_id: z.string().nullable(),
+  relation_id: z.number().int().nullable(),
+  post_count: z.number().int(),
+  dm_count: z.number().int(),
+  share_count: z.number().int(),
+  chat_count: z.number().int(),
+  has_chats: z.boolean(),
+});
+
+const linked = z.object({
+  id: z.string(),
+  name: z.string(),
+  service: z.string(),
+  indexed: z.string(),
+  updated: z.string(),
+  public_id: z.string().nullable(),
+  relation_id: z.number().int().nullable(),
+  has_chats: z.boolean(),
+});
+
+const announcement = z.object({
+  service: z.string(),
+  user_id: z.string(),
+  hash: z.string(),
+  content: z.string(),
+  published: z.string().nullable(),
+  added: z.string(),
+});
+
+const fancard = z.object({
+  id: z.number().int(),
+  user_id: z.string(),
+  file_id: z.number().int(),
+  hash: z.string(),
+  path: z.string(),
+  server: z.string(),
+  price: z.string().nullable(),
+  mime: z.string().nullable(),
+  ext: z.string(),
+  size: z.number().int(),
+  added: z.string(),
+});
+
+const tagCount = z.object({ tag: z.string(), post_count: z.number().int() });
+
+/** The creators list is large and asked for often: one JSON body (and its gzip) per archive state. */
+const listCache = new WeakMap<Db, { changeId: number; at: number; cached: CachedJson }>();
+
+function creatorsList(db: Db): CachedJson {
+  const changeId = lastChangeId(db);
+  const hit = listCache.get(db);
+  if (hit && hit.changeId === changeId && Date.now() - hit.at < LIST_MAX_AGE_MS) return hit.cached;
+  const cached = cacheJson(listAllCreators(db));
+  listCache.set(db, { changeId, at: Date.now(), cached });
+  return cached;
+}
+
+function requireCreator(db: Db, service: string, id: string) {
+  const creator = getCreator(db, service, id);
+  if (!creator) throw new NotFoundError(CREATOR_NOT_FOUND);
+  return creator;
+}
+
+export default defineRoutes(
+  'creators',
+  [
+    ...['/creators.txt', '/creators'].map((path) =>
+      route({
+        method: 'get',
+        version: 1,
+        path,
+        summary: 'Every creator, as one JSON array (ETag, gzip; refreshed when the archive changes).',
+        response: z.array(listItem),
+        errors: [304],
+        handler: ({ deps, req, res }) => {
+          sendCachedJson(req, res, creatorsList(deps.db), 60);
+          return ANSWERED;
+        },
+      }),
+    ),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/{service}/user/{id}/profile',
+      summary: "A creator's profile with its counts (exactly these keys).",
+      params: creatorParams,
+      response: profile,
+      errors: [304, 404],
+      handler: ({ params, deps, req, res }) => {
+        const found = getCreatorProfile(deps.db, params.service, params.id);
+        if (!found) throw new NotFoundError(CREATOR_NOT_FOUND);
+        if (answeredNotModified(req, res, isoUtc(found.updated))) return ANSWERED;
+        return found;
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/artists/random',
+      summary: 'A random creator.',
+      response: z.object({ service: z.string(), artist_id: z.string() }),
+      errors: [404],
+      handler: ({ deps }) => {
+        const creator = randomCreator(deps.db);
+        if (!creator) throw new NotFoundError('No creators found.');
+        return { service: creator.service, artist_id: creator.id };
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/{service}/user/{id}/links',
+      summary: "The creator's linked profiles.",
+      params: creatorParams,
+      response: z.array(linked),
+      errors: [404],
+      handler: ({ params, deps }) => {
+        requireCreator(deps.db, params.service, params.id);
+        return linkedCreators(deps.db, params.service, params.id);
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/{service}/user/{id}/announcements',
+      summary: "The creator's announcements, newest first.",
+      params: creatorParams,
+      response: z.array(announcement),
+      errors: [404],
+      handler: ({ params, deps }) => {
+        requireCreator(deps.db, params.service, params.id);
+        return listAnnouncements(deps.db, params.service, params.id);
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/{service}/user/{id}/fancards',
+      summary: "A fanbox creator's fancards, newest first.",
+      params: z.object({ service: fanboxServiceParam, id: artistIdParam }),
+      response: z.array(fancard),
+      errors: [404],
+      handler: ({ params, deps, req }) => {
+        requireCreator(deps.db, params.service, params.id);
+        return listFancards(deps.db, params.service, params.id, fileServer(deps.config, req));
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/{service}/user/{id}/tags',
+      summary: "The creator's tags with their post counts.",
+      params: creatorParams,
+      response: z.array(tagCount),
+      errors: [404],
+      handler: ({ params, deps }) => {
+        requireCreator(deps.db, params.service, params.id);
+        return listCreatorTags(deps.db, params.service, params.id);
+      },
+    }),
+  ],
+  'Creators (artists): the list, profiles and their tabs.',
+);
