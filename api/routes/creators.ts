@@ -16,6 +16,7 @@ import { NotFoundError } from '../http/errors.ts';
 import { answeredNotModified, cacheJson, isoUtc, sendCachedJson, type CachedJson } from '../http/conditional.ts';
 import { fileServer } from '../http/file-server.ts';
 import { ANSWERED, defineRoutes, route } from '../http/route.ts';
+import { tagCount } from './post-schemas.ts';
 import { artistIdParam, fanboxServiceParam, serviceParam } from '../../src/lib/validators.ts';
 
 const CREATOR_NOT_FOUND = 'Creator not found.';
@@ -36,7 +37,7 @@ const listItem = z.object({
   has_chats: z.boolean(),
 });
 
-const profile = z.strictObject({
+export const creatorProfile = z.strictObject({
   id: z.string(),
   name: z.string(),
   service: z.string(),
@@ -85,8 +86,6 @@ const fancard = z.object({
   added: z.string(),
 });
 
-const tagCount = z.object({ tag: z.string(), post_count: z.number().int() });
-
 /** The creators list is large and asked for often: one JSON body (and its gzip) per archive state. */
 const listCache = new WeakMap<Db, { changeId: number; at: number; cached: CachedJson }>();
 
@@ -128,7 +127,7 @@ export default defineRoutes(
       path: '/{service}/user/{id}/profile',
       summary: "A creator's profile with its counts (exactly these keys).",
       params: creatorParams,
-      response: profile,
+      response: creatorProfile,
       errors: [304, 404],
       handler: ({ params, deps, req, res }) => {
         const found = getCreatorProfile(deps.db, params.service, params.id);

@@ -1,0 +1,223 @@
+/** Posts: creator listings (and the legacy page shape), one post with revisions and comments, global listings. */
+import { z } from 'zod';
+import { getCreator, getCreatorProfile, linkedCreators } from '../data/creators.ts';
+import { creatorProfile } from './creators.ts';
+import {
+  getPostPage,
+  getPostRevision,
+  listAllTags,
+  listComments,
+  listPostRevisions,
+  postMedia,
+  randomPost,
+  resolvePost,
+  searchPosts,
+  IMAGE_EXTENSIONS,
+} from '../data/posts.ts';
+import type { Db } from '../data/db.ts';
+import { NotFoundError } from '../http/errors.ts';
+import { answeredNotModified, isoUtc } from '../http/conditional.ts';
+import { fileServer } from '../http/file-server.ts';
+import { ANSWERED, defineRoutes, route } from '../http/route.ts';
+import { PAGE_SIZE } from '../../src/lib/constants.ts';
+import { artistIdParam, postIdParam, postsQuerySchema, revisionIdParam, serviceParam } from '../../src/lib/validators.ts';
+import { attachment, comment, postLookup, postPage, postRevision, postSummary, preview, tagCount } from './post-schemas.ts';
+
+const creatorParams = z.object({ service: serviceParam, id: artistIdParam });
+const postParams = creatorParams.extend({ post: postIdParam });
+
+function requireCreator(db: Db, service: string, id: string) {
+  const creator = getCreator(db, service, id);
+  if (!creator) throw new NotFoundError('Creator not found.');
+  return creator;
+}
+
+const postNotFound = () => new NotFoundError('Post not found.');
+
+function isImagePath(path: string | undefined): boolean {
+  return !!path && IMAGE_EXTENSIONS.some((ext) => path.toLowerCase().endsWith(ext));
+}
+
+export default defineRoutes(
+  'posts',
+  [
+    route({
+      method: 'get',
+      version: 1,
+      path: '/{service}/user/{id}/posts',
+      summary: "A page of 50 of the creator's posts, newest first (q and repeated tag search within them).",
+      description: 'A bare array; fewer than 50 only on the last page, and [] past the end.',
+      params: creatorParams,
+      query: postsQuerySchema,
+      response: z.array(postSummary),
+      errors: [304, 404],
+      handler: ({ params, query, deps, req, res }) => {
+        const creator = requireCreator(deps.db, params.service, params.id);
+        if (answeredNotModified(req, res, new Date(creator.updated * 1000))) return ANSWERED;
+        const found = searchPosts(deps.db, { service: params.service, user: params.id, q: query.q, tag: query.tag, offset: query.o, limit: PAGE_SIZE });
+        return found.posts;
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/{service}/user/{id}/posts-legacy',
+      summary: "A page of the creator's posts in the older page shape (props, base, results and per-result media).",
+      params: creatorParams,
+      query: postsQuerySchema,
+      response: z.object({
+        props: z.object({
+          currentPage: z.literal('posts'),
+          id: z.string(),
+          service: z.string(),
+          name: z.string(),
+          count: z.number().int(),
+          limit: z.number().int(),
+          artist: creatorProfile,
+          dm_count: z.number().int(),
+          share_count: z.number().int(),
+          has_links: z.boolean(),
+        }),
+        base: z.object({ service: z.string(), artist_id: z.string() }),
+        results: z.array(postSummary),
+        result_previews: z.array(z.array(preview)),
+        result_attachments: z.array(z.array(attachment)),
+        result_is_image: z.array(z.boolean()),
+      }),
+      errors: [404],
+      handler: ({ params, query, deps, req }) => {
+        const profile = getCreatorProfile(deps.db, params.service, params.id);
+        if (!profile) throw new NotFoundError('Creator not found.');
+        const found = searchPosts(deps.db, { service: params.service, user: params.id, q: query.q, tag: query.tag, offset: query.o, limit: PAGE_SIZE });
+        const server = fileServer(deps.config, req);
+        const media = found.posts.map((post) => postMedia(post, server));
+        return {
+          props: {
+            currentPage: 'posts' as const,
+            id: profile.id,
+            service: profile.service,
+            name: profile.name,
+            count: found.count,
+            limit: PAGE_SIZE,
+            artist: profile,
+            dm_count: profile.dm_count,
+            share_count: profile.share_count,
+            has_links: linkedCreators(deps.db, params.service, params.id).length > 0,
+          },
+          base: { service: profile.service, artist_id: profile.id },
+          results: found.posts,
+          result_previews: media.map((m) => m.previews),
+          result_attachments: media.map((m) => m.attachments),
+          result_is_image: found.posts.map((post) => isImagePath('path' in post.file ? post.file.path : undefined)),
+        };
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/{service}/user/{id}/post/{post}',
+      summary: 'One post with its attachments, previews, videos, flag state and revisions.',
+      params: postParams,
+      response: postPage,
+      errors: [304, 404],
+      handler: ({ params, deps, req, res }) => {
+        const page = getPostPage(deps.db, params.service, params.id, params.post, fileServer(deps.config, req));
+        if (!page) throw postNotFound();
+        const changed = [page.post.added, page.post.edited].filter(Boolean).sort().pop();
+        if (answeredNotModified(req, res, isoUtc(changed))) return ANSWERED;
+        return page;
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/{service}/user/{id}/post/{post}/revisions',
+      summary: 'Previous versions of a post, newest first.',
+      params: postParams,
+      response: z.array(postRevision),
+      errors: [404],
+      handler: ({ params, deps }) => {
+        requireCreator(deps.db, params.service, params.id);
+        return listPostRevisions(deps.db, params.service, params.id, params.post);
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/{service}/user/{id}/post/{post}/revision/{revision}',
+      summary: 'One previous version of a post.',
+      params: postParams.extend({
+        revision: revisionIdParam.pipe(z.string().regex(/^\d{1,15}$/, 'Revision ID must be a number.')),
+      }),
+      response: postRevision,
+      errors: [404],
+      handler: ({ params, deps }) => {
+        const revision = getPostRevision(deps.db, params.service, params.id, params.post, Number(params.revision));
+        if (!revision) throw new NotFoundError('Revision not found.');
+        return revision;
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/{service}/user/{id}/post/{post}/comments',
+      summary: "A post's comments, oldest first, with their previous versions.",
+      params: postParams,
+      response: z.array(comment),
+      errors: [404],
+      handler: ({ params, deps }) => {
+        requireCreator(deps.db, params.service, params.id);
+        return listComments(deps.db, params.service, params.id, params.post);
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/{service}/post/{post}',
+      summary: "Finds a post's creator from the service and post id.",
+      params: z.object({ service: serviceParam, post: postIdParam }),
+      response: postLookup,
+      errors: [404],
+      handler: ({ params, deps }) => {
+        const found = resolvePost(deps.db, params.service, params.post);
+        if (!found) throw postNotFound();
+        return found;
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/posts',
+      summary: 'Recent posts of every creator, 50 a page (q of at least 2 characters, repeated tag).',
+      query: postsQuerySchema,
+      response: z.object({ count: z.number().int(), true_count: z.number().int(), posts: z.array(postSummary) }),
+      handler: ({ query, deps }) => {
+        const found = searchPosts(deps.db, { q: query.q, tag: query.tag, offset: query.o, limit: PAGE_SIZE });
+        return { count: found.count, true_count: found.true_count, posts: found.posts };
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/posts/random',
+      summary: 'A random post.',
+      response: postLookup,
+      errors: [404],
+      handler: ({ deps }) => {
+        const post = randomPost(deps.db);
+        if (!post) throw postNotFound();
+        return { service: post.service, artist_id: post.user, post_id: post.id };
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/posts/tags',
+      summary: 'Every tag with its number of posts.',
+      response: z.array(tagCount),
+      handler: ({ deps }) => listAllTags(deps.db),
+    }),
+  ],
+  'Posts: listings, single posts with revisions and comments, search, tags.',
+);
+

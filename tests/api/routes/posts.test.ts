@@ -1,0 +1,170 @@
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../../api/app.ts';
+import { upsertCreator } from '../../../api/data/creators.ts';
+import { upsertComment, upsertPost } from '../../../api/data/posts.ts';
+import { readConfig } from '../../../src/lib/config.ts';
+import { tempDb, type TempDb } from '../data/helpers.ts';
+
+let temp: TempDb;
+let app: ReturnType<typeof createApp>;
+const IMAGE = `/aa/bb/${'aabb'.padEnd(64, '0')}.png`;
+const ZIP = `/cc/dd/${'ccdd'.padEnd(64, '1')}.zip`;
+const TOTAL = 120;
+
+function day(n: number): string {
+  return new Date(Date.UTC(2024, 0, 1) + n * 86_400_000).toISOString().slice(0, 19);
+}
+
+beforeAll(() => {
+  temp = tempDb();
+  const { db } = temp;
+  upsertCreator(db, { service: 'patreon', id: '42', name: 'Painter', updated: Date.UTC(2024, 5, 1) / 1000 });
+  upsertCreator(db, { service: 'fanbox', id: '7', name: 'Other' });
+  for (let n = 1; n <= TOTAL; n++) {
+    upsertPost(db, {
+      service: 'patreon',
+      user: '42',
+      id: String(n),
+      title: n === 5 ? 'Sunset over the harbour' : `Post ${n}`,
+      content: `<p>Body of post ${n}</p>`,
+      published: day(n),
+      added: day(n),
+      tags: n % 2 === 0 ? ['even'] : ['odd'],
+      file: n === 5 ? { name: 'sunset.png', path: IMAGE } : null,
+      attachments: n === 5 ? [{ name: 'extras.zip', path: ZIP }] : [],
+    });
+  }
+  upsertPost(db, { service: 'patreon', user: '42', id: '5', title: 'Sunset over the harbour', content: '<p>Edited body</p>', published: day(5), edited: day(200), file: { name: 'sunset.png', path: IMAGE }, attachments: [{ name: 'extras.zip', path: ZIP }], tags: ['odd'] }, { now: day(201) });
+  upsertComment(db, { service: 'patreon', user: '42', post_id: '5', id: 'c1', commenter: 'u1', commenter_name: 'Fan', content: 'Lovely', published: day(6) });
+  upsertComment(db, { service: 'patreon', user: '42', post_id: '5', id: 'c1', commenter: 'u1', commenter_name: 'Fan', content: 'Lovely!', published: day(6) }, { now: day(7) });
+  app = createApp({ db, config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
+});
+
+afterAll(() => temp.cleanup());
+
+describe('GET /api/v1/{service}/user/{id}/posts', () => {
+  const url = '/api/v1/patreon/user/42/posts';
+
+  it('answers 50 summaries a page, newest first, a short last page and [] past the end', async () => {
+    const first = await request(app).get(url);
+    expect(first.status).toBe(200);
+    expect(first.body).toHaveLength(50);
+    expect(first.body[0].id).toBe(String(TOTAL));
+    expect(Object.keys(first.body[0]).sort()).toEqual(
+      ['added', 'attachments', 'edited', 'embed', 'file', 'id', 'incomplete_rewards', 'poll', 'published', 'service', 'shared_file', 'substring', 'tags', 'title', 'user'].sort(),
+    );
+    expect(first.body[0].file).toEqual({});
+    expect((await request(app).get(`${url}?o=100`)).body).toHaveLength(TOTAL - 100);
+    const past = await request(app).get(`${url}?o=5000`);
+    expect(past.status).toBe(200);
+    expect(past.body).toEqual([]);
+  });
+
+  it('searches within the creator by words and tags', async () => {
+    const found = await request(app).get(`${url}?q=harbour`);
+    expect(found.body.map((p: { id: string }) => p.id)).toEqual(['5']);
+    const tagged = await request(app).get(`${url}?tag=even&o=50`);
+    expect(tagged.body).toHaveLength(10);
+    expect(tagged.body.every((p: { tags: string[] }) => p.tags.includes('even'))).toBe(true);
+  });
+
+  it('gives the spec messages for bad input, never a 500', async () => {
+    expect((await request(app).get(`${url}?o=75`)).body).toEqual({ error: 'Offset 75 is not a multiple of 50.' });
+    expect((await request(app).get(`${url}?o=-50`)).status).toBe(400);
+    expect((await request(app).get(`${url}?o=abc`)).status).toBe(400);
+    expect((await request(app).get(`${url}?q=a`)).status).toBe(400);
+    expect((await request(app).get('/api/v1/patreon/user/404/posts')).body).toEqual({ error: 'Creator not found.' });
+    expect((await request(app).get('/api/v1/nowhere/user/42/posts')).status).toBe(400);
+  });
+
+  it('answers 304 to a client whose copy is newer than the creator', async () => {
+    expect((await request(app).get(url).set('If-Modified-Since', 'Sat, 01 Jun 2024 00:00:00 GMT')).status).toBe(304);
+    expect((await request(app).get(url).set('If-Modified-Since', 'Thu, 01 Jun 2023 00:00:00 GMT')).status).toBe(200);
+  });
+});
+
+describe('GET /api/v1/{service}/user/{id}/posts-legacy', () => {
+  it('answers the legacy page shape with per-result media', async () => {
+    const answer = await request(app).get('/api/v1/patreon/user/42/posts-legacy?o=100');
+    expect(answer.status).toBe(200);
+    expect(answer.body.props).toMatchObject({ currentPage: 'posts', id: '42', service: 'patreon', name: 'Painter', count: TOTAL, limit: 50, has_links: false });
+    expect(answer.body.props.artist.post_count).toBe(TOTAL);
+    expect(answer.body.base).toEqual({ service: 'patreon', artist_id: '42' });
+    const index = answer.body.results.findIndex((p: { id: string }) => p.id === '5');
+    expect(answer.body.result_is_image[index]).toBe(true);
+    expect(answer.body.result_previews[index][0]).toMatchObject({ type: 'thumbnail', path: IMAGE, name: 'sunset.png' });
+    expect(answer.body.result_attachments[index][0]).toMatchObject({ path: ZIP, name: 'extras.zip', extension: '.zip' });
+    expect(answer.body.results).toHaveLength(answer.body.result_is_image.length);
+  });
+});
+
+describe('GET /api/v1/{service}/user/{id}/post/{post} and its revisions and comments', () => {
+  it('answers the post with neighbours, media with the file server, and revisions', async () => {
+    const answer = await request(app).get('/api/v1/patreon/user/42/post/5');
+    expect(answer.status).toBe(200);
+    const { post, attachments, previews, props } = answer.body;
+    expect(post).toMatchObject({ id: '5', content: '<p>Edited body</p>', next: '4', prev: '6' });
+    expect(attachments[0].server).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(previews[0]).toMatchObject({ type: 'thumbnail', path: IMAGE });
+    expect(props.flagged).toBe(false);
+    expect(props.revisions.map((pair: [string, unknown]) => pair[0])).toEqual(['Current', expect.stringMatching(/^Revision \d+$/)]);
+    expect(answer.headers['last-modified']).toBeDefined();
+  });
+
+  it('lists and answers previous versions', async () => {
+    const list = await request(app).get('/api/v1/patreon/user/42/post/5/revisions');
+    expect(list.body).toHaveLength(1);
+    expect(list.body[0].content).toBe('<p>Body of post 5</p>');
+    const one = await request(app).get(`/api/v1/patreon/user/42/post/5/revision/${list.body[0].revision_id}`);
+    expect(one.body.content).toBe('<p>Body of post 5</p>');
+    expect((await request(app).get('/api/v1/patreon/user/42/post/5/revision/999')).status).toBe(404);
+    expect((await request(app).get('/api/v1/patreon/user/42/post/5/revision/abc')).status).toBe(400);
+  });
+
+  it('answers comments with their revisions', async () => {
+    const answer = await request(app).get('/api/v1/patreon/user/42/post/5/comments');
+    expect(answer.body).toEqual([
+      expect.objectContaining({ id: 'c1', commenter_name: 'Fan', content: 'Lovely!', revisions: [expect.objectContaining({ content: 'Lovely' })] }),
+    ]);
+    expect((await request(app).get('/api/v1/patreon/user/42/post/6/comments')).body).toEqual([]);
+  });
+
+  it('answers 404 for unknown posts', async () => {
+    expect((await request(app).get('/api/v1/patreon/user/42/post/nope')).body).toEqual({ error: 'Post not found.' });
+    expect((await request(app).get('/api/v1/patreon/user/42/post/nope')).status).toBe(404);
+  });
+
+  it('finds a post by service and id', async () => {
+    expect((await request(app).get('/api/v1/patreon/post/5')).body).toEqual({ service: 'patreon', artist_id: '42', post_id: '5' });
+    expect((await request(app).get('/api/v1/fanbox/post/5')).status).toBe(404);
+  });
+});
+
+describe('global post listings', () => {
+  it('GET /posts answers counts and 50 posts, searchable', async () => {
+    const all = await request(app).get('/api/v1/posts');
+    expect(all.body.count).toBe(TOTAL);
+    expect(all.body.true_count).toBe(TOTAL);
+    expect(all.body.posts).toHaveLength(50);
+    const found = await request(app).get('/api/v1/posts?q=harbour');
+    expect(found.body).toMatchObject({ count: 1, posts: [expect.objectContaining({ id: '5' })] });
+    expect((await request(app).get('/api/v1/posts?o=10000')).body.posts).toEqual([]);
+    expect((await request(app).get('/api/v1/posts?o=3')).status).toBe(400);
+  });
+
+  it('GET /posts/random names an existing post', async () => {
+    const answer = await request(app).get('/api/v1/posts/random');
+    expect(answer.body).toMatchObject({ service: 'patreon', artist_id: '42' });
+    expect(Number(answer.body.post_id)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('GET /posts/tags counts every tag', async () => {
+    expect((await request(app).get('/api/v1/posts/tags')).body).toEqual(
+      expect.arrayContaining([
+        { tag: 'even', post_count: 60 },
+        { tag: 'odd', post_count: 60 },
+      ]),
+    );
+  });
+});
