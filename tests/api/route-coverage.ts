@@ -28,4 +28,7 @@ export const ROUTE_COVERAGE: Record<string, string> = {
   'GET /api/v1/posts': 'tests/api/routes/posts.test.ts',
   'GET /api/v1/posts/random': 'tests/api/routes/posts.test.ts',
   'GET /api/v1/posts/tags': 'tests/api/routes/posts.test.ts',
+  'GET /api/v1/{service}/user/{id}/dms': 'tests/api/routes/dms.test.ts',
+  'GET /api/v1/dms': 'tests/api/routes/dms.test.ts',
+  'GET /api/v1/has_pending_dms': 'tests/api/routes/dms.test.ts',
 };
