@@ -13,14 +13,17 @@ import {
   resolvePost,
   searchPosts,
   IMAGE_EXTENSIONS,
+  listPopularPosts,
+  popularityDateRange,
 } from '../data/posts.ts';
+import { popularRange, popularReferenceDate } from '../../src/lib/popular.ts';
 import type { Db } from '../data/db.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { answeredNotModified, isoUtc } from '../http/conditional.ts';
 import { fileServer } from '../http/file-server.ts';
 import { ANSWERED, defineRoutes, route } from '../http/route.ts';
 import { PAGE_SIZE } from '../../src/lib/constants.ts';
-import { artistIdParam, postIdParam, postsQuerySchema, revisionIdParam, serviceParam } from '../../src/lib/validators.ts';
+import { artistIdParam, popularQuerySchema, postIdParam, postsQuerySchema, revisionIdParam, serviceParam } from '../../src/lib/validators.ts';
 import { attachment, comment, postLookup, postPage, postRevision, postSummary, preview, tagCount } from './post-schemas.ts';
 
 const creatorParams = z.object({ service: serviceParam, id: artistIdParam });
@@ -194,6 +197,48 @@ export default defineRoutes(
       handler: ({ query, deps }) => {
         const found = searchPosts(deps.db, { q: query.q, tag: query.tag, offset: query.o, limit: PAGE_SIZE });
         return { count: found.count, true_count: found.true_count, posts: found.posts };
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/posts/popular',
+      summary: 'The most favourited posts of a day, week or month (or the last 7 days: recent), 50 a page.',
+      description: 'date (YYYY-MM-DD) defaults to today, or to the last day with data when that is earlier.',
+      query: popularQuerySchema,
+      response: z.object({
+        info: z.object({
+          date: z.string(),
+          min_date: z.string().nullable(),
+          max_date: z.string().nullable(),
+          navigation_dates: z.object({
+            day: z.tuple([z.string(), z.string(), z.string()]),
+            week: z.tuple([z.string(), z.string(), z.string()]),
+            month: z.tuple([z.string(), z.string(), z.string()]),
+          }),
+          range_desc: z.string(),
+          scale: z.string(),
+        }),
+        props: z.object({ count: z.number().int(), earliest_date_for_popular: z.string().nullable(), today: z.string() }),
+        posts: z.array(postSummary.extend({ fav_count: z.number().int() })),
+      }),
+      handler: ({ query, deps }) => {
+        const today = new Date().toISOString().slice(0, 10);
+        const data = popularityDateRange(deps.db);
+        const range = popularRange(query.period, popularReferenceDate(query.date, today, data.max_day));
+        const found = listPopularPosts(deps.db, { from: range.from, to: range.to, offset: query.o, limit: PAGE_SIZE });
+        return {
+          info: {
+            date: range.date,
+            min_date: data.min_day,
+            max_date: data.max_day,
+            navigation_dates: range.navigation_dates,
+            range_desc: range.range_desc,
+            scale: range.scale,
+          },
+          props: { count: found.count, earliest_date_for_popular: data.min_day, today },
+          posts: found.posts,
+        };
       },
     }),
     route({

@@ -31,4 +31,5 @@ export const ROUTE_COVERAGE: Record<string, string> = {
   'GET /api/v1/{service}/user/{id}/dms': 'tests/api/routes/dms.test.ts',
   'GET /api/v1/dms': 'tests/api/routes/dms.test.ts',
   'GET /api/v1/has_pending_dms': 'tests/api/routes/dms.test.ts',
+  'GET /api/v1/posts/popular': 'tests/api/routes/posts.test.ts',
 };

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../../api/app.ts';
 import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertComment, upsertPost } from '../../../api/data/posts.ts';
+import { addPopularity, upsertComment, upsertPost } from '../../../api/data/posts.ts';
 import { readConfig } from '../../../src/lib/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
@@ -38,6 +38,12 @@ beforeAll(() => {
   upsertPost(db, { service: 'patreon', user: '42', id: '5', title: 'Sunset over the harbour', content: '<p>Edited body</p>', published: day(5), edited: day(200), file: { name: 'sunset.png', path: IMAGE }, attachments: [{ name: 'extras.zip', path: ZIP }], tags: ['odd'] }, { now: day(201) });
   upsertComment(db, { service: 'patreon', user: '42', post_id: '5', id: 'c1', commenter: 'u1', commenter_name: 'Fan', content: 'Lovely', published: day(6) });
   upsertComment(db, { service: 'patreon', user: '42', post_id: '5', id: 'c1', commenter: 'u1', commenter_name: 'Fan', content: 'Lovely!', published: day(6) }, { now: day(7) });
+  addPopularity(db, [
+    { day: '2024-03-01', service: 'patreon', user: '42', post_id: '10', favorites: 5 },
+    { day: '2024-03-01', service: 'patreon', user: '42', post_id: '11', favorites: 9 },
+    { day: '2024-03-04', service: 'patreon', user: '42', post_id: '12', favorites: 20 },
+    { day: '2024-02-10', service: 'patreon', user: '42', post_id: '13', favorites: 1 },
+  ]);
   app = createApp({ db, config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
 });
 
@@ -166,5 +172,41 @@ describe('global post listings', () => {
         { tag: 'odd', post_count: 60 },
       ]),
     );
+  });
+});
+
+describe('GET /api/v1/posts/popular', () => {
+  it('ranks a day by favourites and navigates per scale', async () => {
+    const answer = await request(app).get('/api/v1/posts/popular?period=day&date=2024-03-01');
+    expect(answer.status).toBe(200);
+    expect(answer.body.posts.map((p: { id: string; fav_count: number }) => [p.id, p.fav_count])).toEqual([['11', 9], ['10', 5]]);
+    expect(answer.body.info).toMatchObject({
+      date: '2024-03-01',
+      min_date: '2024-02-10',
+      max_date: '2024-03-04',
+      scale: 'day',
+      navigation_dates: { day: ['2024-02-29', '2024-03-02', '2024-03-01'] },
+    });
+    expect(answer.body.props).toMatchObject({ count: 2, earliest_date_for_popular: '2024-02-10' });
+    expect(answer.body.props.today).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('sums a week and a month', async () => {
+    const week = await request(app).get('/api/v1/posts/popular?period=week&date=2024-03-04');
+    expect(week.body.posts.map((p: { id: string }) => p.id)).toEqual(['12']);
+    const month = await request(app).get('/api/v1/posts/popular?period=month&date=2024-03-15');
+    expect(month.body.posts.map((p: { id: string }) => p.id)).toEqual(['12', '11', '10']);
+  });
+
+  it('defaults to recent around the last day with data', async () => {
+    const answer = await request(app).get('/api/v1/posts/popular');
+    expect(answer.body.info).toMatchObject({ scale: 'recent', date: '2024-03-04' });
+    expect(answer.body.posts.map((p: { id: string }) => p.id)).toEqual(['12', '11', '10']);
+  });
+
+  it('rejects bad periods, dates and offsets with the spec messages', async () => {
+    expect((await request(app).get('/api/v1/posts/popular?period=year')).body).toEqual({ error: 'year is not a valid period' });
+    expect((await request(app).get('/api/v1/posts/popular?date=2024-02-30')).status).toBe(400);
+    expect((await request(app).get('/api/v1/posts/popular?o=7')).status).toBe(400);
   });
 });
