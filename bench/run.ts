@@ -1,10 +1,12 @@
 /**
- * `npm run bench [rebuild|render|serve]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
+ * `npm run bench [rebuild|render|serve|files|search]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
  * Archives are seeded once into bench/.data and reused; results go to bench/results/*.json.
  */
 import { ensureBuild } from '../scripts/lib/build.ts';
 import { archiveDir, runStep, saveResult } from './lib.ts';
 import { serveBenchmark } from './serve.ts';
+import { filesBenchmark } from './files.ts';
+import { searchBenchmark } from './search.ts';
 
 const which = process.argv[2] ?? 'all';
 await ensureBuild((line) => console.error(line));
@@ -30,5 +32,18 @@ if (which === 'all' || which === 'render') {
 if (which === 'all' || which === 'serve') {
   const result = await serveBenchmark();
   saveResult('serve', result);
+  console.log(JSON.stringify(result, null, 2));
+}
+
+if (which === 'all' || which === 'files') {
+  const result = await filesBenchmark();
+  saveResult('files', result);
+  console.log(JSON.stringify(result, null, 2));
+}
+
+if (which === 'all' || which === 'search') {
+  // Reuses the rebuild benchmark's 1,000,000-post archive (run `npm run bench -- rebuild` first).
+  const result = await searchBenchmark();
+  saveResult('search', result);
   console.log(JSON.stringify(result, null, 2));
 }

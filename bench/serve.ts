@@ -12,7 +12,7 @@ const PORT = 4561;
 const BARE_PORT = 4562;
 const PAGE = '/posts';
 
-async function waitFor(url: string, timeoutMs: number): Promise<void> {
+export async function waitFor(url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
@@ -26,39 +26,75 @@ async function waitFor(url: string, timeoutMs: number): Promise<void> {
   throw new Error(`${url} did not answer in time`);
 }
 
-async function load(url: string): Promise<{ requestsPerSecond: number; latencyP99Ms: number; errors: number; non2xx: number }> {
-  await autocannon({ url, connections: 10, duration: 2 }); // warm up
-  const result = await autocannon({ url, connections: 50, duration: 10 });
+export interface LoadResult {
+  requestsPerSecond: number;
+  latencyP99Ms: number;
+  errors: number;
+  non2xx: number;
+}
+
+export async function load(url: string, options: { headers?: Record<string, string>; connections?: number } = {}): Promise<LoadResult> {
+  const { headers, connections = 50 } = options;
+  await autocannon({ url, headers, connections: 10, duration: 2 }); // warm up
+  const result = await autocannon({ url, headers, connections, duration: 10 });
   return { requestsPerSecond: result.requests.average, latencyP99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
 }
 
-function stop(child: ChildProcess): Promise<void> {
+export function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });
 }
 
-export async function serveBenchmark() {
-  const dataDir = archiveDir('serve');
-  const server = spawn('npx', ['tsx', 'scripts/start.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', NODE_ENV: 'production' },
+/**
+ * `npm start` on dataDir, resolved once it answers `probe` and the start-up's background rendering of
+ * the page store is over (measuring while it runs would measure the renderer).
+ */
+export async function startTrove(dataDir: string, port: number, probe = '/'): Promise<ChildProcess> {
+  // Node itself with tsx's loader, not `npx tsx`: a SIGTERM to npx leaves the server running.
+  const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  // Measure only once the start-up's background rendering of the page store is over.
-  const storeReady = new Promise<void>((resolve) => {
+  const storeReady = new Promise<void>((resolve, reject) => {
     server.stdout!.on('data', (chunk: Buffer) => {
       if (chunk.toString().includes('Page store')) resolve();
     });
+    server.once('exit', (code) => reject(new Error(`scripts/start.ts exited with ${code}`)));
   });
+  storeReady.catch(() => undefined);
   try {
-    await waitFor(`http://127.0.0.1:${PORT}${PAGE}`, 600_000);
+    await waitFor(`http://127.0.0.1:${port}${probe}`, 600_000);
     await storeReady;
+  } catch (error) {
+    await stop(server);
+    throw error;
+  }
+  return server;
+}
+
+/** The baseline: bench/bare-server.mjs answering `file` on port. */
+export async function startBare(file: string, port: number, contentType?: string): Promise<ChildProcess> {
+  const bare = spawn('node', ['bench/bare-server.mjs', file, String(port), ...(contentType ? [contentType] : [])], { stdio: ['ignore', 'ignore', 'inherit'] });
+  try {
+    await waitFor(`http://127.0.0.1:${port}/`, 10_000);
+  } catch (error) {
+    await stop(bare);
+    throw error;
+  }
+  return bare;
+}
+
+export async function serveBenchmark() {
+  const dataDir = archiveDir('serve');
+  const server = await startTrove(dataDir, PORT, PAGE);
+  try {
     const trove = await load(`http://127.0.0.1:${PORT}${PAGE}`);
     const file = new PageStore(path.join(dataDir, 'pages')).fileFor(PAGE);
-    const bare = spawn('node', ['bench/bare-server.mjs', file, String(BARE_PORT)], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const bare = await startBare(file, BARE_PORT);
     try {
-      await waitFor(`http://127.0.0.1:${BARE_PORT}/`, 10_000);
       const baseline = await load(`http://127.0.0.1:${BARE_PORT}/`);
       return { page: PAGE, trove, bare: baseline, ratio: trove.requestsPerSecond / baseline.requestsPerSecond };
     } finally {

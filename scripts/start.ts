@@ -5,6 +5,7 @@
  */
 import { sharedDatabase } from '../api/data/db.ts';
 import { countCreators } from '../api/data/creators.ts';
+import { getFileByHash } from '../api/data/files.ts';
 import { createApp } from '../api/app.ts';
 import { createFrontServer } from '../api/server/front.ts';
 import { rebuildPages } from '../api/pages/rebuild.ts';
@@ -42,7 +43,12 @@ const api = createApp({ db: site.db, config: settings, build: buildInfo() });
 const server = createFrontServer({
   api,
   clientDir: CLIENT_DIR,
-  media: { files: paths.files, icons: paths.icons, banners: paths.banners },
+  media: {
+    ...paths,
+    mimeOf: (hash) => getFileByHash(site.db, hash)?.mime,
+    iconsPath: settings.iconsPath,
+    bannersPath: settings.bannersPath,
+  },
   store: site.store,
   ssr: site.ssr,
   renderer: site.renderer,

@@ -113,21 +113,30 @@ export function countFiles(db: Db): number {
  */
 export function setArchiveInfo(
   db: Db,
-  input: { hash: string; file_list: string[]; password?: string | null; password_required?: boolean; added?: string },
+  input: {
+    hash: string;
+    file_list: string[];
+    password?: string | null;
+    password_required?: boolean;
+    added?: string;
+    /** How complete file_list is (null: the whole list); see migration 003. */
+    list_status?: ArchiveListStatus | null;
+  },
 ): void {
   inTransaction(db, () => {
     const hash = input.hash.toLowerCase();
     stmt(
       db,
-      `INSERT INTO archive_files (file_hash, file_list, password, password_required, added) VALUES (?, ?, ?, ?, ?)
+      `INSERT INTO archive_files (file_hash, file_list, password, password_required, added, list_status) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (file_hash) DO UPDATE SET file_list = excluded.file_list, password = excluded.password,
-         password_required = excluded.password_required`,
+         password_required = excluded.password_required, list_status = excluded.list_status`,
     ).run(
       hash,
       JSON.stringify(input.file_list),
       input.password ?? null,
       input.password_required || input.password ? 1 : 0,
       input.added ?? nowIso(),
+      input.list_status ?? null,
     );
     recordChange(db, { kind: 'file', action: 'upsert', ref: hash });
   });
@@ -151,16 +160,24 @@ export function setArchivePassword(db: Db, hash: string, password: string): bool
  * has no archive metadata.
  */
 export function getArchiveFile(db: Db, hash: string): ArchiveFileInfo | undefined {
+  return getArchiveRecord(db, hash)?.info;
+}
+
+/** How complete a stored archive listing is: null when file_list is the whole list. */
+export type ArchiveListStatus = 'truncated' | 'unreadable' | 'too-big' | 'timed-out';
+
+/** getArchiveFile's answer with the listing's status (migration 003), or undefined likewise. */
+export function getArchiveRecord(db: Db, hash: string): { info: ArchiveFileInfo; status: ArchiveListStatus | null } | undefined {
   const file = getFileByHash(db, hash);
   if (!file) return undefined;
-  const row = stmt<{ file_list: string; password: string | null; password_required: number }>(
+  const row = stmt<{ file_list: string; password: string | null; password_required: number; list_status: string | null }>(
     db,
-    'SELECT file_list, password, password_required FROM archive_files WHERE file_hash = ?',
+    'SELECT file_list, password, password_required, list_status FROM archive_files WHERE file_hash = ?',
   ).get(file.hash);
   if (!row) return undefined;
   const info: ArchiveFileInfo = { file, file_list: parseJson<string[]>(row.file_list, []) };
   if (row.password_required === 1 || row.password !== null) info.password = row.password ?? '';
-  return info;
+  return { info, status: (row.list_status as ArchiveListStatus | null) ?? null };
 }
 
 /**

@@ -3,6 +3,7 @@
  */
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
+import { registerFile, type FileInput } from './files.ts';
 import { extensionOf, hashPath, inTransaction, nowIso } from './util.ts';
 
 export interface Share {
@@ -123,4 +124,23 @@ export function countCreatorShares(db: Db, service: string, creatorId: string): 
     service,
     creatorId,
   )!.n;
+}
+
+/**
+ * An upload: registers its stored files and creates the share linked to them, in one transaction, so
+ * a failure leaves neither file records nor a share behind. @returns the share id
+ */
+export function createUploadedShare(
+  db: Db,
+  input: Omit<ShareInput, 'files'> & { files: (FileInput & { filename: string })[] },
+): number {
+  return inTransaction(db, () => {
+    const files = input.files.map((file) => ({ filename: file.filename, hash: registerFile(db, file).hash }));
+    return createShare(db, { ...input, files });
+  });
+}
+
+/** Every share id, oldest first, read lazily (a full page rebuild renders each share page). */
+export function* iterateShareIds(db: Db): Generator<number> {
+  for (const row of stmt<{ id: number }>(db, 'SELECT id FROM shares ORDER BY id').iterate()) yield row.id;
 }

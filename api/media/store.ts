@@ -1,7 +1,8 @@
 /**
  * The content-addressed file store: <filesDir>/ab/cd/<sha256>.<ext>, the public path being
- * '/ab/cd/<sha256>.<ext>'. Files are written to a temporary name, fsynced, then renamed into place,
- * so a reader never sees a partial file. A file that is already stored is not written again.
+ * '/ab/cd/<sha256>.<ext>'. Bytes are streamed into a temporary file while they are hashed, fsynced,
+ * then renamed into place, so a reader never sees a partial file. A file already stored is not
+ * written again (the temporary copy is dropped).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -16,6 +17,18 @@ export interface StoredFile {
   size: number;
   /** false when the file was already in the store. */
   written: boolean;
+}
+
+export interface StoreOptions {
+  /** Refuse (FileTooLargeError) once more bytes than this arrive; nothing is kept. */
+  maxBytes?: number;
+}
+
+export class FileTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`File is larger than ${maxBytes} bytes.`);
+    this.name = 'FileTooLargeError';
+  }
 }
 
 const TMP_DIR = '.tmp';
@@ -56,24 +69,18 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-/** Stores bytes. @returns the sha256, public path and size */
-export async function storeFile(filesDir: string, data: Buffer | Uint8Array, ext: string): Promise<StoredFile> {
-  const sha256 = createHash('sha256').update(data).digest('hex');
+/** Moves a finished temporary file to its content address, or drops it when that is taken already. */
+async function settle(filesDir: string, temp: string, sha256: string, ext: string, size: number): Promise<StoredFile> {
   const publicPath = storePath(sha256, ext);
   const target = storeLocation(filesDir, publicPath);
-  const size = data.byteLength;
-  if (fs.existsSync(target)) return { sha256, path: publicPath, size, written: false };
-  const dir = path.dirname(target);
-  await fsp.mkdir(dir, { recursive: true });
-  const temp = tempName(dir);
-  const handle = await fsp.open(temp, 'wx');
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
+  if (fs.existsSync(target)) {
+    await fsp.rm(temp, { force: true });
+    return { sha256, path: publicPath, size, written: false };
   }
+  const dir = path.dirname(target);
   try {
+    await fsp.mkdir(dir, { recursive: true });
+    // Two writers of the same bytes may both get here: rename replaces atomically with identical content.
     await fsp.rename(temp, target);
   } catch (error) {
     await fsp.rm(temp, { force: true });
@@ -83,7 +90,57 @@ export async function storeFile(filesDir: string, data: Buffer | Uint8Array, ext
   return { sha256, path: publicPath, size, written: true };
 }
 
-/** Synchronous storeFile, for CLIs and tests. */
+/**
+ * Stores a stream of bytes (an upload, a download, a file read in chunks): each chunk is hashed and
+ * written to <filesDir>/.tmp as it arrives, so memory stays bounded whatever the size.
+ */
+export async function storeStream(
+  filesDir: string,
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  ext: string,
+  options: StoreOptions = {},
+): Promise<StoredFile> {
+  const dotExt = normalizeExt(ext);
+  const tmpDir = path.join(filesDir, TMP_DIR);
+  await fsp.mkdir(tmpDir, { recursive: true });
+  const temp = tempName(tmpDir);
+  const hash = createHash('sha256');
+  let size = 0;
+  const out = await fsp.open(temp, 'wx');
+  try {
+    for await (const chunk of source) {
+      size += chunk.byteLength;
+      if (options.maxBytes !== undefined && size > options.maxBytes) throw new FileTooLargeError(options.maxBytes);
+      hash.update(chunk);
+      for (let offset = 0; offset < chunk.byteLength; ) {
+        const { bytesWritten } = await out.write(chunk, offset, chunk.byteLength - offset);
+        offset += bytesWritten;
+      }
+    }
+    await out.sync();
+  } catch (error) {
+    await out.close().catch(() => undefined);
+    await fsp.rm(temp, { force: true });
+    throw error;
+  }
+  await out.close();
+  return settle(filesDir, temp, hash.digest('hex'), dotExt, size);
+}
+
+/** Stores the file at `sourcePath` (left untouched) by streaming it in 1 MiB chunks. */
+export function storeFileFromPath(filesDir: string, sourcePath: string, ext: string, options: StoreOptions = {}): Promise<StoredFile> {
+  return storeStream(filesDir, fs.createReadStream(sourcePath, { highWaterMark: CHUNK }), ext, options);
+}
+
+/** Stores bytes already in memory; nothing is written when the store has them. */
+export async function storeFile(filesDir: string, data: Buffer | Uint8Array, ext: string): Promise<StoredFile> {
+  const sha256 = createHash('sha256').update(data).digest('hex');
+  const publicPath = storePath(sha256, ext);
+  if (fs.existsSync(storeLocation(filesDir, publicPath))) return { sha256, path: publicPath, size: data.byteLength, written: false };
+  return storeStream(filesDir, [data], ext);
+}
+
+/** Synchronous storeFile, for CLIs and the seed. */
 export function storeFileSync(filesDir: string, data: Buffer | Uint8Array, ext: string): StoredFile {
   const sha256 = createHash('sha256').update(data).digest('hex');
   const publicPath = storePath(sha256, ext);
@@ -109,60 +166,10 @@ export function storeFileSync(filesDir: string, data: Buffer | Uint8Array, ext: 
   return { sha256, path: publicPath, size, written: true };
 }
 
-/**
- * Stores the file at `sourcePath` by streaming it (1 MiB chunks) into a temporary file under
- * <filesDir>/.tmp while hashing, then renaming it into place. The source is left untouched.
- */
-export async function storeFileFromPath(filesDir: string, sourcePath: string, ext: string): Promise<StoredFile> {
-  const dotExt = normalizeExt(ext);
-  const tmpDir = path.join(filesDir, TMP_DIR);
-  await fsp.mkdir(tmpDir, { recursive: true });
-  const temp = tempName(tmpDir);
-  const hash = createHash('sha256');
-  let size = 0;
-  const source = await fsp.open(sourcePath, 'r');
-  const out = await fsp.open(temp, 'wx');
-  try {
-    const buffer = Buffer.allocUnsafe(CHUNK);
-    for (;;) {
-      const { bytesRead } = await source.read(buffer, 0, CHUNK, null);
-      if (bytesRead === 0) break;
-      const chunk = buffer.subarray(0, bytesRead);
-      hash.update(chunk);
-      await out.write(chunk);
-      size += bytesRead;
-    }
-    await out.sync();
-  } catch (error) {
-    await out.close();
-    await source.close();
-    await fsp.rm(temp, { force: true });
-    throw error;
-  }
-  await out.close();
-  await source.close();
-  const sha256 = hash.digest('hex');
-  const publicPath = storePath(sha256, dotExt);
-  const target = storeLocation(filesDir, publicPath);
-  if (fs.existsSync(target)) {
-    await fsp.rm(temp, { force: true });
-    return { sha256, path: publicPath, size, written: false };
-  }
-  await fsp.mkdir(path.dirname(target), { recursive: true });
-  try {
-    await fsp.rename(temp, target);
-  } catch (error) {
-    await fsp.rm(temp, { force: true });
-    throw error;
-  }
-  await syncDir(path.dirname(target));
-  return { sha256, path: publicPath, size, written: true };
-}
-
 /** sha256 of a file on disk, streamed in 1 MiB chunks. */
-export async function hashFile(filePath: string): Promise<string> {
+export async function hashFile(file: string): Promise<string> {
   const hash = createHash('sha256');
-  const stream = fs.createReadStream(filePath, { highWaterMark: CHUNK });
+  const stream = fs.createReadStream(file, { highWaterMark: CHUNK });
   for await (const chunk of stream) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }

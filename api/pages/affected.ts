@@ -5,6 +5,7 @@
 import type { Db } from '../data/db.ts';
 import { countCreatorPosts, countPosts, postPageNeighbours } from '../data/posts.ts';
 import { countCreators } from '../data/creators.ts';
+import { countCreatorShares, countShares, iterateShareIds } from '../data/shares.ts';
 import type { Change } from '../data/changes.ts';
 import { PAGE_SIZE } from '../../src/lib/constants.ts';
 import { creatorUrl, postUrl } from '../../src/lib/urls.ts';
@@ -39,6 +40,18 @@ export function addCreatorPages(db: Db, affected: AffectedPages, service: string
   const base = creatorUrl(service, creatorId);
   addListing(affected, base, countCreatorPosts(db, service, creatorId));
   affected.render.add(pageKey(`${base}/tags`));
+  addListing(affected, `${base}/shares`, countCreatorShares(db, service, creatorId));
+}
+
+/** Shares: the stored first pages of the global list (it shifts on every upload like /posts). */
+export function addSharesListing(db: Db, affected: AffectedPages): void {
+  addListing(affected, '/shares', countShares(db), GLOBAL_LISTING_STORED_PAGES);
+}
+
+/** Every share page and the shares list, for a full rebuild. */
+export function addAllSharePages(db: Db, affected: AffectedPages): void {
+  addSharesListing(db, affected);
+  for (const id of iterateShareIds(db)) affected.render.add(pageKey(`/share/${id}`));
 }
 
 /**
@@ -48,11 +61,19 @@ export function addCreatorPages(db: Db, affected: AffectedPages, service: string
 export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPages {
   const affected = emptyAffected();
   const creators = new Set<string>();
-  let any = false;
+  // The global listings show posts and creators only: file, share or DM rows leave them as they are.
+  let globals = false;
+  let shares = false;
   for (const change of changes) {
-    any = true;
+    if (change.kind === 'post' || change.kind === 'creator') globals = true;
+    // A share: its page, the shares list, and its creator's pages (the header counts uploads).
+    if (change.kind === 'share') {
+      shares = true;
+      if (change.ref) affected.render.add(pageKey(`/share/${change.ref}`));
+    }
     if (!change.service || !change.creator_id) continue;
-    if (change.kind !== 'creator' && change.kind !== 'post') continue;
+    if (change.kind === 'comment' && change.post_id) affected.render.add(pageKey(postUrl(change.service, change.creator_id, change.post_id)));
+    if (change.kind !== 'creator' && change.kind !== 'post' && change.kind !== 'share') continue;
     creators.add(`${change.service}\u0000${change.creator_id}`);
     if (change.kind !== 'post' || !change.post_id) continue;
     affected.render.add(pageKey(postUrl(change.service, change.creator_id, change.post_id)));
@@ -67,6 +88,7 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
     const [service, creatorId] = creatorKey.split('\u0000');
     addCreatorPages(db, affected, service, creatorId);
   }
-  if (any) addGlobalPages(db, affected);
+  if (globals) addGlobalPages(db, affected);
+  if (shares) addSharesListing(db, affected);
   return affected;
 }

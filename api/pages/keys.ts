@@ -27,6 +27,10 @@ export const ARCHIVE_ROUTES: ArchiveRoute[] = [
   { name: 'creator-posts', paged: true, match: (s) => s.length === 3 && isPaysite(s[0]) && s[1] === 'user' },
   { name: 'creator-tags', paged: false, match: (s) => s.length === 4 && isPaysite(s[0]) && s[1] === 'user' && s[3] === 'tags' },
   { name: 'post', paged: false, match: (s) => s.length === 5 && isPaysite(s[0]) && s[1] === 'user' && s[3] === 'post' },
+  // Shares ('Filehaus'): the global list shifts on every upload like the other global listings.
+  { name: 'shares', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'shares' },
+  { name: 'share', paged: false, match: (s) => s.length === 2 && s[0] === 'share' && /^[1-9]\d{0,14}$/.test(s[1]) },
+  { name: 'creator-shares', paged: true, match: (s) => s.length === 4 && isPaysite(s[0]) && s[1] === 'user' && s[3] === 'shares' },
 ];
 
 function segmentsOf(pathname: string): string[] | undefined {

@@ -4,7 +4,17 @@
  */
 import type { RouteGroup } from '../http/route.ts';
 import meta from './meta.ts';
+import creators from './creators.ts';
+import posts from './posts.ts';
+import dms from './dms.ts';
+import files from './files.ts';
+import shares from './shares.ts';
 
 export const ROUTE_GROUPS: readonly RouteGroup[] = [
   meta,
+  creators,
+  posts,
+  dms,
+  files,
+  shares,
 ];

@@ -12,12 +12,12 @@ import { sendFile } from './send-file.ts';
 import { walkFiles } from './walk.ts';
 import { PageStore } from './page-store.ts';
 import type { PageRenderer, SsrHandler } from './ssr.ts';
-import { serveMedia, type MediaDirs } from './media.ts';
+import { createMediaHandler, type MediaOptions } from './media.ts';
 
 export interface FrontDeps {
   api: Express;
   clientDir: string;
-  media: MediaDirs;
+  media: MediaOptions;
   store: PageStore;
   ssr: SsrHandler;
   renderer: PageRenderer;
@@ -66,6 +66,7 @@ function serveBuiltAsset(req: IncomingMessage, res: ServerResponse, clientDir: s
 export function createFrontHandler(deps: FrontDeps) {
   const inflight = new Map<string, Promise<boolean>>();
   const builtFiles = listBuiltFiles(deps.clientDir);
+  const media = createMediaHandler({ log: deps.log, ...deps.media });
 
   /** Renders an archive page once (concurrent misses share the render) and stores it when it is a 200. */
   function renderIntoStore(key: string): Promise<boolean> {
@@ -92,7 +93,7 @@ export function createFrontHandler(deps: FrontDeps) {
       deps.api(req, res);
       return;
     }
-    if (serveMedia(req, res, url, deps.media)) return;
+    if (media(req, res)) return;
 
     const isRead = req.method === 'GET' || req.method === 'HEAD';
     if (isRead && serveBuiltAsset(req, res, deps.clientDir, builtFiles, pathname)) return;

@@ -35,3 +35,15 @@ export const STORAGE_KEYS = {
   postFavs: 'post_favs',
   sidebar: 'sidebar_state',
 } as const;
+/**
+ * Share uploads ('Filehaus', POST /api/v1/shares/upload). The spec names no figures; these are ours
+ * (docs/decisions.md). The upload form checks them before sending, the server enforces them.
+ */
+export const SHARE_UPLOAD_LIMITS = {
+  maxFileBytes: 200 * 1024 * 1024,
+  maxFiles: 20,
+  maxTotalBytes: 1024 * 1024 * 1024,
+  nameMax: 200,
+  descriptionMax: 5000,
+  filenameMax: 255,
+} as const;

@@ -32,4 +32,10 @@ export const ROUTE_COVERAGE: Record<string, string> = {
   'GET /api/v1/dms': 'tests/api/routes/dms.test.ts',
   'GET /api/v1/has_pending_dms': 'tests/api/routes/dms.test.ts',
   'GET /api/v1/posts/popular': 'tests/api/routes/posts.test.ts',
+  'GET /api/v1/search_hash/{hash}': 'tests/api/routes/files.test.ts',
+  'GET /api/v1/file/{hash}': 'tests/api/routes/files.test.ts',
+  'GET /api/v2/file/{hash}': 'tests/api/routes/files.test.ts',
+  'PATCH /api/v2/file/{hash}': 'tests/api/routes/files.test.ts',
+  'GET /api/v1/file': 'tests/api/routes/files.test.ts',
+  'GET /api/v2/file': 'tests/api/routes/files.test.ts',
 };

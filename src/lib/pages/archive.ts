@@ -25,7 +25,8 @@ import { badRequest, notFound, ok, readOffset, redirect, type PageOutcome } from
 
 type Creator = NonNullable<ReturnType<typeof getCreator>>;
 
-function resolveCreator(service: string | undefined, id: string | undefined, subpath = ''): PageOutcome<{ creator: Creator; service: Paysite }> {
+/** The creator of a creator-page URL, a redirect from its public id, or the guard messages. */
+export function resolveCreator(service: string | undefined, id: string | undefined, subpath = ''): PageOutcome<{ creator: Creator; service: Paysite }> {
   if (!service) return badRequest('Service name is required.');
   if (!id) return badRequest('Artist ID is required.');
   if (!isPaysite(service)) return notFound;
@@ -58,7 +59,7 @@ function searchUrl(base: string, filter: SearchFilter): string {
 }
 
 /** Listing pages past the last one do not exist (the API answers [] there; a page answers 404). */
-function pastTheEnd(offset: number, total: number): boolean {
+export function pastTheEnd(offset: number, total: number): boolean {
   return offset > 0 && offset >= total;
 }
 

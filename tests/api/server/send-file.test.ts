@@ -72,7 +72,7 @@ describe('sendFile', () => {
 
   it('names downloads and falls through for missing files', async () => {
     const named = await get('/page.html');
-    expect(named.headers['content-disposition']).toBe("attachment; filename*=UTF-8''page%20name.html");
+    expect(named.headers['content-disposition']).toBe(`attachment; filename="page name.html"; filename*=UTF-8''page%20name.html`);
     expect((await get('/missing.html')).status).toBe(404);
   });
 });

@@ -1,0 +1,164 @@
+/**
+ * Thumbnails of stored images: WebP, longest side bounded, made with sharp on first request and kept
+ * at <thumbnailsDir>/ab/cd/<sha256>.webp. One generation per file at a time (concurrent requests share
+ * it), a few in flight, a bounded queue; an image sharp cannot or must not decode (corrupt, or more
+ * pixels than the limit) is answered with the placeholder instead.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+
+/** The extensions that get a thumbnail (SPEC.md, post cards). */
+export const THUMBNAIL_EXTENSIONS = new Set(['gif', 'jpeg', 'jpg', 'jpe', 'png', 'webp']);
+
+export interface ThumbnailSettings {
+  /** Longest side of a thumbnail, in pixels. */
+  maxSide: number;
+  /** Images declaring more pixels than this are refused before decoding (decompression bombs). */
+  maxInputPixels: number;
+  quality: number;
+}
+
+export const THUMBNAIL_DEFAULTS: ThumbnailSettings = { maxSide: 600, maxInputPixels: 64_000_000, quality: 80 };
+
+/** The image itself is unusable (corrupt, unsupported, too many pixels): retrying will not help. */
+export class UnusableImageError extends Error {
+  name = 'UnusableImageError';
+}
+
+// Each thumbnail reads a different file: libvips' file cache would only hold descriptors open.
+sharp.cache({ files: 0 });
+
+/**
+ * Writes the thumbnail of `source` to `target` (temp file, fsync, rename). Throws UnusableImageError
+ * when sharp cannot read the image or it declares more than maxInputPixels.
+ */
+export async function makeThumbnail(source: string, target: string, settings: ThumbnailSettings = THUMBNAIL_DEFAULTS): Promise<void> {
+  let body: Buffer;
+  try {
+    // Default `pages: 1`: an animated GIF or WebP gives its first frame. failOn 'error' still
+    // thumbnails a slightly truncated image (common in archives) instead of refusing it.
+    body = await sharp(source, { limitInputPixels: settings.maxInputPixels, failOn: 'error' })
+      .rotate()
+      .resize({ width: settings.maxSide, height: settings.maxSide, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: settings.quality })
+      .toBuffer();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code) throw error;
+    throw new UnusableImageError((error as Error).message);
+  }
+  await fsp.mkdir(path.dirname(target), { recursive: true });
+  const temp = path.join(path.dirname(target), `.${randomBytes(8).toString('hex')}.tmp`);
+  try {
+    const handle = await fsp.open(temp, 'wx');
+    try {
+      await handle.writeFile(body);
+      // Thumbnails are served as immutable: a file emptied by a crash would be served for a year.
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fsp.rename(temp, target);
+  } catch (error) {
+    await fsp.rm(temp, { force: true });
+    throw error;
+  }
+}
+
+export type ThumbnailAnswer =
+  | { kind: 'thumbnail'; file: string }
+  | { kind: 'placeholder' }
+  /** No such stored file, or not an image extension. */
+  | { kind: 'missing' }
+  /** Too many generations waiting: try again later. */
+  | { kind: 'busy' };
+
+export interface ThumbnailerOptions {
+  filesDir: string;
+  thumbnailsDir: string;
+  /** Generations running at once (sharp work is CPU-bound). */
+  concurrency?: number;
+  /** Generations allowed to wait for a slot; beyond that requests are told to come back. */
+  queueLimit?: number;
+  settings?: Partial<ThumbnailSettings>;
+  log?: (line: string) => void;
+}
+
+/** Remembered failures (corrupt files stay corrupt), bounded so junk requests cannot grow memory. */
+const FAILED_LIMIT = 10_000;
+
+export class Thumbnailer {
+  /** Generations finished (for tests and the benchmark). */
+  generated = 0;
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+  private readonly inflight = new Map<string, Promise<boolean>>();
+  private readonly failed = new Set<string>();
+  private readonly concurrency: number;
+  private readonly queueLimit: number;
+  private readonly settings: ThumbnailSettings;
+
+  constructor(private readonly options: ThumbnailerOptions) {
+    this.concurrency = options.concurrency ?? 2;
+    this.queueLimit = options.queueLimit ?? 64;
+    this.settings = { ...THUMBNAIL_DEFAULTS, ...options.settings };
+  }
+
+  /** Where the thumbnail of a sha256 lives (whatever the original's extension: same hash, same bytes). */
+  thumbnailFile(sha256: string): string {
+    return path.join(this.options.thumbnailsDir, sha256.slice(0, 2), sha256.slice(2, 4), `${sha256}.webp`);
+  }
+
+  /** `sha256` must be 64 lowercase hex characters and `ext` plain [a-z0-9] (the caller's URL match). */
+  async thumbnail(sha256: string, ext: string): Promise<ThumbnailAnswer> {
+    if (!THUMBNAIL_EXTENSIONS.has(ext)) return { kind: 'missing' };
+    const source = path.join(this.options.filesDir, sha256.slice(0, 2), sha256.slice(2, 4), `${sha256}.${ext}`);
+    if (!fs.existsSync(source)) return { kind: 'missing' };
+    const file = this.thumbnailFile(sha256);
+    if (fs.existsSync(file)) return { kind: 'thumbnail', file };
+    if (this.failed.has(sha256)) return { kind: 'placeholder' };
+
+    let pending = this.inflight.get(sha256);
+    if (!pending) {
+      if (this.running >= this.concurrency && this.waiting.length >= this.queueLimit) return { kind: 'busy' };
+      pending = this.generate(sha256, source, file).finally(() => this.inflight.delete(sha256));
+      this.inflight.set(sha256, pending);
+    }
+    return (await pending) ? { kind: 'thumbnail', file } : { kind: 'placeholder' };
+  }
+
+  private async generate(sha256: string, source: string, file: string): Promise<boolean> {
+    await this.acquire();
+    try {
+      await makeThumbnail(source, file, this.settings);
+      this.generated += 1;
+      return true;
+    } catch (error) {
+      this.options.log?.(`thumbnail of ${sha256} failed: ${(error as Error).message}`);
+      if (error instanceof UnusableImageError) {
+        if (this.failed.size >= FAILED_LIMIT) this.failed.clear();
+        this.failed.add(sha256);
+      }
+      return false;
+    } finally {
+      this.release();
+    }
+  }
+
+  private acquire(): Promise<void> {
+    if (this.running < this.concurrency) {
+      this.running += 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Hands the slot straight to the next waiter, so `running` never dips while work is queued. */
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running -= 1;
+  }
+}

@@ -1,0 +1,265 @@
+/**
+ * Shares ('Filehaus'): the global list, one share, a creator's uploads, and the upload itself.
+ *
+ * Listing answers (our shape where SPEC.md names only the field the site reads; docs/decisions.md):
+ *   GET /v1/shares                       {props: {currentPage: "shares", count, limit}, shares: [share]}
+ *   GET /v1/{service}/user/{id}/shares   {props: {currentPage: "shares", id, service, name, share_count,
+ *                                         limit, artist: profile}, shares: [share]}
+ * Like the other listings, an offset past the end answers 200 with an empty list.
+ */
+import fsp from 'node:fs/promises';
+import { z } from 'zod';
+import { defineRoutes, route } from '../http/route.ts';
+import { NotFoundError, PayloadTooLargeError, ValidationError } from '../http/errors.ts';
+import { findCreator, getCreatorProfile } from '../data/creators.ts';
+import {
+  countCreatorShares,
+  countShares,
+  createUploadedShare,
+  getShare,
+  listCreatorShares,
+  listShares,
+} from '../data/shares.ts';
+import { getFileByHash } from '../data/files.ts';
+import { FileTooLargeError, storeLocation, storeStream, type StoredFile } from '../media/store.ts';
+import { receiveUpload, uploadMessages, type UploadLimits } from '../media/upload.ts';
+import { PAGE_SIZE, SHARE_UPLOAD_LIMITS } from '../../src/lib/constants.ts';
+import { dataPaths } from '../../src/lib/config.ts';
+import { artistIdParam, firstIssueMessage, offset, serviceParam, shareIdParam } from '../../src/lib/validators.ts';
+import { extensionOf } from '../data/util.ts';
+
+const share = z.object({ id: z.number().int(), name: z.string(), description: z.string(), added: z.string() });
+
+const shareFile = z.object({
+  hash: z.string().nullable(),
+  ext: z.string(),
+  filename: z.string(),
+  upload_url: z.string().nullable(),
+  path: z.string().nullable().meta({ description: "'/ab/cd/<sha256>.<ext>'; download it from /data{path}?f={filename}." }),
+});
+
+const profile = z.object({
+  id: z.string(),
+  name: z.string(),
+  service: z.string(),
+  indexed: z.string(),
+  updated: z.string(),
+  public_id: z.string().nullable(),
+  relation_id: z.number().nullable(),
+  post_count: z.number(),
+  dm_count: z.number(),
+  share_count: z.number(),
+  chat_count: z.number(),
+  has_chats: z.boolean(),
+});
+
+const creatorParams = z.object({ service: serviceParam, id: artistIdParam });
+
+/** Share ids are positive integers; anything else names no share. */
+function shareId(raw: string): number | undefined {
+  if (!/^\d{1,15}$/.test(raw)) return undefined;
+  const id = Number(raw);
+  return id > 0 ? id : undefined;
+}
+
+// --------------------------------------------------------------------------------------------- upload
+
+/** A trimmed text field of at most `max` characters; `required` gives the message for a blank one. */
+function textField(label: string, max: number, required?: string) {
+  return z
+    .unknown()
+    .optional()
+    .transform((raw) => (typeof raw === 'string' ? raw.trim() : ''))
+    .refine((value) => !required || value !== '', required)
+    .refine((value) => [...value].length <= max, `${label} must be at most ${max} characters long.`);
+}
+
+/** Form fields of an upload (files come as parts of any field name). */
+const uploadFields = z.object({
+  service: serviceParam,
+  user: artistIdParam,
+  name: textField('Name', SHARE_UPLOAD_LIMITS.nameMax, 'Name is required.'),
+  description: textField('Description', SHARE_UPLOAD_LIMITS.descriptionMax),
+});
+
+/** The stored file name: no control characters, at most filenameMax characters, keeping the extension. */
+export function cleanFilename(raw: string): string {
+  // eslint-disable-next-line no-control-regex
+  const name = raw.replace(/[\u0000-\u001f\u007f]/g, '').trim() || 'file';
+  const chars = [...name];
+  if (chars.length <= SHARE_UPLOAD_LIMITS.filenameMax) return name;
+  const ext = extensionOf(name);
+  const keep = ext.length < 20 ? ext : '';
+  return chars.slice(0, SHARE_UPLOAD_LIMITS.filenameMax - [...keep].length).join('') + keep;
+}
+
+/** The extension files are stored under: the name's, when it is one the store accepts. */
+function storeExt(filename: string): string {
+  const ext = extensionOf(filename);
+  return /^\.[a-z0-9]{1,16}$/.test(ext) ? ext : '';
+}
+
+/** The upload route; `limits` and `path` are parameters so tests can mount it with small limits. */
+export function uploadRoute(limits: UploadLimits = SHARE_UPLOAD_LIMITS, routePath = '/shares/upload') {
+  return route({
+    method: 'post',
+    version: 1,
+    path: routePath,
+    access: 'account',
+    summary: 'Uploads files as a new share linked to a creator (multipart/form-data).',
+    description:
+      `Fields: service, user (the creator's id), name (required, at most ${SHARE_UPLOAD_LIMITS.nameMax} characters), ` +
+      `description (optional, at most ${SHARE_UPLOAD_LIMITS.descriptionMax}), and one or more files. ` +
+      `Limits: ${limits.maxFiles} files, ${limits.maxFileBytes} bytes each, ${limits.maxTotalBytes} bytes in total ` +
+      '(413 beyond them). Answers the new share id; its page is /share/{share_id}.',
+    response: z.object({ share_id: z.number().int() }),
+    errors: [401, 413],
+    handler: async ({ req, deps, account }) => {
+      const filesDir = dataPaths(deps.config.dataDir).files;
+      // Bytes this upload added to the store that no record points at once it failed.
+      const undo = async (stored: StoredFile[]) => {
+        const orphans = stored.filter((file) => file.written && !getFileByHash(deps.db, file.sha256));
+        await Promise.all(orphans.map((file) => fsp.rm(storeLocation(filesDir, file.path), { force: true })));
+      };
+      const readFields = (raw: Record<string, string>) => {
+        const parsed = uploadFields.safeParse(raw);
+        if (!parsed.success) throw new ValidationError(firstIssueMessage(parsed.error));
+        const creator = findCreator(deps.db, parsed.data.service, parsed.data.user);
+        if (!creator) throw new ValidationError('Creator not found.');
+        return { ...parsed.data, creator };
+      };
+      const upload = await receiveUpload(req, limits, {
+        // Browsers send the fields before the files: refuse bad ones before storing anything.
+        beforeFirstFile: (raw) => {
+          if ('name' in raw || 'service' in raw || 'user' in raw) readFields(raw);
+        },
+        store: async (part, stream) => {
+          try {
+            return await storeStream(filesDir, stream, storeExt(cleanFilename(part.filename)), { maxBytes: limits.maxFileBytes });
+          } catch (error) {
+            if (error instanceof FileTooLargeError) throw new PayloadTooLargeError(uploadMessages.fileTooLarge(part.filename, limits));
+            throw error;
+          }
+        },
+        undo,
+      });
+      const stored = upload.files.map((file) => file.result);
+      try {
+        const fields = readFields(upload.fields);
+        if (upload.files.length === 0) throw new ValidationError(uploadMessages.noFiles);
+        const id = createUploadedShare(deps.db, {
+          name: fields.name,
+          description: fields.description,
+          uploader_id: account?.id ?? null,
+          files: upload.files.map((file) => {
+            const filename = cleanFilename(file.filename);
+            return { filename, hash: file.result.sha256, size: file.result.size, ext: storeExt(filename) };
+          }),
+          creators: [{ service: fields.creator.service, creator_id: fields.creator.id }],
+        });
+        return { share_id: id };
+      } catch (error) {
+        await undo(stored);
+        throw error;
+      }
+    },
+  });
+}
+
+export default defineRoutes(
+  'shares',
+  [
+    route({
+      method: 'get',
+      version: 1,
+      path: '/shares',
+      summary: 'All shares (Filehaus), newest first, 50 per page.',
+      query: z.object({ o: offset }),
+      response: z.object({
+        props: z.object({ currentPage: z.literal('shares'), count: z.number().int(), limit: z.number().int() }),
+        shares: z.array(share),
+      }),
+      handler: ({ deps, query }) => ({
+        props: { currentPage: 'shares' as const, count: countShares(deps.db), limit: PAGE_SIZE },
+        shares: listShares(deps.db, query.o, PAGE_SIZE),
+      }),
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/share/{id}',
+      summary: 'One share and its files.',
+      params: z.object({ id: shareIdParam }),
+      response: z.object({ share, share_files: z.array(shareFile) }),
+      errors: [404],
+      handler: ({ deps, params }) => {
+        const id = shareId(params.id);
+        const found = id === undefined ? undefined : getShare(deps.db, id);
+        if (!found) throw new NotFoundError('Share not found.');
+        return found;
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/{service}/user/{id}/shares',
+      summary: "A creator's shares (uploads), newest first, 50 per page.",
+      params: creatorParams,
+      query: z.object({ o: offset }),
+      response: z.object({
+        props: z.object({
+          currentPage: z.literal('shares'),
+          id: z.string(),
+          service: z.string(),
+          name: z.string(),
+          share_count: z.number().int(),
+          limit: z.number().int(),
+          artist: profile,
+        }),
+        shares: z.array(share),
+      }),
+      errors: [404],
+      handler: ({ deps, params, query }) => {
+        const creator = findCreator(deps.db, params.service, params.id);
+        const artist = creator && getCreatorProfile(deps.db, creator.service, creator.id);
+        if (!creator || !artist) throw new NotFoundError('Creator not found.');
+        return {
+          props: {
+            currentPage: 'shares' as const,
+            id: creator.id,
+            service: creator.service,
+            name: creator.name,
+            share_count: countCreatorShares(deps.db, creator.service, creator.id),
+            limit: PAGE_SIZE,
+            artist,
+          },
+          shares: listCreatorShares(deps.db, creator.service, creator.id, query.o, PAGE_SIZE),
+        };
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/shares/upload',
+      access: 'account',
+      summary: "The upload limits; a 401 tells the upload page that the visitor must sign in first.",
+      response: z.object({
+        max_file_bytes: z.number().int(),
+        max_files: z.number().int(),
+        max_total_bytes: z.number().int(),
+        name_max: z.number().int(),
+        description_max: z.number().int(),
+      }),
+      errors: [401],
+      handler: () => ({
+        max_file_bytes: SHARE_UPLOAD_LIMITS.maxFileBytes,
+        max_files: SHARE_UPLOAD_LIMITS.maxFiles,
+        max_total_bytes: SHARE_UPLOAD_LIMITS.maxTotalBytes,
+        name_max: SHARE_UPLOAD_LIMITS.nameMax,
+        description_max: SHARE_UPLOAD_LIMITS.descriptionMax,
+      }),
+    }),
+    uploadRoute(),
+  ],
+  "Shares ('Filehaus'): uploaded file sets, optionally linked to creators.",
+);

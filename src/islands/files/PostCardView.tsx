@@ -1,0 +1,39 @@
+/**
+ * The post card for islands. Same markup and classes as src/components/archive/PostCard.astro (the
+ * browser test compares the two), same rules from src/lib/post-card.ts; the image host comes in as a
+ * prop because islands cannot read the server configuration.
+ */
+import { cardAttachmentLabel, cardThumbnailPath, cardTitle } from '../../lib/post-card.ts';
+import { formatDate } from '../../lib/format.ts';
+import { postUrl, thumbnailUrl } from '../../lib/urls.ts';
+
+export interface CardPost {
+  id: string;
+  user: string;
+  service: string;
+  title: string;
+  substring?: string;
+  published?: string | null;
+  file?: { path?: string; name?: string | null } | Record<string, never> | null;
+  attachments?: Array<{ path?: string; name?: string | null }>;
+}
+
+export default function PostCardView({ post, imageHost }: { post: CardPost; imageHost: string }) {
+  const thumb = cardThumbnailPath(post);
+  return (
+    <article className="post-card" data-id={post.id} data-service={post.service} data-user={post.user}>
+      <a href={postUrl(post.service, post.user, post.id)}>
+        <header className="post-card__header">{cardTitle(post.title, post.substring)}</header>
+        {thumb && (
+          <div className="post-card__image-container">
+            <img className="post-card__image" src={thumbnailUrl(imageHost, thumb)} alt="" loading="lazy" decoding="async" />
+          </div>
+        )}
+        <footer className="post-card__footer">
+          {post.published && <time dateTime={post.published}>{formatDate(post.published)}</time>}
+          <span>{cardAttachmentLabel(post)}</span>
+        </footer>
+      </a>
+    </article>
+  );
+}

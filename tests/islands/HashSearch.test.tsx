@@ -1,0 +1,99 @@
+/** Server rendering only (no DOM library is installed); the interactions are in tests/e2e/hash-search.spec.ts. */
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import HashSearch from '../../src/islands/files/HashSearch.tsx';
+import HashResults from '../../src/islands/files/HashResults.tsx';
+import PostCardView, { type CardPost } from '../../src/islands/files/PostCardView.tsx';
+import type { HashSearchAnswer } from '../../src/lib/hash-search.ts';
+import { cardAttachmentLabel } from '../../src/lib/post-card.ts';
+
+const HASH = 'ab'.repeat(32);
+const PNG = `/ab/ab/${HASH}.png`;
+
+function answer(partial: Partial<HashSearchAnswer>): HashSearchAnswer {
+  return { id: 1, hash: HASH, mime: 'image/png', ext: '.png', size: 3, added: '2024-01-01T00:00:00', posts: [], discord_posts: [], ...partial };
+}
+
+const post = (over: Partial<CardPost> = {}) =>
+  ({ id: '10', user: '20', service: 'patreon', title: 'A title', substring: '', published: '2024-06-04T23:53:36', file: { name: 'a.png', path: PNG }, attachments: [], ...over }) as CardPost;
+
+describe('HashSearch', () => {
+  it('shows a file picker, a hash input with the URL hash, and Submit, and no results before searching', () => {
+    const html = renderToStaticMarkup(<HashSearch imageHost="" initialHash={HASH} />);
+    expect(html).toContain('<input id="hash-search-file" type="file" name="file"/>');
+    expect(html).toMatch(new RegExp(`<input id="hash-search-hash" type="text"[^>]* name="hash" value="${HASH}"/>`));
+    expect(html).toContain('<label for="hash-search-hash">Or SHA-256 hash</label>');
+    expect(html).toMatch(/<button type="submit"[^>]*>Submit<\/button>/);
+    expect(html).toContain('action="/search_hash" method="get"');
+    expect(html).not.toContain('<progress');
+    expect(html).not.toContain('hash-search__results');
+  });
+});
+
+describe('HashResults', () => {
+  it("shows the empty state for a 404 and for a file nothing carries", () => {
+    const empty = '<p class="empty">Nobody here but us chickens! There are no posts for your query.</p>';
+    expect(renderToStaticMarkup(<HashResults hash={HASH} answer={null} imageHost="" />)).toContain(empty);
+    expect(renderToStaticMarkup(<HashResults hash={HASH} answer={answer({})} imageHost="" />)).toContain(empty);
+  });
+
+  it('shows post cards and one Discord line per message, linking to the message', () => {
+    const html = renderToStaticMarkup(
+      <HashResults
+        hash={HASH}
+        imageHost=""
+        answer={answer({
+          posts: [post() as never, post({ id: '11', title: '' }) as never],
+          discord_posts: [
+            { id: '300', server: '100', server_name: 'Guild', channel: '200', channel_name: 'art', published: '', author: { id: '1', username: 'u' } as never, content: '' },
+            { id: '301', server: '100', server_name: null, channel: '201', channel_name: null, published: '', author: { id: '1', username: 'u' } as never, content: '' },
+          ],
+        })}
+      />,
+    );
+    expect(html.match(/<article class="post-card"/g)).toHaveLength(2);
+    expect(html).toContain(`<code>${HASH}</code>`);
+    expect(html).toContain('<li><a href="/discord/server/100/200/300">Server Guild channel art</a></li>');
+    expect(html).toContain('<li><a href="/discord/server/100/201/301">Server 100 channel 201</a></li>');
+    expect(html).not.toContain('Nobody here');
+  });
+
+  it('leaves out the Discord list when no message carries the file', () => {
+    const html = renderToStaticMarkup(<HashResults hash={HASH} imageHost="" answer={answer({ posts: [post() as never] })} />);
+    expect(html).not.toContain('hash-search__discord');
+    expect(html).toContain('card-grid');
+  });
+});
+
+describe('PostCardView', () => {
+  it("renders PostCard.astro's markup", () => {
+    const html = renderToStaticMarkup(<PostCardView post={post()} imageHost="https://img.example.org" />);
+    expect(html).toBe(
+      '<article class="post-card" data-id="10" data-service="patreon" data-user="20">' +
+        '<a href="/patreon/user/20/post/10"><header class="post-card__header">A title</header>' +
+        `<div class="post-card__image-container"><img class="post-card__image" src="https://img.example.org/thumbnail/data${PNG}" alt="" loading="lazy" decoding="async"/></div>` +
+        '<footer class="post-card__footer"><time dateTime="2024-06-04T23:53:36">2024-06-04</time><span>1 attachment</span></footer>' +
+        '</a></article>',
+    );
+  });
+
+  it('uses the shared title and thumbnail rules', () => {
+    const long = 'x'.repeat(60);
+    const html = renderToStaticMarkup(
+      <PostCardView post={post({ title: 'DM', substring: long, file: {}, attachments: [{ path: '/a/b/c.zip' }], published: null })} imageHost="" />,
+    );
+    expect(html).toContain(`<header class="post-card__header">${'x'.repeat(50)}…</header>`);
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<time');
+    expect(html).toContain('<span>1 attachment</span>');
+  });
+});
+
+describe('cardAttachmentLabel', () => {
+  it('counts the file and the attachments', () => {
+    expect(cardAttachmentLabel({ file: {}, attachments: [] })).toBe('No attachments');
+    expect(cardAttachmentLabel({ file: null })).toBe('No attachments');
+    expect(cardAttachmentLabel({ file: { path: PNG } })).toBe('1 attachment');
+    expect(cardAttachmentLabel({ file: { path: PNG }, attachments: [{}, {}] })).toBe('3 attachments');
+  });
+});
