@@ -1,7 +1,6 @@
 /** Creators: the whole list, profiles, random creator, linked profiles, and the non-post tabs. */
 import { z } from 'zod';
 import {
-  getCreator,
   getCreatorProfile,
   linkedCreators,
   listAllCreators,
@@ -17,13 +16,11 @@ import { answeredNotModified, cacheJson, isoUtc, sendCachedJson, type CachedJson
 import { fileServer } from '../http/file-server.ts';
 import { ANSWERED, defineRoutes, route } from '../http/route.ts';
 import { tagCount } from './post-schemas.ts';
-import { artistIdParam, fanboxServiceParam, serviceParam } from '../../src/lib/validators.ts';
+import { CREATOR_NOT_FOUND, creatorParams, creatorProfile, linkedCreator, requireCreator } from './creator-common.ts';
+import { artistIdParam, fanboxServiceParam } from '../../src/lib/validators.ts';
 
-const CREATOR_NOT_FOUND = 'Creator not found.';
 /** Favourite counts change without a change-log row, so the list is also rebuilt after this long. */
 const LIST_MAX_AGE_MS = 10 * 60 * 1000;
-
-const creatorParams = z.object({ service: serviceParam, id: artistIdParam });
 
 const listItem = z.object({
   id: z.string(),
@@ -32,32 +29,6 @@ const listItem = z.object({
   indexed: z.number().int(),
   updated: z.number().int(),
   favorited: z.number().int(),
-  public_id: z.string().nullable(),
-  relation_id: z.number().int().nullable(),
-  has_chats: z.boolean(),
-});
-
-export const creatorProfile = z.strictObject({
-  id: z.string(),
-  name: z.string(),
-  service: z.string(),
-  indexed: z.string(),
-  updated: z.string(),
-  public_id: z.string().nullable(),
-  relation_id: z.number().int().nullable(),
-  post_count: z.number().int(),
-  dm_count: z.number().int(),
-  share_count: z.number().int(),
-  chat_count: z.number().int(),
-  has_chats: z.boolean(),
-});
-
-const linked = z.object({
-  id: z.string(),
-  name: z.string(),
-  service: z.string(),
-  indexed: z.string(),
-  updated: z.string(),
   public_id: z.string().nullable(),
   relation_id: z.number().int().nullable(),
   has_chats: z.boolean(),
@@ -98,10 +69,21 @@ function creatorsList(db: Db): CachedJson {
   return cached;
 }
 
-function requireCreator(db: Db, service: string, id: string) {
-  const creator = getCreator(db, service, id);
-  if (!creator) throw new NotFoundError(CREATOR_NOT_FOUND);
-  return creator;
+/** A creator tab answering a list: 404 for an unknown creator, else the list. */
+function creatorListRoute<T extends z.ZodType>(path: string, summary: string, item: T, list: (db: Db, service: string, id: string) => z.input<T>[]) {
+  return route({
+    method: 'get',
+    version: 1,
+    path,
+    summary,
+    params: creatorParams,
+    response: z.array(item),
+    errors: [404],
+    handler: ({ params, deps }) => {
+      requireCreator(deps.db, params.service, params.id);
+      return list(deps.db, params.service, params.id);
+    },
+  });
 }
 
 export default defineRoutes(
@@ -149,32 +131,8 @@ export default defineRoutes(
         return { service: creator.service, artist_id: creator.id };
       },
     }),
-    route({
-      method: 'get',
-      version: 1,
-      path: '/{service}/user/{id}/links',
-      summary: "The creator's linked profiles.",
-      params: creatorParams,
-      response: z.array(linked),
-      errors: [404],
-      handler: ({ params, deps }) => {
-        requireCreator(deps.db, params.service, params.id);
-        return linkedCreators(deps.db, params.service, params.id);
-      },
-    }),
-    route({
-      method: 'get',
-      version: 1,
-      path: '/{service}/user/{id}/announcements',
-      summary: "The creator's announcements, newest first.",
-      params: creatorParams,
-      response: z.array(announcement),
-      errors: [404],
-      handler: ({ params, deps }) => {
-        requireCreator(deps.db, params.service, params.id);
-        return listAnnouncements(deps.db, params.service, params.id);
-      },
-    }),
+    creatorListRoute('/{service}/user/{id}/links', "The creator's linked profiles.", linkedCreator, linkedCreators),
+    creatorListRoute('/{service}/user/{id}/announcements', "The creator's announcements, newest first.", announcement, listAnnouncements),
     route({
       method: 'get',
       version: 1,
@@ -188,19 +146,7 @@ export default defineRoutes(
         return listFancards(deps.db, params.service, params.id, fileServer(deps.config, req));
       },
     }),
-    route({
-      method: 'get',
-      version: 1,
-      path: '/{service}/user/{id}/tags',
-      summary: "The creator's tags with their post counts.",
-      params: creatorParams,
-      response: z.array(tagCount),
-      errors: [404],
-      handler: ({ params, deps }) => {
-        requireCreator(deps.db, params.service, params.id);
-        return listCreatorTags(deps.db, params.service, params.id);
-      },
-    }),
+    creatorListRoute('/{service}/user/{id}/tags', "The creator's tags with their post counts.", tagCount, listCreatorTags),
   ],
   'Creators (artists): the list, profiles and their tabs.',
 );

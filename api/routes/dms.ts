@@ -1,11 +1,10 @@
 /** DMs: the approved DMs of a creator and of the whole archive, and whether an account has DMs to review. */
 import { z } from 'zod';
-import { getCreator } from '../data/creators.ts';
 import { countCreatorDms, countDms, hasPendingDms, listCreatorDms, listDms } from '../data/dms.ts';
-import { NotFoundError } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
 import { PAGE_SIZE } from '../../src/lib/constants.ts';
-import { artistIdParam, dmsQuerySchema, offset, serviceParam } from '../../src/lib/validators.ts';
+import { dmsQuerySchema, offset } from '../../src/lib/validators.ts';
+import { creatorParams, creatorSummary, requireCreator } from './creator-common.ts';
 
 const dm = z.object({
   hash: z.string(),
@@ -19,16 +18,6 @@ const dm = z.object({
   added: z.string(),
 });
 
-const dmArtist = z.object({
-  id: z.string(),
-  name: z.string(),
-  service: z.string(),
-  indexed: z.string(),
-  updated: z.string(),
-  public_id: z.string().nullable(),
-  relation_id: z.number().int().nullable(),
-});
-
 export default defineRoutes(
   'dms',
   [
@@ -37,12 +26,12 @@ export default defineRoutes(
       version: 1,
       path: '/{service}/user/{id}/dms',
       summary: "A page of 50 of the creator's approved DMs, newest first, with the total.",
-      params: z.object({ service: serviceParam, id: artistIdParam }),
+      params: creatorParams,
       query: z.object({ o: offset }),
       response: z.object({ count: z.number().int(), dms: z.array(dm) }),
       errors: [404],
       handler: ({ params, query, deps }) => {
-        if (!getCreator(deps.db, params.service, params.id)) throw new NotFoundError('Creator not found.');
+        requireCreator(deps.db, params.service, params.id);
         return {
           count: countCreatorDms(deps.db, params.service, params.id),
           dms: listCreatorDms(deps.db, params.service, params.id, query.o, PAGE_SIZE),
@@ -55,7 +44,7 @@ export default defineRoutes(
       path: '/dms',
       summary: 'Approved DMs of every creator, most recently added first, 50 a page (q of at least 3 characters).',
       query: dmsQuerySchema,
-      response: z.object({ count: z.number().int(), dms: z.array(dm.extend({ artist: dmArtist.nullable() })) }),
+      response: z.object({ count: z.number().int(), dms: z.array(dm.extend({ artist: creatorSummary.nullable() })) }),
       handler: ({ query, deps }) => ({
         count: countDms(deps.db, { q: query.q }),
         dms: listDms(deps.db, { q: query.q, offset: query.o, limit: PAGE_SIZE }),

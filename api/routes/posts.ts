@@ -1,7 +1,7 @@
 /** Posts: creator listings (and the legacy page shape), one post with revisions and comments, global listings. */
 import { z } from 'zod';
-import { getCreator, getCreatorProfile, linkedCreators } from '../data/creators.ts';
-import { creatorProfile } from './creators.ts';
+import { getCreatorProfile, linkedCreators } from '../data/creators.ts';
+import { CREATOR_NOT_FOUND, creatorParams, creatorProfile, requireCreator } from './creator-common.ts';
 import {
   getPostPage,
   getPostRevision,
@@ -23,17 +23,10 @@ import { answeredNotModified, isoUtc } from '../http/conditional.ts';
 import { fileServer } from '../http/file-server.ts';
 import { ANSWERED, defineRoutes, route } from '../http/route.ts';
 import { PAGE_SIZE } from '../../src/lib/constants.ts';
-import { artistIdParam, popularQuerySchema, postIdParam, postsQuerySchema, revisionIdParam, serviceParam } from '../../src/lib/validators.ts';
+import { popularQuerySchema, postIdParam, postsQuerySchema, revisionIdParam, serviceParam } from '../../src/lib/validators.ts';
 import { attachment, comment, postLookup, postPage, postRevision, postSummary, preview, tagCount } from './post-schemas.ts';
 
-const creatorParams = z.object({ service: serviceParam, id: artistIdParam });
 const postParams = creatorParams.extend({ post: postIdParam });
-
-function requireCreator(db: Db, service: string, id: string) {
-  const creator = getCreator(db, service, id);
-  if (!creator) throw new NotFoundError('Creator not found.');
-  return creator;
-}
 
 const postNotFound = () => new NotFoundError('Post not found.');
 
@@ -90,7 +83,7 @@ export default defineRoutes(
       errors: [404],
       handler: ({ params, query, deps, req }) => {
         const profile = getCreatorProfile(deps.db, params.service, params.id);
-        if (!profile) throw new NotFoundError('Creator not found.');
+        if (!profile) throw new NotFoundError(CREATOR_NOT_FOUND);
         const found = searchPosts(deps.db, { service: params.service, user: params.id, q: query.q, tag: query.tag, offset: query.o, limit: PAGE_SIZE });
         const server = fileServer(deps.config, req);
         const media = found.posts.map((post) => postMedia(post, server));

@@ -26,6 +26,7 @@ import { receiveUpload, uploadMessages, type UploadLimits } from '../media/uploa
 import { PAGE_SIZE, SHARE_UPLOAD_LIMITS } from '../../src/lib/constants.ts';
 import { dataPaths } from '../../src/lib/config.ts';
 import { artistIdParam, firstIssueMessage, offset, serviceParam, shareIdParam } from '../../src/lib/validators.ts';
+import { CREATOR_NOT_FOUND, creatorParams, creatorProfile } from './creator-common.ts';
 import { extensionOf } from '../data/util.ts';
 
 const share = z.object({ id: z.number().int(), name: z.string(), description: z.string(), added: z.string() });
@@ -37,23 +38,6 @@ const shareFile = z.object({
   upload_url: z.string().nullable(),
   path: z.string().nullable().meta({ description: "'/ab/cd/<sha256>.<ext>'; download it from /data{path}?f={filename}." }),
 });
-
-const profile = z.object({
-  id: z.string(),
-  name: z.string(),
-  service: z.string(),
-  indexed: z.string(),
-  updated: z.string(),
-  public_id: z.string().nullable(),
-  relation_id: z.number().nullable(),
-  post_count: z.number(),
-  dm_count: z.number(),
-  share_count: z.number(),
-  chat_count: z.number(),
-  has_chats: z.boolean(),
-});
-
-const creatorParams = z.object({ service: serviceParam, id: artistIdParam });
 
 /** Share ids are positive integers; anything else names no share. */
 function shareId(raw: string): number | undefined {
@@ -125,7 +109,7 @@ export function uploadRoute(limits: UploadLimits = SHARE_UPLOAD_LIMITS, routePat
         const parsed = uploadFields.safeParse(raw);
         if (!parsed.success) throw new ValidationError(firstIssueMessage(parsed.error));
         const creator = findCreator(deps.db, parsed.data.service, parsed.data.user);
-        if (!creator) throw new ValidationError('Creator not found.');
+        if (!creator) throw new ValidationError(CREATOR_NOT_FOUND);
         return { ...parsed.data, creator };
       };
       const upload = await receiveUpload(req, limits, {
@@ -214,7 +198,7 @@ export default defineRoutes(
           name: z.string(),
           share_count: z.number().int(),
           limit: z.number().int(),
-          artist: profile,
+          artist: creatorProfile,
         }),
         shares: z.array(share),
       }),
@@ -222,7 +206,7 @@ export default defineRoutes(
       handler: ({ deps, params, query }) => {
         const creator = findCreator(deps.db, params.service, params.id);
         const artist = creator && getCreatorProfile(deps.db, creator.service, creator.id);
-        if (!creator || !artist) throw new NotFoundError('Creator not found.');
+        if (!creator || !artist) throw new NotFoundError(CREATOR_NOT_FOUND);
         return {
           props: {
             currentPage: 'shares' as const,
