@@ -5,26 +5,20 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest } from '../../helpers/http.ts';
-import { migrate, openDatabase, type Db } from '../../../api/data/db.ts';
+import { type Db } from '../../../api/data/db.ts';
 import { upsertCreator } from '../../../api/data/creators.ts';
 import { upsertPost } from '../../../api/data/posts.ts';
 import { storeFile } from '../../../api/media/store.ts';
-import { createApp } from '../../../api/app.ts';
-import { createFrontServer } from '../../../api/server/front.ts';
 import { PageStore } from '../../../api/server/page-store.ts';
-import { createPageRenderer, loadSsrHandler, type PageRenderer } from '../../../api/server/ssr.ts';
-import { readConfig, dataPaths } from '../../../src/lib/config.ts';
 import { DIST_DIR } from '../../../scripts/lib/build.ts';
 
+let site: TestSite;
 let dataDir: string;
 let db: Db;
-let server: http.Server;
-let renderer: PageRenderer;
 let store: PageStore;
 let base: string;
 let image: { sha256: string; path: string; size: number };
@@ -34,33 +28,19 @@ function request(pathname: string, headers: Record<string, string> = {}, method 
 }
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-front-'));
-  // Pages rendered by the SSR handler read DATA_DIR from the environment of this process.
-  process.env.DATA_DIR = dataDir;
-  const paths = dataPaths(dataDir);
-  db = openDatabase(paths.database);
-  migrate(db);
+  site = await createTestSite('front');
+  ({ dataDir, db, store } = site);
+  const paths = site.paths;
   image = await storeFile(paths.files, Buffer.from('not really a png, but bytes with a known hash'), 'png');
   fs.mkdirSync(path.join(paths.icons, 'fanbox'), { recursive: true });
   fs.writeFileSync(path.join(paths.icons, 'fanbox', 'artist1'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));
   upsertCreator(db, { service: 'fanbox', id: 'artist1', name: 'Front Test Artist', indexed: 1_700_000_000, updated: 1_700_000_000 });
   upsertPost(db, { service: 'fanbox', user: 'artist1', id: 'p1', title: 'First post', content: '<p>Hi<script>alert(1)</script></p>', published: '2024-05-01T10:00:00', file: { name: 'a.png', path: image.path } });
 
-  const handler = await loadSsrHandler(DIST_DIR);
-  renderer = await createPageRenderer(handler);
-  store = new PageStore(paths.pages);
-  const config = { ...readConfig({ DATA_DIR: dataDir }), environment: 'test' };
-  server = createFrontServer({ api: createApp({ db, config }), clientDir: path.join(DIST_DIR, 'client'), media: { files: paths.files, icons: paths.icons, banners: paths.banners }, store, ssr: handler, renderer });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await site.start();
 }, 300_000);
 
-afterAll(async () => {
-  server?.close();
-  await renderer?.close();
-  db?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => site?.close());
 
 describe('front server', () => {
   it('hands /api to the API', async () => {

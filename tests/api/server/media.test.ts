@@ -5,28 +5,21 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
+import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RawAnswer } from '../../helpers/http.ts';
-import { migrate, openDatabase, type Db } from '../../../api/data/db.ts';
-import { getFileByHash, registerFile } from '../../../api/data/files.ts';
+import { type Db } from '../../../api/data/db.ts';
+import { registerFile } from '../../../api/data/files.ts';
 import { storeFile, type StoredFile } from '../../../api/media/store.ts';
-import { createApp } from '../../../api/app.ts';
-import { createFrontServer } from '../../../api/server/front.ts';
 import { DEFAULT_BANNER, DEFAULT_ICON } from '../../../api/server/media.ts';
-import { PageStore } from '../../../api/server/page-store.ts';
-import { createPageRenderer, loadSsrHandler, type PageRenderer } from '../../../api/server/ssr.ts';
-import { readConfig, dataPaths } from '../../../src/lib/config.ts';
-import { DIST_DIR } from '../../../scripts/lib/build.ts';
+import { dataPaths } from '../../../src/lib/config.ts';
 
 const SECRET = 'TOP-SECRET-MARKER';
+let site: TestSite;
 let dataDir: string;
 let db: Db;
-let server: http.Server;
-let renderer: PageRenderer;
 let base: string;
 const stored: Record<string, StoredFile> = {};
 let bigBytes: Buffer;
@@ -53,11 +46,9 @@ async function store(name: string, data: Buffer, ext: string, mime?: string) {
 }
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-media-'));
-  process.env.DATA_DIR = dataDir;
-  const paths = dataPaths(dataDir);
-  db = openDatabase(paths.database);
-  migrate(db);
+  site = await createTestSite('media');
+  ({ dataDir, db } = site);
+  const paths = site.paths;
   fs.writeFileSync(path.join(dataDir, 'secret.txt'), SECRET);
   bigBytes = crypto.randomBytes(1024 * 1024 + 123);
   await store('big', bigBytes, 'bin');
@@ -79,27 +70,10 @@ beforeAll(async () => {
     fs.writeFileSync(path.join(dir, 'fanbox', 'not-an-image'), SECRET);
   }
 
-  const handler = await loadSsrHandler(DIST_DIR);
-  renderer = await createPageRenderer(handler);
-  const config = { ...readConfig({ DATA_DIR: dataDir }), environment: 'test' };
-  server = createFrontServer({
-    api: createApp({ db, config }),
-    clientDir: path.join(DIST_DIR, 'client'),
-    media: { ...paths, mimeOf: (hash) => getFileByHash(db, hash)?.mime, iconsPath: '/media/icons', bannersPath: 'https://img.example.org/banners' },
-    store: new PageStore(paths.pages),
-    ssr: handler,
-    renderer,
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await site.start({ iconsPath: '/media/icons', bannersPath: 'https://img.example.org/banners' });
 }, 300_000);
 
-afterAll(async () => {
-  server?.close();
-  await renderer?.close();
-  db?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => site?.close());
 
 const sha = (body: Buffer) => crypto.createHash('sha256').update(body).digest('hex');
 

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../../helpers/front-server.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest } from '../../helpers/http.ts';
 import { migrate, openDatabase, type Db } from '../../../api/data/db.ts';
@@ -38,8 +38,7 @@ beforeAll(async () => {
   const handler = await loadSsrHandler(DIST_DIR);
   renderer = createPageRenderer(handler);
   server = http.createServer((req, res) => handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listen(server);
 }, 300_000);
 
 afterAll(async () => {

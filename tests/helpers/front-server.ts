@@ -1,0 +1,79 @@
+/**
+ * The real front server for tests: a temporary data folder with a migrated SQLite file, the built SSR
+ * handler and the page store, listening on a free port. Tests add their data before calling start().
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../api/app.ts';
+import { migrate, openDatabase, type Db } from '../../api/data/db.ts';
+import { getFileByHash } from '../../api/data/files.ts';
+import { createFrontServer } from '../../api/server/front.ts';
+import type { MediaOptions } from '../../api/server/media.ts';
+import { PageStore } from '../../api/server/page-store.ts';
+import { createPageRenderer, loadSsrHandler, type PageRenderer, type SsrHandler } from '../../api/server/ssr.ts';
+import { dataPaths, readConfig } from '../../src/lib/config.ts';
+import { DIST_DIR } from '../../scripts/lib/build.ts';
+
+export interface TestSite {
+  dataDir: string;
+  paths: ReturnType<typeof dataPaths>;
+  db: Db;
+  /** Set by start(). */
+  base: string;
+  store: PageStore;
+  handler: SsrHandler;
+  renderer: PageRenderer;
+  start(media?: Partial<MediaOptions>): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Listens on a free loopback port and answers the base URL. */
+export async function listen(server: http.Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+export async function createTestSite(prefix: string): Promise<TestSite> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `trove-${prefix}-`));
+  // Pages rendered by the SSR handler read DATA_DIR from the environment of this process.
+  process.env.DATA_DIR = dataDir;
+  const paths = dataPaths(dataDir);
+  const db = openDatabase(paths.database);
+  migrate(db);
+  const handler = await loadSsrHandler(DIST_DIR);
+  const renderer = createPageRenderer(handler);
+  const store = new PageStore(paths.pages);
+  let server: http.Server | undefined;
+  const site: TestSite = {
+    dataDir,
+    paths,
+    db,
+    base: '',
+    store,
+    handler,
+    renderer,
+    async start(media = {}) {
+      const config = { ...readConfig({ DATA_DIR: dataDir }), environment: 'test' };
+      server = createFrontServer({
+        api: createApp({ db, config }),
+        clientDir: path.join(DIST_DIR, 'client'),
+        media: { ...paths, mimeOf: (hash) => getFileByHash(db, hash)?.mime, ...media },
+        store,
+        ssr: handler,
+        renderer,
+      });
+      site.base = await listen(server);
+      return site.base;
+    },
+    async close() {
+      server?.close();
+      await renderer.close();
+      db.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return site;
+}
