@@ -26,6 +26,7 @@ export function migrate(db: Db): { from: number; to: number } {
     if (migration.version <= from) continue;
     db.transaction(() => {
       db.exec(migration.sql);
+      migration.fill?.(db);
       db.pragma(`user_version = ${migration.version}`);
     }).immediate();
   }

@@ -24,6 +24,7 @@ import {
   parseJson,
   truncateChars,
 } from './util.ts';
+import { shortWordTerm, shortWordText } from './search-words.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Types
@@ -556,7 +557,7 @@ export function randomPost(db: Db, random: () => number = Math.random): PostKey 
 // Search
 
 export interface SearchOptions {
-  /** Free text; words of 3+ characters use the trigram index, shorter ones a substring scan. */
+  /** Free text; words of 3+ characters use the trigram index, shorter ones the short-word index. */
   q?: string | null;
   /** One tag or several (a post must carry all of them). */
   tag?: string | string[] | null;
@@ -565,10 +566,7 @@ export interface SearchOptions {
   user?: string | null;
   offset?: number;
   limit?: number;
-  /**
-   * Stop counting matches at this many. Default: exact counts, except for a global search made only
-   * of 1-2 character words (a substring scan of every post), which counts up to SCAN_COUNT_LIMIT.
-   */
+  /** Stop counting matches at this many (default SEARCH_COUNT_LIMIT; `capped` then says so). */
   countLimit?: number;
 }
 
@@ -582,8 +580,14 @@ export interface SearchResult {
   capped: boolean;
 }
 
-/** Count limit of global searches that must scan every post (only 1-2 character words). */
-export const SCAN_COUNT_LIMIT = 10_000;
+/**
+ * Searches count their matches up to this many (20 pages): counting every post that holds a common
+ * word costs tens of milliseconds over a million posts (measured: 10,000 matches 10-11 ms, 1,000 under
+ * 1 ms on top of the page itself, docs/benchmarks.md). `capped` tells the pages there is more.
+ */
+export const SEARCH_COUNT_LIMIT = 1_000;
+/** A query made only of lone letters (nothing to look up) scans at most this many newest posts. */
+export const LONE_LETTER_SCAN_POSTS = 20_000;
 
 const MAX_SEARCH_WORDS = 8;
 const MAX_SEARCH_TAGS = 8;
@@ -592,14 +596,25 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Splits a query into FTS words (3+ characters) and short words (substring scan). */
-export function splitSearchQuery(q: string): { ftsQuery: string | null; shortWords: string[] } {
+/**
+ * Splits a query into trigram words (3+ characters, substrings anywhere: `ftsQuery`), short words
+ * (posts_words terms: `wordsQuery`), and lone letters outside CJK that match too much to search on
+ * (`ignored`).
+ */
+export function splitSearchQuery(q: string): { ftsQuery: string | null; wordsQuery: string | null; ignored: string[] } {
   const words = q.trim().split(/\s+/).filter(Boolean).slice(0, MAX_SEARCH_WORDS);
   const long = words.filter((w) => Array.from(w).length >= 3);
-  const short = words.filter((w) => Array.from(w).length < 3);
+  const terms: string[] = [];
+  const ignored: string[] = [];
+  for (const word of words.filter((w) => Array.from(w).length < 3)) {
+    const term = shortWordTerm(word);
+    if (term) terms.push(term);
+    else ignored.push(word);
+  }
   return {
     ftsQuery: long.length ? long.map((w) => `"${w.replace(/"/g, '""')}"`).join(' ') : null,
-    shortWords: short,
+    wordsQuery: terms.length ? terms.join(' ') : null,
+    ignored,
   };
 }
 
@@ -615,38 +630,46 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
   const tags = (Array.isArray(options.tag) ? options.tag : options.tag ? [options.tag] : [])
     .filter((t) => t !== '')
     .slice(0, MAX_SEARCH_TAGS);
-  const { ftsQuery, shortWords } = options.q ? splitSearchQuery(options.q) : { ftsQuery: null, shortWords: [] };
+  const { ftsQuery, wordsQuery, ignored } = options.q ? splitSearchQuery(options.q) : { ftsQuery: null, wordsQuery: null, ignored: [] };
   const creator = options.service && options.user ? { service: options.service, user: options.user } : null;
+  const countLimit = options.countLimit ?? SEARCH_COUNT_LIMIT;
+  // Only lone letters were typed: nothing an index can answer, so look for them in the newest posts.
+  const loneLetters = !ftsQuery && !wordsQuery ? ignored : [];
 
-  const result = (posts: PostSummary[], count: number, countLimit?: number): SearchResult => {
-    const capped = countLimit !== undefined && count >= countLimit;
+  const result = (posts: PostSummary[], count: number): SearchResult => {
+    const capped = count >= countLimit;
     return { posts, count, true_count: count, capped };
   };
 
-  if (!ftsQuery && shortWords.length === 0 && tags.length === 0) {
+  if (!ftsQuery && !wordsQuery && loneLetters.length === 0 && tags.length === 0) {
     if (creator) {
       const count = countCreatorPosts(db, creator.service, creator.user);
-      return result(listCreatorPosts(db, creator.service, creator.user, offset, limit), count);
+      return { posts: listCreatorPosts(db, creator.service, creator.user, offset, limit), count, true_count: count, capped: false };
     }
-    return result(listRecentPosts(db, offset, limit), countPosts(db));
+    const count = countPosts(db);
+    return { posts: listRecentPosts(db, offset, limit), count, true_count: count, capped: false };
   }
 
-  // Fast path (ARCHITECTURE.md): global FTS only, LIMIT inside the FTS subquery, then join.
-  if (!creator && ftsQuery && shortWords.length === 0 && tags.length === 0) {
+  // Fast path (ARCHITECTURE.md): global text search only, newest first straight from the indexes'
+  // rowids (= posts.seq), LIMIT inside, then the join.
+  if (!creator && tags.length === 0 && loneLetters.length === 0) {
+    const [table, match, also] = ftsQuery ? ['posts_fts', ftsQuery, wordsQuery] : ['posts_words', wordsQuery!, null];
+    const filter = also ? ' AND rowid IN (SELECT rowid FROM posts_words WHERE posts_words MATCH ?)' : '';
+    const params = also ? [match, also] : [match];
     const posts = stmt<SummaryRow>(
       db,
       `SELECT ${SUMMARY_COLUMNS}
-         FROM (SELECT rowid AS seq FROM posts_fts WHERE posts_fts MATCH ? ORDER BY rowid DESC LIMIT ? OFFSET ?) f
+         FROM (SELECT rowid AS seq FROM ${table} WHERE ${table} MATCH ?${filter} ORDER BY rowid DESC LIMIT ? OFFSET ?) f
          JOIN posts p ON p.seq = f.seq
         ORDER BY p.seq DESC`,
     )
-      .all(ftsQuery, limit, offset)
+      .all(...params, limit, offset)
       .map(toSummary);
-    const count =
-      options.countLimit !== undefined
-        ? stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM (SELECT 1 FROM posts_fts WHERE posts_fts MATCH ? LIMIT ?)').get(ftsQuery, options.countLimit)!.n
-        : stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM posts_fts WHERE posts_fts MATCH ?').get(ftsQuery)!.n;
-    return result(posts, count, options.countLimit);
+    const count = stmt<{ n: number }>(
+      db,
+      `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ?${filter} LIMIT ?)`,
+    ).get(...params, countLimit)!.n;
+    return result(posts, count);
   }
 
   const where: string[] = [];
@@ -671,17 +694,15 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
     params.push(tags[0]);
     order = 't.post_seq DESC';
     restTags = tags.slice(1);
-  } else if (ftsQuery) {
-    from = 'posts_fts f JOIN posts p ON p.seq = f.rowid';
-    order = 'f.rowid DESC';
   } else {
     from = 'posts p';
+    where.push(`p.seq > (SELECT coalesce(max(seq), 0) FROM posts) - ${LONE_LETTER_SCAN_POSTS}`);
     order = 'p.seq DESC';
   }
-  if (ftsQuery) {
-    if (from.startsWith('posts_fts')) where.push('posts_fts MATCH ?');
-    else where.push('p.seq IN (SELECT rowid FROM posts_fts WHERE posts_fts MATCH ?)');
-    params.push(ftsQuery);
+  for (const [table, match] of [['posts_fts', ftsQuery], ['posts_words', wordsQuery]] as const) {
+    if (!match) continue;
+    where.push(`p.seq IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)`);
+    params.push(match);
   }
   for (const tag of restTags) {
     where.push(
@@ -689,22 +710,17 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
     );
     params.push(tag);
   }
-  for (const word of shortWords) {
+  for (const letter of loneLetters) {
     where.push(`(p.title LIKE ? ESCAPE '\\' OR p.content LIKE ? ESCAPE '\\')`);
-    const pattern = `%${escapeLike(word)}%`;
+    const pattern = `%${escapeLike(letter)}%`;
     params.push(pattern, pattern);
   }
   const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const posts = stmt<SummaryRow>(db, `SELECT ${SUMMARY_COLUMNS} FROM ${from} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
     .all(...params, limit, offset)
     .map(toSummary);
-  const fullScan = !creator && tags.length === 0 && !ftsQuery;
-  const countLimit = options.countLimit ?? (fullScan ? SCAN_COUNT_LIMIT : undefined);
-  const count =
-    countLimit !== undefined
-      ? stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} ${whereSql} LIMIT ?)`).get(...params, countLimit)!.n
-      : stmt<{ n: number }>(db, `SELECT count(*) AS n FROM ${from} ${whereSql}`).get(...params)!.n;
-  return result(posts, count, countLimit);
+  const count = stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} ${whereSql} LIMIT ?)`).get(...params, countLimit)!.n;
+  return result(posts, count);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -983,8 +999,13 @@ export function upsertPost(db: Db, input: PostInput, options: { now?: string } =
     }
 
     if (!existing || existing.title !== next.title || existing.content !== next.content) {
-      if (existing) stmt(db, 'DELETE FROM posts_fts WHERE rowid = ?').run(seq);
-      stmt(db, 'INSERT INTO posts_fts (rowid, title, body) VALUES (?, ?, ?)').run(seq, next.title, htmlToText(next.content));
+      if (existing) {
+        stmt(db, 'DELETE FROM posts_fts WHERE rowid = ?').run(seq);
+        stmt(db, 'DELETE FROM posts_words WHERE rowid = ?').run(seq);
+      }
+      const text = htmlToText(next.content);
+      stmt(db, 'INSERT INTO posts_fts (rowid, title, body) VALUES (?, ?, ?)').run(seq, next.title, text);
+      stmt(db, 'INSERT INTO posts_words (rowid, text) VALUES (?, ?)').run(seq, shortWordText(next.title, text));
     }
 
     recordChange(db, { kind: 'post', action: 'upsert', service: input.service, creator_id: input.user, post_id: input.id });
@@ -1008,6 +1029,7 @@ export function deletePost(db: Db, service: string, creatorId: string, postId: s
     if (!row) return false;
     const neighbours = [newerThan(db, service, creatorId, row), olderThan(db, service, creatorId, row)];
     stmt(db, 'DELETE FROM posts_fts WHERE rowid = ?').run(row.seq);
+    stmt(db, 'DELETE FROM posts_words WHERE rowid = ?').run(row.seq);
     stmt(db, 'DELETE FROM posts WHERE service = ? AND "user" = ? AND id = ?').run(service, creatorId, postId);
     recordChange(db, { kind: 'post', action: 'delete', service, creator_id: creatorId, post_id: postId });
     for (const neighbour of neighbours) {

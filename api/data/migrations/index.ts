@@ -2,11 +2,15 @@
 import initial from './001_initial.ts';
 import listingSpeed from './002_listing_speed.ts';
 import archiveStatus from './003_archive_status.ts';
+import shortWords from './004_short_words.ts';
+import type { Db } from '../db.ts';
 
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** Runs after `sql` in the same transaction: for data SQL alone cannot compute. */
+  fill?: (db: Db) => void;
 }
 
-export const MIGRATIONS: Migration[] = [initial, listingSpeed, archiveStatus];
+export const MIGRATIONS: Migration[] = [initial, listingSpeed, archiveStatus, shortWords];

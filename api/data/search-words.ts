@@ -1,0 +1,37 @@
+/**
+ * The short-word index of post search. Words of three or more characters are found by the trigram
+ * index (posts_fts, substrings anywhere). Shorter ones cannot be: a trigram index has nothing for them,
+ * and most Japanese, Chinese and Korean words are one or two characters. posts_words indexes whole
+ * words (unicode61: case and diacritics folded) with 2- and 3-character prefix indexes, and every run
+ * of CJK text as its single characters and its pairs of neighbouring characters, so a short word is
+ * one index lookup instead of a scan of every post.
+ */
+
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+/gu;
+const CJK_ONLY = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+$/u;
+const NOT_WORD = /[^\p{L}\p{N}]+/gu;
+
+/** Unigrams and bigrams of a CJK run, space separated ('森の精' → '森 の 精 森の の精'). */
+function cjkGrams(run: string): string {
+  const chars = Array.from(run);
+  const pairs: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i += 1) pairs.push(chars[i] + chars[i + 1]);
+  return ` ${chars.join(' ')} ${pairs.join(' ')} `;
+}
+
+/** The text stored in posts_words for a post's title and plain-text content. */
+export function shortWordText(title: string, text: string): string {
+  return `${title} ${text}`.replace(CJK_RUN, cjkGrams);
+}
+
+/**
+ * The posts_words query term for a query word of one or two characters: the exact gram for CJK, a
+ * prefix for other scripts ('ca' finds 'cat' and 'Café'), or null for a lone letter or digit outside
+ * CJK, which would match nearly everything and is left out of the search.
+ */
+export function shortWordTerm(word: string): string | null {
+  if (CJK_ONLY.test(word)) return `"${word}"`;
+  const bare = word.replace(NOT_WORD, '');
+  if (Array.from(bare).length < 2) return null;
+  return `"${bare}"*`;
+}

@@ -1,0 +1,67 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { shortWordTerm, shortWordText } from '../../../api/data/search-words.ts';
+import { searchPosts, splitSearchQuery, upsertPost } from '../../../api/data/posts.ts';
+import { upsertCreator } from '../../../api/data/creators.ts';
+import { tempDb, type TempDb } from './helpers.ts';
+
+describe('short-word index text and terms', () => {
+  it('spells CJK runs as single characters and neighbouring pairs, leaving other words as they are', () => {
+    expect(shortWordText('森の精 sketch', '등대 night').replace(/\s+/g, ' ').trim()).toBe('森 の 精 森の の精 sketch 등 대 등대 night');
+  });
+
+  it('looks up CJK grams exactly, other short words as prefixes, and drops lone letters', () => {
+    expect(shortWordTerm('猫')).toBe('"猫"');
+    expect(shortWordTerm('夜市')).toBe('"夜市"');
+    expect(shortWordTerm('ca')).toBe('"ca"*');
+    expect(shortWordTerm('#1')).toBeNull();
+    expect(shortWordTerm('a')).toBeNull();
+    expect(shortWordTerm('"')).toBeNull();
+  });
+
+  it('splits a query between the trigram index, the short-word index and ignored letters', () => {
+    expect(splitSearchQuery('dragon 夜 ca x')).toEqual({ ftsQuery: '"dragon"', wordsQuery: '"夜" "ca"*', ignored: ['x'] });
+  });
+});
+
+describe('search through the short-word index', () => {
+  let t: TempDb;
+  beforeEach(() => {
+    t = tempDb();
+    upsertCreator(t.db, { service: 'patreon', id: '1', name: 'Mixed' });
+    const posts: [string, string, string][] = [
+      ['1', 'Café sketches', '<p>At the café</p>'],
+      ['2', '등대 그림', '<p>바다의 등대</p>'],
+      ['3', 'Night market', '<p>夜市の灯り</p>'],
+      ['4', 'Cat nap', '<p>a b c</p>'],
+    ];
+    posts.forEach(([id, title, content], n) =>
+      upsertPost(t.db, { service: 'patreon', user: '1', id, title, content, published: `2024-01-0${n + 1}T00:00:00` }),
+    );
+  });
+  afterEach(() => t.cleanup());
+
+  const ids = (q: string) => searchPosts(t.db, { q }).posts.map((p) => p.id);
+
+  it('finds two-letter word prefixes, folding case and accents', () => {
+    expect(ids('ca')).toEqual(['4', '1']);
+    expect(ids('CA')).toEqual(['4', '1']);
+    expect(ids('ni ma')).toEqual(['3']);
+  });
+
+  it('finds Korean and Japanese two-character words inside longer runs', () => {
+    expect(ids('등대')).toEqual(['2']);
+    expect(ids('夜市')).toEqual(['3']);
+    expect(ids('灯')).toEqual(['3']);
+  });
+
+  it('combines trigram and short words in one query', () => {
+    expect(ids('sketches ca')).toEqual(['1']);
+    expect(ids('market 夜')).toEqual(['3']);
+    expect(ids('market ca')).toEqual([]);
+  });
+
+  it('still finds lone letters among the newest posts, and caps counts', () => {
+    expect(ids('b c')).toEqual(['4']);
+    expect(searchPosts(t.db, { q: 'ca', countLimit: 1 })).toMatchObject({ count: 1, capped: true });
+  });
+});
