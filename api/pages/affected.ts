@@ -6,10 +6,14 @@ import type { Db } from '../data/db.ts';
 import { countCreatorPosts, countPosts, postPageNeighbours } from '../data/posts.ts';
 import { countCreators } from '../data/creators.ts';
 import { countCreatorShares, countShares, iterateShareIds } from '../data/shares.ts';
+import { countCreatorDms } from '../data/dms.ts';
+import { TABS_BY_PAYSITE } from '../../src/lib/paysites.ts';
 import type { Change } from '../data/changes.ts';
 import { PAGE_SIZE } from '../../src/lib/constants.ts';
 import { creatorUrl, postUrl } from '../../src/lib/urls.ts';
 import { GLOBAL_LISTING_STORED_PAGES, pageKey } from './keys.ts';
+
+const CREATOR_PAGE_KINDS = new Set(['creator', 'post', 'share', 'dm', 'announcement', 'fancard', 'link']);
 
 export interface AffectedPages {
   /** Keys to render again (a render that is no longer a 200 removes the stored page). */
@@ -40,6 +44,10 @@ export function addCreatorPages(db: Db, affected: AffectedPages, service: string
   const base = creatorUrl(service, creatorId);
   addListing(affected, base, countCreatorPosts(db, service, creatorId));
   affected.render.add(pageKey(`${base}/tags`));
+  affected.render.add(pageKey(`${base}/links`));
+  if ((TABS_BY_PAYSITE.announcements as readonly string[]).includes(service)) affected.render.add(pageKey(`${base}/announcements`));
+  if ((TABS_BY_PAYSITE.fancards as readonly string[]).includes(service)) affected.render.add(pageKey(`${base}/fancards`));
+  addListing(affected, `${base}/dms`, countCreatorDms(db, service, creatorId));
   addListing(affected, `${base}/shares`, countCreatorShares(db, service, creatorId));
 }
 
@@ -73,7 +81,8 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
     }
     if (!change.service || !change.creator_id) continue;
     if (change.kind === 'comment' && change.post_id) affected.render.add(pageKey(postUrl(change.service, change.creator_id, change.post_id)));
-    if (change.kind !== 'creator' && change.kind !== 'post' && change.kind !== 'share') continue;
+    // Every tab shows the header's counts and link tick, so these re-render the creator's pages.
+    if (!CREATOR_PAGE_KINDS.has(change.kind)) continue;
     creators.add(`${change.service}\u0000${change.creator_id}`);
     if (change.kind !== 'post' || !change.post_id) continue;
     affected.render.add(pageKey(postUrl(change.service, change.creator_id, change.post_id)));

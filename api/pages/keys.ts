@@ -20,17 +20,26 @@ export interface ArchiveRoute {
 
 const globalDepth = (GLOBAL_LISTING_STORED_PAGES - 1) * PAGE_SIZE;
 
+/** /{service}/user/{id}/{tab} */
+function creatorTab(segments: string[], tab: string): boolean {
+  return segments.length === 4 && isPaysite(segments[0]) && segments[1] === 'user' && segments[3] === tab;
+}
+
 export const ARCHIVE_ROUTES: ArchiveRoute[] = [
   { name: 'recent-posts', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'posts' },
   { name: 'updated-creators', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 2 && s[0] === 'artists' && s[1] === 'updated' },
   { name: 'all-tags', paged: false, match: (s) => s.length === 2 && s[0] === 'posts' && s[1] === 'tags' },
   { name: 'creator-posts', paged: true, match: (s) => s.length === 3 && isPaysite(s[0]) && s[1] === 'user' },
-  { name: 'creator-tags', paged: false, match: (s) => s.length === 4 && isPaysite(s[0]) && s[1] === 'user' && s[3] === 'tags' },
+  { name: 'creator-tags', paged: false, match: (s) => creatorTab(s, 'tags') },
+  { name: 'creator-announcements', paged: false, match: (s) => creatorTab(s, 'announcements') },
+  { name: 'creator-fancards', paged: false, match: (s) => creatorTab(s, 'fancards') },
+  { name: 'creator-links', paged: false, match: (s) => creatorTab(s, 'links') },
+  { name: 'creator-dms', paged: true, match: (s) => creatorTab(s, 'dms') },
   { name: 'post', paged: false, match: (s) => s.length === 5 && isPaysite(s[0]) && s[1] === 'user' && s[3] === 'post' },
   // Shares ('Filehaus'): the global list shifts on every upload like the other global listings.
   { name: 'shares', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'shares' },
   { name: 'share', paged: false, match: (s) => s.length === 2 && s[0] === 'share' && /^[1-9]\d{0,14}$/.test(s[1]) },
-  { name: 'creator-shares', paged: true, match: (s) => s.length === 4 && isPaysite(s[0]) && s[1] === 'user' && s[3] === 'shares' },
+  { name: 'creator-shares', paged: true, match: (s) => creatorTab(s, 'shares') },
 ];
 
 function segmentsOf(pathname: string): string[] | undefined {

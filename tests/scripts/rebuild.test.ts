@@ -70,9 +70,9 @@ describe('scripts/rebuild', () => {
     const output = rebuild('--all');
     expect(output).toMatch(/Rebuilt \d+ pages/);
     const pages = snapshot();
-    // 120 post pages, 2 creators x (2 listing pages + tags + uploads), /posts (3 pages), /artists/updated,
-    // /posts/tags, /shares.
-    expect(pages.size).toBe(120 + 8 + 3 + 1 + 1 + 1);
+    // 120 post pages, 2 fanbox creators x (2 listing pages + tags, uploads, DMs, links, announcements,
+    // fancards), /posts (3 pages), /artists/updated, /posts/tags, /shares.
+    expect(pages.size).toBe(120 + 2 * 8 + 3 + 1 + 1 + 1);
     expect(pages.has('fanbox/user/alpha/post/alpha-59/index.html')).toBe(true);
     expect(pages.has('fanbox/user/alpha/index.o50.html')).toBe(true);
 

@@ -19,7 +19,7 @@ import { PAGE_SIZE } from '../constants.ts';
 import { firstIssueMessage, postsSearchQuery } from '../validators.ts';
 import { isPaysite, type Paysite } from '../paysites.ts';
 import { paginate } from '../pagination.ts';
-import { creatorUrl } from '../urls.ts';
+import { creatorUrl, discordServerUrl } from '../urls.ts';
 import { GLOBAL_LISTING_STORED_PAGES } from '../../../api/pages/keys.ts';
 import { badRequest, notFound, ok, readOffset, redirect, type PageOutcome } from './outcome.ts';
 
@@ -67,7 +67,7 @@ export function loadCreatorPosts(params: { service?: string; id?: string }, sear
   const resolved = resolveCreator(params.service, params.id);
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
-  if (service === 'discord') return redirect(`/discord/server/${encodeURIComponent(creator.id)}`);
+  if (service === 'discord') return redirect(discordServerUrl(creator.id));
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
   const db = archiveDb();

@@ -14,6 +14,16 @@ describe('canonicalPageKey', () => {
     expect(canonicalPageKey('/posts/tags', '')).toBe('/posts/tags');
   });
 
+  it('keys the creator tabs, paging only the DMs and uploads', () => {
+    for (const tab of ['announcements', 'fancards', 'links']) {
+      expect(canonicalPageKey(`/fanbox/user/9/${tab}`, '')).toBe(`/fanbox/user/9/${tab}`);
+      expect(canonicalPageKey(`/fanbox/user/9/${tab}`, '?o=50')).toBeUndefined();
+    }
+    expect(canonicalPageKey('/fanbox/user/9/dms', '?o=50')).toBe('/fanbox/user/9/dms?o=50');
+    expect(canonicalPageKey('/fanbox/user/9/shares', '?o=50')).toBe('/fanbox/user/9/shares?o=50');
+    expect(canonicalPageKey('/fanbox/user/9/random-tab', '')).toBeUndefined();
+  });
+
   it('never stores searches, bad offsets, unknown paysites or unknown paths', () => {
     expect(canonicalPageKey('/fanbox/user/123', '?q=cat')).toBeUndefined();
     expect(canonicalPageKey('/fanbox/user/123', '?tag=a&o=50')).toBeUndefined();

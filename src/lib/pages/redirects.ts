@@ -1,0 +1,34 @@
+/**
+ * Pages that only send the visitor elsewhere: a random creator or post, and a post named by service
+ * and id alone. Rendered on demand, never stored (a stored random page would always pick the same).
+ */
+import { randomCreator } from '../../../api/data/creators.ts';
+import { randomPost, resolvePost } from '../../../api/data/posts.ts';
+import { archiveDb } from '../server/db.ts';
+import { isPaysite } from '../paysites.ts';
+import { creatorUrl, discordServerUrl, postUrl } from '../urls.ts';
+import { badRequest, notFound, redirect, type PageOutcome } from './outcome.ts';
+
+/** A creator's page; a discord creator's is its server view (SPEC.md, creator profile). */
+export function creatorPageUrl(service: string, id: string): string {
+  return service === 'discord' ? discordServerUrl(id) : creatorUrl(service, id);
+}
+
+export function loadRandomCreator(): PageOutcome<never> {
+  const creator = randomCreator(archiveDb());
+  return creator ? redirect(creatorPageUrl(creator.service, creator.id)) : notFound;
+}
+
+export function loadRandomPost(): PageOutcome<never> {
+  const post = randomPost(archiveDb());
+  return post ? redirect(postUrl(post.service, post.user, post.id)) : notFound;
+}
+
+/** /{service}/post/{post}: 303 to the post's full URL (SPEC.md section 2). */
+export function loadPostLookup(service: string | undefined, postId: string | undefined): PageOutcome<never> {
+  if (!service) return badRequest('Service name is required.');
+  if (!postId) return badRequest('Post ID is required.');
+  if (!isPaysite(service)) return notFound;
+  const found = resolvePost(archiveDb(), service, postId);
+  return found ? redirect(postUrl(found.service, found.artist_id, found.post_id), 303) : notFound;
+}

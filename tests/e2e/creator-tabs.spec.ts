@@ -1,0 +1,67 @@
+/** The creator tabs other than posts: announcements, fancards, linked accounts and DMs. */
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { expect, test } from '@playwright/test';
+import { E2E_DATA_DIR } from '../../playwright.config.ts';
+
+function query<T>(sql: string): T {
+  const db = new Database(path.join(E2E_DATA_DIR, 'trove.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).get() as T;
+  } finally {
+    db.close();
+  }
+}
+
+const fanbox = () =>
+  query<{ id: string; announcements: number; fancards: number; dms: number }>(`
+    SELECT c.id,
+      (SELECT count(*) FROM announcements a WHERE a.service = c.service AND a.user_id = c.id) AS announcements,
+      (SELECT count(*) FROM fancards f WHERE f.service = c.service AND f.user_id = c.id) AS fancards,
+      (SELECT count(*) FROM dms d WHERE d.service = c.service AND d."user" = c.id AND d.status = 'approved') AS dms
+    FROM creators c WHERE c.service = 'fanbox' AND c.relation_id IS NOT NULL
+    ORDER BY announcements DESC, fancards DESC LIMIT 1`);
+
+test('a fanbox creator shows every tab with counts, and each tab its content', async ({ page }) => {
+  const creator = fanbox();
+  expect(creator.announcements).toBeGreaterThan(0);
+  const base = `/fanbox/user/${creator.id}`;
+  await page.goto(base);
+  const tabs = page.getByRole('navigation', { name: 'Creator sections' });
+  for (const label of ['Posts', 'Fancards', 'Announcements', `DMs (${creator.dms})`, 'Linked Accounts ✓']) {
+    await expect(tabs.getByRole('link', { name: label, exact: true })).toBeVisible();
+  }
+
+  await tabs.getByRole('link', { name: 'Announcements', exact: true }).click();
+  await expect(page).toHaveURL(`${base}/announcements`);
+  await expect(page.locator('.announcement')).toHaveCount(creator.announcements);
+  await expect(page.locator('.announcement__date').first()).toHaveText(/^(Published|Added): \d{4}-\d{2}$/);
+  await expect(tabs.getByRole('link', { name: 'Announcements', exact: true })).toHaveAttribute('aria-current', 'page');
+
+  await page.goto(`${base}/fancards`);
+  await expect(page.locator('.fancard')).toHaveCount(creator.fancards);
+  await expect(page.locator('.fancard time').first()).toHaveText(/^\d{4}-\d{2}$/);
+
+  await page.goto(`${base}/dms`);
+  await expect(page.locator('.dm')).toHaveCount(creator.dms);
+
+  await page.goto(`${base}/links`);
+  await expect(page.locator('.linked-list li').first()).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Link another account' })).toHaveAttribute('href', `/account/fanbox/user/${creator.id}/links/new`);
+});
+
+test('tabs a paysite does not have answer the spec message or 404', async ({ request }) => {
+  const patreon = query<{ id: string }>(`SELECT id FROM creators WHERE service = 'patreon' LIMIT 1`);
+  const fancards = await request.get(`/patreon/user/${patreon.id}/fancards`);
+  expect(fancards.status()).toBe(400);
+  expect(await fancards.text()).toContain('Service must be &quot;fanbox&quot;.');
+  const gumroad = query<{ id: string }>(`SELECT id FROM creators WHERE service = 'gumroad' LIMIT 1`);
+  expect((await request.get(`/gumroad/user/${gumroad.id}/announcements`)).status()).toBe(404);
+});
+
+test('a creator without links says so', async ({ page }) => {
+  const lonely = query<{ service: string; id: string }>(`SELECT service, id FROM creators WHERE relation_id IS NULL AND service NOT IN ('discord') LIMIT 1`);
+  await page.goto(`/${lonely.service}/user/${lonely.id}/links`);
+  await expect(page.getByText('No linked accounts found.')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Creator sections' }).getByRole('link', { name: 'Linked Accounts', exact: true })).toBeVisible();
+});
