@@ -6,7 +6,7 @@ import type { Db } from '../data/db.ts';
 import { countCreatorPosts, countPosts, postPageNeighbours } from '../data/posts.ts';
 import { countCreators } from '../data/creators.ts';
 import { countCreatorShares, countShares, iterateShareIds } from '../data/shares.ts';
-import { countCreatorDms } from '../data/dms.ts';
+import { countCreatorDms, countDms } from '../data/dms.ts';
 import { TABS_BY_PAYSITE } from '../../src/lib/paysites.ts';
 import type { Change } from '../data/changes.ts';
 import { PAGE_SIZE } from '../../src/lib/constants.ts';
@@ -56,6 +56,11 @@ export function addSharesListing(db: Db, affected: AffectedPages): void {
   addListing(affected, '/shares', countShares(db), GLOBAL_LISTING_STORED_PAGES);
 }
 
+/** The stored first pages of the global DMs list. */
+export function addDmsListing(db: Db, affected: AffectedPages): void {
+  addListing(affected, '/dms', countDms(db), GLOBAL_LISTING_STORED_PAGES);
+}
+
 /** Every share page and the shares list, for a full rebuild. */
 export function addAllSharePages(db: Db, affected: AffectedPages): void {
   addSharesListing(db, affected);
@@ -72,7 +77,9 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
   // The global listings show posts and creators only: file, share or DM rows leave them as they are.
   let globals = false;
   let shares = false;
+  let dms = false;
   for (const change of changes) {
+    if (change.kind === 'dm') dms = true;
     if (change.kind === 'post' || change.kind === 'creator') globals = true;
     // A share: its page, the shares list, and its creator's pages (the header counts uploads).
     if (change.kind === 'share') {
@@ -99,5 +106,6 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
   }
   if (globals) addGlobalPages(db, affected);
   if (shares) addSharesListing(db, affected);
+  if (dms) addDmsListing(db, affected);
   return affected;
 }

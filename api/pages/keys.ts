@@ -28,6 +28,7 @@ function creatorTab(segments: string[], tab: string): boolean {
 export const ARCHIVE_ROUTES: ArchiveRoute[] = [
   { name: 'recent-posts', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'posts' },
   { name: 'updated-creators', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 2 && s[0] === 'artists' && s[1] === 'updated' },
+  { name: 'all-dms', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'dms' },
   { name: 'all-tags', paged: false, match: (s) => s.length === 2 && s[0] === 'posts' && s[1] === 'tags' },
   { name: 'creator-posts', paged: true, match: (s) => s.length === 3 && isPaysite(s[0]) && s[1] === 'user' },
   { name: 'creator-tags', paged: false, match: (s) => creatorTab(s, 'tags') },

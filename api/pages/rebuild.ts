@@ -10,7 +10,7 @@ import { iterateCreatorKeys } from '../data/creators.ts';
 import { postUrl } from '../../src/lib/urls.ts';
 import { PageStore } from '../server/page-store.ts';
 import type { StoreRenderer } from './render-into-store.ts';
-import { addAllSharePages, addCreatorPages, addGlobalPages, affectedByChanges, emptyAffected, type AffectedPages } from './affected.ts';
+import { addAllSharePages, addCreatorPages, addDmsListing, addGlobalPages, affectedByChanges, emptyAffected, type AffectedPages } from './affected.ts';
 import { pageKey } from './keys.ts';
 
 export const LAST_REBUILT_KEY = 'pages.last_change_id';
@@ -41,6 +41,7 @@ export function allArchivePages(db: Db): AffectedPages {
   for (const { service, user, id } of iteratePostKeys(db)) affected.render.add(pageKey(postUrl(service, user, id)));
   addGlobalPages(db, affected);
   addAllSharePages(db, affected);
+  addDmsListing(db, affected);
   return affected;
 }
 

@@ -50,6 +50,16 @@ function readSearch(search: URLSearchParams): SearchFilter | { error: string } {
   return { q: parsed.data ?? '', tags: search.getAll('tag').map((tag) => tag.trim()).filter(Boolean) };
 }
 
+/**
+ * The count a search's paginator shows. Search counts stop at SEARCH_COUNT_LIMIT; past it, a full
+ * page promises one more page, so a visitor can always go on while results last.
+ */
+function searchTotal(found: { count: number; capped: boolean; posts: unknown[] }, offset: number): number {
+  if (!found.capped) return found.count;
+  const more = found.posts.length === PAGE_SIZE ? PAGE_SIZE : 0;
+  return Math.max(found.count, offset + found.posts.length + more);
+}
+
 /** A listing URL that keeps the search, for the paginator's links. */
 function searchUrl(base: string, filter: SearchFilter): string {
   const params = new URLSearchParams();
@@ -76,7 +86,7 @@ export function loadCreatorPosts(params: { service?: string; id?: string }, sear
   if ('error' in filter) return badRequest(filter.error);
   if (filter.q || filter.tags.length > 0) {
     const found = searchPosts(db, { q: filter.q, tag: filter.tags, service, user: creator.id, offset: offset.offset, limit: PAGE_SIZE });
-    return ok({ creator, service, posts: found.posts, pagination: paginate(found.count, offset.offset), baseUrl: searchUrl(baseUrl, filter), filter });
+    return ok({ creator, service, posts: found.posts, pagination: paginate(searchTotal(found, offset.offset), offset.offset), baseUrl: searchUrl(baseUrl, filter), filter });
   }
   const total = countCreatorPosts(db, service, creator.id);
   if (pastTheEnd(offset.offset, total)) return notFound;
@@ -109,7 +119,7 @@ export function loadRecentPosts(search: URLSearchParams) {
   if ('error' in filter) return badRequest(filter.error);
   if (filter.q || filter.tags.length > 0) {
     const found = searchPosts(db, { q: filter.q, tag: filter.tags, offset: offset.offset, limit: PAGE_SIZE });
-    return ok({ posts: found.posts, pagination: paginate(found.count, offset.offset), baseUrl: searchUrl('/posts', filter), filter });
+    return ok({ posts: found.posts, pagination: paginate(searchTotal(found, offset.offset), offset.offset), baseUrl: searchUrl('/posts', filter), filter });
   }
   const total = countPosts(db);
   if (pastTheEnd(offset.offset, total)) return notFound;
