@@ -13,10 +13,8 @@ import {
   resolvePost,
   searchPosts,
   IMAGE_EXTENSIONS,
-  listPopularPosts,
-  popularityDateRange,
 } from '../data/posts.ts';
-import { popularRange, popularReferenceDate } from '../../src/lib/popular.ts';
+import { popularPosts, todayUtc } from '../data/popular.ts';
 import type { Db } from '../data/db.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { answeredNotModified, isoUtc } from '../http/conditional.ts';
@@ -215,24 +213,8 @@ export default defineRoutes(
         props: z.object({ count: z.number().int(), earliest_date_for_popular: z.string().nullable(), today: z.string() }),
         posts: z.array(postSummary.extend({ fav_count: z.number().int() })),
       }),
-      handler: ({ query, deps }) => {
-        const today = new Date().toISOString().slice(0, 10);
-        const data = popularityDateRange(deps.db);
-        const range = popularRange(query.period, popularReferenceDate(query.date, today, data.max_day));
-        const found = listPopularPosts(deps.db, { from: range.from, to: range.to, offset: query.o, limit: PAGE_SIZE });
-        return {
-          info: {
-            date: range.date,
-            min_date: data.min_day,
-            max_date: data.max_day,
-            navigation_dates: range.navigation_dates,
-            range_desc: range.range_desc,
-            scale: range.scale,
-          },
-          props: { count: found.count, earliest_date_for_popular: data.min_day, today },
-          posts: found.posts,
-        };
-      },
+      handler: ({ query, deps }) =>
+        popularPosts(deps.db, { date: query.date, period: query.period, offset: query.o, limit: PAGE_SIZE }, todayUtc()),
     }),
     route({
       method: 'get',

@@ -1,0 +1,46 @@
+/** The popular posts page (/posts/popular): the API's answer plus the links between periods. */
+import { popularPosts, todayUtc } from '../../../api/data/popular.ts';
+import { archiveDb } from '../server/db.ts';
+import { PAGE_SIZE } from '../constants.ts';
+import { paginate } from '../pagination.ts';
+import { firstIssueMessage, popularQuerySchema, type PopularPeriod } from '../validators.ts';
+import { badRequest, ok } from './outcome.ts';
+
+export function popularUrl(period: PopularPeriod, date?: string): string {
+  const params = new URLSearchParams();
+  if (date && period !== 'recent') params.set('date', date);
+  if (period !== 'recent') params.set('period', period);
+  const query = params.toString();
+  return query ? `/posts/popular?${query}` : '/posts/popular';
+}
+
+export function loadPopular(search: URLSearchParams) {
+  const parsed = popularQuerySchema.safeParse(Object.fromEntries(search));
+  if (!parsed.success) return badRequest(firstIssueMessage(parsed.error));
+  const { date, period, o } = parsed.data;
+  const answer = popularPosts(archiveDb(), { date, period, offset: o, limit: PAGE_SIZE }, todayUtc());
+  const { info, props } = answer;
+  const scale = period === 'recent' ? undefined : period;
+  const [previous, next] = scale ? info.navigation_dates[scale] : [undefined, undefined];
+  const last = info.max_date && info.max_date < props.today ? info.max_date : props.today;
+  return ok({
+    ...answer,
+    period,
+    previousUrl: scale && previous && (!info.min_date || previous >= firstDayOf(scale, info.min_date)) ? popularUrl(scale, previous) : undefined,
+    nextUrl: scale && next && next <= last ? popularUrl(scale, next) : undefined,
+    scales: (['recent', 'day', 'week', 'month'] as const).map((each) => ({ period: each, url: popularUrl(each, info.date), current: each === period })),
+    pagination: paginate(props.count, o),
+    baseUrl: popularUrl(period, info.date),
+  });
+}
+
+/** A period that starts before the first day with data may still hold it: compare with its start. */
+function firstDayOf(scale: 'day' | 'week' | 'month', minDate: string): string {
+  if (scale === 'month') return `${minDate.slice(0, 7)}-01`;
+  if (scale === 'week') {
+    const day = new Date(`${minDate}T00:00:00Z`);
+    day.setUTCDate(day.getUTCDate() - ((day.getUTCDay() + 6) % 7));
+    return day.toISOString().slice(0, 10);
+  }
+  return minDate;
+}
