@@ -5,7 +5,7 @@
  */
 import { stmt, type Db } from './db.ts';
 import { createNotification, NOTIFICATION_ROLE_CHANGE } from './notifications.ts';
-import { inTransaction, nowIso } from './util.ts';
+import { inTransaction, likeContains, nowIso } from './util.ts';
 
 export type Role = 'consumer' | 'moderator' | 'administrator';
 export const ROLES: readonly Role[] = ['consumer', 'moderator', 'administrator'];
@@ -66,7 +66,7 @@ function accountFilter(filter: { name?: string | null; role?: Role | null }): { 
   const params: unknown[] = [];
   if (filter.name) {
     where.push(`username LIKE ? ESCAPE '\\'`);
-    params.push(`%${filter.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    params.push(likeContains(filter.name));
   }
   if (filter.role) {
     where.push('role = ?');

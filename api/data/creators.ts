@@ -8,41 +8,34 @@ import { recordChange } from './changes.ts';
 import { hashPath, inTransaction, nowEpoch, nowIso } from './util.ts';
 import { epochToIso } from '../../src/lib/format.ts';
 
-/** A creator row as the data modules return it. */
-export interface Creator {
+/**
+ * The fields every creator shape shares. D is how indexed/updated are given: epoch seconds as stored,
+ * or ISO dates in the profile, link, favourite and DM answers (withIsoDates).
+ */
+export interface CreatorFields<D = number> {
   id: string;
   name: string;
   service: string;
-  indexed: number;
-  updated: number;
+  indexed: D;
+  updated: D;
   public_id: string | null;
   relation_id: number | null;
+}
+
+/** A creator row as the data modules return it. */
+export interface Creator extends CreatorFields {
   has_chats: boolean;
   last_imported: number | null;
 }
 
 /** An item of GET /v1/creators.txt (exactly these keys). */
-export interface CreatorListItem {
-  id: string;
-  name: string;
-  service: string;
-  indexed: number;
-  updated: number;
+export interface CreatorListItem extends CreatorFields {
   favorited: number;
-  public_id: string | null;
-  relation_id: number | null;
   has_chats: boolean;
 }
 
 /** GET /v1/{service}/user/{id}/profile (exactly these keys, dates as ISO strings). */
-export interface CreatorProfile {
-  id: string;
-  name: string;
-  service: string;
-  indexed: string;
-  updated: string;
-  public_id: string | null;
-  relation_id: number | null;
+export interface CreatorProfile extends CreatorFields<string> {
   post_count: number;
   dm_count: number;
   share_count: number;
@@ -51,14 +44,7 @@ export interface CreatorProfile {
 }
 
 /** A linked profile: creator fields with indexed/updated as ISO dates. */
-export interface LinkedCreator {
-  id: string;
-  name: string;
-  service: string;
-  indexed: string;
-  updated: string;
-  public_id: string | null;
-  relation_id: number | null;
+export interface LinkedCreator extends CreatorFields<string> {
   has_chats: boolean;
 }
 
@@ -75,16 +61,8 @@ export interface CreatorInput {
   relation_id?: number | null;
 }
 
-interface CreatorRow {
-  id: string;
-  name: string;
-  service: string;
-  indexed: number;
-  updated: number;
-  public_id: string | null;
-  relation_id: number | null;
+interface CreatorRow extends Omit<Creator, 'has_chats'> {
   has_chats: number;
-  last_imported: number | null;
 }
 
 const CREATOR_COLUMNS = 'id, name, service, indexed, updated, public_id, relation_id, has_chats, last_imported';
@@ -93,7 +71,10 @@ function toCreator(row: CreatorRow): Creator {
   return { ...row, has_chats: row.has_chats === 1 };
 }
 
-export { epochToIso };
+/** indexed/updated (epoch seconds) as ISO dates; the other keys stay as they are, in place. */
+export function withIsoDates<T extends CreatorFields>(creator: T): Omit<T, 'indexed' | 'updated'> & CreatorFields<string> {
+  return { ...creator, indexed: epochToIso(creator.indexed), updated: epochToIso(creator.updated) };
+}
 
 /** One creator by (service, id), or undefined. */
 export function getCreator(db: Db, service: string, id: string): Creator | undefined {
@@ -178,26 +159,16 @@ export function getCreatorProfile(db: Db, service: string, id: string): CreatorP
 
 /** Other creators of the same link group (relation_id), ordered by service and name. */
 export function linkedCreators(db: Db, service: string, id: string): LinkedCreator[] {
-  const rows = stmt<CreatorRow>(
+  return stmt<Omit<CreatorRow, 'last_imported'>>(
     db,
-    `SELECT ${CREATOR_COLUMNS.split(', ')
-      .map((c) => `o.${c}`)
-      .join(', ')}
+    `SELECT o.id, o.name, o.service, o.indexed, o.updated, o.public_id, o.relation_id, o.has_chats
        FROM creators c JOIN creators o ON o.relation_id = c.relation_id
       WHERE c.service = ? AND c.id = ? AND c.relation_id IS NOT NULL
         AND NOT (o.service = c.service AND o.id = c.id)
       ORDER BY o.service, o.name, o.id`,
-  ).all(service, id);
-  return rows.map((row) => ({
-    id: row.id,
-    name: row.name,
-    service: row.service,
-    indexed: epochToIso(row.indexed),
-    updated: epochToIso(row.updated),
-    public_id: row.public_id,
-    relation_id: row.relation_id,
-    has_chats: row.has_chats === 1,
-  }));
+  )
+    .all(service, id)
+    .map((row) => ({ ...withIsoDates(row), has_chats: row.has_chats === 1 }));
 }
 
 /** A uniformly random creator key, or undefined when there are none. */

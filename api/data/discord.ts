@@ -4,7 +4,8 @@
  */
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
-import { epochToIso, getCreator } from './creators.ts';
+import { getCreator } from './creators.ts';
+import { epochToIso } from '../../src/lib/format.ts';
 import { hashFromPath, inTransaction, nowIso, parseJson, placeholders } from './util.ts';
 
 /** A channel as the API answers it (exactly these keys); listed by position. */
@@ -162,6 +163,15 @@ export function getDiscordServer(db: Db, serverId: string): DiscordServer | unde
   };
 }
 
+/** After a channel's messages changed: recounts its post_count and records a 'discord' change for it. */
+function channelMessagesChanged(db: Db, serverId: string, channelId: string): void {
+  stmt(
+    db,
+    'UPDATE discord_channels SET post_count = (SELECT count(*) FROM discord_messages WHERE channel_id = ?) WHERE id = ?',
+  ).run(channelId, channelId);
+  recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: serverId, ref: channelId });
+}
+
 /**
  * Inserts or updates messages (with their attachment file links) and refreshes the post_count of
  * every touched channel. Records one 'discord' change per touched channel.
@@ -202,14 +212,7 @@ export function upsertDiscordMessages(db: Db, messages: DiscordMessageInput[]): 
       });
       channels.set(message.channel_id, message.server_id);
     }
-    const recount = stmt(
-      db,
-      'UPDATE discord_channels SET post_count = (SELECT count(*) FROM discord_messages WHERE channel_id = ?) WHERE id = ?',
-    );
-    for (const [channelId, serverId] of channels) {
-      recount.run(channelId, channelId);
-      recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: serverId, ref: channelId });
-    }
+    for (const [channelId, serverId] of channels) channelMessagesChanged(db, serverId, channelId);
   });
 }
 
@@ -307,13 +310,7 @@ export function deleteDiscordMessages(db: Db, ids: string[]): number {
       `SELECT DISTINCT channel_id, server_id FROM discord_messages WHERE id IN (${placeholders(ids.length)})`,
     ).all(...ids);
     const deleted = stmt(db, `DELETE FROM discord_messages WHERE id IN (${placeholders(ids.length)})`).run(...ids).changes;
-    for (const row of rows) {
-      stmt(
-        db,
-        'UPDATE discord_channels SET post_count = (SELECT count(*) FROM discord_messages WHERE channel_id = ?) WHERE id = ?',
-      ).run(row.channel_id, row.channel_id);
-      recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: row.server_id, ref: row.channel_id });
-    }
+    for (const row of rows) channelMessagesChanged(db, row.server_id, row.channel_id);
     return deleted;
   });
 }

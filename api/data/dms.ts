@@ -4,8 +4,9 @@
  */
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
-import { epochToIso } from './creators.ts';
-import { inTransaction, nowIso, parseJson, placeholders } from './util.ts';
+import type { CreatorFields } from './creators.ts';
+import { epochToIso } from '../../src/lib/format.ts';
+import { inTransaction, likeContains, nowIso, parseJson, placeholders } from './util.ts';
 
 export type DmStatus = 'approved' | 'pending' | 'ignored';
 
@@ -22,18 +23,9 @@ export interface Dm {
   added: string;
 }
 
-export interface DmArtist {
-  id: string;
-  name: string;
-  service: string;
-  indexed: string;
-  updated: string;
-  public_id: string | null;
-  relation_id: number | null;
-}
-
 export interface DmWithArtist extends Dm {
-  artist: DmArtist | null;
+  /** The creator with indexed/updated as ISO dates, or null when the creator row is missing. */
+  artist: CreatorFields<string> | null;
 }
 
 export interface DmInput {
@@ -163,10 +155,6 @@ export function countCreatorDms(db: Db, service: string, creatorId: string): num
   ).get(service, creatorId)!.n;
 }
 
-function likePattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
  * All approved DMs, most recently added first, with their artist. `q` (callers enforce the
  * 3-character minimum) filters on the content.
@@ -178,7 +166,7 @@ export function listDms(db: Db, options: { q?: string | null; offset?: number; l
     LEFT JOIN creators c ON c.service = d.service AND c.id = d."user" WHERE d.status = 'approved'`;
   const rows = options.q
     ? stmt<DmArtistRow>(db, `${base} AND d.content LIKE ? ESCAPE '\\' ORDER BY d.added DESC, d.hash DESC LIMIT ? OFFSET ?`).all(
-        likePattern(options.q),
+        likeContains(options.q),
         limit,
         offset,
       )
@@ -192,7 +180,7 @@ export function countDms(db: Db, options: { q?: string | null } = {}): number {
     ? stmt<{ n: number }>(
         db,
         `SELECT count(*) AS n FROM dms WHERE status = 'approved' AND content LIKE ? ESCAPE '\\'`,
-      ).get(likePattern(options.q))!.n
+      ).get(likeContains(options.q))!.n
     : stmt<{ n: number }>(db, `SELECT count(*) AS n FROM dms WHERE status = 'approved'`).get()!.n;
 }
 

@@ -6,18 +6,12 @@
  */
 import { stmt, type Db } from './db.ts';
 import { nextSequence } from './changes.ts';
-import { epochToIso } from './creators.ts';
+import { withIsoDates, type CreatorFields } from './creators.ts';
+import { epochToIso } from '../../src/lib/format.ts';
 import { getPostSummaries, type PostSummary } from './posts.ts';
 import { inTransaction, nowIso } from './util.ts';
 
-export interface FavoriteCreator {
-  id: string;
-  name: string;
-  service: string;
-  indexed: string;
-  updated: string;
-  public_id: string | null;
-  relation_id: number | null;
+export interface FavoriteCreator extends CreatorFields<string> {
   faved_seq: number;
   last_imported: string | null;
 }
@@ -89,17 +83,7 @@ export function removeFavoritePost(db: Db, accountId: number, service: string, c
 
 /** An account's favourite creators (GET /v1/account/favorites?type=artist), newest favourite first. */
 export function listFavoriteCreators(db: Db, accountId: number): FavoriteCreator[] {
-  return stmt<{
-    id: string;
-    name: string;
-    service: string;
-    indexed: number;
-    updated: number;
-    public_id: string | null;
-    relation_id: number | null;
-    faved_seq: number;
-    last_imported: number | null;
-  }>(
+  return stmt<CreatorFields & { faved_seq: number; last_imported: number | null }>(
     db,
     `SELECT c.id, c.name, c.service, c.indexed, c.updated, c.public_id, c.relation_id, f.faved_seq, c.last_imported
        FROM favorite_creators f JOIN creators c ON c.service = f.service AND c.id = f.creator_id
@@ -107,9 +91,7 @@ export function listFavoriteCreators(db: Db, accountId: number): FavoriteCreator
   )
     .all(accountId)
     .map((row) => ({
-      ...row,
-      indexed: epochToIso(row.indexed),
-      updated: epochToIso(row.updated),
+      ...withIsoDates(row),
       last_imported: row.last_imported === null ? null : epochToIso(row.last_imported),
     }));
 }

@@ -48,8 +48,6 @@ export interface HashSearchResult {
   discord_posts: DiscordFileHit[];
 }
 
-export { mimeForExt };
-
 function normalizeExt(ext: string): string {
   if (ext === '') return '';
   return (ext.startsWith('.') ? ext : `.${ext}`).toLowerCase();
@@ -63,6 +61,8 @@ interface FileRow {
   ext: string;
   added: string;
 }
+
+const FILE_COLUMNS = 'id, hash, mime, size, ext, added';
 
 function toFile(row: FileRow): FileRecord {
   return { ...row, path: hashPath(row.hash, row.ext) };
@@ -78,27 +78,27 @@ export function registerFile(db: Db, input: FileInput): FileRecord {
     const existing = getFileByHash(db, hash);
     if (existing) return existing;
     const ext = normalizeExt(input.ext);
-    stmt(db, 'INSERT INTO files (hash, mime, size, ext, added) VALUES (?, ?, ?, ?, ?)').run(
+    const row = stmt<FileRow>(db, `INSERT INTO files (hash, mime, size, ext, added) VALUES (?, ?, ?, ?, ?) RETURNING ${FILE_COLUMNS}`).get(
       hash,
       input.mime ?? mimeForExt(ext),
       input.size,
       ext,
       input.added ?? nowIso(),
-    );
+    )!;
     recordChange(db, { kind: 'file', action: 'upsert', ref: hash });
-    return getFileByHash(db, hash)!;
+    return toFile(row);
   });
 }
 
 /** The file record of a sha256, or undefined. */
 export function getFileByHash(db: Db, hash: string): FileRecord | undefined {
-  const row = stmt<FileRow>(db, 'SELECT id, hash, mime, size, ext, added FROM files WHERE hash = ?').get(hash.toLowerCase());
+  const row = stmt<FileRow>(db, `SELECT ${FILE_COLUMNS} FROM files WHERE hash = ?`).get(hash.toLowerCase());
   return row && toFile(row);
 }
 
 /** The file record of an id, or undefined. */
 export function getFileById(db: Db, id: number): FileRecord | undefined {
-  const row = stmt<FileRow>(db, 'SELECT id, hash, mime, size, ext, added FROM files WHERE id = ?').get(id);
+  const row = stmt<FileRow>(db, `SELECT ${FILE_COLUMNS} FROM files WHERE id = ?`).get(id);
   return row && toFile(row);
 }
 

@@ -20,11 +20,13 @@ import {
   htmlToText,
   inTransaction,
   inTransactionNoSavepoint,
+  likeContains,
   nowIso,
   parseJson,
   truncateChars,
 } from './util.ts';
 import { shortWordTerm, shortWordText } from './search-words.ts';
+import { isPostFlagged } from './moderation.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Types
@@ -517,12 +519,9 @@ export function getPostPage(
 ): PostPage | undefined {
   const post = getPost(db, service, creatorId, postId);
   if (!post) return undefined;
-  const flagged = !!stmt(db, 'SELECT 1 FROM flags WHERE service = ? AND "user" = ? AND post_id = ? LIMIT 1').get(
-    service,
-    creatorId,
-    postId,
-  );
-  const older = listPostRevisions(db, service, creatorId, postId);
+  const flagged = isPostFlagged(db, service, creatorId, postId);
+  // The revisions carry the current post's neighbours, which getPost has just looked up.
+  const older = revisionRows(db, service, creatorId, postId).map((row) => toRevision(row, post));
   const revisions: [string, FullPost | PostRevision][] =
     older.length === 0
       ? []
@@ -591,10 +590,6 @@ export const LONE_LETTER_SCAN_POSTS = 20_000;
 
 const MAX_SEARCH_WORDS = 8;
 const MAX_SEARCH_TAGS = 8;
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /**
  * Splits a query into trigram words (3+ characters, substrings anywhere: `ftsQuery`), short words
@@ -712,7 +707,7 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
   }
   for (const letter of loneLetters) {
     where.push(`(p.title LIKE ? ESCAPE '\\' OR p.content LIKE ? ESCAPE '\\')`);
-    const pattern = `%${escapeLike(letter)}%`;
+    const pattern = likeContains(letter);
     params.push(pattern, pattern);
   }
   const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
@@ -757,16 +752,20 @@ function toRevision(row: RevisionRow, neighbours: { prev: string | null; next: s
   return { ...data, added: row.added, revision_id: row.revision_id, next: neighbours.next, prev: neighbours.prev };
 }
 
+function revisionRows(db: Db, service: string, creatorId: string, postId: string): RevisionRow[] {
+  return stmt<RevisionRow>(
+    db,
+    `SELECT revision_id, data, added FROM post_revisions WHERE service = ? AND "user" = ? AND post_id = ?
+      ORDER BY revision_id DESC`,
+  ).all(service, creatorId, postId);
+}
+
 /**
  * Previous versions of a post, newest first. Each is the full post as it was, with revision_id and
  * `added` = when that version was replaced. next/prev are the current post's neighbours.
  */
 export function listPostRevisions(db: Db, service: string, creatorId: string, postId: string): PostRevision[] {
-  const rows = stmt<RevisionRow>(
-    db,
-    `SELECT revision_id, data, added FROM post_revisions WHERE service = ? AND "user" = ? AND post_id = ?
-      ORDER BY revision_id DESC`,
-  ).all(service, creatorId, postId);
+  const rows = revisionRows(db, service, creatorId, postId);
   if (rows.length === 0) return [];
   const neighbours = postPageNeighbours(db, service, creatorId, postId) ?? { prev: null, next: null };
   return rows.map((row) => toRevision(row, neighbours));
@@ -1069,9 +1068,6 @@ export function* iterateCreatorPostIds(db: Db, service: string, creatorId: strin
     if (rows.length < batch) return;
   }
 }
-
-/** All creator keys (re-exported from creators.ts for the rebuild). */
-export { iterateCreatorKeys } from './creators.ts';
 
 // ---------------------------------------------------------------------------------------------------
 // Popularity

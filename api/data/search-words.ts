@@ -7,8 +7,9 @@
  * one index lookup instead of a scan of every post.
  */
 
-const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+/gu;
-const CJK_ONLY = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+$/u;
+const CJK_CHARACTER = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}ー]';
+const CJK_RUN = new RegExp(`${CJK_CHARACTER}+`, 'gu');
+const CJK_ONLY = new RegExp(`^${CJK_CHARACTER}+$`, 'u');
 const NOT_WORD = /[^\p{L}\p{N}]+/gu;
 
 /** Unigrams and bigrams of a CJK run, space separated ('森の精' → '森 の 精 森の の精'). */

@@ -81,6 +81,11 @@ export function extensionOf(name: string | null | undefined): string {
   return dot > 0 ? base.slice(dot).toLowerCase() : '';
 }
 
+/** A LIKE pattern that finds `text` anywhere, with %, _ and \ escaped (use it with ESCAPE '\'). */
+export function likeContains(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 /** SQL placeholders for a list: '?, ?, ?'. */
 export function placeholders(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');

@@ -14,10 +14,11 @@ import { upsertDiscordChannel, upsertDiscordMessages, type DiscordAuthor, type D
 import { upsertCommunityChannel, upsertCommunityMessages, type CommunityMessageInput } from '../../api/data/community.ts';
 import { addFavoriteCreator, addFavoritePost } from '../../api/data/favorites.ts';
 import { createLinkRequest, flagPost, linkCreators } from '../../api/data/moderation.ts';
-import { createNotification, NOTIFICATION_ROLE_CHANGE } from '../../api/data/notifications.ts';
+import { createNotification, listNotifications, NOTIFICATION_ROLE_CHANGE } from '../../api/data/notifications.ts';
 import { appendImportLog, createImport, getImport, updateImport } from '../../api/data/imports.ts';
 import type { Rng } from './random.ts';
 import { snowflake } from './ids.ts';
+import { DAY, iso } from './time.ts';
 import type { MediaPool, PoolFile } from './media.ts';
 
 export interface SeededCreator {
@@ -36,9 +37,6 @@ export interface ExtrasContext {
   extraAccountHash: string;
   timeline: { start: number; end: number };
 }
-
-const DAY = 86_400_000;
-const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 
 function byService(creators: SeededCreator[], service: string): SeededCreator[] {
   return creators.filter((c) => c.service === service);
@@ -442,8 +440,7 @@ function seedAccountData(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: numbe
     const creator = rng.pick(posting);
     addFavoritePost(db, consumerId, creator.service, creator.id, rng.pick(creator.postIds), at(30 - i));
   }
-  const hasNotification = (db.prepare('SELECT count(*) AS n FROM notifications WHERE account_id = ?').get(consumerId) as { n: number }).n > 0;
-  if (!hasNotification) createNotification(db, {
+  if (listNotifications(db, consumerId, 1).length === 0) createNotification(db, {
     account_id: consumerId,
     type: NOTIFICATION_ROLE_CHANGE,
     extra_info: { old_role: 'moderator', new_role: 'consumer' },

@@ -14,7 +14,8 @@ import { hash as argon2Hash } from '@node-rs/argon2';
 import type { Db } from '../../api/data/db.ts';
 import { writeTransaction } from '../../api/data/db.ts';
 import { countCreators, touchCreatorUpdated, upsertCreator } from '../../api/data/creators.ts';
-import { addPopularity, upsertComment, upsertPost, type PopularityInput, type PostFileInput, type PostInput } from '../../api/data/posts.ts';
+import { addPopularity, countPosts, upsertComment, upsertPost, type PopularityInput, type PostFileInput, type PostInput } from '../../api/data/posts.ts';
+import { countFiles } from '../../api/data/files.ts';
 import { dataPaths } from '../../src/lib/config.ts';
 import { PAYSITES, TABS_BY_PAYSITE, type Paysite } from '../../src/lib/paysites.ts';
 import { createRng, type Rng } from './random.ts';
@@ -22,6 +23,7 @@ import { COMMENTER_NAMES, COMMENTS, TAGS, creatorName, handle, pickLanguage, pos
 import { creatorId as makeCreatorId, PostIdGenerator } from './ids.ts';
 import { createMediaPool, writeCreatorImages, type MediaPool, type PoolFile } from './media.ts';
 import { seedExtras, type SeededCreator } from './extras.ts';
+import { DAY, iso } from './time.ts';
 
 export const DEFAULT_CREATORS = 30;
 export const DEFAULT_POSTS = 800;
@@ -63,12 +65,6 @@ export interface SeedResult {
   seconds: number;
 }
 
-/** ISO 8601 without zone from epoch ms. */
-export function iso(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19);
-}
-
-const DAY = 86_400_000;
 const POSTS_PER_TRANSACTION = 5_000;
 
 /** How many creators each paysite gets: an even share, the remainder to random paysites. */
@@ -146,7 +142,6 @@ export async function seedDemoArchive(db: Db, options: SeedOptions): Promise<See
 
   // Everything else ----------------------------------------------------------------------------------
   progress({ phase: 'extras', done: 0, total: 1 });
-  const credentials = DEMO_ACCOUNTS.map((account) => ({ ...account }));
   seedExtras(db, root.fork('extras'), {
     creators,
     pool,
@@ -156,12 +151,10 @@ export async function seedDemoArchive(db: Db, options: SeedOptions): Promise<See
   });
   progress({ phase: 'extras', done: 1, total: 1 });
 
-  const files = (db.prepare('SELECT count(*) AS n FROM files').get() as { n: number }).n;
-  const posts = (db.prepare('SELECT count(*) AS n FROM posts').get() as { n: number }).n;
   progress({ phase: 'done', done: 1, total: 1 });
   return {
-    credentials: credentials.map(({ role, username, password }) => ({ role, username, password })),
-    counts: { creators: countCreators(db), posts, files },
+    credentials: DEMO_ACCOUNTS.map(({ role, username, password }) => ({ role, username, password })),
+    counts: { creators: countCreators(db), posts: countPosts(db), files: countFiles(db) },
     seconds: (performance.now() - started) / 1000,
   };
 }

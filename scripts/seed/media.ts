@@ -5,14 +5,13 @@
  * and gets a `files` row. Posts reuse the pool, so a million posts need no new files.
  */
 import sharp from 'sharp';
-import yazl from 'yazl';
-import SevenZip from '7z-wasm';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../../api/data/db.ts';
 import { registerFile, setArchiveInfo } from '../../api/data/files.ts';
 import { storeFileSync } from '../../api/media/store.ts';
 import type { Rng } from './random.ts';
+import { encryptedZip, zipBuffer } from './archives.ts';
 
 export interface PoolFile {
   hash: string;
@@ -38,9 +37,6 @@ export interface MediaPool {
   icons: Buffer[];
   banners: Buffer[];
 }
-
-/** Fixed timestamp for files inside archives, so zips are byte-identical across runs. */
-const ARCHIVE_MTIME = new Date('2024-06-01T12:00:00Z');
 
 const PALETTES = [
   ['#f94144', '#f3722c', '#f8961e', '#f9c74f'],
@@ -92,27 +88,6 @@ function storeAndRegister(db: Db, filesDir: string, data: Buffer, ext: string, n
   return { hash: stored.sha256, path: stored.path, name, ext: record.ext, size: stored.size, fileId: record.id };
 }
 
-async function zipBuffer(entries: { name: string; data: Buffer }[]): Promise<Buffer> {
-  const zip = new yazl.ZipFile();
-  for (const entry of entries) zip.addBuffer(entry.data, entry.name, { mtime: ARCHIVE_MTIME });
-  zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream as AsyncIterable<Buffer>) chunks.push(chunk);
-  return Buffer.concat(chunks);
-}
-
-async function encryptedZip(entries: { name: string; data: Buffer }[], password: string): Promise<Buffer> {
-  const sevenZip = await SevenZip({ print: () => {}, printErr: () => {} });
-  sevenZip.FS.mkdir('/in');
-  for (const entry of entries) {
-    sevenZip.FS.writeFile(`/in/${entry.name}`, entry.data);
-    sevenZip.FS.utime(`/in/${entry.name}`, ARCHIVE_MTIME.getTime(), ARCHIVE_MTIME.getTime());
-  }
-  sevenZip.FS.chdir('/in');
-  sevenZip.callMain(['a', '-tzip', `-p${password}`, '-mem=AES256', '/out.zip', ...entries.map((e) => e.name)]);
-  return Buffer.from(sevenZip.FS.readFile('/out.zip'));
-}
-
 /**
  * Generates and stores the media pool: `imageCount` images (640x480, a third each PNG, JPEG, WebP),
  * 3 zips, 2 encrypted zips, 2 video placeholders, 1 document, plus icon and banner images
@@ -130,6 +105,7 @@ export async function createMediaPool(
 ): Promise<MediaPool> {
   const formats = ['png', 'jpg', 'webp'] as const;
   const images: PoolFile[] = [];
+  let firstImage: Buffer | undefined;
   for (let i = 0; i < options.imageCount; i += 1) {
     const format = formats[i % formats.length];
     const svg = imageSvg(rng, i, 640, 480, `Trove demo image ${String(i + 1).padStart(2, '0')}`);
@@ -140,6 +116,7 @@ export async function createMediaPool(
         : format === 'jpg'
           ? await pipeline.jpeg({ quality: 82 }).toBuffer()
           : await pipeline.webp({ quality: 80 }).toBuffer();
+    firstImage ??= data;
     images.push(storeAndRegister(db, filesDir, data, format, `illustration_${String(i + 1).padStart(2, '0')}.${format}`, options.added));
     options.onImage?.(i + 1, options.imageCount);
   }
@@ -155,7 +132,7 @@ export async function createMediaPool(
   for (const spec of zipSpecs) {
     const entries = spec.entries.map((name, i) => ({
       name,
-      data: name.endsWith('.png') || name.endsWith('.jpg') || name.endsWith('.webp') ? fs.readFileSync(path.join(filesDir, ...images[0].path.split('/').filter(Boolean))) : readme(`${spec.name} / ${name} (${i + 1})`),
+      data: name === images[0]?.name && firstImage ? firstImage : readme(`${spec.name} / ${name} (${i + 1})`),
     }));
     const file = storeAndRegister(db, filesDir, await zipBuffer(entries), 'zip', spec.name, options.added);
     setArchiveInfo(db, { hash: file.hash, file_list: spec.entries, password: null, password_required: false, added: options.added });
