@@ -15,6 +15,7 @@ import { registerFile } from '../api/data/files.ts';
 import { storeFile, storeLocation, type StoredFile } from '../api/media/store.ts';
 import { makeThumbnail, THUMBNAIL_DEFAULTS } from '../api/media/thumbnails.ts';
 import { dataPaths } from '../src/lib/config.ts';
+import { createRng } from '../scripts/seed/random.ts';
 import { archiveDir } from './lib.ts';
 import { load, startBare, startTrove, stop, type LoadResult } from './serve.ts';
 
@@ -28,18 +29,10 @@ const IMAGE_HEIGHT = 1200;
 /** Thumbnail requests in flight: a listing page's worth of cards from a few browsers. */
 const IN_FLIGHT = 8;
 
-/** Deterministic numbers, so every run thumbnails the same images. */
-function prng(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 /** A photo-sized JPEG: shapes over sensor-like noise, so it weighs what a real 2 MP picture weighs. */
 async function realisticJpeg(index: number): Promise<Buffer> {
-  const random = prng(index + 1);
+  // Seeded, so every run thumbnails the same images.
+  const random = createRng(index + 1).next;
   const colour = () => `hsl(${Math.floor(random() * 360)} ${40 + Math.floor(random() * 40)}% ${30 + Math.floor(random() * 40)}%)`;
   const shapes = Array.from({ length: 40 }, () =>
     random() < 0.5

@@ -46,8 +46,8 @@ interface Located {
   type: NonNullable<ReturnType<typeof archiveTypeOf>>;
 }
 
-function locate(db: Db, filesDir: string, hash: string): Located | undefined {
-  const file = getFileByHash(db, hash);
+/** The archive on disk of a file record, when it is an archive type and present. */
+function locate(filesDir: string, file: FileRecord | undefined): Located | undefined {
   const type = file && archiveTypeOf(file.ext);
   if (!file || !type) return undefined;
   const location = storeLocation(filesDir, file.path);
@@ -89,7 +89,7 @@ export function loadArchiveFile(db: Db, filesDir: string, hash: string, lister: 
 }
 
 async function listAndStore(db: Db, filesDir: string, sha: string, lister: ArchiveLister): Promise<ArchiveLookup> {
-  const found = locate(db, filesDir, sha);
+  const found = locate(filesDir, getFileByHash(db, sha));
   if (!found) return { kind: 'not-found' };
   const listing = await lister.list(found.location, found.type);
   setArchiveInfo(db, {
@@ -121,7 +121,7 @@ export async function testArchivePassword(
   if (known === undefined || known === password) return { kind: 'correct', info: lookup.info, status: lookup.status };
   // An archive has one password: once one is known correct, any other is wrong.
   if (known !== '') return { kind: 'wrong' };
-  const found = locate(db, filesDir, hash);
+  const found = locate(filesDir, lookup.info.file);
   if (!found) return { kind: 'not-found' };
   const listing = await lister.list(found.location, found.type, password);
   if (listing.kind === 'wrong-password' || listing.kind === 'password-required') return { kind: 'wrong' };

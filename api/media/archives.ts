@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ARCHIVE_WORKER_SOURCE } from './archives-worker.ts';
+import { Slots } from './slots.ts';
 
 export const ARCHIVE_TYPES = ['zip', 'rar', '7z'] as const;
 export type ArchiveType = (typeof ARCHIVE_TYPES)[number];
@@ -204,38 +205,22 @@ export interface ArchiveLister {
 
 export function createArchiveLister(options: ArchiveListerOptions = {}): ArchiveLister {
   const settings = { ...ARCHIVE_DEFAULTS, ...options };
-  let active = 0;
-  const waiting: (() => void)[] = [];
-
-  async function slot(): Promise<void> {
-    if (active < settings.concurrency) {
-      active += 1;
-      return;
-    }
-    if (waiting.length >= settings.maxQueue) throw new ArchiveBusyError();
-    // The finishing job hands its slot straight to the next waiter (active stays counted).
-    await new Promise<void>((resolve) => waiting.push(resolve));
-  }
-
-  function release(): void {
-    const next = waiting.shift();
-    if (next) next();
-    else active -= 1;
-  }
+  const slots = new Slots(settings.concurrency, settings.maxQueue);
 
   return {
     async list(file, rawType, password = null) {
       const type = archiveTypeOf(rawType);
       if (!type) return { kind: 'unsupported' };
-      await slot();
+      if (slots.full()) throw new ArchiveBusyError();
+      await slots.acquire();
       try {
         const outcome = await runWorker(file, type, password, settings);
         return classify(outcome, password, settings.maxDeclaredSize);
       } finally {
-        release();
+        slots.release();
       }
     },
-    load: () => ({ active, queued: waiting.length }),
+    load: () => slots.load(),
   };
 }
 

@@ -1,14 +1,15 @@
 /**
  * The content-addressed file store: <filesDir>/ab/cd/<sha256>.<ext>, the public path being
- * '/ab/cd/<sha256>.<ext>'. Bytes are streamed into a temporary file while they are hashed, fsynced,
- * then renamed into place, so a reader never sees a partial file. A file already stored is not
- * written again (the temporary copy is dropped).
+ * '/ab/cd/<sha256>.<ext>'. Bytes are streamed into a temporary file while they are hashed (bytes
+ * already in memory are hashed first), fsynced, then renamed into place, so a reader never sees a
+ * partial file. A file already stored is not written again (a temporary copy is dropped).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { filePath } from '../../src/lib/urls.ts';
+import { writeAtomic, writeAtomicSync } from '../server/atomic-write.ts';
 
 export interface StoredFile {
   sha256: string;
@@ -132,37 +133,34 @@ export function storeFileFromPath(filesDir: string, sourcePath: string, ext: str
   return storeStream(filesDir, fs.createReadStream(sourcePath, { highWaterMark: CHUNK }), ext, options);
 }
 
-/** Stores bytes already in memory; nothing is written when the store has them. */
-export async function storeFile(filesDir: string, data: Buffer | Uint8Array, ext: string): Promise<StoredFile> {
+/** Where bytes in memory go: their public path and location, and whether the store has them already. */
+function placeFor(filesDir: string, data: Buffer | Uint8Array, ext: string) {
   const sha256 = createHash('sha256').update(data).digest('hex');
   const publicPath = storePath(sha256, ext);
-  if (fs.existsSync(storeLocation(filesDir, publicPath))) return { sha256, path: publicPath, size: data.byteLength, written: false };
-  return storeStream(filesDir, [data], ext);
+  const target = storeLocation(filesDir, publicPath);
+  return { sha256, publicPath, target, stored: fs.existsSync(target) };
+}
+
+/** Stores bytes already in memory; nothing is written when the store has them. */
+export async function storeFile(filesDir: string, data: Buffer | Uint8Array, ext: string): Promise<StoredFile> {
+  const { sha256, publicPath, target, stored } = placeFor(filesDir, data, ext);
+  const size = data.byteLength;
+  if (stored) return { sha256, path: publicPath, size, written: false };
+  const dir = path.dirname(target);
+  await fsp.mkdir(dir, { recursive: true });
+  // Two writers of the same bytes may both get here: rename replaces atomically with identical content.
+  await writeAtomic(target, data, { durable: true });
+  await syncDir(dir);
+  return { sha256, path: publicPath, size, written: true };
 }
 
 /** Synchronous storeFile, for CLIs and the seed. */
 export function storeFileSync(filesDir: string, data: Buffer | Uint8Array, ext: string): StoredFile {
-  const sha256 = createHash('sha256').update(data).digest('hex');
-  const publicPath = storePath(sha256, ext);
-  const target = storeLocation(filesDir, publicPath);
+  const { sha256, publicPath, target, stored } = placeFor(filesDir, data, ext);
   const size = data.byteLength;
-  if (fs.existsSync(target)) return { sha256, path: publicPath, size, written: false };
-  const dir = path.dirname(target);
-  fs.mkdirSync(dir, { recursive: true });
-  const temp = tempName(dir);
-  const fd = fs.openSync(temp, 'wx');
-  try {
-    fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
-    fs.renameSync(temp, target);
-  } catch (error) {
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
+  if (stored) return { sha256, path: publicPath, size, written: false };
+  fs.mkdirSync(path.dirname(target), { recursive: true });
+  writeAtomicSync(target, data, { durable: true });
   return { sha256, path: publicPath, size, written: true };
 }
 

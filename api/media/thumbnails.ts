@@ -4,11 +4,12 @@
  * it), a few in flight, a bounded queue; an image sharp cannot or must not decode (corrupt, or more
  * pixels than the limit) is answered with the placeholder instead.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { writeAtomic } from '../server/atomic-write.ts';
+import { Slots } from './slots.ts';
 
 /** The extensions that get a thumbnail (SPEC.md, post cards). */
 export const THUMBNAIL_EXTENSIONS = new Set(['gif', 'jpeg', 'jpg', 'jpe', 'png', 'webp']);
@@ -50,21 +51,8 @@ export async function makeThumbnail(source: string, target: string, settings: Th
     throw new UnusableImageError((error as Error).message);
   }
   await fsp.mkdir(path.dirname(target), { recursive: true });
-  const temp = path.join(path.dirname(target), `.${randomBytes(8).toString('hex')}.tmp`);
-  try {
-    const handle = await fsp.open(temp, 'wx');
-    try {
-      await handle.writeFile(body);
-      // Thumbnails are served as immutable: a file emptied by a crash would be served for a year.
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fsp.rename(temp, target);
-  } catch (error) {
-    await fsp.rm(temp, { force: true });
-    throw error;
-  }
+  // Thumbnails are served as immutable: a file emptied by a crash would be served for a year.
+  await writeAtomic(target, body, { durable: true });
 }
 
 export type ThumbnailAnswer =
@@ -92,17 +80,13 @@ const FAILED_LIMIT = 10_000;
 export class Thumbnailer {
   /** Generations finished (for tests and the benchmark). */
   generated = 0;
-  private running = 0;
-  private readonly waiting: Array<() => void> = [];
   private readonly inflight = new Map<string, Promise<boolean>>();
   private readonly failed = new Set<string>();
-  private readonly concurrency: number;
-  private readonly queueLimit: number;
+  private readonly slots: Slots;
   private readonly settings: ThumbnailSettings;
 
   constructor(private readonly options: ThumbnailerOptions) {
-    this.concurrency = options.concurrency ?? 2;
-    this.queueLimit = options.queueLimit ?? 64;
+    this.slots = new Slots(options.concurrency ?? 2, options.queueLimit ?? 64);
     this.settings = { ...THUMBNAIL_DEFAULTS, ...options.settings };
   }
 
@@ -122,7 +106,7 @@ export class Thumbnailer {
 
     let pending = this.inflight.get(sha256);
     if (!pending) {
-      if (this.running >= this.concurrency && this.waiting.length >= this.queueLimit) return { kind: 'busy' };
+      if (this.slots.full()) return { kind: 'busy' };
       pending = this.generate(sha256, source, file).finally(() => this.inflight.delete(sha256));
       this.inflight.set(sha256, pending);
     }
@@ -130,7 +114,7 @@ export class Thumbnailer {
   }
 
   private async generate(sha256: string, source: string, file: string): Promise<boolean> {
-    await this.acquire();
+    await this.slots.acquire();
     try {
       await makeThumbnail(source, file, this.settings);
       this.generated += 1;
@@ -143,22 +127,7 @@ export class Thumbnailer {
       }
       return false;
     } finally {
-      this.release();
+      this.slots.release();
     }
-  }
-
-  private acquire(): Promise<void> {
-    if (this.running < this.concurrency) {
-      this.running += 1;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  /** Hands the slot straight to the next waiter, so `running` never dips while work is queued. */
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.running -= 1;
   }
 }

@@ -67,6 +67,12 @@ export function createFrontHandler(deps: FrontDeps) {
   const inflight = new Map<string, Promise<boolean>>();
   const builtFiles = listBuiltFiles(deps.clientDir);
   const media = createMediaHandler({ log: deps.log, ...deps.media });
+  const pageOptions = {
+    precompressed: true,
+    cacheControl: REVALIDATE,
+    contentType: 'text/html; charset=utf-8',
+    compressMissing: (file: string) => deps.store.compressMissing(file),
+  };
 
   /** Renders an archive page once (concurrent misses share the render) and stores it when it is a 200. */
   function renderIntoStore(key: string): Promise<boolean> {
@@ -101,12 +107,6 @@ export function createFrontHandler(deps: FrontDeps) {
     const key = isRead ? canonicalPageKey(pathname, url.search) : undefined;
     if (key) {
       const file = deps.store.fileFor(key);
-      const pageOptions = {
-        precompressed: true,
-        cacheControl: REVALIDATE,
-        contentType: 'text/html; charset=utf-8',
-        compressMissing: (path: string) => deps.store.compressMissing(path),
-      };
       if (sendFile(req, res, file, pageOptions)) return;
       try {
         if ((await renderIntoStore(key)) && sendFile(req, res, file, pageOptions)) return;

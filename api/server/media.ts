@@ -140,11 +140,12 @@ export function createMediaHandler(options: MediaOptions): MediaHandler {
     return type;
   }
 
-  function serveFile(req: IncomingMessage, res: ServerResponse, first: string, second: string, hash: string, ext: string): boolean {
+  function serveFile(req: IncomingMessage, res: ServerResponse, raw: string, first: string, second: string, hash: string, ext: string): boolean {
     const onDisk = path.join(options.files, first, second, `${hash}.${ext}`);
     const type = typeOf(hash, ext);
     const safe = isInlineSafe(type);
-    const name = new URL(req.url ?? '/', 'http://internal').searchParams.get('f') ?? undefined;
+    // Most requests carry no query: the URL is parsed only when there is more than the raw path.
+    const name = raw === req.url ? undefined : (new URL(req.url ?? '/', 'http://internal').searchParams.get('f') ?? undefined);
     const sent = sendFile(req, res, onDisk, {
       cacheControl: IMMUTABLE,
       contentType: type === 'text/plain' ? 'text/plain; charset=utf-8' : type,
@@ -204,7 +205,7 @@ export function createMediaHandler(options: MediaOptions): MediaHandler {
     if (file) {
       const [, prefix, first, second, hash, ext] = file;
       if (!hash.startsWith(first + second)) return notFound(res);
-      if (prefix !== 'thumbnail/data/') return serveFile(req, res, first, second, hash, ext);
+      if (prefix !== 'thumbnail/data/') return serveFile(req, res, raw, first, second, hash, ext);
       serveThumbnail(req, res, hash, ext).catch((error: unknown) => {
         options.log?.(`thumbnail ${raw} failed: ${(error as Error).message}`);
         if (!res.headersSent) notFound(res);

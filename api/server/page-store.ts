@@ -8,13 +8,15 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import fsp from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { threadId } from 'node:worker_threads';
+import { writeAtomic, writeAtomicSync } from './atomic-write.ts';
 import { walkFiles } from './walk.ts';
 
 const BUILD_FILE = '.build-id';
 /** Measured on a 35 KB listing page: brotli 4 takes 0.43 ms for 4.9 KB, 5 takes 0.58 ms for 4.5 KB. */
-const BROTLI_QUALITY = 4;
-const GZIP_LEVEL = 6;
+const BROTLI_OPTIONS: zlib.BrotliOptions = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
+const GZIP_OPTIONS: zlib.ZlibOptions = { level: 6 };
+/** The precompressed siblings of a page file. */
+const SIBLINGS = ['.br', '.gz'];
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 
@@ -61,17 +63,17 @@ export class PageStore {
     }
     if (options.compress === false) {
       await fsp.mkdir(path.dirname(file), { recursive: true });
-      if (!options.fresh) await Promise.all(['.br', '.gz'].map((suffix) => fsp.rm(file + suffix, { force: true })));
-      await atomicWriteAsync(file, body);
+      if (!options.fresh) await Promise.all(SIBLINGS.map((suffix) => fsp.rm(file + suffix, { force: true })));
+      await writeAtomic(file, body);
       return true;
     }
     const [br, gz] = await Promise.all([
-      brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } }),
-      gzip(body, { level: GZIP_LEVEL }),
+      brotli(body, BROTLI_OPTIONS),
+      gzip(body, GZIP_OPTIONS),
       fsp.mkdir(path.dirname(file), { recursive: true }),
     ]);
-    await Promise.all([atomicWriteAsync(file + '.br', br), atomicWriteAsync(file + '.gz', gz)]);
-    await atomicWriteAsync(file, body);
+    await Promise.all([writeAtomic(file + '.br', br), writeAtomic(file + '.gz', gz)]);
+    await writeAtomic(file, body);
     return true;
   }
 
@@ -89,11 +91,11 @@ export class PageStore {
     }
     fs.mkdirSync(path.dirname(file), { recursive: true });
     if (options.compress === false) {
-      if (!options.fresh) for (const suffix of ['.br', '.gz']) fs.rmSync(file + suffix, { force: true });
+      if (!options.fresh) for (const suffix of SIBLINGS) fs.rmSync(file + suffix, { force: true });
     } else {
       writeCompressedSync(file, body);
     }
-    atomicWrite(file, body);
+    writeAtomicSync(file, body);
     return true;
   }
 
@@ -125,7 +127,7 @@ export class PageStore {
     } catch {
       existed = false;
     }
-    for (const suffix of ['.br', '.gz']) fs.rmSync(file + suffix, { force: true });
+    for (const suffix of SIBLINGS) fs.rmSync(file + suffix, { force: true });
     return existed;
   }
 
@@ -163,7 +165,7 @@ export class PageStore {
     if (this.buildId() === buildId) return { fresh: false };
     fs.rmSync(this.root, { recursive: true, force: true });
     fs.mkdirSync(this.root, { recursive: true });
-    atomicWrite(path.join(this.root, BUILD_FILE), buildId + '\n');
+    writeAtomicSync(path.join(this.root, BUILD_FILE), buildId + '\n');
     return { fresh: true };
   }
 
@@ -180,8 +182,8 @@ export class PageStore {
 }
 
 function writeCompressedSync(file: string, body: Buffer): void {
-  atomicWrite(file + '.br', zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } }));
-  atomicWrite(file + '.gz', zlib.gzipSync(body, { level: GZIP_LEVEL }));
+  writeAtomicSync(file + '.br', zlib.brotliCompressSync(body, BROTLI_OPTIONS));
+  writeAtomicSync(file + '.gz', zlib.gzipSync(body, GZIP_OPTIONS));
 }
 
 function readIfPresent(file: string): Buffer | undefined {
@@ -198,21 +200,4 @@ function decodeURIComponentSafe(value: string): string {
   } catch {
     return value;
   }
-}
-
-let tempCounter = 0;
-function tempName(file: string): string {
-  return `${file}.tmp-${process.pid}-${threadId}-${(tempCounter += 1)}`;
-}
-
-export function atomicWrite(file: string, data: Buffer | string): void {
-  const temp = tempName(file);
-  fs.writeFileSync(temp, data);
-  fs.renameSync(temp, file);
-}
-
-async function atomicWriteAsync(file: string, data: Buffer): Promise<void> {
-  const temp = tempName(file);
-  await fsp.writeFile(temp, data);
-  await fsp.rename(temp, file);
 }

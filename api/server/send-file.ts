@@ -39,10 +39,16 @@ export interface SendFileOptions {
   compressMissing?: (file: string) => boolean;
 }
 
+/** The precompressed siblings in order of preference, each with the Accept-Encoding token that allows it (not q=0). */
+const ENCODINGS = [
+  { encoding: 'br', suffix: '.br', accepted: /(^|[ ,])br(?!;q=0(?:[^.]|$))/ },
+  { encoding: 'gzip', suffix: '.gz', accepted: /(^|[ ,])gzip(?!;q=0(?:[^.]|$))/ },
+] as const;
+
 function pickEncoding(req: IncomingMessage, file: string): { encoding?: 'br' | 'gzip'; stat?: fs.Stats; path: string } {
   const accept = String(req.headers['accept-encoding'] ?? '');
-  for (const [token, encoding, suffix] of [['br', 'br', '.br'], ['gzip', 'gzip', '.gz']] as const) {
-    if (!new RegExp(`(^|[ ,])${token}(?!;q=0(?:[^.]|$))`).test(accept)) continue;
+  for (const { encoding, suffix, accepted } of ENCODINGS) {
+    if (!accepted.test(accept)) continue;
     const candidate = file + suffix;
     try {
       return { encoding, stat: fs.statSync(candidate), path: candidate };

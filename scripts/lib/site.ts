@@ -31,7 +31,7 @@ export async function openSite(): Promise<Site> {
   const buildId = builtId();
   if (!buildId) throw new Error('The site is not built: run `npm run build` (or `npm start`) first.');
   const ssr = await loadSsrHandler(DIST_DIR);
-  const renderer = await createPageRenderer(ssr);
+  const renderer = createPageRenderer(ssr);
   const store = new PageStore(paths.pages);
   return {
     config: settings,

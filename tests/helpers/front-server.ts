@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app.ts';
 import { migrate, openDatabase, type Db } from '../../api/data/db.ts';
 import { getFileByHash } from '../../api/data/files.ts';
@@ -16,6 +15,7 @@ import { PageStore } from '../../api/server/page-store.ts';
 import { createPageRenderer, loadSsrHandler, type PageRenderer, type SsrHandler } from '../../api/server/ssr.ts';
 import { dataPaths, readConfig } from '../../src/lib/config.ts';
 import { DIST_DIR } from '../../scripts/lib/build.ts';
+import { listen } from './http.ts';
 
 export interface TestSite {
   dataDir: string;
@@ -28,12 +28,6 @@ export interface TestSite {
   renderer: PageRenderer;
   start(media?: Partial<MediaOptions>): Promise<string>;
   close(): Promise<void>;
-}
-
-/** Listens on a free loopback port and answers the base URL. */
-export async function listen(server: http.Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
 export async function createTestSite(prefix: string): Promise<TestSite> {

@@ -8,10 +8,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpRequest } from '../../helpers/http.ts';
+import { httpRequest, listen } from '../../helpers/http.ts';
 import { storeFile, storeLocation, type StoredFile } from '../../../api/media/store.ts';
 import { makeThumbnail, Thumbnailer } from '../../../api/media/thumbnails.ts';
 import { createMediaHandler, THUMBNAIL_PLACEHOLDER, type MediaHandler } from '../../../api/server/media.ts';
@@ -162,8 +161,7 @@ describe('/thumbnail/data over HTTP', () => {
         res.end();
       }
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = await listen(server);
   });
   afterAll(() => server.close());
 
@@ -201,11 +199,10 @@ describe('/thumbnail/data over HTTP', () => {
     const root = path.join(dir, 'busy');
     const busy = createMediaHandler({ files: path.join(root, 'files'), icons: root, banners: root, thumbnailer: { concurrency: 1, queueLimit: 0 } });
     const busyServer = http.createServer((req, res) => void busy(req, res));
-    await new Promise<void>((resolve) => busyServer.listen(0, '127.0.0.1', resolve));
+    const busyBase = await listen(busyServer);
     try {
-      const port = (busyServer.address() as AddressInfo).port;
       const images = await Promise.all([0, 1].map(async (i) => storeFile(path.join(root, 'files'), await photo(1600 + i, 1200), 'jpg')));
-      const [first, second] = await Promise.all(images.map((stored) => httpRequest(`http://127.0.0.1:${port}/thumbnail/data${stored.path}`)));
+      const [first, second] = await Promise.all(images.map((stored) => httpRequest(`${busyBase}/thumbnail/data${stored.path}`)));
       expect(first.status).toBe(200);
       expect([second.status, second.headers['retry-after'], second.headers['cache-control']]).toEqual([503, '2', 'no-store']);
     } finally {

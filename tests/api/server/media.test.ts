@@ -4,17 +4,15 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import sharp from 'sharp';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RawAnswer } from '../../helpers/http.ts';
+import { httpRequest, type RawAnswer } from '../../helpers/http.ts';
 import { type Db } from '../../../api/data/db.ts';
 import { registerFile } from '../../../api/data/files.ts';
 import { storeFile, type StoredFile } from '../../../api/media/store.ts';
 import { DEFAULT_BANNER, DEFAULT_ICON } from '../../../api/server/media.ts';
-import { dataPaths } from '../../../src/lib/config.ts';
 
 const SECRET = 'TOP-SECRET-MARKER';
 let site: TestSite;
@@ -26,22 +24,11 @@ let bigBytes: Buffer;
 
 /** Sends `target` exactly as written: a URL-parsing client would resolve the dot segments itself. */
 function request(target: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawAnswer> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const sent = http.request({ hostname, port, path: target, method, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-      response.on('error', reject);
-    });
-    sent.on('error', reject);
-    sent.end();
-  });
+  return httpRequest(base, { path: target, headers, method });
 }
 
 async function store(name: string, data: Buffer, ext: string, mime?: string) {
-  const paths = dataPaths(dataDir);
-  stored[name] = await storeFile(paths.files, data, ext);
+  stored[name] = await storeFile(site.paths.files, data, ext);
   if (mime !== undefined) registerFile(db, { hash: stored[name].sha256, size: data.length, ext, mime });
 }
 

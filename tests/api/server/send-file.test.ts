@@ -3,9 +3,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpRequest } from '../../helpers/http.ts';
+import { httpRequest, listen } from '../../helpers/http.ts';
 import { sendFile } from '../../../api/server/send-file.ts';
 
 let root: string;
@@ -25,8 +24,7 @@ beforeAll(async () => {
       res.end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = await listen(server);
 });
 afterAll(() => {
   server.close();
