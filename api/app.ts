@@ -131,9 +131,10 @@ export function createApp(deps: AppDeps): express.Express {
     const answerVersion: ApiVersion = version ?? 1;
     return async (req: Request, res: Response, next: NextFunction) => {
       try {
-        // Permissions first: a guest learns nothing about a protected route's inputs.
-        const account = sessionAccount(context.db, req.headers);
-        if (!allows(route.access, account)) {
+        // Permissions first: a guest learns nothing about a protected route's inputs. A public route
+        // looks the session up only if its handler reads `account` (most never do).
+        let account = route.access === 'public' ? undefined : sessionAccount(context.db, req.headers);
+        if (account !== undefined && !allows(route.access, account)) {
           throw account ? new ForbiddenError(ACCESS_DENIED[route.access]) : new UnauthorizedError();
         }
         const params = await validate(route.params, req.params);
@@ -148,7 +149,10 @@ export function createApp(deps: AppDeps): express.Express {
           body,
           deps: context,
           version: answerVersion,
-          account,
+          get account() {
+            if (account === undefined) account = sessionAccount(context.db, req.headers);
+            return account;
+          },
           req,
           res,
           openApi,

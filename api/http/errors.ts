@@ -59,17 +59,8 @@ export class NotFoundError extends HttpError {
 
 /** 405 with the Allow header listing the methods the path does answer. */
 export class MethodNotAllowedError extends HttpError {
-  readonly allow: string[];
   constructor(allow: readonly string[], message = 'Method not allowed.') {
-    const list = normalizeAllow(allow);
-    super(405, 'method_not_allowed', message, { Allow: list.join(', ') });
-    this.allow = list;
-  }
-}
-
-export class ConflictError extends HttpError {
-  constructor(message = 'Conflict.') {
-    super(409, 'conflict', message);
+    super(405, 'method_not_allowed', message, { Allow: normalizeAllow(allow).join(', ') });
   }
 }
 
@@ -83,12 +74,6 @@ export class PayloadTooLargeError extends HttpError {
 export class UnprocessableError extends HttpError {
   constructor(message: string) {
     super(422, 'unprocessable', message);
-  }
-}
-
-export class TooManyRequestsError extends HttpError {
-  constructor(message = 'Too many requests, try again later.', retryAfterSeconds?: number) {
-    super(429, 'too_many_requests', message, retryAfterSeconds ? { 'Retry-After': String(retryAfterSeconds) } : {});
   }
 }
 

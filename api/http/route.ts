@@ -49,7 +49,7 @@ export interface RouteContext<P, Q, B> {
   body: Out<B>;
   deps: AppContext;
   version: ApiVersion;
-  /** The signed-in account (always set on routes whose access is not 'public'). */
+  /** The signed-in account (always set on routes whose access is not 'public'; looked up on first read there). */
   account: Account | null;
   req: Request;
   res: Response;

@@ -74,6 +74,8 @@ export function addAllSharePages(db: Db, affected: AffectedPages): void {
 export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPages {
   const affected = emptyAffected();
   const creators = new Set<string>();
+  /** Posts whose neighbours were looked up: a post written several times in the run is looked up once. */
+  const neighboursOf = new Set<string>();
   // The global listings show posts and creators only: file, share or DM rows leave them as they are.
   let globals = false;
   let shares = false;
@@ -92,10 +94,12 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
     if (!CREATOR_PAGE_KINDS.has(change.kind)) continue;
     creators.add(`${change.service}\u0000${change.creator_id}`);
     if (change.kind !== 'post' || !change.post_id) continue;
-    affected.render.add(pageKey(postUrl(change.service, change.creator_id, change.post_id)));
+    const postKey = pageKey(postUrl(change.service, change.creator_id, change.post_id));
+    affected.render.add(postKey);
     // A new or moved post is its neighbours' prev/next. A removed post's old neighbours arrive as
     // their own 'neighbour' rows, written by the data module while it could still see them.
-    if (change.action === 'delete' || change.ref === 'neighbour') continue;
+    if (change.action === 'delete' || change.ref === 'neighbour' || neighboursOf.has(postKey)) continue;
+    neighboursOf.add(postKey);
     const neighbours = postPageNeighbours(db, change.service, change.creator_id, change.post_id);
     if (neighbours?.next) affected.render.add(pageKey(postUrl(change.service, change.creator_id, neighbours.next)));
     if (neighbours?.prev) affected.render.add(pageKey(postUrl(change.service, change.creator_id, neighbours.prev)));

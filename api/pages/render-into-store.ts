@@ -43,15 +43,20 @@ export async function renderOne(
   }
 }
 
+/** Runs `task` for each index below `count`, `lanes` tasks in flight at once. */
+export async function inLanes(count: number, lanes: number, task: (index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < count) await task(next++);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, lanes) }, lane));
+}
+
 /** Renders in this thread, a few pages in flight at once. */
 export function inProcessRenderer(renderer: PageRenderer, store: PageStore, concurrency = 16): StoreRenderer {
   return {
     async render(keys, onResult, write) {
-      let next = 0;
-      const lane = async () => {
-        while (next < keys.length) onResult(await renderOne(renderer, store, keys[next++], write));
-      };
-      await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
+      await inLanes(keys.length, concurrency, async (index) => onResult(await renderOne(renderer, store, keys[index], write)));
     },
     async close() {},
   };

@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PageStore, type WriteOptions } from '../server/page-store.ts';
 import { createPageRenderer, loadSsrHandler } from '../server/ssr.ts';
-import { renderOne, type RenderResult } from './render-into-store.ts';
+import { inLanes, renderOne, type RenderResult } from './render-into-store.ts';
 
 const { distDir, storeRoot } = workerData as { distDir: string; storeRoot: string };
 const LANES = 16;
@@ -12,14 +12,9 @@ try {
   const store = new PageStore(storeRoot);
   parentPort!.on('message', async ({ keys, write }: { keys: string[]; write?: WriteOptions }) => {
     const results: RenderResult[] = new Array(keys.length);
-    let next = 0;
-    const lane = async () => {
-      while (next < keys.length) {
-        const index = next++;
-        results[index] = await renderOne(renderer, store, keys[index], write, true);
-      }
-    };
-    await Promise.all(Array.from({ length: LANES }, lane));
+    await inLanes(keys.length, LANES, async (index) => {
+      results[index] = await renderOne(renderer, store, keys[index], write, true);
+    });
     parentPort!.postMessage({ results });
   });
   parentPort!.postMessage({ ready: true });

@@ -1,8 +1,9 @@
-/** What the creator-scoped routes share: the path parameters, the creator shapes, and the 404. */
+/** What the creator-scoped routes share: the path parameters, the creator shapes, the 404, and the list route. */
 import { z } from 'zod';
-import { getCreator, type Creator } from '../data/creators.ts';
+import { getCreator, getCreatorProfile, type Creator, type CreatorProfile } from '../data/creators.ts';
 import type { Db } from '../data/db.ts';
 import { NotFoundError } from '../http/errors.ts';
+import { route } from '../http/route.ts';
 import { artistIdParam, serviceParam } from '../../src/lib/validators.ts';
 
 export const CREATOR_NOT_FOUND = 'Creator not found.';
@@ -35,4 +36,37 @@ export function requireCreator(db: Db, service: string, id: string): Creator {
   const creator = getCreator(db, service, id);
   if (!creator) throw new NotFoundError(CREATOR_NOT_FOUND);
   return creator;
+}
+
+/** The profile answer (with its counts) of a creator, or the 404. */
+export function requireCreatorProfile(db: Db, service: string, id: string): CreatorProfile {
+  const profile = getCreatorProfile(db, service, id);
+  if (!profile) throw new NotFoundError(CREATOR_NOT_FOUND);
+  return profile;
+}
+
+/**
+ * A GET answering a list under a creator: 404 for an unknown creator, else the list. `params` adds path
+ * parameters below the creator (a post's revisions and comments); `list` gets them all.
+ */
+export function creatorListRoute<T extends z.ZodType, P extends typeof creatorParams>(
+  path: string,
+  summary: string,
+  item: T,
+  list: (db: Db, params: z.output<P>) => z.input<T>[],
+  params: P = creatorParams as P,
+) {
+  return route({
+    method: 'get',
+    version: 1,
+    path,
+    summary,
+    params,
+    response: z.array(item),
+    errors: [404],
+    handler: ({ params, deps }) => {
+      requireCreator(deps.db, params.service, params.id);
+      return list(deps.db, params as z.output<P>);
+    },
+  });
 }

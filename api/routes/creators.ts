@@ -1,7 +1,6 @@
 /** Creators: the whole list, profiles, random creator, linked profiles, and the non-post tabs. */
 import { z } from 'zod';
 import {
-  getCreatorProfile,
   linkedCreators,
   listAllCreators,
   listAnnouncements,
@@ -16,7 +15,7 @@ import { answeredNotModified, cacheJson, isoUtc, sendCachedJson, type CachedJson
 import { fileServer } from '../http/file-server.ts';
 import { ANSWERED, defineRoutes, route } from '../http/route.ts';
 import { tagCount } from './post-schemas.ts';
-import { CREATOR_NOT_FOUND, creatorParams, creatorProfile, linkedCreator, requireCreator } from './creator-common.ts';
+import { creatorListRoute, creatorParams, creatorProfile, linkedCreator, requireCreator, requireCreatorProfile } from './creator-common.ts';
 import { artistIdParam, fanboxServiceParam } from '../../src/lib/validators.ts';
 
 /** Favourite counts change without a change-log row, so the list is also rebuilt after this long. */
@@ -69,23 +68,6 @@ function creatorsList(db: Db): CachedJson {
   return cached;
 }
 
-/** A creator tab answering a list: 404 for an unknown creator, else the list. */
-function creatorListRoute<T extends z.ZodType>(path: string, summary: string, item: T, list: (db: Db, service: string, id: string) => z.input<T>[]) {
-  return route({
-    method: 'get',
-    version: 1,
-    path,
-    summary,
-    params: creatorParams,
-    response: z.array(item),
-    errors: [404],
-    handler: ({ params, deps }) => {
-      requireCreator(deps.db, params.service, params.id);
-      return list(deps.db, params.service, params.id);
-    },
-  });
-}
-
 export default defineRoutes(
   'creators',
   [
@@ -112,8 +94,7 @@ export default defineRoutes(
       response: creatorProfile,
       errors: [304, 404],
       handler: ({ params, deps, req, res }) => {
-        const found = getCreatorProfile(deps.db, params.service, params.id);
-        if (!found) throw new NotFoundError(CREATOR_NOT_FOUND);
+        const found = requireCreatorProfile(deps.db, params.service, params.id);
         if (answeredNotModified(req, res, isoUtc(found.updated))) return ANSWERED;
         return found;
       },
@@ -131,8 +112,8 @@ export default defineRoutes(
         return { service: creator.service, artist_id: creator.id };
       },
     }),
-    creatorListRoute('/{service}/user/{id}/links', "The creator's linked profiles.", linkedCreator, linkedCreators),
-    creatorListRoute('/{service}/user/{id}/announcements', "The creator's announcements, newest first.", announcement, listAnnouncements),
+    creatorListRoute('/{service}/user/{id}/links', "The creator's linked profiles.", linkedCreator, (db, p) => linkedCreators(db, p.service, p.id)),
+    creatorListRoute('/{service}/user/{id}/announcements', "The creator's announcements, newest first.", announcement, (db, p) => listAnnouncements(db, p.service, p.id)),
     route({
       method: 'get',
       version: 1,
@@ -146,7 +127,7 @@ export default defineRoutes(
         return listFancards(deps.db, params.service, params.id, fileServer(deps.config, req));
       },
     }),
-    creatorListRoute('/{service}/user/{id}/tags', "The creator's tags with their post counts.", tagCount, listCreatorTags),
+    creatorListRoute('/{service}/user/{id}/tags', "The creator's tags with their post counts.", tagCount, (db, p) => listCreatorTags(db, p.service, p.id)),
   ],
   'Creators (artists): the list, profiles and their tabs.',
 );

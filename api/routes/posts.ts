@@ -1,7 +1,7 @@
 /** Posts: creator listings (and the legacy page shape), one post with revisions and comments, global listings. */
 import { z } from 'zod';
-import { getCreatorProfile, linkedCreators } from '../data/creators.ts';
-import { CREATOR_NOT_FOUND, creatorParams, creatorProfile, requireCreator } from './creator-common.ts';
+import { linkedCreators } from '../data/creators.ts';
+import { creatorListRoute, creatorParams, creatorProfile, requireCreator, requireCreatorProfile } from './creator-common.ts';
 import {
   getPostPage,
   getPostRevision,
@@ -80,8 +80,7 @@ export default defineRoutes(
       }),
       errors: [404],
       handler: ({ params, query, deps, req }) => {
-        const profile = getCreatorProfile(deps.db, params.service, params.id);
-        if (!profile) throw new NotFoundError(CREATOR_NOT_FOUND);
+        const profile = requireCreatorProfile(deps.db, params.service, params.id);
         const found = searchPosts(deps.db, { service: params.service, user: params.id, q: query.q, tag: query.tag, offset: query.o, limit: PAGE_SIZE });
         const server = fileServer(deps.config, req);
         const media = found.posts.map((post) => postMedia(post, server));
@@ -122,19 +121,13 @@ export default defineRoutes(
         return page;
       },
     }),
-    route({
-      method: 'get',
-      version: 1,
-      path: '/{service}/user/{id}/post/{post}/revisions',
-      summary: 'Previous versions of a post, newest first.',
-      params: postParams,
-      response: z.array(postRevision),
-      errors: [404],
-      handler: ({ params, deps }) => {
-        requireCreator(deps.db, params.service, params.id);
-        return listPostRevisions(deps.db, params.service, params.id, params.post);
-      },
-    }),
+    creatorListRoute(
+      '/{service}/user/{id}/post/{post}/revisions',
+      'Previous versions of a post, newest first.',
+      postRevision,
+      (db, p) => listPostRevisions(db, p.service, p.id, p.post),
+      postParams,
+    ),
     route({
       method: 'get',
       version: 1,
@@ -151,19 +144,13 @@ export default defineRoutes(
         return revision;
       },
     }),
-    route({
-      method: 'get',
-      version: 1,
-      path: '/{service}/user/{id}/post/{post}/comments',
-      summary: "A post's comments, oldest first, with their previous versions.",
-      params: postParams,
-      response: z.array(comment),
-      errors: [404],
-      handler: ({ params, deps }) => {
-        requireCreator(deps.db, params.service, params.id);
-        return listComments(deps.db, params.service, params.id, params.post);
-      },
-    }),
+    creatorListRoute(
+      '/{service}/user/{id}/post/{post}/comments',
+      "A post's comments, oldest first, with their previous versions.",
+      comment,
+      (db, p) => listComments(db, p.service, p.id, p.post),
+      postParams,
+    ),
     route({
       method: 'get',
       version: 1,

@@ -11,9 +11,8 @@ import fsp from 'node:fs/promises';
 import { z } from 'zod';
 import { defineRoutes, route } from '../http/route.ts';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '../http/errors.ts';
-import { findCreator, getCreatorProfile } from '../data/creators.ts';
+import { findCreator } from '../data/creators.ts';
 import {
-  countCreatorShares,
   countShares,
   createUploadedShare,
   getShare,
@@ -26,7 +25,7 @@ import { receiveUpload, uploadMessages, type UploadLimits } from '../media/uploa
 import { PAGE_SIZE, SHARE_UPLOAD_LIMITS } from '../../src/lib/constants.ts';
 import { dataPaths } from '../../src/lib/config.ts';
 import { artistIdParam, firstIssueMessage, offset, serviceParam, shareIdParam } from '../../src/lib/validators.ts';
-import { CREATOR_NOT_FOUND, creatorParams, creatorProfile } from './creator-common.ts';
+import { CREATOR_NOT_FOUND, creatorParams, creatorProfile, requireCreatorProfile } from './creator-common.ts';
 import { extensionOf } from '../data/util.ts';
 
 const share = z.object({ id: z.number().int(), name: z.string(), description: z.string(), added: z.string() });
@@ -204,20 +203,21 @@ export default defineRoutes(
       }),
       errors: [404],
       handler: ({ deps, params, query }) => {
+        // The creator may be named by its public id too; the profile carries the share count.
         const creator = findCreator(deps.db, params.service, params.id);
-        const artist = creator && getCreatorProfile(deps.db, creator.service, creator.id);
-        if (!creator || !artist) throw new NotFoundError(CREATOR_NOT_FOUND);
+        if (!creator) throw new NotFoundError(CREATOR_NOT_FOUND);
+        const artist = requireCreatorProfile(deps.db, creator.service, creator.id);
         return {
           props: {
             currentPage: 'shares' as const,
-            id: creator.id,
-            service: creator.service,
-            name: creator.name,
-            share_count: countCreatorShares(deps.db, creator.service, creator.id),
+            id: artist.id,
+            service: artist.service,
+            name: artist.name,
+            share_count: artist.share_count,
             limit: PAGE_SIZE,
             artist,
           },
-          shares: listCreatorShares(deps.db, creator.service, creator.id, query.o, PAGE_SIZE),
+          shares: listCreatorShares(deps.db, artist.service, artist.id, query.o, PAGE_SIZE),
         };
       },
     }),

@@ -1,17 +1,15 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp } from '../../api/app.ts';
-import { migrate, openDatabase, type Db } from '../../api/data/db.ts';
+import type { Db } from '../../api/data/db.ts';
 import { NotFoundError } from '../../api/http/errors.ts';
 import { buildOpenApiDocument, openApiDocument, schemaConstraints, schemaText } from '../../api/http/openapi.ts';
 import { defineRoutes, route, type Logger } from '../../api/http/route.ts';
 import { buildInfo } from '../../src/lib/build-info.ts';
 import { readConfig } from '../../src/lib/config.ts';
 import { artistIdParam, offset, requiredText } from '../../src/lib/validators.ts';
+import { tempDb, type TempDb } from './data/helpers.ts';
 
 const testRoutes = defineRoutes('test', [
   route({
@@ -92,6 +90,7 @@ const testRoutes = defineRoutes('test', [
   }),
 ]);
 
+let temp: TempDb;
 let dir: string;
 let db: Db;
 const logged: { message: string; details?: Record<string, unknown> }[] = [];
@@ -99,9 +98,8 @@ const logger: Logger = { error: (message, details) => void logged.push({ message
 let app: ReturnType<typeof createApp>;
 
 beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-app-'));
-  db = openDatabase(path.join(dir, 'trove.sqlite'));
-  migrate(db);
+  temp = tempDb();
+  ({ dir, db } = temp);
   app = createApp({
     db,
     config: readConfig({ DATA_DIR: dir, TROVE_ENV: 'test' }),
@@ -111,10 +109,7 @@ beforeAll(() => {
   });
 });
 
-afterAll(() => {
-  db.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => temp.cleanup());
 
 describe('meta routes', () => {
   it('GET /api/v1/app_version answers the commit id as a JSON string', async () => {

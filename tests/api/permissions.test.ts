@@ -3,12 +3,9 @@
  * each route to the test file exercising it (tests/api/route-coverage.ts).
  */
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.ts';
-import { migrate, openDatabase, type Db } from '../../api/data/db.ts';
 import type { Role } from '../../api/data/accounts.ts';
 import { allows, type Access } from '../../api/http/session.ts';
 import { versionBase } from '../../api/http/route.ts';
@@ -16,6 +13,7 @@ import { ROUTE_GROUPS } from '../../api/routes/index.ts';
 import { readConfig } from '../../src/lib/config.ts';
 import { signIn } from '../helpers/session.ts';
 import { ROUTE_COVERAGE } from './route-coverage.ts';
+import { tempDb, type TempDb } from './data/helpers.ts';
 
 const declared = ROUTE_GROUPS.flatMap((group) =>
   group.routes.flatMap((route) =>
@@ -28,24 +26,19 @@ const declared = ROUTE_GROUPS.flatMap((group) =>
   ),
 );
 
-let dir: string;
-let db: Db;
+let temp: TempDb;
 let app: ReturnType<typeof createApp>;
 const cookies = new Map<Role | 'guest', string | undefined>();
 
 beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-permissions-'));
-  db = openDatabase(path.join(dir, 'trove.sqlite'));
-  migrate(db);
-  app = createApp({ db, config: readConfig({ DATA_DIR: dir, TROVE_ENV: 'test' }), logger: { error() {} } });
+  temp = tempDb();
+  const { db } = temp;
+  app = createApp({ db, config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
   cookies.set('guest', undefined);
   for (const role of ['consumer', 'moderator', 'administrator'] as const) cookies.set(role, signIn(db, { role }).cookie);
 });
 
-afterAll(() => {
-  db.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => temp.cleanup());
 
 describe('permission matrix', () => {
   const roles = ['guest', 'consumer', 'moderator', 'administrator'] as const;

@@ -1,16 +1,14 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp } from '../../../api/app.ts';
 import { deleteSession } from '../../../api/data/accounts.ts';
-import { migrate, openDatabase, type Db } from '../../../api/data/db.ts';
+import type { Db } from '../../../api/data/db.ts';
 import { hashSessionToken, passesCsrfCheck, readCookie } from '../../../api/http/session.ts';
 import { defineRoutes, route } from '../../../api/http/route.ts';
 import { readConfig } from '../../../src/lib/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
+import { tempDb, type TempDb } from '../data/helpers.ts';
 
 const guarded = defineRoutes('guarded', [
   route({
@@ -50,7 +48,7 @@ const guarded = defineRoutes('guarded', [
   }),
 ]);
 
-let dir: string;
+let temp: TempDb;
 let db: Db;
 let app: ReturnType<typeof createApp>;
 let consumer: TestSession;
@@ -58,19 +56,15 @@ let moderator: TestSession;
 let admin: TestSession;
 
 beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-session-'));
-  db = openDatabase(path.join(dir, 'trove.sqlite'));
-  migrate(db);
-  app = createApp({ db, config: readConfig({ DATA_DIR: dir, TROVE_ENV: 'test' }), routes: [guarded], logger: { error() {} } });
+  temp = tempDb();
+  db = temp.db;
+  app = createApp({ db, config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test' }), routes: [guarded], logger: { error() {} } });
   consumer = signIn(db, { role: 'consumer' });
   moderator = signIn(db, { role: 'moderator' });
   admin = signIn(db, { role: 'administrator' });
 });
 
-afterAll(() => {
-  db.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => temp.cleanup());
 
 describe('route access', () => {
   it('answers 401 with the spec message to guests, and the account to a signed-in user', async () => {
