@@ -42,5 +42,10 @@ export const TABS_BY_PAYSITE = {
   tags: ['fanbox', 'patreon', 'onlyfans', 'fansly', 'candfans'],
 } as const satisfies Record<string, readonly Paysite[]>;
 
+/** Whether a paysite's creators have the tab (one of TABS_BY_PAYSITE). */
+export function hasTab(tab: keyof typeof TABS_BY_PAYSITE, service: string): boolean {
+  return (TABS_BY_PAYSITE[tab] as readonly string[]).includes(service);
+}
+
 /** Paysites whose post-card thumbnail may come from an attachment when the file has none. */
 export const ATTACHMENT_THUMBNAIL_PAYSITES: readonly Paysite[] = ['fansly', 'candfans', 'boosty', 'gumroad'];

@@ -47,6 +47,12 @@ function monthStart(day: string, monthsAhead = 0): string {
   return toDay(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + monthsAhead, 1));
 }
 
+/** The first day of the `scale` period that holds `day`. */
+export function periodStart(scale: PopularScale, day: string): string {
+  if (scale === 'month') return monthStart(day);
+  return scale === 'week' ? weekStart(day) : day;
+}
+
 function monthEnd(day: string): string {
   return addDays(monthStart(day, 1), -1);
 }

@@ -18,6 +18,25 @@ export function creatorTabUrl(service: string, creatorId: string, tab: string): 
   return `${creatorUrl(service, creatorId)}/${tab}`;
 }
 
+/** Where a creator's link leads: its profile, or for a discord creator its server view (SPEC.md, creator profile). */
+export function creatorPageUrl(service: string, creatorId: string): string {
+  return service === 'discord' ? discordServerUrl(creatorId) : creatorUrl(service, creatorId);
+}
+
+/** The form that asks to link another account to a creator. */
+export function newLinkUrl(service: string, creatorId: string): string {
+  return `/account${creatorUrl(service, creatorId)}/links/new`;
+}
+
+export function shareUrl(shareId: string | number): string {
+  return `/share/${enc(String(shareId))}`;
+}
+
+/** The "how to get a session key" help of a paysite. */
+export function importerKeysUrl(paysite: string): string {
+  return `/importer/keys/${enc(paysite)}`;
+}
+
 /** Adds `o` to a listing URL (omitted for the first page) and keeps other parameters. */
 export function withOffset(url: string, offset: number): string {
   const [path, query = ''] = url.split('?');

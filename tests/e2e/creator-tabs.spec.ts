@@ -1,20 +1,9 @@
 /** The creator tabs other than posts: announcements, fancards, linked accounts and DMs. */
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config.ts';
-
-function query<T>(sql: string): T {
-  const db = new Database(path.join(E2E_DATA_DIR, 'trove.sqlite'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare(sql).get() as T;
-  } finally {
-    db.close();
-  }
-}
+import { e2eRow } from './e2e-db.ts';
 
 const fanbox = () =>
-  query<{ id: string; announcements: number; fancards: number; dms: number }>(`
+  e2eRow<{ id: string; announcements: number; fancards: number; dms: number }>(`
     SELECT c.id,
       (SELECT count(*) FROM announcements a WHERE a.service = c.service AND a.user_id = c.id) AS announcements,
       (SELECT count(*) FROM fancards f WHERE f.service = c.service AND f.user_id = c.id) AS fancards,
@@ -51,16 +40,16 @@ test('a fanbox creator shows every tab with counts, and each tab its content', a
 });
 
 test('tabs a paysite does not have answer the spec message or 404', async ({ request }) => {
-  const patreon = query<{ id: string }>(`SELECT id FROM creators WHERE service = 'patreon' LIMIT 1`);
+  const patreon = e2eRow<{ id: string }>(`SELECT id FROM creators WHERE service = 'patreon' LIMIT 1`);
   const fancards = await request.get(`/patreon/user/${patreon.id}/fancards`);
   expect(fancards.status()).toBe(400);
   expect(await fancards.text()).toContain('Service must be &quot;fanbox&quot;.');
-  const gumroad = query<{ id: string }>(`SELECT id FROM creators WHERE service = 'gumroad' LIMIT 1`);
+  const gumroad = e2eRow<{ id: string }>(`SELECT id FROM creators WHERE service = 'gumroad' LIMIT 1`);
   expect((await request.get(`/gumroad/user/${gumroad.id}/announcements`)).status()).toBe(404);
 });
 
 test('a creator without links says so', async ({ page }) => {
-  const lonely = query<{ service: string; id: string }>(`SELECT service, id FROM creators WHERE relation_id IS NULL AND service NOT IN ('discord') LIMIT 1`);
+  const lonely = e2eRow<{ service: string; id: string }>(`SELECT service, id FROM creators WHERE relation_id IS NULL AND service NOT IN ('discord') LIMIT 1`);
   await page.goto(`/${lonely.service}/user/${lonely.id}/links`);
   await expect(page.getByText('No linked accounts found.')).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Creator sections' }).getByRole('link', { name: 'Linked Accounts', exact: true })).toBeVisible();

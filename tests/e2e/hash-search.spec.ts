@@ -5,11 +5,11 @@
  * and the stored files, not from the page under test.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import Database from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
+import { readE2eDb } from './e2e-db.ts';
 import { filePath } from '../../src/lib/urls.ts';
 
 const WIDE = { width: 1280, height: 800 };
@@ -34,8 +34,7 @@ let postSample: Sample;
 let discordSample: { hash: string; hits: DiscordHit[] };
 
 test.beforeAll(() => {
-  const db = new Database(path.join(E2E_DATA_DIR, 'trove.sqlite'), { readonly: true, fileMustExist: true });
-  try {
+  readE2eDb((db) => {
     // A stored file carried by a few posts (all fit the API's first 50) and by no Discord message.
     const file = db
       .prepare(
@@ -75,9 +74,7 @@ test.beforeAll(() => {
       hash: discordHash.hash,
       hits: hits.map((hit) => ({ ...hit, label: `Server ${hit.server_label} channel ${hit.channel_label}` })),
     };
-  } finally {
-    db.close();
-  }
+  });
 });
 
 const form = (page: Page) => page.locator('#hash-search-form');
@@ -260,13 +257,13 @@ test.describe('hash search at 1280 px', () => {
     const thumbnails = await page.locator('article.post-card img.post-card__image').evaluateAll((images) =>
       images.map((image) => image.getAttribute('src') ?? ''),
     );
-    const db = new Database(path.join(E2E_DATA_DIR, 'trove.sqlite'), { readonly: true, fileMustExist: true });
-    const carriers = db.prepare('SELECT count(DISTINCT post_seq) AS n FROM post_files WHERE hash = ?');
-    const index = thumbnails.findIndex((src) => {
-      const candidate = /\/([0-9a-f]{64})\.[a-z0-9]+$/.exec(src)?.[1];
-      return !!candidate && (carriers.get(candidate) as { n: number }).n <= 50;
+    const index = readE2eDb((db) => {
+      const carriers = db.prepare('SELECT count(DISTINCT post_seq) AS n FROM post_files WHERE hash = ?');
+      return thumbnails.findIndex((src) => {
+        const candidate = /\/([0-9a-f]{64})\.[a-z0-9]+$/.exec(src)?.[1];
+        return !!candidate && (carriers.get(candidate) as { n: number }).n <= 50;
+      });
     });
-    db.close();
     expect(index, 'a listed card with a thumbnail').toBeGreaterThanOrEqual(0);
     const listed = page.locator('article.post-card:has(img.post-card__image)').nth(index);
     const hash = /\/([0-9a-f]{64})\.[a-z0-9]+$/.exec(thumbnails[index]!)![1];

@@ -1,16 +1,9 @@
 /** Popular posts: the default recent period, switching scales, previous/next and the period message. */
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config.ts';
+import { e2eRow } from './e2e-db.ts';
 
 function busiestDay(): { day: string; posts: number } {
-  const db = new Database(path.join(E2E_DATA_DIR, 'trove.sqlite'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare('SELECT day, count(DISTINCT post_id) AS posts FROM post_popularity GROUP BY day ORDER BY posts DESC, day LIMIT 1').get() as { day: string; posts: number };
-  } finally {
-    db.close();
-  }
+  return e2eRow('SELECT day, count(DISTINCT post_id) AS posts FROM post_popularity GROUP BY day ORDER BY posts DESC, day LIMIT 1');
 }
 
 test('recent by default, then a day with its posts and its neighbours', async ({ page }) => {

@@ -1,16 +1,9 @@
 /** Pages that only redirect: random creator, random post, and a post named by service and id. */
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config.ts';
+import { e2eRow } from './e2e-db.ts';
 
 function samplePost(): { service: string; user: string; id: string } {
-  const db = new Database(path.join(E2E_DATA_DIR, 'trove.sqlite'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare(`SELECT service, "user", id FROM posts WHERE service = 'fanbox' ORDER BY seq LIMIT 1`).get() as { service: string; user: string; id: string };
-  } finally {
-    db.close();
-  }
+  return e2eRow(`SELECT service, "user", id FROM posts WHERE service = 'fanbox' ORDER BY seq LIMIT 1`);
 }
 
 test('/artists/random sends the visitor to an existing creator', async ({ request }) => {

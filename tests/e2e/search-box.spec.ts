@@ -1,20 +1,9 @@
 /** Listing searches: the debounced search box on a creator page and on /dms, and /posts without JavaScript. */
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config.ts';
-
-function get<T>(sql: string): T {
-  const db = new Database(path.join(E2E_DATA_DIR, 'trove.sqlite'), { readonly: true, fileMustExist: true });
-  try {
-    return db.prepare(sql).get() as T;
-  } finally {
-    db.close();
-  }
-}
+import { e2eRow } from './e2e-db.ts';
 
 test('a creator page searches 1000 ms after typing stops, and waits while the query is too short', async ({ page }) => {
-  const creator = get<{ service: string; user: string; word: string }>(
+  const creator = e2eRow<{ service: string; user: string; word: string }>(
     `SELECT service, "user", substr(title, 1, instr(title || ' ', ' ') - 1) AS word FROM posts WHERE service = 'patreon' AND title GLOB '[A-Za-z]*' LIMIT 1`,
   );
   const base = `/${creator.service}/user/${creator.user}`;
@@ -34,7 +23,7 @@ test('a creator page searches 1000 ms after typing stops, and waits while the qu
 });
 
 test('/dms lists DMs with their creator and searches them', async ({ page }) => {
-  const dm = get<{ word: string }>(`SELECT substr(content, instr(content, ' ') + 1, 5) AS word FROM dms WHERE status = 'approved' AND content GLOB '*[A-Za-z][A-Za-z][A-Za-z][A-Za-z][A-Za-z]*' LIMIT 1`);
+  const dm = e2eRow<{ word: string }>(`SELECT substr(content, instr(content, ' ') + 1, 5) AS word FROM dms WHERE status = 'approved' AND content GLOB '*[A-Za-z][A-Za-z][A-Za-z][A-Za-z][A-Za-z]*' LIMIT 1`);
   await page.goto('/dms');
   await expect(page.getByRole('heading', { name: 'DMs' })).toBeVisible();
   await expect(page.locator('.dm').first()).toBeVisible();

@@ -5,18 +5,16 @@
  * Expectations come from the e2e database, not from the pages under test.
  */
 import { expect, test, type Page } from '@playwright/test';
-import Database from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
-import { E2E_DATA_DIR, E2E_PORT } from '../../playwright.config.ts';
+import { E2E_PORT } from '../../playwright.config.ts';
 import { openDatabase } from '../../api/data/db.ts';
 import { signIn } from '../helpers/session.ts';
+import { E2E_DB_FILE, e2eRow, readE2eDb } from './e2e-db.ts';
 
 const WIDE = { width: 1280, height: 800 };
 const NARROW = { width: 375, height: 740 };
 const MUST_REGISTER = 'You must be registered to access this page.';
-const dbFile = path.join(E2E_DATA_DIR, 'trove.sqlite');
 
 interface SeededShare {
   id: number;
@@ -30,17 +28,11 @@ let shares: SeededShare[];
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
 function creatorShareCount(service: string, creator: string): number {
-  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
-  try {
-    return (db.prepare('SELECT count(*) AS n FROM share_creators WHERE service = ? AND creator_id = ?').get(service, creator) as { n: number }).n;
-  } finally {
-    db.close();
-  }
+  return e2eRow<{ n: number }>('SELECT count(*) AS n FROM share_creators WHERE service = ? AND creator_id = ?', service, creator).n;
 }
 
 test.beforeAll(() => {
-  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
-  try {
+  readE2eDb((db) => {
     const rows = db
       .prepare(
         `SELECT s.id, s.name, sc.service, sc.creator_id AS creator FROM shares s
@@ -50,9 +42,7 @@ test.beforeAll(() => {
     if (rows.length < 2) throw new Error('the demo archive needs two shares linked to creators');
     const files = db.prepare('SELECT filename, hash FROM share_files WHERE share_id = ? AND hash IS NOT NULL ORDER BY idx');
     shares = rows.map((row) => ({ ...row, files: files.all(row.id) as SeededShare['files'] }));
-  } finally {
-    db.close();
-  }
+  });
 });
 
 /** No horizontal scrolling: everything fits the viewport. */
@@ -121,7 +111,7 @@ test.describe('uploading, signed in', () => {
     test(`two files at ${viewport.width} px: progress reaches 100% and the new share opens`, async ({ page, context }) => {
       await page.setViewportSize(viewport);
       const target = shares[1];
-      const db = openDatabase(dbFile);
+      const db = openDatabase(E2E_DB_FILE);
       const session = (() => {
         try {
           return signIn(db);
@@ -177,7 +167,7 @@ test.describe('uploading, signed in', () => {
   }
 
   test('a too-large choice is refused before sending', async ({ page, context }) => {
-    const db = openDatabase(dbFile);
+    const db = openDatabase(E2E_DB_FILE);
     let token: string;
     try {
       token = signIn(db).token;

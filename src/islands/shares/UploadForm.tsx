@@ -8,6 +8,7 @@ import ApiForm from '../forms/ApiForm.tsx';
 import { ApiError, api, describeError } from '../../lib/api-client.ts';
 import { PAYSITES, PAYSITE_LABELS } from '../../lib/paysites.ts';
 import { checkUploadFiles, formatBytes } from '../../lib/upload-limits.ts';
+import { shareUrl } from '../../lib/urls.ts';
 import { postWithProgress } from './upload-request.ts';
 
 export interface UploadFormProps {
@@ -79,7 +80,7 @@ export default function UploadForm({ service = '', user = '' }: UploadFormProps)
         setProgress(total > 0 ? Math.round((loaded / total) * 100) : 0),
       );
       setProgress(100);
-      globalThis.location.assign(`/share/${answer.share_id}`);
+      globalThis.location.assign(shareUrl(answer.share_id));
     } catch (error) {
       setProgress(null);
       if (error instanceof ApiError && error.status === 401) setGuest(true);

@@ -3,7 +3,7 @@
  * Review DMs (with a red dot while DMs wait for review, from GET /api/v1/has_pending_dms) and Logout.
  */
 import { useEffect, useState, type ReactNode } from 'react';
-import { clearLoginState } from '../../lib/stores/session';
+import { api } from '../../lib/api-client';
 import { useShellSession } from './useShellSession';
 
 interface Props {
@@ -30,21 +30,11 @@ function usePendingDms(enabled: boolean): boolean {
       return;
     }
     const controller = new AbortController();
-    fetch('/api/v1/has_pending_dms', {
-      credentials: 'same-origin',
-      headers: { Accept: 'application/json' },
-      signal: controller.signal,
-    })
-      .then(async (response) => {
-        if (response.status === 401) {
-          // SPEC.md section 4: any 401 from the API clears the local login state.
-          clearLoginState();
-          return;
-        }
-        if (!response.ok) return;
-        const body: unknown = await response.json();
-        setPending(body === true);
-      })
+    // Once per page, no retries: a failure only means no dot. The client clears the login state on a
+    // 401 (SPEC.md section 4).
+    api.v1
+      .get<unknown>('/has_pending_dms', { cache: false, retry: false, signal: controller.signal })
+      .then((body) => setPending(body === true))
       .catch(() => {
         // Route missing, offline or aborted: no dot.
       });

@@ -7,7 +7,7 @@ import { countCreatorDms, listCreatorDms } from '../../../api/data/dms.ts';
 import { archiveDb } from '../server/db.ts';
 import { PAGE_SIZE } from '../constants.ts';
 import { paginate } from '../pagination.ts';
-import { TABS_BY_PAYSITE } from '../paysites.ts';
+import { hasTab } from '../paysites.ts';
 import { creatorTabUrl } from '../urls.ts';
 import { pastTheEnd, resolveCreator } from './archive.ts';
 import { badRequest, notFound, ok, readOffset } from './outcome.ts';
@@ -18,7 +18,7 @@ export function loadAnnouncements(params: Params) {
   const resolved = resolveCreator(params.service, params.id, '/announcements');
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
-  if (!(TABS_BY_PAYSITE.announcements as readonly string[]).includes(service)) return notFound;
+  if (!hasTab('announcements', service)) return notFound;
   return ok({ creator, service, announcements: listAnnouncements(archiveDb(), service, creator.id) });
 }
 

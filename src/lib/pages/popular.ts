@@ -4,9 +4,10 @@ import { archiveDb } from '../server/db.ts';
 import { PAGE_SIZE } from '../constants.ts';
 import { paginate } from '../pagination.ts';
 import { firstIssueMessage, popularQuerySchema, type PopularPeriod } from '../validators.ts';
+import { periodStart } from '../popular.ts';
 import { badRequest, ok } from './outcome.ts';
 
-export function popularUrl(period: PopularPeriod, date?: string): string {
+function popularUrl(period: PopularPeriod, date?: string): string {
   const params = new URLSearchParams();
   if (date && period !== 'recent') params.set('date', date);
   if (period !== 'recent') params.set('period', period);
@@ -26,7 +27,8 @@ export function loadPopular(search: URLSearchParams) {
   return ok({
     ...answer,
     period,
-    previousUrl: scale && previous && (!info.min_date || previous >= firstDayOf(scale, info.min_date)) ? popularUrl(scale, previous) : undefined,
+    // A period that starts before the first day with data may still hold it: compare with its start.
+    previousUrl: scale && previous && (!info.min_date || previous >= periodStart(scale, info.min_date)) ? popularUrl(scale, previous) : undefined,
     nextUrl: scale && next && next <= last ? popularUrl(scale, next) : undefined,
     scales: (['recent', 'day', 'week', 'month'] as const).map((each) => ({ period: each, url: popularUrl(each, info.date), current: each === period })),
     pagination: paginate(props.count, o),
@@ -34,13 +36,3 @@ export function loadPopular(search: URLSearchParams) {
   });
 }
 
-/** A period that starts before the first day with data may still hold it: compare with its start. */
-function firstDayOf(scale: 'day' | 'week' | 'month', minDate: string): string {
-  if (scale === 'month') return `${minDate.slice(0, 7)}-01`;
-  if (scale === 'week') {
-    const day = new Date(`${minDate}T00:00:00Z`);
-    day.setUTCDate(day.getUTCDate() - ((day.getUTCDay() + 6) % 7));
-    return day.toISOString().slice(0, 10);
-  }
-  return minDate;
-}

@@ -6,13 +6,8 @@ import { randomCreator } from '../../../api/data/creators.ts';
 import { randomPost, resolvePost } from '../../../api/data/posts.ts';
 import { archiveDb } from '../server/db.ts';
 import { isPaysite } from '../paysites.ts';
-import { creatorUrl, discordServerUrl, postUrl } from '../urls.ts';
+import { creatorPageUrl, postUrl } from '../urls.ts';
 import { badRequest, notFound, redirect, type PageOutcome } from './outcome.ts';
-
-/** A creator's page; a discord creator's is its server view (SPEC.md, creator profile). */
-export function creatorPageUrl(service: string, id: string): string {
-  return service === 'discord' ? discordServerUrl(id) : creatorUrl(service, id);
-}
 
 export function loadRandomCreator(): PageOutcome<never> {
   const creator = randomCreator(archiveDb());

@@ -1,0 +1,23 @@
+/**
+ * The e2e data folder's database, for expectations taken from the data rather than from the page under
+ * test. Each read opens it read-only and closes it again, so it always sees the server's latest writes.
+ */
+import Database from 'better-sqlite3';
+import { E2E_DATA_DIR } from '../../playwright.config.ts';
+import { dataPaths } from '../../src/lib/config.ts';
+
+export const E2E_DB_FILE = dataPaths(E2E_DATA_DIR).database;
+
+export function readE2eDb<T>(read: (db: Database.Database) => T): T {
+  const db = new Database(E2E_DB_FILE, { readonly: true, fileMustExist: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** The first row a query answers. */
+export function e2eRow<T>(sql: string, ...params: unknown[]): T {
+  return readE2eDb((db) => db.prepare(sql).get(...params) as T);
+}
