@@ -157,6 +157,16 @@ export function getCreatorProfile(db: Db, service: string, id: string): CreatorP
   };
 }
 
+/** Whether the creator belongs to a link group with another creator (the Linked Accounts tick). */
+export function hasLinkedCreators(db: Db, service: string, id: string): boolean {
+  return !!stmt(
+    db,
+    `SELECT 1 FROM creators c JOIN creators o ON o.relation_id = c.relation_id
+      WHERE c.service = ? AND c.id = ? AND c.relation_id IS NOT NULL
+        AND NOT (o.service = c.service AND o.id = c.id) LIMIT 1`,
+  ).get(service, id);
+}
+
 /** Other creators of the same link group (relation_id), ordered by service and name. */
 export function linkedCreators(db: Db, service: string, id: string): LinkedCreator[] {
   return stmt<Omit<CreatorRow, 'last_imported'>>(

@@ -24,7 +24,3 @@ export function popularPosts(db: Db, query: { date?: string; period: PopularPeri
     posts: found.posts,
   };
 }
-
-export function todayUtc(): string {
-  return new Date().toISOString().slice(0, 10);
-}

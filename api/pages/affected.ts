@@ -7,10 +7,10 @@ import { countCreatorPosts, countPosts, postPageNeighbours } from '../data/posts
 import { countCreators } from '../data/creators.ts';
 import { countCreatorShares, countShares, iterateShareIds } from '../data/shares.ts';
 import { countCreatorDms, countDms } from '../data/dms.ts';
-import { TABS_BY_PAYSITE } from '../../src/lib/paysites.ts';
+import { hasTab } from '../../src/lib/paysites.ts';
 import type { Change } from '../data/changes.ts';
 import { PAGE_SIZE } from '../../src/lib/constants.ts';
-import { creatorUrl, postUrl } from '../../src/lib/urls.ts';
+import { creatorUrl, postUrl, shareUrl } from '../../src/lib/urls.ts';
 import { GLOBAL_LISTING_STORED_PAGES, pageKey } from './keys.ts';
 
 const CREATOR_PAGE_KINDS = new Set(['creator', 'post', 'share', 'dm', 'announcement', 'fancard', 'link']);
@@ -45,8 +45,8 @@ export function addCreatorPages(db: Db, affected: AffectedPages, service: string
   addListing(affected, base, countCreatorPosts(db, service, creatorId));
   affected.render.add(pageKey(`${base}/tags`));
   affected.render.add(pageKey(`${base}/links`));
-  if ((TABS_BY_PAYSITE.announcements as readonly string[]).includes(service)) affected.render.add(pageKey(`${base}/announcements`));
-  if ((TABS_BY_PAYSITE.fancards as readonly string[]).includes(service)) affected.render.add(pageKey(`${base}/fancards`));
+  if (hasTab('announcements', service)) affected.render.add(pageKey(`${base}/announcements`));
+  if (hasTab('fancards', service)) affected.render.add(pageKey(`${base}/fancards`));
   addListing(affected, `${base}/dms`, countCreatorDms(db, service, creatorId));
   addListing(affected, `${base}/shares`, countCreatorShares(db, service, creatorId));
 }
@@ -64,7 +64,7 @@ export function addDmsListing(db: Db, affected: AffectedPages): void {
 /** Every share page and the shares list, for a full rebuild. */
 export function addAllSharePages(db: Db, affected: AffectedPages): void {
   addSharesListing(db, affected);
-  for (const id of iterateShareIds(db)) affected.render.add(pageKey(`/share/${id}`));
+  for (const id of iterateShareIds(db)) affected.render.add(pageKey(shareUrl(id)));
 }
 
 /**
@@ -86,7 +86,7 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
     // A share: its page, the shares list, and its creator's pages (the header counts uploads).
     if (change.kind === 'share') {
       shares = true;
-      if (change.ref) affected.render.add(pageKey(`/share/${change.ref}`));
+      if (change.ref) affected.render.add(pageKey(shareUrl(change.ref)));
     }
     if (!change.service || !change.creator_id) continue;
     if (change.kind === 'comment' && change.post_id) affected.render.add(pageKey(postUrl(change.service, change.creator_id, change.post_id)));

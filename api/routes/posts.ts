@@ -1,6 +1,6 @@
 /** Posts: creator listings (and the legacy page shape), one post with revisions and comments, global listings. */
 import { z } from 'zod';
-import { linkedCreators } from '../data/creators.ts';
+import { hasLinkedCreators } from '../data/creators.ts';
 import { creatorListRoute, creatorParams, creatorProfile, requireCreator, requireCreatorProfile } from './creator-common.ts';
 import {
   getPostPage,
@@ -14,7 +14,8 @@ import {
   searchPosts,
   IMAGE_EXTENSIONS,
 } from '../data/posts.ts';
-import { popularPosts, todayUtc } from '../data/popular.ts';
+import { popularPosts } from '../data/popular.ts';
+import { todayUtc } from '../../src/lib/popular.ts';
 import type { Db } from '../data/db.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { answeredNotModified, isoUtc } from '../http/conditional.ts';
@@ -95,7 +96,7 @@ export default defineRoutes(
             artist: profile,
             dm_count: profile.dm_count,
             share_count: profile.share_count,
-            has_links: linkedCreators(deps.db, params.service, params.id).length > 0,
+            has_links: hasLinkedCreators(deps.db, params.service, params.id),
           },
           base: { service: profile.service, artist_id: profile.id },
           results: found.posts,

@@ -91,3 +91,8 @@ export function popularRange(period: PopularPeriod, date: string): PopularRange 
       return { ...base, from: addDays(date, -(RECENT_DAYS - 1)), to: date, range_desc: `Popular posts of the last ${RECENT_DAYS} days` };
   }
 }
+
+/** Today's date in UTC, the calendar popular periods use. */
+export function todayUtc(): string {
+  return toDay(Date.now());
+}

@@ -1,5 +1,6 @@
 /** The popular posts page (/posts/popular): the API's answer plus the links between periods. */
-import { popularPosts, todayUtc } from '../../../api/data/popular.ts';
+import { popularPosts } from '../../../api/data/popular.ts';
+import { todayUtc } from '../popular.ts';
 import { archiveDb } from '../server/db.ts';
 import { PAGE_SIZE } from '../constants.ts';
 import { paginate } from '../pagination.ts';
