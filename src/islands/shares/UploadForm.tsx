@@ -4,6 +4,7 @@
  * then sends fields and files with upload progress and opens the new share's page.
  */
 import { useEffect, useId, useState } from 'react';
+import { flushSync } from 'react-dom';
 import ApiForm from '../forms/ApiForm.tsx';
 import { ApiError, api, describeError } from '../../lib/api-client.ts';
 import { PAYSITES, PAYSITE_LABELS } from '../../lib/paysites.ts';
@@ -79,7 +80,8 @@ export default function UploadForm({ service = '', user = '' }: UploadFormProps)
       const answer = await postWithProgress<{ share_id: number }>('/api/v1/shares/upload', body, ({ loaded, total }) =>
         setProgress(total > 0 ? Math.round((loaded / total) * 100) : 0),
       );
-      setProgress(100);
+      // Committed before leaving, so the visitor sees 100% even when no progress event came in time.
+      flushSync(() => setProgress(100));
       globalThis.location.assign(shareUrl(answer.share_id));
     } catch (error) {
       setProgress(null);
