@@ -1,5 +1,5 @@
 /**
- * `npm run bench [rebuild|render|serve|files|search]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
+ * `npm run bench [rebuild|render|serve|files|search|pages]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
  * Archives are seeded once into bench/.data and reused; results go to bench/results/*.json.
  */
 import { ensureBuild } from '../scripts/lib/build.ts';
@@ -7,6 +7,7 @@ import { archiveDir, runStep, saveResult } from './lib.ts';
 import { serveBenchmark } from './serve.ts';
 import { filesBenchmark } from './files.ts';
 import { searchBenchmark } from './search.ts';
+import { pagesBenchmark } from './pages.ts';
 
 const which = process.argv[2] ?? 'all';
 await ensureBuild((line) => console.error(line));
@@ -36,6 +37,8 @@ const targets: Record<string, [string, () => Promise<unknown>]> = {
   files: ['files', filesBenchmark],
   // Reuses the rebuild benchmark's 1,000,000-post archive (run `npm run bench -- rebuild` first).
   search: ['search', () => searchBenchmark()],
+  // The demo archive's pages in Chromium: JavaScript per island and Lighthouse (mobile).
+  pages: ['pages', pagesBenchmark],
 };
 
 for (const [target, [resultName, run]] of Object.entries(targets)) {

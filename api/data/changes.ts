@@ -6,7 +6,8 @@
  * changed; the page must be re-rendered) or 'delete' (gone; the stored page must be removed).
  *
  * Kinds and what they mean for a rebuild:
- * - 'creator'      (service, creator_id): the creator row changed (name, dates, public_id, has_chats).
+ * - 'creator'      (service, creator_id): the creator row changed (name, dates, public_id, has_chats);
+ *                  ref 'renamed' when its name changed (its post pages show the name).
  *                  Affects its profile/tab pages' headers, the artists lists and creators.txt.
  * - 'post'         (service, creator_id, post_id): the post was written or deleted. Affects the post page,
  *                  its revision pages, the neighbours' prev/next (find them with postPageNeighbours), the
@@ -14,7 +15,8 @@
  *                  recent/popular lists and the all-tags page. ref is NULL, or 'neighbour' when this row
  *                  only says that the post's prev/next may have changed because a neighbour was deleted
  *                  or moved (its published date changed); those are written by the post writers since a
- *                  rebuild can no longer see the old neighbours.
+ *                  rebuild can no longer see the old neighbours. A deleted post also logs one delete row per
+                  revision it had, ref 'revision:<revision_id>', since the revisions go with it.
  * - 'comment'      (service, creator_id, post_id): the post's comments changed (post page only).
  * - 'dm'           (service, creator_id, ref = DM hash): a DM became public, changed or was removed.
  *                  Affects the creator's DMs tab and counts, and the global DMs list.

@@ -231,7 +231,8 @@ export function upsertCreator(db: Db, input: CreatorInput): 'inserted' | 'update
        updated = excluded.updated, last_imported = excluded.last_imported,
        has_chats = excluded.has_chats, relation_id = excluded.relation_id`,
   ).run(next);
-  recordChange(db, { kind: 'creator', action: 'upsert', service: input.service, creator_id: input.id });
+  const renamed = existing !== undefined && existing.name !== next.name;
+  recordChange(db, { kind: 'creator', action: 'upsert', service: input.service, creator_id: input.id, ref: renamed ? 'renamed' : undefined });
   if (existing && existing.relation_id !== next.relation_id) {
     recordLinkGroupChanges(db, existing.relation_id);
     recordLinkGroupChanges(db, next.relation_id);

@@ -209,8 +209,11 @@ export interface TagCount {
 export const IMAGE_EXTENSIONS = ['.gif', '.jpeg', '.jpg', '.jpe', '.png', '.webp'];
 /** Extensions shown in the video player. */
 export const VIDEO_EXTENSIONS = ['.mp4', '.webm', '.m4v', '.mov'];
-/** Length of a summary's substring (plain-text characters). */
-export const SUBSTRING_LENGTH = 50;
+/**
+ * Length of a summary's substring (plain-text characters): one more than a post card shows (50), so a
+ * card falling back to the content knows when to cut it and add the ellipsis.
+ */
+export const SUBSTRING_LENGTH = 51;
 
 const SUMMARY_COLUMNS = `p.service, p."user", p.id, p.title, substr(p.content, 1, 1000) AS head, p.published,
   p.added, p.edited, p.tags, p.file, p.attachments, p.poll, p.incomplete_rewards, p.embed, p.shared_file`;
@@ -771,6 +774,30 @@ export function listPostRevisions(db: Db, service: string, creatorId: string, po
   return rows.map((row) => toRevision(row, neighbours));
 }
 
+/** Ids of a post's previous versions, newest first (the revision pages a change to the post re-renders). */
+export function listRevisionIds(db: Db, service: string, creatorId: string, postId: string): number[] {
+  return stmt<{ revision_id: number }>(
+    db,
+    `SELECT revision_id FROM post_revisions WHERE service = ? AND "user" = ? AND post_id = ? ORDER BY revision_id DESC`,
+  )
+    .all(service, creatorId, postId)
+    .map((row) => row.revision_id);
+}
+
+/** Every revision's key in revision order, in batches by keyset pagination (a full rebuild). */
+export function* iterateRevisionKeys(db: Db, batch = 10_000): Generator<PostKey & { revision_id: number }> {
+  let after = 0;
+  for (;;) {
+    const rows = stmt<PostKey & { revision_id: number }>(
+      db,
+      `SELECT service, "user", post_id AS id, revision_id FROM post_revisions WHERE revision_id > ? ORDER BY revision_id LIMIT ?`,
+    ).all(after, batch);
+    for (const row of rows) yield row;
+    if (rows.length < batch) return;
+    after = rows[rows.length - 1].revision_id;
+  }
+}
+
 /** One previous version of a post, or undefined. */
 export function getPostRevision(
   db: Db,
@@ -1027,6 +1054,10 @@ export function deletePost(db: Db, service: string, creatorId: string, postId: s
     ).get(service, creatorId, postId);
     if (!row) return false;
     const neighbours = [newerThan(db, service, creatorId, row), olderThan(db, service, creatorId, row)];
+    // The revisions go with the post (ON DELETE CASCADE); a rebuild can then no longer find their pages.
+    for (const revisionId of listRevisionIds(db, service, creatorId, postId)) {
+      recordChange(db, { kind: 'post', action: 'delete', service, creator_id: creatorId, post_id: postId, ref: `revision:${revisionId}` });
+    }
     stmt(db, 'DELETE FROM posts_fts WHERE rowid = ?').run(row.seq);
     stmt(db, 'DELETE FROM posts_words WHERE rowid = ?').run(row.seq);
     stmt(db, 'DELETE FROM posts WHERE service = ? AND "user" = ? AND id = ?').run(service, creatorId, postId);

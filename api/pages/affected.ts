@@ -3,14 +3,17 @@
  * (the touched creators' pages and a fixed number of global pages), never with the archive's size.
  */
 import type { Db } from '../data/db.ts';
-import { countCreatorPosts, countPosts, postPageNeighbours } from '../data/posts.ts';
+import { countCreatorPosts, countPosts, iterateCreatorPostIds, listRevisionIds, postPageNeighbours } from '../data/posts.ts';
 import { countCreators } from '../data/creators.ts';
 import { countCreatorShares, countShares, iterateShareIds } from '../data/shares.ts';
 import { countCreatorDms, countDms } from '../data/dms.ts';
 import { hasTab } from '../../src/lib/paysites.ts';
 import type { Change } from '../data/changes.ts';
 import { PAGE_SIZE } from '../../src/lib/constants.ts';
-import { creatorUrl, postUrl, shareUrl } from '../../src/lib/urls.ts';
+import { creatorUrl, popularUrl, postUrl, revisionUrl, shareUrl } from '../../src/lib/urls.ts';
+import { POPULAR_PERIODS } from '../../src/lib/validators.ts';
+import { todayUtc } from '../../src/lib/popular.ts';
+import { popularPosts } from '../data/popular.ts';
 import { GLOBAL_LISTING_STORED_PAGES, pageKey } from './keys.ts';
 
 const CREATOR_PAGE_KINDS = new Set(['creator', 'post', 'share', 'dm', 'announcement', 'fancard', 'link']);
@@ -37,7 +40,9 @@ export function addListing(affected: AffectedPages, pathname: string, count: num
 export function addGlobalPages(db: Db, affected: AffectedPages): void {
   addListing(affected, '/posts', countPosts(db), GLOBAL_LISTING_STORED_PAGES);
   addListing(affected, '/artists/updated', countCreators(db), GLOBAL_LISTING_STORED_PAGES);
+  addListing(affected, '/artists', countCreators(db), GLOBAL_LISTING_STORED_PAGES);
   affected.render.add('/posts/tags');
+  addPopularPages(db, affected);
 }
 
 export function addCreatorPages(db: Db, affected: AffectedPages, service: string, creatorId: string): void {
@@ -49,6 +54,25 @@ export function addCreatorPages(db: Db, affected: AffectedPages, service: string
   if (hasTab('fancards', service)) affected.render.add(pageKey(`${base}/fancards`));
   addListing(affected, `${base}/dms`, countCreatorDms(db, service, creatorId));
   addListing(affected, `${base}/shares`, countCreatorShares(db, service, creatorId));
+}
+
+/**
+ * A post page and its revision pages: a revision page shows the post's revision list, neighbours and
+ * comments, so it changes whenever the post page does.
+ */
+export function addPostPages(db: Db, affected: AffectedPages, service: string, creatorId: string, postId: string): void {
+  affected.render.add(pageKey(postUrl(service, creatorId, postId)));
+  for (const revisionId of listRevisionIds(db, service, creatorId, postId)) {
+    affected.render.add(pageKey(revisionUrl(service, creatorId, postId, revisionId)));
+  }
+}
+
+/** The stored first pages of the latest popular posts of each period (their cards show post data too). */
+export function addPopularPages(db: Db, affected: AffectedPages): void {
+  for (const period of POPULAR_PERIODS) {
+    const { count } = popularPosts(db, { period, offset: 0, limit: 1 }, todayUtc()).props;
+    addListing(affected, popularUrl(period), count, GLOBAL_LISTING_STORED_PAGES);
+  }
 }
 
 /** Shares: the stored first pages of the global list (it shifts on every upload like /posts). */
@@ -80,35 +104,50 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
   let globals = false;
   let shares = false;
   let dms = false;
+  let popularity = false;
+  /** Creators whose name changed: every post page shows it (a rename costs the creator's size). */
+  const renamed = new Set<string>();
   for (const change of changes) {
     if (change.kind === 'dm') dms = true;
     if (change.kind === 'post' || change.kind === 'creator') globals = true;
+    if (change.kind === 'popularity') popularity = true;
     // A share: its page, the shares list, and its creator's pages (the header counts uploads).
     if (change.kind === 'share') {
       shares = true;
       if (change.ref) affected.render.add(pageKey(shareUrl(change.ref)));
     }
     if (!change.service || !change.creator_id) continue;
-    if (change.kind === 'comment' && change.post_id) affected.render.add(pageKey(postUrl(change.service, change.creator_id, change.post_id)));
+    if (change.kind === 'comment' && change.post_id) addPostPages(db, affected, change.service, change.creator_id, change.post_id);
+    // A deleted post's revisions: rendering them now answers 404, which removes their stored pages.
+    if (change.kind === 'post' && change.post_id && change.ref?.startsWith('revision:')) {
+      affected.render.add(pageKey(revisionUrl(change.service, change.creator_id, change.post_id, change.ref.slice('revision:'.length))));
+      continue;
+    }
     // Every tab shows the header's counts and link tick, so these re-render the creator's pages.
     if (!CREATOR_PAGE_KINDS.has(change.kind)) continue;
+    if (change.kind === 'creator' && change.ref === 'renamed') renamed.add(`${change.service}\u0000${change.creator_id}`);
     creators.add(`${change.service}\u0000${change.creator_id}`);
     if (change.kind !== 'post' || !change.post_id) continue;
     const postKey = pageKey(postUrl(change.service, change.creator_id, change.post_id));
-    affected.render.add(postKey);
+    addPostPages(db, affected, change.service, change.creator_id, change.post_id);
     // A new or moved post is its neighbours' prev/next. A removed post's old neighbours arrive as
     // their own 'neighbour' rows, written by the data module while it could still see them.
     if (change.action === 'delete' || change.ref === 'neighbour' || neighboursOf.has(postKey)) continue;
     neighboursOf.add(postKey);
     const neighbours = postPageNeighbours(db, change.service, change.creator_id, change.post_id);
-    if (neighbours?.next) affected.render.add(pageKey(postUrl(change.service, change.creator_id, neighbours.next)));
-    if (neighbours?.prev) affected.render.add(pageKey(postUrl(change.service, change.creator_id, neighbours.prev)));
+    if (neighbours?.next) addPostPages(db, affected, change.service, change.creator_id, neighbours.next);
+    if (neighbours?.prev) addPostPages(db, affected, change.service, change.creator_id, neighbours.prev);
   }
   for (const creatorKey of creators) {
     const [service, creatorId] = creatorKey.split('\u0000');
     addCreatorPages(db, affected, service, creatorId);
   }
+  for (const creatorKey of renamed) {
+    const [service, creatorId] = creatorKey.split('\u0000');
+    for (const postId of iterateCreatorPostIds(db, service, creatorId)) addPostPages(db, affected, service, creatorId, postId);
+  }
   if (globals) addGlobalPages(db, affected);
+  else if (popularity) addPopularPages(db, affected);
   if (shares) addSharesListing(db, affected);
   if (dms) addDmsListing(db, affected);
   return affected;

@@ -5,7 +5,7 @@
  */
 import { PAGE_SIZE } from '../../src/lib/constants.ts';
 import { isPaysite } from '../../src/lib/paysites.ts';
-import { offset as offsetRule } from '../../src/lib/validators.ts';
+import { POPULAR_PERIODS, offset as offsetRule } from '../../src/lib/validators.ts';
 
 /** Global listings shift on every import; only their first pages are kept (deeper ones render on demand). */
 export const GLOBAL_LISTING_STORED_PAGES = 20;
@@ -16,6 +16,11 @@ export interface ArchiveRoute {
   paged: boolean;
   /** Deepest offset kept in the store; undefined keeps every page. */
   maxStoredOffset?: number;
+  /**
+   * Other query parameters that select a stored listing, in key order: each maps a value to its
+   * canonical form ('' drops a default value), or undefined when that value is not stored.
+   */
+  selectors?: Array<[name: string, canonical: (value: string) => string | undefined]>;
 }
 
 const globalDepth = (GLOBAL_LISTING_STORED_PAGES - 1) * PAGE_SIZE;
@@ -28,7 +33,17 @@ function creatorTab(segments: string[], tab: string): boolean {
 export const ARCHIVE_ROUTES: ArchiveRoute[] = [
   { name: 'recent-posts', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'posts' },
   { name: 'updated-creators', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 2 && s[0] === 'artists' && s[1] === 'updated' },
+  // The artists list without a query (Popularity, newest favourites first); any q/service/sort renders on demand.
+  { name: 'artists', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'artists' },
   { name: 'all-dms', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'dms' },
+  // The latest popular posts of each period (no date); dated pages, browsed with previous/next, render on demand.
+  {
+    name: 'popular',
+    paged: true,
+    maxStoredOffset: globalDepth,
+    match: (s) => s.length === 2 && s[0] === 'posts' && s[1] === 'popular',
+    selectors: [['period', (value) => (value === 'recent' ? '' : (POPULAR_PERIODS as readonly string[]).includes(value) ? value : undefined)]],
+  },
   { name: 'all-tags', paged: false, match: (s) => s.length === 2 && s[0] === 'posts' && s[1] === 'tags' },
   { name: 'creator-posts', paged: true, match: (s) => s.length === 3 && isPaysite(s[0]) && s[1] === 'user' },
   { name: 'creator-tags', paged: false, match: (s) => creatorTab(s, 'tags') },
@@ -37,6 +52,8 @@ export const ARCHIVE_ROUTES: ArchiveRoute[] = [
   { name: 'creator-links', paged: false, match: (s) => creatorTab(s, 'links') },
   { name: 'creator-dms', paged: true, match: (s) => creatorTab(s, 'dms') },
   { name: 'post', paged: false, match: (s) => s.length === 5 && isPaysite(s[0]) && s[1] === 'user' && s[3] === 'post' },
+  // Revision ids are numbers; anything else is a 404 that must not be stored.
+  { name: 'post-revision', paged: false, match: (s) => s.length === 7 && isPaysite(s[0]) && s[1] === 'user' && s[3] === 'post' && s[5] === 'revision' && /^[1-9]\d{0,14}$/.test(s[6]) },
   // Shares ('Filehaus'): the global list shifts on every upload like the other global listings.
   { name: 'shares', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'shares' },
   { name: 'share', paged: false, match: (s) => s.length === 2 && s[0] === 'share' && /^[1-9]\d{0,14}$/.test(s[1]) },
@@ -53,8 +70,12 @@ function segmentsOf(pathname: string): string[] | undefined {
 
 /** Builds the key of a path and offset (the one way keys are written). */
 export function pageKey(pathname: string, offset = 0): string {
-  const clean = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return offset > 0 ? `${clean}?o=${offset}` : clean;
+  const [path, query] = pathname.split('?');
+  const clean = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const params = new URLSearchParams(query);
+  if (offset > 0) params.set('o', String(offset));
+  const search = params.toString();
+  return search ? `${clean}?${search}` : clean;
 }
 
 /** The canonical page-store key of a request URL, or undefined when the URL is not a stored page. */
@@ -64,13 +85,25 @@ export function canonicalPageKey(pathname: string, search: string): string | und
   const route = ARCHIVE_ROUTES.find((candidate) => candidate.match(segments));
   if (!route) return undefined;
   const params = new URLSearchParams(search);
+  const selected = new URLSearchParams();
   let offset = 0;
   for (const [name, value] of params) {
+    if (params.getAll(name).length > 1) return undefined;
+    const selector = route.selectors?.find(([selectorName]) => selectorName === name);
+    if (selector) {
+      const canonical = selector[1](value);
+      if (canonical === undefined) return undefined;
+      if (canonical) selected.set(name, canonical);
+      continue;
+    }
     if (name !== 'o' || !route.paged) return undefined;
     const parsed = offsetRule.safeParse(value);
     if (!parsed.success) return undefined;
     offset = parsed.data;
   }
   if (route.maxStoredOffset !== undefined && offset > route.maxStoredOffset) return undefined;
-  return pageKey('/' + segments.map(encodeURIComponent).join('/'), offset);
+  // Selectors in the route's order, so one page has one key however its URL lists them.
+  const ordered = (route.selectors ?? []).filter(([name]) => selected.has(name)).map(([name]) => [name, selected.get(name)!]);
+  const listing = '/' + segments.map(encodeURIComponent).join('/') + (ordered.length > 0 ? `?${new URLSearchParams(ordered)}` : '');
+  return pageKey(listing, offset);
 }

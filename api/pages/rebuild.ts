@@ -5,9 +5,9 @@
  */
 import type { Db } from '../data/db.ts';
 import { getKv, iterateChangesSince, lastChangeId, setKv } from '../data/changes.ts';
-import { iteratePostKeys } from '../data/posts.ts';
+import { iteratePostKeys, iterateRevisionKeys } from '../data/posts.ts';
 import { iterateCreatorKeys } from '../data/creators.ts';
-import { postUrl } from '../../src/lib/urls.ts';
+import { postUrl, revisionUrl } from '../../src/lib/urls.ts';
 import { PageStore } from '../server/page-store.ts';
 import type { StoreRenderer } from './render-into-store.ts';
 import { addAllSharePages, addCreatorPages, addDmsListing, addGlobalPages, affectedByChanges, emptyAffected, type AffectedPages } from './affected.ts';
@@ -39,6 +39,7 @@ export function allArchivePages(db: Db): AffectedPages {
   const affected = emptyAffected();
   for (const { service, id } of iterateCreatorKeys(db)) addCreatorPages(db, affected, service, id);
   for (const { service, user, id } of iteratePostKeys(db)) affected.render.add(pageKey(postUrl(service, user, id)));
+  for (const { service, user, id, revision_id } of iterateRevisionKeys(db)) affected.render.add(pageKey(revisionUrl(service, user, id, revision_id)));
   addGlobalPages(db, affected);
   addAllSharePages(db, affected);
   addDmsListing(db, affected);

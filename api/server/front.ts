@@ -114,8 +114,21 @@ export function createFrontHandler(deps: FrontDeps) {
         deps.log?.(`render of ${key} failed: ${(error as Error).message}`);
       }
     }
+    withStandardReason(res);
     deps.ssr(req, res);
   };
+}
+
+/**
+ * Astro answers every status with the reason phrase 'OK' unless a page sets one; a 400 page would go
+ * out as '400 OK'. Non-200 answers get the standard phrase instead.
+ */
+function withStandardReason(res: ServerResponse): void {
+  const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    if (status !== 200 && res.statusMessage === 'OK') res.statusMessage = http.STATUS_CODES[status] ?? '';
+    return writeHead(status, ...rest);
+  }) as ServerResponse['writeHead'];
 }
 
 export function createFrontServer(deps: FrontDeps): http.Server {

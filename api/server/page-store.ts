@@ -131,21 +131,26 @@ export class PageStore {
     return existed;
   }
 
-  /** Stored page files for the listing pages of one path: the pages of 'path' with any `o`. */
-  listingFiles(pathname: string): string[] {
-    const dir = path.dirname(this.fileFor(pathname));
+  /**
+   * Stored page files for the listing pages of one listing: the pages of 'path' (or 'path?name=value',
+   * a listing selected by other parameters, as the popular periods are) with any `o`.
+   */
+  listingFiles(listing: string): string[] {
+    const base = this.fileFor(listing);
+    const dir = path.dirname(base);
+    const stem = path.basename(base, '.html');
     let names: string[];
     try {
       names = fs.readdirSync(dir);
     } catch {
       return [];
     }
-    return names.filter((name) => /^index(\.o\d+)?\.html$/.test(name)).map((name) => path.join(dir, name));
+    return names.filter((name) => name.startsWith(stem) && /^(\.o\d+)?\.html$/.test(name.slice(stem.length))).map((name) => path.join(dir, name));
   }
 
   /** Offset encoded in a listing file's name ('index.o100.html' → 100, 'index.html' → 0). */
   static offsetOf(file: string): number {
-    const match = /index\.o(\d+)\.html$/.exec(file);
+    const match = /\.o(\d+)\.html$/.exec(file);
     return match ? Number(match[1]) : 0;
   }
 

@@ -19,6 +19,7 @@ import { appendImportLog, createImport, getImport, updateImport } from '../../ap
 import type { Rng } from './random.ts';
 import { snowflake } from './ids.ts';
 import { DAY, iso } from './time.ts';
+import { seedShowcasePost } from './showcase.ts';
 import type { MediaPool, PoolFile } from './media.ts';
 
 export interface SeededCreator {
@@ -52,6 +53,7 @@ export function seedExtras(db: Db, rng: Rng, ctx: ExtrasContext): void {
     seedShares(db, ctx, consumer);
     seedLinks(db, ctx);
     seedCommentRevision(db, ctx);
+    seedShowcasePost(db, ctx);
   });
   writeTransaction(db, () => seedDiscord(db, rng.fork('discord'), ctx));
   writeTransaction(db, () => seedCommunity(db, rng.fork('community'), ctx));

@@ -248,6 +248,11 @@ async function seedPosts(
             attachments: [],
             tags: TAGGED.has(service) ? rng.sample(TAGS, rng.int(0, 4)) : [],
           };
+          // Every 101st post, one of the titles a post card must cut or replace (SPEC.md, post cards); no
+          // random draw, so the rest of the archive stays as it was.
+          if (i % 101 === 50) post.title = `${post.title}: ${'a much longer title than a card can show '.repeat(2).trim()}`;
+          if (i % 101 === 51) post.title = 'DM';
+          if (i % 101 === 52) post.title = '';
           const attachmentOnly = ATTACHMENT_FIRST.has(service) && rng.chance(0.3);
           if (!attachmentOnly && rng.chance(0.85)) post.file = fileInput(rng.pick(pool.images));
           const attachmentCount = attachmentOnly ? rng.int(1, 3) : [0, 0, 0, 0, 1, 1, 1, 2, 2, 3][rng.int(0, 9)];

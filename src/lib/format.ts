@@ -17,3 +17,33 @@ export function formatYearMonth(iso: string | null | undefined): string {
 export function epochToIso(seconds: number | null | undefined): string {
   return new Date((seconds ?? 0) * 1000).toISOString().slice(0, 19);
 }
+
+const RELATIVE_UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['second', 1],
+  ['minute', 60],
+  ['hour', 3600],
+  ['day', 86_400],
+  ['month', 2_629_746], // 365.2425 / 12 days
+  ['year', 31_556_952],
+];
+// Below each unit's limit (in seconds) that unit is used: 59 seconds, 59 minutes, 23 hours, 29 days, 11 months.
+const RELATIVE_LIMITS = [60, 3600, 86_400, 30 * 86_400, 365 * 86_400, Infinity];
+let relativeFormat: Intl.RelativeTimeFormat | undefined;
+
+/**
+ * '3 days ago', 'in 2 hours'... for a stored date (ISO without a zone is UTC) against `now` (ms);
+ * empty for a missing or unreadable date. English like the rest of the site.
+ */
+export function relativeTime(iso: string | null | undefined, now: number): string {
+  if (!iso) return '';
+  const time = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(iso) || iso.length <= 10 ? iso : `${iso}Z`);
+  if (Number.isNaN(time)) return '';
+  const seconds = (time - now) / 1000;
+  const index = RELATIVE_LIMITS.findIndex((limit) => Math.abs(seconds) < limit);
+  const [unit, size] = RELATIVE_UNITS[index];
+  if (unit === 'second' && Math.abs(seconds) < 1) return 'now';
+  // Whole units passed, at least one: '23 hours ago' until a full day has passed, '1 month ago' from 30 days.
+  const amount = Math.max(1, Math.trunc(Math.abs(seconds) / size));
+  relativeFormat ??= new Intl.RelativeTimeFormat('en', { numeric: 'always' });
+  return relativeFormat.format(seconds < 0 ? -amount : amount, unit);
+}

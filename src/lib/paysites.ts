@@ -49,3 +49,28 @@ export function hasTab(tab: keyof typeof TABS_BY_PAYSITE, service: string): bool
 
 /** Paysites whose post-card thumbnail may come from an attachment when the file has none. */
 export const ATTACHMENT_THUMBNAIL_PAYSITES: readonly Paysite[] = ['fansly', 'candfans', 'boosty', 'gumroad'];
+
+/**
+ * The creator's own page on its paysite, linked from the creator header's service icon. Ids are the
+ * paysites' own: numeric user ids (patreon, fanbox, fantia, gumroad, fansly, candfans), user names
+ * (boosty, subscribestar, onlyfans), afdian's hex user id, DLsite maker ids (RG...), Discord server ids.
+ */
+const PAYSITE_PROFILE_URLS: Record<Paysite, (id: string) => string> = {
+  patreon: (id) => `https://www.patreon.com/user?u=${id}`,
+  fanbox: (id) => `https://www.pixiv.net/fanbox/creator/${id}`,
+  discord: (id) => `https://discord.com/channels/${id}`,
+  fantia: (id) => `https://fantia.jp/fanclubs/${id}`,
+  afdian: (id) => `https://afdian.com/u/${id}`,
+  boosty: (id) => `https://boosty.to/${id}`,
+  gumroad: (id) => `https://gumroad.com/${id}`,
+  subscribestar: (id) => `https://subscribestar.adult/${id}`,
+  dlsite: (id) => `https://www.dlsite.com/eng/circle/profile/=/maker_id/${id}.html`,
+  fansly: (id) => `https://fansly.com/${id}/posts`,
+  onlyfans: (id) => `https://onlyfans.com/${id}`,
+  candfans: (id) => `https://candfans.jp/${id}`,
+};
+
+/** The creator's page on its paysite (the id is percent-encoded, so it cannot change the URL's shape). */
+export function paysiteProfileUrl(service: Paysite, creatorId: string): string {
+  return PAYSITE_PROFILE_URLS[service](encodeURIComponent(creatorId));
+}

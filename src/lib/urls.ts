@@ -14,6 +14,15 @@ export function revisionUrl(service: string, creatorId: string, postId: string, 
   return `${postUrl(service, creatorId, postId)}/revision/${enc(String(revisionId))}`;
 }
 
+/** /posts/popular for a period ('recent' is the default) and, for a dated page, its reference date. */
+export function popularUrl(period: string, date?: string): string {
+  const params = new URLSearchParams();
+  if (date && period !== 'recent') params.set('date', date);
+  if (period !== 'recent') params.set('period', period);
+  const query = params.toString();
+  return query ? `/posts/popular?${query}` : '/posts/popular';
+}
+
 export function creatorTabUrl(service: string, creatorId: string, tab: string): string {
   return `${creatorUrl(service, creatorId)}/${tab}`;
 }
@@ -76,6 +85,11 @@ export function discordServerUrl(serverId: string, channelId?: string, messageId
   if (channelId) url += `/${enc(channelId)}`;
   if (channelId && messageId) url += `/${enc(messageId)}`;
   return url;
+}
+
+/** The archive file page (the names inside a .zip, .rar or .7z). */
+export function archiveFileUrl(sha256: string): string {
+  return `/file/${enc(sha256)}`;
 }
 
 /** The hash search page, searching for `hash` when given. */

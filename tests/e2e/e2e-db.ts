@@ -3,7 +3,10 @@
  * test. Each read opens it read-only and closes it again, so it always sees the server's latest writes.
  */
 import Database from 'better-sqlite3';
-import { E2E_DATA_DIR } from '../../playwright.config.ts';
+import type { BrowserContext } from '@playwright/test';
+import { E2E_DATA_DIR, E2E_PORT } from '../../playwright.config.ts';
+import { openDatabase } from '../../api/data/db.ts';
+import { signIn, type TestSession } from '../helpers/session.ts';
 import { dataPaths } from '../../src/lib/config.ts';
 
 export const E2E_DB_FILE = dataPaths(E2E_DATA_DIR).database;
@@ -20,4 +23,17 @@ export function readE2eDb<T>(read: (db: Database.Database) => T): T {
 /** The first row a query answers. */
 export function e2eRow<T>(sql: string, ...params: unknown[]): T {
   return readE2eDb((db) => db.prepare(sql).get(...params) as T);
+}
+
+/** Signs the browser context in as a new account of the E2E database (a session row and its cookie). */
+export async function signInBrowser(context: BrowserContext, options: Parameters<typeof signIn>[1] = {}): Promise<TestSession> {
+  const db = openDatabase(E2E_DB_FILE);
+  let session: TestSession;
+  try {
+    session = signIn(db, options);
+  } finally {
+    db.close();
+  }
+  await context.addCookies([{ name: 'session', value: session.token, url: `http://127.0.0.1:${E2E_PORT}` }]);
+  return session;
 }

@@ -55,6 +55,6 @@ test('an archive page is answered from the page store and refreshed by scripts/r
   await expect(page.locator('#store-marker')).toHaveCount(0);
   await expect(page.locator('.post-card').first()).toContainText(title);
   await page.locator('.post-card a').first().click();
-  await expect(page.locator('.post__title')).toContainText(title);
+  await expect(page.locator('.post-header__title')).toContainText(title);
   await expect(page).toHaveTitle(new RegExp(`${title}.* \\| `));
 });

@@ -1,6 +1,11 @@
 /** Popular posts: the default recent period, switching scales, previous/next and the period message. */
 import { expect, test } from '@playwright/test';
+import path from 'node:path';
 import { e2eRow } from './e2e-db.ts';
+import { PageStore } from '../../api/server/page-store.ts';
+import { E2E_DATA_DIR } from '../../playwright.config.ts';
+
+const store = new PageStore(path.join(E2E_DATA_DIR, 'pages'));
 
 function busiestDay(): { day: string; posts: number } {
   return e2eRow('SELECT day, count(DISTINCT post_id) AS posts FROM post_popularity GROUP BY day ORDER BY posts DESC, day LIMIT 1');
@@ -31,4 +36,20 @@ test('next is not offered past the last day, and a bad period gives the spec mes
   const answer = await page.goto('/posts/popular?period=year');
   expect(answer?.status()).toBe(400);
   await expect(page.getByText('year is not a valid period')).toBeVisible();
+});
+
+test('the latest page of each period comes from the page store; its scale links stay undated', async ({ page }) => {
+  await page.goto('/posts/popular');
+  expect(store.has('/posts/popular')).toBe(true);
+  const periods = page.getByRole('navigation', { name: 'Period' });
+  for (const [name, period] of [['Day', 'day'], ['Week', 'week'], ['Month', 'month']] as const) {
+    await periods.getByRole('link', { name }).click();
+    await expect(page).toHaveURL(`/posts/popular?period=${period}`);
+    await expect(periods.getByRole('link', { name })).toHaveAttribute('aria-current', 'page');
+    expect(store.has(`/posts/popular?period=${period}`)).toBe(true);
+  }
+  // A dated page (previous) is rendered on demand and never stored.
+  await periods.getByRole('link', { name: '« previous' }).click();
+  await expect(page).toHaveURL(/\/posts\/popular\?date=\d{4}-\d{2}-\d{2}&period=month$/);
+  expect(store.has(new URL(page.url()).pathname + new URL(page.url()).search)).toBe(false);
 });

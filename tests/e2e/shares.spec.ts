@@ -7,10 +7,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { E2E_PORT } from '../../playwright.config.ts';
-import { openDatabase } from '../../api/data/db.ts';
-import { signIn } from '../helpers/session.ts';
-import { E2E_DB_FILE, e2eRow, readE2eDb } from './e2e-db.ts';
+import { e2eRow, readE2eDb, signInBrowser } from './e2e-db.ts';
 
 const WIDE = { width: 1280, height: 800 };
 const NARROW = { width: 375, height: 740 };
@@ -111,15 +108,7 @@ test.describe('uploading, signed in', () => {
     test(`two files at ${viewport.width} px: progress reaches 100% and the new share opens`, async ({ page, context }) => {
       await page.setViewportSize(viewport);
       const target = shares[1];
-      const db = openDatabase(E2E_DB_FILE);
-      const session = (() => {
-        try {
-          return signIn(db);
-        } finally {
-          db.close();
-        }
-      })();
-      await context.addCookies([{ name: 'session', value: session.token, url: `http://127.0.0.1:${E2E_PORT}` }]);
+      await signInBrowser(context);
       // Keeps the highest progress the page showed, across the navigation to the share page.
       await context.addInitScript(() => {
         new MutationObserver(() => {
@@ -167,14 +156,7 @@ test.describe('uploading, signed in', () => {
   }
 
   test('a too-large choice is refused before sending', async ({ page, context }) => {
-    const db = openDatabase(E2E_DB_FILE);
-    let token: string;
-    try {
-      token = signIn(db).token;
-    } finally {
-      db.close();
-    }
-    await context.addCookies([{ name: 'session', value: token, url: `http://127.0.0.1:${E2E_PORT}` }]);
+    await signInBrowser(context);
     await page.goto(`/posts/upload?service=${shares[0].service}&user=${shares[0].creator}`);
     await expect(page.getByRole('status')).toHaveText('Ready for submit');
     await page.getByLabel('Name').fill('Too many');

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 
 export interface RawAnswer {
   status: number;
+  /** The reason phrase of the status line. */
+  statusText: string;
   headers: http.IncomingHttpHeaders;
   body: Buffer;
 }
@@ -22,7 +24,7 @@ export function httpRequest(url: string, options: RequestOptions = {}): Promise<
     const request = http.request(url, { method: options.method ?? 'GET', headers: options.headers, ...target }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', headers: response.headers, body: Buffer.concat(chunks) }));
       response.on('error', reject);
     });
     request.on('error', reject);

@@ -71,8 +71,9 @@ describe('scripts/rebuild', () => {
     expect(output).toMatch(/Rebuilt \d+ pages/);
     const pages = snapshot();
     // 120 post pages, 2 fanbox creators x (2 listing pages + tags, uploads, DMs, links, announcements,
-    // fancards), /posts (3 pages), /artists/updated, /posts/tags, /shares, /dms.
-    expect(pages.size).toBe(120 + 2 * 8 + 3 + 1 + 1 + 1 + 1);
+    // fancards), /posts (3 pages), /artists/updated, /artists, /posts/tags, /shares, /dms, and the
+    // latest popular page of each of the four periods.
+    expect(pages.size).toBe(120 + 2 * 8 + 3 + 1 + 1 + 1 + 1 + 1 + 4);
     expect(pages.has('fanbox/user/alpha/post/alpha-59/index.html')).toBe(true);
     expect(pages.has('fanbox/user/alpha/index.o50.html')).toBe(true);
 

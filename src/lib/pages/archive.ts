@@ -6,7 +6,6 @@ import { getCreator, getCreatorByPublicId, listCreatorsUpdated, countCreators } 
 import {
   countCreatorPosts,
   countPosts,
-  getPostPage,
   listAllTags,
   listCreatorPosts,
   listCreatorTags,
@@ -14,7 +13,6 @@ import {
   searchPosts,
 } from '../../../api/data/posts.ts';
 import { archiveDb } from '../server/db.ts';
-import { config } from '../config.ts';
 import { PAGE_SIZE } from '../constants.ts';
 import { firstIssueMessage, postsSearchQuery } from '../validators.ts';
 import { isPaysite, type Paysite } from '../paysites.ts';
@@ -99,16 +97,6 @@ export function loadCreatorTags(params: { service?: string; id?: string }) {
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
   return ok({ creator, service, tags: listCreatorTags(archiveDb(), service, creator.id), baseUrl: creatorUrl(service, creator.id) });
-}
-
-export function loadPost(params: { service?: string; id?: string; post?: string }) {
-  if (!params.post) return badRequest('Post ID is required.');
-  const resolved = resolveCreator(params.service, params.id, `/post/${encodeURIComponent(params.post)}`);
-  if (resolved.kind !== 'ok') return resolved;
-  const { creator, service } = resolved.data;
-  const page = getPostPage(archiveDb(), service, creator.id, params.post, config().imageHost);
-  if (!page) return notFound;
-  return ok({ creator, service, ...page, baseUrl: creatorUrl(service, creator.id) });
 }
 
 export function loadRecentPosts(search: URLSearchParams) {

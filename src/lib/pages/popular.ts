@@ -4,17 +4,10 @@ import { todayUtc } from '../popular.ts';
 import { archiveDb } from '../server/db.ts';
 import { PAGE_SIZE } from '../constants.ts';
 import { paginate } from '../pagination.ts';
-import { firstIssueMessage, popularQuerySchema, type PopularPeriod } from '../validators.ts';
+import { POPULAR_PERIODS, firstIssueMessage, popularQuerySchema } from '../validators.ts';
 import { periodStart } from '../popular.ts';
+import { popularUrl } from '../urls.ts';
 import { badRequest, ok } from './outcome.ts';
-
-function popularUrl(period: PopularPeriod, date?: string): string {
-  const params = new URLSearchParams();
-  if (date && period !== 'recent') params.set('date', date);
-  if (period !== 'recent') params.set('period', period);
-  const query = params.toString();
-  return query ? `/posts/popular?${query}` : '/posts/popular';
-}
 
 export function loadPopular(search: URLSearchParams) {
   const parsed = popularQuerySchema.safeParse(Object.fromEntries(search));
@@ -31,9 +24,11 @@ export function loadPopular(search: URLSearchParams) {
     // A period that starts before the first day with data may still hold it: compare with its start.
     previousUrl: scale && previous && (!info.min_date || previous >= periodStart(scale, info.min_date)) ? popularUrl(scale, previous) : undefined,
     nextUrl: scale && next && next <= last ? popularUrl(scale, next) : undefined,
-    scales: (['recent', 'day', 'week', 'month'] as const).map((each) => ({ period: each, url: popularUrl(each, info.date), current: each === period })),
+    // Without a date the page shows the latest periods, and so do its scale links: those pages are
+    // stored; a dated page (reached by previous/next) keeps its date across scales.
+    scales: POPULAR_PERIODS.map((each) => ({ period: each, url: popularUrl(each, date && info.date), current: each === period })),
     pagination: paginate(props.count, o),
-    baseUrl: popularUrl(period, info.date),
+    baseUrl: popularUrl(period, date && info.date),
   });
 }
 

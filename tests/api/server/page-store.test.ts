@@ -75,6 +75,17 @@ describe('PageStore', () => {
     expect(store.remove('/fanbox/user/1?o=100')).toBe(false);
   });
 
+  it('lists the pages of a listing selected by a parameter apart from the plain listing', async () => {
+    for (const key of ['/posts/popular', '/posts/popular?o=50', '/posts/popular?period=week', '/posts/popular?period=week&o=100', '/posts/popular?period=day']) {
+      await store.write(key, key);
+    }
+    const offsets = (listing: string) => store.listingFiles(listing).map((file) => PageStore.offsetOf(file)).sort((a, b) => a - b);
+    expect(offsets('/posts/popular')).toEqual([0, 50]);
+    expect(offsets('/posts/popular?period=week')).toEqual([0, 100]);
+    expect(offsets('/posts/popular?period=day')).toEqual([0]);
+    expect(offsets('/posts/popular?period=month')).toEqual([]);
+  });
+
   it('keeps only the given pages after a full render', async () => {
     store.adoptBuild('build-1');
     for (const key of ['/posts', '/posts?o=50', '/fanbox/user/1', '/fanbox/user/1/post/2']) await store.write(key, key);

@@ -1,0 +1,62 @@
+/**
+ * Flag a post for re-import (SPEC.md section 4): unflagged, flagging, flagged. Only registered
+ * accounts may flag; guests see a disabled 'Flag' titled 'Flagging requires an account'. A failure
+ * goes back to unflagged and alerts 'Error flagging' (with the server's message when it has one).
+ */
+import { useState } from 'react';
+import { api, ApiError } from '../../lib/api-client';
+import { useShellSession } from '../shell/useShellSession';
+
+interface Props {
+  service: string;
+  creatorId: string;
+  postId: string;
+  flagged: boolean;
+}
+
+type FlagState = 'unflagged' | 'flagging' | 'flagged';
+
+function GuestFlag({ className }: { className?: string }) {
+  return (
+    <button type="button" className={`button flag-button ${className ?? ''}`.trim()} disabled title="Flagging requires an account">
+      ⚑ Flag
+    </button>
+  );
+}
+
+export default function FlagButton({ service, creatorId, postId, flagged }: Props) {
+  const session = useShellSession();
+  const [state, setState] = useState<FlagState>(flagged ? 'flagged' : 'unflagged');
+
+  if (session === null) {
+    return (
+      <>
+        <GuestFlag className="auth-guest" />
+        <button type="button" className="button flag-button auth-user" disabled>
+          ⚑ {flagged ? 'Flagged' : 'Flag'}
+        </button>
+      </>
+    );
+  }
+  if (!session.loggedIn) return <GuestFlag />;
+
+  const flag = async () => {
+    if (!window.confirm('Flag this post for re-import?')) return;
+    setState('flagging');
+    const enc = encodeURIComponent;
+    try {
+      await api.v1.post(`/${enc(service)}/user/${enc(creatorId)}/post/${enc(postId)}/flag`, { reason: 'reason-other' });
+      setState('flagged');
+    } catch (error) {
+      setState('unflagged');
+      const message = error instanceof ApiError ? error.serverMessage : undefined;
+      window.alert(message ? `Error flagging: ${message}` : 'Error flagging');
+    }
+  };
+
+  return (
+    <button type="button" className="button flag-button" disabled={state !== 'unflagged'} aria-busy={state === 'flagging'} onClick={flag}>
+      ⚑ {state === 'flagged' ? 'Flagged' : state === 'flagging' ? 'Flagging...' : 'Flag'}
+    </button>
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * Loaders of the post page and the revision page. Both read the post page answer of the API
+ * (getPostPage: the post, its neighbours and its revisions) and its comments, and shape one view that
+ * the shared components in src/components/post render. Server side only.
+ *
+ * A revision page shows the version as it was, with the post's revision list and comments; its
+ * prev/next are the revision's own `prev`/`next` fields, which the API fills with the post's
+ * neighbours (docs/decisions.md).
+ */
+import { getPostPage, listComments, postMedia, type FullPost, type PostRevision } from '../../../api/data/posts.ts';
+import { htmlToText, hashFromPath, truncateChars } from '../../../api/data/util.ts';
+import { archiveTypeOf } from '../../../api/media/archives.ts';
+import { archiveDb } from '../server/db.ts';
+import { config } from '../config.ts';
+import { formatDateTime } from '../format.ts';
+import { PAYSITE_LABELS } from '../paysites.ts';
+import { archiveFileUrl, fileUrl, postUrl, revisionUrl, thumbnailUrl } from '../urls.ts';
+import { badRequest, notFound, ok } from './outcome.ts';
+import { resolveCreator } from './archive.ts';
+
+/** og:description and the meta description: the content's text, cut here. */
+export const POST_DESCRIPTION_MAX = 200;
+
+export interface RevisionChoice {
+  label: string;
+  url: string;
+  selected: boolean;
+}
+
+export interface Download {
+  name: string;
+  url: string;
+  /** /file/{hash} for .zip, .rar and .7z files. */
+  browseUrl: string | null;
+}
+
+interface PostParams {
+  service?: string;
+  id?: string;
+  post?: string;
+}
+
+function revisionLabel(label: string, version: FullPost | PostRevision): string {
+  return 'revision_id' in version ? `${label} (${formatDateTime(version.added)})` : label;
+}
+
+function downloadsOf(attachments: { name: string | null; path: string; extension: string }[], imageHost: string): Download[] {
+  return attachments.map((attachment) => {
+    const name = attachment.name || attachment.path.split('/').pop() || attachment.path;
+    const hash = hashFromPath(attachment.path);
+    const archive = archiveTypeOf(attachment.extension) ?? archiveTypeOf(name.slice(name.lastIndexOf('.')));
+    return { name, url: fileUrl(imageHost, attachment.path, name), browseUrl: hash && archive ? archiveFileUrl(hash) : null };
+  });
+}
+
+/** The post page (revisionId undefined) or one of its revision pages. */
+function loadView(params: PostParams, revisionId?: number) {
+  const postId = params.post ?? '';
+  const subpath = `/post/${encodeURIComponent(postId)}${revisionId !== undefined ? `/revision/${revisionId}` : ''}`;
+  const resolved = resolveCreator(params.service, params.id, subpath);
+  if (resolved.kind !== 'ok') return resolved;
+  const { creator, service } = resolved.data;
+  const { imageHost } = config();
+  const db = archiveDb();
+  const page = getPostPage(db, service, creator.id, postId, imageHost);
+  if (!page) return notFound;
+  let shown: FullPost | PostRevision = page.post;
+  let media = { attachments: page.attachments, previews: page.previews, videos: page.videos };
+  if (revisionId !== undefined) {
+    const found = page.props.revisions.find(([, version]) => 'revision_id' in version && version.revision_id === revisionId);
+    if (!found) return notFound;
+    shown = found[1];
+    media = postMedia(shown, imageHost);
+  }
+  const revisions: RevisionChoice[] = page.props.revisions.map(([label, version]) => {
+    const id = 'revision_id' in version ? version.revision_id : undefined;
+    return {
+      label: revisionLabel(label, version),
+      url: id === undefined ? postUrl(service, creator.id, postId) : revisionUrl(service, creator.id, postId, id),
+      selected: id === revisionId,
+    };
+  });
+  const firstImage = media.previews.find((preview) => preview.type === 'thumbnail');
+  return ok({
+    service,
+    creator,
+    post: shown,
+    revisionId: revisionId ?? null,
+    url: revisionId === undefined ? postUrl(service, creator.id, postId) : revisionUrl(service, creator.id, postId, revisionId),
+    prevUrl: shown.prev ? postUrl(service, creator.id, shown.prev) : null,
+    nextUrl: shown.next ? postUrl(service, creator.id, shown.next) : null,
+    previews: media.previews,
+    videos: media.videos,
+    downloads: downloadsOf(media.attachments, imageHost),
+    revisions,
+    comments: listComments(db, service, creator.id, postId),
+    flagged: page.props.flagged,
+    description: truncateChars(htmlToText(shown.content), POST_DESCRIPTION_MAX),
+    image: firstImage && firstImage.type === 'thumbnail' ? thumbnailUrl(imageHost, firstImage.path) : null,
+    imageHost,
+  });
+}
+
+export function loadPost(params: PostParams) {
+  if (!params.post?.trim()) return badRequest('Post ID is required.');
+  return loadView(params);
+}
+
+export function loadRevision(params: PostParams & { revision?: string }) {
+  if (!params.post?.trim()) return badRequest('Post ID is required.');
+  if (!params.revision?.trim()) return badRequest('Revision ID is required.');
+  // Revision ids are positive integers; anything else names no revision.
+  if (!/^[1-9]\d{0,14}$/.test(params.revision)) return notFound;
+  return loadView(params, Number(params.revision));
+}
+
+export type PostView = Extract<ReturnType<typeof loadView>, { kind: 'ok' }>['data'];
+
+/** The page part of the document title. */
+export function postPageTitle(view: PostView): string {
+  const title = `"${view.post.title || 'Untitled'}" by ${view.creator.name} from ${PAYSITE_LABELS[view.service]}`;
+  return view.revisionId === null ? title : `${title} (revision ${view.revisionId})`;
+}

@@ -1,0 +1,61 @@
+/**
+ * The popular pages in the page store: the latest page of each period is stored (keyed by period and
+ * offset); dated pages render on demand; popularity and post changes re-render the stored ones.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { affectedByChanges } from '../../../api/pages/affected.ts';
+import { allArchivePages } from '../../../api/pages/rebuild.ts';
+import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES } from '../../../api/pages/keys.ts';
+import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
+import { upsertCreator } from '../../../api/data/creators.ts';
+import { addPopularity, upsertPost } from '../../../api/data/posts.ts';
+import { todayUtc } from '../../../src/lib/popular.ts';
+import { tempDb, type TempDb } from '../data/helpers.ts';
+
+describe('popular page keys', () => {
+  it('keys the latest popular pages by period and offset, in one order', () => {
+    expect(canonicalPageKey('/posts/popular', '')).toBe('/posts/popular');
+    expect(canonicalPageKey('/posts/popular', '?period=recent')).toBe('/posts/popular');
+    expect(canonicalPageKey('/posts/popular', '?period=week')).toBe('/posts/popular?period=week');
+    expect(canonicalPageKey('/posts/popular', '?o=50&period=month')).toBe('/posts/popular?period=month&o=50');
+    expect(canonicalPageKey('/posts/popular', '?period=day&o=0')).toBe('/posts/popular?period=day');
+  });
+
+  it('renders dated pages, unknown periods, repeated parameters and deep pages on demand', () => {
+    expect(canonicalPageKey('/posts/popular', '?date=2024-01-01&period=day')).toBeUndefined();
+    expect(canonicalPageKey('/posts/popular', '?period=year')).toBeUndefined();
+    expect(canonicalPageKey('/posts/popular', '?period=day&period=week')).toBeUndefined();
+    expect(canonicalPageKey('/posts/popular', `?o=${GLOBAL_LISTING_STORED_PAGES * 50}`)).toBeUndefined();
+    expect(canonicalPageKey('/posts/popular', '?o=25')).toBeUndefined();
+  });
+});
+
+describe('popular pages a change affects', () => {
+  let t: TempDb;
+  const today = todayUtc();
+  beforeAll(() => {
+    t = tempDb();
+    upsertCreator(t.db, { service: 'fanbox', id: 'alpha', name: 'Alpha' });
+    for (let n = 1; n <= 60; n++) upsertPost(t.db, { service: 'fanbox', user: 'alpha', id: String(n), title: `Post ${n}`, published: '2024-01-01T00:00:00' });
+  });
+  afterAll(() => t.cleanup());
+
+  it('a popularity change renders the stored pages of every period, as many as the period holds', () => {
+    const from = lastChangeId(t.db);
+    addPopularity(t.db, Array.from({ length: 60 }, (_, n) => ({ day: today, service: 'fanbox', user: 'alpha', post_id: String(n + 1), favorites: n })));
+    const affected = affectedByChanges(t.db, readChangesSince(t.db, from));
+    for (const key of ['/posts/popular', '/posts/popular?o=50', '/posts/popular?period=day', '/posts/popular?period=day&o=50', '/posts/popular?period=week', '/posts/popular?period=month&o=50']) {
+      expect(affected.render, key).toContain(key);
+    }
+    expect(affected.listings.get('/posts/popular?period=week')).toBe(50);
+    // Nothing but popularity changed: no creator or post pages.
+    expect([...affected.render].some((key) => key.startsWith('/fanbox/'))).toBe(false);
+  });
+
+  it('a post change renders them too (their cards show the post), and a full render includes them', () => {
+    const from = lastChangeId(t.db);
+    upsertPost(t.db, { service: 'fanbox', user: 'alpha', id: '1', title: 'Renamed', published: '2024-01-01T00:00:00' });
+    expect(affectedByChanges(t.db, readChangesSince(t.db, from)).render).toContain('/posts/popular?period=month');
+    expect(allArchivePages(t.db).render).toContain('/posts/popular?period=day&o=50');
+  });
+});
