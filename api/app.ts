@@ -23,7 +23,7 @@ import {
   type RouteDefinition,
   type RouteGroup,
 } from './http/route.ts';
-import { allows, passesCsrfCheck, sessionAccount, type Access } from './http/session.ts';
+import { MUST_REGISTER, accessDeniedMessage, allows, passesCsrfCheck, sessionAccount } from './http/session.ts';
 import {
   BadRequestError,
   ForbiddenError,
@@ -94,13 +94,6 @@ class ResponseShapeError extends Error {}
 
 const CSRF_MESSAGE = 'This request did not come from this site (CSRF check failed).';
 
-/** SPEC.md section 5's route-guard messages for a signed-in account without the role. */
-const ACCESS_DENIED: Record<Access, string> = {
-  public: '',
-  account: '',
-  moderator: 'Account is not moderator.',
-  administrator: 'Account is not administrator.',
-};
 
 export function createApp(deps: AppDeps): express.Express {
   const context: AppContext = {
@@ -135,7 +128,7 @@ export function createApp(deps: AppDeps): express.Express {
         // looks the session up only if its handler reads `account` (most never do).
         let account = route.access === 'public' ? undefined : sessionAccount(context.db, req.headers);
         if (account !== undefined && !allows(route.access, account)) {
-          throw account ? new ForbiddenError(ACCESS_DENIED[route.access]) : new UnauthorizedError();
+          throw account ? new ForbiddenError(accessDeniedMessage(route.access)) : new UnauthorizedError(MUST_REGISTER);
         }
         const params = await validate(route.params, req.params);
         const query = await validate(route.query, req.query);

@@ -57,6 +57,12 @@ export function hasSessionCookie(headers: IncomingHttpHeaders): boolean {
   return readCookie(headers.cookie, SESSION_COOKIE) !== undefined;
 }
 
+/** SPEC.md section 5's route-guard messages: for a guest, and for an account without the role. */
+export const MUST_REGISTER = 'You must be registered to access this page.';
+export function accessDeniedMessage(access: Access): string {
+  return access === 'administrator' ? 'Account is not administrator.' : access === 'moderator' ? 'Account is not moderator.' : MUST_REGISTER;
+}
+
 export function allows(access: Access, account: Account | null): boolean {
   if (access === 'public') return true;
   return account !== null && RANK[account.role] >= REQUIRED_RANK[access];

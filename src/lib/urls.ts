@@ -23,6 +23,11 @@ export function popularUrl(period: string, date?: string): string {
   return query ? `/posts/popular?${query}` : '/posts/popular';
 }
 
+/** The login page, coming back to `location` (a same-origin path) afterwards. */
+export function loginUrl(location?: string): string {
+  return location ? `/authentication/login?${new URLSearchParams({ location })}` : '/authentication/login';
+}
+
 export function creatorTabUrl(service: string, creatorId: string, tab: string): string {
   return `${creatorUrl(service, creatorId)}/${tab}`;
 }

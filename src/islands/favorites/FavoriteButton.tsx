@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useStore } from '@nanostores/react';
 import { $favorites, favoriteKey, setFavorite, type FavoriteKind } from '../../lib/stores/favorites';
 import { describeError } from '../../lib/api-client';
+import { loginUrl } from '../../lib/urls';
 import { useShellSession } from '../shell/useShellSession';
 
 interface Props {
@@ -19,7 +20,7 @@ interface Props {
 }
 
 function GuestLink({ location, className }: { location: string; className?: string }) {
-  const href = `/authentication/login?${new URLSearchParams({ location })}`;
+  const href = loginUrl(location);
   return (
     <a className={`button favorite-button ${className ?? ''}`.trim()} href={href} title="Log in to keep favourites">
       ☆ Favorite

@@ -9,7 +9,7 @@ import ApiForm from '../forms/ApiForm.tsx';
 import { ApiError, api, describeError } from '../../lib/api-client.ts';
 import { PAYSITES, PAYSITE_LABELS } from '../../lib/paysites.ts';
 import { checkUploadFiles, formatBytes } from '../../lib/upload-limits.ts';
-import { shareUrl } from '../../lib/urls.ts';
+import { loginUrl, shareUrl } from '../../lib/urls.ts';
 import { postWithProgress } from './upload-request.ts';
 
 export interface UploadFormProps {
@@ -50,7 +50,7 @@ export default function UploadForm({ service = '', user = '' }: UploadFormProps)
   }, []);
 
   if (guest) {
-    const login = `/authentication/login?location=${encodeURIComponent(globalThis.location?.pathname + globalThis.location?.search)}`;
+    const login = loginUrl(globalThis.location?.pathname + globalThis.location?.search);
     return (
       <div className="upload-guest">
         <p className="error" role="alert">{MUST_REGISTER}</p>

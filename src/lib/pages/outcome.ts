@@ -5,11 +5,13 @@ export type PageOutcome<T> =
   | { kind: 'ok'; data: T }
   | { kind: 'redirect'; location: string; status: 301 | 302 | 303 | 307 }
   | { kind: 'not-found' }
-  | { kind: 'bad-request'; message: string };
+  | { kind: 'bad-request'; message: string }
+  | { kind: 'denied'; status: 401 | 403; message: string };
 
 export const notFound = { kind: 'not-found' } as const;
 export const badRequest = (message: string) => ({ kind: 'bad-request', message }) as const;
 export const redirect = (location: string, status: 301 | 302 | 303 | 307 = 302) => ({ kind: 'redirect', location, status }) as const;
+export const denied = (status: 401 | 403, message: string) => ({ kind: 'denied', status, message }) as const;
 export const ok = <T>(data: T) => ({ kind: 'ok', data }) as const;
 
 /** Reads `o` with the one offset rule (src/lib/validators.ts): absent is 0, else a multiple of 50. */
