@@ -2,6 +2,7 @@
  * Every declared route, for every role: the permission matrix, and the route-coverage list that ties
  * each route to the test file exercising it (tests/api/route-coverage.ts).
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,11 @@ import { versionBase } from '../../api/http/route.ts';
 import { ROUTE_GROUPS } from '../../api/routes/index.ts';
 import { readConfig } from '../../src/lib/config.ts';
 import { signIn } from '../helpers/session.ts';
+import { upsertCreator } from '../../api/data/creators.ts';
+import { upsertPost } from '../../api/data/posts.ts';
+import { addFavoriteCreator } from '../../api/data/favorites.ts';
+import { createNotification } from '../../api/data/notifications.ts';
+import { createLinkRequest } from '../../api/data/moderation.ts';
 import { ROUTE_COVERAGE } from './route-coverage.ts';
 import { tempDb, type TempDb } from './data/helpers.ts';
 
@@ -20,11 +26,29 @@ const declared = ROUTE_GROUPS.flatMap((group) =>
     route.versions.map((version) => ({
       name: `${route.method.toUpperCase()} ${versionBase(version)}${route.path}`,
       method: route.method,
-      url: versionBase(version) + route.path.replace(/\{[^}]+\}/g, 'x'),
+      // Real targets (seeded below), so that a refused call would have something to change.
+      url: versionBase(version) + route.path.replace('{service}', 'patreon').replace(/\{[^}]+\}/g, '1'),
       access: route.access,
     })),
   ),
 );
+
+/**
+ * A digest of every table's rows, to prove a refused call changed nothing. Sessions are left out (a
+ * refused call may clean an expired one), and so are rate-limit counters (a refusal may count).
+ */
+function databaseDigest(db: TempDb['db']): string {
+  const tables = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' AND name NOT LIKE 'posts_words%' ORDER BY name")
+    .all() as Array<{ name: string }>;
+  const hash = crypto.createHash('sha256');
+  for (const { name } of tables) {
+    if (name === 'sessions' || name.startsWith('rate_limit')) continue;
+    hash.update(name);
+    for (const row of db.prepare(`SELECT * FROM "${name}"`).iterate()) hash.update(JSON.stringify(row));
+  }
+  return hash.digest('hex');
+}
 
 let temp: TempDb;
 let app: ReturnType<typeof createApp>;
@@ -35,7 +59,19 @@ beforeAll(() => {
   const { db } = temp;
   app = createApp({ db, config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
   cookies.set('guest', undefined);
-  for (const role of ['consumer', 'moderator', 'administrator'] as const) cookies.set(role, signIn(db, { role }).cookie);
+  const accounts = (['consumer', 'moderator', 'administrator'] as const).map((role) => {
+    const session = signIn(db, { role });
+    cookies.set(role, session.cookie);
+    return session.account;
+  });
+  // Something for every refused call to change: creators 1 and 2 with post 1, the consumer's
+  // favourites and notification, a pending link request (id 1).
+  upsertCreator(db, { service: 'patreon', id: '1', name: 'One' });
+  upsertCreator(db, { service: 'patreon', id: '2', name: 'Two' });
+  upsertPost(db, { service: 'patreon', user: '1', id: '1', title: 'Post one' });
+  addFavoriteCreator(db, accounts[0].id, 'patreon', '1');
+  createNotification(db, { account_id: accounts[0].id, type: 1, extra_info: { old_role: 'consumer', new_role: 'consumer' } });
+  createLinkRequest(db, { from_service: 'patreon', from_id: '1', to_service: 'patreon', to_id: '2', reason: 'same artist', requester_id: accounts[0].id });
 });
 
 afterAll(() => temp.cleanup());
@@ -48,10 +84,12 @@ describe('permission matrix', () => {
   it.each(declared)('$name ($access)', async ({ method, url, access }) => {
     for (const role of roles) {
       const cookie = cookies.get(role);
+      const expected = allows(access as Access, accountOf(role));
+      const before = expected ? undefined : databaseDigest(temp.db);
       const call = request(app)[method](url);
       if (cookie) call.set('Cookie', cookie);
       const answer = await call;
-      const expected = allows(access as Access, accountOf(role));
+      if (before !== undefined) expect(databaseDigest(temp.db), `${role}: refused ${method} ${url} changed the database`).toBe(before);
       if (expected) {
         expect([401, 403], `${role} may call ${method} ${url}`).not.toContain(answer.status);
       } else {
