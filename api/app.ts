@@ -23,7 +23,7 @@ import {
   type RouteDefinition,
   type RouteGroup,
 } from './http/route.ts';
-import { MUST_REGISTER, accessDeniedMessage, allows, passesCsrfCheck, sessionAccount } from './http/session.ts';
+import { CSRF_MESSAGE, MUST_REGISTER, accessDeniedMessage, allows, passesCsrfCheck, sessionAccount } from './http/session.ts';
 import {
   BadRequestError,
   ForbiddenError,
@@ -92,7 +92,6 @@ function unwrapV2Body(body: unknown): unknown {
 
 class ResponseShapeError extends Error {}
 
-const CSRF_MESSAGE = 'This request did not come from this site (CSRF check failed).';
 
 
 export function createApp(deps: AppDeps): express.Express {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [rebuild|render|serve|files|search|pages]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
+ * `npm run bench [rebuild|render|serve|files|search|pages|login]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
  * Archives are seeded once into bench/.data and reused; results go to bench/results/*.json.
  */
 import { ensureBuild } from '../scripts/lib/build.ts';
@@ -8,6 +8,7 @@ import { serveBenchmark } from './serve.ts';
 import { filesBenchmark } from './files.ts';
 import { searchBenchmark } from './search.ts';
 import { pagesBenchmark } from './pages.ts';
+import { loginBenchmark } from './login.ts';
 
 const which = process.argv[2] ?? 'all';
 await ensureBuild((line) => console.error(line));
@@ -39,6 +40,8 @@ const targets: Record<string, [string, () => Promise<unknown>]> = {
   search: ['search', () => searchBenchmark()],
   // The demo archive's pages in Chromium: JavaScript per island and Lighthouse (mobile).
   pages: ['pages', pagesBenchmark],
+  // One login: argon2id verify alone and a whole HTTP login (the figure the accounts issue quotes).
+  login: ['login', loginBenchmark],
 };
 
 for (const [target, [resultName, run]] of Object.entries(targets)) {

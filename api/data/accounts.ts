@@ -148,3 +148,8 @@ export function deleteAccountSessions(db: Db, accountId: number): number {
 export function purgeExpiredSessions(db: Db, now: string = nowIso()): number {
   return stmt(db, 'DELETE FROM sessions WHERE expires_at <= ?').run(now).changes;
 }
+
+/** Deletes expired rate-limit counters (rate_limits, migration 005; expire is epoch milliseconds). */
+export function purgeExpiredRateLimits(db: Db, nowMs: number = Date.now()): number {
+  return stmt(db, 'DELETE FROM rate_limits WHERE expire IS NOT NULL AND expire < ?').run(nowMs).changes;
+}

@@ -31,12 +31,15 @@
  * - 'community'    (service, creator_id, ref = channel id or NULL): Patreon community channel pages.
  * - 'file'         (ref = sha256): file record or archive metadata changed (/file/{hash}, hash search).
  * - 'popularity'   (ref = day 'YYYY-MM-DD'): popularity counts of that day changed (popular lists).
+ * - 'favorite'     (service, creator_id): an account favourited or unfavourited the creator, so its
+ *                  `favorited` count changed. Affects the stored /artists listing (Popularity order)
+ *                  and creators.txt only; the creator's own pages show no count.
  *
  * Tags are not logged separately: tag listings are searches rendered on demand; the per-creator tags
  * tab and the all-tags page are covered by 'post' rows.
  *
- * Not logged (they change no stored page): accounts and sessions, favourites (creators.txt computes
- * `favorited` when generated), flags, notifications, imports and keys, pending or ignored DMs, link
+ * Not logged (they change no stored page): accounts and sessions, post favourites, flags (the flag
+ * button asks GET .../flag when it hydrates), notifications, imports and keys, pending or ignored DMs, link
  * requests until approved. An identical re-write (same creator, same post) logs nothing.
  */
 import { stmt, type Db } from './db.ts';
@@ -53,7 +56,8 @@ export type ChangeKind =
   | 'discord'
   | 'community'
   | 'file'
-  | 'popularity';
+  | 'popularity'
+  | 'favorite';
 
 export type ChangeAction = 'upsert' | 'delete';
 

@@ -1,11 +1,14 @@
 /**
  * Favourite creators and posts per account. faved_seq is one global sequence (kv 'seq:faved') over
- * both kinds, so "Faved date" sorting is consistent. Favourites do not change the stored archive
- * pages (favourite buttons are islands), so no change-log rows are written; creators.txt's
- * `favorited` counts are computed when it is generated.
+ * both kinds, so "Faved date" sorting is consistent.
+ *
+ * A creator favourite changes that creator's `favorited` count, which orders the stored /artists
+ * listing (Popularity) and creators.txt: it logs a 'favorite' change so the rebuild re-renders that
+ * listing and the caches keyed on the change log refresh. Post favourites change no stored page (the
+ * post page shows no count; favourite buttons are islands): no change-log row.
  */
 import { stmt, type Db } from './db.ts';
-import { nextSequence } from './changes.ts';
+import { nextSequence, recordChange } from './changes.ts';
 import { withIsoDates, type CreatorFields } from './creators.ts';
 import { epochToIso } from '../../src/lib/format.ts';
 import { getPostSummaries, type PostSummary } from './posts.ts';
@@ -32,14 +35,20 @@ export function addFavoriteCreator(db: Db, accountId: number, service: string, c
       nextSequence(db, 'faved'),
       at,
     );
+    recordChange(db, { kind: 'favorite', action: 'upsert', service, creator_id: creatorId });
     return true;
   });
 }
 
 /** Removes a creator from an account's favourites. */
 export function removeFavoriteCreator(db: Db, accountId: number, service: string, creatorId: string): boolean {
-  return stmt(db, 'DELETE FROM favorite_creators WHERE account_id = ? AND service = ? AND creator_id = ?').run(accountId, service, creatorId)
-    .changes > 0;
+  return inTransaction(db, () => {
+    const removed =
+      stmt(db, 'DELETE FROM favorite_creators WHERE account_id = ? AND service = ? AND creator_id = ?').run(accountId, service, creatorId)
+        .changes > 0;
+    if (removed) recordChange(db, { kind: 'favorite', action: 'upsert', service, creator_id: creatorId });
+    return removed;
+  });
 }
 
 /** Adds a post to an account's favourites. @returns false when it already was one or the post is unknown */

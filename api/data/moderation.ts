@@ -187,3 +187,22 @@ export function rejectLinkRequest(db: Db, id: number, reviewerId: number | null)
     ).changes > 0
   );
 }
+
+/** Whether two creators already belong to the same link group. */
+export function inSameLinkGroup(db: Db, a: { service: string; id: string }, b: { service: string; id: string }): boolean {
+  return !!stmt(
+    db,
+    `SELECT 1 FROM creators x JOIN creators y ON y.relation_id = x.relation_id
+      WHERE x.service = ? AND x.id = ? AND y.service = ? AND y.id = ? AND x.relation_id IS NOT NULL`,
+  ).get(a.service, a.id, b.service, b.id);
+}
+
+/** Whether a pending request already asks to link these two creators (in either direction). */
+export function hasPendingLinkRequest(db: Db, a: { service: string; id: string }, b: { service: string; id: string }): boolean {
+  return !!stmt(
+    db,
+    `SELECT 1 FROM link_requests WHERE status = 'pending' AND (
+       (from_service = ? AND from_id = ? AND to_service = ? AND to_id = ?) OR
+       (from_service = ? AND from_id = ? AND to_service = ? AND to_id = ?)) LIMIT 1`,
+  ).get(a.service, a.id, b.service, b.id, b.service, b.id, a.service, a.id);
+}

@@ -497,6 +497,11 @@ export function postMedia(post: Pick<FullPost, 'file' | 'attachments' | 'embed'>
   return { previews, videos, attachments };
 }
 
+/** Whether a post exists (favourites and flags answer 404 for unknown posts). */
+export function postExists(db: Db, service: string, creatorId: string, postId: string): boolean {
+  return !!stmt(db, 'SELECT 1 FROM posts WHERE service = ? AND "user" = ? AND id = ?').get(service, creatorId, postId);
+}
+
 /**
  * The full post object (API-NOTES `post`): content, raw file/attachments, tags, and `next` (the next
  * older post of the creator) / `prev` (the next newer one). Undefined when the post does not exist.

@@ -57,6 +57,20 @@ export class NotFoundError extends HttpError {
   }
 }
 
+/** 409: the request conflicts with the current state (already done, already exists). */
+export class ConflictError extends HttpError {
+  constructor(message: string) {
+    super(409, 'conflict', message);
+  }
+}
+
+/** 429 with Retry-After (seconds): a rate limit was reached. */
+export class TooManyRequestsError extends HttpError {
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, 'too_many_requests', message, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}
+
 /** 405 with the Allow header listing the methods the path does answer. */
 export class MethodNotAllowedError extends HttpError {
   constructor(allow: readonly string[], message = 'Method not allowed.') {

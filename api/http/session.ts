@@ -84,6 +84,17 @@ function hostOf(url: string): string | undefined {
  */
 export function passesCsrfCheck(method: string, headers: IncomingHttpHeaders): boolean {
   if (SAFE_METHODS.has(method.toUpperCase()) || !hasSessionCookie(headers)) return true;
+  return cameFromThisSite(headers);
+}
+
+export const CSRF_MESSAGE = 'This request did not come from this site (CSRF check failed).';
+
+/**
+ * Whether a request came from this site's pages, or from no page at all (no Sec-Fetch-Site, Origin or
+ * Referer). Login and registration ask it even without a session cookie: another site must not sign a
+ * visitor into an account of its choosing.
+ */
+export function cameFromThisSite(headers: IncomingHttpHeaders): boolean {
   const fetchSite = headers['sec-fetch-site'];
   if (typeof fetchSite === 'string') return fetchSite === 'same-origin' || fetchSite === 'none';
   const host = headers.host;

@@ -40,7 +40,7 @@ export function addListing(affected: AffectedPages, pathname: string, count: num
 export function addGlobalPages(db: Db, affected: AffectedPages): void {
   addListing(affected, '/posts', countPosts(db), GLOBAL_LISTING_STORED_PAGES);
   addListing(affected, '/artists/updated', countCreators(db), GLOBAL_LISTING_STORED_PAGES);
-  addListing(affected, '/artists', countCreators(db), GLOBAL_LISTING_STORED_PAGES);
+  addArtistsListing(db, affected);
   affected.render.add('/posts/tags');
   addPopularPages(db, affected);
 }
@@ -54,6 +54,11 @@ export function addCreatorPages(db: Db, affected: AffectedPages, service: string
   if (hasTab('fancards', service)) affected.render.add(pageKey(`${base}/fancards`));
   addListing(affected, `${base}/dms`, countCreatorDms(db, service, creatorId));
   addListing(affected, `${base}/shares`, countCreatorShares(db, service, creatorId));
+}
+
+/** The stored first pages of /artists (Popularity: ordered by favourite counts). */
+export function addArtistsListing(db: Db, affected: AffectedPages): void {
+  addListing(affected, '/artists', countCreators(db), GLOBAL_LISTING_STORED_PAGES);
 }
 
 /**
@@ -105,12 +110,15 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
   let shares = false;
   let dms = false;
   let popularity = false;
+  /** A favourite count changed: only the Popularity order of /artists shows it. */
+  let favorites = false;
   /** Creators whose name changed: every post page shows it (a rename costs the creator's size). */
   const renamed = new Set<string>();
   for (const change of changes) {
     if (change.kind === 'dm') dms = true;
     if (change.kind === 'post' || change.kind === 'creator') globals = true;
     if (change.kind === 'popularity') popularity = true;
+    if (change.kind === 'favorite') favorites = true;
     // A share: its page, the shares list, and its creator's pages (the header counts uploads).
     if (change.kind === 'share') {
       shares = true;
@@ -147,7 +155,10 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
     for (const postId of iterateCreatorPostIds(db, service, creatorId)) addPostPages(db, affected, service, creatorId, postId);
   }
   if (globals) addGlobalPages(db, affected);
-  else if (popularity) addPopularPages(db, affected);
+  else {
+    if (popularity) addPopularPages(db, affected);
+    if (favorites) addArtistsListing(db, affected);
+  }
   if (shares) addSharesListing(db, affected);
   if (dms) addDmsListing(db, affected);
   return affected;

@@ -9,6 +9,9 @@ import posts from './posts.ts';
 import dms from './dms.ts';
 import files from './files.ts';
 import shares from './shares.ts';
+import favorites from './favorites.ts';
+import moderation from './moderation.ts';
+import accounts from './accounts.ts';
 
 export const ROUTE_GROUPS: readonly RouteGroup[] = [
   meta,
@@ -17,4 +20,7 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   dms,
   files,
   shares,
+  favorites,
+  moderation,
+  accounts,
 ];

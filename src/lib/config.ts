@@ -15,6 +15,11 @@ export interface Config {
   bannersPath: string;
   /** Name of the build environment shown in the footer (development, production, ...). */
   environment: string;
+  /**
+   * A reverse proxy sits in front (TRUST_PROXY=1): the client's address is the last one of
+   * X-Forwarded-For. Without it every visitor would share the proxy's address in the rate limits.
+   */
+  trustProxy: boolean;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -28,6 +33,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     iconsPath: (env.ICONS_PATH || '/icons').replace(/\/+$/, ''),
     bannersPath: (env.BANNERS_PATH || '/banners').replace(/\/+$/, ''),
     environment: env.TROVE_ENV || env.NODE_ENV || 'development',
+    trustProxy: /^(1|true|yes)$/i.test(env.TRUST_PROXY ?? ''),
   };
 }
 

@@ -47,3 +47,16 @@ export const SHARE_UPLOAD_LIMITS = {
   descriptionMax: 5000,
   filenameMax: 255,
 } as const;
+/**
+ * Accounts (docs/decisions.md, "Accounts and sessions"). Sessions last SESSION_DAYS from login. Login
+ * and registration are rate limited before any password hashing: every login attempt counts against
+ * the address; only failed logins count against the username (a success clears them).
+ */
+export const SESSION_DAYS = 30;
+export const AUTH_RATE_LIMITS = {
+  loginPerAddress: { points: 20, seconds: 60 },
+  loginFailuresPerUsername: { points: 5, seconds: 15 * 60 },
+  registrationPerAddress: { points: 5, seconds: 60 * 60 },
+} as const;
+/** The guest's favourites cookie: comma-separated service:id pairs, sent as favorites_json on registration. */
+export const GUEST_FAVORITES_COOKIE = 'favorites';

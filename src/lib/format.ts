@@ -47,3 +47,8 @@ export function relativeTime(iso: string | null | undefined, now: number): strin
   relativeFormat ??= new Intl.RelativeTimeFormat('en', { numeric: 'always' });
   return relativeFormat.format(seconds < 0 ? -amount : amount, unit);
 }
+
+/** A creator's favourite count on its card: '1 favorite', '12 favorites'. */
+export function favoritesLabel(count: number): string {
+  return `${count} ${count === 1 ? 'favorite' : 'favorites'}`;
+}

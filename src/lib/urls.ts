@@ -42,6 +42,22 @@ export function newLinkUrl(service: string, creatorId: string): string {
   return `/account${creatorUrl(service, creatorId)}/links/new`;
 }
 
+/** The moderators' review of creator link requests. */
+export const LINK_REQUESTS_URL = '/account/moderator/tasks/creator_links';
+
+/** A page of the administrators' account list, keeping the name and role filters. */
+export function adminAccountsUrl(page: number, filter: { name?: string; role?: string } = {}): string {
+  const params = new URLSearchParams();
+  if (filter.name) params.set('name', filter.name);
+  if (filter.role) params.set('role', filter.role);
+  const query = params.toString();
+  return `/account/administrator/accounts/${page}${query ? `?${query}` : ''}`;
+}
+
+export function adminAccountUrl(accountId: number): string {
+  return `/account/administrator/account/${accountId}`;
+}
+
 export function shareUrl(shareId: string | number): string {
   return `/share/${enc(String(shareId))}`;
 }
@@ -101,3 +117,19 @@ export function archiveFileUrl(sha256: string): string {
 export function hashSearchUrl(hash?: string): string {
   return hash ? `/search_hash?hash=${enc(hash)}` : '/search_hash';
 }
+
+/** The account pages and the authentication pages. */
+export const ACCOUNT_PAGES = {
+  overview: '/account',
+  notifications: '/account/notifications',
+  changePassword: '/account/change_password',
+  keys: '/account/keys',
+  reviewDms: '/account/review_dms',
+  favoriteArtists: '/account/favorites/artists',
+  favoritePosts: '/account/favorites/posts',
+  linkRequests: '/account/moderator/tasks/creator_links',
+  manageAccounts: '/account/administrator/accounts',
+  register: '/authentication/register',
+  login: '/authentication/login',
+  logout: '/authentication/logout',
+} as const;

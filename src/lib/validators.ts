@@ -487,6 +487,24 @@ export const favoritePostsQuerySchema = z.object({
   order: choice(SORT_ORDERS, 'desc', () => 'Invalid order value'),
 });
 
+export const FAVORITE_TYPES = ['artist', 'post'] as const;
+/** GET /v1/account/favorites: `type` artist (the default, as kemono) or post. */
+export const favoritesTypeQuerySchema = z.object({
+  type: choice(FAVORITE_TYPES, 'artist', () => 'Invalid favorites type: expected "artist" or "post".'),
+});
+
+export const FLAG_REASON_MAX = 200;
+/** A flag's reason (the post page sends 'reason-other'). */
+export const flagReason = rule(
+  (raw, fail): string => {
+    const value = trimmed(raw);
+    if (value === undefined) return fail('Flag reason is required.');
+    if ([...value].length > FLAG_REASON_MAX) fail(`Flag reason must be at most ${FLAG_REASON_MAX} characters long.`);
+    return value;
+  },
+  { type: 'string', maxLength: FLAG_REASON_MAX, example: 'reason-other' },
+);
+
 export const POPULAR_PERIODS = ['recent', 'day', 'week', 'month'] as const;
 export type PopularPeriod = (typeof POPULAR_PERIODS)[number];
 export const popularPeriod = choice(POPULAR_PERIODS, 'recent', (value) => `${value} is not a valid period`);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../api/app.ts';
-import type { Role } from '../../api/data/accounts.ts';
+import type { Account, Role } from '../../api/data/accounts.ts';
 import { allows, type Access } from '../../api/http/session.ts';
 import { versionBase } from '../../api/http/route.ts';
 import { ROUTE_GROUPS } from '../../api/routes/index.ts';
@@ -53,6 +53,7 @@ function databaseDigest(db: TempDb['db']): string {
 let temp: TempDb;
 let app: ReturnType<typeof createApp>;
 const cookies = new Map<Role | 'guest', string | undefined>();
+const signedIn = new Map<Role | 'guest', Account>();
 
 beforeAll(() => {
   temp = tempDb();
@@ -62,6 +63,7 @@ beforeAll(() => {
   const accounts = (['consumer', 'moderator', 'administrator'] as const).map((role) => {
     const session = signIn(db, { role });
     cookies.set(role, session.cookie);
+    signedIn.set(role, session.account);
     return session.account;
   });
   // Something for every refused call to change: creators 1 and 2 with post 1, the consumer's
@@ -83,7 +85,9 @@ describe('permission matrix', () => {
 
   it.each(declared)('$name ($access)', async ({ method, url, access }) => {
     for (const role of roles) {
-      const cookie = cookies.get(role);
+      // A fresh session of the role's account for every call: logout ends the session it is sent with.
+      const account = signedIn.get(role);
+      const cookie = account ? signIn(temp.db, { account }).cookie : undefined;
       const expected = allows(access as Access, accountOf(role));
       const before = expected ? undefined : databaseDigest(temp.db);
       const call = request(app)[method](url);

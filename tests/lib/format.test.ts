@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatDateTime, formatYearMonth, relativeTime } from '../../src/lib/format.ts';
+import { favoritesLabel, formatDate, formatDateTime, formatYearMonth, relativeTime } from '../../src/lib/format.ts';
 
 const now = Date.parse('2025-06-15T12:00:00Z');
 
@@ -40,5 +40,13 @@ describe('relativeTime', () => {
     expect(relativeTime(null, now)).toBe('');
     expect(relativeTime('', now)).toBe('');
     expect(relativeTime('not a date', now)).toBe('');
+  });
+});
+
+describe('favourite counts', () => {
+  it('says favorite for one and favorites otherwise', () => {
+    expect(favoritesLabel(0)).toBe('0 favorites');
+    expect(favoritesLabel(1)).toBe('1 favorite');
+    expect(favoritesLabel(12)).toBe('12 favorites');
   });
 });

@@ -3,6 +3,7 @@ import initial from './001_initial.ts';
 import listingSpeed from './002_listing_speed.ts';
 import archiveStatus from './003_archive_status.ts';
 import shortWords from './004_short_words.ts';
+import rateLimits from './005_rate_limits.ts';
 import type { Db } from '../db.ts';
 
 export interface Migration {
@@ -13,4 +14,4 @@ export interface Migration {
   fill?: (db: Db) => void;
 }
 
-export const MIGRATIONS: Migration[] = [initial, listingSpeed, archiveStatus, shortWords];
+export const MIGRATIONS: Migration[] = [initial, listingSpeed, archiveStatus, shortWords, rateLimits];

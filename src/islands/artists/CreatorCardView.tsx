@@ -5,23 +5,27 @@
  */
 import { PAYSITE_LABELS, isPaysite } from '../../lib/paysites.ts';
 import { creatorUrl, iconUrl } from '../../lib/urls.ts';
-import { epochToIso, formatDate } from '../../lib/format.ts';
+import { epochToIso, favoritesLabel, formatDate } from '../../lib/format.ts';
 
 export interface CardCreator {
   id: string;
   name: string;
   service: string;
   updated: number;
+  favorited?: number;
 }
 
 export default function CreatorCardView({ creator, iconsPath }: { creator: CardCreator; iconsPath: string }) {
   const updated = epochToIso(creator.updated);
   return (
-    <article className="creator-card" data-service={creator.service} data-id={creator.id}>
+    <article className="creator-card" data-service={creator.service} data-id={creator.id} data-favorited={creator.favorited}>
       <a href={creatorUrl(creator.service, creator.id)}>
         <img className="creator-card__icon" src={iconUrl(iconsPath, creator.service, creator.id)} alt="" width="48" height="48" loading="lazy" />
         <span className="creator-card__name">{creator.name}</span>
-        <span className="creator-card__service">{isPaysite(creator.service) ? PAYSITE_LABELS[creator.service] : creator.service}</span>
+        <span className="creator-card__service">
+          {isPaysite(creator.service) ? PAYSITE_LABELS[creator.service] : creator.service}
+          {creator.favorited !== undefined && <span className="creator-card__favorites">{` · ${favoritesLabel(creator.favorited)}`}</span>}
+        </span>
         {/* Made relative by src/components/RelativeTimes.astro, which also watches what islands insert. */}
         <span className="creator-card__updated">
           Updated{' '}

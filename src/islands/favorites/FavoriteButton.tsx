@@ -1,11 +1,12 @@
 /**
- * Favourite a creator or a post. Signed in: the button shows the cached state, is disabled while the
- * server call and the reload run, and reports a failure inline. Guests are sent to the login page,
+ * Favourite a creator or a post. Signed in: the button shows the cached state (loaded from the server
+ * first when this browser has none), is disabled while that load, the server call and the reload run,
+ * and reports a failure inline. Guests are sent to the login page,
  * which comes back here afterwards (docs/decisions.md).
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { $favorites, favoriteKey, setFavorite, type FavoriteKind } from '../../lib/stores/favorites';
+import { $favorites, ensureFavorites, favoriteKey, hasCachedFavorites, setFavorite, type FavoriteKind } from '../../lib/stores/favorites';
 import { describeError } from '../../lib/api-client';
 import { loginUrl } from '../../lib/urls';
 import { useShellSession } from '../shell/useShellSession';
@@ -36,6 +37,20 @@ export default function FavoriteButton({ kind, service, creatorId, postId, locat
   const target = { kind, service, creatorId, postId };
   const key = favoriteKey(target);
   const isFavorite = kind === 'creator' ? favorites.creators.has(key) : favorites.posts.has(key);
+  const loggedIn = session?.loggedIn === true;
+
+  useEffect(() => {
+    // Without a cached list the state shown would be a guess: wait for the server's list.
+    if (!loggedIn || hasCachedFavorites()) return;
+    let live = true;
+    setBusy(true);
+    ensureFavorites()
+      .catch((failure: unknown) => live && setError(describeError(failure)))
+      .finally(() => live && setBusy(false));
+    return () => {
+      live = false;
+    };
+  }, [loggedIn]);
 
   if (session === null) {
     return (

@@ -2,8 +2,10 @@
  * Flag a post for re-import (SPEC.md section 4): unflagged, flagging, flagged. Only registered
  * accounts may flag; guests see a disabled 'Flag' titled 'Flagging requires an account'. A failure
  * goes back to unflagged and alerts 'Error flagging' (with the server's message when it has one).
+ * A flag is the post's state (flagged for re-import, by anyone), as in the post API's props.flagged;
+ * signed in, the button asks GET .../flag on hydration since the stored page may predate a flag.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, ApiError } from '../../lib/api-client';
 import { useShellSession } from '../shell/useShellSession';
 
@@ -27,6 +29,24 @@ function GuestFlag({ className }: { className?: string }) {
 export default function FlagButton({ service, creatorId, postId, flagged }: Props) {
   const session = useShellSession();
   const [state, setState] = useState<FlagState>(flagged ? 'flagged' : 'unflagged');
+  const loggedIn = session?.loggedIn === true;
+  const enc = encodeURIComponent;
+  const path = `/${enc(service)}/user/${enc(creatorId)}/post/${enc(postId)}/flag`;
+
+  useEffect(() => {
+    // The stored page knows the flag state of its last render only; ask the server (one indexed lookup).
+    if (!loggedIn || flagged) return;
+    let live = true;
+    api.v1.get<boolean>(path, { cache: false }).then(
+      (now) => {
+        if (live && now === true) setState((current) => (current === 'unflagged' ? 'flagged' : current));
+      },
+      () => {}, // the stored state stands
+    );
+    return () => {
+      live = false;
+    };
+  }, [loggedIn, flagged, path]);
 
   if (session === null) {
     return (
@@ -43,9 +63,8 @@ export default function FlagButton({ service, creatorId, postId, flagged }: Prop
   const flag = async () => {
     if (!window.confirm('Flag this post for re-import?')) return;
     setState('flagging');
-    const enc = encodeURIComponent;
     try {
-      await api.v1.post(`/${enc(service)}/user/${enc(creatorId)}/post/${enc(postId)}/flag`, { reason: 'reason-other' });
+      await api.v1.post(path, { reason: 'reason-other' });
       setState('flagged');
     } catch (error) {
       setState('unflagged');

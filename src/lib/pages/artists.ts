@@ -42,7 +42,7 @@ function sortedList(cache: ListCache, query: ArtistsQuery): CreatorListItem[] {
 }
 
 /** Every parameter as its list of values: the shared rules take the first of a repeated one. */
-function paramsObject(search: URLSearchParams): Record<string, string[]> {
+export function paramsObject(search: URLSearchParams): Record<string, string[]> {
   return Object.fromEntries([...new Set(search.keys())].map((name) => [name, search.getAll(name)]));
 }
 

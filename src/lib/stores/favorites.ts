@@ -72,6 +72,30 @@ export async function reloadFavorites(): Promise<void> {
   publish(slim.creators, slim.posts);
 }
 
+/** Whether this browser holds the cached lists (written by the last reload). */
+export function hasCachedFavorites(): boolean {
+  try {
+    const store = globalThis.localStorage;
+    return !!store && store.getItem(STORAGE_KEYS.favs) !== null && store.getItem(STORAGE_KEYS.postFavs) !== null;
+  } catch {
+    return false;
+  }
+}
+
+let syncing: Promise<void> | undefined;
+
+/**
+ * Loads the lists from the server once when a signed-in browser has no cached copy (the first page
+ * after logging in, or storage cleared): every favourite button of the page shares the one request.
+ */
+export function ensureFavorites(): Promise<void> {
+  if (!$session.get().loggedIn || hasCachedFavorites()) return Promise.resolve();
+  syncing ??= reloadFavorites().finally(() => {
+    syncing = undefined;
+  });
+  return syncing;
+}
+
 /** Adds or removes a favourite on the server, then reloads the list. */
 export async function setFavorite(target: FavoriteTarget, favorite: boolean): Promise<void> {
   const enc = encodeURIComponent;

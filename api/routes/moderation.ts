@@ -1,0 +1,277 @@
+/**
+ * Creator link requests, their review by moderators, link removal, and account administration
+ * (SPEC.md sections 2, 6 and 7). Choices the spec leaves open are in docs/decisions.md:
+ *   POST /v1/{service}/user/{id}/links/new        {message}; 404 unknown creators, 400 itself,
+ *                                                  409 already linked or already requested
+ *   POST .../creator_link_requests/{id}/approve   404 unknown request, 409 already reviewed
+ *   DELETE /v1/{service}/user/{id}/links          administrators take the creator out of its group
+ *   GET /account/administrator/accounts           a bare integer (the spec: "used as a count")
+ *   PATCH /account/administrator/account/{id}     consumer or moderator only; never an
+ *                                                  administrator's role nor one's own (403)
+ * The account routes answer on v1 and v2 (v2 enveloped).
+ */
+import { z } from 'zod';
+import { defineRoutes, route } from '../http/route.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../http/errors.ts';
+import { countAccounts, getAccount, listAccounts, setAccountRole, type Account } from '../data/accounts.ts';
+import { findCreator, linkedCreators } from '../data/creators.ts';
+import {
+  approveLinkRequest,
+  createLinkRequest,
+  getLinkRequest,
+  hasPendingLinkRequest,
+  inSameLinkGroup,
+  listPendingLinkRequests,
+  rejectLinkRequest,
+  unlinkCreator,
+} from '../data/moderation.ts';
+import type { Db } from '../data/db.ts';
+import { PAGE_SIZE } from '../../src/lib/constants.ts';
+import {
+  ASSIGNABLE_ROLES,
+  accountId,
+  accountsFilterSchema,
+  firstIssueMessage,
+  linkReason,
+  linkRequestSchema,
+  linkTarget,
+  pageNumber,
+  roleChangeSchema,
+  scalarText,
+} from '../../src/lib/validators.ts';
+import { CREATOR_NOT_FOUND, creatorParams } from './creator-common.ts';
+
+export const LINK_MESSAGES = {
+  requested: 'Link request submitted. A moderator will review it.',
+  itself: 'A creator cannot be linked to itself.',
+  alreadyLinked: 'These creators are already linked.',
+  alreadyRequested: 'A link between these creators has already been requested.',
+  requestNotFound: 'Link request not found.',
+  alreadyReviewed: 'This link request has already been reviewed.',
+  approved: 'Link request approved.',
+  rejected: 'Link request rejected.',
+  unlinked: 'The creator was removed from its linked accounts.',
+  noLinks: 'No linked accounts found.',
+} as const;
+
+export const ACCOUNT_MESSAGES = {
+  notFound: 'Account not found.',
+  ownRole: 'You cannot change your own role.',
+  administratorRole: "An administrator's role cannot be changed.",
+} as const;
+
+const message = z.object({ message: z.string() });
+const account = z.object({ id: z.number().int(), username: z.string(), role: z.enum(['consumer', 'moderator', 'administrator']), created_at: z.string() });
+const linkCreator = z.object({ service: z.string(), id: z.string(), name: z.string() });
+const linkRequest = z.object({
+  id: z.number().int(),
+  from_creator: linkCreator,
+  to_creator: linkCreator,
+  reason: z.string().nullable(),
+  requester: z.object({ username: z.string().nullable(), role: z.string().nullable() }),
+  created_at: z.string(),
+});
+
+const text = (description: string) => z.unknown().optional().meta({ type: 'string', description });
+
+/**
+ * kemono's body is {service, artist_id, reason}; the form may instead send its one value `creator`
+ * ("service/id", SPEC.md section 5), which has its own messages. Nothing at all is 'Input data is required.'
+ */
+const linkRequestBody = z.object({
+  service: text('Paysite of the creator to link.'),
+  artist_id: text('Id of the creator to link.'),
+  creator: text('Alternative to service and artist_id: "service/id".'),
+  reason: linkReason,
+});
+const creatorValue = z.object({ creator: linkTarget, reason: linkReason });
+
+function readLinkTarget(body: z.output<typeof linkRequestBody>): { service: string; artist_id: string; reason?: string } {
+  const hasPair = scalarText(body.service)?.trim() || scalarText(body.artist_id)?.trim();
+  if (hasPair) {
+    const parsed = linkRequestSchema.safeParse(body);
+    if (!parsed.success) throw new ValidationError(firstIssueMessage(parsed.error));
+    return parsed.data;
+  }
+  const parsed = creatorValue.safeParse(body);
+  if (!parsed.success) throw new ValidationError(firstIssueMessage(parsed.error));
+  return { ...parsed.data.creator, reason: parsed.data.reason };
+}
+
+const requestIdParams = z.object({
+  id: z
+    .unknown()
+    .optional()
+    .transform((raw, ctx) => {
+      const value = scalarText(raw)?.trim() ?? '';
+      const n = Number(value);
+      if (/^\d{1,15}$/.test(value) && n > 0) return n;
+      ctx.addIssue({ code: 'custom', message: 'Request ID must be positive.', input: raw });
+      return z.NEVER;
+    })
+    .meta({ type: 'integer', minimum: 1 }),
+});
+
+function requireCreator(db: Db, service: string, id: string) {
+  const creator = findCreator(db, service, id);
+  if (!creator) throw new NotFoundError(CREATOR_NOT_FOUND);
+  return creator;
+}
+
+function reviewRoute(action: 'approve' | 'reject') {
+  return route({
+    method: 'post',
+    version: [1, 2],
+    path: `/account/moderator/creator_link_requests/{id}/${action}`,
+    access: 'moderator',
+    summary: action === 'approve' ? 'Approves a pending link request: the two creators become linked both ways.' : 'Rejects a pending link request.',
+    params: requestIdParams,
+    response: message,
+    errors: [401, 403, 404, 409],
+    handler: ({ params, deps, account }) => {
+      const request = getLinkRequest(deps.db, params.id);
+      if (!request) throw new NotFoundError(LINK_MESSAGES.requestNotFound);
+      const done = (action === 'approve' ? approveLinkRequest : rejectLinkRequest)(deps.db, params.id, account!.id);
+      if (!done) throw new ConflictError(LINK_MESSAGES.alreadyReviewed);
+      return { message: action === 'approve' ? LINK_MESSAGES.approved : LINK_MESSAGES.rejected };
+    },
+  });
+}
+
+const accountsQuery = accountsFilterSchema;
+const accountIdParams = z.object({ id: accountId });
+
+function requireAccount(db: Db, id: number): Account {
+  const found = getAccount(db, id);
+  if (!found) throw new NotFoundError(ACCOUNT_MESSAGES.notFound);
+  return found;
+}
+
+export default defineRoutes(
+  'moderation',
+  [
+    route({
+      method: 'post',
+      version: 1,
+      path: '/{service}/user/{id}/links/new',
+      access: 'account',
+      form: true,
+      summary: 'Asks moderators to link another creator to this one.',
+      description: `Body: service and artist_id of the other creator (or creator: "service/id"), and an optional reason of at most 140 characters.`,
+      params: creatorParams,
+      body: linkRequestBody,
+      response: message,
+      errors: [401, 404, 409],
+      handler: ({ params, body, deps, account }) => {
+        const target = readLinkTarget(body);
+        const from = requireCreator(deps.db, params.service, params.id);
+        const to = requireCreator(deps.db, target.service, target.artist_id);
+        if (from.service === to.service && from.id === to.id) throw new ValidationError(LINK_MESSAGES.itself);
+        if (inSameLinkGroup(deps.db, from, to)) throw new ConflictError(LINK_MESSAGES.alreadyLinked);
+        if (hasPendingLinkRequest(deps.db, from, to)) throw new ConflictError(LINK_MESSAGES.alreadyRequested);
+        createLinkRequest(deps.db, {
+          from_service: from.service,
+          from_id: from.id,
+          to_service: to.service,
+          to_id: to.id,
+          reason: target.reason ?? null,
+          requester_id: account!.id,
+        });
+        return { message: LINK_MESSAGES.requested };
+      },
+    }),
+    route({
+      method: 'delete',
+      version: 1,
+      path: '/{service}/user/{id}/links',
+      access: 'administrator',
+      summary: 'Removes a creator from its linked accounts (the others stay linked to each other).',
+      params: creatorParams,
+      response: message,
+      errors: [401, 403, 404],
+      handler: ({ params, deps }) => {
+        const creator = requireCreator(deps.db, params.service, params.id);
+        if (linkedCreators(deps.db, creator.service, creator.id).length === 0 || !unlinkCreator(deps.db, creator.service, creator.id)) {
+          throw new NotFoundError(LINK_MESSAGES.noLinks);
+        }
+        return { message: LINK_MESSAGES.unlinked };
+      },
+    }),
+    route({
+      method: 'get',
+      version: [1, 2],
+      path: '/account/moderator/tasks/creator_links',
+      access: 'moderator',
+      summary: 'Pending creator link requests, oldest first.',
+      response: z.array(linkRequest),
+      errors: [401, 403],
+      handler: ({ deps }) =>
+        listPendingLinkRequests(deps.db).map((request) => ({
+          id: request.id,
+          from_creator: request.from_creator,
+          to_creator: request.to_creator,
+          reason: request.reason,
+          requester: { username: request.requester.username, role: request.requester.role },
+          created_at: request.created_at,
+        })),
+    }),
+    reviewRoute('approve'),
+    reviewRoute('reject'),
+    route({
+      method: 'get',
+      version: [1, 2],
+      path: '/account/administrator/accounts',
+      access: 'administrator',
+      summary: 'How many accounts match the filters (name: part of the username; role), as a bare number.',
+      query: accountsQuery,
+      response: z.number().int(),
+      errors: [401, 403],
+      handler: ({ query, deps }) => countAccounts(deps.db, query),
+    }),
+    route({
+      method: 'get',
+      version: [1, 2],
+      path: '/account/administrator/accounts/{page}',
+      access: 'administrator',
+      summary: `One page (${PAGE_SIZE} accounts, by id) of the accounts matching the filters; past the end an empty list.`,
+      params: z.object({ page: pageNumber }),
+      query: accountsQuery,
+      response: z.array(account),
+      errors: [401, 403],
+      handler: ({ params, query, deps }) => listAccounts(deps.db, { ...query, offset: (params.page - 1) * PAGE_SIZE, limit: PAGE_SIZE }),
+    }),
+    route({
+      method: 'get',
+      version: [1, 2],
+      path: '/account/administrator/account/{id}',
+      access: 'administrator',
+      summary: 'One account.',
+      params: accountIdParams,
+      response: account,
+      errors: [401, 403, 404],
+      handler: ({ params, deps }) => requireAccount(deps.db, params.id),
+    }),
+    route({
+      method: 'patch',
+      version: [1, 2],
+      path: '/account/administrator/account/{id}',
+      access: 'administrator',
+      form: true,
+      summary: "Changes an account's role to consumer or moderator and notifies the account (notification type 1).",
+      description: "Refused (403) for an administrator's account and for one's own.",
+      params: accountIdParams,
+      body: roleChangeSchema,
+      response: account,
+      errors: [401, 403, 404],
+      handler: ({ params, body, deps, account: me }) => {
+        if (!(ASSIGNABLE_ROLES as readonly string[]).includes(body.role)) throw new ValidationError('Invalid account role.');
+        const target = requireAccount(deps.db, params.id);
+        if (target.id === me!.id) throw new ForbiddenError(ACCOUNT_MESSAGES.ownRole);
+        if (target.role === 'administrator') throw new ForbiddenError(ACCOUNT_MESSAGES.administratorRole);
+        setAccountRole(deps.db, target.id, body.role);
+        return requireAccount(deps.db, target.id);
+      },
+    }),
+  ],
+  'Creator link requests and their review, link removal, and account administration.',
+);

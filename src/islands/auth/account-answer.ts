@@ -1,0 +1,25 @@
+/** What the login and registration calls answer, and what the islands do with it. Browser-safe. */
+import { api } from '../../lib/api-client.ts';
+import { reloadFavorites } from '../../lib/stores/favorites.ts';
+import { setLoggedIn } from '../../lib/stores/session.ts';
+
+export interface AccountAnswer {
+  id: number;
+  username: string;
+  created_at: string;
+  role: string;
+}
+
+/** Records the login locally (logged_in, role, favourites cache), then opens `next`. */
+export async function enterAccount(account: AccountAnswer, next: string): Promise<void> {
+  setLoggedIn(account.role);
+  // The favourites cache is a convenience: a failure to load it must not block signing in.
+  await reloadFavorites().catch(() => undefined);
+  globalThis.location.assign(next);
+}
+
+/** The signed-in account, for a login answered 409 (already signed in). */
+export async function currentAccount(): Promise<AccountAnswer> {
+  const answer = await api.v1.get<{ props: { account: AccountAnswer } }>('/account', { cache: false });
+  return answer.props.account;
+}

@@ -1,0 +1,174 @@
+/**
+ * The favourites pages' sort form and list (SPEC.md "Favourites", section 4). The server renders this
+ * island with the first page it sorted (`items`, `total`), so the page works without JavaScript: the
+ * form is a plain GET form and the paginator's links are real URLs. Once hydrated, the first change
+ * loads the whole list (GET /v1/account/favorites) and every later sort or page is done here with
+ * src/lib/favorites-sort.ts, the server's own rules; each applied listing goes into the URL and history.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { api, describeError } from '../../lib/api-client.ts';
+import {
+  FAVORITE_CREATOR_SORT_OPTIONS,
+  FAVORITE_ORDER_OPTIONS,
+  FAVORITE_POST_SORT_OPTIONS,
+  FAVORITES_PATHS,
+  creatorCard,
+  favoritesPage,
+  favoritesUrl,
+  type FavoriteCreatorItem,
+  type FavoritePostItem,
+  type FavoritesKind,
+  type FavoritesQuery,
+} from '../../lib/favorites-sort.ts';
+import { paginate } from '../../lib/pagination.ts';
+import type { SortOrder } from '../../lib/validators.ts';
+import CreatorCardView from '../artists/CreatorCardView.tsx';
+import PaginatorView from '../artists/PaginatorView.tsx';
+import PostCardView, { type CardPost } from '../files/PostCardView.tsx';
+
+type Item = FavoriteCreatorItem | (FavoritePostItem & CardPost);
+
+interface Props {
+  kind: FavoritesKind;
+  initial: FavoritesQuery<string>;
+  /** The server's page for `initial`, and the number of favourites in all. */
+  items: Item[];
+  total: number;
+  iconsPath: string;
+  imageHost: string;
+}
+
+type Loaded = { all: Item[] } | { error: unknown } | undefined;
+
+const EMPTY: Record<FavoritesKind, string> = { artists: 'There are no profiles.', posts: 'There are no more posts.' };
+
+function List({ kind, items, iconsPath, imageHost }: Pick<Props, 'kind' | 'items' | 'iconsPath' | 'imageHost'>) {
+  if (items.length === 0) {
+    return (
+      <div className="empty-state">
+        <strong>Nobody here but us chickens!</strong>
+        <p>{EMPTY[kind]}</p>
+      </div>
+    );
+  }
+  if (kind === 'artists') {
+    return (
+      <div className="card-list">
+        {(items as FavoriteCreatorItem[]).map((item) => (
+          <CreatorCardView key={`${item.service}/${item.id}`} creator={creatorCard(item)} iconsPath={iconsPath} />
+        ))}
+      </div>
+    );
+  }
+  return (
+    <div className="card-grid">
+      {(items as CardPost[]).map((post) => (
+        <PostCardView key={`${post.service}/${post.user}/${post.id}`} post={post} imageHost={imageHost} />
+      ))}
+    </div>
+  );
+}
+
+export default function FavoritesBrowser({ kind, initial, items, total, iconsPath, imageHost }: Props) {
+  const [query, setQuery] = useState(initial);
+  const [loaded, setLoaded] = useState<Loaded>(undefined);
+  const loading = useRef<Promise<unknown>>(undefined);
+  const queryRef = useRef(query);
+  const options = kind === 'artists' ? FAVORITE_CREATOR_SORT_OPTIONS : FAVORITE_POST_SORT_OPTIONS;
+
+  const load = useCallback(() => {
+    loading.current ??= api.v1.get<Item[]>('/account/favorites', { query: { type: kind === 'artists' ? 'artist' : 'post' }, cache: false }).then(
+      (all) => setLoaded({ all }),
+      (error: unknown) => {
+        loading.current = undefined; // the next change tries again
+        setLoaded({ error });
+      },
+    );
+  }, [kind]);
+
+  const show = useCallback(
+    (next: FavoritesQuery<string>, push: boolean) => {
+      queryRef.current = next;
+      setQuery(next);
+      const url = favoritesUrl(kind, next);
+      if (push && url !== window.location.pathname + window.location.search) {
+        window.history.pushState({ ...window.history.state, favorites: next }, '', url);
+      }
+      load();
+    },
+    [kind, load],
+  );
+
+  useEffect(() => {
+    window.history.replaceState({ ...window.history.state, favorites: initial }, '');
+    const onPopState = (event: PopStateEvent) => {
+      const state = (event.state as { favorites?: FavoritesQuery<string> } | null)?.favorites;
+      if (state) show(state, false);
+    };
+    window.addEventListener('popstate', onPopState);
+    return () => window.removeEventListener('popstate', onPopState);
+  }, [initial, show]);
+
+  const all = loaded && 'all' in loaded ? loaded.all : undefined;
+  const page = useMemo(() => (all ? favoritesPage(kind, all, query) : { items, total }), [all, kind, query, items, total]);
+  const failure = loaded && 'error' in loaded ? loaded : undefined;
+  const failed = failure !== undefined;
+  // Until the whole list is here, the server's page stands for the initial query only.
+  const waiting = !all && !failed && favoritesUrl(kind, query) !== favoritesUrl(kind, initial);
+  const stale = !all && favoritesUrl(kind, query) !== favoritesUrl(kind, initial);
+  const pagination = paginate(page.total, query.o);
+  const baseUrl = favoritesUrl(kind, { ...query, o: 0 });
+  const change = (patch: Partial<FavoritesQuery<string>>) => show({ ...queryRef.current, o: 0, ...patch }, true);
+  const onNavigate = (offset: number) => show({ ...queryRef.current, o: offset }, true);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    change({ sort_by: String(form.get('sort_by')), order: String(form.get('order')) as SortOrder });
+  };
+
+  return (
+    <>
+      <form className="favorites-sort" action={FAVORITES_PATHS[kind]} method="get" onSubmit={onSubmit}>
+        <label>
+          Sort by{' '}
+          <select name="sort_by" value={query.sort_by} onChange={(event) => change({ sort_by: event.currentTarget.value })}>
+            {options.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Order{' '}
+          <select name="order" value={query.order} onChange={(event) => change({ order: event.currentTarget.value as SortOrder })}>
+            {FAVORITE_ORDER_OPTIONS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="button">
+          Sort
+        </button>
+      </form>
+      {failure && (
+        <p className="error" role="alert">
+          Failed to load favorites. {describeError(failure.error)}
+        </p>
+      )}
+      <div className="favorites-results" aria-busy={waiting}>
+        {stale ? (
+          waiting && <p className="favorites-results__loading">Loading...</p>
+        ) : (
+          <>
+            <PaginatorView pagination={pagination} baseUrl={baseUrl} onNavigate={onNavigate} />
+            <List kind={kind} items={page.items} iconsPath={iconsPath} imageHost={imageHost} />
+            <PaginatorView pagination={pagination} baseUrl={baseUrl} onNavigate={onNavigate} />
+          </>
+        )}
+      </div>
+    </>
+  );
+}

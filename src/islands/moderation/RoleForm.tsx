@@ -1,0 +1,45 @@
+/**
+ * An account's role form on the administrators' pages: only consumer and moderator are offered
+ * (SPEC.md section 6); the server refuses anything else, administrators' accounts and one's own.
+ */
+import { useState } from 'react';
+import { api } from '../../lib/api-client';
+import { ASSIGNABLE_ROLES } from '../../lib/validators';
+import ApiForm from '../forms/ApiForm';
+
+interface Props {
+  accountId: number;
+  username: string;
+  role: string;
+}
+
+export default function RoleForm({ accountId, username, role }: Props) {
+  const [current, setCurrent] = useState(role);
+  const [done, setDone] = useState<string | null>(null);
+
+  async function submit(data: FormData) {
+    const answer = await api.v1.patch<{ role: string }>(`/account/administrator/account/${accountId}`, { role: data.get('role') });
+    setCurrent(answer.role);
+    setDone(`Role of ${username} is now ${answer.role}.`);
+  }
+
+  return (
+    <ApiForm onSubmit={submit} submitLabel="Change role" className="role-form" id={`role-form-${accountId}`} aria-label={`Role of ${username}`}>
+      <label>
+        Role
+        <select name="role" defaultValue={(ASSIGNABLE_ROLES as readonly string[]).includes(current) ? current : 'consumer'}>
+          {ASSIGNABLE_ROLES.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </select>
+      </label>
+      {done && (
+        <p className="role-form__done" role="status">
+          {done}
+        </p>
+      )}
+    </ApiForm>
+  );
+}

@@ -1,0 +1,204 @@
+/**
+ * Favourites and flags API against a real migrated database: list shapes, idempotent add and remove,
+ * 404s, each account seeing and changing only its own favourites, the change log row that re-renders
+ * /artists, and flags (201, 409 for a second flag, public GET, the v2 envelope).
+ */
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../../api/app.ts';
+import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
+import { listAllCreators, upsertCreator } from '../../../api/data/creators.ts';
+import { upsertPost } from '../../../api/data/posts.ts';
+import { affectedByChanges } from '../../../api/pages/affected.ts';
+import { readConfig } from '../../../src/lib/config.ts';
+import { signIn, type TestSession } from '../../helpers/session.ts';
+import { tempDb, type TempDb } from '../data/helpers.ts';
+
+let t: TempDb;
+let app: ReturnType<typeof createApp>;
+let alice: TestSession;
+let bob: TestSession;
+
+const v1 = (path: string) => `/api/v1${path}`;
+const as = (session: TestSession | undefined, call: request.Test) => (session ? call.set('Cookie', session.cookie) : call);
+const get = (path: string, session?: TestSession) => as(session, request(app).get(v1(path)));
+const post = (path: string, session?: TestSession) => as(session, request(app).post(v1(path)));
+const del = (path: string, session?: TestSession) => as(session, request(app).delete(v1(path)));
+const count = (sql: string, ...args: unknown[]) => (t.db.prepare(sql).get(...args) as { n: number }).n;
+
+beforeAll(() => {
+  t = tempDb();
+  app = createApp({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
+  upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice Art', public_id: 'aliceart', updated: 1_700_000_000, last_imported: 1_700_100_000 });
+  upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Bob Draws', updated: 1_600_000_000 });
+  upsertPost(t.db, { service: 'patreon', user: '100', id: '1', title: 'First', content: '<p>Hello there</p>', published: '2024-01-02T03:04:05', tags: ['a'] });
+  upsertPost(t.db, { service: 'patreon', user: '100', id: '2', title: 'Second', published: '2024-02-02T03:04:05' });
+  alice = signIn(t.db);
+  bob = signIn(t.db);
+});
+
+afterAll(() => t.cleanup());
+
+describe('favourite creators', () => {
+  it('answers 401 with the spec message for guests, and changes nothing', async () => {
+    for (const call of [get('/account/favorites'), post('/favorites/creator/patreon/100'), del('/favorites/creator/patreon/100')]) {
+      const answer = await call;
+      expect(answer.status).toBe(401);
+      expect(answer.body).toEqual({ error: 'You must be registered to access this page.' });
+    }
+    expect(count('SELECT count(*) AS n FROM favorite_creators')).toBe(0);
+  });
+
+  it('adds idempotently and lists the kemono shape', async () => {
+    expect((await post('/favorites/creator/patreon/100', alice)).status).toBe(204);
+    expect((await post('/favorites/creator/patreon/100', alice)).status).toBe(204);
+    const list = await get('/account/favorites?type=artist', alice);
+    expect(list.status).toBe(200);
+    expect(list.body).toHaveLength(1);
+    expect(Object.keys(list.body[0]).sort()).toEqual(
+      ['faved_seq', 'id', 'indexed', 'last_imported', 'name', 'public_id', 'relation_id', 'service', 'updated'].sort(),
+    );
+    expect(list.body[0]).toMatchObject({ id: '100', service: 'patreon', name: 'Alice Art', public_id: 'aliceart', updated: '2023-11-14T22:13:20', last_imported: '2023-11-16T02:00:00' });
+    // type defaults to artist, as kemono
+    expect((await get('/account/favorites', alice)).body).toEqual(list.body);
+  });
+
+  it('counts the favourite in creators.txt and logs one change that re-renders only /artists', async () => {
+    const before = lastChangeId(t.db);
+    expect((await post('/favorites/creator/fanbox/200', alice)).status).toBe(204);
+    expect((await post('/favorites/creator/fanbox/200', bob)).status).toBe(204);
+    // A repeat changes no count: no row.
+    expect((await post('/favorites/creator/fanbox/200', bob)).status).toBe(204);
+    const changes = readChangesSince(t.db, before);
+    expect(changes.map((c) => [c.kind, c.service, c.creator_id])).toEqual([
+      ['favorite', 'fanbox', '200'],
+      ['favorite', 'fanbox', '200'],
+    ]);
+    expect(listAllCreators(t.db).find((c) => c.id === '200')?.favorited).toBe(2);
+    const affected = affectedByChanges(t.db, changes);
+    expect([...affected.render]).toEqual(['/artists']);
+  });
+
+  it("keeps each account's favourites apart", async () => {
+    const bobs = await get('/account/favorites?type=artist', bob);
+    expect(bobs.body.map((c: { id: string }) => c.id)).toEqual(['200']);
+    // Bob removing Alice's favourite creator only touches his own row.
+    expect((await del('/favorites/creator/patreon/100', bob)).status).toBe(204);
+    const alices = await get('/account/favorites?type=artist', alice);
+    expect(alices.body.map((c: { id: string }) => c.id).sort()).toEqual(['100', '200']);
+  });
+
+  it('removes idempotently', async () => {
+    expect((await del('/favorites/creator/patreon/100', alice)).status).toBe(204);
+    expect((await del('/favorites/creator/patreon/100', alice)).status).toBe(204);
+    expect((await get('/account/favorites', alice)).body.map((c: { id: string }) => c.id)).toEqual(['200']);
+  });
+
+  it('answers 404 for an unknown creator and 400 for an unknown paysite', async () => {
+    const unknown = await post('/favorites/creator/patreon/999', alice);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error: 'Creator not found.' });
+    expect((await del('/favorites/creator/patreon/999', alice)).status).toBe(404);
+    const badService = await post('/favorites/creator/nowhere/100', alice);
+    expect(badService.status).toBe(400);
+    expect(badService.body).toEqual({ error: '"nowhere" is not a valid paysite.' });
+  });
+
+  it('refuses an unknown type with a clear message', async () => {
+    const answer = await get('/account/favorites?type=creator', alice);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ error: 'Invalid favorites type: expected "artist" or "post".' });
+  });
+});
+
+describe('favourite posts', () => {
+  it('adds, lists post summaries with faved_seq, and removes', async () => {
+    expect((await post('/favorites/post/patreon/100/1', alice)).status).toBe(204);
+    expect((await post('/favorites/post/patreon/100/2', alice)).status).toBe(204);
+    expect((await post('/favorites/post/patreon/100/2', alice)).status).toBe(204);
+    const list = await get('/account/favorites?type=post', alice);
+    expect(list.status).toBe(200);
+    expect(list.body.map((p: { id: string }) => p.id)).toEqual(['2', '1']);
+    const first = list.body.find((p: { id: string }) => p.id === '1');
+    expect(first).toMatchObject({ id: '1', user: '100', service: 'patreon', title: 'First', published: '2024-01-02T03:04:05', tags: ['a'] });
+    expect(first.substring).toContain('Hello there');
+    expect(list.body[0].faved_seq).toBeGreaterThan(first.faved_seq);
+    expect((await get('/account/favorites?type=post', bob)).body).toEqual([]);
+    expect((await del('/favorites/post/patreon/100/2', bob)).status).toBe(204);
+    expect((await get('/account/favorites?type=post', alice)).body).toHaveLength(2);
+    expect((await del('/favorites/post/patreon/100/2', alice)).status).toBe(204);
+    expect((await get('/account/favorites?type=post', alice)).body.map((p: { id: string }) => p.id)).toEqual(['1']);
+  });
+
+  it('logs no change (no stored page shows post favourites)', async () => {
+    const before = lastChangeId(t.db);
+    await post('/favorites/post/patreon/100/2', bob);
+    expect(readChangesSince(t.db, before)).toEqual([]);
+  });
+
+  it('answers 404 for an unknown post', async () => {
+    const answer = await post('/favorites/post/patreon/100/404', alice);
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ error: 'Post not found.' });
+    expect((await post('/favorites/post/patreon/200/1', alice)).status).toBe(404);
+  });
+});
+
+describe('flags', () => {
+  const flagPath = '/patreon/user/100/post/1/flag';
+
+  it('tells anyone whether a post is flagged, 404 for an unknown post', async () => {
+    expect((await get(flagPath)).body).toBe(false);
+    const unknown = await get('/patreon/user/100/post/77/flag');
+    expect(unknown.status).toBe(404);
+  });
+
+  it('refuses guests and a missing reason', async () => {
+    expect((await post(flagPath).send({ reason: 'reason-other' })).status).toBe(401);
+    const missing = await post(flagPath, alice).send({});
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ error: 'Flag reason is required.' });
+    expect((await get(flagPath)).body).toBe(false);
+  });
+
+  it('records one flag per account: 201, then 409', async () => {
+    const first = await post(flagPath, alice).send({ reason: 'reason-other' });
+    expect(first.status).toBe(201);
+    expect(first.body).toBe(true);
+    expect((await get(flagPath)).body).toBe(true);
+    const again = await post(flagPath, alice).type('form').send({ reason: 'reason-other' });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ error: 'You have already flagged this post.' });
+    // Another account may still flag it.
+    expect((await post(flagPath, bob).send({ reason: 'reason-other' })).status).toBe(201);
+    expect(count('SELECT count(*) AS n FROM flags WHERE post_id = ?', '1')).toBe(2);
+    // The post API shows the same state.
+    expect((await get('/patreon/user/100/post/1')).body.props.flagged).toBe(true);
+  });
+
+  it('answers 404 when flagging an unknown post', async () => {
+    const answer = await post('/patreon/user/100/post/77/flag', alice).send({ reason: 'reason-other' });
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ error: 'Post not found.' });
+  });
+
+  it('flags through PUT /api/v2/account/flags/post in the v2 envelope', async () => {
+    const put = (session: TestSession | undefined, data: unknown) =>
+      as(session, request(app).put('/api/v2/account/flags/post')).send({ type: 'api_request', data });
+    const target = { service: 'patreon', creator_id: '100', post_id: '2', reason: 'reason-other' };
+    expect((await put(undefined, target)).body).toEqual({ type: 'api_error', error: { type: 'unauthorized', message: 'You must be registered to access this page.' } });
+    const created = await put(alice, target);
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ type: 'api_response', data: true });
+    const again = await put(alice, target);
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ type: 'api_error', error: { type: 'conflict', message: 'You have already flagged this post.' } });
+    const unknown = await put(alice, { ...target, post_id: '77' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toBe('Post not found.');
+    const bad = await put(alice, { ...target, service: 'nowhere' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe('"nowhere" is not a valid paysite.');
+    expect((await get('/patreon/user/100/post/2/flag')).body).toBe(true);
+  });
+});

@@ -1,0 +1,290 @@
+/**
+ * Link requests, moderator review, link removal and account administration against a real migrated
+ * database: guards' messages, validation messages, role rules, notifications and change-log rows.
+ */
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../../api/app.ts';
+import { getAccount } from '../../../api/data/accounts.ts';
+import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
+import { linkedCreators, upsertCreator } from '../../../api/data/creators.ts';
+import { createLinkRequest, getLinkRequest, linkCreators } from '../../../api/data/moderation.ts';
+import { listNotifications } from '../../../api/data/notifications.ts';
+import { ACCOUNT_MESSAGES, LINK_MESSAGES } from '../../../api/routes/moderation.ts';
+import { readConfig } from '../../../src/lib/config.ts';
+import { signIn, type TestSession } from '../../helpers/session.ts';
+import { tempDb, type TempDb } from '../data/helpers.ts';
+
+let t: TempDb;
+let app: ReturnType<typeof createApp>;
+let consumer: TestSession;
+let moderator: TestSession;
+let admin: TestSession;
+
+beforeAll(() => {
+  t = tempDb();
+  app = createApp({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
+  upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice', public_id: 'alice' });
+  upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Alice on fanbox' });
+  upsertCreator(t.db, { service: 'fantia', id: '300', name: 'Carol' });
+  upsertCreator(t.db, { service: 'boosty', id: 'dave', name: 'Dave' });
+  upsertCreator(t.db, { service: 'gumroad', id: 'erin', name: 'Erin' });
+  consumer = signIn(t.db, { username: 'linkasker' });
+  moderator = signIn(t.db, { username: 'linkmod', role: 'moderator' });
+  admin = signIn(t.db, { username: 'theadmin', role: 'administrator' });
+});
+
+afterAll(() => t.cleanup());
+
+const post = (url: string, session: TestSession | null, body?: object) => {
+  const call = request(app).post(url);
+  if (session) call.set('Cookie', session.cookie);
+  return body ? call.send(body) : call;
+};
+const get = (url: string, session: TestSession | null) => {
+  const call = request(app).get(url);
+  return session ? call.set('Cookie', session.cookie) : call;
+};
+const patch = (url: string, session: TestSession | null, body: object) => {
+  const call = request(app).patch(url);
+  if (session) call.set('Cookie', session.cookie);
+  return call.send(body);
+};
+const pendingIds = () => (t.db.prepare(`SELECT id FROM link_requests WHERE status = 'pending' ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
+
+describe('POST /api/v1/{service}/user/{id}/links/new', () => {
+  const url = '/api/v1/patreon/user/100/links/new';
+
+  it('refuses guests with the spec message and stores nothing', async () => {
+    const answer = await post(url, null, { service: 'fanbox', artist_id: '200' });
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual({ error: 'You must be registered to access this page.' });
+    expect(pendingIds()).toEqual([]);
+  });
+
+  it('answers the validation messages', async () => {
+    const cases: Array<[object, string]> = [
+      [{}, 'Input data is required.'],
+      [{ creator: '   ' }, 'Input data is required.'],
+      [{ creator: 'fanbox' }, 'Invalid input data length.'],
+      [{ creator: 'fanbox/200/x' }, 'Invalid input data length.'],
+      [{ service: 'fanbox' }, 'Artist ID is required.'],
+      [{ artist_id: '200' }, 'Service name is required.'],
+      [{ service: 'nosuch', artist_id: '200' }, '"nosuch" is not a valid paysite.'],
+      [{ service: 'fanbox', artist_id: '200', reason: 'x'.repeat(141) }, 'Reason must be at most 140 characters long.'],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await post(url, consumer, body);
+      expect([answer.status, answer.body], JSON.stringify(body)).toEqual([400, { error: message }]);
+    }
+    expect(pendingIds()).toEqual([]);
+  });
+
+  it('answers 404 for an unknown creator on either side, 400 for the creator itself', async () => {
+    expect((await post('/api/v1/patreon/user/999/links/new', consumer, { service: 'fanbox', artist_id: '200' })).status).toBe(404);
+    const unknownTarget = await post(url, consumer, { service: 'fanbox', artist_id: '999' });
+    expect([unknownTarget.status, unknownTarget.body]).toEqual([404, { error: 'Creator not found.' }]);
+    const itself = await post(url, consumer, { creator: 'patreon/alice' });
+    expect([itself.status, itself.body]).toEqual([400, { error: LINK_MESSAGES.itself }]);
+    expect(pendingIds()).toEqual([]);
+  });
+
+  it('stores a pending request with the requester and reason (140 characters allowed), once', async () => {
+    const reason = 'é'.repeat(140);
+    const answer = await post(url, consumer, { service: 'fanbox', artist_id: '200', reason });
+    expect([answer.status, answer.body]).toEqual([200, { message: LINK_MESSAGES.requested }]);
+    const [id] = pendingIds();
+    const stored = getLinkRequest(t.db, id)!;
+    expect(stored.from_creator).toEqual({ service: 'patreon', id: '100', name: 'Alice' });
+    expect(stored.to_creator).toEqual({ service: 'fanbox', id: '200', name: 'Alice on fanbox' });
+    expect(stored.reason).toBe(reason);
+    expect(stored.requester.username).toBe('linkasker');
+    // The same pair again, from the other side, is already requested.
+    const again = await post('/api/v1/fanbox/user/200/links/new', consumer, { creator: 'patreon/100' });
+    expect([again.status, again.body]).toEqual([409, { error: LINK_MESSAGES.alreadyRequested }]);
+    expect(pendingIds()).toEqual([id]);
+  });
+
+  it('accepts a form-encoded body and refuses creators already in one group', async () => {
+    linkCreators(t.db, { service: 'boosty', id: 'dave' }, { service: 'gumroad', id: 'erin' });
+    const answer = await request(app)
+      .post('/api/v1/boosty/user/dave/links/new')
+      .set('Cookie', consumer.cookie)
+      .type('form')
+      .send({ service: 'gumroad', artist_id: 'erin' });
+    expect([answer.status, answer.body]).toEqual([409, { error: LINK_MESSAGES.alreadyLinked }]);
+  });
+});
+
+describe('moderator review', () => {
+  const list = '/api/v1/account/moderator/tasks/creator_links';
+
+  it('guards the list: 401 for guests, 403 for consumers', async () => {
+    expect((await get(list, null)).body).toEqual({ error: 'You must be registered to access this page.' });
+    const refused = await get(list, consumer);
+    expect([refused.status, refused.body]).toEqual([403, { error: 'Account is not moderator.' }]);
+  });
+
+  it('lists pending requests with from, to, reason and requester name and role (v1 and v2)', async () => {
+    const answer = await get(list, moderator);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toHaveLength(1);
+    expect(answer.body[0]).toMatchObject({
+      from_creator: { service: 'patreon', id: '100', name: 'Alice' },
+      to_creator: { service: 'fanbox', id: '200', name: 'Alice on fanbox' },
+      requester: { username: 'linkasker', role: 'consumer' },
+    });
+    const v2 = await get('/api/v2/account/moderator/tasks/creator_links', admin);
+    expect(v2.body).toEqual({ type: 'api_response', data: answer.body });
+  });
+
+  it('approval links both creators both ways and records link changes for both', async () => {
+    const [id] = pendingIds();
+    const before = lastChangeId(t.db);
+    const refused = await post(`/api/v1/account/moderator/creator_link_requests/${id}/approve`, consumer);
+    expect([refused.status, refused.body]).toEqual([403, { error: 'Account is not moderator.' }]);
+    expect(lastChangeId(t.db)).toBe(before);
+
+    const answer = await post(`/api/v1/account/moderator/creator_link_requests/${id}/approve`, moderator);
+    expect([answer.status, answer.body]).toEqual([200, { message: LINK_MESSAGES.approved }]);
+    expect(linkedCreators(t.db, 'patreon', '100').map((c) => `${c.service}/${c.id}`)).toEqual(['fanbox/200']);
+    expect(linkedCreators(t.db, 'fanbox', '200').map((c) => `${c.service}/${c.id}`)).toEqual(['patreon/100']);
+    const changed = readChangesSince(t.db, before).filter((c) => c.kind === 'link').map((c) => `${c.service}/${c.creator_id}`);
+    expect(new Set(changed)).toEqual(new Set(['patreon/100', 'fanbox/200']));
+    expect(getLinkRequest(t.db, id)!.status).toBe('approved');
+    expect((await get(list, moderator)).body).toEqual([]);
+    // The public links answer shows the link.
+    expect((await get('/api/v1/fanbox/user/200/links', null)).body.map((c: { id: string }) => c.id)).toEqual(['100']);
+
+    const twice = await post(`/api/v1/account/moderator/creator_link_requests/${id}/reject`, moderator);
+    expect([twice.status, twice.body]).toEqual([409, { error: LINK_MESSAGES.alreadyReviewed }]);
+  });
+
+  it('rejects without linking; unknown and malformed ids', async () => {
+    const id = createLinkRequest(t.db, { from_service: 'fantia', from_id: '300', to_service: 'patreon', to_id: '100', requester_id: consumer.account.id });
+    const answer = await post(`/api/v2/account/moderator/creator_link_requests/${id}/reject`, admin);
+    expect([answer.status, answer.body]).toEqual([200, { type: 'api_response', data: { message: LINK_MESSAGES.rejected } }]);
+    expect(getLinkRequest(t.db, id)!.status).toBe('rejected');
+    expect(linkedCreators(t.db, 'fantia', '300')).toEqual([]);
+    const unknown = await post('/api/v1/account/moderator/creator_link_requests/99999/approve', moderator);
+    expect([unknown.status, unknown.body]).toEqual([404, { error: LINK_MESSAGES.requestNotFound }]);
+    const bad = await post('/api/v1/account/moderator/creator_link_requests/0/approve', moderator);
+    expect([bad.status, bad.body]).toEqual([400, { error: 'Request ID must be positive.' }]);
+  });
+});
+
+describe('DELETE /api/v1/{service}/user/{id}/links', () => {
+  it('is for administrators only and takes the creator out of its group', async () => {
+    const before = lastChangeId(t.db);
+    const refused = await request(app).delete('/api/v1/fanbox/user/200/links').set('Cookie', moderator.cookie);
+    expect([refused.status, refused.body]).toEqual([403, { error: 'Account is not administrator.' }]);
+    expect(linkedCreators(t.db, 'patreon', '100')).toHaveLength(1);
+
+    const answer = await request(app).delete('/api/v1/fanbox/user/200/links').set('Cookie', admin.cookie);
+    expect([answer.status, answer.body]).toEqual([200, { message: LINK_MESSAGES.unlinked }]);
+    expect(linkedCreators(t.db, 'patreon', '100')).toEqual([]);
+    const changed = readChangesSince(t.db, before).map((c) => `${c.service}/${c.creator_id}`);
+    expect(changed).toContain('patreon/100');
+    expect(changed).toContain('fanbox/200');
+
+    const again = await request(app).delete('/api/v1/fanbox/user/200/links').set('Cookie', admin.cookie);
+    expect([again.status, again.body]).toEqual([404, { error: LINK_MESSAGES.noLinks }]);
+    expect((await request(app).delete('/api/v1/fanbox/user/999/links').set('Cookie', admin.cookie)).status).toBe(404);
+  });
+});
+
+describe('account administration', () => {
+  it('guards every route with the administrator message', async () => {
+    for (const url of ['/api/v1/account/administrator/accounts', '/api/v1/account/administrator/accounts/1', `/api/v1/account/administrator/account/${consumer.account.id}`]) {
+      expect((await get(url, null)).status).toBe(401);
+      const refused = await get(url, moderator);
+      expect([refused.status, refused.body]).toEqual([403, { error: 'Account is not administrator.' }]);
+    }
+    const refused = await patch(`/api/v1/account/administrator/account/${consumer.account.id}`, moderator, { role: 'moderator' });
+    expect(refused.status).toBe(403);
+    expect(getAccount(t.db, consumer.account.id)!.role).toBe('consumer');
+  });
+
+  it('counts and pages accounts with trimmed name and role filters', async () => {
+    for (let i = 0; i < 55; i += 1) signIn(t.db, { username: `bulk${String(i).padStart(2, '0')}` });
+    const total = (t.db.prepare('SELECT count(*) AS n FROM accounts').get() as { n: number }).n;
+    expect((await get('/api/v1/account/administrator/accounts', admin)).body).toBe(total);
+    expect((await get('/api/v1/account/administrator/accounts?name=%20bulk%20', admin)).body).toBe(55);
+    expect((await get('/api/v1/account/administrator/accounts?role=%20moderator%20', admin)).body).toBe(1);
+    expect((await get('/api/v1/account/administrator/accounts?role=', admin)).body).toBe(total);
+    const badRole = await get('/api/v1/account/administrator/accounts?role=owner', admin);
+    expect([badRole.status, badRole.body]).toEqual([400, { error: 'Invalid account role.' }]);
+
+    const first = await get('/api/v1/account/administrator/accounts/1?name=bulk', admin);
+    expect(first.body).toHaveLength(50);
+    expect(Object.keys(first.body[0]).sort()).toEqual(['created_at', 'id', 'role', 'username']);
+    const second = await get('/api/v2/account/administrator/accounts/2?name=bulk', admin);
+    expect(second.body.data.map((a: { username: string }) => a.username)).toEqual(['bulk50', 'bulk51', 'bulk52', 'bulk53', 'bulk54']);
+    expect((await get('/api/v1/account/administrator/accounts/9?name=bulk', admin)).body).toEqual([]);
+    const zero = await get('/api/v1/account/administrator/accounts/0', admin);
+    expect([zero.status, zero.body]).toEqual([400, { error: 'Page number must be positive.' }]);
+    const blank = await get('/api/v1/account/administrator/accounts/%20', admin);
+    expect([blank.status, blank.body]).toEqual([400, { error: 'Page number is required.' }]);
+  });
+
+  it('shows one account; bad and unknown ids', async () => {
+    const one = await get(`/api/v1/account/administrator/account/${consumer.account.id}`, admin);
+    expect(one.body).toEqual(getAccount(t.db, consumer.account.id));
+    const zero = await get('/api/v1/account/administrator/account/0', admin);
+    expect([zero.status, zero.body]).toEqual([400, { error: 'Account ID must be positive.' }]);
+    const v2 = await get('/api/v2/account/administrator/account/abc', admin);
+    expect([v2.status, v2.body.error.message]).toEqual([400, 'Account ID must be positive.']);
+    expect((await get('/api/v1/account/administrator/account/999999', admin)).status).toBe(404);
+  });
+
+  it('changes a role to moderator and notifies the account with the old and new role', async () => {
+    const target = signIn(t.db, { username: 'promoteme' });
+    const url = `/api/v1/account/administrator/account/${target.account.id}`;
+    const answer = await patch(url, admin, { role: 'moderator' });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ id: target.account.id, username: 'promoteme', role: 'moderator' });
+    const notes = listNotifications(t.db, target.account.id);
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ type: 1, extra_info: { old_role: 'consumer', new_role: 'moderator' }, is_seen: false });
+    // The new role takes effect at once for the existing session.
+    expect((await get('/api/v1/account/moderator/tasks/creator_links', target)).status).toBe(200);
+    // Back to consumer through v2 (envelope).
+    const back = await request(app).patch(`/api/v2/account/administrator/account/${target.account.id}`).set('Cookie', admin.cookie).send({ type: 'x', data: { role: 'consumer' } });
+    expect(back.body.data.role).toBe('consumer');
+    expect(listNotifications(t.db, target.account.id)[0].extra_info).toEqual({ old_role: 'moderator', new_role: 'consumer' });
+  });
+
+  it('refuses other roles, administrators, one\'s own role and unknown accounts, changing nothing', async () => {
+    const target = signIn(t.db, { username: 'staysame' });
+    const other = signIn(t.db, { username: 'otheradmin', role: 'administrator' });
+    const cases: Array<[number, object, number, string]> = [
+      [target.account.id, { role: 'administrator' }, 400, 'Invalid account role.'],
+      [target.account.id, { role: 'owner' }, 400, 'Invalid account role.'],
+      [target.account.id, {}, 400, 'Invalid account role.'],
+      [other.account.id, { role: 'consumer' }, 403, ACCOUNT_MESSAGES.administratorRole],
+      [admin.account.id, { role: 'moderator' }, 403, ACCOUNT_MESSAGES.ownRole],
+      [999999, { role: 'moderator' }, 404, ACCOUNT_MESSAGES.notFound],
+    ];
+    for (const [id, body, status, message] of cases) {
+      const answer = await patch(`/api/v1/account/administrator/account/${id}`, admin, body);
+      expect([answer.status, answer.body], `${id} ${JSON.stringify(body)}`).toEqual([status, { error: message }]);
+    }
+    expect(getAccount(t.db, target.account.id)!.role).toBe('consumer');
+    expect(getAccount(t.db, other.account.id)!.role).toBe('administrator');
+    expect(getAccount(t.db, admin.account.id)!.role).toBe('administrator');
+    expect(listNotifications(t.db, target.account.id)).toEqual([]);
+    expect(listNotifications(t.db, other.account.id)).toEqual([]);
+  });
+
+  it('refuses a cross-site role change (CSRF)', async () => {
+    const target = signIn(t.db, { username: 'csrfvictim' });
+    const answer = await request(app)
+      .patch(`/api/v1/account/administrator/account/${target.account.id}`)
+      .set('Cookie', admin.cookie)
+      .set('Origin', 'https://evil.example')
+      .set('Host', 'trove.example')
+      .send({ role: 'moderator' });
+    expect(answer.status).toBe(403);
+    expect(getAccount(t.db, target.account.id)!.role).toBe('consumer');
+  });
+});
