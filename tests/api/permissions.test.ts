@@ -15,7 +15,7 @@ import { readConfig } from '../../src/lib/config.ts';
 import { signIn } from '../helpers/session.ts';
 import { upsertCreator } from '../../api/data/creators.ts';
 import { upsertPost } from '../../api/data/posts.ts';
-import { addFavoriteCreator } from '../../api/data/favorites.ts';
+import { addFavoriteCreator, addFavoritePost } from '../../api/data/favorites.ts';
 import { createNotification } from '../../api/data/notifications.ts';
 import { createLinkRequest } from '../../api/data/moderation.ts';
 import { ROUTE_COVERAGE } from './route-coverage.ts';
@@ -77,6 +77,29 @@ beforeAll(() => {
 });
 
 afterAll(() => temp.cleanup());
+
+describe("another account's resources", () => {
+  it("are neither shown nor changed: favourites and notifications stay their owner's", async () => {
+    const owner = signIn(temp.db, { username: 'owner' });
+    const other = signIn(temp.db, { username: 'other' });
+    addFavoriteCreator(temp.db, owner.account.id, 'patreon', '2');
+    addFavoritePost(temp.db, owner.account.id, 'patreon', '1', '1');
+    createNotification(temp.db, { account_id: owner.account.id, type: 1, extra_info: { old_role: 'consumer', new_role: 'moderator' } });
+    const as = (session: typeof owner, method: 'get' | 'delete', url: string) => request(app)[method](url).set('Cookie', session.cookie);
+
+    expect((await as(other, 'get', '/api/v1/account/favorites?type=artist')).body).toEqual([]);
+    expect((await as(other, 'get', '/api/v1/account/favorites?type=post')).body).toEqual([]);
+    expect((await as(other, 'get', '/api/v1/account/notifications')).body.props.notifications).toEqual([]);
+    expect((await as(other, 'get', '/api/v1/account')).body.props.notifications_count).toBe(0);
+    // Removing "the" favourite as another account removes nothing of the owner's.
+    const before = databaseDigest(temp.db);
+    expect((await as(other, 'delete', '/api/v1/favorites/creator/patreon/2')).status).toBe(204);
+    expect((await as(other, 'delete', '/api/v1/favorites/post/patreon/1/1')).status).toBe(204);
+    expect(databaseDigest(temp.db)).toBe(before);
+    expect((await as(owner, 'get', '/api/v1/account/favorites?type=artist')).body.map((c: { id: string }) => c.id)).toEqual(['2']);
+    expect((await as(owner, 'get', '/api/v1/account/notifications')).body.props.notifications).toHaveLength(1);
+  });
+});
 
 describe('permission matrix', () => {
   const roles = ['guest', 'consumer', 'moderator', 'administrator'] as const;
