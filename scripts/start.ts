@@ -9,6 +9,8 @@ import { getFileByHash } from '../api/data/files.ts';
 import { createApp } from '../api/app.ts';
 import { createFrontServer } from '../api/server/front.ts';
 import { rebuildPages } from '../api/pages/rebuild.ts';
+import { startRebuildLoop } from '../api/pages/rebuild-loop.ts';
+import { operatorPublicKey } from '../api/importer/operator-key.ts';
 import { inProcessRenderer } from '../api/pages/render-into-store.ts';
 import { config, dataPaths } from '../src/lib/config.ts';
 import { buildInfo } from '../src/lib/build-info.ts';
@@ -39,6 +41,9 @@ await ensureBuild(log);
 const site = await openSite();
 const fresh = site.store.adoptBuild(site.storeId).fresh;
 
+// The operator key is checked (or the demo pair made, once) now rather than in the first request that keeps a key.
+operatorPublicKey(settings);
+
 const api = createApp({ db: site.db, config: settings, build: buildInfo() });
 const server = createFrontServer({
   api,
@@ -58,14 +63,20 @@ const server = createFrontServer({
 server.listen(settings.port, settings.host, () => {
   const shownHost = settings.host === '0.0.0.0' ? 'localhost' : settings.host;
   log(`Serving http://${shownHost}:${settings.port} (up in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  void rebuildPages(site.db, site.store, inProcessRenderer(site.renderer, site.store, 2), { all: fresh }).then(
-    (summary) =>
-      log(
-        `Page store ${fresh ? 'rendered' : 'refreshed'}: ${summary.considered} pages in ${summary.seconds.toFixed(1)} s ` +
-          `(${summary.written} written, ${summary.unchanged} unchanged, ${summary.removed} removed, ${summary.failed.length} failed).`,
-      ),
-    (error: unknown) => log(`Page store rebuild failed: ${(error as Error).message}`),
-  );
+  const renderer = inProcessRenderer(site.renderer, site.store, 2);
+  void rebuildPages(site.db, site.store, renderer, { all: fresh })
+    .then(
+      (summary) =>
+        log(
+          `Page store ${fresh ? 'rendered' : 'refreshed'}: ${summary.considered} pages in ${summary.seconds.toFixed(1)} s ` +
+            `(${summary.written} written, ${summary.unchanged} unchanged, ${summary.removed} removed, ${summary.failed.length} failed).`,
+        ),
+      (error: unknown) => log(`Page store rebuild failed: ${(error as Error).message}`),
+    )
+    .finally(() => {
+      // From now on, writes (imports, favourites, approvals, uploads) reach the stored pages by themselves.
+      if (settings.rebuildIntervalSeconds > 0) startRebuildLoop({ db: site.db, store: site.store, renderer, log }, settings.rebuildIntervalSeconds * 1000);
+    });
 });
 
 function shutdown() {

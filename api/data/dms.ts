@@ -201,11 +201,13 @@ export function hasPendingDms(db: Db, accountId: number): boolean {
   return !!stmt(db, `SELECT 1 FROM dms WHERE account_id = ? AND status = 'pending' LIMIT 1`).get(accountId);
 }
 
+const REVIEW_CHUNK = 500;
+
 /**
  * Review of an account's DMs: the DMs with the given hashes (pending or ignored, imported by this
- * account) become approved; with `ignoreRest` the account's other pending DMs become ignored; with
- * `deleteIgnored` the account's ignored DMs (not approved now) are deleted. Records a 'dm' change per
- * approved DM.
+ * account) become approved; with `deleteIgnored` the account's ignored DMs (not approved now) are
+ * deleted; then with `ignoreRest` the account's other pending DMs become ignored (kept for the ignored
+ * view). Records a 'dm' change per approved DM.
  */
 export function reviewDms(
   db: Db,
@@ -215,24 +217,28 @@ export function reviewDms(
 ): { approved: number; ignored: number; deleted: number } {
   return inTransaction(db, () => {
     let approved = 0;
-    if (approvedHashes.length > 0) {
+    const unique = [...new Set(approvedHashes)];
+    const approve = stmt(db, `UPDATE dms SET status = 'approved' WHERE service = ? AND "user" = ? AND hash = ?`);
+    // In chunks: a request may carry more hashes than SQLite allows bound parameters.
+    for (let start = 0; start < unique.length; start += REVIEW_CHUNK) {
+      const chunk = unique.slice(start, start + REVIEW_CHUNK);
       const rows = stmt<{ service: string; user: string; hash: string }>(
         db,
         `SELECT service, "user", hash FROM dms WHERE account_id = ? AND status IN ('pending', 'ignored')
-           AND hash IN (${placeholders(approvedHashes.length)})`,
-      ).all(accountId, ...approvedHashes);
-      const approve = stmt(db, `UPDATE dms SET status = 'approved' WHERE service = ? AND "user" = ? AND hash = ?`);
+           AND hash IN (${placeholders(chunk.length)})`,
+      ).all(accountId, ...chunk);
       for (const row of rows) {
         approve.run(row.service, row.user, row.hash);
         recordChange(db, { kind: 'dm', action: 'upsert', service: row.service, creator_id: row.user, ref: row.hash });
       }
-      approved = rows.length;
+      approved += rows.length;
     }
-    const ignored = options.ignoreRest
-      ? stmt(db, `UPDATE dms SET status = 'ignored' WHERE account_id = ? AND status = 'pending'`).run(accountId).changes
-      : 0;
+    // Delete before ignoring: a delete only ever takes DMs the user has seen in the ignored view.
     const deleted = options.deleteIgnored
       ? stmt(db, `DELETE FROM dms WHERE account_id = ? AND status = 'ignored'`).run(accountId).changes
+      : 0;
+    const ignored = options.ignoreRest
+      ? stmt(db, `UPDATE dms SET status = 'ignored' WHERE account_id = ? AND status = 'pending'`).run(accountId).changes
       : 0;
     return { approved, ignored, deleted };
   });

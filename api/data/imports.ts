@@ -40,6 +40,8 @@ export interface ImportInput {
   auto_import?: boolean;
   channel_ids?: string | null;
   created_at?: string;
+  /** HMAC of service and key (migration 006), to find the same key's pending import; never the key. */
+  key_fingerprint?: string | null;
 }
 
 /** Fields the worker updates as an import progresses. */
@@ -86,8 +88,8 @@ export function createImport(db: Db, input: ImportInput): string {
   stmt(
     db,
     `INSERT INTO imports (id, service, account_id, key_id, priority, sub_count, save_dms, save_session_key, auto_import,
-                          channel_ids, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                          channel_ids, created_at, key_fingerprint)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     id,
     input.service,
@@ -100,8 +102,19 @@ export function createImport(db: Db, input: ImportInput): string {
     input.auto_import ? 1 : 0,
     input.channel_ids ?? null,
     input.created_at ?? nowIso(),
+    input.key_fingerprint ?? null,
   );
   return id;
+}
+
+/** The id of the queued or running (not finished, key not refused) import of a key fingerprint, if any. */
+export function findPendingImportByFingerprint(db: Db, fingerprint: string): string | undefined {
+  return stmt<{ id: string }>(
+    db,
+    `SELECT id FROM imports
+      WHERE key_fingerprint = ? AND finished_at IS NULL AND is_key_invalid = 0
+      ORDER BY created_at DESC LIMIT 1`,
+  ).get(fingerprint)?.id;
 }
 
 /** One import, or undefined. */
@@ -184,6 +197,30 @@ export function addAutoImportKey(
       input.added ?? nowIso(),
     ).lastInsertRowid,
   );
+}
+
+/**
+ * Stores a sealed key under its fingerprint, or, when the owner already has a key with that fingerprint,
+ * replaces its blob (sealed for the current operator key) and marks it alive again: submitting a key
+ * again says it works. @returns the key's id
+ */
+export function upsertKeyByFingerprint(
+  db: Db,
+  input: { service: string; encrypted_key: Buffer; account_id: number | null; fingerprint: string },
+): number {
+  return inTransaction(db, () => {
+    const existing = stmt<{ id: number }>(
+      db,
+      'SELECT id FROM auto_import_keys WHERE fingerprint = ? AND ifnull(account_id, 0) = ifnull(?, 0)',
+    ).get(input.fingerprint, input.account_id);
+    if (existing) {
+      stmt(db, 'UPDATE auto_import_keys SET encrypted_key = ?, dead = 0 WHERE id = ?').run(input.encrypted_key, existing.id);
+      return existing.id;
+    }
+    const id = addAutoImportKey(db, input);
+    stmt(db, 'UPDATE auto_import_keys SET fingerprint = ? WHERE id = ?').run(input.fingerprint, id);
+    return id;
+  });
 }
 
 /** An account's stored keys (never the key material) with the ids of imports that used them. */

@@ -12,6 +12,8 @@ import shares from './shares.ts';
 import favorites from './favorites.ts';
 import moderation from './moderation.ts';
 import accounts from './accounts.ts';
+import importer from './importer.ts';
+import keys from './keys.ts';
 
 export const ROUTE_GROUPS: readonly RouteGroup[] = [
   meta,
@@ -23,4 +25,6 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   favorites,
   moderation,
   accounts,
+  importer,
+  keys,
 ];

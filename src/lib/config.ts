@@ -20,6 +20,16 @@ export interface Config {
    * X-Forwarded-For. Without it every visitor would share the proxy's address in the rate limits.
    */
   trustProxy: boolean;
+  /**
+   * PEM file of the operator's RSA public key that encrypts stored session keys (OPERATOR_PUBLIC_KEY).
+   * Empty: a demo pair is generated once into DATA_DIR/operator-keys (api/importer/operator-key.ts).
+   */
+  operatorPublicKey: string;
+  /**
+   * How often the running server refreshes the stored pages a write affected (REBUILD_INTERVAL_SECONDS;
+   * 0 turns it off). Off by default in the test environment, whose specs run `scripts/rebuild` themselves.
+   */
+  rebuildIntervalSeconds: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -34,7 +44,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bannersPath: (env.BANNERS_PATH || '/banners').replace(/\/+$/, ''),
     environment: env.TROVE_ENV || env.NODE_ENV || 'development',
     trustProxy: /^(1|true|yes)$/i.test(env.TRUST_PROXY ?? ''),
+    operatorPublicKey: env.OPERATOR_PUBLIC_KEY ? path.resolve(env.OPERATOR_PUBLIC_KEY) : '',
+    rebuildIntervalSeconds: rebuildInterval(env),
   };
+}
+
+function rebuildInterval(env: NodeJS.ProcessEnv): number {
+  const raw = env.REBUILD_INTERVAL_SECONDS;
+  if (raw === undefined || raw === '') return env.TROVE_ENV === 'test' ? 0 : 30;
+  const seconds = Number(raw);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds : 30;
 }
 
 let cached: Config | undefined;
@@ -52,5 +71,9 @@ export function dataPaths(dataDir = config().dataDir) {
     icons: path.join(dataDir, 'icons'),
     banners: path.join(dataDir, 'banners'),
     pages: path.join(dataDir, 'pages'),
+    /** The demo operator key pair (only when OPERATOR_PUBLIC_KEY is unset). */
+    operatorKeys: path.join(dataDir, 'operator-keys'),
+    /** Server-side secrets that never leave the server (the session-key fingerprint key). */
+    secrets: path.join(dataDir, 'secrets'),
   };
 }

@@ -60,3 +60,12 @@ export const AUTH_RATE_LIMITS = {
 } as const;
 /** The guest's favourites cookie: comma-separated service:id pairs, sent as favorites_json on registration. */
 export const GUEST_FAVORITES_COOKIE = 'favorites';
+/**
+ * Import submissions (POST /api/v1/importer/submit), counted after validation: the spec names no
+ * figures; these are ours (docs/decisions.md). Anonymous imports are allowed, so the address limit is
+ * what protects the queue; the account limit stops one account spreading over many addresses.
+ */
+export const IMPORT_RATE_LIMITS = {
+  perAddress: { points: 10, seconds: 10 * 60 },
+  perAccount: { points: 10, seconds: 10 * 60 },
+} as const;

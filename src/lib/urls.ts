@@ -67,6 +67,11 @@ export function importerKeysUrl(paysite: string): string {
   return `/importer/keys/${enc(paysite)}`;
 }
 
+/** The status page of an import. */
+export function importStatusUrl(importId: string): string {
+  return `/importer/status/${enc(importId)}`;
+}
+
 /** Adds `o` to a listing URL (omitted for the first page) and keeps other parameters. */
 export function withOffset(url: string, offset: number): string {
   const [path, query = ''] = url.split('?');

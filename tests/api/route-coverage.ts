@@ -3,6 +3,9 @@
  * permission matrix test fails when a declared route is missing here, so a new route comes with its test.
  */
 export const ROUTE_COVERAGE: Record<string, string> = {
+  'POST /api/v1/importer/submit': 'tests/api/routes/importer.test.ts',
+  'GET /api/v1/imports/{id}': 'tests/api/routes/importer.test.ts',
+  'GET /api/v1/importer/logs/{id}': 'tests/api/routes/importer.test.ts',
   'GET /api/v1/app_version': 'tests/api/app.test.ts',
   'GET /api/schema': 'tests/api/app.test.ts',
   'GET /api/v1/creators.txt': 'tests/api/routes/creators.test.ts',
@@ -31,6 +34,10 @@ export const ROUTE_COVERAGE: Record<string, string> = {
   'GET /api/v1/{service}/user/{id}/dms': 'tests/api/routes/dms.test.ts',
   'GET /api/v1/dms': 'tests/api/routes/dms.test.ts',
   'GET /api/v1/has_pending_dms': 'tests/api/routes/dms.test.ts',
+  'GET /api/v1/account/review_dms': 'tests/api/routes/dms.test.ts',
+  'POST /api/v1/account/review_dms': 'tests/api/routes/dms.test.ts',
+  'GET /api/v1/account/keys': 'tests/api/routes/keys.test.ts',
+  'POST /api/v1/account/keys': 'tests/api/routes/keys.test.ts',
   'GET /api/v1/posts/popular': 'tests/api/routes/posts.test.ts',
   'GET /api/v1/search_hash/{hash}': 'tests/api/routes/files.test.ts',
   'GET /api/v1/file/{hash}': 'tests/api/routes/files.test.ts',

@@ -4,6 +4,8 @@ import listingSpeed from './002_listing_speed.ts';
 import archiveStatus from './003_archive_status.ts';
 import shortWords from './004_short_words.ts';
 import rateLimits from './005_rate_limits.ts';
+import importFingerprints from './006_import_fingerprints.ts';
+import keyFingerprints from './007_key_fingerprints.ts';
 import type { Db } from '../db.ts';
 
 export interface Migration {
@@ -14,4 +16,4 @@ export interface Migration {
   fill?: (db: Db) => void;
 }
 
-export const MIGRATIONS: Migration[] = [initial, listingSpeed, archiveStatus, shortWords, rateLimits];
+export const MIGRATIONS: Migration[] = [initial, listingSpeed, archiveStatus, shortWords, rateLimits, importFingerprints, keyFingerprints];

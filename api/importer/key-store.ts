@@ -1,0 +1,36 @@
+/**
+ * Keeping a submitted session key: sealed with the operator's public key (key-crypto.ts), recognised
+ * again by a keyed fingerprint (never by decrypting: the server cannot), and linked to the import that
+ * brought it. The plain key lives only in this call's arguments; it is never logged or returned.
+ */
+import { createHmac } from 'node:crypto';
+import type { Db } from '../data/db.ts';
+import type { Config } from '../../src/lib/config.ts';
+import { getImport, updateImport, upsertKeyByFingerprint } from '../data/imports.ts';
+import { encryptSessionKey } from './key-crypto.ts';
+import { fingerprintSecret, operatorPublicKey } from './operator-key.ts';
+
+/** HMAC-SHA256 (hex) of service and key; the NUL keeps 'a'+'bc' apart from 'ab'+'c'. */
+export function keyFingerprint(config: Config, service: string, key: string): string {
+  return createHmac('sha256', fingerprintSecret(config)).update(`${service}\0${key}`, 'utf8').digest('hex');
+}
+
+/**
+ * Stores (or finds again) an account's key and links the import to it. When the import row does not
+ * exist yet, the caller passes the returned id as createImport's key_id instead.
+ * @returns the key's id
+ */
+export function saveSubmittedKey(
+  db: Db,
+  config: Config,
+  input: { accountId: number; service: string; key: string; importId: string },
+): number {
+  const keyId = upsertKeyByFingerprint(db, {
+    service: input.service,
+    encrypted_key: encryptSessionKey(input.key, operatorPublicKey(config)),
+    account_id: input.accountId,
+    fingerprint: keyFingerprint(config, input.service, input.key),
+  });
+  if (getImport(db, input.importId)) updateImport(db, input.importId, { key_id: keyId });
+  return keyId;
+}

@@ -1,0 +1,136 @@
+/**
+ * The importer (SPEC.md sections 2, 3 and 5; API-NOTES.md): submitting a session key and following
+ * the import. Until the worker exists a submitted import stays queued with an honest log line.
+ *
+ * Secrets: the key is validated, fingerprinted (HMAC, for finding the same key's pending import) and,
+ * when the signed-in user asks, sealed by api/importer/key-store.ts; it is never logged, stored in the
+ * import row or answered. Validation messages never quote the key.
+ */
+import { z } from 'zod';
+import { clientAddress } from '../auth/rate-limits.ts';
+import { appendImportLog, createImport, findPendingImportByFingerprint, getImport, getImportLogs, type Import } from '../data/imports.ts';
+import { inTransaction } from '../data/util.ts';
+import { ForbiddenError, NotFoundError } from '../http/errors.ts';
+import { defineRoutes, route } from '../http/route.ts';
+import { keyFingerprint, saveSubmittedKey } from '../importer/key-store.ts';
+import { takeImportSubmission } from '../importer/submit-limits.ts';
+import { importSubmissionSchema } from '../../src/lib/importer.ts';
+import { importIdParam } from '../../src/lib/validators.ts';
+
+export const IMPORTER_MESSAGES = {
+  notFound: 'Your import could not be found.',
+  dmsNeedAccount: 'You must be logged in to import DMs.',
+  queued: 'Queued: waiting for the importer worker.',
+} as const;
+
+/** Imports submitted by people; auto-import rounds (next session) queue below this. */
+export const SUBMITTED_PRIORITY = 1;
+
+const importShape = z.object({
+  id: z.string(),
+  service: z.string(),
+  priority: z.number().int(),
+  sub_count: z.number().int().nullable(),
+  save_dms: z.boolean(),
+  created_at: z.string(),
+  first_started_at: z.string().nullable(),
+  retry_count: z.number().int(),
+  current_try_started_at: z.string().nullable(),
+  resuming_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  key_failed_at: z.string().nullable(),
+  is_key_invalid: z.boolean(),
+});
+
+/** Only the fields of SPEC.md section 3: no account, key or channel data. */
+function publicImport(i: Import): z.input<typeof importShape> {
+  return {
+    id: i.id,
+    service: i.service,
+    priority: i.priority,
+    sub_count: i.sub_count,
+    save_dms: i.save_dms,
+    created_at: i.created_at,
+    first_started_at: i.first_started_at,
+    retry_count: i.retry_count,
+    current_try_started_at: i.current_try_started_at,
+    resuming_at: i.resuming_at,
+    finished_at: i.finished_at,
+    key_failed_at: i.key_failed_at,
+    is_key_invalid: i.is_key_invalid,
+  };
+}
+
+const idParams = z.object({ id: importIdParam });
+
+export default defineRoutes(
+  'importer',
+  [
+    route({
+      method: 'post',
+      version: 1,
+      path: '/importer/submit',
+      summary: 'Queue an import of the paysite content a session key gives access to.',
+      description:
+        'Anonymous imports are allowed; include-DMs (save_dms), saving the key and auto-import need a signed-in account. ' +
+        'The same key submitted while its import is queued or running answers that import.',
+      body: importSubmissionSchema,
+      response: z.object({ import_id: z.string() }),
+      errors: [403, 429],
+      form: true,
+      handler: async ({ body, deps, req, account }) => {
+        if (body.save_dms && !account) throw new ForbiddenError(IMPORTER_MESSAGES.dmsNeedAccount);
+        const fingerprint = keyFingerprint(deps.config, body.service, body.session_key);
+        const pending = findPendingImportByFingerprint(deps.db, fingerprint);
+        if (pending) return { import_id: pending };
+        await takeImportSubmission(deps.db, clientAddress(req, deps.config.trustProxy), account?.id ?? null);
+        const keepKey = !!account && (body.save_session_key || body.auto_import);
+        const importId = inTransaction(deps.db, () => {
+          const id = createImport(deps.db, {
+            service: body.service,
+            account_id: account?.id ?? null,
+            priority: SUBMITTED_PRIORITY,
+            sub_count: 0,
+            save_dms: body.save_dms,
+            save_session_key: keepKey && body.save_session_key,
+            auto_import: keepKey && body.auto_import,
+            channel_ids: body.channel_ids ?? null,
+            key_fingerprint: fingerprint,
+          });
+          appendImportLog(deps.db, id, IMPORTER_MESSAGES.queued);
+          if (keepKey) saveSubmittedKey(deps.db, deps.config, { accountId: account!.id, service: body.service, key: body.session_key, importId: id });
+          return id;
+        });
+        return { import_id: importId };
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/imports/{id}',
+      summary: "An import's progress fields (never its key).",
+      params: idParams,
+      response: importShape,
+      errors: [404],
+      handler: ({ params, deps }) => {
+        const found = getImport(deps.db, params.id);
+        if (!found) throw new NotFoundError(IMPORTER_MESSAGES.notFound);
+        return publicImport(found);
+      },
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/importer/logs/{id}',
+      summary: "An import's log lines, oldest first.",
+      params: idParams,
+      response: z.array(z.string()),
+      errors: [404],
+      handler: ({ params, deps }) => {
+        if (!getImport(deps.db, params.id)) throw new NotFoundError(IMPORTER_MESSAGES.notFound);
+        return getImportLogs(deps.db, params.id);
+      },
+    }),
+  ],
+  'The importer: submitting session keys and following imports.',
+);

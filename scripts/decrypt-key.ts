@@ -1,0 +1,62 @@
+/**
+ * scripts/decrypt-key: an administrator opens one stored session key offline, for debugging an import.
+ *   npx tsx scripts/decrypt-key.ts --private-key <private.pem> <key id>           checks that it opens
+ *   npx tsx scripts/decrypt-key.ts --private-key <private.pem> --print <key id>   writes it to stdout
+ * Uses the database of DATA_DIR. Only the key itself, and only with --print, goes to standard output
+ * (so it can be piped); what the script says goes to standard error and never contains the key.
+ */
+import fs from 'node:fs';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../api/data/db.ts';
+import { getAutoImportKey } from '../api/data/imports.ts';
+import { decryptSessionKey, KeyDecryptionError } from '../api/importer/key-crypto.ts';
+import { dataPaths } from '../src/lib/config.ts';
+
+const USAGE = 'Usage: npx tsx scripts/decrypt-key.ts --private-key <private.pem> [--print] <key id>';
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: { 'private-key': { type: 'string' }, print: { type: 'boolean', default: false } },
+  });
+} catch (error) {
+  fail(`${(error as Error).message}\n${USAGE}`);
+}
+const { values, positionals } = parsed;
+if (!values['private-key'] || positionals.length !== 1) fail(USAGE);
+const id = positionals[0]!;
+if (!/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) fail(`Invalid key ID "${id}".`);
+
+let privateKey: KeyObject;
+try {
+  privateKey = createPrivateKey(fs.readFileSync(values['private-key']));
+} catch (error) {
+  fail(`Cannot read the private key ${values['private-key']}: ${(error as NodeJS.ErrnoException).code ?? 'not a private key'}.`);
+}
+
+const database = dataPaths().database;
+if (!fs.existsSync(database)) fail(`No database at ${database} (set DATA_DIR).`);
+const db = openDatabase(database);
+const row = getAutoImportKey(db, Number(id));
+db.close();
+if (!row) fail(`Key ${id} not found.`);
+
+let plain: string;
+try {
+  plain = decryptSessionKey(row.encrypted_key, privateKey);
+} catch (error) {
+  fail(`Key ${id} could not be decrypted: ${error instanceof KeyDecryptionError ? error.message : 'unexpected error.'}`);
+}
+if (values.print) {
+  process.stdout.write(plain);
+  if (process.stdout.isTTY) process.stdout.write('\n');
+} else {
+  console.error(`Key ${id} (${row.service}, ${row.dead ? 'dead' : 'alive'}, added ${row.added}) decrypts; pass --print to write it to standard output.`);
+}

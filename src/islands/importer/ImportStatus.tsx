@@ -1,0 +1,111 @@
+/**
+ * The import status view (SPEC.md section 2, Import status): rendered by the server with the import's
+ * current state, then polled every IMPORT_POLL_MS until it has a finish time or is gone.
+ */
+import { useEffect, useState, type ReactNode } from 'react';
+import { ApiError, api } from '../../lib/api-client.ts';
+import { IMPORT_POLL_MS } from '../../lib/constants.ts';
+import { formatDateTime } from '../../lib/format.ts';
+import { PAYSITE_LABELS, isPaysite } from '../../lib/paysites.ts';
+import type { ImportView } from '../../lib/pages/importer.ts';
+
+export const NOT_FOUND = 'Your import could not be found.';
+
+interface Props {
+  importId: string;
+  initial: { view: ImportView; logs: string[] } | null;
+}
+
+export function importStatus(view: ImportView): 'Finished' | 'Failed' | 'In Progress' {
+  if (view.is_key_invalid) return 'Failed';
+  return view.finished_at ? 'Finished' : 'In Progress';
+}
+
+const when = (value: string | null) => (value ? <time dateTime={value}>{formatDateTime(value)}</time> : '—');
+
+export default function ImportStatus({ importId, initial }: Props) {
+  const [state, setState] = useState(initial);
+  const [newestFirst, setNewestFirst] = useState(true);
+  const [minimized, setMinimized] = useState(false);
+  const done = !state || !!state.view.finished_at;
+
+  useEffect(() => {
+    if (done) return;
+    let stopped = false;
+    const timer = setInterval(async () => {
+      try {
+        const path = encodeURIComponent(importId);
+        const [view, logs] = await Promise.all([
+          api.v1.get<ImportView>(`/imports/${path}`, { cache: false }),
+          api.v1.get<string[]>(`/importer/logs/${path}`, { cache: false }),
+        ]);
+        if (!stopped) setState({ view, logs });
+      } catch (error) {
+        if (!stopped && error instanceof ApiError && error.status === 404) setState(null);
+      }
+    }, IMPORT_POLL_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+    };
+  }, [importId, done]);
+
+  if (!state) return <p className="import-missing error">{NOT_FOUND}</p>;
+  const { view, logs } = state;
+  const rows: [string, ReactNode][] = [
+    ['Status', importStatus(view)],
+    ['Service', isPaysite(view.service) ? PAYSITE_LABELS[view.service] : view.service],
+    ['Priority', view.priority],
+    ['Subscriptions', view.sub_count ?? '—'],
+    ['Save DMs', view.save_dms ? 'Yes' : 'No'],
+    ['Submitted at', when(view.created_at)],
+    ['First tried at', when(view.first_started_at)],
+    ...(view.retry_count > 0 ? ([['Retries', view.retry_count]] as [string, ReactNode][]) : []),
+    ['Started at', when(view.current_try_started_at)],
+    ['Resuming at', when(view.resuming_at)],
+    ['Finished at', when(view.finished_at)],
+    ['Key failed at', when(view.key_failed_at)],
+  ];
+  const shownLogs = newestFirst ? [...logs].reverse() : logs;
+
+  return (
+    <div className="import-status">
+      <div className="import-status__bar">
+        <button type="button" onClick={() => setMinimized((m) => !m)} aria-expanded={!minimized} aria-controls="import-status-table">
+          {minimized ? 'Show details' : 'Minimize'}
+        </button>
+      </div>
+      {!minimized && (
+        <table className="import-status__table" id="import-status-table">
+          <tbody>
+            {rows.map(([label, value]) => (
+              <tr key={label}>
+                <th scope="row">{label}</th>
+                <td data-field={label}>{value}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {view.save_dms && (
+        <p className="import-status__notice">
+          DMs are not published automatically: once the log says 'Done importing DMs', approve them on{' '}
+          <a href="/account/review_dms">Review DMs</a>.
+        </p>
+      )}
+      <section className="import-log" aria-labelledby="import-log-title">
+        <div className="import-log__head">
+          <h2 id="import-log-title">Log</h2>
+          <button type="button" onClick={() => setNewestFirst((n) => !n)}>
+            {newestFirst ? 'Newest first' : 'Oldest first'}
+          </button>
+        </div>
+        <ol className="import-log__lines" reversed={newestFirst}>
+          {shownLogs.map((line, index) => (
+            <li key={`${newestFirst ? logs.length - index : index}`}>{line}</li>
+          ))}
+        </ol>
+      </section>
+    </div>
+  );
+}

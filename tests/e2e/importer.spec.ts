@@ -1,0 +1,110 @@
+/** The importer: the key form's errors and submission, the status page, its polling and toggles. */
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_DB_FILE, signInBrowser } from './e2e-db.ts';
+import { openDatabase } from '../../api/data/db.ts';
+import { IMPORT_POLL_MS } from '../../src/lib/constants.ts';
+
+// Every run submits several imports from one address: start each with the import limits unused.
+test.beforeEach(() => {
+  const db = openDatabase(E2E_DB_FILE);
+  try {
+    db.prepare("DELETE FROM rate_limits WHERE key LIKE 'import-%'").run();
+  } finally {
+    db.close();
+  }
+});
+
+const NARROW = { width: 375, height: 800 };
+const uniqueKey = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`.padEnd(43, 'k').slice(0, 43);
+
+async function submitPatreon(page: Page, key: string) {
+  await page.goto('/importer');
+  await page.waitForLoadState('networkidle');
+  await page.getByRole('textbox', { name: 'Session key' }).fill(key);
+  await page.getByRole('button', { name: 'Submit Key' }).click();
+}
+
+test('a bad key shows Error: and a valid patreon key opens its status page', async ({ page }) => {
+  await page.goto('/importer');
+  await expect(page.getByLabel('Paysite')).toHaveValue('patreon');
+  await expect(page.getByRole('link', { name: 'Session key' })).toHaveAttribute('href', '/importer/tutorial');
+  await expect(page.getByRole('heading', { name: 'Important information' })).toBeVisible();
+  await submitPatreon(page, 'too-short');
+  await expect(page.getByText('Error: Invalid key: Expected 43 characters, got 9')).toBeVisible();
+  await expect(page).toHaveURL(/\/importer$/);
+
+  await page.getByRole('textbox', { name: 'Session key' }).fill(uniqueKey());
+  await page.getByRole('button', { name: 'Submit Key' }).click();
+  await page.waitForURL(/\/importer\/status\/[0-9a-f]+$/);
+  await expect(page.locator('[data-field="Status"]')).toHaveText('In Progress');
+  await expect(page.locator('[data-field="Service"]')).toHaveText('Patreon');
+  await expect(page.getByText('Queued: waiting for the importer worker.')).toBeVisible();
+  await expect(page.getByRole('row', { name: /Retries/ })).toHaveCount(0);
+});
+
+test('services change the inputs; onlyfans fills in the browser User-Agent', async ({ page }) => {
+  await page.goto('/importer');
+  await page.waitForLoadState('networkidle');
+  await page.getByLabel('Paysite').selectOption('onlyfans');
+  const agent = await page.evaluate(() => navigator.userAgent);
+  await expect(page.getByLabel('User-Agent')).toHaveValue(agent);
+  await page.getByLabel('Paysite').selectOption('discord');
+  await expect(page.getByLabel('Channel IDs')).toBeVisible();
+  await page.getByLabel('Token').fill('MTIzNDU2Nzg5MDEyMzQ1Njc4.GaBcDe.abcdefghijklmnopqrstuvwxyz0123456789AB');
+  await page.getByLabel('Channel IDs').fill('123,abc');
+  await page.getByRole('button', { name: 'Submit Key' }).click();
+  await expect(page.getByText('Error: abc is not a valid channel ID.')).toBeVisible();
+});
+
+test('include DMs is disabled for guests and enabled when signed in', async ({ page, context }) => {
+  await page.goto('/importer');
+  await expect(page.getByLabel('Include DMs')).toBeDisabled();
+  await signInBrowser(context);
+  await page.goto('/importer');
+  await expect(page.getByLabel('Include DMs')).toBeEnabled();
+  await page.getByLabel('Include DMs').check();
+  await page.getByRole('textbox', { name: 'Session key' }).fill(uniqueKey());
+  await page.getByRole('button', { name: 'Submit Key' }).click();
+  await page.waitForURL(/\/importer\/status\//);
+  await expect(page.locator('[data-field="Save DMs"]')).toHaveText('Yes');
+  await expect(page.getByText(/approve them on/)).toBeVisible();
+});
+
+test('the status page polls every IMPORT_POLL_MS and toggles log order and the table', async ({ page }) => {
+  await page.clock.install();
+  await submitPatreon(page, uniqueKey());
+  await page.waitForURL(/\/importer\/status\//);
+  const polls: string[] = [];
+  page.on('request', (r) => {
+    if (/\/api\/v1\/(imports|importer\/logs)\//.test(r.url())) polls.push(r.url());
+  });
+  await page.clock.runFor(IMPORT_POLL_MS - 1000);
+  expect(polls).toHaveLength(0);
+  await page.clock.runFor(1500);
+  await expect.poll(() => polls.length).toBe(2);
+  await page.clock.runFor(IMPORT_POLL_MS);
+  await expect.poll(() => polls.length).toBe(4);
+
+  const toggle = page.getByRole('button', { name: 'Newest first' });
+  await toggle.click();
+  await expect(page.getByRole('button', { name: 'Oldest first' })).toBeVisible();
+  await page.getByRole('button', { name: 'Minimize' }).click();
+  await expect(page.locator('.import-status__table')).toHaveCount(0);
+  await page.getByRole('button', { name: 'Show details' }).click();
+  await expect(page.locator('[data-field="Status"]')).toHaveText('In Progress');
+});
+
+test('a missing import says so with a 404', async ({ page }) => {
+  const answer = await page.goto('/importer/status/doesnotexist');
+  expect(answer?.status()).toBe(404);
+  await expect(page.getByText('Your import could not be found.')).toBeVisible();
+});
+
+test('the importer pages fit 375 px', async ({ page }) => {
+  await page.setViewportSize(NARROW);
+  await page.goto('/importer');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(NARROW.width);
+  await submitPatreon(page, uniqueKey());
+  await page.waitForURL(/\/importer\/status\//);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(NARROW.width);
+});
