@@ -26,7 +26,8 @@ interface Limiters {
 
 const limiters = new WeakMap<Db, Limiters>();
 
-function limiter(db: Db, prefix: string, limit: { points: number; seconds: number }): RateLimiterSQLite {
+/** A limiter of `limit.points` per `limit.seconds` counted in the database's rate_limits table under `prefix`. */
+export function sqliteLimiter(db: Db, prefix: string, limit: { points: number; seconds: number }): RateLimiterSQLite {
   return new RateLimiterSQLite({
     storeClient: db,
     storeType: 'better-sqlite3',
@@ -42,9 +43,9 @@ function limitersFor(db: Db): Limiters {
   let set = limiters.get(db);
   if (!set) {
     set = {
-      loginAddress: limiter(db, 'login-address', AUTH_RATE_LIMITS.loginPerAddress),
-      loginUsername: limiter(db, 'login-username', AUTH_RATE_LIMITS.loginFailuresPerUsername),
-      registrationAddress: limiter(db, 'register-address', AUTH_RATE_LIMITS.registrationPerAddress),
+      loginAddress: sqliteLimiter(db, 'login-address', AUTH_RATE_LIMITS.loginPerAddress),
+      loginUsername: sqliteLimiter(db, 'login-username', AUTH_RATE_LIMITS.loginFailuresPerUsername),
+      registrationAddress: sqliteLimiter(db, 'register-address', AUTH_RATE_LIMITS.registrationPerAddress),
     };
     limiters.set(db, set);
   }

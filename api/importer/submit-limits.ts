@@ -3,7 +3,8 @@
  * SQLite-backed style as the login limits (api/auth/rate-limits.ts): counters survive restarts and hold
  * across processes sharing the database.
  */
-import { RateLimiterRes, RateLimiterSQLite } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterSQLite } from 'rate-limiter-flexible';
+import { sqliteLimiter } from '../auth/rate-limits.ts';
 import type { Db } from '../data/db.ts';
 import { IMPORT_RATE_LIMITS } from '../../src/lib/constants.ts';
 import { TooManyRequestsError } from '../http/errors.ts';
@@ -12,24 +13,12 @@ export const IMPORT_RATE_LIMIT_MESSAGE = 'Too many imports submitted. Please try
 
 const limiters = new WeakMap<Db, { address: RateLimiterSQLite; account: RateLimiterSQLite }>();
 
-function limiter(db: Db, prefix: string, limit: { points: number; seconds: number }): RateLimiterSQLite {
-  return new RateLimiterSQLite({
-    storeClient: db,
-    storeType: 'better-sqlite3',
-    tableName: 'rate_limits',
-    tableCreated: true,
-    keyPrefix: prefix,
-    points: limit.points,
-    duration: limit.seconds,
-  });
-}
-
 function limitersFor(db: Db) {
   let set = limiters.get(db);
   if (!set) {
     set = {
-      address: limiter(db, 'import-address', IMPORT_RATE_LIMITS.perAddress),
-      account: limiter(db, 'import-account', IMPORT_RATE_LIMITS.perAccount),
+      address: sqliteLimiter(db, 'import-address', IMPORT_RATE_LIMITS.perAddress),
+      account: sqliteLimiter(db, 'import-account', IMPORT_RATE_LIMITS.perAccount),
     };
     limiters.set(db, set);
   }
