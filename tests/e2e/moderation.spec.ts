@@ -7,8 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { openDatabase } from '../../api/data/db.ts';
 import { signIn } from '../helpers/session.ts';
-import { E2E_DATA_DIR } from '../../playwright.config.ts';
-import { E2E_PORT } from '../../playwright.config.ts';
+import { E2E_DATA_DIR, E2E_PORT } from '../../playwright.config.ts';
+import { upsertCreator } from '../../api/data/creators.ts';
+import { linkCreators } from '../../api/data/moderation.ts';
 import { E2E_DB_FILE, e2eRow, readE2eDb, signInBrowser } from './e2e-db.ts';
 
 const NARROW = { width: 375, height: 740 };
@@ -155,4 +156,40 @@ test('an administrator makes a consumer a moderator and the account is notified'
   await targetPage.goto('/account/notifications');
   await expect(targetPage.getByText('Your role was changed from consumer to moderator.')).toBeVisible();
   await targetContext.close();
+});
+
+test('an administrator removes a creator from its linked accounts; others never see the button', async ({ browser }) => {
+  // Its own pair of creators, so that the demo's links other specs look at stay as they are.
+  const suffix = String(Date.now() % 1e9);
+  const pair = [
+    { service: 'gumroad', id: `unlink-a-${suffix}`, name: `Unlink A ${suffix}` },
+    { service: 'boosty', id: `unlink-b-${suffix}`, name: `Unlink B ${suffix}` },
+  ];
+  const db = openDatabase(E2E_DB_FILE);
+  try {
+    for (const creator of pair) upsertCreator(db, creator);
+    linkCreators(db, pair[0], pair[1]);
+  } finally {
+    db.close();
+  }
+  const linksPath = `/${pair[0].service}/user/${pair[0].id}/links`;
+
+  const consumerContext = await browser.newContext();
+  await signInAs(consumerContext, 'consumer');
+  const consumerPage = await consumerContext.newPage();
+  await consumerPage.goto(linksPath);
+  await expect(consumerPage.getByRole('link', { name: pair[1].name })).toBeVisible();
+  await expect(consumerPage.locator('astro-island[ssr]')).toHaveCount(0);
+  await expect(consumerPage.getByRole('button', { name: 'Remove from linked accounts' })).toHaveCount(0);
+  await consumerContext.close();
+
+  const context = await browser.newContext();
+  await signInAs(context, 'administrator');
+  const page = await context.newPage();
+  page.on('dialog', (dialog) => dialog.accept());
+  await page.goto(linksPath);
+  await page.getByRole('button', { name: 'Remove from linked accounts' }).click();
+  await expect(page.getByRole('status')).toContainText('Removed from its linked accounts.');
+  expect(e2eRow<{ relation_id: number | null }>('SELECT relation_id FROM creators WHERE service = ? AND id = ?', pair[0].service, pair[0].id).relation_id).toBeNull();
+  await context.close();
 });
