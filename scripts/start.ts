@@ -11,6 +11,7 @@ import { createFrontServer } from '../api/server/front.ts';
 import { rebuildPages } from '../api/pages/rebuild.ts';
 import { startRebuildLoop } from '../api/pages/rebuild-loop.ts';
 import { operatorPublicKey } from '../api/importer/operator-key.ts';
+import { startImportWorker, type ImportWorker } from '../api/importer/worker.ts';
 import { inProcessRenderer } from '../api/pages/render-into-store.ts';
 import { config, dataPaths } from '../src/lib/config.ts';
 import { buildInfo } from '../src/lib/build-info.ts';
@@ -60,9 +61,13 @@ const server = createFrontServer({
   log,
 });
 
+// Submitted imports are worked on in this process unless IMPORT_WORKER=0 (then by `npm run worker`).
+let worker: ImportWorker | undefined;
+
 server.listen(settings.port, settings.host, () => {
   const shownHost = settings.host === '0.0.0.0' ? 'localhost' : settings.host;
   log(`Serving http://${shownHost}:${settings.port} (up in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  if (settings.importWorker) worker = startImportWorker({ db: site.db, config: settings, log }, { leaseMs: settings.importLeaseSeconds * 1000 });
   const renderer = inProcessRenderer(site.renderer, site.store, 2);
   void rebuildPages(site.db, site.store, renderer, { all: fresh })
     .then(
@@ -83,7 +88,10 @@ function shutdown() {
   log('Shutting down.');
   server.close();
   server.closeAllConnections();
-  void site.close().finally(() => process.exit(0));
+  // The running import's lease is given back first, so a restart resumes it at once.
+  void (worker?.stop() ?? Promise.resolve())
+    .then(() => site.close())
+    .finally(() => process.exit(0));
 }
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

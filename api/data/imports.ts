@@ -42,6 +42,8 @@ export interface ImportInput {
   created_at?: string;
   /** HMAC of service and key (migration 006), to find the same key's pending import; never the key. */
   key_fingerprint?: string | null;
+  /** The key sealed with the data folder's working key (api/importer/work-key.ts) for the worker. */
+  work_key?: Buffer | null;
 }
 
 /** Fields the worker updates as an import progresses. */
@@ -88,8 +90,8 @@ export function createImport(db: Db, input: ImportInput): string {
   stmt(
     db,
     `INSERT INTO imports (id, service, account_id, key_id, priority, sub_count, save_dms, save_session_key, auto_import,
-                          channel_ids, created_at, key_fingerprint)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                          channel_ids, created_at, key_fingerprint, work_key)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     id,
     input.service,
@@ -103,6 +105,7 @@ export function createImport(db: Db, input: ImportInput): string {
     input.channel_ids ?? null,
     input.created_at ?? nowIso(),
     input.key_fingerprint ?? null,
+    input.work_key ?? null,
   );
   return id;
 }
@@ -164,6 +167,82 @@ export function nextQueuedImport(db: Db, now: string = nowIso()): Import | undef
       ORDER BY priority DESC, created_at, id LIMIT 1`,
   ).get(now);
   return row && toImport(row);
+}
+
+// The worker's lease ------------------------------------------------------------------------------
+// Every write of a running import is fenced by its lease: a worker whose lease expired and was taken
+// over writes nothing more (its UPDATEs match no row, its steps roll back).
+
+/**
+ * Claims the next import to work on (highest priority, then oldest) whose lease is free or expired and
+ * whose resuming_at has passed, in one statement: of two workers claiming at once, one gets it. Sets the
+ * lease, current_try_started_at, and first_started_at on the first try. @returns the claimed import
+ */
+export function claimNextImport(db: Db, owner: string, leaseExpiresAt: string, now: string = nowIso()): Import | undefined {
+  return inTransaction(db, () => {
+    const row = stmt<ImportRow>(
+      db,
+      `UPDATE imports
+          SET lease_owner = ?, lease_expires_at = ?, current_try_started_at = ?, first_started_at = coalesce(first_started_at, ?)
+        WHERE id = (SELECT id FROM imports
+                     WHERE finished_at IS NULL AND is_key_invalid = 0
+                       AND (resuming_at IS NULL OR resuming_at <= ?)
+                       AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
+                     ORDER BY priority DESC, created_at, id LIMIT 1)
+      RETURNING ${IMPORT_COLUMNS}`,
+    ).get(owner, leaseExpiresAt, now, now, now, now);
+    return row && toImport(row);
+  });
+}
+
+/** Extends a held lease. @returns false when the lease is no longer this owner's (taken over or ended) */
+export function renewImportLease(db: Db, id: string, owner: string, leaseExpiresAt: string): boolean {
+  return stmt(db, 'UPDATE imports SET lease_expires_at = ? WHERE id = ? AND lease_owner = ? AND finished_at IS NULL').run(leaseExpiresAt, id, owner)
+    .changes > 0;
+}
+
+/** Whether the owner still holds the import's lease (checked inside a step's transaction). */
+export function holdsImportLease(db: Db, id: string, owner: string): boolean {
+  return stmt(db, 'SELECT 1 FROM imports WHERE id = ? AND lease_owner = ? AND finished_at IS NULL').get(id, owner) !== undefined;
+}
+
+/** Gives the lease back (graceful stop, or a retry scheduled with resuming_at). */
+export function releaseImportLease(db: Db, id: string, owner: string, update: ImportUpdate = {}): boolean {
+  return inTransaction(db, () => {
+    if (!holdsImportLease(db, id, owner)) return false;
+    updateImport(db, id, update);
+    stmt(db, 'UPDATE imports SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ?').run(id);
+    return true;
+  });
+}
+
+/**
+ * Ends an import held by owner: sets the given fields (finished_at, key_failed_at...), frees the lease
+ * and wipes the sealed key and the cursor, which are only needed while it runs.
+ */
+export function endImport(db: Db, id: string, owner: string, update: ImportUpdate): boolean {
+  return inTransaction(db, () => {
+    if (!holdsImportLease(db, id, owner)) return false;
+    updateImport(db, id, update);
+    stmt(db, 'UPDATE imports SET lease_owner = NULL, lease_expires_at = NULL, work_key = NULL, cursor = NULL WHERE id = ?').run(id);
+    return true;
+  });
+}
+
+/** The import's resume position (JSON), or undefined before its first committed step. */
+export function getImportCursor(db: Db, id: string): unknown {
+  const text = stmt<{ cursor: string | null }>(db, 'SELECT cursor FROM imports WHERE id = ?').get(id)?.cursor;
+  return text == null ? undefined : JSON.parse(text);
+}
+
+/** Saves the resume position; call inside the step's transaction. */
+export function setImportCursor(db: Db, id: string, cursor: unknown): void {
+  stmt(db, 'UPDATE imports SET cursor = ? WHERE id = ?').run(cursor === undefined ? null : JSON.stringify(cursor), id);
+}
+
+/** The import's key sealed with the working key, or undefined once wiped. */
+export function getImportWorkKey(db: Db, id: string): Buffer | undefined {
+  return stmt<{ work_key: Buffer | null }>(db, 'SELECT work_key FROM imports WHERE id = ?').get(id)?.work_key ?? undefined;
 }
 
 /** Imports submitted by an account, newest first. */

@@ -1,11 +1,13 @@
 /**
  * The importer (SPEC.md sections 2, 3 and 5; API-NOTES.md): submitting a session key and following
- * the import. Until the worker exists a submitted import stays queued with an honest log line.
+ * the import. A submitted import is queued for the worker (api/importer/worker.ts), which gets the key
+ * sealed with the data folder's working key (api/importer/work-key.ts) until the import ends.
  *
  * Secrets: the key is validated, fingerprinted (HMAC, for finding the same key's pending import) and,
  * when the signed-in user asks, sealed by api/importer/key-store.ts; it is never logged, stored in the
  * import row or answered. Validation messages never quote the key.
  */
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { clientAddress } from '../auth/rate-limits.ts';
 import { appendImportLog, createImport, findPendingImportByFingerprint, getImport, getImportLogs, type Import } from '../data/imports.ts';
@@ -14,6 +16,7 @@ import { ForbiddenError, NotFoundError } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
 import { keyFingerprint, saveSubmittedKey } from '../importer/key-store.ts';
 import { takeImportSubmission } from '../importer/submit-limits.ts';
+import { sealForWorker } from '../importer/work-key.ts';
 import { importSubmissionSchema } from '../../src/lib/importer.ts';
 import { importIdParam } from '../../src/lib/validators.ts';
 
@@ -85,8 +88,12 @@ export default defineRoutes(
         if (pending) return { import_id: pending };
         await takeImportSubmission(deps.db, clientAddress(req, deps.config.trustProxy), account?.id ?? null);
         const keepKey = !!account && (body.save_session_key || body.auto_import);
+        const newId = randomBytes(8).toString('hex');
+        const workKey = sealForWorker(deps.config, newId, body.session_key);
         const importId = inTransaction(deps.db, () => {
           const id = createImport(deps.db, {
+            id: newId,
+            work_key: workKey,
             service: body.service,
             account_id: account?.id ?? null,
             priority: SUBMITTED_PRIORITY,

@@ -30,6 +30,10 @@ export interface Config {
    * 0 turns it off). Off by default in the test environment, whose specs run `scripts/rebuild` themselves.
    */
   rebuildIntervalSeconds: number;
+  /** Whether the server runs the import worker (IMPORT_WORKER=0 turns it off; `scripts/worker` runs it alone). */
+  importWorker: boolean;
+  /** How long a worker's claim on an import lasts without a heartbeat (IMPORT_LEASE_SECONDS, default 60). */
+  importLeaseSeconds: number;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -46,7 +50,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: /^(1|true|yes)$/i.test(env.TRUST_PROXY ?? ''),
     operatorPublicKey: env.OPERATOR_PUBLIC_KEY ? path.resolve(env.OPERATOR_PUBLIC_KEY) : '',
     rebuildIntervalSeconds: rebuildInterval(env),
+    importWorker: !/^(0|false|no|off)$/i.test(env.IMPORT_WORKER ?? ''),
+    importLeaseSeconds: positiveNumber(env.IMPORT_LEASE_SECONDS, 60),
   };
+}
+
+function positiveNumber(raw: string | undefined, fallback: number): number {
+  const value = Number(raw);
+  return raw && Number.isFinite(value) && value > 0 ? value : fallback;
 }
 
 function rebuildInterval(env: NodeJS.ProcessEnv): number {

@@ -2,6 +2,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_DB_FILE, signInBrowser } from './e2e-db.ts';
 import { openDatabase } from '../../api/data/db.ts';
+import { appendImportLog, createImport } from '../../api/data/imports.ts';
 import { IMPORT_POLL_MS } from '../../src/lib/constants.ts';
 
 // Every run submits several imports from one address: start each with the import limits unused.
@@ -36,11 +37,43 @@ test('a bad key shows Error: and a valid patreon key opens its status page', asy
   await page.getByRole('textbox', { name: 'Session key' }).fill(uniqueKey());
   await page.getByRole('button', { name: 'Submit Key' }).click();
   await page.waitForURL(/\/importer\/status\/[0-9a-f]+$/);
-  await expect(page.locator('[data-field="Status"]')).toHaveText('In Progress');
   await expect(page.locator('[data-field="Service"]')).toHaveText('Patreon');
   await expect(page.getByText('Queued: waiting for the importer worker.')).toBeVisible();
   await expect(page.getByRole('row', { name: /Retries/ })).toHaveCount(0);
 });
+
+test('the status page moves to Finished with the not-available line as the worker ends the import', async ({ page }) => {
+  // The page polls every IMPORT_POLL_MS: a fake clock stands in for the wait; the server's worker runs in real time.
+  await page.clock.install();
+  await submitPatreon(page, uniqueKey());
+  await page.waitForURL(/\/importer\/status\/[0-9a-f]+$/);
+  const status = page.locator('[data-field="Status"]');
+  await expect
+    .poll(
+      async () => {
+        if ((await status.textContent()) !== 'Finished') await page.clock.runFor(IMPORT_POLL_MS);
+        return status.textContent();
+      },
+      { timeout: 20_000, intervals: [500] },
+    )
+    .toBe('Finished');
+  await expect(page.getByText('Patreon importer is not available yet; nothing was imported.')).toBeVisible();
+  await expect(page.getByText('Started.', { exact: true })).toBeVisible();
+  await expect(page.getByRole('row', { name: /Retries/ })).toHaveCount(0);
+});
+
+/** An import the worker leaves alone (due to resume in a year), for the In Progress page. */
+function waitingImport(): string {
+  const db = openDatabase(E2E_DB_FILE);
+  try {
+    const id = createImport(db, { service: 'patreon', priority: 1, sub_count: 0 });
+    db.prepare('UPDATE imports SET resuming_at = ? WHERE id = ?').run(new Date(Date.now() + 365 * 86400_000).toISOString().slice(0, 19), id);
+    appendImportLog(db, id, 'Queued: waiting for the importer worker.');
+    return id;
+  } finally {
+    db.close();
+  }
+}
 
 test('services change the inputs; onlyfans fills in the browser User-Agent', async ({ page }) => {
   await page.goto('/importer');
@@ -72,8 +105,9 @@ test('include DMs is disabled for guests and enabled when signed in', async ({ p
 
 test('the status page polls every IMPORT_POLL_MS and toggles log order and the table', async ({ page }) => {
   await page.clock.install();
-  await submitPatreon(page, uniqueKey());
-  await page.waitForURL(/\/importer\/status\//);
+  await page.goto(`/importer/status/${waitingImport()}`);
+  await page.waitForLoadState('networkidle');
+  await expect(page.locator('[data-field="Status"]')).toHaveText('In Progress');
   const polls: string[] = [];
   page.on('request', (r) => {
     if (/\/api\/v1\/(imports|importer\/logs)\//.test(r.url())) polls.push(r.url());

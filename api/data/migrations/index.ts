@@ -6,6 +6,7 @@ import shortWords from './004_short_words.ts';
 import rateLimits from './005_rate_limits.ts';
 import importFingerprints from './006_import_fingerprints.ts';
 import keyFingerprints from './007_key_fingerprints.ts';
+import importWorker from './008_import_worker.ts';
 import type { Db } from '../db.ts';
 
 export interface Migration {
@@ -16,4 +17,4 @@ export interface Migration {
   fill?: (db: Db) => void;
 }
 
-export const MIGRATIONS: Migration[] = [initial, listingSpeed, archiveStatus, shortWords, rateLimits, importFingerprints, keyFingerprints];
+export const MIGRATIONS: Migration[] = [initial, listingSpeed, archiveStatus, shortWords, rateLimits, importFingerprints, keyFingerprints, importWorker];

@@ -1,0 +1,82 @@
+/**
+ * Paysite importers and what the worker gives them. An importer works in steps: each step's writes,
+ * its resume position (cursor) and its log lines commit together in one transaction (ctx.step), so after
+ * a crash the import resumes at the last committed step with nothing written twice. Writes are upserts
+ * keyed by the paysite's ids, so a step repeated after a crash mid-step changes nothing.
+ *
+ * The real Patreon, Fanbox and Discord importers come next; until then every paysite ends the import
+ * saying its importer is not available yet.
+ */
+import type { Db } from '../../data/db.ts';
+import { PAYSITE_LABELS, isPaysite } from '../../../src/lib/paysites.ts';
+import { slowTestImporter } from './test-slow.ts';
+
+export interface ImportContext {
+  db: Db;
+  importId: string;
+  service: string;
+  /** The session key, in memory only; never log it or put it in an error message. */
+  key: string;
+  channelIds: string[];
+  saveDms: boolean;
+  /** The resume position committed by the last step, or undefined on a fresh start. */
+  cursor<T>(): T | undefined;
+  /**
+   * Runs fn in a transaction with the new cursor and log lines; rolls back (and throws LeaseLostError)
+   * when this worker no longer holds the import.
+   */
+  step<T>(fn: () => T, commit: { cursor?: unknown; log?: string[] }): T;
+  /** Appends a log line outside any step (progress that need not survive a crash exactly once). */
+  log(line: string): void;
+  /** Sets the number of subscriptions found. */
+  setSubCount(count: number): void;
+  /** Aborted when the worker stops (SIGTERM) or loses the lease; check it between steps. */
+  signal: AbortSignal;
+}
+
+export interface PaysiteImporter {
+  run(ctx: ImportContext): Promise<void>;
+}
+
+/** The paysite failed in a way worth retrying later (5xx, timeout, 429): the worker backs off. */
+export class TransientError extends Error {
+  override name = 'TransientError';
+  /** The paysite's Retry-After, when it sent one. */
+  constructor(message: string, readonly retryAfterMs?: number) {
+    super(message);
+  }
+}
+
+/** The paysite refused the session key (expired, revoked): the import fails and a kept key is marked dead. */
+export class KeyRejectedError extends Error {
+  override name = 'KeyRejectedError';
+}
+
+/** This worker's lease was taken over (it ran past its expiry): it must stop writing. */
+export class LeaseLostError extends Error {
+  override name = 'LeaseLostError';
+}
+
+export function paysiteLabel(service: string): string {
+  return isPaysite(service) ? PAYSITE_LABELS[service] : service;
+}
+
+export function notAvailableLine(service: string): string {
+  return `${paysiteLabel(service)} importer is not available yet; nothing was imported.`;
+}
+
+const notAvailable: PaysiteImporter = {
+  async run(ctx) {
+    ctx.step(() => undefined, { log: [notAvailableLine(ctx.service)] });
+  },
+};
+
+/**
+ * The importer of a service. TROVE_TEST_IMPORTER=slow (honoured only when TROVE_ENV=test) replaces every
+ * paysite's with a test importer that writes posts one step at a time, for the crash test.
+ */
+export function importerFor(service: string, env: NodeJS.ProcessEnv = process.env): PaysiteImporter {
+  if (env.TROVE_ENV === 'test' && env.TROVE_TEST_IMPORTER === 'slow') return slowTestImporter(env);
+  void service;
+  return notAvailable;
+}

@@ -1,0 +1,27 @@
+/**
+ * `npm run worker`: the import worker alone (the server runs one too unless IMPORT_WORKER=0). Same
+ * DATA_DIR as the server; several workers may run at once, the leases keep them apart. SIGTERM or
+ * SIGINT stops it between two steps and gives the running import's lease back, so another worker
+ * resumes it at once.
+ */
+import { sharedDatabase } from '../api/data/db.ts';
+import { startImportWorker } from '../api/importer/worker.ts';
+import { config, dataPaths } from '../src/lib/config.ts';
+
+const log = (line: string) => console.log(`[worker] ${line}`);
+const settings = config();
+const db = sharedDatabase(dataPaths(settings.dataDir).database);
+const worker = startImportWorker({ db, config: settings, log }, { leaseMs: settings.importLeaseSeconds * 1000 });
+log(`Import worker ${worker.owner} started on ${settings.dataDir}.`);
+
+let stopping = false;
+async function shutdown() {
+  if (stopping) return;
+  stopping = true;
+  log('Stopping.');
+  await worker.stop();
+  db.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown());
+process.on('SIGTERM', () => void shutdown());
