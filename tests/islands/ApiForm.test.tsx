@@ -6,9 +6,15 @@ import ApiForm, { FORM_STATUS } from '../../src/islands/forms/ApiForm.tsx';
 const noop = async () => {};
 
 describe('ApiForm', () => {
-  it("shows 'Ready for submit' in an aria-live status", () => {
+  it("waits for hydration: without an action of its own the server's form says 'Loading...' and cannot be sent", () => {
+    const html = renderToStaticMarkup(<ApiForm onSubmit={noop} submitLabel="Login" id="login" />);
+    expect(html).toContain(`id="login-status">${FORM_STATUS.loading}</p>`);
+    expect(html).toMatch(/<button type="submit" disabled="" aria-describedby="login-status">Login<\/button>/);
+  });
+
+  it("shows 'Ready for submit' in an aria-live status when the form has a plain-HTML path", () => {
     const html = renderToStaticMarkup(
-      <ApiForm onSubmit={noop} submitLabel="Login" id="login">
+      <ApiForm onSubmit={noop} submitLabel="Login" id="login" action="/search" method="get">
         <input name="username" />
       </ApiForm>,
     );
@@ -27,7 +33,7 @@ describe('ApiForm', () => {
 
   it('lists given errors and honours submitDisabled', () => {
     const html = renderToStaticMarkup(
-      <ApiForm onSubmit={noop} submitDisabled errors={['Please select a creator.']} />,
+      <ApiForm onSubmit={noop} submitDisabled errors={['Please select a creator.']} action="/x" />,
     );
     expect(html).toContain('<ul class="api-form-errors" role="alert"><li>Please select a creator.</li></ul>');
     expect(html).toMatch(/<button type="submit" disabled="">/);

@@ -9,6 +9,7 @@
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { describeError } from '../../lib/api-client.ts';
+import { useHydrated } from '../shell/useHydrated.ts';
 
 export const FORM_STATUS = {
   loading: 'Loading...',
@@ -47,6 +48,10 @@ export default function ApiForm({
   id,
   'aria-label': ariaLabel,
 }: ApiFormProps) {
+  // Before hydration a click would post the form to the page itself; a form without its own action
+  // (no plain-HTML path) waits, showing 'Loading...', until the island can send it.
+  const hydrated = useHydrated();
+  const waiting = !hydrated && action === undefined;
   const [submitting, setSubmitting] = useState(false);
   const [errors, setErrors] = useState<readonly string[]>([]);
   const mounted = useRef(true);
@@ -59,7 +64,7 @@ export default function ApiForm({
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (submitting || loading) return;
+    if (submitting || loading || waiting) return;
     const form = event.currentTarget;
     setSubmitting(true);
     setErrors([]);
@@ -73,7 +78,7 @@ export default function ApiForm({
     }
   }
 
-  const status = loading ? FORM_STATUS.loading : submitting ? FORM_STATUS.submitting : FORM_STATUS.ready;
+  const status = loading || waiting ? FORM_STATUS.loading : submitting ? FORM_STATUS.submitting : FORM_STATUS.ready;
   const shown = [...outerErrors, ...errors];
   const statusId = id ? `${id}-status` : undefined;
 
@@ -85,11 +90,11 @@ export default function ApiForm({
       method={method}
       onSubmit={handleSubmit}
       aria-label={ariaLabel}
-      aria-busy={loading || submitting}
+      aria-busy={loading || waiting || submitting}
     >
       {children}
       <div className="api-form-footer">
-        <button type="submit" disabled={loading || submitting || submitDisabled} aria-describedby={statusId}>
+        <button type="submit" disabled={loading || waiting || submitting || submitDisabled} aria-describedby={statusId}>
           {submitLabel}
         </button>
         <p className="api-form-status" role="status" aria-live="polite" id={statusId}>
