@@ -121,6 +121,31 @@ export function findPendingImportByFingerprint(db: Db, fingerprint: string): str
 }
 
 /** One import, or undefined. */
+/** The fields of SPEC.md section 3 that anyone with the import's id may see: never its account, key or channels. */
+export type PublicImport = Pick<
+  Import,
+  | 'id' | 'service' | 'priority' | 'sub_count' | 'save_dms' | 'created_at' | 'first_started_at' | 'retry_count'
+  | 'current_try_started_at' | 'resuming_at' | 'finished_at' | 'key_failed_at' | 'is_key_invalid'
+>;
+
+export function publicImport(i: Import): PublicImport {
+  return {
+    id: i.id,
+    service: i.service,
+    priority: i.priority,
+    sub_count: i.sub_count,
+    save_dms: i.save_dms,
+    created_at: i.created_at,
+    first_started_at: i.first_started_at,
+    retry_count: i.retry_count,
+    current_try_started_at: i.current_try_started_at,
+    resuming_at: i.resuming_at,
+    finished_at: i.finished_at,
+    key_failed_at: i.key_failed_at,
+    is_key_invalid: i.is_key_invalid,
+  };
+}
+
 export function getImport(db: Db, id: string): Import | undefined {
   const row = stmt<ImportRow>(db, `SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?`).get(id);
   return row && toImport(row);

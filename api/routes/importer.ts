@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { clientAddress } from '../auth/rate-limits.ts';
-import { appendImportLog, createImport, findPendingImportByFingerprint, getImport, getImportLogs, type Import } from '../data/imports.ts';
+import { appendImportLog, createImport, findPendingImportByFingerprint, getImport, getImportLogs, publicImport } from '../data/imports.ts';
 import { inTransaction } from '../data/util.ts';
 import { ForbiddenError, NotFoundError } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
@@ -44,25 +44,6 @@ const importShape = z.object({
   key_failed_at: z.string().nullable(),
   is_key_invalid: z.boolean(),
 });
-
-/** Only the fields of SPEC.md section 3: no account, key or channel data. */
-function publicImport(i: Import): z.input<typeof importShape> {
-  return {
-    id: i.id,
-    service: i.service,
-    priority: i.priority,
-    sub_count: i.sub_count,
-    save_dms: i.save_dms,
-    created_at: i.created_at,
-    first_started_at: i.first_started_at,
-    retry_count: i.retry_count,
-    current_try_started_at: i.current_try_started_at,
-    resuming_at: i.resuming_at,
-    finished_at: i.finished_at,
-    key_failed_at: i.key_failed_at,
-    is_key_invalid: i.is_key_invalid,
-  };
-}
 
 const idParams = z.object({ id: importIdParam });
 
