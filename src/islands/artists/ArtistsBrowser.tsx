@@ -25,11 +25,12 @@ import {
 } from '../../lib/artists.ts';
 import { DEBOUNCE_ARTISTS_MS } from '../../lib/constants.ts';
 import { paginate } from '../../lib/pagination.ts';
-import { PAYSITES, PAYSITE_LABELS, isPaysite } from '../../lib/paysites.ts';
+import { isPaysite } from '../../lib/paysites.ts';
 import type { ArtistSortField, SortOrder } from '../../lib/validators.ts';
 import ErrorDetails from '../shell/ErrorDetails.tsx';
 import CreatorCardView from './CreatorCardView.tsx';
 import PaginatorView from './PaginatorView.tsx';
+import PaysiteOptions from '../forms/PaysiteOptions.tsx';
 
 interface Props {
   initial: ArtistsQuery;
@@ -174,11 +175,7 @@ export default function ArtistsBrowser({ initial, iconsPath, children }: Props) 
             <label htmlFor="artists-service">Service</label>
             <select id="artists-service" name="service" value={query.service ?? ''} onChange={(event) => change({ service: isPaysite(event.target.value) ? event.target.value : undefined })}>
               <option value="">All</option>
-              {PAYSITES.map((paysite) => (
-                <option key={paysite} value={paysite}>
-                  {PAYSITE_LABELS[paysite]}
-                </option>
-              ))}
+              <PaysiteOptions />
             </select>
           </div>
           <div className="artists-search__field">

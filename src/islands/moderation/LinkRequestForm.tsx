@@ -6,8 +6,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../../lib/api-client';
 import { LINK_CANDIDATES_MAX, LINK_REASON_MAX } from '../../lib/constants';
-import { PAYSITES, PAYSITE_LABELS, isPaysite } from '../../lib/paysites';
+import { PAYSITE_LABELS, isPaysite } from '../../lib/paysites';
 import ApiForm from '../forms/ApiForm';
+import PaysiteOptions from '../forms/PaysiteOptions.tsx';
 
 interface Props {
   service: string;
@@ -89,11 +90,7 @@ export default function LinkRequestForm({ service, creatorId, creatorName }: Pro
           Service
           <select value={serviceFilter} onChange={(e) => setServiceFilter(e.currentTarget.value)} name="service-filter">
             <option value="">All services</option>
-            {PAYSITES.map((paysite) => (
-              <option key={paysite} value={paysite}>
-                {PAYSITE_LABELS[paysite]}
-              </option>
-            ))}
+            <PaysiteOptions />
           </select>
         </label>
         <label>

@@ -7,10 +7,11 @@ import { useEffect, useId, useState } from 'react';
 import { flushSync } from 'react-dom';
 import ApiForm from '../forms/ApiForm.tsx';
 import { ApiError, api, describeError } from '../../lib/api-client.ts';
-import { PAYSITES, PAYSITE_LABELS } from '../../lib/paysites.ts';
+import { PAYSITES } from '../../lib/paysites.ts';
 import { checkUploadFiles, formatBytes } from '../../lib/upload-limits.ts';
 import { loginUrl, shareUrl } from '../../lib/urls.ts';
 import { postWithProgress } from './upload-request.ts';
+import PaysiteOptions from '../forms/PaysiteOptions.tsx';
 
 export interface UploadFormProps {
   service?: string;
@@ -105,11 +106,7 @@ export default function UploadForm({ service = '', user = '' }: UploadFormProps)
         <div className="form-field">
           <label htmlFor={`${id}service`}>Service</label>
           <select id={`${id}service`} name="service" defaultValue={service || PAYSITES[0]} required>
-            {PAYSITES.map((paysite) => (
-              <option key={paysite} value={paysite}>
-                {PAYSITE_LABELS[paysite]}
-              </option>
-            ))}
+            <PaysiteOptions />
           </select>
         </div>
         <div className="form-field">
