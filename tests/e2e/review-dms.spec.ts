@@ -117,7 +117,10 @@ test.describe('review DMs on a phone', () => {
     await expect(page.locator('li.dm')).toHaveCount(1);
     await expectNoOverflow(page);
     const submit = page.getByRole('button', { name: 'Submit approved DMs.' });
+    // Until the island hydrates the button is disabled and cannot take focus.
+    await expect(submit).toBeEnabled();
     await submit.focus();
+    await expect(submit).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('alert')).toContainText('At least one DM must be provided for approval.');
     await page.getByLabel('Approve').focus();
