@@ -121,8 +121,10 @@ export function startImportWorker(
 
     const ctx: ImportContext = {
       db,
+      config,
       importId: id,
       service: job.service,
+      accountId: job.account_id,
       key,
       channelIds: (job.channel_ids ?? '').split(',').filter(Boolean),
       saveDms: job.save_dms,

@@ -34,6 +34,50 @@ export interface Config {
   importWorker: boolean;
   /** How long a worker's claim on an import lasts without a heartbeat (IMPORT_LEASE_SECONDS, default 60). */
   importLeaseSeconds: number;
+  /** Where the importers reach the paysites (api/importer/fetch.ts); tests point these at fake paysites. */
+  importer: ImporterConfig;
+}
+
+/** A paysite the importers talk to: its API base URL and the hosts its files come from. */
+export interface PaysiteEndpoint {
+  /** IMPORTER_{SERVICE}_URL; the default is the paysite's real API. */
+  baseUrl: string;
+  /** Host names the importer may contact; a leading '.' allows subdomains. The base URL's host is always allowed. */
+  hosts: string[];
+}
+
+export interface ImporterConfig {
+  endpoints: { patreon: PaysiteEndpoint; fanbox: PaysiteEndpoint; discord: PaysiteEndpoint };
+  /**
+   * Loopback and private addresses are refused unless IMPORTER_ALLOW_PRIVATE_ADDRESSES=1 (honoured only
+   * under TROVE_ENV=test, for the fake paysites the tests start on 127.0.0.1).
+   */
+  allowPrivateAddresses: boolean;
+  /** Per request, until the whole answer has arrived (IMPORTER_TIMEOUT_SECONDS, default 60; files get 10 times that). */
+  timeoutMs: number;
+  /** Largest file downloaded (IMPORTER_MAX_FILE_MB, default 2048); bigger ones are logged and skipped. */
+  maxFileBytes: number;
+}
+
+function endpoint(raw: string | undefined, fallback: string, hosts: string[]): PaysiteEndpoint {
+  return { baseUrl: (raw || fallback).replace(/\/+$/, ''), hosts };
+}
+
+function importerConfig(env: NodeJS.ProcessEnv): ImporterConfig {
+  return {
+    endpoints: {
+      patreon: endpoint(env.IMPORTER_PATREON_URL, 'https://www.patreon.com', ['.patreon.com', 'patreon.com', '.patreonusercontent.com']),
+      fanbox: endpoint(env.IMPORTER_FANBOX_URL, 'https://api.fanbox.cc', ['.fanbox.cc', '.pximg.net']),
+      discord: endpoint(env.IMPORTER_DISCORD_URL, 'https://discord.com/api/v10', [
+        'discord.com',
+        'cdn.discordapp.com',
+        'media.discordapp.net',
+      ]),
+    },
+    allowPrivateAddresses: env.TROVE_ENV === 'test' && /^(1|true|yes)$/i.test(env.IMPORTER_ALLOW_PRIVATE_ADDRESSES ?? ''),
+    timeoutMs: positiveNumber(env.IMPORTER_TIMEOUT_SECONDS, 60) * 1000,
+    maxFileBytes: positiveNumber(env.IMPORTER_MAX_FILE_MB, 2048) * 1024 * 1024,
+  };
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -52,6 +96,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rebuildIntervalSeconds: rebuildInterval(env),
     importWorker: !/^(0|false|no|off)$/i.test(env.IMPORT_WORKER ?? ''),
     importLeaseSeconds: positiveNumber(env.IMPORT_LEASE_SECONDS, 60),
+    importer: importerConfig(env),
   };
 }
 

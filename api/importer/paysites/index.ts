@@ -4,17 +4,25 @@
  * a crash the import resumes at the last committed step with nothing written twice. Writes are upserts
  * keyed by the paysite's ids, so a step repeated after a crash mid-step changes nothing.
  *
- * The real Patreon, Fanbox and Discord importers come next; until then every paysite ends the import
- * saying its importer is not available yet.
+ * Patreon, Fanbox and Discord have real importers (./patreon.ts, ./fanbox.ts, ./discord.ts); the other
+ * nine paysites end the import saying their importer is not available yet.
  */
 import type { Db } from '../../data/db.ts';
+import type { Config } from '../../../src/lib/config.ts';
 import { PAYSITE_LABELS, isPaysite } from '../../../src/lib/paysites.ts';
+import { discordImporter } from './discord.ts';
+import { fanboxImporter } from './fanbox.ts';
+import { patreonImporter } from './patreon.ts';
 import { slowTestImporter } from './test-slow.ts';
 
 export interface ImportContext {
   db: Db;
+  /** DATA_DIR (the file store) and the paysite endpoints (config.importer). */
+  config: Config;
   importId: string;
   service: string;
+  /** The importing account (its DMs wait for its review), or null for a guest's import. */
+  accountId: number | null;
   /** The session key, in memory only; never log it or put it in an error message. */
   key: string;
   channelIds: string[];
@@ -38,24 +46,7 @@ export interface PaysiteImporter {
   run(ctx: ImportContext): Promise<void>;
 }
 
-/** The paysite failed in a way worth retrying later (5xx, timeout, 429): the worker backs off. */
-export class TransientError extends Error {
-  override name = 'TransientError';
-  /** The paysite's Retry-After, when it sent one. */
-  constructor(message: string, readonly retryAfterMs?: number) {
-    super(message);
-  }
-}
-
-/** The paysite refused the session key (expired, revoked): the import fails and a kept key is marked dead. */
-export class KeyRejectedError extends Error {
-  override name = 'KeyRejectedError';
-}
-
-/** This worker's lease was taken over (it ran past its expiry): it must stop writing. */
-export class LeaseLostError extends Error {
-  override name = 'LeaseLostError';
-}
+export { KeyRejectedError, LeaseLostError, TransientError } from '../errors.ts';
 
 export function paysiteLabel(service: string): string {
   return isPaysite(service) ? PAYSITE_LABELS[service] : service;
@@ -65,10 +56,16 @@ export function notAvailableLine(service: string): string {
   return `${paysiteLabel(service)} importer is not available yet; nothing was imported.`;
 }
 
-const notAvailable: PaysiteImporter = {
+export const notAvailable: PaysiteImporter = {
   async run(ctx) {
     ctx.step(() => undefined, { log: [notAvailableLine(ctx.service)] });
   },
+};
+
+const IMPORTERS: Record<string, PaysiteImporter | undefined> = {
+  patreon: patreonImporter,
+  fanbox: fanboxImporter,
+  discord: discordImporter,
 };
 
 /**
@@ -77,6 +74,5 @@ const notAvailable: PaysiteImporter = {
  */
 export function importerFor(service: string, env: NodeJS.ProcessEnv = process.env): PaysiteImporter {
   if (env.TROVE_ENV === 'test' && env.TROVE_TEST_IMPORTER === 'slow') return slowTestImporter(env);
-  void service;
-  return notAvailable;
+  return IMPORTERS[service] ?? notAvailable;
 }
