@@ -365,6 +365,15 @@ export function upsertFancard(
   });
 }
 
+/** The id of a creator's fancard showing a file, if any: importers find a card they saved before by it. */
+export function findFancardId(db: Db, service: string, creatorId: string, fileId: number): number | undefined {
+  return stmt<{ id: number }>(db, 'SELECT id FROM fancards WHERE service = ? AND user_id = ? AND file_id = ? ORDER BY id LIMIT 1').get(
+    service,
+    creatorId,
+    fileId,
+  )?.id;
+}
+
 /** A creator's fancards (GET /v1/fanbox/user/{id}/fancards), newest first, `server` filled in. */
 export function listFancards(db: Db, service: string, creatorId: string, server = ''): Fancard[] {
   return stmt<Omit<Fancard, 'path' | 'server'>>(

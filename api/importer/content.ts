@@ -34,9 +34,14 @@ export function nameFromUrl(url: string): string {
   }
 }
 
+/** IMPORTER_MAX_FILE_MB may be a fraction: below 1 MB the cap reads in KB rather than '0 MB'. */
+function capLabel(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
 /** Why a file was skipped, for the import log (never with the URL, whose query may carry a token). */
 function skipLine(name: string, error: unknown): string | undefined {
-  if (error instanceof FileTooLargeError) return `Skipped ${name}: larger than ${Math.round(error.maxBytes / 1024 / 1024)} MB.`;
+  if (error instanceof FileTooLargeError) return `Skipped ${name}: larger than ${capLabel(error.maxBytes)}.`;
   if (error instanceof PaysiteRequestError) return `Skipped ${name}: the paysite answered ${error.status}.`;
   if (error instanceof ForbiddenHostError) return `Skipped ${name}: ${error.message}`;
   return undefined;
@@ -49,9 +54,10 @@ function skipLine(name: string, error: unknown): string | undefined {
  */
 export async function archiveFile(ctx: ImportContext, client: PaysiteClient, url: string, name?: string | null): Promise<ArchivedFile | undefined> {
   const fileName = (name || nameFromUrl(url) || 'file').slice(0, 255);
-  const ext = extensionOf(fileName) || extensionOf(nameFromUrl(url));
+  // The name's extension when the store takes it, else the URL's (a title like 'notes.v2!' is no extension).
+  const ext = [extensionOf(fileName), extensionOf(nameFromUrl(url))].find((candidate) => /^\.[a-z0-9]{1,10}$/.test(candidate)) ?? '';
   try {
-    const stored = await client.download(url, dataPaths(ctx.config.dataDir).files, /^\.[a-z0-9]{1,10}$/i.test(ext) ? ext : '');
+    const stored = await client.download(url, dataPaths(ctx.config.dataDir).files, ext);
     registerFile(ctx.db, { hash: stored.sha256, size: stored.size, ext: path.extname(stored.path), mime: stored.mime });
     return { name: fileName, path: stored.path, hash: stored.sha256 };
   } catch (error) {
@@ -88,6 +94,8 @@ export function imageSources(html: string): string[] {
   sanitizeHtml(html, {
     allowedTags: false,
     allowedAttributes: false,
+    // Only reads the sources (the output is thrown away); without it sanitize-html warns on stderr each call.
+    allowVulnerableTags: true,
     transformTags: {
       img: (tagName, attribs) => {
         if (attribs.src) found.add(attribs.src);
@@ -107,13 +115,15 @@ export async function archiveInlineImages(ctx: ImportContext, client: PaysiteCli
   if (sources.length === 0) return sanitizePostHtml(html);
   const replaced = new Map<string, string>();
   for (const src of sources) {
-    let absolute: string;
+    let absolute: URL;
     try {
-      absolute = new URL(src, client.url('/')).toString();
+      absolute = new URL(src, client.url('/'));
     } catch {
       continue;
     }
-    const file = await archiveFile(ctx, client, absolute);
+    // data:, blob: and the like are nothing to download (the sanitizer drops them); no log line either.
+    if (absolute.protocol !== 'https:' && absolute.protocol !== 'http:') continue;
+    const file = await archiveFile(ctx, client, absolute.toString());
     if (file) replaced.set(src, `/data${file.path}`);
   }
   const localized = sanitizeHtml(html, {

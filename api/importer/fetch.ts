@@ -37,8 +37,15 @@ export interface PaysiteClientOptions {
   label: string;
   endpoint: PaysiteEndpoint;
   importer: ImporterConfig;
-  /** Sent with every request (cookies, authorization, user agent); never logged. */
+  /** Sent with requests to the credential hosts (cookies, authorization); never logged. */
   headers: Record<string, string>;
+  /**
+   * Hosts that get `headers` (same matching as the allowlist); default only the base URL's host, so a
+   * session cookie never travels to a file CDN, even through a redirect.
+   */
+  credentialHosts?: string[];
+  /** Sent with every request (e.g. a user agent). */
+  publicHeaders?: Record<string, string>;
   signal: AbortSignal;
   /** Statuses meaning the session key was refused; default [401]. */
   keyRejectedStatuses?: number[];
@@ -97,9 +104,10 @@ export function isRefusedAddress(address: string): boolean {
 
 /** Whether a host name is on the endpoint's allowlist (its base URL's host, or a listed name / '.suffix'). */
 export function isAllowedHost(endpoint: PaysiteEndpoint, hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (host === new URL(endpoint.baseUrl).hostname.toLowerCase().replace(/^\[|\]$/g, '')) return true;
-  return endpoint.hosts.some((allowed) => (allowed.startsWith('.') ? host.endsWith(allowed) : host === allowed));
+  const bare = (name: string) => name.toLowerCase().replace(/^\[|\]$/g, '');
+  const host = bare(hostname);
+  if (host === bare(new URL(endpoint.baseUrl).hostname)) return true;
+  return endpoint.hosts.map(bare).some((allowed) => (allowed.startsWith('.') ? host.endsWith(allowed) : host === allowed));
 }
 
 function retryAfterMs(value: string | string[] | undefined, body?: unknown): number | undefined {
@@ -130,6 +138,9 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
   const { endpoint, importer, signal, label } = options;
   const keyRejected = options.keyRejectedStatuses ?? [401];
   const maxInlineWait = options.maxInlineRetryAfterMs ?? 60_000;
+
+  const credentialEndpoint: PaysiteEndpoint = { baseUrl: endpoint.baseUrl, hosts: options.credentialHosts ?? [] };
+  const sendsCredentials = (url: URL) => isAllowedHost(credentialEndpoint, url.hostname);
 
   const resolve = (pathOrUrl: string) => (/^https?:\/\//i.test(pathOrUrl) ? pathOrUrl : `${endpoint.baseUrl}${pathOrUrl.startsWith('/') ? '' : '/'}${pathOrUrl}`);
 
@@ -175,7 +186,7 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
         const requester = url.protocol === 'https:' ? https : http;
         const req = requester.request(url, {
           method: init.method ?? 'GET',
-          headers: { accept: 'application/json', ...options.headers, ...init.headers },
+          headers: { accept: 'application/json', ...options.publicHeaders, ...(sendsCredentials(url) ? options.headers : {}), ...init.headers },
           lookup,
           signal: deadline,
         });
@@ -211,6 +222,8 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
     try {
       return await fn(deadline);
     } catch (error) {
+      // A file past the cap (found while streaming) is the paysite's answer, not a network failure: skipped, not retried.
+      if (error instanceof FileTooLargeError) throw error;
       if (error instanceof KeyRejectedError || error instanceof TransientError || error instanceof PaysiteRequestError || error instanceof ForbiddenHostError) throw error;
       if (signal.aborted) throw error;
       const code = (error as NodeJS.ErrnoException).code;

@@ -25,6 +25,7 @@ import {
   type Import,
 } from '../data/imports.ts';
 import { inTransaction, nowIso } from '../data/util.ts';
+import { redactCredential } from './credential.ts';
 import { openForWorker } from './work-key.ts';
 import {
   KeyRejectedError,
@@ -76,9 +77,9 @@ export const WORKER_LINES = {
 
 const later = (ms: number) => nowIso(new Date(Date.now() + ms));
 
-/** Never lets the session key through in a message that came from elsewhere. */
+/** Never lets the session key (nor OnlyFans' extra fields) through in a message that came from elsewhere. */
 function redact(message: string, key: string): string {
-  return key ? message.split(key).join('[key]') : message;
+  return key ? redactCredential(message, key) : message;
 }
 
 export function startImportWorker(
@@ -146,15 +147,17 @@ export function startImportWorker(
       signal: controller.signal,
     };
 
+    // Stopped (SIGTERM or lost lease): the cursor holds the position; another start resumes from it.
+    const stopped = () => {
+      if (stopController.signal.aborted && releaseImportLease(db, id, owner)) appendImportLog(db, id, WORKER_LINES.stopped);
+    };
     try {
       await importers(job.service).run(ctx);
-      if (controller.signal.aborted) {
-        // Stopped between steps: the cursor holds the position; another start resumes from it.
-        if (stopController.signal.aborted && releaseImportLease(db, id, owner)) appendImportLog(db, id, WORKER_LINES.stopped);
-        return;
-      }
+      if (controller.signal.aborted) return stopped();
       if (endImport(db, id, owner, { finished_at: nowIso() })) appendImportLog(db, id, WORKER_LINES.finished);
     } catch (error) {
+      // A request cut short by the stop is not the paysite's failure: no retry is counted.
+      if (controller.signal.aborted && !(error instanceof KeyRejectedError)) return stopped();
       handleFailure(job, error, key);
     } finally {
       clearInterval(heartbeat);

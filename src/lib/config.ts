@@ -44,6 +44,8 @@ export interface PaysiteEndpoint {
   baseUrl: string;
   /** Host names the importer may contact; a leading '.' allows subdomains. The base URL's host is always allowed. */
   hosts: string[];
+  /** Base of URLs the importer builds from asset ids (Discord's CDN: server icons); IMPORTER_{SERVICE}_CDN_URL. */
+  cdnUrl?: string;
 }
 
 export interface ImporterConfig {
@@ -68,11 +70,10 @@ function importerConfig(env: NodeJS.ProcessEnv): ImporterConfig {
     endpoints: {
       patreon: endpoint(env.IMPORTER_PATREON_URL, 'https://www.patreon.com', ['.patreon.com', 'patreon.com', '.patreonusercontent.com']),
       fanbox: endpoint(env.IMPORTER_FANBOX_URL, 'https://api.fanbox.cc', ['.fanbox.cc', '.pximg.net']),
-      discord: endpoint(env.IMPORTER_DISCORD_URL, 'https://discord.com/api/v10', [
-        'discord.com',
-        'cdn.discordapp.com',
-        'media.discordapp.net',
-      ]),
+      discord: {
+        ...endpoint(env.IMPORTER_DISCORD_URL, 'https://discord.com/api/v10', ['discord.com', 'cdn.discordapp.com', 'media.discordapp.net']),
+        cdnUrl: (env.IMPORTER_DISCORD_CDN_URL || 'https://cdn.discordapp.com').replace(/\/+$/, ''),
+      },
     },
     allowPrivateAddresses: env.TROVE_ENV === 'test' && /^(1|true|yes)$/i.test(env.IMPORTER_ALLOW_PRIVATE_ADDRESSES ?? ''),
     timeoutMs: positiveNumber(env.IMPORTER_TIMEOUT_SECONDS, 60) * 1000,

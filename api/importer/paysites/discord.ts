@@ -1,9 +1,119 @@
-/** The discord importer: being built (issue 6); until then it says it is not available. */
-import type { PaysiteImporter } from './index.ts';
+/**
+ * The Discord importer: archives the messages of the channels the user named (the key is a user token).
+ * 1. GET /users/@me checks the token (401: the import fails, a kept key is marked dead).
+ * 2. The plan (./discord/plan.ts): channels looked up, servers and channels stored, committed once.
+ * 3. Each planned channel is read oldest to newest, GET /channels/{id}/messages?limit=100&after=<id>,
+ *    starting after 0. One page is one step: its messages (attachments and embed media archived first)
+ *    commit with the last message id read, so a resumed import continues right after the last stored
+ *    page. Reading forwards (rather than with before=, from the newest) keeps the resume position a
+ *    single id that only grows, and messages posted while the import runs are picked up at the end.
+ * Every import reads each channel whole, so edits to old messages reach the archive too (upserts by
+ * message id: nothing is stored twice).
+ */
+import { touchCreatorUpdated, upsertCreator, getCreator } from '../../data/creators.ts';
+import { upsertDiscordMessages } from '../../data/discord.ts';
+import { nowEpoch } from '../../data/util.ts';
+import { archiveFile } from '../content.ts';
+import { DiscordApi, type DiscordApiMessage } from './discord/api.ts';
+import { KEPT_MESSAGE_TYPES, embedMediaUrls, snowflakeMs, toMessageInput, type ArchivedAttachment } from './discord/map.ts';
+import { planChannels, refusedLine, type DiscordCursor } from './discord/plan.ts';
+import type { ImportContext, PaysiteImporter } from './index.ts';
+
+/** Downloads a page's attachments and embed media; what could not be had is logged and left out. */
+async function archiveMedia(ctx: ImportContext, api: DiscordApi, messages: DiscordApiMessage[]) {
+  const attachments = new Map<string, ArchivedAttachment[]>();
+  const media = new Map<string, string>();
+  for (const message of messages) {
+    const files: ArchivedAttachment[] = [];
+    for (const attachment of message.attachments) {
+      const file = await archiveFile(ctx, api.client, attachment.url, attachment.filename);
+      if (file) files.push(file);
+    }
+    attachments.set(message.id, files);
+    for (const embed of message.embeds) {
+      for (const url of embedMediaUrls(embed)) {
+        if (media.has(url)) continue;
+        const file = await archiveFile(ctx, api.client, url);
+        if (file) media.set(url, file.path);
+      }
+    }
+  }
+  return { attachments, media };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export const discordImporter: PaysiteImporter = {
   async run(ctx) {
-    const { notAvailableLine } = await import('./index.ts');
-    ctx.step(() => undefined, { log: [notAvailableLine(ctx.service)] });
+    try {
+      await importChannels(ctx);
+    } catch (error) {
+      // Stopped (SIGTERM, lease lost) mid-request: the committed cursor is the resume position, not an error.
+      if (ctx.signal.aborted) return;
+      throw error;
+    }
   },
 };
+
+async function importChannels(ctx: ImportContext): Promise<void> {
+  const api = new DiscordApi(ctx);
+  await api.me();
+  let cursor = ctx.cursor<DiscordCursor>();
+  if (!cursor) {
+    // Not the account's name: anyone with the import id reads the log.
+    ctx.log('Signed in to Discord.');
+    cursor = await planChannels(ctx, api);
+  }
+  const { plan } = cursor;
+  ctx.setSubCount(plan.length);
+
+  for (let index = cursor.index; index < plan.length; index++) {
+    const channel = plan[index];
+    let after = index === cursor.index ? cursor.after : '0';
+    let count = index === cursor.index ? cursor.count : 0;
+    for (;;) {
+      if (ctx.signal.aborted) return;
+      let page: DiscordApiMessage[];
+      try {
+        page = await api.messagesAfter(channel.id, after);
+      } catch (error) {
+        // Seeing a channel does not mean reading its history (Read Message History permission).
+        const line = refusedLine(`Channel ${channel.label}`, error);
+        if (!line) throw error;
+        ctx.step(() => undefined, { cursor: { plan, index: index + 1, after: '0', count: 0 }, log: [line] });
+        break;
+      }
+      if (page.length === 0) {
+        ctx.step(() => undefined, {
+          cursor: { plan, index: index + 1, after: '0', count: 0 },
+          log: [`Channel ${channel.label}: imported ${plural(count, 'message')}.`],
+        });
+        break;
+      }
+      const kept = page.filter((m) => KEPT_MESSAGE_TYPES.has(m.type));
+      const { attachments, media } = await archiveMedia(ctx, api, kept);
+      const inputs = kept.map((m) => toMessageInput(m, channel.server, attachments.get(m.id) ?? [], media));
+      const last = page[page.length - 1].id;
+      count += kept.length;
+      ctx.step(
+        () => {
+          upsertDiscordMessages(ctx.db, inputs);
+          if (kept.length > 0) touchCreatorUpdated(ctx.db, 'discord', channel.server, Math.floor(snowflakeMs(kept[kept.length - 1].id) / 1000));
+        },
+        { cursor: { plan, index, after: last, count } },
+      );
+      after = last;
+    }
+  }
+
+  ctx.step(
+    () => {
+      const now = nowEpoch();
+      for (const server of new Set(plan.map((p) => p.server))) {
+        const creator = getCreator(ctx.db, 'discord', server);
+        if (creator) upsertCreator(ctx.db, { service: 'discord', id: server, name: creator.name, last_imported: now });
+      }
+    },
+    { cursor: { plan, index: plan.length, after: '0', count: 0 }, log: [`Imported ${plural(plan.length, 'channel')}.`] },
+  );
+}

@@ -113,13 +113,13 @@ function tempDbHandle() {
 
 describe('running imports', () => {
   it('ends every paysite with the not-available line, Finished, and wipes the sealed key', async () => {
-    const id = queue({ id: 'fanbox-1', service: 'fanbox' });
+    const id = queue({ id: 'gumroad-1', service: 'gumroad' });
     expect(openForWorker(config, id, getImportWorkKey(t.db, id)!)).toBe(KEY);
     expect(await worker(undefined).runOnce()).toBe(true);
     const done = getImport(t.db, id)!;
     expect(done.finished_at).not.toBeNull();
     expect(done.is_key_invalid).toBe(false);
-    expect(getImportLogs(t.db, id)).toEqual([WORKER_LINES.started, 'Pixiv Fanbox importer is not available yet; nothing was imported.', WORKER_LINES.finished]);
+    expect(getImportLogs(t.db, id)).toEqual([WORKER_LINES.started, 'Gumroad importer is not available yet; nothing was imported.', WORKER_LINES.finished]);
     expect(notAvailableLine('patreon')).toBe('Patreon importer is not available yet; nothing was imported.');
     expect(getImportWorkKey(t.db, id)).toBeUndefined();
     expect(leaseOf(id)).toEqual({ lease_owner: null, lease_expires_at: null, cursor: null });
@@ -265,6 +265,25 @@ describe('running imports', () => {
     const logs = getImportLogs(t.db, id).filter((l) => l.startsWith('Step'));
     expect(logs).toEqual(['Step 1.', 'Step 2.', 'Step 3.', 'Step 4.', 'Step 5.']);
     expect(getImportLogs(t.db, id)).toContain(WORKER_LINES.stopped);
+  });
+
+  it('counts no retry when the stop cuts a paysite request short', async () => {
+    const id = queue({ id: 'cut-short' });
+    const importer: PaysiteImporter = {
+      // A request in flight: it fails with the abort, as the paysite client does.
+      run: (ctx) => sleep(10_000, undefined, { signal: ctx.signal }),
+    };
+    const first = worker(importer);
+    const running = first.runOnce();
+    await sleep(100);
+    await first.stop();
+    await running;
+    const row = getImport(t.db, id)!;
+    expect(row.retry_count).toBe(0);
+    expect(row.resuming_at).toBeNull();
+    expect(leaseOf(id).lease_owner).toBeNull();
+    expect(getImportLogs(t.db, id)).toContain(WORKER_LINES.stopped);
+    expect(getImportLogs(t.db, id)).not.toContain(WORKER_LINES.unexpected);
   });
 
   it('never writes the key to the server log, import logs or the database', async () => {

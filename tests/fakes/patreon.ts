@@ -1,0 +1,267 @@
+/**
+ * A fake Patreon for the importer tests and the end-to-end run: a real HTTP server on 127.0.0.1 that
+ * answers the website API paths the importer calls (/api/current_user, /api/posts, /api/posts/{id}/comments,
+ * /api/conversations, /api/conversations/{id}/messages) with Patreon's JSON:API shapes and cursor paging,
+ * the attachment redirect (/file?h=&i=) and CDN-like file URLs serving real PNG bytes. A missing or wrong
+ * `session_id` cookie gets Patreon's 401 error document. Knobs: 429 with Retry-After or a 5xx for the
+ * next N API requests, expire the key, edit a post, send an attachment redirect to a foreign host, make
+ * a file huge. It stands in for Patreon only; the tests use the real database and importer.
+ */
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import {
+  campaignResource,
+  commentResources,
+  demoDataset,
+  postResources,
+  type FakeDataset,
+  type FakePost,
+} from './patreon-data.ts';
+
+export * from './patreon-data.ts';
+
+/** A valid-looking 43-character session_id the fake accepts by default. */
+export const FAKE_PATREON_KEY = 'FakePatreonSessionKey0123456789abcdefghijkl';
+
+export interface FakePatreonOptions {
+  key?: string;
+  dataset?: FakeDataset;
+  /** Posts per page (Patreon's website asks for 20 by default); small values exercise paging. */
+  pageSize?: number;
+  /** Top-level comments per page. */
+  commentPageSize?: number;
+  port?: number;
+}
+
+export interface FakeRequest {
+  method: string;
+  path: string;
+  status: number;
+}
+
+export interface FakePatreon {
+  url: string;
+  dataset: FakeDataset;
+  requests: FakeRequest[];
+  /** The next `count` API requests answer 429 with this Retry-After (seconds). */
+  rateLimit(count: number, retryAfterSeconds: number): void;
+  /** The next `count` API requests answer `status` (e.g. 503). */
+  fail(count: number, status?: number): void;
+  /** From now on the key is refused (401), as after the user logs out. */
+  expireKey(): void;
+  /** Changes a post's content and edited_at, as an edit on Patreon does. */
+  editPost(postId: string, content: string): void;
+  /** The attachment link of this file name redirects to a host that is not Patreon's. */
+  redirectToForeignHost(fileName: string): void;
+  /** Serves this file with `bytes` bytes (a real PNG padded out). */
+  oversize(fileName: string, bytes: number): void;
+  close(): Promise<void>;
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/vnd.api+json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+const errorDoc = (status: number, title: string) => ({ errors: [{ code: status === 401 ? 1 : 0, code_name: title.replace(/\s/g, ''), detail: title, status: String(status), title }] });
+
+/** Opaque-looking page cursors, as Patreon's are. */
+const encodeCursor = (offset: number) => Buffer.from(`offset:${offset}`).toString('base64url');
+const decodeCursor = (value: string | null) => (value ? Number(Buffer.from(value, 'base64url').toString().split(':')[1]) || 0 : 0);
+
+const pngCache = new Map<string, Buffer>();
+async function pngFor(name: string): Promise<Buffer> {
+  let png = pngCache.get(name);
+  if (!png) {
+    const digest = createHash('sha256').update(name).digest();
+    png = await sharp({ create: { width: 16, height: 12, channels: 3, background: { r: digest[0], g: digest[1], b: digest[2] } } })
+      .png()
+      .toBuffer();
+    pngCache.set(name, png);
+  }
+  return png;
+}
+
+export async function startFakePatreon(options: FakePatreonOptions = {}): Promise<FakePatreon> {
+  const dataset = options.dataset ?? demoDataset();
+  const pageSize = options.pageSize ?? 20;
+  const commentPageSize = options.commentPageSize ?? 10;
+  let key: string | null = options.key ?? FAKE_PATREON_KEY;
+  let limited = { count: 0, retryAfter: 0 };
+  let failing = { count: 0, status: 503 };
+  const foreign = new Set<string>();
+  const sizes = new Map<string, number>();
+  const requests: FakeRequest[] = [];
+  const server = http.createServer();
+  let origin = '';
+
+  const findPost = (id: string): { post: FakePost; campaign: FakeDataset['campaigns'][number] } | undefined => {
+    for (const campaign of dataset.campaigns) {
+      const post = campaign.posts.find((p) => p.id === id);
+      if (post) return { post, campaign };
+    }
+    return undefined;
+  };
+
+  /** Answers one page of `items`, with links.next keeping every query parameter but the cursor. */
+  const paged = <T>(url: URL, items: T[], size: number) => {
+    const offset = decodeCursor(url.searchParams.get('page[cursor]'));
+    const page = items.slice(offset, offset + size);
+    let next: string | null = null;
+    if (offset + size < items.length) {
+      const nextUrl = new URL(url.toString());
+      nextUrl.searchParams.set('page[cursor]', encodeCursor(offset + size));
+      next = nextUrl.toString();
+    }
+    return { page, links: next ? { next } : {}, meta: { pagination: { total: items.length, cursors: { next: next ? encodeCursor(offset + size) : null } } } };
+  };
+
+  const api = (url: URL, res: http.ServerResponse): number => {
+    const path = url.pathname;
+    if (path === '/api/current_user') {
+      const campaigns = dataset.campaigns.map((c) => campaignResource(origin, c));
+      const members = dataset.campaigns.map((c) => ({
+        type: 'member',
+        id: `m-${c.id}`,
+        attributes: { patron_status: 'active_patron', is_free_member: false },
+        relationships: { campaign: { data: { type: 'campaign', id: c.id } } },
+      }));
+      sendJson(res, 200, {
+        data: {
+          type: 'user',
+          id: dataset.fanUserId,
+          attributes: { full_name: 'Fake Fan' },
+          relationships: { active_memberships: { data: members.map((m) => ({ type: 'member', id: m.id })) } },
+        },
+        included: [...members, ...campaigns],
+        links: { self: `${origin}/api/user/${dataset.fanUserId}` },
+      });
+      return 200;
+    }
+    if (path === '/api/posts') {
+      const campaign = dataset.campaigns.find((c) => c.id === url.searchParams.get('filter[campaign_id]'));
+      if (!campaign) return sendJson(res, 400, errorDoc(400, 'Bad Request')), 400;
+      const sorted = [...campaign.posts].sort((a, b) => b.published_at.localeCompare(a.published_at));
+      const { page, links, meta } = paged(url, sorted, pageSize);
+      const rendered = page.map((p) => postResources(origin, campaign, p));
+      const included = new Map<string, unknown>();
+      for (const r of [campaignResource(origin, campaign), { type: 'user', id: campaign.creatorUserId, attributes: { full_name: campaign.name } }, ...rendered.flatMap((x) => x.included)]) {
+        included.set(`${r.type}:${r.id}`, r);
+      }
+      sendJson(res, 200, { data: rendered.map((r) => r.data), included: [...included.values()], links, meta });
+      return 200;
+    }
+    const comments = /^\/api\/posts\/([^/]+)\/comments$/.exec(path);
+    if (comments) {
+      const found = findPost(decodeURIComponent(comments[1]));
+      if (!found) return sendJson(res, 404, errorDoc(404, 'Not Found')), 404;
+      const { page, links, meta } = paged(url, found.post.comments, commentPageSize);
+      const rendered = page.map((c) => commentResources(c, null));
+      sendJson(res, 200, { data: rendered.map((r) => r.data), included: rendered.flatMap((r) => r.included), links, meta });
+      return 200;
+    }
+    if (path === '/api/conversations') {
+      const { page, links } = paged(url, dataset.conversations, 20);
+      sendJson(res, 200, {
+        data: page.map((c) => ({ type: 'conversation', id: c.id, attributes: {}, relationships: { participants: { data: c.participantIds.map((id) => ({ type: 'user', id })) } } })),
+        included: [],
+        links,
+      });
+      return 200;
+    }
+    const messages = /^\/api\/conversations\/([^/]+)\/messages$/.exec(path);
+    if (messages) {
+      const conversation = dataset.conversations.find((c) => c.id === decodeURIComponent(messages[1]));
+      if (!conversation) return sendJson(res, 404, errorDoc(404, 'Not Found')), 404;
+      const { page, links } = paged(url, conversation.messages, 2);
+      sendJson(res, 200, {
+        data: page.map((m) => ({ type: 'message', id: m.id, attributes: { content: m.content, sent_at: m.sent_at }, relationships: { sender: { data: { type: 'user', id: m.senderId } } } })),
+        included: [],
+        links,
+      });
+      return 200;
+    }
+    sendJson(res, 404, errorDoc(404, 'Not Found'));
+    return 404;
+  };
+
+  /** Bytes depend on the path: the same file linked twice from one post is one file. */
+  const serveFile = async (path: string, name: string, res: http.ServerResponse): Promise<number> => {
+    let body = await pngFor(path);
+    const size = sizes.get(name);
+    if (size && size > body.length) body = Buffer.concat([body, Buffer.alloc(size - body.length)]);
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': body.length });
+    res.end(body);
+    return 200;
+  };
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<number> => {
+    const url = new URL(req.url ?? '/', origin);
+    if (url.pathname.startsWith('/api/')) {
+      if (limited.count > 0) {
+        limited.count--;
+        sendJson(res, 429, errorDoc(429, 'Too Many Requests'), { 'retry-after': String(limited.retryAfter) });
+        return 429;
+      }
+      if (failing.count > 0) {
+        failing.count--;
+        sendJson(res, failing.status, errorDoc(failing.status, 'Service Unavailable'));
+        return failing.status;
+      }
+      const cookie = /(?:^|;\s*)session_id=([^;]*)/.exec(req.headers.cookie ?? '')?.[1];
+      if (!key || cookie !== key) {
+        sendJson(res, 401, errorDoc(401, 'Unauthorized'));
+        return 401;
+      }
+      return api(url, res);
+    }
+    if (url.pathname === '/file') {
+      const [postId, attachmentId] = [url.searchParams.get('h') ?? '', url.searchParams.get('i') ?? ''];
+      const found = findPost(postId);
+      const index = Number(attachmentId.slice(postId.length + 1));
+      const name = found?.post.attachments[index];
+      if (!found || name === undefined) return res.writeHead(404).end(), 404;
+      const target = foreign.has(name) ? `http://localhost:${(server.address() as AddressInfo).port}/p/post/${postId}/${name}` : `${origin}/p/post/${postId}/${encodeURIComponent(name)}?token-hash=s3cr3tT0k3n`;
+      res.writeHead(302, { location: target }).end();
+      return 302;
+    }
+    const file = /^\/p\/(?:post\/[^/]+|inline|campaign\/[^/]+)\/([^/]+)$/.exec(url.pathname);
+    if (file) return serveFile(url.pathname, decodeURIComponent(file[1]), res);
+    res.writeHead(404).end();
+    return 404;
+  };
+
+  server.on('request', (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    handle(req, res).then(
+      (status) => requests.push({ method: req.method ?? 'GET', path, status }),
+      () => res.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: origin,
+    dataset,
+    requests,
+    rateLimit: (count, retryAfterSeconds) => void (limited = { count, retryAfter: retryAfterSeconds }),
+    fail: (count, status = 503) => void (failing = { count, status }),
+    expireKey: () => void (key = null),
+    editPost(postId, content) {
+      const found = findPost(postId);
+      if (!found) throw new Error(`no post ${postId}`);
+      found.post.content = content;
+      found.post.edited_at = new Date().toISOString().replace('Z', '+00:00');
+    },
+    redirectToForeignHost: (fileName) => void foreign.add(fileName),
+    oversize: (fileName, bytes) => void sizes.set(fileName, bytes),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
