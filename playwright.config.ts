@@ -5,6 +5,9 @@ import { CHROMIUM_ARGS, findSystemChromium } from './scripts/lib/chromium.ts';
 // The browser tests run against `npm start` on a throwaway data folder with the demo archive.
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 4391);
 export const E2E_DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-data');
+/** A fake Patreon (tests/fakes/patreon-server.ts) the site's importer talks to in the browser tests. */
+export const E2E_FAKE_PATREON_PORT = Number(process.env.E2E_FAKE_PATREON_PORT ?? E2E_PORT + 1000);
+const fakePatreonUrl = `http://127.0.0.1:${E2E_FAKE_PATREON_PORT}`;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -21,12 +24,29 @@ export default defineConfig({
       args: CHROMIUM_ARGS,
     },
   },
-  webServer: {
-    command: 'npx tsx scripts/start.ts',
-    url: `http://127.0.0.1:${E2E_PORT}/api/v1/app_version`,
-    timeout: 300_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    env: { PORT: String(E2E_PORT), HOST: '127.0.0.1', DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
-  },
+  webServer: [
+    {
+      command: `npx tsx tests/fakes/patreon-server.ts --port ${E2E_FAKE_PATREON_PORT}`,
+      // Any answer means it is up (it says 401 without the session cookie).
+      url: `${fakePatreonUrl}/api/current_user`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+    },
+    {
+      command: 'npx tsx scripts/start.ts',
+      url: `http://127.0.0.1:${E2E_PORT}/api/v1/app_version`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      env: {
+        PORT: String(E2E_PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: E2E_DATA_DIR,
+        TROVE_ENV: 'test',
+        IMPORTER_PATREON_URL: fakePatreonUrl,
+        IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
+      },
+    },
+  ],
 });

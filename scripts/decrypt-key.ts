@@ -2,6 +2,7 @@
  * scripts/decrypt-key: an administrator opens one stored session key offline, for debugging an import.
  *   npx tsx scripts/decrypt-key.ts --private-key <private.pem> <key id>           checks that it opens
  *   npx tsx scripts/decrypt-key.ts --private-key <private.pem> --print <key id>   writes it to stdout
+ * An OnlyFans key prints as the JSON of its four fields (session_key, auth_id, x-bc, user_agent).
  * Uses the database of DATA_DIR. Only the key itself, and only with --print, goes to standard output
  * (so it can be piped); what the script says goes to standard error and never contains the key.
  */
@@ -10,6 +11,7 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../api/data/db.ts';
 import { getAutoImportKey } from '../api/data/imports.ts';
+import { parseOnlyfansCredential } from '../api/importer/credential.ts';
 import { decryptSessionKey, KeyDecryptionError } from '../api/importer/key-crypto.ts';
 import { dataPaths } from '../src/lib/config.ts';
 
@@ -58,5 +60,7 @@ if (values.print) {
   process.stdout.write(plain);
   if (process.stdout.isTTY) process.stdout.write('\n');
 } else {
-  console.error(`Key ${id} (${row.service}, ${row.dead ? 'dead' : 'alive'}, added ${row.added}) decrypts; pass --print to write it to standard output.`);
+  // OnlyFans keys are kept with the fields its requests need (api/importer/credential.ts); say so, never what they are.
+  const what = parseOnlyfansCredential(plain) ? ' (an OnlyFans credential: JSON of session_key, auth_id, x-bc and user_agent)' : '';
+  console.error(`Key ${id} (${row.service}, ${row.dead ? 'dead' : 'alive'}, added ${row.added}) decrypts${what}; pass --print to write it to standard output.`);
 }

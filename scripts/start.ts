@@ -12,6 +12,7 @@ import { rebuildPages } from '../api/pages/rebuild.ts';
 import { startRebuildLoop } from '../api/pages/rebuild-loop.ts';
 import { operatorPublicKey } from '../api/importer/operator-key.ts';
 import { startImportWorker, type ImportWorker } from '../api/importer/worker.ts';
+import { startDemoAutoImport, type AutoImportScheduler } from '../api/importer/auto-import-scheduler.ts';
 import { inProcessRenderer } from '../api/pages/render-into-store.ts';
 import { config, dataPaths } from '../src/lib/config.ts';
 import { buildInfo } from '../src/lib/build-info.ts';
@@ -63,11 +64,14 @@ const server = createFrontServer({
 
 // Submitted imports are worked on in this process unless IMPORT_WORKER=0 (then by `npm run worker`).
 let worker: ImportWorker | undefined;
+let autoImport: AutoImportScheduler | undefined;
 
 server.listen(settings.port, settings.host, () => {
   const shownHost = settings.host === '0.0.0.0' ? 'localhost' : settings.host;
   log(`Serving http://${shownHost}:${settings.port} (up in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   if (settings.importWorker) worker = startImportWorker({ db: site.db, config: settings, log }, { leaseMs: settings.importLeaseSeconds * 1000 });
+  // Demo only (no OPERATOR_PUBLIC_KEY): the generated private key is here, so this process runs auto-import rounds.
+  autoImport = startDemoAutoImport({ db: site.db, config: settings, log });
   const renderer = inProcessRenderer(site.renderer, site.store, 2);
   void rebuildPages(site.db, site.store, renderer, { all: fresh })
     .then(
@@ -88,6 +92,7 @@ function shutdown() {
   log('Shutting down.');
   server.close();
   server.closeAllConnections();
+  autoImport?.stop();
   // The running import's lease is given back first, so a restart resumes it at once.
   void (worker?.stop() ?? Promise.resolve())
     .then(() => site.close())

@@ -310,19 +310,21 @@ export function addAutoImportKey(
  */
 export function upsertKeyByFingerprint(
   db: Db,
-  input: { service: string; encrypted_key: Buffer; account_id: number | null; fingerprint: string },
+  input: { service: string; encrypted_key: Buffer; account_id: number | null; fingerprint: string; auto_import?: boolean },
 ): number {
+  // The latest submission's choice decides whether rounds import the key (migration 009).
+  const autoImport = input.auto_import ? 1 : 0;
   return inTransaction(db, () => {
     const existing = stmt<{ id: number }>(
       db,
       'SELECT id FROM auto_import_keys WHERE fingerprint = ? AND ifnull(account_id, 0) = ifnull(?, 0)',
     ).get(input.fingerprint, input.account_id);
     if (existing) {
-      stmt(db, 'UPDATE auto_import_keys SET encrypted_key = ?, dead = 0 WHERE id = ?').run(input.encrypted_key, existing.id);
+      stmt(db, 'UPDATE auto_import_keys SET encrypted_key = ?, dead = 0, auto_import = ? WHERE id = ?').run(input.encrypted_key, autoImport, existing.id);
       return existing.id;
     }
     const id = addAutoImportKey(db, input);
-    stmt(db, 'UPDATE auto_import_keys SET fingerprint = ? WHERE id = ?').run(input.fingerprint, id);
+    stmt(db, 'UPDATE auto_import_keys SET fingerprint = ?, auto_import = ? WHERE id = ?').run(input.fingerprint, autoImport, id);
     return id;
   });
 }

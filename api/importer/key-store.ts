@@ -23,13 +23,24 @@ export function keyFingerprint(config: Config, service: string, key: string): st
 export function saveSubmittedKey(
   db: Db,
   config: Config,
-  input: { accountId: number; service: string; key: string; importId: string },
+  input: {
+    accountId: number;
+    service: string;
+    /** The session key: what the fingerprint is over. */
+    key: string;
+    importId: string;
+    /** What is sealed (credential.ts credentialText; OnlyFans' carries its extra fields); defaults to key. */
+    credential?: string;
+    /** Whether auto-import rounds may import it (else it is kept for debugging only). */
+    autoImport?: boolean;
+  },
 ): number {
   const keyId = upsertKeyByFingerprint(db, {
     service: input.service,
-    encrypted_key: encryptSessionKey(input.key, operatorPublicKey(config)),
+    encrypted_key: encryptSessionKey(input.credential ?? input.key, operatorPublicKey(config)),
     account_id: input.accountId,
     fingerprint: keyFingerprint(config, input.service, input.key),
+    auto_import: input.autoImport ?? false,
   });
   if (getImport(db, input.importId)) updateImport(db, input.importId, { key_id: keyId });
   return keyId;

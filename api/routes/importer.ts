@@ -14,6 +14,7 @@ import { appendImportLog, createImport, findPendingImportByFingerprint, getImpor
 import { inTransaction } from '../data/util.ts';
 import { ForbiddenError, NotFoundError } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
+import { credentialText } from '../importer/credential.ts';
 import { keyFingerprint, saveSubmittedKey } from '../importer/key-store.ts';
 import { takeImportSubmission } from '../importer/submit-limits.ts';
 import { sealForWorker } from '../importer/work-key.ts';
@@ -26,8 +27,10 @@ export const IMPORTER_MESSAGES = {
   queued: 'Queued: waiting for the importer worker.',
 } as const;
 
-/** Imports submitted by people; auto-import rounds (next session) queue below this. */
+/** Imports submitted by people; auto-import rounds queue below them. */
 export const SUBMITTED_PRIORITY = 1;
+/** Imports queued by an auto-import round (api/importer/auto-import.ts): after every submitted one. */
+export const AUTO_IMPORT_PRIORITY = 0;
 
 const importShape = z.object({
   id: z.string(),
@@ -70,7 +73,9 @@ export default defineRoutes(
         await takeImportSubmission(deps.db, clientAddress(req, deps.config.trustProxy), account?.id ?? null);
         const keepKey = !!account && (body.save_session_key || body.auto_import);
         const newId = randomBytes(8).toString('hex');
-        const workKey = sealForWorker(deps.config, newId, body.session_key);
+        // OnlyFans' auth_id, x-bc and User-Agent travel sealed with the key (credential.ts).
+        const credential = credentialText(body);
+        const workKey = sealForWorker(deps.config, newId, credential);
         const importId = inTransaction(deps.db, () => {
           const id = createImport(deps.db, {
             id: newId,
@@ -86,7 +91,16 @@ export default defineRoutes(
             key_fingerprint: fingerprint,
           });
           appendImportLog(deps.db, id, IMPORTER_MESSAGES.queued);
-          if (keepKey) saveSubmittedKey(deps.db, deps.config, { accountId: account!.id, service: body.service, key: body.session_key, importId: id });
+          if (keepKey) {
+            saveSubmittedKey(deps.db, deps.config, {
+              accountId: account!.id,
+              service: body.service,
+              key: body.session_key,
+              credential,
+              autoImport: body.auto_import,
+              importId: id,
+            });
+          }
           return id;
         });
         return { import_id: importId };

@@ -14,6 +14,7 @@ import moderation from './moderation.ts';
 import accounts from './accounts.ts';
 import importer from './importer.ts';
 import keys from './keys.ts';
+import admin from './admin.ts';
 
 export const ROUTE_GROUPS: readonly RouteGroup[] = [
   meta,
@@ -27,4 +28,5 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   accounts,
   importer,
   keys,
+  admin,
 ];

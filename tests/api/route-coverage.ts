@@ -75,4 +75,6 @@ export const ROUTE_COVERAGE: Record<string, string> = {
   'GET /api/v1/account': 'tests/api/routes/accounts.test.ts',
   'GET /api/v1/account/notifications': 'tests/api/routes/accounts.test.ts',
   'POST /api/v1/account/change_password': 'tests/api/routes/accounts.test.ts',
+  'POST /api/v1/admin/auto_import': 'tests/api/routes/admin.test.ts',
+  'GET /api/v1/admin/auto_import': 'tests/api/routes/admin.test.ts',
 };

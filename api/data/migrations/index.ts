@@ -7,6 +7,7 @@ import rateLimits from './005_rate_limits.ts';
 import importFingerprints from './006_import_fingerprints.ts';
 import keyFingerprints from './007_key_fingerprints.ts';
 import importWorker from './008_import_worker.ts';
+import autoImport from './009_auto_import.ts';
 import type { Db } from '../db.ts';
 
 export interface Migration {
@@ -17,4 +18,4 @@ export interface Migration {
   fill?: (db: Db) => void;
 }
 
-export const MIGRATIONS: Migration[] = [initial, listingSpeed, archiveStatus, shortWords, rateLimits, importFingerprints, keyFingerprints, importWorker];
+export const MIGRATIONS: Migration[] = [initial, listingSpeed, archiveStatus, shortWords, rateLimits, importFingerprints, keyFingerprints, importWorker, autoImport];

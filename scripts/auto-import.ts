@@ -1,0 +1,62 @@
+/**
+ * `npm run auto-import`: runs auto-import rounds on the machine that holds the operator's private key
+ * (the web server has only the public half and cannot open kept keys). Same DATA_DIR as the server.
+ *   npm run auto-import -- --private-key <private.pem>          a round every 24 h, and whenever an
+ *                                                               administrator asks (checked every minute)
+ *   npm run auto-import -- --private-key <private.pem> --once   one round now, then exit
+ * The key file may also come from OPERATOR_PRIVATE_KEY. One progress line per key, naming it by id only.
+ */
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { sharedDatabase } from '../api/data/db.ts';
+import { requestAutoImportRound } from '../api/data/auto-import.ts';
+import { nowIso } from '../api/data/util.ts';
+import { startAutoImportScheduler } from '../api/importer/auto-import-scheduler.ts';
+import { config, dataPaths } from '../src/lib/config.ts';
+
+const USAGE = 'Usage: npm run auto-import -- [--private-key <private.pem>] [--once]   (or OPERATOR_PRIVATE_KEY=<private.pem>)';
+const log = (line: string) => console.log(`[auto-import] ${line}`);
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({ options: { 'private-key': { type: 'string' }, once: { type: 'boolean', default: false } } }));
+} catch (error) {
+  fail(`${(error as Error).message}\n${USAGE}`);
+}
+const privateKeyPath = values['private-key'] ?? process.env.OPERATOR_PRIVATE_KEY;
+if (!privateKeyPath) fail(USAGE);
+
+const settings = config();
+const database = dataPaths(settings.dataDir).database;
+if (!fs.existsSync(database)) fail(`No database at ${database} (set DATA_DIR).`);
+const db = sharedDatabase(database);
+
+let scheduler;
+try {
+  scheduler = startAutoImportScheduler({ db, config: settings, privateKeyPath, log }, { autoStart: !values.once });
+} catch (error) {
+  db.close();
+  fail((error as Error).message);
+}
+
+if (values.once) {
+  // --once is "a round now": the request makes it run even when the last one was under 24 h ago.
+  requestAutoImportRound(db, null, nowIso());
+  const ran = scheduler.tick();
+  db.close();
+  process.exit(ran ? 0 : 1);
+}
+
+log(`Watching ${settings.dataDir} for auto-import rounds.`);
+const shutdown = () => {
+  scheduler.stop();
+  db.close();
+  process.exit(0);
+};
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
