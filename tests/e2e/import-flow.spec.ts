@@ -6,12 +6,12 @@
  * revokes the key.
  */
 import { execFileSync } from 'node:child_process';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
 import { openDatabase } from '../../api/data/db.ts';
-import { IMPORT_POLL_MS } from '../../src/lib/constants.ts';
 import { FAKE_CREATOR_ID, FAKE_CREATOR_NAME, FAKE_PATREON_KEY } from '../fakes/patreon.ts';
 import { E2E_DB_FILE, e2eRow, signInBrowser } from './e2e-db.ts';
+import { waitForImportStatus } from './import-status.ts';
 
 const NARROW = { width: 375, height: 800 };
 const creatorPath = `/patreon/user/${FAKE_CREATOR_ID}`;
@@ -34,19 +34,6 @@ function forgetEarlierRuns() {
   }
 }
 
-async function waitForFinished(page: Page) {
-  const status = page.locator('[data-field="Status"]');
-  await expect
-    .poll(
-      async () => {
-        if ((await status.textContent()) !== 'Finished') await page.clock.runFor(IMPORT_POLL_MS);
-        return status.textContent();
-      },
-      { timeout: 60_000, intervals: [500] },
-    )
-    .toBe('Finished');
-}
-
 test('a signed-in user imports from Patreon, sees the archive, approves the DMs and revokes the key', async ({ page, context }) => {
   test.setTimeout(180_000);
   forgetEarlierRuns();
@@ -64,7 +51,7 @@ test('a signed-in user imports from Patreon, sees the archive, approves the DMs 
   const importId = page.url().split('/').pop()!;
 
   // The status page polls until the worker has finished.
-  await waitForFinished(page);
+  await waitForImportStatus(page, 'Finished');
   await expect(page.locator('[data-field="Subscriptions"]')).toHaveText('1');
   await expect(page.getByText('Done importing DMs', { exact: true })).toBeVisible();
   await expect(page.getByText('Finished.', { exact: true })).toBeVisible();

@@ -4,6 +4,7 @@ import { E2E_DB_FILE, signInBrowser } from './e2e-db.ts';
 import { openDatabase } from '../../api/data/db.ts';
 import { appendImportLog, createImport } from '../../api/data/imports.ts';
 import { IMPORT_POLL_MS } from '../../src/lib/constants.ts';
+import { waitForImportStatus } from './import-status.ts';
 
 // Every run submits several imports from one address: start each with the import limits unused.
 test.beforeEach(() => {
@@ -52,16 +53,7 @@ test('the status page moves to Finished with the not-available line as the worke
   await page.getByRole('textbox', { name: 'Session key' }).fill(uniqueKey().slice(0, 32));
   await page.getByRole('button', { name: 'Submit Key' }).click();
   await page.waitForURL(/\/importer\/status\/[0-9a-f]+$/);
-  const status = page.locator('[data-field="Status"]');
-  await expect
-    .poll(
-      async () => {
-        if ((await status.textContent()) !== 'Finished') await page.clock.runFor(IMPORT_POLL_MS);
-        return status.textContent();
-      },
-      { timeout: 20_000, intervals: [500] },
-    )
-    .toBe('Finished');
+  await waitForImportStatus(page, 'Finished', 20_000);
   await expect(page.getByText('Fantia importer is not available yet; nothing was imported.')).toBeVisible();
   await expect(page.getByText('Started.', { exact: true })).toBeVisible();
   await expect(page.getByRole('row', { name: /Retries/ })).toHaveCount(0);

@@ -43,17 +43,8 @@ async function archiveMedia(ctx: ImportContext, api: DiscordApi, messages: Disco
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-export const discordImporter: PaysiteImporter = {
-  async run(ctx) {
-    try {
-      await importChannels(ctx);
-    } catch (error) {
-      // Stopped (SIGTERM, lease lost) mid-request: the committed cursor is the resume position, not an error.
-      if (ctx.signal.aborted) return;
-      throw error;
-    }
-  },
-};
+// A stop mid-request (SIGTERM, lost lease) is the worker's to handle: the committed cursor is where to resume.
+export const discordImporter: PaysiteImporter = { run: (ctx) => importChannels(ctx) };
 
 async function importChannels(ctx: ImportContext): Promise<void> {
   const api = new DiscordApi(ctx);

@@ -244,14 +244,5 @@ async function importAll(ctx: ImportContext): Promise<void> {
   if (!cursor.newslettersDone && !ctx.signal.aborted) await importNewsletters(ctx, api, cursor);
 }
 
-export const fanboxImporter: PaysiteImporter = {
-  async run(ctx) {
-    try {
-      await importAll(ctx);
-    } catch (error) {
-      // Stopped (SIGTERM, lost lease) while a request was open: the cursor holds the position.
-      if (ctx.signal.aborted) return;
-      throw error;
-    }
-  },
-};
+// A stop mid-request (SIGTERM, lost lease) is the worker's to handle: the committed cursor is where to resume.
+export const fanboxImporter: PaysiteImporter = { run: (ctx) => importAll(ctx) };

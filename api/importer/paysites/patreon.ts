@@ -125,17 +125,8 @@ async function importCreator(ctx: ImportContext, client: PaysiteClient, start: C
   return cursor;
 }
 
-export const patreonImporter: PaysiteImporter = {
-  async run(ctx) {
-    try {
-      await run(ctx);
-    } catch (error) {
-      // A stop (or a lost lease) aborts the request in flight: the committed cursor already says where to resume.
-      if (ctx.signal.aborted) return;
-      throw error;
-    }
-  },
-};
+// A stop mid-request (SIGTERM, lost lease) is the worker's to handle: the committed cursor is where to resume.
+export const patreonImporter: PaysiteImporter = { run: (ctx) => run(ctx) };
 
 async function run(ctx: ImportContext): Promise<void> {
   const client = createPaysiteClient({
