@@ -13,6 +13,11 @@ export interface Config {
   imageHost: string;
   iconsPath: string;
   bannersPath: string;
+  /**
+   * Where chat pages load Discord avatars and custom emojis from (DISCORD_CONTENT_HOST, default
+   * https://cdn.discordapp.com): the chat network's content host, not archived.
+   */
+  discordContentHost: string;
   /** Name of the build environment shown in the footer (development, production, ...). */
   environment: string;
   /**
@@ -91,6 +96,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageHost: (env.IMAGE_HOST || '').replace(/\/+$/, ''),
     iconsPath: (env.ICONS_PATH || '/icons').replace(/\/+$/, ''),
     bannersPath: (env.BANNERS_PATH || '/banners').replace(/\/+$/, ''),
+    discordContentHost: (env.DISCORD_CONTENT_HOST || 'https://cdn.discordapp.com').replace(/\/+$/, ''),
     environment: env.TROVE_ENV || env.NODE_ENV || 'development',
     trustProxy: /^(1|true|yes)$/i.test(env.TRUST_PROXY ?? ''),
     operatorPublicKey: env.OPERATOR_PUBLIC_KEY ? path.resolve(env.OPERATOR_PUBLIC_KEY) : '',
