@@ -157,24 +157,52 @@ interface MessageRow {
   original_json: string;
 }
 
-/** A channel's messages, newest first, `limit` (150) a page. */
+const MESSAGE_COLUMNS = 'message_id, channel_id, created_at, deleted_at, replies, embeds, attachments, original_json';
+
+function toMessage(row: MessageRow): CommunityMessage {
+  return {
+    message_id: row.message_id,
+    channel_id: row.channel_id,
+    created_at: row.created_at,
+    deleted_at: row.deleted_at,
+    replies: parseJson<unknown[]>(row.replies, []),
+    embeds: parseJson<CommunityEmbed[]>(row.embeds, []),
+    attachments: parseJson<{ path: string; name?: string | null }[]>(row.attachments, []),
+    original_json: parseJson<Record<string, unknown>>(row.original_json, {}),
+  };
+}
+
+/**
+ * A channel's messages, newest first, `limit` (150) a page. As for Discord channels, the skipped rows
+ * are counted on the covering index (channel_id, created_at, message_id), and a page in the older half
+ * from the oldest end, so a deep page never steps over more than half the channel.
+ */
 export function listCommunityMessages(db: Db, channelId: string, offset: number, limit = 150): CommunityMessage[] {
+  const total = getCommunityChannel(db, channelId)?.post_count ?? 0;
+  if (offset > total / 2 && offset < total) {
+    const take = Math.min(limit, total - offset);
+    return stmt<MessageRow>(
+      db,
+      `SELECT ${MESSAGE_COLUMNS} FROM community_messages
+        WHERE channel_id = :channel AND (created_at, message_id) >= (
+          SELECT created_at, message_id FROM community_messages WHERE channel_id = :channel
+           ORDER BY created_at, message_id LIMIT 1 OFFSET :skip)
+        ORDER BY created_at, message_id LIMIT :take`,
+    )
+      .all({ channel: channelId, skip: total - offset - take, take })
+      .reverse()
+      .map(toMessage);
+  }
   return stmt<MessageRow>(
     db,
-    `SELECT message_id, channel_id, created_at, deleted_at, replies, embeds, attachments, original_json
-       FROM community_messages WHERE channel_id = ? ORDER BY created_at DESC, message_id DESC LIMIT ? OFFSET ?`,
+    `SELECT ${MESSAGE_COLUMNS} FROM community_messages
+      WHERE channel_id = :channel AND (created_at, message_id) <= (
+        SELECT created_at, message_id FROM community_messages WHERE channel_id = :channel
+         ORDER BY created_at DESC, message_id DESC LIMIT 1 OFFSET :skip)
+      ORDER BY created_at DESC, message_id DESC LIMIT :take`,
   )
-    .all(channelId, limit, offset)
-    .map((row) => ({
-      message_id: row.message_id,
-      channel_id: row.channel_id,
-      created_at: row.created_at,
-      deleted_at: row.deleted_at,
-      replies: parseJson<unknown[]>(row.replies, []),
-      embeds: parseJson<CommunityEmbed[]>(row.embeds, []),
-      attachments: parseJson<{ path: string; name?: string | null }[]>(row.attachments, []),
-      original_json: parseJson<Record<string, unknown>>(row.original_json, {}),
-    }));
+    .all({ channel: channelId, skip: offset, take: limit })
+    .map(toMessage);
 }
 
 /** Number of messages of a channel. */

@@ -15,6 +15,8 @@ import accounts from './accounts.ts';
 import importer from './importer.ts';
 import keys from './keys.ts';
 import admin from './admin.ts';
+import discord from './discord.ts';
+import community from './community.ts';
 
 export const ROUTE_GROUPS: readonly RouteGroup[] = [
   meta,
@@ -29,4 +31,6 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   importer,
   keys,
   admin,
+  discord,
+  community,
 ];
