@@ -111,17 +111,21 @@ function toChannel(row: ChannelRow): DiscordChannel {
 
 /**
  * Inserts or updates a channel. The server's creator row (service 'discord') should exist.
- * Records a 'discord' change (ref = channel id).
+ * Records a 'discord' change (ref = channel id) only when the channel is new or differs, so a re-import
+ * that changes nothing re-renders nothing.
  */
 export function upsertDiscordChannel(db: Db, input: DiscordChannelInput): void {
   inTransaction(db, () => {
-    stmt(
+    const changed = stmt(
       db,
       `INSERT INTO discord_channels (id, server_id, name, parent_channel_id, topic, is_nsfw, type, position)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET server_id = excluded.server_id, name = excluded.name,
          parent_channel_id = excluded.parent_channel_id, topic = excluded.topic, is_nsfw = excluded.is_nsfw,
-         type = excluded.type, position = excluded.position`,
+         type = excluded.type, position = excluded.position
+       WHERE (server_id, name, parent_channel_id, topic, is_nsfw, type, position)
+         IS NOT (excluded.server_id, excluded.name, excluded.parent_channel_id, excluded.topic, excluded.is_nsfw,
+                 excluded.type, excluded.position)`,
     ).run(
       input.id,
       input.server_id,
@@ -131,8 +135,8 @@ export function upsertDiscordChannel(db: Db, input: DiscordChannelInput): void {
       input.is_nsfw ? 1 : 0,
       input.type ?? 0,
       input.position ?? 0,
-    );
-    recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: input.server_id, ref: input.id });
+    ).changes;
+    if (changed > 0) recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: input.server_id, ref: input.id });
   });
 }
 

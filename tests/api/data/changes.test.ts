@@ -183,6 +183,11 @@ describe('change log', () => {
       { kind: 'discord', action: 'upsert', service: 'discord', creator_id: '900', ref: '901' },
       { kind: 'discord', action: 'upsert', service: 'discord', creator_id: '900', ref: '901' },
     ]);
+    // The same channel again changes nothing; a renamed one is a change.
+    upsertDiscordChannel(t.db, { id: '901', server_id: '900', name: 'general' });
+    expect(since()).toEqual([]);
+    upsertDiscordChannel(t.db, { id: '901', server_id: '900', name: 'general-chat' });
+    expect(since()).toEqual([{ kind: 'discord', action: 'upsert', service: 'discord', creator_id: '900', ref: '901' }]);
 
     upsertCommunityChannel(t.db, { channel_id: 'ch', creator_id: '2', name: 'General' });
     upsertCommunityMessages(t.db, [{ message_id: 'cm1', channel_id: 'ch', created_at: '2024-01-01T00:00:00' }]);
