@@ -1,5 +1,5 @@
 /**
- * `npm run bench [rebuild|render|serve|files|search|pages|login]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
+ * `npm run bench [rebuild|render|serve|files|search|pages|login|import|chat]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
  * Archives are seeded once into bench/.data and reused; results go to bench/results/*.json.
  */
 import { ensureBuild } from '../scripts/lib/build.ts';
@@ -9,6 +9,8 @@ import { filesBenchmark } from './files.ts';
 import { searchBenchmark } from './search.ts';
 import { pagesBenchmark } from './pages.ts';
 import { loginBenchmark } from './login.ts';
+import { chatBenchmark } from './chat.ts';
+import { importBenchmark } from './import.ts';
 
 const which = process.argv[2] ?? 'all';
 await ensureBuild((line) => console.error(line));
@@ -42,6 +44,10 @@ const targets: Record<string, [string, () => Promise<unknown>]> = {
   pages: ['pages', pagesBenchmark],
   // One login: argon2id verify alone and a whole HTTP login (the figure the accounts issue quotes).
   login: ['login', loginBenchmark],
+  // A 100,000-message channel opened at its first, middle and last page: query, API and page render.
+  chat: ['chat', chatBenchmark],
+  // One Patreon import from the fake Patreon by the real worker, then the rebuild it causes.
+  import: ['import', () => importBenchmark()],
 };
 
 for (const [target, [resultName, run]] of Object.entries(targets)) {
