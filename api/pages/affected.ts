@@ -9,8 +9,10 @@ import { countCreatorShares, countShares, iterateShareIds } from '../data/shares
 import { countCreatorDms, countDms } from '../data/dms.ts';
 import { hasTab } from '../../src/lib/paysites.ts';
 import type { Change } from '../data/changes.ts';
-import { PAGE_SIZE } from '../../src/lib/constants.ts';
-import { creatorUrl, popularUrl, postUrl, revisionUrl, shareUrl } from '../../src/lib/urls.ts';
+import { CHAT_PAGE_SIZE, PAGE_SIZE } from '../../src/lib/constants.ts';
+import { communityUrl, creatorUrl, discordServerUrl, popularUrl, postUrl, revisionUrl, shareUrl } from '../../src/lib/urls.ts';
+import { getDiscordChannel, listDiscordChannels } from '../data/discord.ts';
+import { listCommunityChannels } from '../data/community.ts';
 import { POPULAR_PERIODS } from '../../src/lib/validators.ts';
 import { todayUtc } from '../../src/lib/popular.ts';
 import { popularPosts } from '../data/popular.ts';
@@ -30,10 +32,33 @@ export function emptyAffected(): AffectedPages {
 }
 
 /** Every page of a paged listing with `count` items, and a note to prune deeper stored pages. */
-export function addListing(affected: AffectedPages, pathname: string, count: number, maxPages = Infinity): void {
-  const pages = Math.min(Math.max(1, Math.ceil(count / PAGE_SIZE)), maxPages);
-  for (let page = 0; page < pages; page += 1) affected.render.add(pageKey(pathname, page * PAGE_SIZE));
-  affected.listings.set(pathname, (pages - 1) * PAGE_SIZE);
+export function addListing(affected: AffectedPages, pathname: string, count: number, maxPages = Infinity, pageSize = PAGE_SIZE): void {
+  const pages = Math.min(Math.max(1, Math.ceil(count / pageSize)), maxPages);
+  for (let page = 0; page < pages; page += 1) affected.render.add(pageKey(pathname, page * pageSize));
+  affected.listings.set(pathname, (pages - 1) * pageSize);
+}
+
+/** Every page of one Discord channel (categories hold no messages and have no pages). */
+export function addDiscordChannelPages(affected: AffectedPages, serverId: string, channel: { id: string; type: number; post_count: number }): void {
+  if (channel.type === 4) return;
+  addListing(affected, discordServerUrl(serverId, channel.id), channel.post_count, Infinity, CHAT_PAGE_SIZE);
+}
+
+/** Every page of every channel of a Discord server. */
+export function addDiscordServerPages(db: Db, affected: AffectedPages, serverId: string): void {
+  for (const channel of listDiscordChannels(db, serverId)) addDiscordChannelPages(affected, serverId, channel);
+}
+
+/**
+ * A Patreon creator's community pages: the channel list and every page of each channel (each shows the
+ * creator header and the channel list, so they change together). The list page of a creator with one
+ * channel or none is a redirect or an empty list; rendering it keeps the store right either way.
+ */
+export function addCommunityPages(db: Db, affected: AffectedPages, creatorId: string): void {
+  affected.render.add(pageKey(communityUrl(creatorId)));
+  for (const channel of listCommunityChannels(db, 'patreon', creatorId)) {
+    addListing(affected, communityUrl(creatorId, channel.channel_id), channel.post_count, Infinity, CHAT_PAGE_SIZE);
+  }
 }
 
 /** The global pages every archive change may touch: the stored first pages of the listings, all tags. */
@@ -54,6 +79,7 @@ export function addCreatorPages(db: Db, affected: AffectedPages, service: string
   if (hasTab('fancards', service)) affected.render.add(pageKey(`${base}/fancards`));
   addListing(affected, `${base}/dms`, countCreatorDms(db, service, creatorId));
   addListing(affected, `${base}/shares`, countCreatorShares(db, service, creatorId));
+  if (service === 'patreon') addCommunityPages(db, affected, creatorId);
 }
 
 /** The stored first pages of /artists (Popularity: ordered by favourite counts). */
@@ -114,6 +140,10 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
   let favorites = false;
   /** Creators whose name changed: every post page shows it (a rename costs the creator's size). */
   const renamed = new Set<string>();
+  /** Discord channels whose messages or row changed (server id, channel id), and whole servers. */
+  const discordChannels = new Map<string, Set<string>>();
+  const discordServers = new Set<string>();
+  const community = new Set<string>();
   for (const change of changes) {
     if (change.kind === 'dm') dms = true;
     if (change.kind === 'post' || change.kind === 'creator') globals = true;
@@ -125,6 +155,18 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
       if (change.ref) affected.render.add(pageKey(shareUrl(change.ref)));
     }
     if (!change.service || !change.creator_id) continue;
+    if (change.kind === 'discord') {
+      if (change.ref) discordChannels.set(change.creator_id, (discordChannels.get(change.creator_id) ?? new Set()).add(change.ref));
+      else discordServers.add(change.creator_id);
+      continue;
+    }
+    // A community row: the creator's community pages only (has_chats arrives as a 'creator' row).
+    if (change.kind === 'community') {
+      if (change.service === 'patreon') community.add(change.creator_id);
+      continue;
+    }
+    // The server view shows the server's name, nothing else of the creator row.
+    if (change.kind === 'creator' && change.service === 'discord' && change.ref === 'renamed') discordServers.add(change.creator_id);
     if (change.kind === 'comment' && change.post_id) addPostPages(db, affected, change.service, change.creator_id, change.post_id);
     // A deleted post's revisions: rendering them now answers 404, which removes their stored pages.
     if (change.kind === 'post' && change.post_id && change.ref?.startsWith('revision:')) {
@@ -153,6 +195,25 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
   for (const creatorKey of renamed) {
     const [service, creatorId] = creatorKey.split('\u0000');
     for (const postId of iterateCreatorPostIds(db, service, creatorId)) addPostPages(db, affected, service, creatorId, postId);
+  }
+  for (const creatorId of community) {
+    if (!creators.has(`patreon\u0000${creatorId}`)) addCommunityPages(db, affected, creatorId);
+  }
+  for (const serverId of discordServers) addDiscordServerPages(db, affected, serverId);
+  for (const [serverId, channelIds] of discordChannels) {
+    if (discordServers.has(serverId)) continue;
+    for (const channelId of channelIds) {
+      const channel = getDiscordChannel(db, channelId);
+      // A removed channel: its first page now redirects, which removes the stored copy.
+      if (channel) addDiscordChannelPages(affected, serverId, channel);
+      else affected.render.add(pageKey(discordServerUrl(serverId, channelId)));
+    }
+    // Every page lists the channels; the entry page of each other channel shows a new or renamed one.
+    // Deeper pages of the others catch up when their own messages change (a rename is rare, and
+    // re-rendering every page of a large server for it would cost the server's size).
+    for (const channel of listDiscordChannels(db, serverId)) {
+      if (channel.type !== 4) affected.render.add(pageKey(discordServerUrl(serverId, channel.id)));
+    }
   }
   if (globals) addGlobalPages(db, affected);
   else {

@@ -5,7 +5,7 @@
  */
 import { PAGE_SIZE } from '../../src/lib/constants.ts';
 import { isPaysite } from '../../src/lib/paysites.ts';
-import { POPULAR_PERIODS, offset as offsetRule } from '../../src/lib/validators.ts';
+import { POPULAR_PERIODS, chatOffset, offset as offsetRule } from '../../src/lib/validators.ts';
 
 /** Global listings shift on every import; only their first pages are kept (deeper ones render on demand). */
 export const GLOBAL_LISTING_STORED_PAGES = 20;
@@ -14,6 +14,8 @@ export interface ArchiveRoute {
   name: string;
   match(segments: string[]): boolean;
   paged: boolean;
+  /** The rule `o` must follow to be stored: the listings' multiple of 50 unless said otherwise. */
+  offsetRule?: typeof offsetRule;
   /** Deepest offset kept in the store; undefined keeps every page. */
   maxStoredOffset?: number;
   /**
@@ -58,6 +60,11 @@ export const ARCHIVE_ROUTES: ArchiveRoute[] = [
   { name: 'shares', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'shares' },
   { name: 'share', paged: false, match: (s) => s.length === 2 && s[0] === 'share' && /^[1-9]\d{0,14}$/.test(s[1]) },
   { name: 'creator-shares', paged: true, match: (s) => creatorTab(s, 'shares') },
+  // Chat pages step by 150. A message permalink (/discord/server/{s}/{c}/{m}) renders on demand: it is
+  // its channel's page with one message marked, and storing one copy per message would multiply the store.
+  { name: 'discord-channel', paged: true, offsetRule: chatOffset, match: (s) => s.length === 4 && s[0] === 'discord' && s[1] === 'server' },
+  { name: 'community-channels', paged: false, match: (s) => s[0] === 'patreon' && creatorTab(s, 'community') },
+  { name: 'community-channel', paged: true, offsetRule: chatOffset, match: (s) => s.length === 5 && s[0] === 'patreon' && s[1] === 'user' && s[3] === 'community' },
 ];
 
 function segmentsOf(pathname: string): string[] | undefined {
@@ -97,7 +104,7 @@ export function canonicalPageKey(pathname: string, search: string): string | und
       continue;
     }
     if (name !== 'o' || !route.paged) return undefined;
-    const parsed = offsetRule.safeParse(value);
+    const parsed = (route.offsetRule ?? offsetRule).safeParse(value);
     if (!parsed.success) return undefined;
     offset = parsed.data;
   }

@@ -10,7 +10,7 @@ import { iterateCreatorKeys } from '../data/creators.ts';
 import { postUrl, revisionUrl } from '../../src/lib/urls.ts';
 import { PageStore } from '../server/page-store.ts';
 import type { StoreRenderer } from './render-into-store.ts';
-import { addAllSharePages, addCreatorPages, addDmsListing, addGlobalPages, affectedByChanges, emptyAffected, type AffectedPages } from './affected.ts';
+import { addAllSharePages, addCreatorPages, addDiscordServerPages, addDmsListing, addGlobalPages, affectedByChanges, emptyAffected, type AffectedPages } from './affected.ts';
 import { pageKey } from './keys.ts';
 
 export const LAST_REBUILT_KEY = 'pages.last_change_id';
@@ -37,7 +37,10 @@ export interface RebuildSummary {
 /** Every archive page of the archive, for `--all`. */
 export function allArchivePages(db: Db): AffectedPages {
   const affected = emptyAffected();
-  for (const { service, id } of iterateCreatorKeys(db)) addCreatorPages(db, affected, service, id);
+  for (const { service, id } of iterateCreatorKeys(db)) {
+    addCreatorPages(db, affected, service, id);
+    if (service === 'discord') addDiscordServerPages(db, affected, id);
+  }
   for (const { service, user, id } of iteratePostKeys(db)) affected.render.add(pageKey(postUrl(service, user, id)));
   for (const { service, user, id, revision_id } of iterateRevisionKeys(db)) affected.render.add(pageKey(revisionUrl(service, user, id, revision_id)));
   addGlobalPages(db, affected);

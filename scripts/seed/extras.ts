@@ -20,6 +20,7 @@ import type { Rng } from './random.ts';
 import { snowflake } from './ids.ts';
 import { DAY, iso } from './time.ts';
 import { seedShowcasePost } from './showcase.ts';
+import { communityShowcase, discordShowcase } from './chat-showcase.ts';
 import type { MediaPool, PoolFile } from './media.ts';
 
 export interface SeededCreator {
@@ -302,6 +303,22 @@ function seedDiscord(db: Db, rng: Rng, ctx: ExtrasContext): void {
         added: iso(time + DAY),
       });
     }
+    if (main) {
+      // general-chat: a history long enough to page, then one message of each kind (the newest).
+      const showcase = discordShowcase(rng.fork('showcase'), {
+        serverId: server.id,
+        channelId: channels[2].id,
+        mentionChannels: [channels[0].id, channels[1].id],
+        authors,
+        roleId,
+        emojiId: snowflake(baseMs, 77),
+        pool: ctx.pool,
+        after: time,
+        sequence,
+      });
+      sequence += showcase.length;
+      messages.push(...showcase);
+    }
     upsertDiscordMessages(db, messages);
   });
 }
@@ -368,6 +385,10 @@ function seedCommunity(db: Db, rng: Rng, ctx: ExtrasContext): void {
           original_json: { user: { name: userName, role }, created_at: iso(time), text: deleted ? '' : text },
           added: iso(time + DAY),
         });
+      }
+      // The single-channel creator's channel: long enough to page, then one message of each kind.
+      if (plan.channels.length === 1) {
+        messages.push(...communityShowcase(rng.fork('showcase'), { channelId, pool: ctx.pool, after: time, firstId: 81_000_000 }));
       }
       upsertCommunityMessages(db, messages);
     }

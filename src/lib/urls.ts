@@ -113,6 +113,27 @@ export function discordServerUrl(serverId: string, channelId?: string, messageId
   return url;
 }
 
+/** A Discord user's avatar on the chat network's content host (DISCORD_CONTENT_HOST). */
+export function discordAvatarUrl(contentHost: string, userId: string, avatarHash: string): string {
+  return `${contentHost}/avatars/${enc(userId)}/${enc(avatarHash)}.png`;
+}
+
+/** Discord's default avatar number `index` (0-5), for users without one. */
+export function discordDefaultAvatarUrl(contentHost: string, index: number): string {
+  return `${contentHost}/embed/avatars/${index}.png`;
+}
+
+/** A custom emoji (<:name:id>, animated <a:name:id>) on the chat network's content host. */
+export function discordEmojiUrl(contentHost: string, emojiId: string, animated: boolean): string {
+  return `${contentHost}/emojis/${enc(emojiId)}.${animated ? 'gif' : 'png'}`;
+}
+
+/** A Patreon creator's community channels, or one channel (SPEC.md section 2). */
+export function communityUrl(creatorId: string, channelId?: string): string {
+  const list = creatorTabUrl('patreon', creatorId, 'community');
+  return channelId ? `${list}/${enc(channelId)}` : list;
+}
+
 /** The archive file page (the names inside a .zip, .rar or .7z). */
 export function archiveFileUrl(sha256: string): string {
   return `/file/${enc(sha256)}`;
