@@ -5,6 +5,7 @@
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { inTransaction, nowIso, parseJson } from './util.ts';
+import { pageChatRows } from './chat-paging.ts';
 
 /** GET /v1/patreon/user/{id}/community items (exactly these keys). */
 export interface CommunityChannel {
@@ -172,37 +173,10 @@ function toMessage(row: MessageRow): CommunityMessage {
   };
 }
 
-/**
- * A channel's messages, newest first, `limit` (150) a page. As for Discord channels, the skipped rows
- * are counted on the covering index (channel_id, created_at, message_id), and a page in the older half
- * from the oldest end, so a deep page never steps over more than half the channel.
- */
+/** A channel's messages, newest first, `limit` (150) a page (see pageChatRows for how deep pages stay fast). */
 export function listCommunityMessages(db: Db, channelId: string, offset: number, limit = 150): CommunityMessage[] {
   const total = getCommunityChannel(db, channelId)?.post_count ?? 0;
-  if (offset > total / 2 && offset < total) {
-    const take = Math.min(limit, total - offset);
-    return stmt<MessageRow>(
-      db,
-      `SELECT ${MESSAGE_COLUMNS} FROM community_messages
-        WHERE channel_id = :channel AND (created_at, message_id) >= (
-          SELECT created_at, message_id FROM community_messages WHERE channel_id = :channel
-           ORDER BY created_at, message_id LIMIT 1 OFFSET :skip)
-        ORDER BY created_at, message_id LIMIT :take`,
-    )
-      .all({ channel: channelId, skip: total - offset - take, take })
-      .reverse()
-      .map(toMessage);
-  }
-  return stmt<MessageRow>(
-    db,
-    `SELECT ${MESSAGE_COLUMNS} FROM community_messages
-      WHERE channel_id = :channel AND (created_at, message_id) <= (
-        SELECT created_at, message_id FROM community_messages WHERE channel_id = :channel
-         ORDER BY created_at DESC, message_id DESC LIMIT 1 OFFSET :skip)
-      ORDER BY created_at DESC, message_id DESC LIMIT :take`,
-  )
-    .all({ channel: channelId, skip: offset, take: limit })
-    .map(toMessage);
+  return pageChatRows<MessageRow>(db, { table: 'community_messages', columns: MESSAGE_COLUMNS, time: 'created_at', id: 'message_id' }, channelId, offset, limit, total).map(toMessage);
 }
 
 /** Number of messages of a channel. */

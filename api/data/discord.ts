@@ -7,6 +7,7 @@ import { recordChange } from './changes.ts';
 import { getCreator } from './creators.ts';
 import { epochToIso } from '../../src/lib/format.ts';
 import { hashFromPath, inTransaction, nowIso, parseJson, placeholders } from './util.ts';
+import { pageChatRows } from './chat-paging.ts';
 
 /** A channel as the API answers it (exactly these keys); listed by position. */
 export interface DiscordChannel {
@@ -252,37 +253,10 @@ function toMessage(row: MessageRow): DiscordMessage {
 
 const MESSAGE_COLUMNS = 'id, server_id, channel_id, author, content, embeds, mentions, attachments, published, edited, added';
 
-/**
- * A channel's messages, newest first (GET /v1/discord/channel/{id}?o=, 150 a page). Deep pages of long
- * channels stay fast two ways (bench/chat.ts measures them): the skipped rows are counted on the
- * covering index (channel_id, published, id) alone, to find the page's first row, and a page in the
- * older half is counted from the oldest end (ascending, then reversed), so at most half the channel
- * is ever stepped over.
- */
+/** A channel's messages, newest first, `limit` (150) a page (see pageChatRows for how deep pages stay fast). */
 export function listDiscordMessages(db: Db, channelId: string, offset: number, limit = 150): DiscordMessage[] {
   const total = getDiscordChannel(db, channelId)?.post_count ?? 0;
-  if (offset > total / 2 && offset < total) {
-    const take = Math.min(limit, total - offset);
-    return stmt<MessageRow>(
-      db,
-      `SELECT ${MESSAGE_COLUMNS} FROM discord_messages
-        WHERE channel_id = :channel AND (published, id) >= (
-          SELECT published, id FROM discord_messages WHERE channel_id = :channel ORDER BY published, id LIMIT 1 OFFSET :skip)
-        ORDER BY published, id LIMIT :take`,
-    )
-      .all({ channel: channelId, skip: total - offset - take, take })
-      .reverse()
-      .map(toMessage);
-  }
-  return stmt<MessageRow>(
-    db,
-    `SELECT ${MESSAGE_COLUMNS} FROM discord_messages
-      WHERE channel_id = :channel AND (published, id) <= (
-        SELECT published, id FROM discord_messages WHERE channel_id = :channel ORDER BY published DESC, id DESC LIMIT 1 OFFSET :skip)
-      ORDER BY published DESC, id DESC LIMIT :take`,
-  )
-    .all({ channel: channelId, skip: offset, take: limit })
-    .map(toMessage);
+  return pageChatRows<MessageRow>(db, { table: 'discord_messages', columns: MESSAGE_COLUMNS, time: 'published', id: 'id' }, channelId, offset, limit, total).map(toMessage);
 }
 
 /** Number of messages of a channel. */
