@@ -49,8 +49,14 @@ export async function openSite(): Promise<Site> {
 
 export const CLIENT_DIR = path.join(DIST_DIR, 'client');
 
-/** Below this many pages a rebuild renders in this thread (compression and writes still go to the thread pool): starting workers costs over a second. */
-export const WORKER_THRESHOLD_PAGES = 3000;
+/**
+ * Below this many pages a rebuild renders in this thread (compression and writes still go to the thread
+ * pool). Starting the workers costs about as much as rendering 250-400 pages here (around that size the
+ * figures vary more from run to run than the two differ); above 500 pages the workers win clearly.
+ * Two workers against this thread (bench/import-step.ts and bench/rebuild-step.ts --threads): 663 pages
+ * 2.51 s vs 3.11 s, 2,091 pages 4.9 s vs 7.1 s, 1,280 pages of the 1M-post archive 5.6-5.8 s vs 7.9-8.9 s.
+ */
+export const WORKER_THRESHOLD_PAGES = 500;
 
 /** The renderer for a rebuild: worker threads (one per core) for large rebuilds, this thread otherwise. */
 export async function storeRendererFor(site: Site, options: { pages: number; threads?: number }): Promise<StoreRenderer> {
