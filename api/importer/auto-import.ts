@@ -15,7 +15,7 @@ import { appendImportLog, createImport } from '../data/imports.ts';
 import { inTransaction, nowIso } from '../data/util.ts';
 import { AUTO_IMPORT_PRIORITY } from '../routes/importer.ts';
 import { decryptSessionKey, KeyDecryptionError } from './key-crypto.ts';
-import { paysiteLabel } from './paysites/index.ts';
+import { paysiteLabel } from '../../src/lib/paysites.ts';
 import { sealForWorker } from './work-key.ts';
 
 export const AUTO_IMPORT_LINES = {

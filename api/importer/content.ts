@@ -68,6 +68,20 @@ export async function archiveFile(ctx: ImportContext, client: PaysiteClient, url
   }
 }
 
+/** Archives files in order; those that could not be had are left out (archiveFile logged why). */
+export async function archiveFiles(
+  ctx: ImportContext,
+  client: PaysiteClient,
+  items: readonly { url: string; name?: string | null }[],
+): Promise<ArchivedFile[]> {
+  const files: ArchivedFile[] = [];
+  for (const item of items) {
+    const file = await archiveFile(ctx, client, item.url, item.name);
+    if (file) files.push(file);
+  }
+  return files;
+}
+
 /** Saves a creator's icon or banner (served by /icons/{service}/{id} and /banners/{service}/{id}). */
 export async function archiveCreatorImage(
   ctx: ImportContext,

@@ -27,12 +27,12 @@ import {
 import { inTransaction, nowIso } from '../data/util.ts';
 import { redactCredential } from './credential.ts';
 import { openForWorker } from './work-key.ts';
+import { paysiteLabel } from '../../src/lib/paysites.ts';
 import {
   KeyRejectedError,
   LeaseLostError,
   TransientError,
   importerFor,
-  paysiteLabel,
   type ImportContext,
   type PaysiteImporter,
 } from './paysites/index.ts';

@@ -30,13 +30,18 @@ const RELATIVE_UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 const RELATIVE_LIMITS = [60, 3600, 86_400, 30 * 86_400, 365 * 86_400, Infinity];
 let relativeFormat: Intl.RelativeTimeFormat | undefined;
 
+/** A stored date in ms: ISO 8601 without a zone is UTC (as the archive stores them); NaN when unreadable. */
+export function storedDateMs(iso: string): number {
+  return Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(iso) || iso.length <= 10 ? iso : `${iso}Z`);
+}
+
 /**
  * '3 days ago', 'in 2 hours'... for a stored date (ISO without a zone is UTC) against `now` (ms);
  * empty for a missing or unreadable date. English like the rest of the site.
  */
 export function relativeTime(iso: string | null | undefined, now: number): string {
   if (!iso) return '';
-  const time = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(iso) || iso.length <= 10 ? iso : `${iso}Z`);
+  const time = storedDateMs(iso);
   if (Number.isNaN(time)) return '';
   const seconds = (time - now) / 1000;
   const index = RELATIVE_LIMITS.findIndex((limit) => Math.abs(seconds) < limit);
@@ -48,7 +53,12 @@ export function relativeTime(iso: string | null | undefined, now: number): strin
   return relativeFormat.format(seconds < 0 ? -amount : amount, unit);
 }
 
+/** A count with its noun: '1 post', '3 posts', '2 replies' (countLabel(2, 'reply', 'replies')). */
+export function countLabel(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
 /** A creator's favourite count on its card: '1 favorite', '12 favorites'. */
 export function favoritesLabel(count: number): string {
-  return `${count} ${count === 1 ? 'favorite' : 'favorites'}`;
+  return countLabel(count, 'favorite');
 }

@@ -1,6 +1,7 @@
 /** Post card rules of SPEC.md section 2 ("Post cards"), shared by pages and islands. */
 import { ATTACHMENT_THUMBNAIL_PAYSITES, type Paysite } from './paysites.ts';
 import { POST_TITLE_MAX } from './constants.ts';
+import { countLabel } from './format.ts';
 
 const IMAGE_EXTENSIONS = ['.gif', '.jpeg', '.jpg', '.jpe', '.png', '.webp'];
 
@@ -44,5 +45,5 @@ export function cardAttachmentLabel(post: {
   const hasFile = !!(post.file && 'path' in post.file && post.file.path);
   const count = (post.attachments?.length ?? 0) + (hasFile ? 1 : 0);
   if (count === 0) return 'No attachments';
-  return `${count} ${count === 1 ? 'attachment' : 'attachments'}`;
+  return countLabel(count, 'attachment');
 }

@@ -13,23 +13,19 @@
 import { touchCreatorUpdated, upsertCreator, getCreator } from '../../data/creators.ts';
 import { upsertDiscordMessages } from '../../data/discord.ts';
 import { nowEpoch } from '../../data/util.ts';
-import { archiveFile } from '../content.ts';
+import { archiveFile, archiveFiles, type ArchivedFile } from '../content.ts';
 import { DiscordApi, type DiscordApiMessage } from './discord/api.ts';
-import { KEPT_MESSAGE_TYPES, embedMediaUrls, snowflakeMs, toMessageInput, type ArchivedAttachment } from './discord/map.ts';
+import { KEPT_MESSAGE_TYPES, embedMediaUrls, snowflakeMs, toMessageInput } from './discord/map.ts';
 import { planChannels, refusedLine, type DiscordCursor } from './discord/plan.ts';
 import type { ImportContext, PaysiteImporter } from './index.ts';
+import { countLabel } from '../../../src/lib/format.ts';
 
 /** Downloads a page's attachments and embed media; what could not be had is logged and left out. */
 async function archiveMedia(ctx: ImportContext, api: DiscordApi, messages: DiscordApiMessage[]) {
-  const attachments = new Map<string, ArchivedAttachment[]>();
+  const attachments = new Map<string, ArchivedFile[]>();
   const media = new Map<string, string>();
   for (const message of messages) {
-    const files: ArchivedAttachment[] = [];
-    for (const attachment of message.attachments) {
-      const file = await archiveFile(ctx, api.client, attachment.url, attachment.filename);
-      if (file) files.push(file);
-    }
-    attachments.set(message.id, files);
+    attachments.set(message.id, await archiveFiles(ctx, api.client, message.attachments.map((a) => ({ url: a.url, name: a.filename }))));
     for (const embed of message.embeds) {
       for (const url of embedMediaUrls(embed)) {
         if (media.has(url)) continue;
@@ -40,8 +36,6 @@ async function archiveMedia(ctx: ImportContext, api: DiscordApi, messages: Disco
   }
   return { attachments, media };
 }
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 // A stop mid-request (SIGTERM, lost lease) is the worker's to handle: the committed cursor is where to resume.
 export const discordImporter: PaysiteImporter = { run: (ctx) => importChannels(ctx) };
@@ -77,7 +71,7 @@ async function importChannels(ctx: ImportContext): Promise<void> {
       if (page.length === 0) {
         ctx.step(() => undefined, {
           cursor: { plan, index: index + 1, after: '0', count: 0 },
-          log: [`Channel ${channel.label}: imported ${plural(count, 'message')}.`],
+          log: [`Channel ${channel.label}: imported ${countLabel(count, 'message')}.`],
         });
         break;
       }
@@ -105,6 +99,6 @@ async function importChannels(ctx: ImportContext): Promise<void> {
         if (creator) upsertCreator(ctx.db, { service: 'discord', id: server, name: creator.name, last_imported: now });
       }
     },
-    { cursor: { plan, index: plan.length, after: '0', count: 0 }, log: [`Imported ${plural(plan.length, 'channel')}.`] },
+    { cursor: { plan, index: plan.length, after: '0', count: 0 }, log: [`Imported ${countLabel(plan.length, 'channel')}.`] },
   );
 }

@@ -12,13 +12,15 @@
 import { createHash } from 'node:crypto';
 import { findFancardId, getCreator, upsertAnnouncement, upsertCreator, upsertFancard } from '../../data/creators.ts';
 import { getFileByHash } from '../../data/files.ts';
-import { upsertComment, upsertPost, type CommentInput, type PostFileInput, type PostInput } from '../../data/posts.ts';
+import { upsertComment, upsertPost, type CommentInput, type PostInput } from '../../data/posts.ts';
 import { nowEpoch } from '../../data/util.ts';
-import { archiveCreatorImage, archiveFile, archiveInlineImages, nameFromUrl, type ArchivedFile } from '../content.ts';
+import { archiveCreatorImage, archiveFile, archiveFiles, archiveInlineImages, nameFromUrl, type ArchivedFile } from '../content.ts';
 import { PaysiteRequestError } from '../fetch.ts';
 import { fanboxApi, type FanboxApi, type PostInfo, type PostItem } from './fanbox/api.ts';
-import { articleHtml, escapeHtml, fanboxDate, fileName, flattenComments, postEmbed, postMedia, textToHtml, type ArchivedFiles } from './fanbox/map.ts';
+import { articleHtml, fileName, flattenComments, postEmbed, postMedia, textToHtml, type ArchivedFiles } from './fanbox/map.ts';
 import type { ImportContext, PaysiteImporter } from './index.ts';
+import { archiveTime, escapeHtml } from '../text.ts';
+import { countLabel } from '../../../src/lib/format.ts';
 
 interface Sub {
   userId: string;
@@ -37,18 +39,6 @@ interface Cursor {
 
 type Prepared = { kind: 'post'; post: PostInput; comments: CommentInput[] } | { kind: 'restricted' } | { kind: 'gone' };
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-async function archiveAll(ctx: ImportContext, api: FanboxApi, items: { url: string; name: string }[]): Promise<ArchivedFile[]> {
-  const out: ArchivedFile[] = [];
-  for (const item of items) {
-    const file = await archiveFile(ctx, api.client, item.url, item.name);
-    if (file) out.push(file);
-  }
-  return out;
-}
-
-const asInput = (file: ArchivedFile): PostFileInput => ({ name: file.name, path: file.path, hash: file.hash });
 
 /** Fetches a post with its files and comments; writes nothing (the caller's step does). */
 async function preparePost(ctx: ImportContext, api: FanboxApi, item: PostItem): Promise<Prepared> {
@@ -74,7 +64,7 @@ async function preparePost(ctx: ImportContext, api: FanboxApi, item: PostItem): 
     // An article shows its images inline; archiveInlineImages downloads them.
     html = articleHtml(body, archivedFiles);
   } else {
-    images = await archiveAll(ctx, api, media.images.map((img) => ({ url: img.originalUrl, name: nameFromUrl(img.originalUrl) || `${img.id}.${img.extension ?? 'jpg'}` })));
+    images = await archiveFiles(ctx, api.client, media.images.map((img) => ({ url: img.originalUrl, name: nameFromUrl(img.originalUrl) || `${img.id}.${img.extension ?? 'jpg'}` })));
     html = body.html ?? textToHtml(body.text);
   }
   const embed = postEmbed(info);
@@ -89,10 +79,10 @@ async function preparePost(ctx: ImportContext, api: FanboxApi, item: PostItem): 
     id: info.id,
     title: info.title,
     content,
-    published: fanboxDate(info.publishedDatetime),
+    published: archiveTime(info.publishedDatetime),
     edited: editedDate(info),
-    file: main ? asInput(main) : null,
-    attachments: attachments.map(asInput),
+    file: main ?? null,
+    attachments,
     embed,
     tags: info.tags ?? [],
   };
@@ -101,8 +91,8 @@ async function preparePost(ctx: ImportContext, api: FanboxApi, item: PostItem): 
 }
 
 function editedDate(info: PostInfo): string | null {
-  const edited = fanboxDate(info.updatedDatetime);
-  return edited && edited !== fanboxDate(info.publishedDatetime) ? edited : null;
+  const edited = archiveTime(info.updatedDatetime);
+  return edited && edited !== archiveTime(info.publishedDatetime) ? edited : null;
 }
 
 async function postComments(ctx: ImportContext, api: FanboxApi, info: PostInfo): Promise<CommentInput[]> {
@@ -125,7 +115,7 @@ async function startCreator(ctx: ImportContext, api: FanboxApi, cursor: Cursor, 
   const card = cardUrl ? await archiveFile(ctx, api.client, cardUrl, nameFromUrl(cardUrl) || 'fancard.jpg') : undefined;
   const pages = await api.postPages(sub.creatorId);
   const next: Cursor = { ...cursor, creator: { name: info.user.name, pages, page: 0, item: 0, saved: 0, changed: 0, restricted: 0 } };
-  const lines = [`Creator ${info.user.name}: ${plural(pages.length, 'page')} of posts to import.`];
+  const lines = [`Creator ${info.user.name}: ${countLabel(pages.length, 'page')} of posts to import.`];
   ctx.step(
     () => {
       upsertCreator(ctx.db, { service: 'fanbox', id: userId, name: info.user.name, public_id: info.creatorId });
@@ -184,7 +174,7 @@ async function importPosts(ctx: ImportContext, api: FanboxApi, start: Cursor): P
 function finishCreator(ctx: ImportContext, cursor: Cursor, userId: string): Cursor {
   const c = cursor.creator!;
   const next: Cursor = { subs: cursor.subs, at: cursor.at + 1 };
-  const restricted = c.restricted > 0 ? ` ${plural(c.restricted, 'post')} above your plan skipped.` : '';
+  const restricted = c.restricted > 0 ? ` ${countLabel(c.restricted, 'post')} above your plan skipped.` : '';
   ctx.step(
     () => {
       const creator = getCreator(ctx.db, 'fanbox', userId);
@@ -192,7 +182,7 @@ function finishCreator(ctx: ImportContext, cursor: Cursor, userId: string): Curs
       const now = nowEpoch();
       upsertCreator(ctx.db, { service: 'fanbox', id: userId, name: creator.name, last_imported: now, ...(c.changed > 0 ? { updated: now } : {}) });
     },
-    { cursor: next, log: [`Creator ${c.name}: imported ${plural(c.saved, 'post')}.${restricted}`] },
+    { cursor: next, log: [`Creator ${c.name}: imported ${countLabel(c.saved, 'post')}.${restricted}`] },
   );
   return next;
 }
@@ -213,11 +203,11 @@ async function importNewsletters(ctx: ImportContext, api: FanboxApi, cursor: Cur
           user_id: userId,
           hash: createHash('sha256').update(`fanbox-newsletter:${letter.id}`).digest('hex'),
           content: textToHtml(letter.body),
-          published: fanboxDate(letter.createdAt),
+          published: archiveTime(letter.createdAt),
         });
         saved++;
       }
-      log.push(`Saved ${plural(saved, 'announcement')}.`);
+      log.push(`Saved ${countLabel(saved, 'announcement')}.`);
     },
     { cursor: next, log },
   );
@@ -230,7 +220,7 @@ async function importAll(ctx: ImportContext): Promise<void> {
     const plans = await api.listSupporting();
     const subs = [...new Map(plans.map((plan) => [plan.user.userId, { userId: plan.user.userId, creatorId: plan.creatorId, fee: plan.fee }])).values()];
     cursor = { subs, at: 0 };
-    ctx.step(() => undefined, { cursor, log: [`Found ${plural(subs.length, 'subscription')}.`] });
+    ctx.step(() => undefined, { cursor, log: [`Found ${countLabel(subs.length, 'subscription')}.`] });
   }
   ctx.setSubCount(cursor.subs.length);
   while (cursor.at < cursor.subs.length) {

@@ -9,7 +9,7 @@
  */
 import type { Db } from '../../data/db.ts';
 import type { Config } from '../../../src/lib/config.ts';
-import { PAYSITE_LABELS, isPaysite } from '../../../src/lib/paysites.ts';
+import { paysiteLabel } from '../../../src/lib/paysites.ts';
 import { discordImporter } from './discord.ts';
 import { fanboxImporter } from './fanbox.ts';
 import { patreonImporter } from './patreon.ts';
@@ -47,10 +47,6 @@ export interface PaysiteImporter {
 }
 
 export { KeyRejectedError, LeaseLostError, TransientError } from '../errors.ts';
-
-export function paysiteLabel(service: string): string {
-  return isPaysite(service) ? PAYSITE_LABELS[service] : service;
-}
 
 export function notAvailableLine(service: string): string {
   return `${paysiteLabel(service)} importer is not available yet; nothing was imported.`;

@@ -19,6 +19,7 @@ import { CURRENT_USER_PATH, campaignAttributes, getDocument, nextPath, parseOr, 
 import { FIRST_DM_CURSOR, importDms, type DmCursor } from './patreon/dms.ts';
 import { dataList, indexIncluded, postPlan, related, relatedId } from './patreon/map.ts';
 import { preparePost } from './patreon/posts.ts';
+import { countLabel } from '../../../src/lib/format.ts';
 
 interface Subscription {
   campaignId: string;
@@ -143,7 +144,7 @@ async function run(ctx: ImportContext): Promise<void> {
   let cursor = ctx.cursor<Cursor>();
   if (!cursor) {
     cursor = { subs: found, i: 0, page: null, done: 0, saved: 0, locked: 0, changed: false };
-    save(() => undefined, cursor, [`Found ${found.length} subscription${found.length === 1 ? '' : 's'}.`]);
+    save(() => undefined, cursor, [`Found ${countLabel(found.length, 'subscription')}.`]);
   }
   ctx.setSubCount(cursor.subs.length);
 

@@ -8,7 +8,7 @@ import type { CommunityMessage } from '../../../api/data/community.ts';
 import { communityEmbedView, communityPost, type CommunityPostView } from '../../lib/chat/community.ts';
 import { chatTime, compareIds } from '../../lib/chat/grouping.ts';
 import { renderChatMarkdown } from '../../lib/chat/markdown.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import { countLabel, formatDateTime } from '../../lib/format.ts';
 import ChatAttachments from './ChatAttachments.tsx';
 
 export interface CommunityMessagesProps {
@@ -81,7 +81,7 @@ function Message({ message, imageHost }: { message: CommunityMessage; imageHost:
           )}
           <ChatAttachments attachments={message.attachments} imageHost={imageHost} />
           {replies.length > 0 && (
-            <ol className="chat-community__replies" aria-label={replies.length === 1 ? '1 reply' : `${replies.length} replies`}>
+            <ol className="chat-community__replies" aria-label={countLabel(replies.length, 'reply', 'replies')}>
               {replies.map((reply, index) => {
                 const view = communityPost(reply);
                 return (

@@ -9,6 +9,7 @@ import { formatDateTime } from '../../lib/format';
 import { importStatusUrl } from '../../lib/urls';
 import { firstIssueMessage, keysRevokeSchema } from '../../lib/validators';
 import ApiForm from '../forms/ApiForm';
+import { countLabel } from '../../lib/format.ts';
 
 export interface KeyRow {
   id: number;
@@ -30,7 +31,7 @@ export default function KeysForm({ keys: initial }: { keys: KeyRow[] }) {
     const revoked = new Set(parsed.data.revoke);
     setKeys((current) => current.filter((key) => !revoked.has(key.id)));
     form.reset();
-    setDone(revoked.size === 1 ? 'Revoked 1 key.' : `Revoked ${revoked.size} keys.`);
+    setDone(`Revoked ${countLabel(revoked.size, 'key')}.`);
   }
 
   if (keys.length === 0) {

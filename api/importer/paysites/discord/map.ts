@@ -5,12 +5,14 @@
  * URLs from the ids and hashes kept here.
  */
 import { nowIso } from '../../../data/util.ts';
+import { archiveTime } from '../../text.ts';
+import type { ArchivedFile } from '../../content.ts';
 import type { DiscordAuthor, DiscordChannelInput, DiscordEmbed, DiscordMessageInput } from '../../../data/discord.ts';
+export { DISCORD_CATEGORY_TYPE as CATEGORY_TYPE } from '../../../data/discord.ts';
 import type { DiscordApiChannel, DiscordApiEmbed, DiscordApiMessage, DiscordApiUser } from './api.ts';
 
 /** Channel types whose messages we read: text, voice (its text chat), announcement, threads, stage. */
 export const MESSAGE_CHANNEL_TYPES = new Set([0, 2, 5, 10, 11, 12, 13]);
-export const CATEGORY_TYPE = 4;
 export const FORUM_TYPES = new Set([15, 16]);
 export const DM_TYPES = new Set([1, 3]);
 
@@ -29,9 +31,7 @@ export function snowflakeMs(id: string): number {
 
 /** Discord's ISO timestamps ('2024-05-01T12:00:00.123000+00:00') as the archive's UTC 'YYYY-MM-DDTHH:MM:SS'. */
 export function toArchiveTime(timestamp: string | null | undefined, fallbackMs?: number): string | null {
-  const ms = timestamp ? Date.parse(timestamp) : NaN;
-  if (Number.isFinite(ms)) return nowIso(new Date(ms));
-  return fallbackMs === undefined ? null : nowIso(new Date(fallbackMs));
+  return archiveTime(timestamp) ?? (fallbackMs === undefined ? null : nowIso(new Date(fallbackMs)));
 }
 
 export function toAuthor(user: DiscordApiUser): DiscordAuthor {
@@ -80,16 +80,10 @@ export function toEmbed(embed: DiscordApiEmbed, archived: Map<string, string>): 
   return out;
 }
 
-export interface ArchivedAttachment {
-  name: string;
-  path: string;
-  hash: string;
-}
-
 export function toMessageInput(
   message: DiscordApiMessage,
   serverId: string,
-  attachments: ArchivedAttachment[],
+  attachments: ArchivedFile[],
   archivedMedia: Map<string, string>,
 ): DiscordMessageInput {
   return {

@@ -13,6 +13,7 @@ import { PaysiteRequestError } from '../../fetch.ts';
 import type { ImportContext } from '../index.ts';
 import type { DiscordApi, DiscordApiChannel, DiscordApiGuild } from './api.ts';
 import { CATEGORY_TYPE, DM_TYPES, FORUM_TYPES, MESSAGE_CHANNEL_TYPES, toChannelInput } from './map.ts';
+import { countLabel } from '../../../../src/lib/format.ts';
 
 export interface PlannedChannel {
   id: string;
@@ -127,7 +128,7 @@ export async function planChannels(ctx: ImportContext, api: DiscordApi): Promise
   }
   const cursor: DiscordCursor = { plan, index: 0, after: '0', count: 0 };
   const serverCount = new Set(plan.map((p) => p.server)).size;
-  lines.push(`Found ${plan.length} channel${plan.length === 1 ? '' : 's'} in ${serverCount} server${serverCount === 1 ? '' : 's'}.`);
+  lines.push(`Found ${countLabel(plan.length, 'channel')} in ${countLabel(serverCount, 'server')}.`);
   ctx.step(
     () => {
       for (const { guild, named } of servers.values()) {

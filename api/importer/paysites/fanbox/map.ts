@@ -3,18 +3,8 @@
  * comments. Pure functions; the importer does the fetching and the writing.
  */
 import type { CommentInput, PostEmbed } from '../../../data/posts.ts';
+import { archiveTime, escapeHtml } from '../../text.ts';
 import type { FanboxBlock, FanboxComment, FanboxEmbed, FanboxFile, FanboxImage, PostBody, PostInfo } from './api.ts';
-
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
-/** Fanbox dates carry a zone (+09:00); Trove stores UTC without one. */
-export function fanboxDate(value: string | null | undefined): string | null {
-  if (!value) return null;
-  const time = Date.parse(value);
-  return Number.isFinite(time) ? new Date(time).toISOString().slice(0, 19) : null;
-}
 
 /** Plain text (a post's text, a comment, a newsletter) as paragraphs; blank lines separate them. */
 export function textToHtml(text: string | null | undefined): string {
@@ -179,7 +169,7 @@ export function flattenComments(comments: FanboxComment[], key: { user: string; 
         commenter: c.user.userId,
         commenter_name: c.user.name,
         content: textToHtml(c.body),
-        published: fanboxDate(c.createdDatetime),
+        published: archiveTime(c.createdDatetime),
       });
       walk(c.replies ?? []);
     }

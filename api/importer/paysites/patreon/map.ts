@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CommentInput, Poll, PostEmbed } from '../../../data/posts.ts';
-import { nowIso } from '../../../data/util.ts';
+import { archiveTime, escapeHtml } from '../../text.ts';
 import {
   attachmentAttributes,
   commentAttributes,
@@ -48,16 +48,9 @@ export function relatedId(resource: Resource, name: string): string | null {
   return data && !Array.isArray(data) ? data.id : null;
 }
 
-/** Patreon's '2024-05-01T10:00:00.000+00:00' as the archive's UTC '2024-05-01T10:00:00'; null when absent or unreadable. */
-export function isoDate(value: string | null | undefined): string | null {
-  if (!value) return null;
-  const time = Date.parse(value);
-  return Number.isFinite(time) ? nowIso(new Date(time)) : null;
-}
-
-/** Plain text (comments, messages) made safe to store as HTML content. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!).replace(/\r?\n/g, '<br>');
+/** Plain text (comments, messages) made safe to store as HTML content, its line breaks kept. */
+function textHtml(text: string): string {
+  return escapeHtml(text).replace(/\r?\n/g, '<br>');
 }
 
 export interface RemoteFile {
@@ -100,8 +93,8 @@ function pollOf(post: Resource, index: Included): Poll | null {
     title: attrs.question_text ?? '',
     choices,
     total_votes: attrs.num_responses ?? choices.reduce((sum, c) => sum + c.votes, 0),
-    created_at: isoDate(attrs.created_at) ?? '',
-    closes_at: isoDate(attrs.closes_at),
+    created_at: archiveTime(attrs.created_at) ?? '',
+    closes_at: archiveTime(attrs.closes_at),
     allow_multiple: attrs.choice_type === 'multiple',
   };
 }
@@ -128,8 +121,8 @@ export function postPlan(post: Resource, index: Included): PostPlan {
     id: post.id,
     title: attrs.title ?? '',
     html: attrs.content ?? '',
-    published: isoDate(attrs.published_at),
-    edited: isoDate(attrs.edited_at),
+    published: archiveTime(attrs.published_at),
+    edited: archiveTime(attrs.edited_at),
     canView: attrs.current_user_can_view !== false,
     commentCount: attrs.comment_count ?? null,
     file,
@@ -165,8 +158,8 @@ export function commentInputs(doc: JsonApiDocument, key: { service: string; user
       parent_id: parentId ?? relatedId(comment, 'parent'),
       commenter,
       commenter_name: userName(commenter, index),
-      content: escapeHtml(attrs.body ?? ''),
-      published: isoDate(attrs.created),
+      content: textHtml(attrs.body ?? ''),
+      published: archiveTime(attrs.created),
     });
     for (const reply of related(comment, 'replies', index)) add(reply, comment.id);
   };
@@ -185,7 +178,7 @@ export function dmPlan(message: Resource): DmPlan {
   const attrs = parseOr(messageAttributes, message.attributes, 'a message');
   return {
     hash: createHash('sha256').update(`patreon-message:${message.id}`).digest('hex'),
-    content: escapeHtml(attrs.content ?? ''),
-    published: isoDate(attrs.sent_at),
+    content: textHtml(attrs.content ?? ''),
+    published: archiveTime(attrs.sent_at),
   };
 }

@@ -3,7 +3,7 @@
  * images, attachments and audio, each file once), its HTML with inline images archived, and all its
  * comments. Everything slow happens here, before the step that writes it.
  */
-import { archiveFile, archiveInlineImages, type ArchivedFile } from '../../content.ts';
+import { archiveFiles, archiveInlineImages, type ArchivedFile } from '../../content.ts';
 import { PaysiteRequestError, type PaysiteClient } from '../../fetch.ts';
 import type { CommentInput, PostInput } from '../../../data/posts.ts';
 import type { ImportContext } from '../index.ts';
@@ -16,19 +16,10 @@ export interface PreparedPost {
 }
 
 async function archiveAll(ctx: ImportContext, client: PaysiteClient, plan: PostPlan): Promise<{ file: ArchivedFile | null; attachments: ArchivedFile[] }> {
-  const seen = new Set<string>();
-  const file = plan.file ? ((await archiveFile(ctx, client, plan.file.url, plan.file.name)) ?? null) : null;
-  if (file) seen.add(file.hash);
-  const attachments: ArchivedFile[] = [];
-  for (const remote of plan.attachments) {
-    if (ctx.signal.aborted) break;
-    const archived = await archiveFile(ctx, client, remote.url, remote.name);
-    // Patreon lists a post's image both as its image and among its images: keep one copy.
-    if (archived && !seen.has(archived.hash)) {
-      seen.add(archived.hash);
-      attachments.push(archived);
-    }
-  }
+  const [file = null] = plan.file ? await archiveFiles(ctx, client, [plan.file]) : [];
+  // Patreon lists a post's image both as its image and among its images: keep one copy.
+  const seen = new Set(file ? [file.hash] : []);
+  const attachments = (await archiveFiles(ctx, client, plan.attachments)).filter((archived) => !seen.has(archived.hash) && seen.add(archived.hash));
   return { file, attachments };
 }
 
@@ -54,7 +45,6 @@ export async function preparePost(ctx: ImportContext, client: PaysiteClient, cre
   const { file, attachments } = await archiveAll(ctx, client, plan);
   const content = await archiveInlineImages(ctx, client, plan.html);
   const comments = await fetchComments(ctx, client, creatorId, plan);
-  const ref = (f: ArchivedFile) => ({ name: f.name, path: f.path, hash: f.hash });
   return {
     post: {
       service: ctx.service,
@@ -64,8 +54,8 @@ export async function preparePost(ctx: ImportContext, client: PaysiteClient, cre
       content,
       published: plan.published,
       edited: plan.edited,
-      file: file ? ref(file) : null,
-      attachments: attachments.map(ref),
+      file,
+      attachments,
       embed: plan.embed,
       poll: plan.poll,
       tags: plan.tags,
