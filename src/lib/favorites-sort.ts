@@ -11,6 +11,7 @@
  *   `order` reverses the whole order, tie-break included.
  */
 import { PAGE_SIZE } from './constants.ts';
+import { storedDateMs } from './format.ts';
 import type { SortOrder } from './validators.ts';
 
 export type FavoriteCreatorSort = 'updated' | 'faved_seq' | 'last_imported';
@@ -131,6 +132,6 @@ export function favoritesUrl(kind: FavoritesKind, query: FavoritesQuery<string>)
 
 /** A favourite creator as the creator cards take it (`updated` in epoch seconds, as in creators.txt). */
 export function creatorCard(item: FavoriteCreatorItem): { id: string; name: string; service: string; updated: number } {
-  const time = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(item.updated) ? item.updated : `${item.updated}Z`);
+  const time = storedDateMs(item.updated);
   return { id: item.id, name: item.name, service: item.service, updated: Number.isNaN(time) ? 0 : Math.floor(time / 1000) };
 }

@@ -31,6 +31,11 @@ export const PAYSITE_LABELS: Record<Paysite, string> = {
   candfans: 'CandFans',
 };
 
+/** A service's label ('Pixiv Fanbox'), or the service itself when it is not a paysite. */
+export function paysiteLabel(service: string): string {
+  return isPaysite(service) ? PAYSITE_LABELS[service] : service;
+}
+
 export function isPaysite(value: unknown): value is Paysite {
   return typeof value === 'string' && (PAYSITES as readonly string[]).includes(value);
 }

@@ -3,7 +3,7 @@
  * (the artists browser test compares the two). The icons path comes in as a prop because islands
  * cannot read the server configuration.
  */
-import { PAYSITE_LABELS, isPaysite } from '../../lib/paysites.ts';
+import { paysiteLabel } from '../../lib/paysites.ts';
 import { creatorUrl, iconUrl } from '../../lib/urls.ts';
 import { epochToIso, favoritesLabel, formatDate } from '../../lib/format.ts';
 
@@ -23,7 +23,7 @@ export default function CreatorCardView({ creator, iconsPath }: { creator: CardC
         <img className="creator-card__icon" src={iconUrl(iconsPath, creator.service, creator.id)} alt="" width="48" height="48" loading="lazy" />
         <span className="creator-card__name">{creator.name}</span>
         <span className="creator-card__service">
-          {isPaysite(creator.service) ? PAYSITE_LABELS[creator.service] : creator.service}
+          {paysiteLabel(creator.service)}
           {creator.favorited !== undefined && <span className="creator-card__favorites">{` · ${favoritesLabel(creator.favorited)}`}</span>}
         </span>
         {/* Made relative by src/components/RelativeTimes.astro, which also watches what islands insert. */}

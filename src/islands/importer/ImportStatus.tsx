@@ -6,7 +6,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { ApiError, api } from '../../lib/api-client.ts';
 import { IMPORT_POLL_MS } from '../../lib/constants.ts';
 import { formatDateTime } from '../../lib/format.ts';
-import { PAYSITE_LABELS, isPaysite } from '../../lib/paysites.ts';
+import { paysiteLabel } from '../../lib/paysites.ts';
 import type { ImportView } from '../../lib/pages/importer.ts';
 
 export const NOT_FOUND = 'Your import could not be found.';
@@ -54,7 +54,7 @@ export default function ImportStatus({ importId, initial }: Props) {
   const { view, logs } = state;
   const rows: [string, ReactNode][] = [
     ['Status', importStatus(view)],
-    ['Service', isPaysite(view.service) ? PAYSITE_LABELS[view.service] : view.service],
+    ['Service', paysiteLabel(view.service)],
     ['Priority', view.priority],
     ['Subscriptions', view.sub_count ?? '—'],
     ['Save DMs', view.save_dms ? 'Yes' : 'No'],

@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../../lib/api-client';
 import { LINK_CANDIDATES_MAX, LINK_REASON_MAX } from '../../lib/constants';
-import { PAYSITE_LABELS, isPaysite } from '../../lib/paysites';
+import { paysiteLabel } from '../../lib/paysites';
 import ApiForm from '../forms/ApiForm';
 import PaysiteOptions from '../forms/PaysiteOptions.tsx';
 
@@ -22,7 +22,6 @@ interface Candidate {
   service: string;
 }
 
-const label = (service: string) => (isPaysite(service) ? PAYSITE_LABELS[service] : service);
 const keyOf = (c: Candidate) => `${c.service}/${c.id}`;
 
 export default function LinkRequestForm({ service, creatorId, creatorName }: Props) {
@@ -105,7 +104,7 @@ export default function LinkRequestForm({ service, creatorId, creatorName }: Pro
           return (
             <li key={keyOf(c)} className={chosen ? 'link-candidate link-candidate--selected' : 'link-candidate'}>
               <span className="link-candidate__name">{c.name}</span>
-              <span className="link-candidate__service">{label(c.service)}</span>
+              <span className="link-candidate__service">{paysiteLabel(c.service)}</span>
               <button type="button" className="button" aria-pressed={chosen} onClick={() => setSelected(chosen ? null : c)}>
                 {chosen ? 'Selected' : 'Select'}
               </button>
@@ -114,7 +113,7 @@ export default function LinkRequestForm({ service, creatorId, creatorName }: Pro
         })}
       </ul>
       <p className="link-form__choice" aria-live="polite">
-        {selected ? `Selected: ${selected.name} (${label(selected.service)})` : 'Please select a creator.'}
+        {selected ? `Selected: ${selected.name} (${paysiteLabel(selected.service)})` : 'Please select a creator.'}
       </p>
       <label className="link-form__reason">
         Reason (optional)

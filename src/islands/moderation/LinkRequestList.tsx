@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import { api, describeError } from '../../lib/api-client';
-import { PAYSITE_LABELS, isPaysite } from '../../lib/paysites';
+import { paysiteLabel } from '../../lib/paysites';
 import { creatorPageUrl } from '../../lib/urls';
 
 interface LinkCreator {
@@ -24,7 +24,7 @@ export interface PendingLinkRequest {
 function Profile({ creator }: { creator: LinkCreator }) {
   return (
     <a href={creatorPageUrl(creator.service, creator.id)}>
-      {creator.name} <span className="link-request__service">({isPaysite(creator.service) ? PAYSITE_LABELS[creator.service] : creator.service})</span>
+      {creator.name} <span className="link-request__service">({paysiteLabel(creator.service)})</span>
     </a>
   );
 }

@@ -3,6 +3,7 @@
  * apart share a group. Browser-safe.
  */
 import { CHAT_GROUP_GAP_MS } from '../constants.ts';
+import { storedDateMs } from '../format.ts';
 
 export interface GroupableMessage {
   id: string;
@@ -19,7 +20,7 @@ export interface MessageGroup<M extends GroupableMessage> {
 /** Stored dates are ISO 8601 without a zone (UTC); NaN when unreadable. */
 export function chatTime(iso: string | null | undefined): number {
   if (!iso) return NaN;
-  return Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(iso) ? iso : `${iso}Z`);
+  return storedDateMs(iso);
 }
 
 /** Ids that grow with time (snowflakes, Patreon's numbers): a shorter one is older. Breaks ties on the date. */
