@@ -148,6 +148,14 @@ export function listDiscordChannels(db: Db, serverId: string): DiscordChannel[] 
     .map(toChannel);
 }
 
+/** Discord's channel type of a category, which groups channels and holds no messages. */
+export const DISCORD_CATEGORY_TYPE = 4;
+
+/** Categories have no pages. */
+export function isViewableChannel(channel: Pick<DiscordChannel, 'type'>): boolean {
+  return channel.type !== DISCORD_CATEGORY_TYPE;
+}
+
 /** One channel, or undefined. */
 export function getDiscordChannel(db: Db, channelId: string): DiscordChannel | undefined {
   const row = stmt<ChannelRow>(db, `SELECT ${CHANNEL_COLUMNS} FROM discord_channels WHERE id = ?`).get(channelId);

@@ -11,7 +11,7 @@ import { hasTab } from '../../src/lib/paysites.ts';
 import type { Change } from '../data/changes.ts';
 import { CHAT_PAGE_SIZE, PAGE_SIZE } from '../../src/lib/constants.ts';
 import { communityUrl, creatorUrl, discordServerUrl, popularUrl, postUrl, revisionUrl, shareUrl } from '../../src/lib/urls.ts';
-import { getDiscordChannel, listDiscordChannels } from '../data/discord.ts';
+import { getDiscordChannel, isViewableChannel, listDiscordChannels } from '../data/discord.ts';
 import { listCommunityChannels } from '../data/community.ts';
 import { POPULAR_PERIODS } from '../../src/lib/validators.ts';
 import { todayUtc } from '../../src/lib/popular.ts';
@@ -40,7 +40,7 @@ export function addListing(affected: AffectedPages, pathname: string, count: num
 
 /** Every page of one Discord channel (categories hold no messages and have no pages). */
 export function addDiscordChannelPages(affected: AffectedPages, serverId: string, channel: { id: string; type: number; post_count: number }): void {
-  if (channel.type === 4) return;
+  if (!isViewableChannel(channel)) return;
   addListing(affected, discordServerUrl(serverId, channel.id), channel.post_count, Infinity, CHAT_PAGE_SIZE);
 }
 
@@ -212,7 +212,7 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
     // Deeper pages of the others catch up when their own messages change (a rename is rare, and
     // re-rendering every page of a large server for it would cost the server's size).
     for (const channel of listDiscordChannels(db, serverId)) {
-      if (channel.type !== 4) affected.render.add(pageKey(discordServerUrl(serverId, channel.id)));
+      if (isViewableChannel(channel)) affected.render.add(pageKey(discordServerUrl(serverId, channel.id)));
     }
   }
   if (globals) addGlobalPages(db, affected);

@@ -4,9 +4,8 @@ import { getCommunityChannel, listCommunityChannels, listCommunityMessages } fro
 import { NotFoundError } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
 import { requireCreator } from './creator-common.ts';
-import { INVALID_CHANNEL } from './discord.ts';
 import { CHAT_PAGE_SIZE } from '../../src/lib/constants.ts';
-import { artistIdParam, chatOffset } from '../../src/lib/validators.ts';
+import { CHAT_MESSAGES, artistIdParam, chatOffset } from '../../src/lib/validators.ts';
 
 const SERVICE = 'patreon';
 
@@ -71,7 +70,7 @@ export default defineRoutes(
       errors: [404],
       handler: ({ params, query, deps }) => {
         const channel = getCommunityChannel(deps.db, params.channel);
-        if (!channel || channel.service !== SERVICE) throw new NotFoundError(INVALID_CHANNEL);
+        if (!channel || channel.service !== SERVICE) throw new NotFoundError(CHAT_MESSAGES.invalidChannel);
         return listCommunityMessages(deps.db, channel.channel_id, query.o, CHAT_PAGE_SIZE);
       },
     }),

@@ -5,11 +5,10 @@ import { getDiscordChannel, getDiscordServer, listDiscordMessages, type DiscordS
 import { NotFoundError } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
 import { CHAT_PAGE_SIZE } from '../../src/lib/constants.ts';
-import { chatOffset } from '../../src/lib/validators.ts';
+import { CHAT_MESSAGES, chatOffset } from '../../src/lib/validators.ts';
 
 export const SERVER_NOT_FOUND = 'Discord server not found.';
 /** SPEC.md section 8's text for a channel that does not exist. */
-export const INVALID_CHANNEL = 'Invalid channel ID';
 
 /** Exactly these keys (API-NOTES.md). */
 export const discordChannel = z.strictObject({
@@ -89,7 +88,7 @@ export default defineRoutes(
       errors: [404],
       handler: ({ params, query, deps }) => {
         const channel = getDiscordChannel(deps.db, params.id);
-        if (!channel) throw new NotFoundError(INVALID_CHANNEL);
+        if (!channel) throw new NotFoundError(CHAT_MESSAGES.invalidChannel);
         return listDiscordMessages(deps.db, channel.id, query.o, CHAT_PAGE_SIZE);
       },
     }),

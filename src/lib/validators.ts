@@ -114,6 +114,9 @@ export const offset = offsetSchema(PAGE_SIZE);
 /** Discord and community message pages step by 150. */
 export const chatOffset = offsetSchema(CHAT_PAGE_SIZE);
 
+/** The chat viewer's messages (SPEC.md section 5), shared by its API and pages. */
+export const CHAT_MESSAGES = { invalidChannel: 'Invalid channel ID', noChannels: 'No channels found' } as const;
+
 export const pageNumber = rule(
   (raw, fail) => {
     const value = scalarText(raw)?.trim();

@@ -6,16 +6,9 @@ import type { CSSProperties, ReactNode } from 'react';
 import { renderChatMarkdown } from '../../lib/chat/markdown.tsx';
 import { safeLinkUrl } from '../../lib/chat/safe-url.ts';
 import { embedColor, embedMedia } from '../../lib/chat/embed.ts';
+import { asRecord as obj, asText as text } from '../../lib/chat/loose.ts';
 
 type Loose = Record<string, unknown>;
-
-function obj(value: unknown): Loose {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Loose) : {};
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
 
 /** A name that links out when its URL is http(s), plain text otherwise. */
 function MaybeLink({ url, className, children }: { url: unknown; className: string; children: ReactNode }) {

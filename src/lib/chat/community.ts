@@ -4,6 +4,7 @@
  */
 import { fileUrl, thumbnailUrl } from '../urls.ts';
 import { archivePath, safeLinkUrl } from './safe-url.ts';
+import { asRecord as obj, asText as text } from './loose.ts';
 
 /** Role badges: user is plain; unknown roles are plain too. */
 const ROLE_LABELS: Record<string, string> = {
@@ -21,14 +22,6 @@ export interface CommunityPostView {
   role?: string;
   text: string;
   createdAt: string;
-}
-
-function obj(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-function text(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }
 
 /** Author, role badge, text and date of a mirrored message or reply ({user: {name, role}, text, created_at}). */

@@ -6,6 +6,7 @@
 import { fileUrl, thumbnailUrl } from '../urls.ts';
 import { archivePath } from './safe-url.ts';
 import { fitWithin } from './attachments.ts';
+import { asRecord } from './loose.ts';
 
 /** The border colour when an embed has none. */
 export const DEFAULT_EMBED_COLOR = '#4f545c';
@@ -26,8 +27,8 @@ export type EmbedMedia =
   | { kind: 'video'; src: string; href: string; poster?: string; loop: boolean; width?: number; height?: number }
   | { kind: 'image'; src: string; href: string; width?: number; height?: number };
 
-function media(value: unknown): MediaLike | undefined {
-  return value && typeof value === 'object' ? (value as MediaLike) : undefined;
+function media(value: unknown): MediaLike {
+  return asRecord(value);
 }
 
 /** The embed's video (with its thumbnail as poster), else its image, else its thumbnail; undefined when none is archived. */
@@ -60,20 +61,16 @@ function filled(value: unknown): boolean {
   return typeof value === 'string' && value.trim() !== '';
 }
 
-function field(value: unknown, key: string): unknown {
-  return value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-}
-
 /** Whether an embed has anything to show (text or archived media); empty ones are left out. */
 export function embedHasContent(embed: Record<string, unknown>, imageHost: string): boolean {
   const fields = Array.isArray(embed.fields) ? embed.fields : [];
   return (
-    filled(field(embed.provider, 'name')) ||
-    filled(field(embed.author, 'name')) ||
+    filled(asRecord(embed.provider).name) ||
+    filled(asRecord(embed.author).name) ||
     filled(embed.title) ||
     filled(embed.description) ||
-    filled(field(embed.footer, 'text')) ||
-    fields.some((f) => filled(field(f, 'name')) || filled(field(f, 'value'))) ||
+    filled(asRecord(embed.footer).text) ||
+    fields.some((f) => filled(asRecord(f).name) || filled(asRecord(f).value)) ||
     embedMedia(embed, imageHost) !== undefined
   );
 }

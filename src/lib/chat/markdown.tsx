@@ -13,6 +13,7 @@ import { discordEmojiUrl } from '../urls.ts';
 import { formatDateTime } from '../format.ts';
 import { safeLinkUrl } from './safe-url.ts';
 import { listRule } from './markdown-list.ts';
+import { asText as str } from './loose.ts';
 
 type Node = { type: string; [key: string]: unknown };
 
@@ -53,10 +54,6 @@ const PLACEHOLDERS: Record<string, string> = {
 
 function children(node: Node): Node[] {
   return Array.isArray(node.content) ? (node.content as Node[]) : [];
-}
-
-function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
 }
 
 function renderLink(node: Node, ctx: RenderContext, key: number): ReactNode {

@@ -6,6 +6,7 @@
 import {
   discordMessagePosition,
   getDiscordServer,
+  isViewableChannel,
   listDiscordMessages,
   type DiscordChannel,
 } from '../../../api/data/discord.ts';
@@ -17,13 +18,7 @@ import { chatOffsetForPosition, chatPageOffset, chatPaging, parseChatOffset } fr
 import { communityUrl, discordServerUrl, withOffset } from '../urls.ts';
 import { resolveCreator } from './archive.ts';
 import { badRequest, notFound, ok, redirect } from './outcome.ts';
-
-/** Discord's category channels group others and hold no messages. */
-const CATEGORY = 4;
-
-export function isViewableChannel(channel: Pick<DiscordChannel, 'type'>): boolean {
-  return channel.type !== CATEGORY;
-}
+import { CHAT_MESSAGES } from '../validators.ts';
 
 export interface ChannelEntry {
   channel: DiscordChannel;
@@ -59,6 +54,15 @@ export function channelTree(channels: DiscordChannel[]): ChannelEntry[] {
   return entries;
 }
 
+/** The Older/Newer links of a channel page at a canonical `offset` (null: no page that way). */
+function pagerUrls(channelUrl: string, postCount: number, offset: number, pageLength?: number) {
+  const { older, newer } = chatPaging(postCount, offset, pageLength);
+  return {
+    olderUrl: older === null ? null : withOffset(channelUrl, older),
+    newerUrl: newer === null ? null : withOffset(channelUrl, newer),
+  };
+}
+
 /** Path segments after /discord/server/ (Astro's rest parameter). */
 function splitPath(path: string | undefined): string[] {
   return (path ?? '').split('/').filter(Boolean);
@@ -77,7 +81,7 @@ export function loadDiscordServer(path: string | undefined, search: URLSearchPar
   if (!server) return notFound;
   const tree = channelTree(server.channels);
   const first = tree.find((entry) => entry.viewable)?.channel;
-  if (!first) return badRequest('No channels found');
+  if (!first) return badRequest(CHAT_MESSAGES.noChannels);
   const channel = server.channels.find((c) => c.id === channelId && isViewableChannel(c));
   if (!channel) return redirect(discordServerUrl(server.id, first.id));
 
@@ -99,7 +103,6 @@ export function loadDiscordServer(path: string | undefined, search: URLSearchPar
   // One URL per page: an offset past the end lands on the oldest page by redirect, not a copy of it.
   if (!messageId && offset !== requested) return redirect(withOffset(channelUrl, offset));
   const newestFirst = listDiscordMessages(db, channel.id, offset, CHAT_PAGE_SIZE);
-  const paging = chatPaging(channel.post_count, offset);
   const settings = config();
   return ok({
     server: { id: server.id, name: server.name },
@@ -107,10 +110,7 @@ export function loadDiscordServer(path: string | undefined, search: URLSearchPar
     channel,
     messages: newestFirst.reverse(),
     markedId,
-    olderUrl: paging.older === null ? null : withOffset(channelUrl, paging.older),
-    newerUrl: paging.newer === null ? null : withOffset(channelUrl, paging.newer),
-    offset,
-    channelUrl,
+    ...pagerUrls(channelUrl, channel.post_count, offset),
     contentHost: settings.discordContentHost,
     imageHost: settings.imageHost,
   });
@@ -137,24 +137,20 @@ export function loadCommunityChannel(params: Params, search: URLSearchParams) {
   if (service !== 'patreon') return notFound;
   const db = archiveDb();
   const channel = params.channel ? getCommunityChannel(db, params.channel) : undefined;
-  if (!channel || channel.service !== service || channel.creator_id !== creator.id) return badRequest('Invalid channel ID');
+  if (!channel || channel.service !== service || channel.creator_id !== creator.id) return badRequest(CHAT_MESSAGES.invalidChannel);
   const parsed = parseChatOffset(search.get('o') ?? undefined);
   if (!parsed.ok) return badRequest(parsed.error);
   const offset = chatPageOffset(channel.post_count, parsed.offset);
   const channelUrl = communityUrl(creator.id, channel.channel_id);
   if (offset !== parsed.offset) return redirect(withOffset(channelUrl, offset));
   const newestFirst = listCommunityMessages(db, channel.channel_id, offset, CHAT_PAGE_SIZE);
-  const paging = chatPaging(channel.post_count, offset, newestFirst.length);
   return ok({
     creator,
     service,
     channel,
     channels: listCommunityChannels(db, service, creator.id),
     messages: newestFirst.reverse(),
-    olderUrl: paging.older === null ? null : withOffset(channelUrl, paging.older),
-    newerUrl: paging.newer === null ? null : withOffset(channelUrl, paging.newer),
-    offset,
-    channelUrl,
+    ...pagerUrls(channelUrl, channel.post_count, offset, newestFirst.length),
     imageHost: config().imageHost,
   });
 }
