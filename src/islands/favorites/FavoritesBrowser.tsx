@@ -112,10 +112,9 @@ export default function FavoritesBrowser({ kind, initial, items, total, iconsPat
   const all = loaded && 'all' in loaded ? loaded.all : undefined;
   const page = useMemo(() => (all ? favoritesPage(kind, all, query) : { items, total }), [all, kind, query, items, total]);
   const failure = loaded && 'error' in loaded ? loaded : undefined;
-  const failed = failure !== undefined;
   // Until the whole list is here, the server's page stands for the initial query only.
-  const waiting = !all && !failed && favoritesUrl(kind, query) !== favoritesUrl(kind, initial);
   const stale = !all && favoritesUrl(kind, query) !== favoritesUrl(kind, initial);
+  const waiting = stale && failure === undefined;
   const pagination = paginate(page.total, query.o);
   const baseUrl = favoritesUrl(kind, { ...query, o: 0 });
   const change = (patch: Partial<FavoritesQuery<string>>) => show({ ...queryRef.current, o: 0, ...patch }, true);

@@ -72,13 +72,10 @@ function loadView(params: PostParams, revisionId?: number) {
     shown = found[1];
     media = postMedia(shown, imageHost);
   }
+  const versionUrl = (id: number | undefined) => (id === undefined ? postUrl(service, creator.id, postId) : revisionUrl(service, creator.id, postId, id));
   const revisions: RevisionChoice[] = page.props.revisions.map(([label, version]) => {
     const id = 'revision_id' in version ? version.revision_id : undefined;
-    return {
-      label: revisionLabel(label, version),
-      url: id === undefined ? postUrl(service, creator.id, postId) : revisionUrl(service, creator.id, postId, id),
-      selected: id === revisionId,
-    };
+    return { label: revisionLabel(label, version), url: versionUrl(id), selected: id === revisionId };
   });
   const firstImage = media.previews.find((preview) => preview.type === 'thumbnail');
   return ok({
@@ -86,7 +83,7 @@ function loadView(params: PostParams, revisionId?: number) {
     creator,
     post: shown,
     revisionId: revisionId ?? null,
-    url: revisionId === undefined ? postUrl(service, creator.id, postId) : revisionUrl(service, creator.id, postId, revisionId),
+    url: versionUrl(revisionId),
     prevUrl: shown.prev ? postUrl(service, creator.id, shown.prev) : null,
     nextUrl: shown.next ? postUrl(service, creator.id, shown.next) : null,
     previews: media.previews,

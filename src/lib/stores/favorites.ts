@@ -22,8 +22,11 @@ export interface FavoriteTarget {
 /** Keys 'service:id' (creators) and 'service:user:id' (posts). */
 export const $favorites = atom<{ creators: ReadonlySet<string>; posts: ReadonlySet<string> }>({ creators: new Set(), posts: new Set() });
 
+const creatorKey = (service: string, id: string) => `${service}:${id}`;
+const postKey = (service: string, user: string, id: string | undefined) => `${service}:${user}:${id}`;
+
 export function favoriteKey(target: FavoriteTarget): string {
-  return target.kind === 'creator' ? `${target.service}:${target.creatorId}` : `${target.service}:${target.creatorId}:${target.postId}`;
+  return target.kind === 'creator' ? creatorKey(target.service, target.creatorId) : postKey(target.service, target.creatorId, target.postId);
 }
 
 interface CreatorFav {
@@ -47,8 +50,8 @@ function readList<T>(key: string): T[] {
 
 function publish(creators: CreatorFav[], posts: PostFav[]): void {
   $favorites.set({
-    creators: new Set(creators.map((c) => `${c.service}:${c.id}`)),
-    posts: new Set(posts.map((p) => `${p.service}:${p.user}:${p.id}`)),
+    creators: new Set(creators.map((c) => creatorKey(c.service, c.id))),
+    posts: new Set(posts.map((p) => postKey(p.service, p.user, p.id))),
   });
 }
 
