@@ -14,6 +14,18 @@ import { Slots } from './slots.ts';
 /** The extensions that get a thumbnail (SPEC.md, post cards). */
 export const THUMBNAIL_EXTENSIONS = new Set(['gif', 'jpeg', 'jpg', 'jpe', 'png', 'webp']);
 
+/**
+ * Videos whose thumbnail is a poster frame kept in the thumbnail folder. The server has no video
+ * decoder, so it never makes one: whoever stores the video may write it (the demo seed does). A
+ * video without one has no thumbnail (404) and the post page shows no poster.
+ */
+export const VIDEO_POSTER_EXTENSIONS = new Set(['mp4', 'm4v', 'webm', 'mov']);
+
+/** Where the thumbnail (or a video's poster frame) of a sha256 lives: <thumbnailsDir>/ab/cd/<sha256>.webp. */
+export function thumbnailFileOf(thumbnailsDir: string, sha256: string): string {
+  return path.join(thumbnailsDir, sha256.slice(0, 2), sha256.slice(2, 4), `${sha256}.webp`);
+}
+
 export interface ThumbnailSettings {
   /** Longest side of a thumbnail, in pixels. */
   maxSide: number;
@@ -92,16 +104,18 @@ export class Thumbnailer {
 
   /** Where the thumbnail of a sha256 lives (whatever the original's extension: same hash, same bytes). */
   thumbnailFile(sha256: string): string {
-    return path.join(this.options.thumbnailsDir, sha256.slice(0, 2), sha256.slice(2, 4), `${sha256}.webp`);
+    return thumbnailFileOf(this.options.thumbnailsDir, sha256);
   }
 
   /** `sha256` must be 64 lowercase hex characters and `ext` plain [a-z0-9] (the caller's URL match). */
   async thumbnail(sha256: string, ext: string): Promise<ThumbnailAnswer> {
-    if (!THUMBNAIL_EXTENSIONS.has(ext)) return { kind: 'missing' };
+    const poster = VIDEO_POSTER_EXTENSIONS.has(ext);
+    if (!poster && !THUMBNAIL_EXTENSIONS.has(ext)) return { kind: 'missing' };
     const source = path.join(this.options.filesDir, sha256.slice(0, 2), sha256.slice(2, 4), `${sha256}.${ext}`);
     if (!fs.existsSync(source)) return { kind: 'missing' };
     const file = this.thumbnailFile(sha256);
     if (fs.existsSync(file)) return { kind: 'thumbnail', file };
+    if (poster) return { kind: 'missing' };
     if (this.failed.has(sha256)) return { kind: 'placeholder' };
 
     let pending = this.inflight.get(sha256);

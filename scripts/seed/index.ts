@@ -79,7 +79,7 @@ function planServices(rng: Rng, total: number): Paysite[] {
 }
 
 /**
- * Seeds the demo archive into `db` and options.dataDir (files, icons, banners). Deterministic for a
+ * Seeds the demo archive into `db` and options.dataDir (files, video posters, icons, banners). Deterministic for a
  * given seed, creator count and post count (except the two AES-encrypted zips, whose bytes carry a
  * random salt). Default size (30 creators, 800 posts) takes a few seconds; 1,000,000 posts take a
  * few minutes (the image pool is reused, posts are written in transactions of 5,000).
@@ -100,6 +100,7 @@ export async function seedDemoArchive(db: Db, options: SeedOptions): Promise<See
   progress({ phase: 'media', done: 0, total: imageCount });
   const pool = await createMediaPool(db, paths.files, root.fork('media'), {
     imageCount,
+    thumbnailsDir: paths.thumbnails,
     added: baseAdded,
     onImage: (done, total) => progress({ phase: 'media', done, total }),
   });

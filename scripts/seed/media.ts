@@ -1,8 +1,9 @@
 /**
  * Demo media: a pool of generated images (sharp renders an SVG of coloured shapes with a text
  * overlay into PNG, JPEG or WebP), zip archives (yazl), password-protected zips (7z-wasm, AES-256),
- * a video placeholder and a PDF-like text file. Every file goes through the content-addressed store
- * and gets a `files` row. Posts reuse the pool, so a million posts need no new files.
+ * two short real videos with their poster frames (committed under ./assets, see its README) and a
+ * PDF-like text file. Every file goes through the content-addressed store and gets a `files` row.
+ * Posts reuse the pool, so a million posts need no new files.
  */
 import sharp from 'sharp';
 import fs from 'node:fs';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import type { Db } from '../../api/data/db.ts';
 import { registerFile, setArchiveInfo } from '../../api/data/files.ts';
 import { storeFileSync } from '../../api/media/store.ts';
+import { thumbnailFileOf } from '../../api/media/thumbnails.ts';
 import type { Rng } from './random.ts';
 import { encryptedZip, zipBuffer } from './archives.ts';
 
@@ -82,6 +84,13 @@ function imageSvg(rng: Rng, index: number, width: number, height: number, label:
 </svg>`;
 }
 
+/** The committed demo media (scripts/seed/assets, made once with ffmpeg: see its README). */
+const ASSETS = new URL('./assets/', import.meta.url);
+const DEMO_VIDEOS = [
+  { name: 'timelapse.mp4', ext: 'mp4', poster: 'timelapse.poster.webp' },
+  { name: 'preview.webm', ext: 'webm', poster: 'preview.poster.webp' },
+];
+
 function storeAndRegister(db: Db, filesDir: string, data: Buffer, ext: string, name: string, added: string): PoolFile {
   const stored = storeFileSync(filesDir, data, ext);
   const record = registerFile(db, { hash: stored.sha256, size: stored.size, ext, added });
@@ -90,10 +99,11 @@ function storeAndRegister(db: Db, filesDir: string, data: Buffer, ext: string, n
 
 /**
  * Generates and stores the media pool: `imageCount` images (640x480, a third each PNG, JPEG, WebP),
- * 3 zips, 2 encrypted zips, 2 video placeholders, 1 document, plus icon and banner images
- * (returned as buffers, written per creator by writeCreatorImages).
+ * 3 zips, 2 encrypted zips, 2 videos, 1 document, plus icon and banner images (returned as buffers,
+ * written per creator by writeCreatorImages).
  *
- * The video files are placeholders (a few bytes of text with an .mp4/.webm extension), not playable video.
+ * The videos are 3-second 320x180 clips (H.264 in MP4, VP9 in WebM, a few KB each); their poster
+ * frames are written as their thumbnails into `thumbnailsDir`, since the server cannot make one.
  * The encrypted zips differ between runs (7-Zip draws a random AES salt); everything else is
  * byte-identical for the same seed.
  */
@@ -101,7 +111,7 @@ export async function createMediaPool(
   db: Db,
   filesDir: string,
   rng: Rng,
-  options: { imageCount: number; added: string; onImage?: (done: number, total: number) => void },
+  options: { imageCount: number; added: string; thumbnailsDir: string; onImage?: (done: number, total: number) => void },
 ): Promise<MediaPool> {
   const formats = ['png', 'jpg', 'webp'] as const;
   const images: PoolFile[] = [];
@@ -153,10 +163,13 @@ export async function createMediaPool(
   const lockedUnknown = storeAndRegister(db, filesDir, await encryptedZip(secretEntries.map((e) => ({ ...e, name: e.name.replace('/', '_') })), passwords.unknown), 'zip', 'gumroad_bundle.zip', options.added);
   setArchiveInfo(db, { hash: lockedUnknown.hash, file_list: secretEntries.map((e) => e.name.replace('/', '_')), password: null, password_required: true, added: options.added });
 
-  const videos = [
-    storeAndRegister(db, filesDir, Buffer.from('Trove demo video placeholder (not a playable video) #1\n'), 'mp4', 'timelapse.mp4', options.added),
-    storeAndRegister(db, filesDir, Buffer.from('Trove demo video placeholder (not a playable video) #2\n'), 'webm', 'preview.webm', options.added),
-  ];
+  const videos = DEMO_VIDEOS.map(({ name, ext, poster }) => {
+    const video = storeAndRegister(db, filesDir, fs.readFileSync(new URL(name, ASSETS)), ext, name, options.added);
+    const posterFile = thumbnailFileOf(options.thumbnailsDir, video.hash);
+    fs.mkdirSync(path.dirname(posterFile), { recursive: true });
+    fs.writeFileSync(posterFile, fs.readFileSync(new URL(poster, ASSETS)));
+    return video;
+  });
   const documents = [
     storeAndRegister(db, filesDir, Buffer.from('Trove demo document.\n\nThank you for your support!\n'), 'txt', 'thank_you.txt', options.added),
   ];

@@ -177,9 +177,16 @@ for (const [name, viewport] of [
 test.describe('hash search at 1280 px', () => {
   test.use({ viewport: WIDE });
 
-  test('opening a URL with a hash searches at once; an unknown hash shows the empty state', async ({ page }) => {
+  test('opening a URL with a hash shows the results at once; an unknown hash shows the empty state', async ({ page }) => {
+    // The server rendered the search: the island does not ask the API again.
+    let apiCalls = 0;
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/search_hash/')) apiCalls += 1;
+    });
     await openSearch(page, `?hash=${postSample.hash}`);
     await expect(results(page).locator('article.post-card')).toHaveCount(postSample.posts.length);
+    await page.waitForLoadState('networkidle');
+    expect(apiCalls).toBe(0);
 
     await openSearch(page, `?hash=${'0'.repeat(64)}`);
     await expect(results(page).locator('p.empty')).toHaveText(EMPTY_STATE);
@@ -188,6 +195,60 @@ test.describe('hash search at 1280 px', () => {
     await openSearch(page, '?hash=not-a-hash');
     await expect(form(page).getByRole('alert')).toHaveText('Invalid hash!');
     await expect(hashInput(page)).toHaveValue('not-a-hash');
+    await page.waitForLoadState('networkidle');
+    expect(apiCalls).toBe(0);
+  });
+
+  test('back to the URL the server rendered shows its results again without asking the API', async ({ page }) => {
+    await openSearch(page, `?hash=${postSample.hash}`);
+    await hashInput(page).fill(discordSample.hash);
+    await submit(page).click();
+    await expect(page.locator('.hash-search__discord li')).toHaveCount(discordSample.hits.length);
+    let apiCalls = 0;
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/search_hash/')) apiCalls += 1;
+    });
+    await page.goBack();
+    await expect(page).toHaveURL(`/search_hash?hash=${postSample.hash}`);
+    expect(await cardRefs(results(page))).toEqual(postSample.posts);
+    await expect(hashInput(page)).toHaveValue(postSample.hash);
+    expect(apiCalls).toBe(0);
+  });
+
+  test('the file picker is a site button for a hidden, focusable input and shows the chosen name', async ({ page }) => {
+    await openSearch(page);
+    const input = page.locator('#hash-search-file');
+    const button = page.locator('label.hash-search__file-button');
+    await expect(button).toHaveText('Choose file');
+    await expect(input).toHaveAccessibleName('Choose file');
+    // The native control is visually hidden (1 px, clipped); the label is a site .button.
+    const box = await input.evaluate((node) => node.getBoundingClientRect().width * node.getBoundingClientRect().height);
+    expect(box).toBeLessThanOrEqual(1);
+    const looks = await button.evaluate((node) => {
+      const style = getComputedStyle(node);
+      return { minHeight: style.minHeight, radius: style.borderTopLeftRadius, weight: style.fontWeight, cursor: style.cursor };
+    });
+    expect(looks).toEqual({ minHeight: '38.4px', radius: '6px', weight: '600', cursor: 'pointer' });
+    await expect(page.locator('.hash-search__file-name')).toHaveText('No file chosen');
+
+    // Keyboard: Tab reaches the hidden input and the focus ring shows on the button.
+    await page.locator('body').focus();
+    let reached = false;
+    for (let i = 0; i < 60 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = await input.evaluate((node) => node === document.activeElement);
+    }
+    expect(reached).toBe(true);
+    const ring = await button.evaluate((node) => [getComputedStyle(node).outlineStyle, getComputedStyle(node).outlineColor]);
+    expect(ring).toEqual(['solid', 'rgb(142, 197, 255)']);
+    // Enter or Space on the focused input opens the file chooser.
+    const chooser = page.waitForEvent('filechooser');
+    await page.keyboard.press('Space');
+    await (await chooser).setFiles({ name: 'picked-file.bin', mimeType: 'application/octet-stream', buffer: Buffer.from('x') });
+    await expect(page.locator('.hash-search__file-name')).toHaveText('picked-file.bin');
+    await expect(input).toHaveAccessibleDescription('picked-file.bin');
+    await page.getByRole('button', { name: 'Remove file' }).click();
+    await expect(page.locator('.hash-search__file-name')).toHaveText('No file chosen');
   });
 
   test('a file of several MiB is hashed in chunks in the page (same SHA-256 as Node)', async ({ page }) => {
@@ -294,5 +355,49 @@ test.describe('hash search at 1280 px', () => {
     await submit(page).click();
     // The client retries network failures with backoff (1 + 2 + 4 s) before giving up.
     await expect(form(page).getByRole('alert')).toHaveText('Failed to fetch due to client settings.', { timeout: 20_000 });
+  });
+});
+
+test.describe('hash search without JavaScript', () => {
+  test.use({ javaScriptEnabled: false, viewport: WIDE });
+
+  test('the form submits with GET and the server renders posts, the Discord list, the empty state and Invalid hash!', async ({ page }) => {
+    const answer = await page.goto('/search_hash');
+    expect(answer?.status()).toBe(200);
+    // No file picker without JavaScript; the hash input and Submit work.
+    await expect(page.locator('input[type="file"]')).toHaveCount(0);
+    await expect(page.getByText('Choosing a file needs JavaScript; paste its hash here.')).toBeVisible();
+    await hashInput(page).fill(postSample.hash.toUpperCase());
+    await submit(page).click();
+    await expect(page).toHaveURL(`/search_hash?hash=${postSample.hash.toUpperCase()}`);
+    await expect(hashInput(page)).toHaveValue(postSample.hash);
+    await expect(results(page).locator('article.post-card')).toHaveCount(postSample.posts.length);
+    expect(await cardRefs(results(page))).toEqual(postSample.posts);
+    await expect(results(page)).toContainText(postSample.hash);
+
+    await page.goto(`/search_hash?hash=${discordSample.hash}`);
+    for (const hit of discordSample.hits) {
+      await expect(page.locator(`.hash-search__discord a[href="/discord/server/${hit.server}/${hit.channel}/${hit.message}"]`)).toHaveText(hit.label);
+    }
+
+    await hashInput(page).fill('0'.repeat(64));
+    await submit(page).click();
+    await expect(page).toHaveURL(`/search_hash?hash=${'0'.repeat(64)}`);
+    await expect(results(page).locator('p.empty')).toHaveText(EMPTY_STATE);
+
+    await hashInput(page).fill('not-a-hash');
+    const bad = page.waitForResponse((response) => response.url().includes('/search_hash?hash=not-a-hash'));
+    await submit(page).click();
+    expect((await bad).status()).toBe(400);
+    await expect(form(page).getByRole('alert')).toHaveText('Invalid hash!');
+    await expect(hashInput(page)).toHaveValue('not-a-hash');
+    await expect(results(page)).toHaveCount(0);
+  });
+
+  test('at 375 px the server-rendered results fit the width', async ({ page }) => {
+    await page.setViewportSize(NARROW);
+    await page.goto(`/search_hash?hash=${postSample.hash}`);
+    await expect(results(page).locator('article.post-card')).toHaveCount(postSample.posts.length);
+    await expectNoHorizontalScroll(page);
   });
 });

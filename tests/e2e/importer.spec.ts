@@ -116,13 +116,67 @@ test('the status page polls every IMPORT_POLL_MS and toggles log order and the t
   await page.clock.runFor(IMPORT_POLL_MS);
   await expect.poll(() => polls.length).toBe(4);
 
-  const toggle = page.getByRole('button', { name: 'Newest first' });
-  await toggle.click();
-  await expect(page.getByRole('button', { name: 'Oldest first' })).toBeVisible();
-  await page.getByRole('button', { name: 'Minimize' }).click();
-  await expect(page.locator('.import-status__table')).toHaveCount(0);
-  await page.getByRole('button', { name: 'Show details' }).click();
+  // Toggle buttons keep their label and say their state with aria-pressed.
+  const newestFirst = page.getByRole('button', { name: 'Newest first' });
+  await expect(newestFirst).toHaveAttribute('aria-pressed', 'true');
+  await newestFirst.click();
+  await expect(newestFirst).toHaveAttribute('aria-pressed', 'false');
+  await expect(page.locator('.import-log__lines')).not.toHaveAttribute('reversed', /.*/);
+  const minimize = page.getByRole('button', { name: 'Minimize' });
+  await expect(minimize).toHaveAttribute('aria-pressed', 'false');
+  await minimize.click();
+  await expect(minimize).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('.import-status__table')).toBeHidden();
+  await minimize.click();
   await expect(page.locator('[data-field="Status"]')).toHaveText('In Progress');
+});
+
+test('the status toggles look like the site buttons, with visible keyboard focus and a pressed look', async ({ page }) => {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 800 },
+  ]) {
+    await page.setViewportSize(viewport);
+    await page.goto(`/importer/status/${waitingImport()}`);
+    await expect(page.locator('astro-island:has(.import-status)')).not.toHaveAttribute('ssr', /.*/);
+    const looks = (name: string) =>
+      page.getByRole('button', { name }).evaluate((button) => {
+        const style = getComputedStyle(button);
+        return {
+          minHeight: style.minHeight,
+          radius: style.borderTopLeftRadius,
+          background: style.backgroundColor,
+          border: style.borderTopColor,
+          weight: style.fontWeight,
+          outline: style.outlineStyle,
+          outlineColor: style.outlineColor,
+          height: button.getBoundingClientRect().height,
+        };
+      });
+    // A site .button (compare with the importer's own primary buttons' shape): 2.4rem high, rounded, bold.
+    for (const name of ['Minimize', 'Newest first']) {
+      const style = await looks(name);
+      expect(style.minHeight, name).toBe('38.4px');
+      expect(style.radius, name).toBe('6px');
+      expect(style.weight, name).toBe('600');
+      expect(style.background, name).not.toBe('rgb(239, 239, 239)'); // Chromium's native button face
+      expect(style.height, name).toBeGreaterThanOrEqual(38);
+    }
+    // Pressed (Newest first, the default) and not pressed (Minimize) differ: the accent border.
+    expect((await looks('Newest first')).border).toBe('rgb(240, 149, 94)');
+    expect((await looks('Minimize')).border).not.toBe('rgb(240, 149, 94)');
+    // Keyboard focus draws the site's focus ring.
+    await page.getByRole('button', { name: 'Minimize' }).focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await expect(page.getByRole('button', { name: 'Minimize' })).toBeFocused();
+    const focused = await looks('Minimize');
+    expect(focused.outline).toBe('solid');
+    expect(focused.outlineColor).toBe('rgb(142, 197, 255)');
+    await page.keyboard.press('Space');
+    await expect(page.getByRole('button', { name: 'Minimize' })).toHaveAttribute('aria-pressed', 'true');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+  }
 });
 
 test('a missing import says so with a 404', async ({ page }) => {

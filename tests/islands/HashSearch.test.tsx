@@ -18,14 +18,31 @@ const post = (over: Partial<CardPost> = {}) =>
   ({ id: '10', user: '20', service: 'patreon', title: 'A title', substring: '', published: '2024-06-04T23:53:36', file: { name: 'a.png', path: PNG }, attachments: [], ...over }) as CardPost;
 
 describe('HashSearch', () => {
-  it('shows a file picker, a hash input with the URL hash, and Submit, and no results before searching', () => {
-    const html = renderToStaticMarkup(<HashSearch imageHost="" initialHash={HASH} />);
-    expect(html).toContain('<input id="hash-search-file" type="file" name="file"/>');
-    expect(html).toMatch(new RegExp(`<input id="hash-search-hash" type="text"[^>]* name="hash" value="${HASH}"/>`));
-    expect(html).toContain('<label for="hash-search-hash">Or SHA-256 hash</label>');
+  it('renders the hash form without the file picker (a JavaScript enhancement) and no results before searching', () => {
+    const html = renderToStaticMarkup(<HashSearch imageHost="" />);
+    expect(html).not.toContain('type="file"');
+    expect(html).toMatch(new RegExp('<input id="hash-search-hash" type="text"[^>]* name="hash" value=""/>'));
+    expect(html).toContain('<label for="hash-search-hash">SHA-256 hash</label>');
+    expect(html).toContain('Choosing a file needs JavaScript; paste its hash here.');
     expect(html).toMatch(/<button type="submit"[^>]*>Submit<\/button>/);
     expect(html).toContain('action="/search_hash" method="get"');
     expect(html).not.toContain('<progress');
+    expect(html).not.toContain('hash-search__results');
+  });
+
+  it("renders the server's search: the hash in the input and its results", () => {
+    const html = renderToStaticMarkup(
+      <HashSearch imageHost="" initial={{ query: HASH.toUpperCase(), found: { hash: HASH, answer: { posts: [post()], discord_posts: [] } }, error: null }} />,
+    );
+    expect(html).toMatch(new RegExp(`<input id="hash-search-hash" type="text"[^>]* name="hash" value="${HASH}"/>`));
+    expect(html.match(/<article class="post-card"/g)).toHaveLength(1);
+    expect(html).toContain(`<code>${HASH}</code>`);
+  });
+
+  it("keeps a bad hash in the input with 'Invalid hash!' under the form", () => {
+    const html = renderToStaticMarkup(<HashSearch imageHost="" initial={{ query: 'abc', found: null, error: 'Invalid hash!' }} />);
+    expect(html).toMatch(/<input id="hash-search-hash" type="text"[^>]* name="hash" value="abc"\/>/);
+    expect(html).toContain('<ul class="api-form-errors" role="alert"><li>Invalid hash!</li></ul>');
     expect(html).not.toContain('hash-search__results');
   });
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { verify } from '@node-rs/argon2';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from '../../api/data/db.ts';
 import { getAccountByUsername } from '../../api/data/accounts.ts';
@@ -92,6 +93,30 @@ describe('seedDemoArchive', () => {
     // Every post file link points at a stored file.
     const dangling = a.db.prepare('SELECT count(*) AS n FROM post_files pf WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.hash = pf.hash)').get() as { n: number };
     expect(dangling.n).toBe(0);
+  });
+
+  it('stores real videos (MP4 and WebM, a few KB) with their poster frames as thumbnails', async () => {
+    const videos = a.db.prepare("SELECT hash, ext, mime, size FROM files WHERE ext IN ('.mp4', '.webm') ORDER BY ext").all() as {
+      hash: string;
+      ext: string;
+      mime: string;
+      size: number;
+    }[];
+    expect(videos.map((video) => [video.ext, video.mime])).toEqual([
+      ['.mp4', 'video/mp4'],
+      ['.webm', 'video/webm'],
+    ]);
+    const { files, thumbnails } = dataPaths(a.dir);
+    for (const video of videos) {
+      expect(video.size).toBeGreaterThan(2_000);
+      expect(video.size).toBeLessThan(50_000);
+      const bytes = fs.readFileSync(path.join(files, video.hash.slice(0, 2), video.hash.slice(2, 4), `${video.hash}${video.ext}`));
+      // MP4: an ftyp box first; WebM: the EBML header.
+      if (video.ext === '.mp4') expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+      else expect(bytes.subarray(0, 4).toString('hex')).toBe('1a45dfa3');
+      const poster = path.join(thumbnails, video.hash.slice(0, 2), video.hash.slice(2, 4), `${video.hash}.webp`);
+      expect((await sharp(poster).metadata()).format).toBe('webp');
+    }
   });
 
   it('seeds the archive features the pages need', () => {

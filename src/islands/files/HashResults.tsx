@@ -1,11 +1,11 @@
 /** What a hash search found: post cards, the Discord messages carrying the file, or the empty state. */
-import { discordHitLabel, isEmptyAnswer, type HashSearchAnswer } from '../../lib/hash-search.ts';
+import { discordHitLabel, isEmptyAnswer, type HashResultsData } from '../../lib/hash-search.ts';
 import { discordServerUrl } from '../../lib/urls.ts';
 import PostCardView from './PostCardView.tsx';
 
 interface Props {
   hash: string;
-  answer: HashSearchAnswer | null;
+  answer: HashResultsData | null;
   imageHost: string;
 }
 

@@ -1,36 +1,50 @@
 /**
  * Hash search (/search_hash, SPEC.md section 2): a chosen file (hashed here, 1 MiB at a time) or a
- * typed SHA-256, kept in the `hash` query parameter. Opening the page with ?hash= searches at once;
- * back and forward replay earlier searches. A chosen file wins over the typed hash (the hash input is
- * disabled while a file is chosen); picking another file or removing it cancels a running hash.
+ * typed SHA-256, kept in the `hash` query parameter. The server renders the search of the page's own
+ * URL (`initial`), so the form and its results work without JavaScript (the form sends GET); the island
+ * starts from that answer and does not ask again. Back and forward replay earlier searches. The file
+ * picker exists only once hydrated: a styled label for a visually hidden input, with the chosen name.
+ * A chosen file wins over the typed hash (the hash input is disabled while a file is chosen); picking
+ * another file or removing it cancels a running hash.
  */
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
 import HashResults from './HashResults.tsx';
+import { useHydrated } from '../shell/useHydrated.ts';
 import { describeError } from '../../lib/api-client.ts';
 import { sha256OfFile, type HashProgress } from '../../lib/file-hash.ts';
-import { fetchHashSearch, type HashSearchAnswer } from '../../lib/hash-search.ts';
+import { fetchHashSearch, type HashSearchFound } from '../../lib/hash-search.ts';
 import { hashSearchUrl } from '../../lib/urls.ts';
 import { firstIssueMessage, sha256Hash } from '../../lib/validators.ts';
 
+/** What the server made of the page's URL (src/lib/pages/hash-search.ts). */
+export interface HashSearchInitial {
+  /** The `hash` parameter as sent; null when absent. */
+  query: string | null;
+  found: HashSearchFound | null;
+  error: string | null;
+}
+
 interface Props {
   imageHost: string;
-  /** The `hash` parameter of the request, so the server's HTML already shows it. */
-  initialHash?: string;
+  initial?: HashSearchInitial;
 }
 
-interface Found {
-  hash: string;
-  answer: HashSearchAnswer | null;
-}
+const NO_SEARCH: HashSearchInitial = { query: null, found: null, error: null };
 
-export default function HashSearch({ imageHost, initialHash = '' }: Props) {
-  const [hashText, setHashText] = useState(initialHash);
+/** The hash input's text for a URL: the searched (lowercased) hash, or the parameter as sent. */
+const inputText = (state: HashSearchInitial) => state.found?.hash ?? state.query ?? '';
+
+export default function HashSearch({ imageHost, initial = NO_SEARCH }: Props) {
+  const hydrated = useHydrated();
+  const [hashText, setHashText] = useState(() => inputText(initial));
   const [file, setFile] = useState<File | null>(null);
   const [progress, setProgress] = useState<HashProgress | null>(null);
-  const [found, setFound] = useState<Found | null>(null);
+  const [found, setFound] = useState<HashSearchFound | null>(initial.found);
   const [loading, setLoading] = useState(false);
-  const [urlErrors, setUrlErrors] = useState<string[]>([]);
+  const [urlErrors, setUrlErrors] = useState<string[]>(initial.error ? [initial.error] : []);
+  // The server's answer for the page's own URL, reused when back or forward returns to it.
+  const served = useRef(initial);
   const fileInput = useRef<HTMLInputElement>(null);
   const hashing = useRef<AbortController | null>(null);
   // Only the latest search may show its answer (an older, slower one must not overwrite it).
@@ -47,6 +61,13 @@ export default function HashSearch({ imageHost, initialHash = '' }: Props) {
     function searchFromUrl() {
       const raw = new URLSearchParams(window.location.search).get('hash');
       latest.current++;
+      setLoading(false);
+      if (raw === served.current.query) {
+        setFound(served.current.found);
+        setUrlErrors(served.current.error ? [served.current.error] : []);
+        setHashText(inputText(served.current));
+        return;
+      }
       setFound(null);
       setUrlErrors([]);
       setHashText(raw ?? '');
@@ -61,7 +82,8 @@ export default function HashSearch({ imageHost, initialHash = '' }: Props) {
         .catch((error) => setUrlErrors([describeError(error)]))
         .finally(() => setLoading(false));
     }
-    searchFromUrl();
+    // The server rendered this URL's search: only a URL it did not see (another entry) is searched here.
+    if (new URLSearchParams(window.location.search).get('hash') !== served.current.query) searchFromUrl();
     window.addEventListener('popstate', searchFromUrl);
     return () => window.removeEventListener('popstate', searchFromUrl);
   }, []);
@@ -133,19 +155,36 @@ export default function HashSearch({ imageHost, initialHash = '' }: Props) {
         errors={urlErrors}
         onSubmit={submit}
       >
-        <div className="form-field">
-          <label htmlFor="hash-search-file">File</label>
-          <div className="hash-search__file-row">
-            <input id="hash-search-file" ref={fileInput} type="file" name="file" onChange={chooseFile} />
-            {file && (
-              <button type="button" className="button" onClick={removeFile}>
-                Remove file
-              </button>
-            )}
+        {hydrated && (
+          <div className="form-field">
+            <span className="hash-search__file-label">File</span>
+            <div className="hash-search__file-row">
+              {/* Visually hidden but focusable; the label after it is the visible button. No name:
+                  the file never leaves the browser, even if the form were sent natively. */}
+              <input
+                id="hash-search-file"
+                className="hash-search__file-input visually-hidden"
+                ref={fileInput}
+                type="file"
+                aria-describedby="hash-search-file-name"
+                onChange={chooseFile}
+              />
+              <label htmlFor="hash-search-file" className="button hash-search__file-button">
+                Choose file
+              </label>
+              <span id="hash-search-file-name" className="hash-search__file-name">
+                {file ? file.name : 'No file chosen'}
+              </span>
+              {file && (
+                <button type="button" className="button" onClick={removeFile}>
+                  Remove file
+                </button>
+              )}
+            </div>
           </div>
-        </div>
+        )}
         <div className="form-field">
-          <label htmlFor="hash-search-hash">Or SHA-256 hash</label>
+          <label htmlFor="hash-search-hash">{hydrated ? 'Or SHA-256 hash' : 'SHA-256 hash'}</label>
           <input
             id="hash-search-hash"
             name="hash"
@@ -159,7 +198,11 @@ export default function HashSearch({ imageHost, initialHash = '' }: Props) {
             onChange={(event) => setHashText(event.currentTarget.value)}
           />
           <small id="hash-search-hash-hint" className="muted">
-            {file ? 'The chosen file is hashed in your browser and used instead.' : 'Used when no file is chosen.'}
+            {file
+              ? 'The chosen file is hashed in your browser and used instead.'
+              : hydrated
+                ? 'Used when no file is chosen.'
+                : 'Choosing a file needs JavaScript; paste its hash here.'}
           </small>
         </div>
         {progress && (

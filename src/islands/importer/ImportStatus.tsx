@@ -1,6 +1,7 @@
 /**
  * The import status view (SPEC.md section 2, Import status): rendered by the server with the import's
- * current state, then polled every IMPORT_POLL_MS until it has a finish time or is gone.
+ * current state, then polled every IMPORT_POLL_MS until it has a finish time or is gone. Minimize and
+ * Newest first are toggle buttons (aria-pressed) whose labels stay the same in both states.
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { ApiError, api } from '../../lib/api-client.ts';
@@ -71,22 +72,26 @@ export default function ImportStatus({ importId, initial }: Props) {
   return (
     <div className="import-status">
       <div className="import-status__bar">
-        <button type="button" onClick={() => setMinimized((m) => !m)} aria-expanded={!minimized} aria-controls="import-status-table">
-          {minimized ? 'Show details' : 'Minimize'}
+        <button
+          type="button"
+          className="button import-status__toggle"
+          aria-pressed={minimized}
+          aria-controls="import-status-table"
+          onClick={() => setMinimized((m) => !m)}
+        >
+          Minimize
         </button>
       </div>
-      {!minimized && (
-        <table className="import-status__table" id="import-status-table">
-          <tbody>
-            {rows.map(([label, value]) => (
-              <tr key={label}>
-                <th scope="row">{label}</th>
-                <td data-field={label}>{value}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <table className="import-status__table" id="import-status-table" hidden={minimized}>
+        <tbody>
+          {rows.map(([label, value]) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              <td data-field={label}>{value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
       {view.save_dms && (
         <p className="import-status__notice">
           DMs are not published automatically: once the log says 'Done importing DMs', approve them on{' '}
@@ -96,11 +101,17 @@ export default function ImportStatus({ importId, initial }: Props) {
       <section className="import-log" aria-labelledby="import-log-title">
         <div className="import-log__head">
           <h2 id="import-log-title">Log</h2>
-          <button type="button" onClick={() => setNewestFirst((n) => !n)}>
-            {newestFirst ? 'Newest first' : 'Oldest first'}
+          <button
+            type="button"
+            className="button import-status__toggle"
+            aria-pressed={newestFirst}
+            aria-controls="import-log-lines"
+            onClick={() => setNewestFirst((n) => !n)}
+          >
+            Newest first
           </button>
         </div>
-        <ol className="import-log__lines" reversed={newestFirst}>
+        <ol className="import-log__lines" id="import-log-lines" reversed={newestFirst}>
           {shownLogs.map((line, index) => (
             <li key={`${newestFirst ? logs.length - index : index}`}>{line}</li>
           ))}

@@ -37,7 +37,7 @@ interface Props {
   page?: string;
 }
 
-function OriginText({ origin }: { origin: ErrorOrigin }) {
+function OriginText({ origin, status }: { origin: ErrorOrigin; status?: number }) {
   switch (origin) {
     case 'maintenance':
       return (
@@ -61,9 +61,19 @@ function OriginText({ origin }: { origin: ErrorOrigin }) {
         </>
       );
     default:
+      if (status === 401) return <>The error came from the client's request: this page needs you to be logged in.</>;
+      if (status === 403) return <>The error came from the client's request: your account may not open this page.</>;
+      if (status === 404) {
+        return (
+          <>
+            The error came from the client's request: there is nothing at this address. Check the address; if a
+            link on this site led here, report it through the <a href="/contact">contact page</a> with the details below.
+          </>
+        );
+      }
       return (
         <>
-          The error came from the client: the server did not accept the request. Check the address or the
+          The error came from the client's request: the server did not accept it. Check the address or the
           values you entered; if you believe they are right, report it through the{' '}
           <a href="/contact">contact page</a> with the details below.
         </>
@@ -88,7 +98,7 @@ export default function ErrorDetails({ error, page }: Props) {
     <section className="error-details" aria-label="Error details" data-origin={origin}>
       <h2>Error details</h2>
       <p className="error-details__origin">
-        <OriginText origin={origin} />
+        <OriginText origin={origin} status={error.status} />
       </p>
       <dl>
         {rows.map(([label, value]) => (

@@ -7,11 +7,13 @@
  * prev/next are the revision's own `prev`/`next` fields, which the API fills with the post's
  * neighbours (docs/decisions.md).
  */
-import { getPostPage, listComments, postMedia, type FullPost, type PostRevision } from '../../../api/data/posts.ts';
+import fs from 'node:fs';
+import { getPostPage, listComments, postMedia, type FullPost, type PostRevision, type Video } from '../../../api/data/posts.ts';
 import { htmlToText, hashFromPath, truncateChars } from '../../../api/data/util.ts';
 import { archiveTypeOf } from '../../../api/media/archives.ts';
+import { thumbnailFileOf } from '../../../api/media/thumbnails.ts';
 import { archiveDb } from '../server/db.ts';
-import { config } from '../config.ts';
+import { config, dataPaths } from '../config.ts';
 import { formatDateTime } from '../format.ts';
 import { PAYSITE_LABELS } from '../paysites.ts';
 import { archiveFileUrl, fileUrl, postUrl, revisionUrl, thumbnailUrl } from '../urls.ts';
@@ -53,6 +55,19 @@ function downloadsOf(attachments: { name: string | null; path: string; extension
   });
 }
 
+/**
+ * The videos with their poster: the video's thumbnail when its poster frame is stored (the server
+ * cannot make one; the demo seed writes them), else none, and the browser shows its own placeholder.
+ */
+function withPosters(videos: Video[], imageHost: string): (Video & { poster: string | null })[] {
+  const { thumbnails } = dataPaths();
+  return videos.map((video) => {
+    const hash = hashFromPath(video.path);
+    const poster = hash && fs.existsSync(thumbnailFileOf(thumbnails, hash)) ? thumbnailUrl(imageHost, video.path) : null;
+    return { ...video, poster };
+  });
+}
+
 /** The post page (revisionId undefined) or one of its revision pages. */
 function loadView(params: PostParams, revisionId?: number) {
   const postId = params.post ?? '';
@@ -87,7 +102,7 @@ function loadView(params: PostParams, revisionId?: number) {
     prevUrl: shown.prev ? postUrl(service, creator.id, shown.prev) : null,
     nextUrl: shown.next ? postUrl(service, creator.id, shown.next) : null,
     previews: media.previews,
-    videos: media.videos,
+    videos: withPosters(media.videos, imageHost),
     downloads: downloadsOf(media.attachments, imageHost),
     revisions,
     comments: listComments(db, service, creator.id, postId),

@@ -107,6 +107,19 @@ describe('Thumbnailer', () => {
     expect(await thumbs.thumbnail(hashOf(image), 'png')).toEqual({ kind: 'missing' });
   });
 
+  it("answers a video's stored poster frame as its thumbnail, and nothing (never an attempt to decode) without one", async () => {
+    const thumbs = new Thumbnailer({ filesDir: files, thumbnailsDir: path.join(dir, 'cache-video') });
+    const video = await storeFile(files, fs.readFileSync('scripts/seed/assets/preview.webm'), 'webm');
+    expect(await thumbs.thumbnail(hashOf(video), 'webm')).toEqual({ kind: 'missing' });
+    const poster = thumbs.thumbnailFile(video.sha256);
+    fs.mkdirSync(path.dirname(poster), { recursive: true });
+    fs.copyFileSync('scripts/seed/assets/preview.poster.webp', poster);
+    expect(await thumbs.thumbnail(hashOf(video), 'webm')).toEqual({ kind: 'thumbnail', file: poster });
+    expect(thumbs.generated).toBe(0);
+    // A poster without the video itself is not served.
+    expect(await thumbs.thumbnail(hashOf(video), 'mp4')).toEqual({ kind: 'missing' });
+  });
+
   it('gives the placeholder for a corrupt image or a decompression bomb, quickly, and does not retry', async () => {
     const logged: string[] = [];
     const thumbs = new Thumbnailer({ filesDir: files, thumbnailsDir: path.join(dir, 'cache-b'), log: (line) => logged.push(line) });
