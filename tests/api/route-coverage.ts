@@ -48,6 +48,7 @@ export const ROUTE_COVERAGE: Record<string, string> = {
   'GET /api/v1/file/{hash}': 'tests/api/routes/files.test.ts',
   'GET /api/v2/file/{hash}': 'tests/api/routes/files.test.ts',
   'PATCH /api/v2/file/{hash}': 'tests/api/routes/files.test.ts',
+  'PATCH /api/v1/file/{hash}': 'tests/api/routes/files.test.ts',
   'GET /api/v1/file': 'tests/api/routes/files.test.ts',
   'GET /api/v2/file': 'tests/api/routes/files.test.ts',
   'GET /api/v1/account/favorites': 'tests/api/routes/favorites.test.ts',
