@@ -162,8 +162,12 @@ export interface PostPage {
   videos: Video[];
   props: {
     flagged: boolean;
-    /** [label, post] pairs, current version first ('Current'), then older ones newest first. */
-    revisions: [string, FullPost | PostRevision][];
+    /**
+     * [index, post] pairs: [0, the post as it is now], then [1, newest older version], [2, ...], so a
+     * post without older versions has the one pair. Clients (KToolBox, kemono-dl) read the index as an
+     * integer; an older version is told apart by its revision_id.
+     */
+    revisions: [number, FullPost | PostRevision][];
   };
 }
 
@@ -530,11 +534,38 @@ export function getPostPage(
   const flagged = isPostFlagged(db, service, creatorId, postId);
   // The revisions carry the current post's neighbours, which getPost has just looked up.
   const older = revisionRows(db, service, creatorId, postId).map((row) => toRevision(row, post));
-  const revisions: [string, FullPost | PostRevision][] =
-    older.length === 0
-      ? []
-      : [['Current', post], ...older.map((rev): [string, PostRevision] => [`Revision ${rev.revision_id}`, rev])];
+  const revisions: PostPage['props']['revisions'] = [[0, post], ...older.map((rev, i): [number, PostRevision] => [i + 1, rev])];
   return { post, ...postMedia(post, server), props: { flagged, revisions } };
+}
+
+/** The older version `revisionId` among a post page's revisions, or undefined. */
+export function findRevision(page: PostPage, revisionId: number): PostRevision | undefined {
+  const found = page.props.revisions.find(([, version]) => 'revision_id' in version && version.revision_id === revisionId);
+  return found?.[1] as PostRevision | undefined;
+}
+
+/** The revision answer: the post page's envelope with the older version as `post`, and its own media. */
+export interface PostRevisionPage extends Omit<PostPage, 'post'> {
+  post: PostRevision;
+}
+
+/**
+ * GET /v1/{service}/user/{id}/post/{post}/revision/{revision}: the same envelope as getPostPage
+ * (`props` is the post's: flag state and every version), with the revision as `post` and its
+ * attachments, previews and videos. Undefined when the post or the revision does not exist.
+ */
+export function getPostRevisionPage(
+  db: Db,
+  service: string,
+  creatorId: string,
+  postId: string,
+  revisionId: number,
+  server = '',
+): PostRevisionPage | undefined {
+  const page = getPostPage(db, service, creatorId, postId, server);
+  const revision = page && findRevision(page, revisionId);
+  if (!page || !revision) return undefined;
+  return { post: revision, ...postMedia(revision, server), props: page.props };
 }
 
 /** Resolves a post id within a service to its creator (GET /{service}/post/{post}), or undefined. */
@@ -801,24 +832,6 @@ export function* iterateRevisionKeys(db: Db, batch = 10_000): Generator<PostKey 
     if (rows.length < batch) return;
     after = rows[rows.length - 1].revision_id;
   }
-}
-
-/** One previous version of a post, or undefined. */
-export function getPostRevision(
-  db: Db,
-  service: string,
-  creatorId: string,
-  postId: string,
-  revisionId: number,
-): PostRevision | undefined {
-  const row = stmt<RevisionRow>(
-    db,
-    `SELECT revision_id, data, added FROM post_revisions
-      WHERE service = ? AND "user" = ? AND post_id = ? AND revision_id = ?`,
-  ).get(service, creatorId, postId, revisionId);
-  if (!row) return undefined;
-  const neighbours = postPageNeighbours(db, service, creatorId, postId) ?? { prev: null, next: null };
-  return toRevision(row, neighbours);
 }
 
 // ---------------------------------------------------------------------------------------------------

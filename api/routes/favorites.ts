@@ -1,9 +1,11 @@
 /**
  * Favourites and flags of the signed-in account (SPEC.md sections 4, 6 and 7; API-NOTES.md "Accounts").
  *
- * Favouriting is idempotent: adding a favourite twice or removing one that is not there still answers
- * 204, so a client that retries or races another tab ends in the state it asked for. Only an unknown
- * creator or post is an error (404). Flags are one per account and post: a second flag is a 409.
+ * Statuses as kemono 1.3.0 answers them. Favouriting is idempotent: adding a favourite twice or
+ * removing one that is not there still answers 200 (`true`), so a client that retries or races another
+ * tab ends in the state it asked for. Only an unknown creator or post is an error (404). Flags are one
+ * per account and post: a second flag is a 409. Asking whether a post is flagged answers 200 when it
+ * is and 404 when it is not (kemono clients read the status).
  * Everything here reads and writes the caller's own rows only (the account comes from the session).
  */
 import { z } from 'zod';
@@ -27,6 +29,7 @@ const flagParams = creatorParams.extend({ post: postIdParam });
 
 const POST_NOT_FOUND = 'Post not found.';
 export const ALREADY_FLAGGED = 'You have already flagged this post.';
+export const NOT_FLAGGED = 'This post is not flagged.';
 
 function requirePost(db: Db, service: string, creatorId: string, postId: string): void {
   if (!postExists(db, service, creatorId, postId)) throw new NotFoundError(POST_NOT_FOUND);
@@ -45,7 +48,7 @@ function signedIn(account: Account | null): Account {
   return account;
 }
 
-const favoriteChange = (summary: string) => ({ access: 'account' as const, status: 204, errors: [401, 404], response: z.unknown(), summary });
+const favoriteChange = (summary: string) => ({ access: 'account' as const, errors: [401, 404], response: z.literal(true), summary });
 
 export default defineRoutes(
   'favorites',
@@ -64,7 +67,7 @@ export default defineRoutes(
         query.type === 'post' ? listFavoritePosts(deps.db, signedIn(account).id) : listFavoriteCreators(deps.db, signedIn(account).id),
     }),
     route({
-      ...favoriteChange('Adds a creator to the favourites (204 also when it already was one).'),
+      ...favoriteChange('Adds a creator to the favourites (200 also when it already was one).'),
       method: 'post',
       version: 1,
       path: '/favorites/creator/{service}/{id}',
@@ -72,10 +75,11 @@ export default defineRoutes(
       handler: ({ params, deps, account }) => {
         requireCreator(deps.db, params.service, params.id);
         addFavoriteCreator(deps.db, signedIn(account).id, params.service, params.id);
+        return true as const;
       },
     }),
     route({
-      ...favoriteChange('Removes a creator from the favourites (204 also when it was not one).'),
+      ...favoriteChange('Removes a creator from the favourites (200 also when it was not one).'),
       method: 'delete',
       version: 1,
       path: '/favorites/creator/{service}/{id}',
@@ -83,10 +87,11 @@ export default defineRoutes(
       handler: ({ params, deps, account }) => {
         requireCreator(deps.db, params.service, params.id);
         removeFavoriteCreator(deps.db, signedIn(account).id, params.service, params.id);
+        return true as const;
       },
     }),
     route({
-      ...favoriteChange('Adds a post to the favourites (204 also when it already was one).'),
+      ...favoriteChange('Adds a post to the favourites (200 also when it already was one).'),
       method: 'post',
       version: 1,
       path: '/favorites/post/{service}/{user}/{id}',
@@ -94,10 +99,11 @@ export default defineRoutes(
       handler: ({ params, deps, account }) => {
         requirePost(deps.db, params.service, params.user, params.id);
         addFavoritePost(deps.db, signedIn(account).id, params.service, params.user, params.id);
+        return true as const;
       },
     }),
     route({
-      ...favoriteChange('Removes a post from the favourites (204 also when it was not one).'),
+      ...favoriteChange('Removes a post from the favourites (200 also when it was not one).'),
       method: 'delete',
       version: 1,
       path: '/favorites/post/{service}/{user}/{id}',
@@ -105,19 +111,22 @@ export default defineRoutes(
       handler: ({ params, deps, account }) => {
         requirePost(deps.db, params.service, params.user, params.id);
         removeFavoritePost(deps.db, signedIn(account).id, params.service, params.user, params.id);
+        return true as const;
       },
     }),
     route({
       method: 'get',
       version: 1,
       path: '/{service}/user/{id}/post/{post}/flag',
-      summary: 'Whether the post has been flagged for re-import (by anyone).',
+      summary: 'Whether the post has been flagged for re-import (by anyone): 200 when it is, 404 when it is not.',
+      description: `200 answers true; 404 answers "${NOT_FLAGGED}", or "${POST_NOT_FOUND}" for an unknown post.`,
       params: flagParams,
-      response: z.boolean(),
+      response: z.literal(true),
       errors: [404],
       handler: ({ params, deps }) => {
         requirePost(deps.db, params.service, params.id, params.post);
-        return isPostFlagged(deps.db, params.service, params.id, params.post);
+        if (!isPostFlagged(deps.db, params.service, params.id, params.post)) throw new NotFoundError(NOT_FLAGGED);
+        return true as const;
       },
     }),
     route({

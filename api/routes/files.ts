@@ -79,6 +79,35 @@ function filesDir(deps: AppContext): string {
   return dataPaths(deps.config.dataDir).files;
 }
 
+/** Tests `password` on the archive `rawHash`: the archive answer, or the 400/404/422/503 errors. */
+async function tryPassword(deps: AppContext, rawHash: string, password: string): Promise<ArchiveAnswer> {
+  const hash = archiveHash(rawHash);
+  const result = await guarded(() => testArchivePassword(deps.db, filesDir(deps), hash, password));
+  switch (result.kind) {
+    case 'not-found':
+      throw new NotFoundError(ARCHIVE_NOT_FOUND);
+    case 'wrong':
+      throw new UnprocessableError('Invalid password.');
+    case 'unavailable':
+      throw new UnprocessableError(ARCHIVE_STATUS_MESSAGES[result.status === 'truncated' ? 'unreadable' : result.status]);
+    default:
+      return answer(result.info, result.status);
+  }
+}
+
+/**
+ * The v1 PATCH body: kemono's site sends the password alone in a JSON array (`["secret"]`). An object
+ * `{password}` (the v2 call's data) is taken too; anything else is a missing password.
+ */
+const v1PasswordBody = z
+  .unknown()
+  .optional()
+  .transform((raw) => (Array.isArray(raw) ? raw[0] : raw && typeof raw === 'object' ? (raw as { password?: unknown }).password : undefined))
+  .pipe(archivePassword)
+  .meta({ type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 1, description: 'The password alone: ["secret"].' });
+
+const PASSWORD_ERRORS = "'Please enter a password.' when empty, 'Invalid password.' (422) when wrong.";
+
 export default defineRoutes(
   'files',
   [
@@ -120,25 +149,24 @@ export default defineRoutes(
       version: 2,
       path: '/file/{hash}',
       summary: "Tests an archive's password; a correct one is stored and the archive answered.",
-      description: "Body {type, data: {password}}. 'Please enter a password.' when empty, 'Invalid password.' (422) when wrong.",
+      description: `Body {type, data: {password}}. ${PASSWORD_ERRORS}`,
       params: z.object({ hash: fileHashParam }),
       body: z.object({ password: archivePassword }),
       response: archiveAnswer,
       errors: [404, 422, 503],
-      handler: async ({ params, body, deps }) => {
-        const hash = archiveHash(params.hash);
-        const result = await guarded(() => testArchivePassword(deps.db, filesDir(deps), hash, body.password));
-        switch (result.kind) {
-          case 'not-found':
-            throw new NotFoundError(ARCHIVE_NOT_FOUND);
-          case 'wrong':
-            throw new UnprocessableError('Invalid password.');
-          case 'unavailable':
-            throw new UnprocessableError(ARCHIVE_STATUS_MESSAGES[result.status === 'truncated' ? 'unreadable' : result.status]);
-          default:
-            return answer(result.info, result.status);
-        }
-      },
+      handler: ({ params, body, deps }) => tryPassword(deps, params.hash, body.password),
+    }),
+    route({
+      method: 'patch',
+      version: 1,
+      path: '/file/{hash}',
+      summary: "Tests an archive's password (the v1 form of the call); a correct one is stored and the archive answered.",
+      description: `Body: a JSON array holding the password, ["secret"]. ${PASSWORD_ERRORS}`,
+      params: z.object({ hash: fileHashParam }),
+      body: v1PasswordBody,
+      response: archiveAnswer,
+      errors: [404, 422, 503],
+      handler: ({ params, body, deps }) => tryPassword(deps, params.hash, body),
     }),
     route({
       method: 'get',

@@ -46,6 +46,7 @@ const importShape = z.object({
   finished_at: z.string().nullable(),
   key_failed_at: z.string().nullable(),
   is_key_invalid: z.boolean(),
+  logs: z.array(z.string()).meta({ description: "The import's log lines, oldest first (as /importer/logs/{id})." }),
 });
 
 const idParams = z.object({ id: importIdParam });
@@ -110,14 +111,14 @@ export default defineRoutes(
       method: 'get',
       version: 1,
       path: '/imports/{id}',
-      summary: "An import's progress fields (never its key).",
+      summary: "An import's progress fields and log lines (never its key).",
       params: idParams,
       response: importShape,
       errors: [404],
       handler: ({ params, deps }) => {
         const found = getImport(deps.db, params.id);
         if (!found) throw new NotFoundError(IMPORTER_MESSAGES.notFound);
-        return publicImport(found);
+        return { ...publicImport(found), logs: getImportLogs(deps.db, found.id) };
       },
     }),
     route({

@@ -1,6 +1,7 @@
 /**
  * Creator link requests, their review by moderators, link removal, and account administration
  * (SPEC.md sections 2, 6 and 7). Choices the spec leaves open are in docs/decisions.md:
+ *   GET /v1/{service}/user/{id}/links/new         what the link request form needs (signed in, as the page)
  *   POST /v1/{service}/user/{id}/links/new        {message}; 404 unknown creators, 400 itself,
  *                                                  409 already linked or already requested
  *   POST .../creator_link_requests/{id}/approve   404 unknown request, 409 already reviewed
@@ -14,7 +15,7 @@ import { z } from 'zod';
 import { defineRoutes, route } from '../http/route.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../http/errors.ts';
 import { countAccounts, getAccount, listAccounts, setAccountRole, type Account } from '../data/accounts.ts';
-import { findCreator, linkedCreators } from '../data/creators.ts';
+import { findCreator, getCreatorProfile, linkedCreators } from '../data/creators.ts';
 import {
   approveLinkRequest,
   createLinkRequest,
@@ -26,7 +27,8 @@ import {
   unlinkCreator,
 } from '../data/moderation.ts';
 import type { Db } from '../data/db.ts';
-import { PAGE_SIZE } from '../../src/lib/constants.ts';
+import { LINK_CANDIDATES_MAX, LINK_REASON_MAX, PAGE_SIZE } from '../../src/lib/constants.ts';
+import { PAYSITES } from '../../src/lib/paysites.ts';
 import {
   ASSIGNABLE_ROLES,
   accountId,
@@ -39,7 +41,7 @@ import {
   roleChangeSchema,
   scalarText,
 } from '../../src/lib/validators.ts';
-import { CREATOR_NOT_FOUND, creatorParams } from './creator-common.ts';
+import { CREATOR_NOT_FOUND, creatorParams, creatorProfile } from './creator-common.ts';
 
 export const LINK_MESSAGES = {
   requested: 'Link request submitted. A moderator will review it.',
@@ -147,9 +149,52 @@ function requireAccount(db: Db, id: number): Account {
   return found;
 }
 
+/** What the link request page shows: the creator, the paysites of its filter, and the form's limits. */
+const linkForm = z.object({
+  props: z.object({
+    currentPage: z.literal('artists'),
+    id: z.string(),
+    service: z.string(),
+    name: z.string(),
+    artist: creatorProfile,
+    services: z.array(z.string()).meta({ description: 'The paysites the service filter offers.' }),
+    reason_max: z.number().int().meta({ description: 'Longest reason, in characters.' }),
+    candidates_max: z.number().int().meta({ description: 'How many matching creators the form lists at most.' }),
+  }),
+});
+
 export default defineRoutes(
   'moderation',
   [
+    route({
+      method: 'get',
+      version: 1,
+      path: '/{service}/user/{id}/links/new',
+      access: 'account',
+      summary: 'What the link request form needs: the creator, the paysites to filter by and the limits.',
+      description:
+        'Candidates are the creators of /v1/creators.txt whose name matches (at most candidates_max, the creator ' +
+        'itself left out); a request is then posted to this path.',
+      params: creatorParams,
+      response: linkForm,
+      errors: [401, 404],
+      handler: ({ params, deps }) => {
+        const creator = requireCreator(deps.db, params.service, params.id);
+        const profile = getCreatorProfile(deps.db, creator.service, creator.id)!;
+        return {
+          props: {
+            currentPage: 'artists' as const,
+            id: profile.id,
+            service: profile.service,
+            name: profile.name,
+            artist: profile,
+            services: [...PAYSITES],
+            reason_max: LINK_REASON_MAX,
+            candidates_max: LINK_CANDIDATES_MAX,
+          },
+        };
+      },
+    }),
     route({
       method: 'post',
       version: 1,

@@ -67,16 +67,23 @@ export const video = z.object({
   caption: z.string().nullable(),
 });
 
-export const postPage = z.object({
-  post: fullPost,
-  attachments: z.array(attachment),
-  previews: z.array(preview),
-  videos: z.array(video),
-  props: z.object({
-    flagged: z.boolean(),
-    revisions: z.array(z.tuple([z.string(), z.union([postRevision, fullPost])])),
-  }),
+const postPageProps = z.object({
+  flagged: z.boolean(),
+  revisions: z
+    .array(z.tuple([z.number().int().min(0), z.union([postRevision, fullPost])]))
+    .meta({
+      description:
+        '[index, post] pairs: [0, the post as it is now], then [1, the newest older version], [2, ...]. ' +
+        'Older versions carry revision_id.',
+    }),
 });
+
+const media = { attachments: z.array(attachment), previews: z.array(preview), videos: z.array(video) };
+
+export const postPage = z.object({ post: fullPost, ...media, props: postPageProps });
+
+/** A revision answers the post page's envelope with the revision as `post`. */
+export const postRevisionPage = z.object({ post: postRevision, ...media, props: postPageProps });
 
 export const comment = z.object({
   id: z.string(),

@@ -4,7 +4,7 @@ import { hasLinkedCreators } from '../data/creators.ts';
 import { creatorListRoute, creatorParams, creatorProfile, requireCreator, requireCreatorProfile } from './creator-common.ts';
 import {
   getPostPage,
-  getPostRevision,
+  getPostRevisionPage,
   listAllTags,
   listComments,
   listPostRevisions,
@@ -23,7 +23,7 @@ import { fileServer } from '../http/file-server.ts';
 import { ANSWERED, defineRoutes, route } from '../http/route.ts';
 import { PAGE_SIZE } from '../../src/lib/constants.ts';
 import { popularQuerySchema, postIdParam, postsQuerySchema, revisionIdParam, serviceParam } from '../../src/lib/validators.ts';
-import { attachment, comment, postLookup, postPage, postRevision, postSummary, preview, tagCount } from './post-schemas.ts';
+import { attachment, comment, postLookup, postPage, postRevision, postRevisionPage, postSummary, preview, tagCount } from './post-schemas.ts';
 
 const postParams = creatorParams.extend({ post: postIdParam });
 
@@ -133,16 +133,18 @@ export default defineRoutes(
       method: 'get',
       version: 1,
       path: '/{service}/user/{id}/post/{post}/revision/{revision}',
-      summary: 'One previous version of a post.',
+      summary: 'One previous version of a post, in the envelope of the post call.',
+      description: '{post, attachments, previews, videos, props} with the revision as `post` and its own media; props are the post\'s.',
       params: postParams.extend({
         revision: revisionIdParam.pipe(z.string().regex(/^\d{1,15}$/, 'Revision ID must be a number.')),
       }),
-      response: postRevision,
+      response: postRevisionPage,
       errors: [404],
-      handler: ({ params, deps }) => {
-        const revision = getPostRevision(deps.db, params.service, params.id, params.post, Number(params.revision));
-        if (!revision) throw new NotFoundError('Revision not found.');
-        return revision;
+      handler: ({ params, deps, req }) => {
+        const server = fileServer(deps.config, req);
+        const page = getPostRevisionPage(deps.db, params.service, params.id, params.post, Number(params.revision), server);
+        if (!page) throw new NotFoundError('Revision not found.');
+        return page;
       },
     }),
     creatorListRoute(

@@ -6,6 +6,8 @@
  *   GET /v1/{service}/user/{id}/shares   {props: {currentPage: "shares", id, service, name, share_count,
  *                                         limit, artist: profile}, shares: [share]}
  * Like the other listings, an offset past the end answers 200 with an empty list.
+ *   GET /v1/account/posts/upload         what the upload page needs (signed in, as its form):
+ *                                        {props: {currentPage: "posts", service, user, artist, services, limits}}
  */
 import fsp from 'node:fs/promises';
 import { z } from 'zod';
@@ -24,7 +26,8 @@ import { FileTooLargeError, storeLocation, storeStream, type StoredFile } from '
 import { receiveUpload, uploadMessages, type UploadLimits } from '../media/upload.ts';
 import { PAGE_SIZE, SHARE_UPLOAD_LIMITS } from '../../src/lib/constants.ts';
 import { dataPaths } from '../../src/lib/config.ts';
-import { artistIdParam, firstIssueMessage, offset, serviceParam, shareIdParam } from '../../src/lib/validators.ts';
+import { artistIdParam, firstIssueMessage, offset, scalarText, serviceParam, shareIdParam } from '../../src/lib/validators.ts';
+import { PAYSITES, isPaysite } from '../../src/lib/paysites.ts';
 import { CREATOR_NOT_FOUND, creatorParams, creatorProfile, requireCreatorProfile } from './creator-common.ts';
 import { extensionOf } from '../data/util.ts';
 
@@ -149,6 +152,32 @@ export function uploadRoute(limits: UploadLimits = SHARE_UPLOAD_LIMITS, routePat
   });
 }
 
+const uploadLimits = z.object({
+  max_file_bytes: z.number().int(),
+  max_files: z.number().int(),
+  max_total_bytes: z.number().int(),
+  name_max: z.number().int(),
+  description_max: z.number().int(),
+});
+
+function currentUploadLimits(): z.input<typeof uploadLimits> {
+  return {
+    max_file_bytes: SHARE_UPLOAD_LIMITS.maxFileBytes,
+    max_files: SHARE_UPLOAD_LIMITS.maxFiles,
+    max_total_bytes: SHARE_UPLOAD_LIMITS.maxTotalBytes,
+    name_max: SHARE_UPLOAD_LIMITS.nameMax,
+    description_max: SHARE_UPLOAD_LIMITS.descriptionMax,
+  };
+}
+
+/** A prefill of the upload form: taken as given, '' when absent (the page ignores what it cannot use). */
+const prefill = (description: string) =>
+  z
+    .unknown()
+    .optional()
+    .transform((raw) => scalarText(raw)?.trim() ?? '')
+    .meta({ type: 'string', description });
+
 export default defineRoutes(
   'shares',
   [
@@ -227,21 +256,46 @@ export default defineRoutes(
       path: '/shares/upload',
       access: 'account',
       summary: "The upload limits; a 401 tells the upload page that the visitor must sign in first.",
+      response: uploadLimits,
+      errors: [401],
+      handler: () => currentUploadLimits(),
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/account/posts/upload',
+      access: 'account',
+      summary: 'What the upload page (/posts/upload?service=&user=) needs: the creator to prefill, the paysites and the limits.',
+      description:
+        '`service` and `user` (an id or public id) prefill the form: `artist` is that creator when it exists (else null), ' +
+        '`service` is kept only when it is a paysite. Files are then posted to /v1/shares/upload.',
+      query: z.object({ service: prefill('Paysite to prefill.'), user: prefill("Creator id (or public id) to prefill.") }),
       response: z.object({
-        max_file_bytes: z.number().int(),
-        max_files: z.number().int(),
-        max_total_bytes: z.number().int(),
-        name_max: z.number().int(),
-        description_max: z.number().int(),
+        props: z.object({
+          currentPage: z.literal('posts'),
+          service: z.string(),
+          user: z.string(),
+          artist: creatorProfile.nullable(),
+          services: z.array(z.string()),
+          limits: uploadLimits,
+        }),
       }),
       errors: [401],
-      handler: () => ({
-        max_file_bytes: SHARE_UPLOAD_LIMITS.maxFileBytes,
-        max_files: SHARE_UPLOAD_LIMITS.maxFiles,
-        max_total_bytes: SHARE_UPLOAD_LIMITS.maxTotalBytes,
-        name_max: SHARE_UPLOAD_LIMITS.nameMax,
-        description_max: SHARE_UPLOAD_LIMITS.descriptionMax,
-      }),
+      handler: ({ deps, query }) => {
+        const service = isPaysite(query.service) ? query.service : '';
+        const creator = service && query.user ? findCreator(deps.db, service, query.user) : undefined;
+        const artist = creator ? requireCreatorProfile(deps.db, creator.service, creator.id) : null;
+        return {
+          props: {
+            currentPage: 'posts' as const,
+            service,
+            user: artist?.id ?? query.user,
+            artist,
+            services: [...PAYSITES],
+            limits: currentUploadLimits(),
+          },
+        };
+      },
     }),
     uploadRoute(),
   ],

@@ -8,6 +8,9 @@
  * - Errors are ApiError with the section 8 messages. A 401 also clears the local login state.
  * - GET answers are cached for CLIENT_CACHE_MS (5 minutes; concurrent identical GETs share one
  *   request); any other method empties the cache, so "act, then reload" always reloads.
+ * - A GET of a creator's profile or of one post carries If-Modified-Since one year back, as kemono's
+ *   site sends it; a 304 to it (nothing changed in that year) is asked again
+ *   without the header, since the client keeps no copy to reuse.
  * - Network failures and 5xx answers are retried up to FETCH_RETRIES times, waiting
  *   FETCH_BACKOFF_START_MS doubled each time and capped at FETCH_BACKOFF_MAX_MS. Only GET and HEAD
  *   retry unless a request asks to (retrying a POST could repeat its effect). 4xx never retry.
@@ -207,6 +210,21 @@ export function messageForStatus(status: number, statusText: string, url: string
   return API_ERROR_MESSAGES.unknown;
 }
 
+/** The GETs (paths under a version base) that carry If-Modified-Since: a creator's profile and one post. */
+const DATED_PATHS = [/^\/[^/?#]+\/user\/[^/?#]+\/profile$/, /^\/[^/?#]+\/user\/[^/?#]+\/post\/[^/?#]+$/];
+
+/**
+ * The If-Modified-Since a GET of `path` sends: the HTTP date one year before `now` for a profile or a
+ * post, else undefined (also when the caller set the header itself).
+ */
+export function ifModifiedSinceFor(path: string, headers: Record<string, string> | undefined, now: number): string | undefined {
+  if (!DATED_PATHS.some((pattern) => pattern.test(path))) return undefined;
+  if (headers && Object.keys(headers).some((name) => name.toLowerCase() === 'if-modified-since')) return undefined;
+  const date = new Date(now);
+  date.setUTCFullYear(date.getUTCFullYear() - 1);
+  return date.toUTCString();
+}
+
 function isRetryable(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 0 || error.status >= 500);
 }
@@ -311,13 +329,26 @@ export function createApiClient(clientOptions: ApiClientOptions = {}): ApiClient
     }
   }
 
+  /** A GET, dated with If-Modified-Since when it is a profile or a post (ifModifiedSinceFor). */
+  async function get(version: ApiVersionNumber, url: string, path: string, options: RequestOptions): Promise<unknown> {
+    const since = ifModifiedSinceFor(path, options.headers, now());
+    if (!since) return withRetries(version, 'GET', url, options);
+    try {
+      return await withRetries(version, 'GET', url, { ...options, headers: { ...options.headers, 'If-Modified-Since': since } });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 304) return withRetries(version, 'GET', url, options);
+      throw error;
+    }
+  }
+
   async function request<T>(
     version: ApiVersionNumber,
     method: ApiMethod,
-    path: string,
+    rawPath: string,
     options: RequestOptions = {},
   ): Promise<T> {
-    const url = `${baseUrl}/api/v${version}${path.startsWith('/') ? path : `/${path}`}${buildQuery(options.query)}`;
+    const path = rawPath.startsWith('/') ? rawPath : `/${rawPath}`;
+    const url = `${baseUrl}/api/v${version}${path}${buildQuery(options.query)}`;
     if (method !== 'GET') {
       try {
         return (await withRetries(version, method, url, options)) as T;
@@ -325,11 +356,11 @@ export function createApiClient(clientOptions: ApiClientOptions = {}): ApiClient
         cache.clear();
       }
     }
-    if (options.cache === false) return (await withRetries(version, method, url, options)) as T;
+    if (options.cache === false) return (await get(version, url, path, options)) as T;
     const key = url;
     const hit = cache.get(key);
     if (hit && hit.expires > now()) return (await hit.value) as T;
-    const value = withRetries(version, method, url, options);
+    const value = get(version, url, path, options);
     const entry = { expires: now() + cacheMs, value };
     cache.set(key, entry);
     try {

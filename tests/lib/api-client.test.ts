@@ -15,7 +15,9 @@ import { HttpError } from '../../api/http/errors.ts';
 import { defineRoutes, route } from '../../api/http/route.ts';
 import { readConfig } from '../../src/lib/config.ts';
 import { CLIENT_CACHE_MS } from '../../src/lib/constants.ts';
-import { ApiError, assertApiError, backoffDelay, createApiClient, describeError } from '../../src/lib/api-client.ts';
+import { ApiError, assertApiError, backoffDelay, createApiClient, describeError, ifModifiedSinceFor } from '../../src/lib/api-client.ts';
+import { upsertCreator } from '../../api/data/creators.ts';
+import { upsertPost } from '../../api/data/posts.ts';
 import { $session, memoryStorage, setSessionStorage } from '../../src/lib/stores/session.ts';
 
 const hits = new Map<string, number>();
@@ -99,6 +101,10 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-client-'));
   db = openDatabase(path.join(dir, 'trove.sqlite'));
   migrate(db);
+  // A creator last updated years ago, an old post (both answer 304 to a date a year back) and a new post.
+  upsertCreator(db, { service: 'patreon', id: '7', name: 'Painter', updated: Date.UTC(2020, 0, 1) / 1000 });
+  upsertPost(db, { service: 'patreon', user: '7', id: 'old', title: 'Old', published: '2020-01-01T00:00:00', added: '2020-01-01T00:00:00' });
+  upsertPost(db, { service: 'patreon', user: '7', id: 'new', title: 'New', published: new Date().toISOString().slice(0, 19), added: new Date().toISOString().slice(0, 19) });
   const app = createApp({
     db,
     config: readConfig({ DATA_DIR: dir, TROVE_ENV: 'test' }),
@@ -283,6 +289,59 @@ describe('retries', () => {
 
   it('backoff doubles from 1000 ms and is capped at 30000 ms', () => {
     expect([0, 1, 2, 3, 4, 5, 10].map(backoffDelay)).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
+  });
+});
+
+describe('If-Modified-Since on profile and post requests', () => {
+  /** The real fetch, recording each request's If-Modified-Since and the answer's status. */
+  function recordingFetch() {
+    const seen: { url: string; since: string | null; status: number }[] = [];
+    const fetch: typeof globalThis.fetch = async (input, init) => {
+      const response = await globalThis.fetch(input, init);
+      seen.push({ url: String(input), since: new Headers(init?.headers).get('if-modified-since'), status: response.status });
+      return response;
+    };
+    return { seen, fetch };
+  }
+  const NOW = Date.UTC(2025, 5, 15, 12, 0, 0);
+
+  it('is one year back for a profile and a post, and absent elsewhere', () => {
+    expect(ifModifiedSinceFor('/patreon/user/7/profile', undefined, NOW)).toBe('Sat, 15 Jun 2024 12:00:00 GMT');
+    expect(ifModifiedSinceFor('/patreon/user/7/post/123', undefined, NOW)).toBe('Sat, 15 Jun 2024 12:00:00 GMT');
+    for (const path of ['/patreon/user/7/post/123/comments', '/patreon/user/7/post/123/flag', '/patreon/user/7/posts', '/patreon/user/7/post/1/revision/2', '/creators.txt']) {
+      expect(ifModifiedSinceFor(path, undefined, NOW), path).toBeUndefined();
+    }
+    expect(ifModifiedSinceFor('/patreon/user/7/profile', { 'if-modified-since': 'x' }, NOW)).toBeUndefined();
+  });
+
+  it('is sent with profile and post GETs, and a 304 is asked again for the answer', async () => {
+    const { seen, fetch } = recordingFetch();
+    const client = createApiClient({ baseUrl, sleep, fetch });
+    const yearBack = new Date(Date.now());
+    yearBack.setUTCFullYear(yearBack.getUTCFullYear() - 1);
+
+    const fresh = await client.v1.get<{ post: { id: string } }>('/patreon/user/7/post/new');
+    expect(fresh.post.id).toBe('new');
+    expect(seen).toHaveLength(1);
+    expect(seen[0].status).toBe(200);
+    expect(Math.abs(Date.parse(seen[0].since!) - yearBack.getTime())).toBeLessThan(5_000);
+
+    seen.length = 0;
+    const old = await client.v1.get<{ post: { id: string } }>('/patreon/user/7/post/old');
+    expect(old.post.id).toBe('old');
+    expect(seen.map((s) => [s.status, s.since === null])).toEqual([
+      [304, false],
+      [200, true],
+    ]);
+
+    seen.length = 0;
+    const profile = await client.v1.get<{ id: string }>('/patreon/user/7/profile');
+    expect(profile.id).toBe('7');
+    expect(seen.map((s) => s.status)).toEqual([304, 200]);
+
+    seen.length = 0;
+    await client.v1.get('/patreon/user/7/post/old/comments');
+    expect(seen).toEqual([expect.objectContaining({ since: null, status: 200 })]);
   });
 });
 

@@ -21,7 +21,8 @@ export default function ArchivePasswordForm({ hash, onUnlocked }: ArchivePasswor
   async function submit(data: FormData): Promise<readonly string[] | void> {
     const password = String(data.get('password') ?? '');
     if (password === '') return [PASSWORD_REQUIRED];
-    await api.v2.patch(`/file/${encodeURIComponent(hash)}`, { password });
+    // The site's call is v1 with the password alone in an array, as kemono's (v2 takes {password}).
+    await api.v1.patch(`/file/${encodeURIComponent(hash)}`, [password]);
     (onUnlocked ?? (() => window.location.reload()))();
   }
   return (

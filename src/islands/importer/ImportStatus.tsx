@@ -35,11 +35,8 @@ export default function ImportStatus({ importId, initial }: Props) {
     let stopped = false;
     const timer = setInterval(async () => {
       try {
-        const path = encodeURIComponent(importId);
-        const [view, logs] = await Promise.all([
-          api.v1.get<ImportView>(`/imports/${path}`, { cache: false }),
-          api.v1.get<string[]>(`/importer/logs/${path}`, { cache: false }),
-        ]);
+        // One call: the import carries its log lines.
+        const { logs, ...view } = await api.v1.get<ImportView & { logs: string[] }>(`/imports/${encodeURIComponent(importId)}`, { cache: false });
         if (!stopped) setState({ view, logs });
       } catch (error) {
         if (!stopped && error instanceof ApiError && error.status === 404) setState(null);

@@ -3,7 +3,8 @@
  * accounts may flag; guests see a disabled 'Flag' titled 'Flagging requires an account'. A failure
  * goes back to unflagged and alerts 'Error flagging' (with the server's message when it has one).
  * A flag is the post's state (flagged for re-import, by anyone), as in the post API's props.flagged;
- * signed in, the button asks GET .../flag on hydration since the stored page may predate a flag.
+ * signed in, the button asks GET .../flag on hydration since the stored page may predate a flag: 200
+ * means flagged, 404 not flagged (kemono's statuses).
  */
 import { useEffect, useState } from 'react';
 import { api, ApiError } from '../../lib/api-client';
@@ -37,11 +38,11 @@ export default function FlagButton({ service, creatorId, postId, flagged }: Prop
     // The stored page knows the flag state of its last render only; ask the server (one indexed lookup).
     if (!loggedIn || flagged) return;
     let live = true;
-    api.v1.get<boolean>(path, { cache: false }).then(
-      (now) => {
-        if (live && now === true) setState((current) => (current === 'unflagged' ? 'flagged' : current));
+    api.v1.get(path, { cache: false }).then(
+      () => {
+        if (live) setState((current) => (current === 'unflagged' ? 'flagged' : current));
       },
-      () => {}, // the stored state stands
+      () => {}, // 404: not flagged, the stored state stands (so does any other failure)
     );
     return () => {
       live = false;

@@ -8,7 +8,7 @@
  * neighbours (docs/decisions.md).
  */
 import fs from 'node:fs';
-import { getPostPage, listComments, postMedia, type FullPost, type PostRevision, type Video } from '../../../api/data/posts.ts';
+import { findRevision, getPostPage, listComments, postMedia, type FullPost, type PostRevision, type Video } from '../../../api/data/posts.ts';
 import { htmlToText, hashFromPath, truncateChars } from '../../../api/data/util.ts';
 import { archiveTypeOf } from '../../../api/media/archives.ts';
 import { thumbnailFileOf } from '../../../api/media/thumbnails.ts';
@@ -42,8 +42,9 @@ interface PostParams {
   post?: string;
 }
 
-function revisionLabel(label: string, version: FullPost | PostRevision): string {
-  return 'revision_id' in version ? `${label} (${formatDateTime(version.added)})` : label;
+/** The selector's label: the API numbers versions (0 now, then 1, 2, ...); the page names them. */
+function revisionLabel(version: FullPost | PostRevision): string {
+  return 'revision_id' in version ? `Revision ${version.revision_id} (${formatDateTime(version.added)})` : 'Current';
 }
 
 function downloadsOf(attachments: { name: string | null; path: string; extension: string }[], imageHost: string): Download[] {
@@ -82,15 +83,17 @@ function loadView(params: PostParams, revisionId?: number) {
   let shown: FullPost | PostRevision = page.post;
   let media = { attachments: page.attachments, previews: page.previews, videos: page.videos };
   if (revisionId !== undefined) {
-    const found = page.props.revisions.find(([, version]) => 'revision_id' in version && version.revision_id === revisionId);
+    const found = findRevision(page, revisionId);
     if (!found) return notFound;
-    shown = found[1];
+    shown = found;
     media = postMedia(shown, imageHost);
   }
   const versionUrl = (id: number | undefined) => (id === undefined ? postUrl(service, creator.id, postId) : revisionUrl(service, creator.id, postId, id));
-  const revisions: RevisionChoice[] = page.props.revisions.map(([label, version]) => {
+  // The current version alone is no choice: the selector shows when there are older ones.
+  const versions = page.props.revisions.length > 1 ? page.props.revisions : [];
+  const revisions: RevisionChoice[] = versions.map(([, version]) => {
     const id = 'revision_id' in version ? version.revision_id : undefined;
-    return { label: revisionLabel(label, version), url: versionUrl(id), selected: id === revisionId };
+    return { label: revisionLabel(version), url: versionUrl(id), selected: id === revisionId };
   });
   const firstImage = media.previews.find((preview) => preview.type === 'thumbnail');
   return ok({

@@ -7,7 +7,7 @@ import {
   deletePost,
   getPost,
   getPostPage,
-  getPostRevision,
+  getPostRevisionPage,
   iterateCreatorPostIds,
   iteratePostKeys,
   listAllTags,
@@ -140,14 +140,16 @@ describe('posts', () => {
     const revisions = listPostRevisions(t.db, 'fanbox', '100', '5');
     expect(revisions).toHaveLength(1);
     expect(revisions[0]).toMatchObject({ revision_id: result.revision_id, title: 'v1', content: '<p>first</p>', added: '2024-02-02T00:00:00' });
-    expect(getPostRevision(t.db, 'fanbox', '100', '5', result.revision_id!)).toMatchObject({ title: 'v1' });
-    expect(getPostRevision(t.db, 'fanbox', '100', '5', 999)).toBeUndefined();
+    expect(getPostRevisionPage(t.db, 'fanbox', '100', '5', result.revision_id!)?.post).toMatchObject({ title: 'v1' });
+    expect(getPostRevisionPage(t.db, 'fanbox', '100', '5', 999)).toBeUndefined();
+    expect(getPostRevisionPage(t.db, 'fanbox', '100', 'missing', result.revision_id!)).toBeUndefined();
 
     upsertPost(t.db, { ...post, title: 'v3', content: '<p>third</p>' });
     expect(listPostRevisions(t.db, 'fanbox', '100', '5').map((r) => r.title)).toEqual(['v2', 'v1']);
     const page = getPostPage(t.db, 'fanbox', '100', '5')!;
-    expect(page.props.revisions.map(([label]) => label)[0]).toBe('Current');
-    expect(page.props.revisions).toHaveLength(3);
+    // [index, version]: 0 is the post as it is now, then 1, 2 for older versions, newest first.
+    expect(page.props.revisions.map(([index, version]) => [index, version.title])).toEqual([[0, 'v3'], [1, 'v2'], [2, 'v1']]);
+    expect(page.props.revisions[0][1]).not.toHaveProperty('revision_id');
   });
 
   it('counts tags per creator and globally, following tag changes', () => {
@@ -251,7 +253,8 @@ describe('posts', () => {
       name_extension: '.zip',
       stem: 'c'.repeat(64),
     });
-    expect(page.props).toEqual({ flagged: false, revisions: [] });
+    // A post without older versions still lists itself as version 0.
+    expect(page.props).toEqual({ flagged: false, revisions: [[0, page.post]] });
     expect(getPostPage(t.db, 'fanbox', '100', 'missing')).toBeUndefined();
   });
 

@@ -165,6 +165,19 @@ describe('the rendered post page', () => {
     expect(html).toContain(`<option value="${base}/mid">Current</option>`);
   });
 
+  it('labels versions for readers (the API numbers them) and shows no selector for a post without older ones', async () => {
+    const { html } = await get(`${base}/mid`);
+    expect(html).toContain(`<option value="${base}/mid" selected>Current</option>`);
+    // The oldest version was replaced by the second upsert (at 13:00).
+    const oldest = revisions[revisions.length - 1];
+    expect(html).toContain(`<option value="${base}/mid/revision/${oldest}">Revision ${oldest} (2024-01-02 13:00:00)</option>`);
+    upsertPost(site.db, { service: 'patreon', user: '500', id: 'single', title: 'Only version', published: '2023-06-01T00:00:00' });
+    const single = await get(`${base}/single`);
+    expect(single.status).toBe(200);
+    expect(single.html).toContain('Only version');
+    expect(single.html).not.toContain('<select class="post-revisions__select"');
+  });
+
   it('answers the route guards and 404 for unknown revisions', async () => {
     expect((await get(`${base}/mid/revision/999999`)).status).toBe(404);
     expect((await get(`${base}/mid/revision/abc`)).status).toBe(404);

@@ -1,7 +1,8 @@
 /**
- * Favourites and flags API against a real migrated database: list shapes, idempotent add and remove,
- * 404s, each account seeing and changing only its own favourites, the change log row that re-renders
- * /artists, and flags (201, 409 for a second flag, public GET, the v2 envelope).
+ * Favourites and flags API against a real migrated database: list shapes, idempotent add and remove
+ * (200, as kemono 1.3.0), 404s, each account seeing and changing only its own favourites, the change
+ * log row that re-renders /artists, and flags (201, 409 for a second flag, a public GET answering 200
+ * when flagged and 404 when not, the v2 envelope).
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,8 +51,11 @@ describe('favourite creators', () => {
   });
 
   it('adds idempotently and lists the kemono shape', async () => {
-    expect((await post('/favorites/creator/patreon/100', alice)).status).toBe(204);
-    expect((await post('/favorites/creator/patreon/100', alice)).status).toBe(204);
+    // kemono 1.3.0 documents 200 for adding and removing a favourite (we answered 204 before).
+    const added = await post('/favorites/creator/patreon/100', alice);
+    expect(added.status).toBe(200);
+    expect(added.body).toBe(true);
+    expect((await post('/favorites/creator/patreon/100', alice)).status).toBe(200);
     const list = await get('/account/favorites?type=artist', alice);
     expect(list.status).toBe(200);
     expect(list.body).toHaveLength(1);
@@ -65,10 +69,10 @@ describe('favourite creators', () => {
 
   it('counts the favourite in creators.txt and logs one change that re-renders only /artists', async () => {
     const before = lastChangeId(t.db);
-    expect((await post('/favorites/creator/fanbox/200', alice)).status).toBe(204);
-    expect((await post('/favorites/creator/fanbox/200', bob)).status).toBe(204);
+    expect((await post('/favorites/creator/fanbox/200', alice)).status).toBe(200);
+    expect((await post('/favorites/creator/fanbox/200', bob)).status).toBe(200);
     // A repeat changes no count: no row.
-    expect((await post('/favorites/creator/fanbox/200', bob)).status).toBe(204);
+    expect((await post('/favorites/creator/fanbox/200', bob)).status).toBe(200);
     const changes = readChangesSince(t.db, before);
     expect(changes.map((c) => [c.kind, c.service, c.creator_id])).toEqual([
       ['favorite', 'fanbox', '200'],
@@ -83,14 +87,14 @@ describe('favourite creators', () => {
     const bobs = await get('/account/favorites?type=artist', bob);
     expect(bobs.body.map((c: { id: string }) => c.id)).toEqual(['200']);
     // Bob removing Alice's favourite creator only touches his own row.
-    expect((await del('/favorites/creator/patreon/100', bob)).status).toBe(204);
+    expect((await del('/favorites/creator/patreon/100', bob)).status).toBe(200);
     const alices = await get('/account/favorites?type=artist', alice);
     expect(alices.body.map((c: { id: string }) => c.id).sort()).toEqual(['100', '200']);
   });
 
   it('removes idempotently', async () => {
-    expect((await del('/favorites/creator/patreon/100', alice)).status).toBe(204);
-    expect((await del('/favorites/creator/patreon/100', alice)).status).toBe(204);
+    expect((await del('/favorites/creator/patreon/100', alice)).status).toBe(200);
+    expect((await del('/favorites/creator/patreon/100', alice)).status).toBe(200);
     expect((await get('/account/favorites', alice)).body.map((c: { id: string }) => c.id)).toEqual(['200']);
   });
 
@@ -113,9 +117,9 @@ describe('favourite creators', () => {
 
 describe('favourite posts', () => {
   it('adds, lists post summaries with faved_seq, and removes', async () => {
-    expect((await post('/favorites/post/patreon/100/1', alice)).status).toBe(204);
-    expect((await post('/favorites/post/patreon/100/2', alice)).status).toBe(204);
-    expect((await post('/favorites/post/patreon/100/2', alice)).status).toBe(204);
+    expect((await post('/favorites/post/patreon/100/1', alice)).status).toBe(200);
+    expect((await post('/favorites/post/patreon/100/2', alice)).status).toBe(200);
+    expect((await post('/favorites/post/patreon/100/2', alice)).status).toBe(200);
     const list = await get('/account/favorites?type=post', alice);
     expect(list.status).toBe(200);
     expect(list.body.map((p: { id: string }) => p.id)).toEqual(['2', '1']);
@@ -124,9 +128,9 @@ describe('favourite posts', () => {
     expect(first.substring).toContain('Hello there');
     expect(list.body[0].faved_seq).toBeGreaterThan(first.faved_seq);
     expect((await get('/account/favorites?type=post', bob)).body).toEqual([]);
-    expect((await del('/favorites/post/patreon/100/2', bob)).status).toBe(204);
+    expect((await del('/favorites/post/patreon/100/2', bob)).status).toBe(200);
     expect((await get('/account/favorites?type=post', alice)).body).toHaveLength(2);
-    expect((await del('/favorites/post/patreon/100/2', alice)).status).toBe(204);
+    expect((await del('/favorites/post/patreon/100/2', alice)).status).toBe(200);
     expect((await get('/account/favorites?type=post', alice)).body.map((p: { id: string }) => p.id)).toEqual(['1']);
   });
 
@@ -147,10 +151,15 @@ describe('favourite posts', () => {
 describe('flags', () => {
   const flagPath = '/patreon/user/100/post/1/flag';
 
-  it('tells anyone whether a post is flagged, 404 for an unknown post', async () => {
-    expect((await get(flagPath)).body).toBe(false);
+  // kemono 1.3.0: GET .../flag is 200 when the post is flagged and 404 when it is not; clients read
+  // the status (a check of `status_code == 200`), not the body.
+  it('tells anyone whether a post is flagged by the status: 404 when not, 404 for an unknown post', async () => {
+    const unflagged = await get(flagPath);
+    expect(unflagged.status).toBe(404);
+    expect(unflagged.body).toEqual({ error: 'This post is not flagged.' });
     const unknown = await get('/patreon/user/100/post/77/flag');
     expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error: 'Post not found.' });
   });
 
   it('refuses guests and a missing reason', async () => {
@@ -158,14 +167,16 @@ describe('flags', () => {
     const missing = await post(flagPath, alice).send({});
     expect(missing.status).toBe(400);
     expect(missing.body).toEqual({ error: 'Flag reason is required.' });
-    expect((await get(flagPath)).body).toBe(false);
+    expect((await get(flagPath)).status).toBe(404);
   });
 
   it('records one flag per account: 201, then 409', async () => {
     const first = await post(flagPath, alice).send({ reason: 'reason-other' });
     expect(first.status).toBe(201);
     expect(first.body).toBe(true);
-    expect((await get(flagPath)).body).toBe(true);
+    const flagged = await get(flagPath);
+    expect(flagged.status).toBe(200);
+    expect(flagged.body).toBe(true);
     const again = await post(flagPath, alice).type('form').send({ reason: 'reason-other' });
     expect(again.status).toBe(409);
     expect(again.body).toEqual({ error: 'You have already flagged this post.' });
@@ -199,6 +210,6 @@ describe('flags', () => {
     const bad = await put(alice, { ...target, service: 'nowhere' });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe('"nowhere" is not a valid paysite.');
-    expect((await get('/patreon/user/100/post/2/flag')).body).toBe(true);
+    expect((await get('/patreon/user/100/post/2/flag')).status).toBe(200);
   });
 });

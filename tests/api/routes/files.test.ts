@@ -46,6 +46,7 @@ beforeAll(async () => {
   t = tempDb();
   await addFile('plain', await yazlZip(), 'zip');
   await addFile('locked', await encryptedZip(), 'zip');
+  await addFile('lockedV1', await encryptedZip(FIXTURE_PASSWORD, [...SAMPLE_ENTRIES, { name: 'v1.txt', data: Buffer.from('v1') }]), 'zip');
   await addFile('headers', await headerEncrypted7z(), '7z');
   await addFile('rar', storedRar(), 'rar');
   await addFile('bomb', zipBomb(), 'zip');
@@ -216,6 +217,51 @@ describe('PATCH /api/v2/file/{hash}', () => {
     const bad = await patch('xyz', { type: 'x', data: { password: 'x' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe('Invalid hash!');
+  });
+});
+
+// kemono's site tests a password with a v1 PATCH whose body is a JSON array holding it.
+describe('PATCH /api/v1/file/{hash}', () => {
+  const patch = (hash: string, body: string, type = 'application/json') => request(app).patch(`/api/v1/file/${hash}`).set('Content-Type', type).send(body);
+
+  it("answers 'Please enter a password.' for an empty or missing password, in the v1 error shape", async () => {
+    for (const body of ['[""]', '[]', '{}', '{"password": ""}']) {
+      const res = await patch(archives.lockedV1, body);
+      expect(res.status, body).toBe(400);
+      expect(res.body, body).toEqual({ error: 'Please enter a password.' });
+    }
+    const none = await request(app).patch(`/api/v1/file/${archives.lockedV1}`);
+    expect(none.status).toBe(400);
+    expect(none.body).toEqual({ error: 'Please enter a password.' });
+  });
+
+  it("answers 'Invalid password.' (422) for a wrong one and stores nothing", async () => {
+    const res = await patch(archives.lockedV1, '["guess"]');
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({ error: 'Invalid password.' });
+    expect(getArchiveRecord(t.db, archives.lockedV1)?.info.password).toBe('');
+  });
+
+  it('stores a correct password and answers the archive, unwrapped, as the v2 call does', async () => {
+    const res = await patch(archives.lockedV1, JSON.stringify([FIXTURE_PASSWORD]));
+    expect(res.status).toBe(200);
+    expect(res.body.password).toBe(FIXTURE_PASSWORD);
+    expect(res.body.file_list).toContain('v1.txt');
+    expect(res.body.file).toMatchObject({ hash: archives.lockedV1, ext: '.zip' });
+    expect((await request(app).get(`/api/v2/file/${archives.lockedV1}`)).body.data.password).toBe(FIXTURE_PASSWORD);
+    // Once known, another password is wrong, on either version.
+    expect((await patch(archives.lockedV1, '["another"]')).status).toBe(422);
+    // {password} (the v2 data) is taken too.
+    expect((await patch(archives.lockedV1, JSON.stringify({ password: FIXTURE_PASSWORD }))).status).toBe(200);
+  });
+
+  it('answers 404 for unknown archives and 400 for bad hashes', async () => {
+    const unknown = await patch(UNKNOWN, '["x"]');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error: 'Archive file not found.' });
+    const bad = await patch('xyz', '["x"]');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: 'Invalid hash!' });
   });
 });
 

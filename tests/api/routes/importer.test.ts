@@ -6,7 +6,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../../api/app.ts';
-import { getImport, updateImport } from '../../../api/data/imports.ts';
+import { appendImportLog, getImport, updateImport } from '../../../api/data/imports.ts';
 import { IMPORTER_MESSAGES, SUBMITTED_PRIORITY } from '../../../api/routes/importer.ts';
 import { IMPORT_RATE_LIMIT_MESSAGE } from '../../../api/importer/submit-limits.ts';
 import { readConfig } from '../../../src/lib/config.ts';
@@ -98,8 +98,10 @@ describe('queueing', () => {
     expect(status.status).toBe(200);
     expect(status.body).toMatchObject({ id, service, priority: SUBMITTED_PRIORITY, sub_count: 0, save_dms: false, finished_at: null, is_key_invalid: false, retry_count: 0 });
     expect(Object.keys(status.body).sort()).toEqual(
-      ['created_at', 'current_try_started_at', 'finished_at', 'first_started_at', 'id', 'is_key_invalid', 'key_failed_at', 'priority', 'resuming_at', 'retry_count', 'save_dms', 'service', 'sub_count'].sort(),
+      ['created_at', 'current_try_started_at', 'finished_at', 'first_started_at', 'id', 'is_key_invalid', 'key_failed_at', 'logs', 'priority', 'resuming_at', 'retry_count', 'save_dms', 'service', 'sub_count'].sort(),
     );
+    // The import carries its log lines (a list of strings), as the separate log call has them.
+    expect(status.body.logs).toEqual([IMPORTER_MESSAGES.queued]);
     const logs = await get(`/importer/logs/${id}`);
     expect(logs.body).toEqual([IMPORTER_MESSAGES.queued]);
   });
@@ -167,6 +169,15 @@ describe('rate limits', () => {
 });
 
 describe('GET /imports/{id} and /importer/logs/{id}', () => {
+  it("carries the import's log lines in order, as a list of strings", async () => {
+    const id = (await submit(validSubmission('fanbox', 'logs'))).body.import_id as string;
+    appendImportLog(t.db, id, 'Started.');
+    appendImportLog(t.db, id, 'Imported 3 posts.');
+    const answer = await get(`/imports/${id}`);
+    expect(answer.body.logs).toEqual([IMPORTER_MESSAGES.queued, 'Started.', 'Imported 3 posts.']);
+    expect((await get(`/importer/logs/${id}`)).body).toEqual(answer.body.logs);
+  });
+
   it('answers 404 with the spec message for an unknown import', async () => {
     for (const path of ['/imports/doesnotexist', '/importer/logs/doesnotexist']) {
       const answer = await get(path);

@@ -52,6 +52,30 @@ const patch = (url: string, session: TestSession | null, body: object) => {
 };
 const pendingIds = () => (t.db.prepare(`SELECT id FROM link_requests WHERE status = 'pending' ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
 
+// What /account/{service}/user/{id}/links/new shows, for clients: the page needs an account too.
+describe('GET /api/v1/{service}/user/{id}/links/new', () => {
+  it('answers the creator, the paysites of the filter and the limits to a signed-in account', async () => {
+    const answer = await get('/api/v1/patreon/user/100/links/new', consumer);
+    expect(answer.status).toBe(200);
+    const { props } = answer.body;
+    expect(props).toMatchObject({ currentPage: 'artists', id: '100', service: 'patreon', name: 'Alice', reason_max: 140, candidates_max: 20 });
+    expect(props.artist).toMatchObject({ id: '100', service: 'patreon', name: 'Alice', public_id: 'alice', post_count: 0 });
+    expect(props.services).toContain('fanbox');
+    expect(props.services[0]).toBe('patreon');
+    // The public id names the same creator, as the page's redirect does.
+    expect((await get('/api/v1/patreon/user/alice/links/new', consumer)).body.props.id).toBe('100');
+  });
+
+  it('refuses guests with the page message and answers 404 for an unknown creator', async () => {
+    const guest = await get('/api/v1/patreon/user/100/links/new', null);
+    expect(guest.status).toBe(401);
+    expect(guest.body).toEqual({ error: 'You must be registered to access this page.' });
+    const unknown = await get('/api/v1/patreon/user/999/links/new', consumer);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error: 'Creator not found.' });
+  });
+});
+
 describe('POST /api/v1/{service}/user/{id}/links/new', () => {
   const url = '/api/v1/patreon/user/100/links/new';
 

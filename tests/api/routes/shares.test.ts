@@ -139,6 +139,44 @@ describe('GET /api/v1/{service}/user/{id}/shares', () => {
   });
 });
 
+// What /posts/upload (and /account/posts/upload) shows, for clients: its form needs an account.
+describe('GET /api/v1/account/posts/upload', () => {
+  const url = '/api/v1/account/posts/upload';
+  const limits = {
+    max_file_bytes: SHARE_UPLOAD_LIMITS.maxFileBytes,
+    max_files: SHARE_UPLOAD_LIMITS.maxFiles,
+    max_total_bytes: SHARE_UPLOAD_LIMITS.maxTotalBytes,
+    name_max: SHARE_UPLOAD_LIMITS.nameMax,
+    description_max: SHARE_UPLOAD_LIMITS.descriptionMax,
+  };
+
+  it('tells guests to register', async () => {
+    const guest = await request(app).get(url);
+    expect(guest.status).toBe(401);
+    expect(guest.body).toEqual({ error: 'You must be registered to access this page.' });
+  });
+
+  it('answers the creator to prefill (by id or public id), the paysites and the limits', async () => {
+    const answer = await request(app).get(`${url}?service=patreon&user=alice`).set('Cookie', user.cookie);
+    expect(answer.status).toBe(200);
+    const { props } = answer.body;
+    expect(props).toMatchObject({ currentPage: 'posts', service: 'patreon', user: '100', limits });
+    expect(props.artist).toMatchObject({ id: '100', service: 'patreon', name: 'Alice', share_count: expect.any(Number) });
+    expect(props.services[0]).toBe('patreon');
+    expect(props.services).toContain('candfans');
+  });
+
+  it('keeps what it cannot use as the page does: no creator, an unknown paysite dropped', async () => {
+    const bare = await request(app).get(url).set('Cookie', user.cookie);
+    expect(bare.body.props).toMatchObject({ service: '', user: '', artist: null, limits });
+    const unknown = await request(app).get(`${url}?service=patreon&user=nobody`).set('Cookie', user.cookie);
+    expect(unknown.body.props).toMatchObject({ service: 'patreon', user: 'nobody', artist: null });
+    const badService = await request(app).get(`${url}?service=myspace&user=100`).set('Cookie', user.cookie);
+    expect(badService.status).toBe(200);
+    expect(badService.body.props).toMatchObject({ service: '', user: '100', artist: null });
+  });
+});
+
 describe('upload', () => {
   let sharesBefore: number;
   let filesBefore: string[];
