@@ -490,10 +490,11 @@ export const favoritePostsQuerySchema = z.object({
   order: choice(SORT_ORDERS, 'desc', () => 'Invalid order value'),
 });
 
-export const FAVORITE_TYPES = ['artist', 'post'] as const;
-/** GET /v1/account/favorites: `type` artist (the default, as kemono) or post. */
+/** kemono documents the creator list as `type=creator` too ("post or creator (artist)"). */
+export const FAVORITE_TYPES = ['artist', 'creator', 'post'] as const;
+/** GET /v1/account/favorites: `type` artist (the default, as kemono), creator (the same) or post. */
 export const favoritesTypeQuerySchema = z.object({
-  type: choice(FAVORITE_TYPES, 'artist', () => 'Invalid favorites type: expected "artist" or "post".'),
+  type: choice(FAVORITE_TYPES, 'artist', () => 'Invalid favorites type: expected "artist", "creator" or "post".'),
 });
 
 export const FLAG_REASON_MAX = 200;

@@ -109,9 +109,17 @@ describe('favourite creators', () => {
   });
 
   it('refuses an unknown type with a clear message', async () => {
-    const answer = await get('/account/favorites?type=creator', alice);
+    const answer = await get('/account/favorites?type=creators', alice);
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ error: 'Invalid favorites type: expected "artist" or "post".' });
+    expect(answer.body).toEqual({ error: 'Invalid favorites type: expected "artist", "creator" or "post".' });
+  });
+
+  it('reads type=creator as the creator list, as kemono documents it', async () => {
+    const artists = await get('/account/favorites?type=artist', alice);
+    const creators = await get('/account/favorites?type=creator', alice);
+    expect(creators.status).toBe(200);
+    expect(creators.body).toEqual(artists.body);
+    expect((creators.body as unknown[]).length).toBeGreaterThan(0);
   });
 });
 
