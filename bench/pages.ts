@@ -1,9 +1,11 @@
 /**
  * Page weight and speed of the demo archive, as a phone visitor gets it:
- * - the JavaScript a page ships, in gzip bytes, per island (its own modules) and shared (the React
- *   runtime and chunks several islands import), measured from what Chromium actually downloads;
+ * - the JavaScript a page ships, in gzip bytes: every script Chromium downloads (per island, its own
+ *   modules, and shared: the React runtime and chunks several islands import) plus the inline scripts
+ *   of the HTML, for the home, a text page (/dmca), the artists list, a creator and a post page;
  * - Lighthouse's mobile performance score (its default config: a mid-range phone on a slow 4G link,
- *   simulated throttling) of the home, artists, creator and post pages, median of three runs.
+ *   simulated throttling) of the home, artists, creator and post pages, median of three runs
+ *   (BENCH_LIGHTHOUSE=0 skips it and measures the JavaScript only).
  * Runs `npm start` on its own demo archive (bench/.data/demo) in production mode.
  */
 import fs from 'node:fs';
@@ -31,6 +33,7 @@ async function pickPages(): Promise<Record<string, string>> {
   if (!post) throw new Error('the demo archive has no showcase post');
   return {
     home: '/',
+    text: '/dmca',
     artists: '/artists',
     creator: creatorUrl(post.service, post.user),
     post: postUrl(post.service, post.user, post.id),
@@ -47,11 +50,18 @@ function importsOf(source: string): string[] {
 }
 
 interface ScriptWeight {
+  url: string;
   islands: Array<{ island: string; hydrate: string; ownGzipBytes: number; modules: string[] }>;
   sharedGzipBytes: number;
   sharedModules: Array<{ module: string; gzipBytes: number }>;
+  /** Every downloaded script. */
   totalGzipBytes: number;
   totalScripts: number;
+  /** The inline scripts of the HTML (head scripts, Astro's island loader), gzipped together. */
+  inlineGzipBytes: number;
+  inlineScripts: number;
+  /** Whether React's client runtime was among the downloads. */
+  react: boolean;
 }
 
 /**
@@ -73,6 +83,7 @@ async function scriptWeight(page: Page, url: string): Promise<ScriptWeight> {
   await page.waitForTimeout(2_500); // requestIdleCallback islands (client:idle) after load
   page.off('response', onResponse);
 
+  const inline = await page.$$eval('script:not([src])', (scripts) => scripts.map((script) => script.textContent ?? '').filter((text) => text.trim() !== ''));
   const islands = await page.$$eval('astro-island', (elements) =>
     elements.map((element) => ({
       component: element.getAttribute('component-url') ?? '',
@@ -102,6 +113,7 @@ async function scriptWeight(page: Page, url: string): Promise<ScriptWeight> {
   const shared = [...bodies.keys()].filter((name) => (owners.get(name) ?? 0) !== 1);
   const weigh = (names: Iterable<string>) => [...names].reduce((sum, name) => sum + gzipSize(bodies.get(name)!), 0);
   return {
+    url,
     islands: [...byIsland].map(([island, { hydrate, modules }]) => {
       const own = [...modules].filter((name) => owners.get(name) === 1);
       return { island, hydrate, ownGzipBytes: weigh(own), modules: own };
@@ -110,6 +122,10 @@ async function scriptWeight(page: Page, url: string): Promise<ScriptWeight> {
     sharedModules: shared.map((module) => ({ module, gzipBytes: gzipSize(bodies.get(module)!) })).sort((a, b) => b.gzipBytes - a.gzipBytes),
     totalGzipBytes: weigh(bodies.keys()),
     totalScripts: bodies.size,
+    inlineGzipBytes: inline.length > 0 ? gzipSize(Buffer.from(inline.join('\n'))) : 0,
+    inlineScripts: inline.length,
+    // React DOM's client runtime names itself in its error messages.
+    react: [...bodies.values()].some((body) => body.includes('react-dom') || body.includes('__reactContainer')),
   };
 }
 
@@ -151,15 +167,24 @@ export async function pagesBenchmark() {
     const pages = await pickPages();
     const javascript: Record<string, ScriptWeight> = {};
     const context = await browser.newContext({ viewport: { width: 412, height: 823 } });
-    for (const name of ['post', 'creator']) {
+    for (const [name, url] of Object.entries(pages)) {
       const page = await context.newPage();
-      javascript[name] = await scriptWeight(page, pages[name]);
+      javascript[name] = await scriptWeight(page, url);
       await page.close();
     }
     await context.close();
+    const summary = Object.fromEntries(
+      Object.entries(javascript).map(([name, weight]) => [
+        name,
+        { url: weight.url, scripts: weight.totalScripts, downloadedGzipBytes: weight.totalGzipBytes, inlineGzipBytes: weight.inlineGzipBytes, react: weight.react },
+      ]),
+    );
+    console.error(JSON.stringify(summary, null, 2));
+    if (process.env.BENCH_LIGHTHOUSE === '0') return { chromium: browser.version(), summary, javascript };
 
     const scores: Record<string, LighthouseRun & { url: string; runs: number[] }> = {};
     for (const [name, url] of Object.entries(pages)) {
+      if (name === 'text') continue; // a text page scores what the home scores
       const runs: LighthouseRun[] = [];
       for (let run = 0; run < RUNS; run++) {
         runs.push(await lighthouseRun(url));
@@ -168,7 +193,7 @@ export async function pagesBenchmark() {
       const middle = runs.find((run) => run.score === median(runs.map((r) => r.score)))!;
       scores[name] = { url, ...middle, runs: runs.map((run) => run.score) };
     }
-    return { chromium: browser.version(), javascript, lighthouse: scores };
+    return { chromium: browser.version(), summary, javascript, lighthouse: scores };
   } finally {
     await browser.close();
     await stop(server);

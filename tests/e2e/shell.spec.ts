@@ -1,11 +1,13 @@
 /**
- * Layout shell: sidebar (open/collapsed, saved state, breakpoint, keyboard), header login links,
- * footer, 404 page and the static text pages. Runs against `baseURL` (see playwright.config.ts).
+ * Layout shell: sidebar (open/collapsed, saved state, breakpoint, keyboard), header login links (and
+ * how they follow a 401 or another tab), footer, 404 page and the static text pages. Runs against
+ * `baseURL` (see playwright.config.ts).
  */
 import { expect, test, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PAYSITES } from '../../src/lib/paysites.ts';
+import { signInBrowser } from './e2e-db.ts';
 
 const WIDE = { width: 1280, height: 800 };
 const NARROW = { width: 375, height: 740 };
@@ -289,6 +291,54 @@ test.describe('login-dependent links', () => {
     await expect(sidebar(page).getByRole('link', { name: 'Review DMs', exact: true })).toBeVisible();
     await expect(sidebar(page).locator('.pending-dot')).toHaveCount(0);
     expect(errors).toEqual([]);
+  });
+});
+
+test.describe('login state changes', () => {
+  test.use({ viewport: WIDE });
+
+  test('a 401 from the pending-DMs call (session gone) turns the shell back to guest', async ({ page }) => {
+    // The browser believes it is signed in, but it has no session cookie: the real server answers 401.
+    await page.addInitScript(() => {
+      localStorage.setItem('logged_in', 'yes');
+      localStorage.setItem('favs', '[]');
+    });
+    const answer = page.waitForResponse('**/api/v1/has_pending_dms');
+    await page.goto('/contact');
+    expect((await answer).status()).toBe(401);
+    const header = page.locator('header.site-header');
+    await expect(header.getByRole('link', { name: 'Login', exact: true })).toBeVisible();
+    await expect(header.getByRole('link', { name: 'Logout', exact: true })).toHaveCount(0);
+    await expect(sidebar(page).getByRole('link', { name: 'Register', exact: true })).toBeVisible();
+    await expect(sidebar(page).getByRole('link', { name: 'Keys', exact: true })).toHaveCount(0);
+    expect(await page.evaluate(() => [localStorage.getItem('logged_in'), localStorage.getItem('favs')])).toEqual([null, null]);
+    await expect(page.locator('html')).toHaveAttribute('data-auth', 'guest');
+  });
+
+  test('logging in and out in another tab is followed without a reload', async ({ context }) => {
+    const first = await context.newPage();
+    await first.goto('/dmca');
+    const header = first.locator('header.site-header');
+    await expect(header.getByRole('link', { name: 'Login', exact: true })).toBeVisible();
+
+    const second = await context.newPage();
+    await second.goto('/contact');
+    await signInBrowser(context);
+    await second.evaluate(() => localStorage.setItem('logged_in', 'yes'));
+    await expect(header.getByRole('link', { name: 'Logout', exact: true })).toBeVisible();
+    await expect(sidebar(first).getByRole('link', { name: 'Review DMs', exact: true })).toBeVisible();
+
+    await second.evaluate(() => localStorage.removeItem('logged_in'));
+    await expect(header.getByRole('link', { name: 'Login', exact: true })).toBeVisible();
+    await expect(sidebar(first).getByRole('link', { name: 'Review DMs', exact: true })).toHaveCount(0);
+  });
+
+  test('the current account page is marked in the sidebar', async ({ page, context }) => {
+    await signInBrowser(context);
+    await page.addInitScript(() => localStorage.setItem('logged_in', 'yes'));
+    await page.goto('/account/keys');
+    await expect(sidebar(page).getByRole('link', { name: 'Keys', exact: true })).toHaveAttribute('aria-current', 'page');
+    await expect(sidebar(page).getByRole('link', { name: 'Account', exact: true })).not.toHaveAttribute('aria-current', 'page');
   });
 });
 

@@ -59,7 +59,7 @@ function Results({ creators, query, iconsPath, onNavigate }: { creators: ArtistI
       ) : (
         <p className="empty">No creators found for your query.</p>
       )}
-      <PaginatorView pagination={pagination} baseUrl={baseUrl} onNavigate={onNavigate} />
+      <PaginatorView pagination={pagination} baseUrl={baseUrl} onNavigate={onNavigate} position="bottom" />
     </>
   );
 }

@@ -11,9 +11,11 @@ interface Props {
   baseUrl: string;
   onNavigate: (offset: number) => void;
   label?: string;
+  /** As Paginator.astro's: the one below the list is labelled '(bottom)'. */
+  position?: 'top' | 'bottom';
 }
 
-export default function PaginatorView({ pagination, baseUrl, onNavigate, label = 'Pages' }: Props) {
+export default function PaginatorView({ pagination, baseUrl, onNavigate, label = 'Pages', position = 'top' }: Props) {
   if (!pagination.visible) return null;
   const { current_page: current, total_pages: totalPages, limit } = pagination;
   const link = (offset: number, text: string, extra: { rel?: string; 'aria-label'?: string } = {}) => (
@@ -30,7 +32,7 @@ export default function PaginatorView({ pagination, baseUrl, onNavigate, label =
     </a>
   );
   return (
-    <nav className="paginator" aria-label={label}>
+    <nav className="paginator" aria-label={position === 'bottom' ? `${label} (bottom)` : label}>
       <p className="paginator__summary">
         Showing {pagination.current_min} - {pagination.current_max} of {pagination.total_count}
       </p>

@@ -164,7 +164,7 @@ export default function FavoritesBrowser({ kind, initial, items, total, iconsPat
           <>
             <PaginatorView pagination={pagination} baseUrl={baseUrl} onNavigate={onNavigate} />
             <List kind={kind} items={page.items} iconsPath={iconsPath} imageHost={imageHost} />
-            <PaginatorView pagination={pagination} baseUrl={baseUrl} onNavigate={onNavigate} />
+            <PaginatorView pagination={pagination} baseUrl={baseUrl} onNavigate={onNavigate} position="bottom" />
           </>
         )}
       </div>

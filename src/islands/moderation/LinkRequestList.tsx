@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { api, describeError } from '../../lib/api-client';
 import { paysiteLabel } from '../../lib/paysites';
 import { creatorPageUrl } from '../../lib/urls';
+import { useHydrated } from '../shell/useHydrated';
 
 interface LinkCreator {
   service: string;
@@ -33,6 +34,8 @@ export default function LinkRequestList({ initial }: { initial: PendingLinkReque
   const [requests, setRequests] = useState(initial);
   const [busy, setBusy] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The buttons do nothing until the island has hydrated (when the browser is idle): disabled till then.
+  const hydrated = useHydrated();
 
   async function review(id: number, action: 'approve' | 'reject') {
     setBusy(id);
@@ -82,10 +85,10 @@ export default function LinkRequestList({ initial }: { initial: PendingLinkReque
                 </dd>
               </dl>
               <div className="button-row">
-                <button type="button" className="button" disabled={busy !== null} onClick={() => review(request.id, 'reject')}>
+                <button type="button" className="button" disabled={busy !== null || !hydrated} onClick={() => review(request.id, 'reject')}>
                   Reject
                 </button>
-                <button type="button" className="button button--primary" disabled={busy !== null} onClick={() => review(request.id, 'approve')}>
+                <button type="button" className="button button--primary" disabled={busy !== null || !hydrated} onClick={() => review(request.id, 'approve')}>
                   Approve
                 </button>
               </div>

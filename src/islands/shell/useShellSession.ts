@@ -1,13 +1,13 @@
 /**
- * Login state for the shell islands.
+ * Login state for islands with login-dependent parts (favourite, flag, unlink buttons).
  *
  * Returns null until the island has hydrated: the server (and the first client render, which must
  * match it) does not know who is visiting, so callers then render both the guest and the signed-in
- * variants, marked .auth-guest and .auth-user; the inline head script has already set
- * html[data-auth] from localStorage, and the CSS shows the right one with no flash. After hydration
- * the real $session value is returned, and html[data-auth] follows it (logout, a 401 elsewhere).
+ * variants, marked .auth-guest and .auth-user; the head script has already set html[data-auth] from
+ * localStorage, and the CSS shows the right one with no flash (the shell's script keeps data-auth on
+ * the login state afterwards, src/islands/shell/login-state.ts). After hydration the real $session
+ * value is returned.
  */
-import { useEffect } from 'react';
 import { useStore } from '@nanostores/react';
 import { $session } from '../../lib/stores/session';
 import { useHydrated } from './useHydrated';
@@ -20,11 +20,5 @@ export interface ShellSession {
 export function useShellSession(): ShellSession | null {
   const hydrated = useHydrated();
   const session = useStore($session) as ShellSession;
-  const loggedIn = Boolean(session?.loggedIn);
-
-  useEffect(() => {
-    if (hydrated) document.documentElement.setAttribute('data-auth', loggedIn ? 'user' : 'guest');
-  }, [hydrated, loggedIn]);
-
-  return hydrated ? { loggedIn, role: session?.role ?? null } : null;
+  return hydrated ? { loggedIn: Boolean(session?.loggedIn), role: session?.role ?? null } : null;
 }

@@ -1,0 +1,60 @@
+/**
+ * The sidebar's Account section (Sidebar.astro renders the guest items, Register and Login, and the
+ * signed-in ones, Account, Keys, Favorites, Review DMs and Logout). For a signed-in visitor this asks
+ * GET /api/v1/has_pending_dms once per page and puts a red dot on Review DMs while DMs wait for
+ * review. A 401 there means the server session is gone: the login state is cleared, as every API call
+ * does, and the shell turns back to the guest links. Any other failure only means no dot.
+ */
+import { $session, clearLoginState } from '../../lib/stores/session';
+import { followLoginState } from './login-state';
+
+export const PENDING_DMS_PATH = '/api/v1/has_pending_dms';
+export const PENDING_DOT_LABEL = 'DMs waiting for review';
+
+/** Whether DMs wait for review; a 401 clears the login state (and answers false). */
+export async function fetchPendingDms(signal?: AbortSignal): Promise<boolean> {
+  // A plain fetch rather than the API client: one GET without retries or cache needs none of it, and
+  // the shell stays a few hundred bytes on pages that have no island.
+  const response = await fetch(PENDING_DMS_PATH, { headers: { Accept: 'application/json' }, credentials: 'same-origin', signal });
+  if (response.status === 401) {
+    clearLoginState();
+    return false;
+  }
+  return response.ok && (await response.json()) === true;
+}
+
+function showDot(link: Element | null, pending: boolean): void {
+  const dot = link?.querySelector('.pending-dot');
+  if (!link || pending === !!dot) return;
+  if (!pending) return dot!.remove();
+  const added = document.createElement('span');
+  added.className = 'pending-dot';
+  added.setAttribute('role', 'img');
+  added.setAttribute('aria-label', PENDING_DOT_LABEL);
+  added.title = 'DMs are waiting for your review';
+  link.append(added);
+}
+
+/** Browser only: wires the Account section inside `sidebar` to $session. */
+export function startSidebarAccount(sidebar: ParentNode): void {
+  followLoginState();
+  const review = sidebar.querySelector('.auth-user a[href="/account/review_dms"]');
+  let asked: AbortController | undefined;
+  let wasLoggedIn: boolean | undefined;
+  $session.subscribe(({ loggedIn }) => {
+    if (loggedIn === wasLoggedIn) return; // a role change alone asks nothing again
+    wasLoggedIn = loggedIn;
+    asked?.abort();
+    showDot(review, false);
+    if (!loggedIn) return;
+    const current = (asked = new AbortController());
+    fetchPendingDms(current.signal).then(
+      (pending) => {
+        if (!current.signal.aborted) showDot(review, pending);
+      },
+      () => {
+        // Offline, aborted or not JSON: no dot.
+      },
+    );
+  });
+}
