@@ -1,6 +1,10 @@
-/** The creator tabs other than posts: announcements, fancards, linked accounts (as creator cards) and DMs. */
+/**
+ * The creator tabs other than posts: announcements, fancards, linked accounts and DMs; and the tab row
+ * on a phone (it scrolls, shows that it does, and opens on the current tab).
+ */
 import { expect, test } from '@playwright/test';
 import { e2eRow, readE2eDb } from './e2e-db.ts';
+import { expectScrollingRow } from './scroll-row.ts';
 import { epochToIso } from '../../src/lib/format.ts';
 import { paysiteLabel } from '../../src/lib/paysites.ts';
 
@@ -91,4 +95,13 @@ test('linked accounts are creator cards with their paysite and their updated and
     await expect(page.getByRole('link', { name: 'Link another account' })).toHaveAttribute('href', `/account/fanbox/user/${creator.id}/links/new`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(0);
   }
+});
+
+test('at 390 px the tab row scrolls, shows that it does, opens on the current tab and works from the keyboard', async ({ page }) => {
+  const creator = fanbox();
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto(`/fanbox/user/${creator.id}/links`);
+  const row = page.getByRole('navigation', { name: 'Creator sections' }).locator('ul');
+  await expectScrollingRow(row, row.getByRole('link', { name: 'Linked Accounts ✓', exact: true }));
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(0);
 });

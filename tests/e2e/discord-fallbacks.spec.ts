@@ -1,10 +1,11 @@
 /**
- * The Discord view when things are missing: avatars with no network (offline installs, deleted
- * avatars) and embed media whose files fail.
+ * The Discord view when things are missing or narrow: avatars with no network (offline installs,
+ * deleted avatars), embed media whose files fail, and the channel strip on a phone.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { e2eRow, readE2eDb } from './e2e-db.ts';
+import { expectScrollingRow } from './scroll-row.ts';
 
 /** The demo server's long channel, whose first page ends with the showcase (scripts/seed/chat-showcase.ts). */
 const longChannel = () =>
@@ -100,4 +101,19 @@ test('embed media that fail to load leave no empty box; a video that cannot play
     // What is left is the text: title, provider, description... no 220 px box.
     await expect.poll(async () => (await embed.boundingBox())!.height).toBeLessThan(160);
   }
+});
+
+test('at 390 px the channel strip scrolls, shows that it does, opens on the current channel and works from the keyboard', async ({ page }) => {
+  const { server } = longChannel();
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.goto(`/discord/server/${server}`);
+  const row = page.getByRole('navigation', { name: 'Channels' }).locator('ul');
+  // The strip's last channel, far past the right edge.
+  const last = row.getByRole('link').last();
+  const name = (await last.textContent())!;
+  await page.goto((await last.getAttribute('href'))!);
+  const current = row.locator('a[aria-current="page"]');
+  await expect(current).toHaveText(name);
+  await expectScrollingRow(row, current);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(0);
 });
