@@ -118,11 +118,6 @@ export function discordAvatarUrl(contentHost: string, userId: string, avatarHash
   return `${contentHost}/avatars/${enc(userId)}/${enc(avatarHash)}.png`;
 }
 
-/** Discord's default avatar number `index` (0-5), for users without one. */
-export function discordDefaultAvatarUrl(contentHost: string, index: number): string {
-  return `${contentHost}/embed/avatars/${index}.png`;
-}
-
 /** A custom emoji (<:name:id>, animated <a:name:id>) on the chat network's content host. */
 export function discordEmojiUrl(contentHost: string, emojiId: string, animated: boolean): string {
   return `${contentHost}/emojis/${enc(emojiId)}.${animated ? 'gif' : 'png'}`;

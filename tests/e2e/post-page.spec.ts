@@ -94,7 +94,7 @@ for (const viewport of [WIDE, NARROW]) {
       const tags = JSON.parse(post.tags) as string[];
       const list = page.locator('.post-tags__list');
       const lastTag = list.getByRole('link', { name: tags[tags.length - 1], exact: true });
-      await expect(list.getByRole('link')).toHaveCount(tags.length);
+      await expect(list.locator('a')).toHaveCount(tags.length);
       await expect(lastTag).not.toBeInViewport();
       const showAll = page.getByRole('button', { name: 'Show all »' });
       await showAll.click();
@@ -258,6 +258,54 @@ test('signed in, a failed flag goes back to Flag with an alert', async ({ page, 
   expect(dialogs[1]).toBe('alert: Error flagging: You must be registered to access this page.');
   // The 401 also cleared the login state: the guest's disabled Flag.
   await expect(page.getByRole('button', { name: '⚑ Flag' })).toHaveAttribute('title', 'Flagging requires an account');
+});
+
+test('the folded tag row keeps its hidden tags out of the tab order and the accessibility tree', async ({ page }) => {
+  await page.setViewportSize(WIDE);
+  const post = showcase();
+  await open(page, postPath(post, post.id));
+  const tags = JSON.parse(post.tags) as string[];
+  const list = page.locator('.post-tags__list');
+  const showAll = page.getByRole('button', { name: 'Show all »' });
+  await expect(showAll).toBeVisible();
+  const firstRow = await list.evaluate((ul) => {
+    const items = Array.from(ul.children) as HTMLElement[];
+    return items.filter((item) => item.offsetTop === items[0].offsetTop).length;
+  });
+  expect(firstRow).toBeGreaterThan(0);
+  expect(firstRow).toBeLessThan(tags.length);
+  // Only the tags one can see are links to assistive technology.
+  await expect(list.getByRole('link')).toHaveCount(firstRow);
+  await expect(list.getByRole('link', { name: tags[firstRow], exact: true })).toHaveCount(0);
+
+  // Tab goes from the last tag in sight straight to 'Show all »', and the focus ring is not clipped.
+  await list.locator('a').first().focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  for (let index = 0; index < firstRow; index += 1) {
+    await expect(list.getByRole('link', { name: tags[index], exact: true })).toBeFocused();
+    const ring = await page.evaluate(() => {
+      const link = document.activeElement as HTMLElement;
+      const box = link.getBoundingClientRect();
+      const clip = link.closest('ul')!.getBoundingClientRect();
+      const style = getComputedStyle(link);
+      const out = parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth);
+      return { top: box.top - out - clip.top, bottom: clip.bottom - (box.bottom + out), left: box.left - out - clip.left };
+    });
+    expect(Math.min(ring.top, ring.bottom, ring.left)).toBeGreaterThanOrEqual(0);
+    await page.keyboard.press('Tab');
+  }
+  await expect(showAll).toBeFocused();
+
+  // Shown, every tag is back: a link, and a tab stop before '« Hide'.
+  await page.keyboard.press('Enter');
+  const hide = page.getByRole('button', { name: '« Hide' });
+  await expect(hide).toBeFocused();
+  await expect(list.getByRole('link')).toHaveCount(tags.length);
+  await page.keyboard.press('Shift+Tab');
+  await expect(list.getByRole('link', { name: tags[tags.length - 1], exact: true })).toBeFocused();
+  await hide.click();
+  await expect(list.getByRole('link')).toHaveCount(firstRow);
 });
 
 test('everything works from the keyboard', async ({ page }) => {

@@ -6,7 +6,7 @@
  * class `chat-message--marked` and aria-current="true".
  */
 import type { DiscordMessage } from '../../../api/data/discord.ts';
-import { authorAvatarUrl, authorName } from '../../lib/chat/author.ts';
+import { authorAvatar, authorName, type ChatAvatar } from '../../lib/chat/author.ts';
 import { embedHasContent } from '../../lib/chat/embed.ts';
 import { groupMessages, type MessageGroup } from '../../lib/chat/grouping.ts';
 import { renderChatMarkdown } from '../../lib/chat/markdown.tsx';
@@ -66,13 +66,29 @@ function Message({ message, first, marked, contentHost, imageHost }: { message: 
   );
 }
 
+/**
+ * The author's avatar. Without a custom avatar it is the coloured initial alone (nothing to load);
+ * with one, the image carries the initial in data-initial and the stylesheet draws it over a failed
+ * image (offline, deleted avatar) instead of the broken-image icon: no script, no inline handler.
+ */
+function Avatar({ avatar }: { avatar: ChatAvatar }) {
+  const className = `chat-group__avatar chat-avatar chat-avatar--tone-${avatar.tone}`;
+  return avatar.src ? (
+    <img className={className} src={avatar.src} data-initial={avatar.initial} alt="" width={40} height={40} loading="lazy" decoding="async" />
+  ) : (
+    <span className={className} aria-hidden="true">
+      {avatar.initial}
+    </span>
+  );
+}
+
 function Group({ group, markedId, contentHost, imageHost }: { group: MessageGroup<DiscordMessage>; markedId?: string; contentHost: string; imageHost: string }) {
   const author = group.author;
   const name = authorName(author);
   const username = typeof author?.username === 'string' ? author.username : '';
   return (
     <li className="chat-group">
-      <img className="chat-group__avatar" src={authorAvatarUrl(author, contentHost)} alt="" width={40} height={40} loading="lazy" decoding="async" />
+      <Avatar avatar={authorAvatar(author, contentHost)} />
       <div className="chat-group__main">
         <div className="chat-group__head">
           <span className="chat-group__author" title={username && username !== name ? username : undefined}>

@@ -1,5 +1,5 @@
 /** A Discord message author as the viewer shows it: name and avatar (from the chat network's host). */
-import { discordAvatarUrl, discordDefaultAvatarUrl } from '../urls.ts';
+import { discordAvatarUrl } from '../urls.ts';
 
 export interface ChatAuthorLike {
   id?: unknown;
@@ -19,16 +19,29 @@ export function authorName(author: ChatAuthorLike | null | undefined): string {
   return text(author?.global_name) || text(author?.username) || 'Unknown user';
 }
 
+/** How the viewer draws an author's avatar. */
+export interface ChatAvatar {
+  /** The user's own avatar on the content host; undefined when the user has none (nothing to load). */
+  src?: string;
+  /** The first character of the display name: the avatar without an image, or when the image fails. */
+  initial: string;
+  /** 0-5: which of Discord's default avatar colours (discriminator mod 5, else (id >> 22) mod 6). */
+  tone: number;
+}
+
 /**
- * The avatar URL: the user's own when the stored hash looks like Discord's, else Discord's default
- * avatar for that user (discriminator mod 5 for legacy names, (id >> 22) mod 6 for new ones).
+ * The avatar: the user's own image when the stored hash looks like Discord's. Users without one get a
+ * coloured circle with their initial drawn by the page (no request to the chat network, so it works
+ * offline); the same circle shows under a custom avatar that fails to load.
  */
-export function authorAvatarUrl(author: ChatAuthorLike | null | undefined, contentHost: string): string {
+export function authorAvatar(author: ChatAuthorLike | null | undefined, contentHost: string): ChatAvatar {
   const id = text(author?.id);
   const hash = text(author?.avatar);
   const numericId = /^\d{1,20}$/.test(id);
-  if (numericId && /^(?:a_)?[0-9a-f]{32}$/i.test(hash)) return discordAvatarUrl(contentHost, id, hash);
+  const initial = (Array.from(authorName(author))[0] ?? '?').toLocaleUpperCase('en');
   const discriminator = Number(text(author?.discriminator));
-  if (Number.isInteger(discriminator) && discriminator > 0) return discordDefaultAvatarUrl(contentHost, discriminator % 5);
-  return discordDefaultAvatarUrl(contentHost, numericId ? Number((BigInt(id) >> 22n) % 6n) : 0);
+  const tone =
+    Number.isInteger(discriminator) && discriminator > 0 ? discriminator % 5 : numericId ? Number((BigInt(id) >> 22n) % 6n) : 0;
+  const src = numericId && /^(?:a_)?[0-9a-f]{32}$/i.test(hash) ? discordAvatarUrl(contentHost, id, hash) : undefined;
+  return { ...(src ? { src } : {}), initial, tone };
 }

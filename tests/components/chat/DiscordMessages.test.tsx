@@ -37,7 +37,10 @@ describe('DiscordMessages', () => {
     expect(groups).toEqual([['1', '2', '3'], ['4'], ['5']]);
     expect(html.match(/class="chat-group__author"/g)).toHaveLength(3);
     expect(html).toContain(`src="https://cdn.test/avatars/${USER_ID}/${AVATAR}.png"`);
-    expect(html).toMatch(/src="https:\/\/cdn\.test\/embed\/avatars\/[0-5]\.png"/);
+    // A user without an avatar gets the initial drawn by the page: nothing is loaded from the network.
+    expect(html).not.toContain('embed/avatars');
+    expect(html).toMatch(/<span class="chat-group__avatar chat-avatar chat-avatar--tone-[0-5]" aria-hidden="true">M<\/span>/);
+    expect(html).toMatch(/<img class="chat-group__avatar chat-avatar chat-avatar--tone-[0-5]" src="[^"]+" data-initial="K" alt=""/);
     expect(html).toContain('<span class="chat-group__author" title="kiwi_fan">Kiwi</span>');
     expect(html).toContain('<span class="chat-group__author">mikan</span>');
     // Only the later messages of a group carry their own time, in the avatar column.

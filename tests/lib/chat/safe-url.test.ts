@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { archivePath, extensionOf, safeLinkUrl } from '../../../src/lib/chat/safe-url.ts';
 import { chatAttachmentView, fitWithin } from '../../../src/lib/chat/attachments.ts';
 import { DEFAULT_EMBED_COLOR, embedColor, embedMedia } from '../../../src/lib/chat/embed.ts';
-import { authorAvatarUrl, authorName } from '../../../src/lib/chat/author.ts';
+import { authorAvatar, authorName } from '../../../src/lib/chat/author.ts';
 import { communityEmbedView, communityPost, communityRoleLabel } from '../../../src/lib/chat/community.ts';
 
 const HASH = `abcd${'0'.repeat(60)}`;
@@ -122,13 +122,19 @@ describe('embeds', () => {
 
 describe('authors', () => {
   const id = '80351110224678912';
-  it('uses the stored avatar hash, else Discord default avatars', () => {
-    expect(authorAvatarUrl({ id, avatar: 'a_'.concat('f'.repeat(32)) }, 'https://cdn.test')).toBe(`https://cdn.test/avatars/${id}/a_${'f'.repeat(32)}.png`);
-    expect(authorAvatarUrl({ id, avatar: null, discriminator: '1337' }, 'https://cdn.test')).toBe('https://cdn.test/embed/avatars/2.png');
-    expect(authorAvatarUrl({ id, avatar: '../../x', discriminator: '0' }, 'https://cdn.test')).toBe(
-      `https://cdn.test/embed/avatars/${Number((BigInt(id) >> 22n) % 6n)}.png`,
-    );
-    expect(authorAvatarUrl({ id: 'x"y', avatar: 'f'.repeat(32) }, 'https://cdn.test')).toBe('https://cdn.test/embed/avatars/0.png');
+  it('uses the stored avatar hash; without one, nothing to load: the initial on a default colour', () => {
+    expect(authorAvatar({ id, avatar: 'a_'.concat('f'.repeat(32)), global_name: 'Kiwi' }, 'https://cdn.test')).toEqual({
+      src: `https://cdn.test/avatars/${id}/a_${'f'.repeat(32)}.png`,
+      initial: 'K',
+      tone: Number((BigInt(id) >> 22n) % 6n),
+    });
+    expect(authorAvatar({ id, avatar: null, discriminator: '1337', username: 'kiwi' }, 'https://cdn.test')).toEqual({ initial: 'K', tone: 2 });
+    expect(authorAvatar({ id, avatar: '../../x', discriminator: '0', username: 'ねこすき' }, 'https://cdn.test')).toEqual({
+      initial: 'ね',
+      tone: Number((BigInt(id) >> 22n) % 6n),
+    });
+    expect(authorAvatar({ id: 'x"y', avatar: 'f'.repeat(32), username: '🎨 art' }, 'https://cdn.test')).toEqual({ initial: '🎨', tone: 0 });
+    expect(authorAvatar(null, 'https://cdn.test')).toEqual({ initial: 'U', tone: 0 });
   });
 
   it('shows the global name, else the username', () => {
