@@ -1,8 +1,8 @@
 /**
- * The one HTTP server: a thin node:http layer that answers, in order,
- * 1. /api/* with the Express API, 2. media, 3. built assets and prerendered pages,
- * 4. archive pages from the page store, 5. everything else through the Astro SSR handler
- * (archive pages rendered there are written to the store on the way out).
+ * The one HTTP server: a thin node:http layer that refuses unusable request targets (request-target.ts)
+ * and then answers, in order, 1. /api/* with the Express API, 2. media, 3. built assets and
+ * prerendered pages, 4. archive pages from the page store, 5. everything else through the Astro SSR
+ * handler (archive pages rendered there are written to the store on the way out).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { walkFiles } from './walk.ts';
 import { PageStore } from './page-store.ts';
 import type { PageRenderer, SsrHandler } from './ssr.ts';
 import { createMediaHandler, type MediaOptions } from './media.ts';
+import { answerBadRequest, BAD_TARGET_MESSAGES, hasValidEncoding, isSingleEncoded, targetPath } from './request-target.ts';
 
 export interface FrontDeps {
   api: Express;
@@ -92,7 +93,11 @@ export function createFrontHandler(deps: FrontDeps) {
   }
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://internal');
+    const target = req.url ?? '/';
+    const rawPath = targetPath(target);
+    if (rawPath === undefined) return answerBadRequest(res, BAD_TARGET_MESSAGES.target);
+    if (!hasValidEncoding(rawPath)) return answerBadRequest(res, BAD_TARGET_MESSAGES.encoding);
+    const url = new URL(target, 'http://internal');
     const { pathname } = url;
 
     if (pathname === '/api' || pathname.startsWith('/api/')) {
@@ -104,6 +109,8 @@ export function createFrontHandler(deps: FrontDeps) {
     const isRead = req.method === 'GET' || req.method === 'HEAD';
     if (isRead && serveBuiltAsset(req, res, deps.clientDir, builtFiles, pathname)) return;
 
+    // Astro's router logs and refuses these; they are answered here without the log line.
+    if (!isSingleEncoded(pathname)) return answerBadRequest(res, BAD_TARGET_MESSAGES.encoding);
     const key = isRead ? canonicalPageKey(pathname, url.search) : undefined;
     if (key) {
       const file = deps.store.fileFor(key);
