@@ -64,14 +64,7 @@ async function expectHydrated(page: Page): Promise<void> {
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     }, index);
   }
-  // A client:visible island that rendered nothing (a role form for an account whose role is fixed)
-  // has nothing to scroll to and never hydrates, as designed.
-  const unhydrated = () =>
-    page.evaluate(() =>
-      [...document.querySelectorAll('astro-island[ssr]')]
-        .filter((island) => island.getAttribute('client') !== 'visible' || island.querySelector('*') !== null)
-        .map((island) => island.getAttribute('component-url')),
-    );
+  const unhydrated = () => page.evaluate(() => [...document.querySelectorAll('astro-island[ssr]')].map((island) => island.getAttribute('component-url')));
   await expect.poll(unhydrated, { message: `islands left unhydrated on ${page.url()}`, timeout: 15_000 }).toEqual([]);
 }
 
