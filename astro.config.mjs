@@ -19,5 +19,9 @@ export default defineConfig({
   trailingSlash: 'ignore',
   vite: {
     ssr: { external: ['better-sqlite3', 'sharp'] },
+    // Bundled <script> modules stay files under /_astro/ (Astro would inline small ones): the
+    // Content-Security-Policy allows scripts of this origin, and inline ones only by hash
+    // (api/server/csp.ts). Other assets keep Vite's default (inlined below 4 KiB).
+    build: { assetsInlineLimit: (file) => (/\.[cm]?js$/.test(file) ? false : undefined) },
   },
 });

@@ -1,8 +1,8 @@
 /**
- * The one HTTP server: a thin node:http layer that answers, in order,
- * 1. /api/* with the Express API, 2. media, 3. built assets and prerendered pages,
- * 4. archive pages from the page store, 5. everything else through the Astro SSR handler
- * (archive pages rendered there are written to the store on the way out).
+ * The one HTTP server: a thin node:http layer that refuses unusable request targets (request-target.ts)
+ * and then answers, in order, 1. /api/* with the Express API, 2. media, 3. built assets and
+ * prerendered pages, 4. archive pages from the page store, 5. everything else through the Astro SSR
+ * handler (archive pages rendered there are written to the store on the way out).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -13,6 +13,9 @@ import { walkFiles } from './walk.ts';
 import { PageStore } from './page-store.ts';
 import type { PageRenderer, SsrHandler } from './ssr.ts';
 import { createMediaHandler, type MediaOptions } from './media.ts';
+import { answerBadRequest, BAD_TARGET_MESSAGES, hasValidEncoding, isSingleEncoded, targetPath } from './request-target.ts';
+import { cameOverHttps, pageSecurityPolicy, STRICT_TRANSPORT_SECURITY, type PageSecuritySettings } from './csp.ts';
+import { config } from '../../src/lib/config.ts';
 
 export interface FrontDeps {
   api: Express;
@@ -21,12 +24,14 @@ export interface FrontDeps {
   store: PageStore;
   ssr: SsrHandler;
   renderer: PageRenderer;
+  /** What the Content-Security-Policy and Strict-Transport-Security depend on; the environment's config by default. */
+  security?: PageSecuritySettings;
   log?: (line: string) => void;
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** Sent with every answer. A Content-Security-Policy comes with the islands' CSP hashes (docs/decisions.md). */
+/** Sent with every answer; pages add their Content-Security-Policy, https answers Strict-Transport-Security (csp.ts). */
 const SECURITY_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'strict-origin-when-cross-origin',
@@ -67,6 +72,7 @@ export function createFrontHandler(deps: FrontDeps) {
   const inflight = new Map<string, Promise<boolean>>();
   const builtFiles = listBuiltFiles(deps.clientDir);
   const media = createMediaHandler({ log: deps.log, ...deps.media });
+  const policy = pageSecurityPolicy(deps.security ?? config());
   const pageOptions = {
     precompressed: true,
     cacheControl: REVALIDATE,
@@ -92,7 +98,11 @@ export function createFrontHandler(deps: FrontDeps) {
   }
 
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://internal');
+    const target = req.url ?? '/';
+    const rawPath = targetPath(target);
+    if (rawPath === undefined) return answerBadRequest(res, BAD_TARGET_MESSAGES.target);
+    if (!hasValidEncoding(rawPath)) return answerBadRequest(res, BAD_TARGET_MESSAGES.encoding);
+    const url = new URL(target, 'http://internal');
     const { pathname } = url;
 
     if (pathname === '/api' || pathname.startsWith('/api/')) {
@@ -100,10 +110,14 @@ export function createFrontHandler(deps: FrontDeps) {
       return;
     }
     if (media(req, res)) return;
+    // Everything from here on is a page or a page's asset: stored, prerendered or rendered now.
+    res.setHeader('Content-Security-Policy', policy);
 
     const isRead = req.method === 'GET' || req.method === 'HEAD';
     if (isRead && serveBuiltAsset(req, res, deps.clientDir, builtFiles, pathname)) return;
 
+    // Astro's router logs and refuses these; they are answered here without the log line.
+    if (!isSingleEncoded(pathname)) return answerBadRequest(res, BAD_TARGET_MESSAGES.encoding);
     const key = isRead ? canonicalPageKey(pathname, url.search) : undefined;
     if (key) {
       const file = deps.store.fileFor(key);
@@ -133,8 +147,10 @@ function withStandardReason(res: ServerResponse): void {
 
 export function createFrontServer(deps: FrontDeps): http.Server {
   const handle = createFrontHandler(deps);
+  const trustProxy = (deps.security ?? config()).trustProxy;
   const server = http.createServer((req, res) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
+    if (cameOverHttps(req, trustProxy)) res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
     handle(req, res).catch((error: unknown) => {
       deps.log?.(`request failed: ${(error as Error).message}`);
       if (!res.headersSent) {

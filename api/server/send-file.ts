@@ -60,11 +60,27 @@ function pickEncoding(req: IncomingMessage, file: string): { encoding?: 'br' | '
 }
 
 /**
- * A Content-Disposition value safe for any name: control characters are dropped (no header
- * injection), `filename` is a quoted ASCII fallback and `filename*` the UTF-8 name (RFC 6266, 5987).
+ * What a download name loses: control characters (no header injection), invisible format characters
+ * (Unicode Cf), among them the bidi controls U+202A-U+202E, U+2066-U+2069, U+200E/U+200F and U+061C
+ * that would show 'x\u202Egnp.html' as 'xlmth.png', and line or paragraph separators. Zero-width
+ * joiners and non-joiners stay: emoji sequences and several scripts need them and they reorder nothing.
+ */
+const HIDDEN_IN_NAMES = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/**
+ * A download name as shown: without the characters of HIDDEN_IN_NAMES, trimmed, at most 255 code
+ * points (cut between code points: half a surrogate pair would make encodeURIComponent throw).
+ */
+export function cleanDownloadName(name: string): string {
+  return Array.from(name.toWellFormed().replace(HIDDEN_IN_NAMES, '').trim()).slice(0, 255).join('');
+}
+
+/**
+ * A Content-Disposition value safe for any name: the name is cleaned (cleanDownloadName), `filename`
+ * is a quoted ASCII fallback and `filename*` the UTF-8 name (RFC 6266, 5987).
  */
 export function contentDisposition(kind: 'attachment' | 'inline', name?: string): string {
-  const clean = (name ?? '').toWellFormed().replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim().slice(0, 255);
+  const clean = cleanDownloadName(name ?? '');
   if (!clean) return kind;
   const ascii = clean.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]|["\\%]/g, '_');
   const extended = encodeURIComponent(clean).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);

@@ -44,7 +44,10 @@ export const CARD_SIZE_RULE: CardSizeRule = {
  * cards of it fit, else the largest size up to the default that does.
  *
  * Written as self-contained ES5 (no closures, no helpers, rule passed in) because cardSizeScript
- * inlines its source into <head>: it is the one implementation for the page and the tests.
+ * inlines it into <head>, as CARD_SIZE_FOR_SOURCE: the same function as fixed text, since the
+ * Content-Security-Policy allows the script by the hash of its exact text and `toString()` of this one
+ * differs between the compilers that run it (Vite in the build, tsx in the server).
+ * tests/lib/card-size.test.ts checks that the two agree.
  */
 export function cardSizeFor(width: number, saved: string | null | undefined, rule: CardSizeRule): number {
   var fit = Math.floor((width - rule.chrome) / 2);
@@ -52,6 +55,14 @@ export function cardSizeFor(width: number, saved: string | null | undefined, rul
   var keep = saved != null && /^\d{1,4}$/.test(saved) ? Number(saved) : 0;
   return keep >= rule.min && keep <= rule.max && keep <= Math.max(fit, rule.min) ? keep : computed;
 }
+
+/** cardSizeFor as the text the inline script carries. */
+export const CARD_SIZE_FOR_SOURCE = `function (width, saved, rule) {
+  var fit = Math.floor((width - rule.chrome) / 2);
+  var computed = Math.max(rule.min, Math.min(rule.size, fit));
+  var keep = saved != null && /^\\d{1,4}$/.test(saved) ? Number(saved) : 0;
+  return keep >= rule.min && keep <= rule.max && keep <= Math.max(fit, rule.min) ? keep : computed;
+}`;
 
 /** The Set-Cookie / document.cookie value that keeps a size. */
 export function cardSizeCookie(size: number, rule: CardSizeRule = CARD_SIZE_RULE): string {
@@ -69,5 +80,5 @@ function read(){var m=d.cookie.match(new RegExp('(?:^|; )'+r.cookie+'=([^;]*)'))
 function apply(saved){var s=f(innerWidth,saved,r);h.style.setProperty('--card-size',s+'px');
 if(read()!==String(s))d.cookie=r.cookie+'='+s+'; Path=/; Max-Age='+r.maxAge+'; SameSite=Lax'}
 apply(read());var q=0,w=innerWidth;addEventListener('resize',function(){if(!q)q=requestAnimationFrame(function(){q=0;if(innerWidth!==w){w=innerWidth;apply(null)}})})
-})(${JSON.stringify(rule)},${cardSizeFor.toString()})`;
+})(${JSON.stringify(rule)},${CARD_SIZE_FOR_SOURCE})`;
 }

@@ -22,6 +22,11 @@ import {
 } from './constants.ts';
 import { PAYSITES, isPaysite, type Paysite } from './paysites.ts';
 
+// In browsers zod must not probe for `new Function` (its faster object parsing): the pages'
+// Content-Security-Policy forbids eval and reports even a caught probe as a violation. Every browser
+// module that uses zod imports this one first.
+if (typeof document !== 'undefined') z.config({ jitless: true });
+
 // ---------------------------------------------------------------------------------------------
 // Building blocks
 

@@ -26,7 +26,8 @@ export interface TestSite {
   store: PageStore;
   handler: SsrHandler;
   renderer: PageRenderer;
-  start(media?: Partial<MediaOptions>): Promise<string>;
+  /** `log` receives the front server's log lines (none by default). */
+  start(media?: Partial<MediaOptions>, options?: { log?: (line: string) => void }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -49,7 +50,7 @@ export async function createTestSite(prefix: string): Promise<TestSite> {
     store,
     handler,
     renderer,
-    async start(media = {}) {
+    async start(media = {}, options = {}) {
       const config = { ...readConfig({ DATA_DIR: dataDir }), environment: 'test' };
       server = createFrontServer({
         api: createApp({ db, config }),
@@ -58,6 +59,7 @@ export async function createTestSite(prefix: string): Promise<TestSite> {
         store,
         ssr: handler,
         renderer,
+        log: options.log,
       });
       site.base = await listen(server);
       return site.base;

@@ -1,6 +1,6 @@
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { CARD_SIZE_RULE, cardSizeCookie, cardSizeFor, cardSizeScript } from '../../src/lib/card-size.ts';
+import { CARD_SIZE_FOR_SOURCE, CARD_SIZE_RULE, cardSizeCookie, cardSizeFor, cardSizeScript } from '../../src/lib/card-size.ts';
 
 const rule = CARD_SIZE_RULE;
 
@@ -94,5 +94,15 @@ describe('the inline head script', () => {
 
   it('stays small', () => {
     expect(cardSizeScript().length).toBeLessThan(1200);
+  });
+
+  it('carries the same rule as cardSizeFor, as fixed text (the CSP allows it by hash)', () => {
+    const inlined = vm.runInNewContext(`(${CARD_SIZE_FOR_SOURCE})`) as typeof cardSizeFor;
+    for (const width of [0, 100, 320, 375, 391, 392, 393, 800, 1280, 4000]) {
+      for (const saved of [null, undefined, '', '79', '80', '150', '171', '180', '250', '400', '401', '12345', 'abc', '1e2']) {
+        expect(inlined(width, saved, rule), `${width} ${saved}`).toBe(cardSizeFor(width, saved, rule));
+      }
+    }
+    expect(cardSizeScript()).toContain(CARD_SIZE_FOR_SOURCE);
   });
 });

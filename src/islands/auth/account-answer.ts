@@ -2,6 +2,7 @@
 import { api } from '../../lib/api-client.ts';
 import { reloadFavorites } from '../../lib/stores/favorites.ts';
 import { setLoggedIn } from '../../lib/stores/session.ts';
+import { safeLocation } from '../../lib/redirects.ts';
 
 export interface AccountAnswer {
   id: number;
@@ -10,12 +11,15 @@ export interface AccountAnswer {
   role: string;
 }
 
-/** Records the login locally (logged_in, role, favourites cache), then opens `next`. */
+/**
+ * Records the login locally (logged_in, role, favourites cache), then opens `next`, checked once more
+ * as a path of this site (the page already did; this keeps any other caller from opening another host).
+ */
 export async function enterAccount(account: AccountAnswer, next: string): Promise<void> {
   setLoggedIn(account.role);
   // The favourites cache is a convenience: a failure to load it must not block signing in.
   await reloadFavorites().catch(() => undefined);
-  globalThis.location.assign(next);
+  globalThis.location.assign(safeLocation(next));
 }
 
 /** The signed-in account, for a login answered 409 (already signed in). */

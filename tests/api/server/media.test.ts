@@ -154,6 +154,24 @@ describe('stored files', () => {
     expect((await request(`/data${png}?f=%ED%A0%80%FF.png`)).status).toBe(200);
   });
 
+  it('drops bidi and other invisible controls from ?f= names, so no name shows another extension', async () => {
+    const png = stored.png.path;
+    const reversed = await request(`/data${png}?f=${encodeURIComponent('\u202Egnp.html')}`);
+    expect(reversed.status).toBe(200);
+    expect(reversed.headers['content-disposition']).toBe(`inline; filename="gnp.html"; filename*=UTF-8''gnp.html`);
+    const bidi = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C'];
+    for (const mark of bidi) {
+      const answer = await request(`/data${png}?f=${encodeURIComponent(`photo${mark}lmth.png`)}`);
+      expect(answer.headers['content-disposition'], `U+${mark.codePointAt(0)!.toString(16)}`).toBe(`inline; filename="photolmth.png"; filename*=UTF-8''photolmth.png`);
+    }
+    const others = await request(`/data${stored.html.path}?f=${encodeURIComponent('a\u2028b\u2029c\uFEFF\u00AD\u0085\u009Bd.html')}`);
+    expect(others.headers['content-disposition']).toBe(`attachment; filename="abcd.html"; filename*=UTF-8''abcd.html`);
+    // A name cut at 255 characters never ends in half an emoji (that used to break the header).
+    const long = await request(`/data${png}?f=${encodeURIComponent(`${'x'.repeat(254)}😀😀`)}`);
+    expect(long.status).toBe(200);
+    expect(long.headers['content-disposition']).toMatch(/filename\*=UTF-8''x{254}%F0%9F%98%80$/);
+  });
+
   it('sends types a browser could run as sandboxed downloads', async () => {
     for (const [name, type] of [
       ['html', 'text/html'],

@@ -5,7 +5,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest, listen } from '../../helpers/http.ts';
-import { sendFile } from '../../../api/server/send-file.ts';
+import { cleanDownloadName, contentDisposition, sendFile } from '../../../api/server/send-file.ts';
 
 let root: string;
 let server: http.Server;
@@ -72,5 +72,27 @@ describe('sendFile', () => {
     const named = await get('/page.html');
     expect(named.headers['content-disposition']).toBe(`attachment; filename="page name.html"; filename*=UTF-8''page%20name.html`);
     expect((await get('/missing.html')).status).toBe(404);
+  });
+});
+
+describe('download names', () => {
+  it.each([
+    ['\u202Egnp.html', 'gnp.html'],
+    ['invoice\u202Efdp.exe', 'invoicefdp.exe'],
+    ['a\u202A\u202B\u202C\u202D\u2066\u2067\u2068\u2069\u200E\u200F\u061Cb.png', 'ab.png'],
+    ['tab\there\r\nnew\u0000\u007f\u0085.txt', 'tabherenew.txt'],
+    ['line\u2028para\u2029bom\uFEFFsoft\u00ADword\u2060.txt', 'lineparabomsoftword.txt'],
+    ['👨\u200D👩\u200D👧 family.png', '👨\u200D👩\u200D👧 family.png'],
+    ['می\u200Cخواهم.txt', 'می\u200Cخواهم.txt'],
+    ['  spaced  ', 'spaced'],
+  ])('cleans %j', (name, expected) => {
+    expect(cleanDownloadName(name)).toBe(expected);
+  });
+
+  it('never cuts a character in half at 255 and always gives a header value', () => {
+    const name = `${'x'.repeat(254)}😀😀`;
+    expect(cleanDownloadName(name)).toBe(`${'x'.repeat(254)}😀`);
+    expect(() => contentDisposition('attachment', name)).not.toThrow();
+    expect(contentDisposition('attachment', '\u202E')).toBe('attachment');
   });
 });
