@@ -201,11 +201,12 @@ export function blogObject(blog: BoostyBlog, hosts: BoostyHosts) {
 export function subscriptionObject(blog: BoostyBlog, hosts: BoostyHosts) {
   const s = blog.subscription!;
   const level = { id: s.levelId, name: s.name, price: s.price, currencyPrices: { USD: Math.round(s.price / 90), RUB: s.price }, isLimited: false, isArchived: false, isHidden: false, deleted: false, ownerId: blog.ownerId, createdAt: s.onTime - 86400, data: [] };
+  const { count: _count, isSubscribed: _subscribed, ...blogFields } = blogObject(blog, hosts);
   return {
     id: s.subscriptionId, levelId: s.levelId, parentId: null, name: s.name, price: s.price, customPrice: s.price, period: 1,
     onTime: s.onTime, offTime: null, nextPayTime: s.price > 0 ? s.onTime + 30 * 86400 : null,
     isPause: false, isSuspended: false, isArchived: false, isApplePayed: false, isFeePaid: false, ownerId: blog.ownerId,
-    subscriptionLevel: level, blog: { ...blogObject(blog, hosts), count: undefined, isSubscribed: undefined }, recommendedPromo: null,
+    subscriptionLevel: level, blog: blogFields, recommendedPromo: null,
   };
 }
 

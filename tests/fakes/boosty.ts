@@ -138,9 +138,10 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
     },
   };
 
+  /** Keeps one copy of each file's bytes (so a file has one hash) and learns its size. */
   const remember = (id: string, entry: Media) => {
-    media.set(id, entry);
-    void entry.bytes().then((b) => sizes.set(id, b.length));
+    const bytes = entry.bytes().then((b) => (sizes.set(id, b.length), b));
+    media.set(id, { ...entry, bytes: () => bytes });
   };
   const registerPost = (post: BoostyPost) => {
     post.data.forEach((item, index) => register(post, item, index, post.intId));
@@ -161,7 +162,7 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
     }
     if (item.kind === 'okvideo') {
       remember(`${id}-preview`, { postIntId: null, type: 'image/webp', bytes: async () => demoPoster() });
-      media.set(`video:${videoVid(post, index)}`, { postIntId: owner, type: 'video/mp4', bytes: async () => demoMp4() });
+      remember(`video:${videoVid(post, index)}`, { postIntId: owner, type: 'video/mp4', bytes: async () => demoMp4() });
     }
   };
   for (const blog of dataset.blogs) {
