@@ -3,6 +3,7 @@
  * do, over real HTTP. The importer's own tests join this file when the importer exists.
  */
 import sharp from 'sharp';
+import { importSubmissionError } from '../../../src/lib/importer.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_FANSLY_CHECK_KEY, FAKE_FANSLY_SESSION_ID, FAKE_FANSLY_TOKEN, cyrb53, fanslyClientCheck, startFakeFansly, type FakeFansly } from '../../fakes/fansly.ts';
 import { FANSLY_FIXTURES } from '../../fakes/fansly-fixtures.ts';
@@ -53,6 +54,7 @@ describe('the fake Fansly', () => {
     expect(deviceId).toMatch(/^\d{18}$/);
     expect(fake.token).toBe(FAKE_FANSLY_TOKEN);
     expect(fake.token).toMatch(/^[A-Za-z0-9]{71}$/);
+    expect(importSubmissionError({ service: 'fansly', session_key: fake.token })).toBeNull();
     expect(Buffer.from(fake.token, 'base64').toString()).toMatch(new RegExp(`^${FAKE_FANSLY_SESSION_ID}:1:2:[0-9a-f]+$`));
     const me = await ok('/account/me');
     expect(me.account).toMatchObject({ id: fake.dataset.me.id, username: 'fan_account' });

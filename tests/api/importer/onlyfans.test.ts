@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import sharp from 'sharp';
+import { importSubmissionError } from '../../../src/lib/importer.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ONLYFANS_FIXTURES } from '../../fakes/onlyfans-fixtures.ts';
 import { DEFAULT_ONLYFANS_RULES, onlyfansSign, startFakeOnlyfans, type FakeOnlyfans, type OnlyfansRules } from '../../fakes/onlyfans.ts';
@@ -76,6 +77,7 @@ describe('the fake OnlyFans', () => {
   it('answers a correctly signed request for the session', async () => {
     const me = await ok('/users/me');
     expect(me).toMatchObject({ id: 48151623421, isAuth: true });
+    expect(importSubmissionError({ service: 'onlyfans', ...fake.credential })).toBeNull();
     // Without the user-id header (the rules' remove_headers) the auth_id cookie is the signing id.
     expect((await api('/users/me', { omit: ['user-id'] })).status).toBe(200);
   });
