@@ -84,12 +84,11 @@ export async function startHost(name: string, port: number, log: LoggedRequest[]
   };
 }
 
-/** The knobs every fake has: 429 or a 5xx for the next N API requests, and a clock tests can move. */
+/** The knobs every fake has: 429 or a 5xx for the next N API requests, and a clock tests can move (the delay is the fake's own delayMs). */
 export class Faults {
   private limited = { n: 0, retryAfter: 0 };
   private failing = { n: 0, status: 503 };
   private shiftMs = 0;
-  delayMs = 0;
 
   rateLimit(n: number, retryAfterSeconds: number): void {
     this.limited = { n, retryAfter: retryAfterSeconds };
