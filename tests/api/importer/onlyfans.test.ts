@@ -1,0 +1,239 @@
+/**
+ * The fake OnlyFans (tests/fakes/onlyfans.ts) signs and refuses as onlyfans.com/api2/v2 does, over
+ * real HTTP, with the rules of tests/fakes/onlyfans-rules.json. The importer's own tests join this
+ * file when the importer exists.
+ */
+import fs from 'node:fs';
+import sharp from 'sharp';
+import { importSubmissionError } from '../../../src/lib/importer.ts';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ONLYFANS_FIXTURES } from '../../fakes/onlyfans-fixtures.ts';
+import { DEFAULT_ONLYFANS_RULES, onlyfansSign, startFakeOnlyfans, type FakeOnlyfans, type OnlyfansRules } from '../../fakes/onlyfans.ts';
+
+let fake: FakeOnlyfans;
+
+interface Call {
+  omit?: string[];
+  set?: Record<string, string>;
+  cookie?: string;
+  rules?: OnlyfansRules;
+  signUserId?: string;
+  signPath?: string;
+  time?: string;
+}
+
+/** A GET signed the way the site's JS signs it. */
+async function api(path: string, call: Call = {}) {
+  const target = `/api2/v2${path}`;
+  const time = call.time ?? String(Date.now());
+  const c = fake.credential;
+  const headers: Record<string, string> = {
+    accept: 'application/json, text/plain, */*',
+    'app-token': (call.rules ?? fake.rules).app_token,
+    'user-id': c.auth_id,
+    'x-bc': c['x-bc'],
+    'user-agent': c.user_agent,
+    referer: 'https://onlyfans.com',
+    time,
+    sign: onlyfansSign(call.rules ?? fake.rules, call.signPath ?? target, time, call.signUserId ?? c.auth_id),
+    cookie: call.cookie ?? `sess=${c.session_key}; auth_id=${c.auth_id}`,
+    ...call.set,
+  };
+  for (const name of call.omit ?? []) delete headers[name];
+  const res = await fetch(`${fake.url}${target}`, { headers });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : text };
+}
+const ok = async (path: string) => {
+  const answer = await api(path);
+  expect(answer.status, answer.text).toBe(200);
+  return answer.body;
+};
+const bytes = async (url: string) => {
+  const res = await fetch(url);
+  return { status: res.status, type: res.headers.get('content-type'), body: Buffer.from(await res.arrayBuffer()) };
+};
+const REFRESH = { error: { code: 401, message: 'Please refresh the page' } };
+const DENIED = { error: { code: 401, message: 'Access denied.' } };
+const luna = () => fake.dataset.creators[0];
+
+beforeEach(async () => {
+  fake = await startFakeOnlyfans({ pageSize: 5 });
+});
+afterEach(() => fake.close());
+
+describe('the fake OnlyFans', () => {
+  it('signs as the notes worked out (test vector), from either rules shape', () => {
+    const dh: OnlyfansRules = { ...DEFAULT_ONLYFANS_RULES, prefix: undefined, suffix: undefined };
+    const expected = '62830:cf9f7b98b965985ddf9114cc873076864935b2c9:75e:6a67571d';
+    expect(onlyfansSign(dh, '/api2/v2/users/me', '1700000000000', '123456')).toBe(expected);
+    expect(onlyfansSign(DEFAULT_ONLYFANS_RULES, '/api2/v2/users/me', '1700000000000', '123456')).toBe(expected);
+    const file = JSON.parse(fs.readFileSync('tests/fakes/onlyfans-rules.json', 'utf8'));
+    for (const field of ['static_param', 'format', 'prefix', 'suffix', 'checksum_indexes', 'checksum_constants', 'checksum_constant', 'app_token', 'revision', 'remove_headers']) expect(file, field).toHaveProperty(field);
+    expect(file.checksum_indexes).toHaveLength(32);
+    expect(file.checksum_constants.reduce((a: number, b: number) => a + b, 0)).toBe(file.checksum_constant);
+  });
+
+  it('answers a correctly signed request for the session', async () => {
+    const me = await ok('/users/me');
+    expect(me).toMatchObject({ id: 48151623421, isAuth: true });
+    expect(importSubmissionError({ service: 'onlyfans', ...fake.credential })).toBeNull();
+    // Without the user-id header (the rules' remove_headers) the auth_id cookie is the signing id.
+    expect((await api('/users/me', { omit: ['user-id'] })).status).toBe(200);
+  });
+
+  it('refuses a missing, wrong or stale signature with 400 "Please refresh the page"', async () => {
+    const cases: [string, Call][] = [
+      ['no sign', { omit: ['sign'] }],
+      ['no time', { omit: ['time'] }],
+      ['no app-token', { omit: ['app-token'] }],
+      ['wrong app-token', { set: { 'app-token': '0'.repeat(32) } }],
+      ['signed for another path', { signPath: '/api2/v2/users/4815162' }],
+      ['signed without the query', { signPath: '/api2/v2/users/me' }],
+      ['signed as logged out (user 0)', { signUserId: '0' }],
+      ['stale time', { time: String(Date.now() - 10 * 60_000) }],
+      ['time in seconds', { time: String(Math.floor(Date.now() / 1000)) }],
+      ['other rules', { rules: { ...DEFAULT_ONLYFANS_RULES, static_param: 'hlH65SiFJONFFuIFbTwYvt3HpXzsg4MC', prefix: '54054', suffix: '697a0a2b' } }],
+    ];
+    for (const [name, call] of cases) {
+      const answer = await api(name === 'signed without the query' ? '/users/me?skip_users=all' : '/users/me', call);
+      expect(answer.status, name).toBe(400);
+      expect(answer.body, name).toEqual(REFRESH);
+      expect(answer.text.length).toBe(58);
+    }
+    const fresh = await api('/users/me');
+    expect(fresh.status).toBe(200);
+    fake.advanceClock(301);
+    expect((await api('/users/me', { time: String(Date.now()) })).status).toBe(400);
+  });
+
+  it('refuses a wrong, missing or expired session with 401 "Access denied."', async () => {
+    const c = fake.credential;
+    expect(await api('/users/me', { cookie: `auth_id=${c.auth_id}` })).toMatchObject({ status: 401, body: DENIED });
+    expect(await api('/users/me', { cookie: `sess=not-the-session; auth_id=${c.auth_id}` })).toMatchObject({ status: 401, body: DENIED });
+    expect(await api('/users/me', { cookie: `sess=${c.session_key}; auth_id=1234567` })).toMatchObject({ status: 401, body: DENIED });
+    expect(fake.sessionAlive()).toBe(true);
+    fake.expireKey();
+    expect(await api('/users/me')).toMatchObject({ status: 401, body: DENIED });
+  });
+
+  it('ends the session when the x-bc or User-Agent does not match it', async () => {
+    expect(await api('/users/me', { set: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0) Chrome/130.0' } })).toMatchObject({ status: 401, body: DENIED });
+    expect(fake.sessionAlive()).toBe(false);
+    expect((await api('/users/me')).status).toBe(401);
+    await fake.close();
+    fake = await startFakeOnlyfans();
+    expect((await api('/users/me', { set: { 'x-bc': 'f'.repeat(40) } })).status).toBe(401);
+    expect((await api('/users/me')).status).toBe(401);
+  });
+
+  it('lists subscriptions with offset paging, and profiles by id or username', async () => {
+    expect(await ok('/subscriptions/count/all')).toMatchObject({ subscriptions: { active: 1, expired: 1, all: 2 } });
+    const first = await ok('/subscriptions/subscribes?offset=0&limit=1&type=all&format=infinite');
+    expect(first.hasMore).toBe(true);
+    const second = await ok('/subscriptions/subscribes?offset=1&limit=1&type=all&format=infinite');
+    expect(second.hasMore).toBe(false);
+    expect([...first.list, ...second.list].map((u: { username: string }) => u.username)).toEqual(['luna_moon', 'kai_draws']);
+    const active = await ok('/subscriptions/subscribes?offset=0&type=active&sort=desc&field=expire_date&limit=50');
+    expect(active.map((u: { username: string }) => u.username)).toEqual(['luna_moon']);
+    const profile = await ok('/users/luna_moon');
+    expect(profile).toEqual(await ok(`/users/${luna().id}`));
+    expect(profile).toMatchObject({ name: 'Luna 月', subscribedBy: true, hasPinnedPosts: true });
+    for (const url of [profile.avatar, profile.header, profile.avatarThumbs.c144]) {
+      const file = await bytes(url);
+      expect(file.status, url).toBe(200);
+      expect((await sharp(file.body).metadata()).format).toBe('jpeg');
+    }
+    expect(await api('/users/nobody_here')).toMatchObject({ status: 404 });
+  });
+
+  it('pages posts newest first by beforePublishTime and stops, with pinned and archived apart', async () => {
+    const id = luna().id;
+    const pages: number[] = [];
+    const seen: number[] = [];
+    let query = `/users/${id}/posts?limit=5&order=publish_date_desc&skip_users=all&skip_users_dups=1&pinned=0&format=infinite`;
+    for (;;) {
+      const page = await ok(query);
+      pages.push(page.list.length);
+      seen.push(...page.list.map((p: { id: number }) => p.id));
+      if (!page.hasMore) break;
+      query = `/users/${id}/posts?limit=5&order=publish_date_desc&skip_users=all&skip_users_dups=1&beforePublishTime=${page.list.at(-1).postedAtPrecise}&pinned=0&counters=0&format=infinite`;
+    }
+    expect(pages).toEqual([5, 5, 5, 4]);
+    expect(new Set(seen).size).toBe(19);
+    const pinned = await ok(`/users/${id}/posts?skip_users=all&pinned=1&counters=0&format=infinite`);
+    expect(pinned.list.map((p: { isPinned: boolean }) => p.isPinned)).toEqual([true]);
+    expect(seen).not.toContain(pinned.list[0].id);
+    const archived = await ok(`/users/${id}/posts/archived?limit=10&order=publish_date_desc&format=infinite`);
+    expect(archived.list.map((p: { isArchived: boolean }) => p.isArchived)).toEqual([true]);
+    const oldest = await ok(`/users/${id}/posts?limit=100&order=publish_date_asc&afterPublishTime=0&pinned=0`);
+    expect(Array.isArray(oldest)).toBe(true);
+    expect(oldest.map((p: { id: number }) => p.id)).toEqual([...seen].reverse());
+  });
+
+  it('serves real media behind signed URLs, and marks locked, DRM and old-shape media as OnlyFans does', async () => {
+    const posts = (await ok(`/users/${luna().id}/posts?limit=100&order=publish_date_asc&pinned=0`)) as { rawText: string; media: Record<string, any>[]; [k: string]: unknown }[];
+    const byText = (text: string) => posts.find((p) => p.rawText.startsWith(text))!;
+    const photo = byText('Golden hour').media[0];
+    const image = await bytes(photo.files.full.url);
+    expect(await sharp(image.body).metadata()).toMatchObject({ format: 'jpeg', width: 96, height: 64 });
+    const video = byText('Behind the scenes').media[0];
+    expect((await bytes(video.files.full.url)).body.subarray(4, 8).toString()).toBe('ftyp');
+    expect(video.videoSources['720']).toEqual(expect.any(String));
+    const audio = await bytes(byText('A little song').media[0].files.full.url);
+    expect(audio.type).toBe('audio/mpeg');
+    expect(audio.body.subarray(0, 3).toString()).toBe('ID3');
+
+    const ppv = byText('Full set');
+    expect(ppv).toMatchObject({ price: 9.99, isOpened: false, canViewMedia: false });
+    expect(ppv.preview).toEqual([ppv.media[0].id]);
+    expect(ppv.media.map((x) => x.canView)).toEqual([true, false, false]);
+    expect(ppv.media[1].files.full.url).toBeNull();
+
+    const drm = byText('Protected premiere').media[0];
+    expect(drm.files.full.url).toBeNull();
+    expect(drm.files.drm.manifest.hls).toMatch(/\.m3u8$/);
+    expect(drm.files.drm.signature.hls).toHaveProperty('CloudFront-Policy');
+
+    const legacy = byText('From the archive').media;
+    expect((await bytes(legacy[0].source.source)).status).toBe(200);
+    expect(typeof legacy[0].preview).toBe('string');
+    expect((await bytes(legacy[1].source.source)).body.subarray(4, 8).toString()).toBe('ftyp');
+
+    const kai = await ok(`/users/${fake.dataset.creators[1].id}/posts?limit=10&order=publish_date_desc&pinned=0`);
+    expect(kai[1].media.every((x: { canView: boolean }) => !x.canView)).toBe(true);
+
+    expect((await bytes(photo.files.full.url.split('?')[0])).body.toString()).toContain('MissingKey');
+    expect((await bytes(photo.files.full.url.replace(/Signature=[^&]+/, 'Signature=xyz'))).status).toBe(403);
+    fake.advanceClock(3601);
+    expect((await bytes(photo.files.full.url)).status).toBe(403);
+  });
+
+  it('honours rateLimit, fail, editPost, delayMs and logs requests with their signing headers', async () => {
+    fake.rateLimit(1, 30);
+    const limited = await api('/users/me');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('30');
+    fake.fail(1, 504);
+    expect((await api('/users/me')).status).toBe(504);
+    expect((await api('/users/me')).status).toBe(200);
+    const post = luna().posts[1];
+    fake.editPost(post.id, 'Edited\nwith <html> & a link https://example.com/x');
+    const edited = await ok(`/posts/${post.id}?skip_users=all`);
+    expect(edited.rawText).toBe('Edited\nwith <html> & a link https://example.com/x');
+    expect(edited.text).toBe('Edited<br />with &lt;html&gt; &amp; a link <a href="https://example.com/x" target="_blank">https://example.com/x</a>');
+    fake.delayMs = 120;
+    const start = Date.now();
+    await ok('/users/me');
+    expect(Date.now() - start).toBeGreaterThanOrEqual(110);
+    const last = fake.requests.filter((r) => r.host === 'api').at(-1)!;
+    expect(last).toMatchObject({ method: 'GET', path: '/api2/v2/users/me', status: 200 });
+    expect(last.headers.sign).toMatch(/^62830:[0-9a-f]{40}:[0-9a-f]+:6a67571d$/);
+  });
+
+  it('has a fixture for each content kind', () => {
+    expect(Object.keys(ONLYFANS_FIXTURES)).toEqual(expect.arrayContaining(['textOnly', 'image', 'gallery', 'video', 'audio', 'locked', 'drmVideo', 'legacyMedia', 'unicode', 'link', 'pinned', 'deleted', 'profile']));
+    for (const [kind, fixture] of Object.entries(ONLYFANS_FIXTURES)) expect(fixture.source, kind).toMatch(/\S/);
+    expect((ONLYFANS_FIXTURES.image.post.media[0] as { files: unknown }).files).toMatchObject({ full: { url: expect.stringMatching(/^https:\/\/cdn2\.onlyfans\.com\/files\/.+\.jpg\?Policy=/) } });
+  });
+});
