@@ -332,7 +332,12 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
   };
 
   const SIGNED = /^\/uploads\/(post_content_photo|post_content|album_image)\/file\//;
-  const PUBLIC = /^\/uploads\/(post\/file|fanclub\/(icon|cover)_image|user\/image)\//;
+  /** The c.fantia.jp paths the fake's answers name (any other is 404, as on S3). */
+  const publicPaths = () => {
+    const v = { ...view(true), c: '' };
+    const text = JSON.stringify(dataset.fanclubs.map((fc) => [renderFanclub(v, fc), fc.posts.map((p) => renderSummary(v, p))]));
+    return new Set([...(text.match(/"\/uploads\/[^"]+"/g) ?? []).map((m) => m.slice(1, -1)), `/uploads/user/image/${dataset.me.id}/small_me.png`]);
+  };
   const xmlError = (res: http.ServerResponse, status: number, code: string, message: string) =>
     send(res, status, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`, 'text/xml');
   const serveCdn = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<number> => {
@@ -347,7 +352,7 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
         good = statement.Resource === `${cdnUrl}${u.pathname}` && statement.Condition.DateLessThan['AWS:EpochTime'] * 1000 > now();
       }
       if (!good) return xmlError(res, 403, 'AccessDenied', 'Access denied'), 403;
-    } else if (!PUBLIC.test(u.pathname)) {
+    } else if (!publicPaths().has(u.pathname)) {
       return xmlError(res, 404, 'NoSuchKey', 'The specified key does not exist.'), 404;
     }
     const { bytes, type } = await bytesFor(decodeURIComponent(u.pathname.split('/').pop() ?? ''));

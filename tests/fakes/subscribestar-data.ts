@@ -104,7 +104,7 @@ export function uploadUrl(v: SsView, c: SsCreator, post: SsPost, u: SsUpload): s
   return `${v.cdn}${path}?${query}${v.sign(`${path}?${query}`)}`;
 }
 
-const previewUrl = (v: SsView, c: SsCreator, post: SsPost, u: SsUpload) => `${v.cdn}/uploads_v2/users/${c.id}/posts/${post.id}/previews/${uuid(u.id)}.jpg`;
+export const previewUrl = (v: SsView, c: SsCreator, post: SsPost, u: SsUpload) => `${v.cdn}/uploads_v2/users/${c.id}/posts/${post.id}/previews/${uuid(u.id)}.jpg`;
 
 function galleryItem(v: SsView, c: SsCreator, post: SsPost, u: SsUpload, locked: boolean) {
   const url = locked ? previewUrl(v, c, post, u) : uploadUrl(v, c, post, u);

@@ -34,11 +34,14 @@ import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  avatarUrl,
   commentsHtml,
+  coverUrl,
   demoDataset,
   livePosts,
   moreLink,
   orderPosition,
+  previewUrl,
   profileHeader,
   renderPost,
   ssDate,
@@ -261,12 +264,22 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
     return page(c.name, `${profileHeader(view(domain, c, loggedIn), c)}<div class="posts" data-role="infinite_scroll-container">${posts}</div>`);
   };
 
+  /** The avatar, cover and /previews paths the pages name (any other is 404). */
+  const publicPaths = () => {
+    const paths = new Set([`/uploads/users/${dataset.me.id}/avatar/me.png`]);
+    for (const c of dataset.creators) {
+      const v = { ...view(c.domain, c, false), cdn: '' };
+      paths.add(avatarUrl(v, c)).add(coverUrl(v, c));
+      for (const post of c.posts) for (const u of [...post.uploads, ...(post.inline ? [post.inline] : [])]) paths.add(previewUrl(v, c, post, u));
+    }
+    return paths;
+  };
   const xmlError = (res: http.ServerResponse, status: number, code: string, message: string) =>
     send(res, status, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`, 'text/xml');
   const cdn = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<number> => {
     const u = new URL(req.url ?? '/', cdnUrl);
     const q = u.searchParams;
-    const isPublic = /^\/uploads\/users\/\d+\/(avatar|cover)\/[^/]+$/.test(u.pathname) || /^\/uploads_v2\/users\/\d+\/posts\/\d+\/previews\/[^/]+$/.test(u.pathname);
+    const isPublic = publicPaths().has(u.pathname);
     if (!isPublic) {
       if (!/^\/uploads_v2\/users\/\d+\/posts\/\d+\/[^/]+$/.test(u.pathname)) return xmlError(res, 404, 'NoSuchKey', 'The specified key does not exist.'), 404;
       if (!q.get('Key-Pair-Id')) return xmlError(res, 403, 'MissingKey', 'Missing Key-Pair-Id query parameter or cookie value'), 403;

@@ -26,7 +26,8 @@ async function postApi(id: number, key = FAKE_FANTIA_KEY, extra: Record<string, 
   const token = csrfOf(await (await get(`/posts/${id}`, cookie(key))).text());
   return get(`/api/v1/posts/${id}`, { ...cookie(key), 'x-csrf-token': token, 'x-requested-with': 'XMLHttpRequest', accept: 'application/json, text/plain, */*', ...extra });
 }
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** Parsed JSON answers, read loosely as an importer would. */
+type Json = Record<string, any>;
 const postJson = async (id: number) => ((await (await postApi(id)).json()) as Json).post as Json;
 const follow = async (location: string) => get(location.startsWith('/') ? `${fake.url}${location}` : location);
 
@@ -65,6 +66,7 @@ describe('the fake Fantia', () => {
       expect((await sharp(Buffer.from(await res.arrayBuffer())).metadata()).width).toBe(16);
     }
     expect((await get('/api/v1/fanclubs/999', cookie())).status).toBe(404);
+    expect((await get(fanclub.icon.original.replace('5c1c8f2e', 'deadbeef'))).status).toBe(404);
     const t1 = (await (await get('/api/v1/me/timelines/posts?page=1&per=24', cookie())).json()) as Json;
     const t2 = (await (await get('/api/v1/me/timelines/posts?page=2&per=24', cookie())).json()) as Json;
     expect(t1.posts).toHaveLength(24);

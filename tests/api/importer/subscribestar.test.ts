@@ -164,6 +164,8 @@ describe('the fake SubscribeStar', () => {
     const cover = /<img data-type="cover" data-user-id="11" alt="Ada Studio" src="([^"]+)">/.exec(all)![1];
     expect((await sharp((await bytes(avatar)).body).metadata()).format).toBe('png');
     expect((await sharp((await bytes(cover)).body).metadata()).format).toBe('jpeg');
+    expect((await get(avatar.replace('/avatar/', '/cover/'))).status).toBe(404);
+    expect((await get(preview.replace('/1320007/', '/1320006/'))).status).toBe(404);
 
     const single = await (await get(`${fake.url}/posts/1320002`, com)).text();
     expect(single).toContain('data-post_id="1320002"');
