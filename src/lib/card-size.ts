@@ -9,7 +9,7 @@
  *
  * Pages are stored static files, identical for every visitor, so the server never reads the cookie: an
  * inline script in <head> (cardSizeScript, used by src/components/CardSizeInit.astro) applies the size
- * before first paint and keeps the cookie. The CSS (.card-grid in src/styles/global.css) still caps a
+ * before first paint and keeps the cookie. The CSS (.card-grid in src/styles/cards.css) still caps a
  * card at half the grid, so a rule that drifted from the stylesheet can never drop phones to one column.
  */
 import { CARD_SIZE_DEFAULT, THUMB_COOKIE_DAYS } from './constants.ts';

@@ -5,7 +5,6 @@
  * its media, gets pointer, focus and click events on every element, and nothing may run. The demo page:
  * embed and attachment media stay within 400 by 300 and the layout holds at 375 and 1280 px.
  */
-import fs from 'node:fs';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { expect, test, type Page } from '@playwright/test';
@@ -13,6 +12,7 @@ import DiscordMessages from '../../src/components/chat/DiscordMessages.tsx';
 import CommunityMessages from '../../src/components/chat/CommunityMessages.tsx';
 import { COMMUNITY_FIELDS, DISCORD_FIELDS, hostileCommunityPage, hostileDiscordPage } from '../components/chat/hostile.ts';
 import { e2eRow } from './e2e-db.ts';
+import { siteStylesheet } from '../helpers/stylesheet.ts';
 
 const WIDE = { width: 1280, height: 900 };
 const NARROW = { width: 375, height: 800 };
@@ -29,7 +29,7 @@ function hostileDocument(): string {
     renderToStaticMarkup(createElement(DiscordMessages, { messages: hostileDiscordPage(field), markedId: '3', contentHost: 'https://cdn.test', imageHost: '' })),
   );
   const community = BROWSER_COMMUNITY_FIELDS.map((field) => renderToStaticMarkup(createElement(CommunityMessages, { messages: hostileCommunityPage(field), imageHost: '' })));
-  const css = fs.readFileSync(new URL('../../src/styles/global.css', import.meta.url), 'utf8');
+  const css = siteStylesheet();
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>chat</title><style>${css}</style></head><body><main>${[...discord, ...community].join('\n')}</main></body></html>`;
 }
 
