@@ -6,7 +6,7 @@
  * captured from a real account, KT's importer, QW and PF); URLs come from `AfdianHosts` so the fake (one CDN
  * origin) and the fixtures (real host names) share the renderers.
  */
-import { md5Hex } from './fake-kit.ts';
+import { md5Hex } from './kit/signing.ts';
 
 export interface AfdianPic {
   name: string;

@@ -6,8 +6,10 @@
  * the circle profile (strong.prof_maker_name), the split-download page (one link per part) and the serial
  * page (a direct link and the <h2>シリアル番号</h2> table, as dm-api parses them).
  */
-import { htmlPage } from './fake-kit.ts';
 import { filesOf, imagePath, relative, type DlsiteMaker, type DlsiteWork, type ImgHost } from './dlsite-data.ts';
+
+const htmlPage = (title: string, body: string) =>
+  `<!DOCTYPE html>\n<html lang="ja"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
 
 const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const jpDate = (iso: string) => {

@@ -6,7 +6,8 @@
  * Jakan-Kink/fansly-scraper tests/fixtures/json_data (example_timeline, example_conversation,
  * messages-group, example_subscriptions). Ids are 18-digit strings, as Fansly's snowflakes are.
  */
-import { hlsMaster, type UrlSigner } from './paysite-kit.ts';
+import { hlsMaster } from './kit/hls.ts';
+import type { UrlSigner } from './kit/signing.ts';
 
 export type FanslyMediaKind = 'image' | 'video' | 'video-hls' | 'audio';
 

@@ -7,7 +7,7 @@
  * Jakan-Kink/fansly-scraper tests/fixtures/json_data (captured from the real API), "notes" is
  * /work/research/fansly.md.
  */
-import { UrlSigner } from './paysite-kit.ts';
+import { UrlSigner } from './kit/signing.ts';
 import {
   renderAccount,
   renderAccountMedia,

@@ -7,7 +7,7 @@
  * (test_constants.py sample payloads, classes/of/media.py), "VO" Voldrix/onlyfans-dl-2, "notes"
  * /work/research/onlyfans.md.
  */
-import { UrlSigner } from './paysite-kit.ts';
+import { UrlSigner } from './kit/signing.ts';
 import { renderPost, renderUser, type OnlyfansCreator, type OnlyfansMediaSpec, type OnlyfansPost, type RenderContext } from './onlyfans-data.ts';
 
 const NOW = 1717243200;
