@@ -34,8 +34,11 @@ import type http from 'node:http';
 import sharp from 'sharp';
 import {
   FAKE_AFDIAN_KEY,
+  LOGIN,
   commentObject,
   demoDataset,
+  notFound,
+  ok,
   picPath,
   planIds,
   postObject,
@@ -91,9 +94,6 @@ export interface FakeAfdian {
   close(): Promise<void>;
 }
 
-const ok = (data: unknown) => ({ ec: 200, em: '', data });
-const LOGIN = { ec: 401, em: '请先登录', data: {} };
-const notFound = (what: string) => ({ ec: 404, em: `${what}不存在`, data: {} });
 const AFDIAN_REFERER = /^https?:\/\/(?:[^/]*\.)?(?:afdian\.com|afdian\.net|ifdian\.net)(?:[:/]|$)/;
 
 export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<FakeAfdian> {

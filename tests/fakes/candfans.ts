@@ -43,13 +43,14 @@ import { Clock, Faults, cookiesOf, header, jsonAs, logInto, send, startHost, typ
 import { awsError } from './kit/signing.ts';
 import {
   demoDataset,
+  envelope,
   filePaths,
+  postAnswer,
   postDir,
   profilePaths,
   renderPlan,
-  renderPost,
-  renderPostDetail,
-  renderUser,
+  timelineAnswer,
+  userAnswer,
   type CandfansCreator,
   type CandfansDataset,
   type RenderContext,
@@ -141,7 +142,6 @@ interface Session {
 }
 
 const json = jsonAs('application/json');
-const envelope = (message: string, data: unknown) => ({ status: 'SUCCESS', message, data });
 const RELEVANT = ['cookie', 'x-xsrf-token', 'origin', 'referer', 'accept', 'user-agent', 'content-type'];
 const STATEFUL = /^https?:\/\/(?:www\.|r18\.)?candfans\.jp(?::\d+)?(?:\/|$)/;
 
@@ -246,7 +246,7 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
     if (path === '/api/user/get-users') {
       const creator = dataset.creators.find((c) => c.code === q.get('user_code'));
       if (!creator) return [404, { message: 'ユーザーが見つかりません。' }];
-      return [200, envelope('ユーザー情報を取得しました。', { user: renderUser(creator, userId !== null && creator.followed), plans: creator.plans.map((p) => renderPlan(creator, p)) })];
+      return [200, userAnswer(creator, userId !== null && creator.followed)];
     }
     const timelineOf = (creator: CandfansCreator) => {
       const types = postTypes(q);
@@ -259,7 +259,7 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
       const page = Math.max(1, Number(q.get('page') ?? 1));
       const old = q.get('sort_order') === 'old';
       const posts = creator ? timelineOf(creator).sort((a, b) => (old ? a.date.localeCompare(b.date) : b.date.localeCompare(a.date))) : [];
-      return [200, envelope('タイムラインを取得しました。', posts.slice((page - 1) * record, page * record).map((p) => renderPost(ctx, creator!, p)))];
+      return [200, timelineAnswer(ctx, creator!, posts.slice((page - 1) * record, page * record))];
     }
     if (path === '/api/contents/get-timeline-month') {
       const creator = creatorById(Number(q.get('user_id')));
@@ -270,7 +270,7 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
     if (m) {
       const found = findPost(Number(m[1]));
       if (!found) return [404, { message: '投稿が見つかりません。' }];
-      return [200, envelope('投稿を取得しました。', { post: renderPostDetail(ctx, found.creator, found.post) })];
+      return [200, postAnswer(ctx, found.creator, found.post)];
     }
     if (path === '/api/v3/timeline/content-length') {
       const creator = creatorById(Number(q.get('user_id')));

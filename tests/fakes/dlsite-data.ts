@@ -79,6 +79,14 @@ export const relative = (img: ImgHost, path: string) => img.replace(/^https?:/, 
 
 export const filesOf = (w: DlsiteWork): string[] =>
   w.delivery.kind === 'split' ? w.delivery.parts : w.delivery.kind === 'browser' ? [] : [w.delivery.file];
+/** Where play.dlsite.com/api/v3/download sends a work's downloads: the direct link, the split page or the serial page. */
+export const downloadPath = (w: DlsiteWork) =>
+  w.delivery.kind === 'split' ? `/home/download/split/=/product_id/${w.workno}.html` : w.delivery.kind === 'serial' ? `/home/serial/=/product_id/${w.workno}.html` : `/home/download/=/product_id/${w.workno}.html`;
+/** The long description's HTML, its SAMPLE:{n} placeholders replaced by the sample images' URLs. */
+export function descriptionHtml(w: DlsiteWork, img: ImgHost): string {
+  const samples = Array.from({ length: w.samples }, (_, i) => relative(img, imagePath(w, `smp${i + 1}`)));
+  return w.description.replace(/SAMPLE:(\d+)/g, (_, n: string) => samples[Number(n) - 1] ?? '');
+}
 const ext = (name: string) => name.slice(name.lastIndexOf('.') + 1).toLowerCase();
 const AGE = { all: [1, 'general'], r15: [2, 'r15'], r18: [3, 'adult'] } as const;
 /** 2024-01-02T03:04:05Z -> "2024-01-02 12:04:05" (JST, as the store's JSON writes dates). */

@@ -37,7 +37,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { FAKE_DLSITE_KEY, FAKE_DLSITE_LOGIN, ajaxInfo, archiveBytes, bucketOf, demoDataset, domainOf, filesOf, playWork, productJson, salesItem, type DlsiteDataset, type DlsiteWork } from './dlsite-data.ts';
+import { FAKE_DLSITE_KEY, FAKE_DLSITE_LOGIN, ajaxInfo, archiveBytes, bucketOf, demoDataset, domainOf, downloadPath, filesOf, playWork, productJson, salesItem, type DlsiteDataset, type DlsiteWork } from './dlsite-data.ts';
 import { ageGatePage, circlePage, homePage, loginPage, notFoundPage, pageExpired, serialPage, splitPage, workPage } from './dlsite-pages.ts';
 import { image } from './kit/media.ts';
 import { Clock, Faults, cookiesOf, logInto, readBody, redirect, send, sendBytes, sendJson, startHost, type FakeRequestLog } from './kit/server.ts';
@@ -207,9 +207,7 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
       case '/api/v3/download': {
         const w = workBy(q.get('workno'));
         if (!owned(w) || w.delivery.kind === 'browser') return sendJson(res, 404, { message: 'Not Found' });
-        const kind = w.delivery.kind;
-        const target = kind === 'split' ? `/home/download/split/=/product_id/${w.workno}.html` : kind === 'serial' ? `/home/serial/=/product_id/${w.workno}.html` : `/home/download/=/product_id/${w.workno}.html`;
-        return redirect(res, origin + target);
+        return redirect(res, origin + downloadPath(w));
       }
       case '/api/v3/download/sign/cookie': {
         const w = workBy(q.get('workno'));

@@ -469,6 +469,19 @@ export function renderMessage(message: FanslyMessage, groupId: string) {
   };
 }
 
+/** The /message answer for these messages of a group: the messages, and the media and bundles of the creators' ones. */
+export function renderMessagePage(ctx: RenderContext, dataset: FanslyDataset, groupId: string, page: FanslyMessage[]) {
+  const accountMedia: ReturnType<typeof renderAccountMedia>[] = [];
+  const bundles: ReturnType<typeof renderBundle>[] = [];
+  for (const msg of page) {
+    const owner = dataset.creators.find((c) => c.id === msg.senderId);
+    if (!owner) continue;
+    if (msg.bundleId) bundles.push(renderBundle(owner, msg.bundleId, msg.media, msg.createdAt));
+    for (const spec of msg.media) accountMedia.push(renderAccountMedia(ctx, owner, spec, msg.createdAt));
+  }
+  return { messages: page.map((msg) => renderMessage(msg, groupId)), accountMedia, accountMediaBundles: bundles, tips: [], tipGoals: [], accountMediaOrders: [], stories: [], storyOrders: [] };
+}
+
 /** The HLS files of a video: master playlist, its one rendition and the rendition's segments. */
 export function hlsFiles(accountId: string, spec: FanslyMediaSpec) {
   const base = `/${accountId}/${plus(spec.id, 3)}`;

@@ -45,8 +45,7 @@ import {
   mediaPaths,
   renderAccount,
   renderAccountMedia,
-  renderBundle,
-  renderMessage,
+  renderMessagePage,
   renderPostContainer,
   renderSubscription,
   type FanslyCreator,
@@ -298,15 +297,7 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
         .filter((msg) => before === 0n || BigInt(msg.id) < before)
         .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1))
         .slice(0, limit);
-      const accountMedia: unknown[] = [];
-      const bundles: unknown[] = [];
-      for (const msg of page) {
-        const owner = creatorById(msg.senderId);
-        if (!owner) continue;
-        if (msg.bundleId) bundles.push(renderBundle(owner, msg.bundleId, msg.media, msg.createdAt));
-        for (const spec of msg.media) accountMedia.push(renderAccountMedia(ctx, owner, spec, msg.createdAt));
-      }
-      return { messages: page.map((msg) => renderMessage(msg, group!.id)), accountMedia, accountMediaBundles: bundles, tips: [], tipGoals: [], accountMediaOrders: [], stories: [], storyOrders: [] };
+      return renderMessagePage(ctx, dataset, group?.id ?? '', page);
     }
     return undefined;
   };

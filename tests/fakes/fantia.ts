@@ -34,6 +34,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import {
+  NOT_FOUND,
   demoDataset,
   listDateJst,
   newestFirst,
@@ -224,7 +225,7 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
     const fanclub = /^\/api\/v1\/fanclubs\/(\d+)$/.exec(path);
     if (fanclub) {
       const fc = fanclubById(Number(fanclub[1]));
-      if (!fc) return sendJson(res, 404, { error_text: 'ページが見つかりませんでした' }), 404;
+      if (!fc) return sendJson(res, 404, NOT_FOUND), 404;
       return sendJson(res, 200, { fanclub: renderFanclub(view(user), fc) }), 200;
     }
     const post = /^\/api\/v1\/posts\/(\d+)$/.exec(path);
@@ -233,10 +234,10 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
       if (req.headers['x-requested-with'] !== 'XMLHttpRequest') return sendJson(res, 422, { error_text: 'システムエラー' }), 422;
       if (captcha && user) return sendJson(res, 200, { redirect: '/recaptcha' }), 200;
       const found = livePost(Number(post[1]));
-      if (!found) return sendJson(res, 404, { error_text: 'ページが見つかりませんでした' }), 404;
+      if (!found) return sendJson(res, 404, NOT_FOUND), 404;
       return sendJson(res, 200, renderPost(view(user), found.fanclub, found.post)), 200;
     }
-    return sendJson(res, 404, { error_text: 'ページが見つかりませんでした' }), 404;
+    return sendJson(res, 404, NOT_FOUND), 404;
   };
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<number> => {

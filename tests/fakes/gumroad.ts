@@ -29,17 +29,20 @@
  * Knobs: rateLimit, fail, expireKey, editPost (changes a product: content_updated_at moves on),
  *   advanceTime, delayMs.
  */
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import {
   avatarOf,
   demoDataset,
+  digest,
+  fileSizes,
   downloadPageProps,
   fileNameOf,
   libraryCard,
   libraryPurchases,
   productBy,
   productPageProps,
+  publicFilePath,
   type GrDataset,
   type GrFile,
   type GrPurchase,
@@ -86,7 +89,6 @@ export interface FakeGumroad {
 }
 
 const formDecode = (value: string) => new URLSearchParams(`v=${value}`).get('v') ?? '';
-const digest = (text: string, n = 28) => createHash('sha256').update(text).digest('hex').slice(0, n);
 const LOG_HEADERS = ['cookie', 'accept', 'x-inertia', 'x-inertia-version', 'x-csrf-token', 'referer', 'user-agent', 'content-type'];
 
 export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promise<FakeGumroad> {
@@ -102,10 +104,9 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
   const csrfSecret = randomBytes(32);
   const requests: FakeRequestLog[] = [];
   const publicFiles = new Map<string, string>();
-  const sizes = new Map<string, number>();
+  const sizes = await fileSizes(dataset);
   const files = new Map<string, { file: GrFile; sellerId: string }>();
   for (const seller of dataset.sellers) for (const p of seller.products) for (const f of p.files) files.set(f.id, { file: f, sellerId: seller.externalId });
-  for (const [id, { file }] of files) sizes.set(id, (await bytesFor(fileNameOf(file))).bytes.length);
 
   /** The file hosts answer without the delay and the fault knobs. */
   const host = (name: string, port: number | undefined, handler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<number>) =>
@@ -119,10 +120,9 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
     app: app.origin,
     creator: (username) => creators.get(username)!.origin,
     publicUrl(name) {
-      const variant = name.startsWith('variant:');
-      const file = variant ? name.slice(8) : name;
+      const file = name.replace(/^variant:/, '');
       publicFiles.set(digest(file), file);
-      return variant ? `${cdn.origin}/variants/${digest(file)}/${digest(`v:${file}`, 64)}` : `${cdn.origin}/${digest(file)}`;
+      return cdn.origin + publicFilePath(name);
     },
     assetUrl: (name) => `${cdn.origin}/assets/${name}`,
   };
