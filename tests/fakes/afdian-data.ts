@@ -6,7 +6,7 @@
  * captured from a real account, KT's importer, QW and PF); URLs come from `AfdianHosts` so the fake (one CDN
  * origin) and the fixtures (real host names) share the renderers.
  */
-import { md5Hex } from './fake-kit.ts';
+import { md5Hex } from './kit/signing.ts';
 
 export interface AfdianPic {
   name: string;
@@ -80,6 +80,13 @@ export const vodPath = (post: AfdianPost, kind: 'audio' | 'video' | 'file', name
   `/${md5Hex(post.postId).slice(0, 8)}/${kind}/${md5Hex(`${post.postId}:${name}`)}${kind === 'audio' ? '.mp3' : kind === 'video' ? '.mp4' : ''}`;
 
 /** The creator object of lists (sponsoring, post.user). */
+/** The {ec, em, data} answer of a success. */
+export const ok = (data: unknown) => ({ ec: 200, em: '', data });
+/** /api/my/* without a valid key (under HTTP 401, or 200 with `refusal: 'ec'`). */
+export const LOGIN = { ec: 401, em: '请先登录', data: {} };
+/** An unknown id ('用户', '动态'): an application error under HTTP 200. */
+export const notFound = (what: string) => ({ ec: 404, em: `${what}不存在`, data: {} });
+
 export function userObject(c: AfdianCreator, hosts: AfdianHosts) {
   return { user_id: c.userId, name: c.name, avatar: hosts.pic(c.userId, 'avatar', { name: 'avatar', width: 64, height: 64 }), url_slug: c.slug };
 }

@@ -34,8 +34,11 @@ import type http from 'node:http';
 import sharp from 'sharp';
 import {
   FAKE_AFDIAN_KEY,
+  LOGIN,
   commentObject,
   demoDataset,
+  notFound,
+  ok,
   picPath,
   planIds,
   postObject,
@@ -49,7 +52,11 @@ import {
   type AfdianPic,
   type AfdianPost,
 } from './afdian-data.ts';
-import { Trouble, cookiesOf, demoMp4, imageFor, listen, md5Hex, sameText, sendBytes, sendJson, sendText, silentMp3, zipOf, type FakeRequestLog } from './fake-kit.ts';
+import { findCreatorPost } from './kit/data.ts';
+import { image, media, silentMp3 } from './kit/media.ts';
+import { Clock, Faults, cookiesOf, logInto, send, sendBytes, sendJson, startHost, type FakeRequestLog } from './kit/server.ts';
+import { md5Hex, sameText } from './kit/signing.ts';
+import { zipOf } from './kit/zip.ts';
 
 export * from './afdian-data.ts';
 
@@ -87,9 +94,6 @@ export interface FakeAfdian {
   close(): Promise<void>;
 }
 
-const ok = (data: unknown) => ({ ec: 200, em: '', data });
-const LOGIN = { ec: 401, em: '请先登录', data: {} };
-const notFound = (what: string) => ({ ec: 404, em: `${what}不存在`, data: {} });
 const AFDIAN_REFERER = /^https?:\/\/(?:[^/]*\.)?(?:afdian\.com|afdian\.net|ifdian\.net)(?:[:/]|$)/;
 
 export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<FakeAfdian> {
@@ -97,10 +101,10 @@ export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<
   let key: string | null = options.key ?? FAKE_AFDIAN_KEY;
   const signKey = randomBytes(12).toString('hex');
   const signTtl = options.signTtlSeconds ?? 3600;
-  const trouble = new Trouble();
+  const faults = new Faults();
+  const clock = new Clock();
   const requests: FakeRequestLog[] = [];
-  let clockOffset = 0;
-  const nowS = () => Math.floor((Date.now() + clockOffset) / 1000);
+  const nowS = () => Math.floor(clock.now() / 1000);
   const pics = new Map<string, AfdianPic>();
   const files = new Map<string, { type: string; name?: string; bytes: Buffer }>();
   let cdn = '';
@@ -121,8 +125,8 @@ export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<
   };
 
   const registerPost = async (post: AfdianPost) => {
-    if (post.audio) files.set(vodPath(post, 'audio', post.audio.name), { type: 'audio/mpeg', bytes: silentMp3(post.audio.seconds) });
-    if (post.video) files.set(vodPath(post, 'video', post.video.name), { type: 'video/mp4', bytes: demoMp4() });
+    if (post.audio) files.set(vodPath(post, 'audio', post.audio.name), { type: 'audio/mpeg', bytes: silentMp3({ seconds: post.audio.seconds }) });
+    if (post.video) files.set(vodPath(post, 'video', post.video.name), { type: 'video/mp4', bytes: media.mp4() });
     for (const a of post.attachments ?? []) {
       const bytes = await zipOf([{ name: 'README.txt', data: `${a.name}\n` }, { name: '设定/角色A.txt', data: '角色 A\n' }]);
       files.set(vodPath(post, 'file', a.name), { type: 'application/zip', name: a.name, bytes });
@@ -138,13 +142,7 @@ export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<
   const sponsoredPrice = (c: AfdianCreator) => (c.sponsorship && !c.sponsorship.expired ? c.plans.find((p) => p.planId === c.sponsorship!.planId)?.price ?? 0 : 0);
   const hasRight = (c: AfdianCreator, post: AfdianPost, user: boolean) => post.minPrice === 0 || (user && sponsoredPrice(c) >= post.minPrice);
   const live = (c: AfdianCreator) => c.posts.filter((p) => !p.deleted).sort((a, b) => publishSn(b) - publishSn(a));
-  const findPost = (postId: string | null) => {
-    for (const c of dataset.creators) {
-      const post = c.posts.find((p) => p.postId === postId);
-      if (post) return { creator: c, post };
-    }
-    return undefined;
-  };
+  const findPost = (postId: string | null) => findCreatorPost(dataset.creators, (p) => p.postId === postId);
 
   const api = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     const q = url.searchParams;
@@ -197,41 +195,43 @@ export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<
         return sendJson(res, 200, ok({ list, hot_list: cursor === Infinity && q.get('hot') === '1' ? list.slice(0, 1) : [], has_more: all.length > size ? 1 : 0 }));
       }
       default:
-        return sendText(res, 404, 'text/html', '<html><body><h1>404</h1></body></html>');
+        return send(res, 404, '<html><body><h1>404</h1></body></html>', 'text/html');
     }
   };
 
   const cdnHandler = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     const referer = req.headers.referer;
     if (url.pathname.startsWith('/user/')) {
-      if (referer && !AFDIAN_REFERER.test(referer)) return sendText(res, 403, 'text/plain', 'Forbidden');
+      if (referer && !AFDIAN_REFERER.test(referer)) return send(res, 403, 'Forbidden', 'text/plain');
       const pic = pics.get(url.pathname);
-      if (!pic) return sendText(res, 404, 'text/plain', 'Not Found');
-      let bytes = await imageFor(url.pathname, 'jpeg', pic.width ?? 16, pic.height ?? 12);
+      if (!pic) return send(res, 404, 'Not Found', 'text/plain');
+      let bytes = await image(url.pathname, { format: 'jpeg', width: pic.width, height: pic.height });
       const view = /^imageView2\/1\/w\/(\d+)\/h\/(\d+)/.exec(decodeURIComponent(url.search.slice(1)));
       if (view) bytes = await sharp(bytes).resize(Number(view[1]), Number(view[2]), { fit: 'cover' }).jpeg().toBuffer();
       return sendBytes(req, res, bytes, 'image/jpeg');
     }
     const file = files.get(url.pathname);
-    if (!file) return sendText(res, 404, 'text/plain', 'Not Found');
+    if (!file) return send(res, 404, 'Not Found', 'text/plain');
     const [t, us, sign] = ['t', 'us', 'sign'].map((k) => url.searchParams.get(k) ?? '');
     const dir = url.pathname.slice(0, url.pathname.lastIndexOf('/') + 1);
-    if (!sign || !sameText(sign, md5Hex(signKey + dir + t + us)) || parseInt(t, 16) < nowS()) return sendText(res, 403, 'text/html', '<html><body><h1>403 Forbidden</h1></body></html>');
+    if (!sign || !sameText(sign, md5Hex(signKey + dir + t + us)) || parseInt(t, 16) < nowS()) return send(res, 403, '<html><body><h1>403 Forbidden</h1></body></html>', 'text/html');
     const disposition = file.name ? { 'content-disposition': `attachment; filename="${encodeURIComponent(file.name)}"; filename*=UTF-8''${encodeURIComponent(file.name)}` } : undefined;
     return sendBytes(req, res, file.bytes, file.type, disposition);
   };
 
   const fake = { delayMs: 0 } as FakeAfdian;
-  const apiServer = await listen({
-    port: options.port, host: 'api', log: requests, headers: ['cookie', 'referer', 'user-agent', 'locale-lang'], delay: () => fake.delayMs,
+  const apiServer = await startHost({
+    port: options.port,
+    log: logInto(requests, 'api', ['cookie', 'referer', 'user-agent', 'locale-lang']),
+    delay: () => fake.delayMs,
     handler: (req, res, url) => {
-      const t = url.pathname.startsWith('/api/') ? trouble.take() : null;
-      if (t?.status === 429) return sendText(res, 429, 'text/html', '<html><body><h1>429 Too Many Requests</h1></body></html>', { 'retry-after': String(t.retryAfter) });
-      if (t) return sendText(res, t.status, 'text/html', `<html><body><h1>${t.status}</h1></body></html>`);
+      const fault = url.pathname.startsWith('/api/') ? faults.take() : null;
+      if (fault?.kind === 'limit') return send(res, 429, '<html><body><h1>429 Too Many Requests</h1></body></html>', 'text/html', { 'retry-after': String(fault.retryAfter) });
+      if (fault) return send(res, fault.status, `<html><body><h1>${fault.status}</h1></body></html>`, 'text/html');
       return api(req, res, url);
     },
   });
-  const cdnServer = await listen({ port: options.cdnPort, host: 'cdn', log: requests, headers: ['cookie', 'referer', 'range'], delay: () => fake.delayMs, handler: cdnHandler });
+  const cdnServer = await startHost({ port: options.cdnPort, log: logInto(requests, 'cdn', ['cookie', 'referer', 'range']), delay: () => fake.delayMs, handler: cdnHandler });
   cdn = cdnServer.origin;
 
   return Object.assign(fake, {
@@ -239,8 +239,8 @@ export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<
     cdnUrl: cdn,
     dataset,
     requests,
-    rateLimit: (n: number, s: number) => trouble.rateLimit(n, s),
-    fail: (n: number, status?: number) => trouble.fail(n, status),
+    rateLimit: faults.rateLimit,
+    fail: faults.fail,
     expireKey: () => void (key = null),
     editPost(postId: string, changes: Partial<Pick<AfdianPost, 'title' | 'content' | 'pics'>>) {
       const found = findPost(postId);
@@ -252,7 +252,7 @@ export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<
       if (!found) throw new Error(`no post ${postId}`);
       found.post.deleted = true;
     },
-    advanceTime: (seconds: number) => void (clockOffset += seconds * 1000),
+    advanceTime: clock.advance,
     async close() {
       await Promise.all([apiServer.close(), cdnServer.close()]);
     },

@@ -51,7 +51,11 @@ import {
   type BoostyHosts,
   type BoostyPost,
 } from './boosty-data.ts';
-import { Trouble, demoMp4, demoPoster, hmacHex, imageFor, listen, readBody, sameText, sendBytes, sendJson, sendText, silentMp3, zipOf, type FakeRequestLog } from './fake-kit.ts';
+import { HLS_TYPE, hlsPlaylist } from './kit/hls.ts';
+import { image, media as clips, silentMp3 } from './kit/media.ts';
+import { Clock, Faults, logInto, readBody, send, sendBytes, sendJson, startHost, type FakeRequestLog } from './kit/server.ts';
+import { hmacHex, sameText } from './kit/signing.ts';
+import { zipOf } from './kit/zip.ts';
 
 export * from './boosty-data.ts';
 
@@ -111,10 +115,10 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
   const tokenTtl = options.accessTokenTtlSeconds ?? 3600;
   const signTtl = options.signTtlSeconds ?? 86400;
   const secret = randomBytes(16).toString('hex');
-  const trouble = new Trouble();
+  const faults = new Faults();
+  const clock = new Clock();
+  const now = clock.now;
   const requests: FakeRequestLog[] = [];
-  let clockOffset = 0;
-  const now = () => Date.now() + clockOffset;
   const accessTokens = new Map<string, number>([[auth.accessToken, auth.expiresAt]]);
   const refreshTokens = new Set([auth.refreshToken]);
   const media = new Map<string, Media>();
@@ -149,25 +153,25 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
   };
   const register = (post: BoostyPost, item: BoostyContent, index: number, owner: number | null) => {
     const id = mediaId(post, index);
-    if (item.kind === 'image') remember(id, { postIntId: null, type: 'image/png', bytes: () => imageFor(`${id}:${item.name}`, 'png', item.width ?? 16, item.height ?? 12) });
-    if (item.kind === 'smile') remember(id, { postIntId: null, type: 'image/png', bytes: () => imageFor(`smile:${item.name}`) });
-    if (item.kind === 'audio') remember(id, { postIntId: owner, type: 'audio/mpeg', bytes: async () => silentMp3(item.seconds ?? 2) });
+    if (item.kind === 'image') remember(id, { postIntId: null, type: 'image/png', bytes: () => image(`${id}:${item.name}`, { width: item.width, height: item.height }) });
+    if (item.kind === 'smile') remember(id, { postIntId: null, type: 'image/png', bytes: () => image(`smile:${item.name}`) });
+    if (item.kind === 'audio') remember(id, { postIntId: owner, type: 'audio/mpeg', bytes: async () => silentMp3({ seconds: item.seconds ?? 2 }) });
     if (item.kind === 'file') {
       const zip = item.name.endsWith('.zip');
       remember(id, {
         postIntId: owner,
         type: zip ? 'application/zip' : 'image/png',
-        bytes: zip ? () => zipOf([{ name: 'readme.txt', data: `${item.name}\n` }, { name: 'Слои/слой-1.txt', data: 'layer 1\n' }]) : () => imageFor(`${id}:${item.name}`),
+        bytes: zip ? () => zipOf([{ name: 'readme.txt', data: `${item.name}\n` }, { name: 'Слои/слой-1.txt', data: 'layer 1\n' }]) : () => image(`${id}:${item.name}`),
       });
     }
     if (item.kind === 'okvideo') {
-      remember(`${id}-preview`, { postIntId: null, type: 'image/webp', bytes: async () => demoPoster() });
-      remember(`video:${videoVid(post, index)}`, { postIntId: owner, type: 'video/mp4', bytes: async () => demoMp4() });
+      remember(`${id}-preview`, { postIntId: null, type: 'image/webp', bytes: async () => clips.poster() });
+      remember(`video:${videoVid(post, index)}`, { postIntId: owner, type: 'video/mp4', bytes: async () => clips.mp4() });
     }
   };
   for (const blog of dataset.blogs) {
-    remember(`avatar:${blog.ownerId}`, { postIntId: null, type: 'image/jpeg', bytes: () => imageFor(`avatar:${blog.ownerId}`, 'jpeg', 64, 64) });
-    remember(`cover:${blog.ownerId}`, { postIntId: null, type: 'image/jpeg', bytes: () => imageFor(`cover:${blog.ownerId}`, 'jpeg', 96, 32) });
+    remember(`avatar:${blog.ownerId}`, { postIntId: null, type: 'image/jpeg', bytes: () => image(`avatar:${blog.ownerId}`, { format: 'jpeg', width: 64, height: 64 }) });
+    remember(`cover:${blog.ownerId}`, { postIntId: null, type: 'image/jpeg', bytes: () => image(`cover:${blog.ownerId}`, { format: 'jpeg', width: 96, height: 32 }) });
     for (const post of blog.posts) registerPost(post);
   }
   await Promise.all([...media.values()].map((m) => m.bytes()));
@@ -213,9 +217,9 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
   };
 
   const api = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
-    const trouble1 = trouble.take();
-    if (trouble1?.status === 429) return sendJson(res, 429, { error: 'too_many_requests', error_description: 'Too Many Requests' }, { 'retry-after': String(trouble1.retryAfter) });
-    if (trouble1) return sendText(res, trouble1.status, 'text/html', ERROR_5XX(trouble1.status));
+    const fault = faults.take();
+    if (fault?.kind === 'limit') return sendJson(res, 429, { error: 'too_many_requests', error_description: 'Too Many Requests' }, { 'retry-after': String(fault.retryAfter) });
+    if (fault) return send(res, fault.status, ERROR_5XX(fault.status), 'text/html');
     const path = url.pathname;
     const q = url.searchParams;
     if (path === '/oauth/token/') return refresh(req, res);
@@ -270,7 +274,7 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
   const cdnHandler = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     const q = url.searchParams;
     const path = url.pathname;
-    const serve = async (entry: Media | undefined) => (entry ? sendBytes(req, res, await entry.bytes(), entry.type) : sendText(res, 404, 'text/html', ERROR_5XX(404)));
+    const serve = async (entry: Media | undefined) => (entry ? sendBytes(req, res, await entry.bytes(), entry.type) : send(res, 404, ERROR_5XX(404), 'text/html'));
     let m = /^\/(image|smile)\/([^/]+)(?:\/(?:small|medium|large))?$/.exec(path);
     if (m) return serve(media.get(m[2]));
     m = /^\/(user|blog)\/(\d+)\/(avatar|cover)$/.exec(path);
@@ -278,29 +282,28 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
     m = /^\/(file|audio)\/([^/]+)$/.exec(path);
     if (m) {
       const entry = media.get(m[2]);
-      if (!entry) return sendText(res, 404, 'text/html', ERROR_5XX(404));
+      if (!entry) return send(res, 404, ERROR_5XX(404), 'text/html');
       const [userId, contentId, expire, sign] = ['user_id', 'content_id', 'expire_time', 'sign'].map((k) => q.get(k) ?? '');
-      if (!sign || !sameText(sign, hmacHex(secret, userId, contentId, expire)) || Number(contentId) !== entry.postIntId) return sendText(res, 403, 'text/html', ERROR_5XX(403));
-      if (Number(expire) * 1000 < now()) return sendText(res, 401, 'text/html', ERROR_5XX(401));
+      if (!sign || !sameText(sign, hmacHex(secret, userId, contentId, expire)) || Number(contentId) !== entry.postIntId) return send(res, 403, ERROR_5XX(403), 'text/html');
+      if (Number(expire) * 1000 < now()) return send(res, 401, ERROR_5XX(401), 'text/html');
       return serve(entry);
     }
     if (path === '/okvideo/' || path === '/okvideo/video.m3u8') {
       const [expires, id, type, sig] = ['expires', 'id', 'type', 'sig'].map((k) => q.get(k) ?? '');
-      if (!sig || !sameText(sig, hmacHex(secret, id, type, expires)) || Number(expires) < now()) return sendText(res, 403, 'text/plain', 'Forbidden');
+      if (!sig || !sameText(sig, hmacHex(secret, id, type, expires)) || Number(expires) < now()) return send(res, 403, 'Forbidden', 'text/plain');
       if (type === 'hls') {
-        const playlist = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:3', '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-PLAYLIST-TYPE:VOD', '#EXTINF:3.0,', hosts.video(id, 'low'), '#EXT-X-ENDLIST', ''].join('\n');
-        return sendText(res, 200, 'application/vnd.apple.mpegurl', playlist);
+        return send(res, 200, hlsPlaylist([{ uri: hosts.video(id, 'low'), seconds: 3 }], 1), HLS_TYPE);
       }
       return serve(media.get(`video:${id}`));
     }
-    return sendText(res, 404, 'text/html', ERROR_5XX(404));
+    return send(res, 404, ERROR_5XX(404), 'text/html');
   };
 
   const fake = {
     delayMs: 0,
   } as FakeBoosty;
-  const apiServer = await listen({ port: options.port, host: 'api', log: requests, headers: ['authorization', 'origin', 'content-type'], delay: () => fake.delayMs, handler: api });
-  const cdnServer = await listen({ port: options.cdnPort, host: 'cdn', log: requests, headers: ['authorization', 'range', 'referer'], delay: () => fake.delayMs, handler: cdnHandler });
+  const apiServer = await startHost({ port: options.port, log: logInto(requests, 'api', ['authorization', 'origin', 'content-type']), delay: () => fake.delayMs, handler: api });
+  const cdnServer = await startHost({ port: options.cdnPort, log: logInto(requests, 'cdn', ['authorization', 'range', 'referer']), delay: () => fake.delayMs, handler: cdnHandler });
   cdn = cdnServer.origin;
 
   const findPost = (postId: string) => dataset.blogs.flatMap((b) => b.posts).find((p) => p.id === postId);
@@ -309,8 +312,8 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
     cdnUrl: cdn,
     dataset,
     requests,
-    rateLimit: (n: number, s: number) => trouble.rateLimit(n, s),
-    fail: (n: number, status?: number) => trouble.fail(n, status),
+    rateLimit: faults.rateLimit,
+    fail: faults.fail,
     expireKey() {
       accessTokens.clear();
       refreshTokens.clear();
@@ -318,9 +321,7 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
     expireAccessToken() {
       for (const token of accessTokens.keys()) accessTokens.set(token, now() - 1000);
     },
-    advanceTime(seconds: number) {
-      clockOffset += seconds * 1000;
-    },
+    advanceTime: clock.advance,
     editPost(postId: string, changes: Partial<Pick<BoostyPost, 'title' | 'data' | 'tags'>>) {
       const post = findPost(postId);
       if (!post) throw new Error(`no post ${postId}`);

@@ -53,7 +53,7 @@ export interface CandfansDataset {
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
-export const jst = (day: number, hour = 21) => `2024-02-${pad(day)} ${pad(hour)}:${pad(day % 60)}:15`;
+const jst = (day: number, hour = 21) => `2024-02-${pad(day)} ${pad(hour)}:${pad(day % 60)}:15`;
 
 /** Sakura (plan 'ライト' joined, 'プレミアム' not: 20 posts of every kind) and Ren (followed only). */
 export function demoDataset(): CandfansDataset {
@@ -297,3 +297,15 @@ export function renderUser(creator: CandfansCreator, viewerFollows: boolean) {
     live_url: '',
   };
 }
+
+/** The API's {status, message, data} envelope. */
+export const envelope = <T>(message: string, data: T) => ({ status: 'SUCCESS', message, data });
+
+/** GET /api/contents/get-timeline with these posts. */
+export const timelineAnswer = (ctx: RenderContext, creator: CandfansCreator, posts: CandfansPost[]) => envelope('タイムラインを取得しました。', posts.map((p) => renderPost(ctx, creator, p)));
+
+/** GET /api/contents/get-timeline/{post_id}. */
+export const postAnswer = (ctx: RenderContext, creator: CandfansCreator, post: CandfansPost) => envelope('投稿を取得しました。', { post: renderPostDetail(ctx, creator, post) });
+
+/** GET /api/user/get-users?user_code= (`viewerFollows`: the key's account follows the creator). */
+export const userAnswer = (creator: CandfansCreator, viewerFollows: boolean) => envelope('ユーザー情報を取得しました。', { user: renderUser(creator, viewerFollows), plans: creator.plans.map((p) => renderPlan(creator, p)) });

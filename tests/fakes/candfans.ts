@@ -36,19 +36,23 @@
  */
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type http from 'node:http';
-import { Faults, HLS_TYPE, header, hlsMaster, hlsMedia, imageBytes, media, parseCookies, sendBytes, sendJson, startHost, type FakeHost, type LoggedRequest } from './paysite-kit.ts';
+import { findCreatorPost } from './kit/data.ts';
+import { HLS_TYPE, hlsMaster, hlsMedia } from './kit/hls.ts';
+import { image, media } from './kit/media.ts';
+import { Clock, Faults, cookiesOf, header, jsonAs, logInto, send, startHost, type FakeRequestLog } from './kit/server.ts';
+import { awsError } from './kit/signing.ts';
 import {
   demoDataset,
+  envelope,
   filePaths,
+  postAnswer,
   postDir,
   profilePaths,
   renderPlan,
-  renderPost,
-  renderPostDetail,
-  renderUser,
+  timelineAnswer,
+  userAnswer,
   type CandfansCreator,
   type CandfansDataset,
-  type CandfansPost,
   type RenderContext,
 } from './candfans-data.ts';
 
@@ -122,7 +126,7 @@ export interface FakeCandfans {
   videoUrl: string;
   key: string;
   dataset: CandfansDataset;
-  requests: LoggedRequest[];
+  requests: FakeRequestLog[];
   delayMs: number;
   rateLimit(count: number, retryAfterSeconds: number): void;
   fail(count: number, status?: number): void;
@@ -137,9 +141,9 @@ interface Session {
   alive: boolean;
 }
 
+const json = jsonAs('application/json');
 const RELEVANT = ['cookie', 'x-xsrf-token', 'origin', 'referer', 'accept', 'user-agent', 'content-type'];
 const STATEFUL = /^https?:\/\/(?:www\.|r18\.)?candfans\.jp(?::\d+)?(?:\/|$)/;
-const envelope = (message: string, data: unknown) => ({ status: 'SUCCESS', message, data });
 
 export async function startFakeCandfans(options: FakeCandfansOptions = {}): Promise<FakeCandfans> {
   const dataset = options.dataset ?? demoDataset();
@@ -147,47 +151,39 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
   const followPageSize = options.followPageSize ?? 10;
   const perMinute = options.perMinute ?? 300;
   const xsrfMode = options.xsrf ?? 'all';
-  const faults = new Faults();
-  const requests: LoggedRequest[] = [];
+  const faults = new Faults(500);
+  const clock = new Clock();
+  const requests: FakeRequestLog[] = [];
   const sessions = new Map<string, Session>([[FAKE_CANDFANS_SESSION_ID, { userId: dataset.me.id, csrf: randomBytes(20).toString('hex'), alive: true }]]);
   const recent: number[] = [];
   const delay = () => fake.delayMs;
 
-  const imageHost: FakeHost = await startHost('image', options.imagePort ?? 0, requests, ['cookie', 'referer'], delay, (req, res, url) => files(res, url, images));
-  const videoHost: FakeHost = await startHost('video', options.videoPort ?? 0, requests, ['cookie', 'referer'], delay, (req, res, url) => files(res, url, videos));
+  const imageHost = await startHost({ port: options.imagePort, log: logInto(requests, 'image', ['cookie', 'referer']), delay, handler: (req, res, url) => files(res, url, images) });
+  const videoHost = await startHost({ port: options.videoPort, log: logInto(requests, 'video', ['cookie', 'referer']), delay, handler: (req, res, url) => files(res, url, videos) });
   const ctx: RenderContext = { image: imageHost.origin, video: videoHost.origin };
-  const apiHost: FakeHost = await startHost('api', options.port ?? 0, requests, RELEVANT, delay, (req, res, url) => handle(req, res, url));
+  const apiHost = await startHost({ port: options.port, log: logInto(requests, 'api', RELEVANT), delay, handler: (req, res, url) => handle(req, res, url) });
 
   const creatorById = (id: number) => dataset.creators.find((c) => c.id === id);
-  const findPost = (id: number): { creator: CandfansCreator; post: CandfansPost } | undefined => {
-    for (const creator of dataset.creators) {
-      const post = creator.posts.find((p) => p.id === id);
-      if (post) return { creator, post };
-    }
-    return undefined;
-  };
+  const findPost = (id: number) => findCreatorPost(dataset.creators, (p) => p.id === id);
 
   const handle = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     const path = url.pathname;
-    if (!path.startsWith('/api/')) {
-      res.writeHead(404, { 'content-type': 'text/html; charset=UTF-8' });
-      return res.end('<!DOCTYPE html><html><body>404 Not Found</body></html>');
-    }
+    if (!path.startsWith('/api/')) return send(res, 404, '<!DOCTYPE html><html><body>404 Not Found</body></html>', 'text/html; charset=UTF-8');
     // Laravel's throttle, before anything else.
-    const now = faults.now();
+    const now = clock.now();
     while (recent.length && recent[0] <= now - 60_000) recent.shift();
-    const fault = faults.next();
+    const fault = faults.take();
     if (fault?.kind === 'limit' || recent.length >= perMinute) {
       const retryAfter = fault?.kind === 'limit' ? fault.retryAfter : Math.ceil((recent[0] + 60_000 - now) / 1000);
-      return sendJson(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': String(retryAfter), 'x-ratelimit-limit': String(perMinute), 'x-ratelimit-remaining': '0' });
+      return json(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': String(retryAfter), 'x-ratelimit-limit': String(perMinute), 'x-ratelimit-remaining': '0' });
     }
     recent.push(now);
     const limits = { 'x-ratelimit-limit': String(perMinute), 'x-ratelimit-remaining': String(perMinute - recent.length) };
-    if (fault?.kind === 'fail') return sendJson(res, fault.status, { message: 'Server Error' }, limits);
+    if (fault?.kind === 'fail') return json(res, fault.status, { message: 'Server Error' }, limits);
 
     // The session, only for a stateful (candfans.jp) request.
     const stateful = STATEFUL.test(header(req, 'origin') ?? '') || STATEFUL.test(header(req, 'referer') ?? '');
-    const cookies = parseCookies(header(req, 'cookie'));
+    const cookies = cookiesOf(req);
     const sessionCookie = cookies.get(SESSION_COOKIE);
     let sessionId = stateful && sessionCookie ? decryptCookie(SESSION_COOKIE, sessionCookie) : null;
     let session = sessionId ? sessions.get(sessionId) : undefined;
@@ -207,18 +203,18 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
       res.writeHead(204, { ...limits, ...setCookies() });
       return res.end();
     }
-    const unauthenticated = () => sendJson(res, 401, { message: 'Unauthenticated.' }, limits);
+    const unauthenticated = () => json(res, 401, { message: 'Unauthenticated.' }, limits);
     const isPublic = path === '/api/user/get-users' && req.method === 'GET';
     if (!isPublic && (!session || session.userId === null)) return unauthenticated();
     const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(req.method ?? 'GET');
     if (session && (unsafe || (xsrfMode === 'all' && !isPublic))) {
       const given = header(req, 'x-xsrf-token');
-      if (!given || decryptCookie('XSRF-TOKEN', given) !== session.csrf) return sendJson(res, 419, { message: 'CSRF token mismatch.' }, { ...limits, ...setCookies() });
+      if (!given || decryptCookie('XSRF-TOKEN', given) !== session.csrf) return json(res, 419, { message: 'CSRF token mismatch.' }, { ...limits, ...setCookies() });
     }
     const answer = route(req.method ?? 'GET', path, url, session?.userId ?? null);
-    if (answer === undefined) return sendJson(res, 404, { message: 'Not Found' }, limits);
+    if (answer === undefined) return json(res, 404, { message: 'Not Found' }, limits);
     const [status, body] = answer;
-    sendJson(res, status, body, { ...limits, ...setCookies() });
+    json(res, status, body, { ...limits, ...setCookies() });
   };
 
   const postTypes = (q: URLSearchParams) => [...q.keys()].filter((k) => /^post_type\[\d*\]$/.test(k)).flatMap((k) => q.getAll(k)).map(Number);
@@ -250,7 +246,7 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
     if (path === '/api/user/get-users') {
       const creator = dataset.creators.find((c) => c.code === q.get('user_code'));
       if (!creator) return [404, { message: 'ユーザーが見つかりません。' }];
-      return [200, envelope('ユーザー情報を取得しました。', { user: renderUser(creator, userId !== null && creator.followed), plans: creator.plans.map((p) => renderPlan(creator, p)) })];
+      return [200, userAnswer(creator, userId !== null && creator.followed)];
     }
     const timelineOf = (creator: CandfansCreator) => {
       const types = postTypes(q);
@@ -263,7 +259,7 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
       const page = Math.max(1, Number(q.get('page') ?? 1));
       const old = q.get('sort_order') === 'old';
       const posts = creator ? timelineOf(creator).sort((a, b) => (old ? a.date.localeCompare(b.date) : b.date.localeCompare(a.date))) : [];
-      return [200, envelope('タイムラインを取得しました。', posts.slice((page - 1) * record, page * record).map((p) => renderPost(ctx, creator!, p)))];
+      return [200, timelineAnswer(ctx, creator!, posts.slice((page - 1) * record, page * record))];
     }
     if (path === '/api/contents/get-timeline-month') {
       const creator = creatorById(Number(q.get('user_id')));
@@ -274,7 +270,7 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
     if (m) {
       const found = findPost(Number(m[1]));
       if (!found) return [404, { message: '投稿が見つかりません。' }];
-      return [200, envelope('投稿を取得しました。', { post: renderPostDetail(ctx, found.creator, found.post) })];
+      return [200, postAnswer(ctx, found.creator, found.post)];
     }
     if (path === '/api/v3/timeline/content-length') {
       const creator = creatorById(Number(q.get('user_id')));
@@ -289,7 +285,7 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
   type MediaFile = { type: string; bytes: () => Promise<Buffer> | Buffer };
   const images = new Map<string, MediaFile>();
   const videos = new Map<string, MediaFile>();
-  const jpeg = (path: string, w = 64, h = 48): MediaFile => ({ type: 'image/jpeg', bytes: () => imageBytes(path, 'jpeg', w, h) });
+  const jpeg = (path: string, w = 64, h = 48): MediaFile => ({ type: 'image/jpeg', bytes: () => image(path, { format: 'jpeg', width: w, height: h, inset: true }) });
   const user = (u: { id: number }) => {
     const p = profilePaths(u);
     images.set(p.icon, jpeg(p.icon, 32, 32));
@@ -317,11 +313,8 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
 
   const files = async (res: http.ServerResponse, url: URL, table: Map<string, MediaFile>) => {
     const file = table.get(url.pathname);
-    if (!file) {
-      res.writeHead(403, { 'content-type': 'application/xml' });
-      return res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Access Denied</Message></Error>');
-    }
-    sendBytes(res, file.type, await file.bytes(), { 'cache-control': 'max-age=86400' });
+    if (!file) return send(res, 403, awsError('AccessDenied', 'Access Denied'), 'application/xml');
+    send(res, 200, await file.bytes(), file.type, { 'cache-control': 'max-age=86400' });
   };
 
   const fake: FakeCandfans = {
@@ -332,8 +325,8 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
     dataset,
     requests,
     delayMs: 0,
-    rateLimit: (count, retryAfterSeconds) => faults.rateLimit(count, retryAfterSeconds),
-    fail: (count, status = 500) => faults.fail(count, status),
+    rateLimit: faults.rateLimit,
+    fail: faults.fail,
     expireKey: () => void (sessions.get(FAKE_CANDFANS_SESSION_ID)!.alive = false),
     editPost(postId, change) {
       const found = findPost(postId);

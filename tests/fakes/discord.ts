@@ -8,9 +8,9 @@
  * cannot be read, a forum, and a DM channel. Knobs: expire the token, 429 or 5xx the next requests, edit
  * a message, add messages, slow answers down.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import sharp from 'sharp';
+import type http from 'node:http';
+import { image } from './kit/media.ts';
+import { jsonAs, redirect, send, startHost } from './kit/server.ts';
 
 const EPOCH = 1420070400000n;
 let sequence = 0n;
@@ -94,19 +94,17 @@ export interface FakeDiscord {
   close(): Promise<void>;
 }
 
-const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(JSON.stringify(body));
-};
-
-const png = (r: number, g: number, b: number) =>
-  sharp({ create: { width: 8, height: 8, channels: 3, background: { r, g, b } } }).png().toBuffer();
+const json = jsonAs('application/json');
+const png = (r: number, g: number, b: number) => image('', { width: 8, height: 8, colour: { r, g, b } });
 
 export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  const origin = `http://127.0.0.1:${port}`;
+  const host = await startHost({
+    log: (req, url) => void requests.push({ method: req.method ?? '', url: `${url.pathname}${url.search}`, authorization: req.headers.authorization }),
+    delay: (url) => (url.pathname.startsWith('/api/v10/') ? fake.delayMs : 0),
+    handler: (req, res, url) => (url.pathname.startsWith('/api/v10/') ? api(req, res, url) : cdn(res, url)),
+  });
+  const origin = host.origin;
+  const port = new URL(origin).port;
   const token = options.token ?? 'ODk0NTYxMjM0NTY3ODkwMTIz.GhIjKl.abcdefghijklmnopqrstuvwxyz0123456789AB';
   const start = Date.UTC(2024, 0, 1);
   const id = (offsetMs: number) => snowflakeAt(start + offsetMs);
@@ -261,10 +259,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       messages.get(channelId)!.push(...added);
       return added;
     },
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: host.close,
   };
 
   const api = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
@@ -289,8 +284,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     }
     if (failing.n > 0 && failing.skip-- <= 0) {
       failing.n--;
-      res.writeHead(failing.status, { 'content-type': 'text/html' });
-      return res.end('<html><body>upstream error</body></html>');
+      return send(res, failing.status, '<html><body>upstream error</body></html>', 'text/html');
     }
     const missing = () => json(res, 403, { message: 'Missing Access', code: 50001 });
     const unknown = () => json(res, 404, { message: 'Unknown Channel', code: 10003 });
@@ -335,28 +329,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   };
 
   const cdn = (res: http.ServerResponse, url: URL) => {
-    if (url.pathname === movedPath) {
-      res.writeHead(302, { location: `http://localhost:${port}${url.pathname}${url.search}` });
-      return res.end();
-    }
+    if (url.pathname === movedPath) return redirect(res, `http://localhost:${port}${url.pathname}${url.search}`);
     const path = url.pathname.startsWith('/media/attachments/') ? `/cdn${url.pathname.slice('/media'.length)}` : url.pathname;
     const bytes = files.get(path);
-    if (!bytes || (path.startsWith('/cdn/attachments/') && !url.search.includes(signature(path)))) {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      return res.end('This content is no longer available.');
-    }
-    res.writeHead(200, { 'content-type': path.endsWith('.psd') ? 'image/vnd.adobe.photoshop' : 'image/png', 'content-length': bytes.length });
-    res.end(bytes);
+    if (!bytes || (path.startsWith('/cdn/attachments/') && !url.search.includes(signature(path)))) return send(res, 404, 'This content is no longer available.', 'text/plain');
+    send(res, 200, bytes, path.endsWith('.psd') ? 'image/vnd.adobe.photoshop' : 'image/png');
   };
-
-  server.on('request', (req, res) => {
-    const url = new URL(req.url ?? '/', origin);
-    requests.push({ method: req.method ?? '', url: `${url.pathname}${url.search}`, authorization: req.headers.authorization });
-    if (url.pathname.startsWith('/api/v10/')) {
-      setTimeout(() => api(req, res, url), fake.delayMs);
-      return;
-    }
-    cdn(res, url);
-  });
   return fake;
 }

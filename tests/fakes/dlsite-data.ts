@@ -7,7 +7,8 @@
  * for the voice work, UTF-8 yazl zips elsewhere, a split zip in parts, a DRM .dlst blob). Shapes from
  * /work/research/dlsite.md (dm-api's live-verified fixtures, dlsite-rs's ProductApiContent, BH, DECK).
  */
-import { cp932Zip, demoMp4, imageFor, silentMp3, zipOf } from './fake-kit.ts';
+import { image, media, silentMp3 } from './kit/media.ts';
+import { cp932Zip, zipOf } from './kit/zip.ts';
 
 export type Delivery =
   | { kind: 'direct'; file: string }
@@ -78,6 +79,14 @@ export const relative = (img: ImgHost, path: string) => img.replace(/^https?:/, 
 
 export const filesOf = (w: DlsiteWork): string[] =>
   w.delivery.kind === 'split' ? w.delivery.parts : w.delivery.kind === 'browser' ? [] : [w.delivery.file];
+/** Where play.dlsite.com/api/v3/download sends a work's downloads: the direct link, the split page or the serial page. */
+export const downloadPath = (w: DlsiteWork) =>
+  w.delivery.kind === 'split' ? `/home/download/split/=/product_id/${w.workno}.html` : w.delivery.kind === 'serial' ? `/home/serial/=/product_id/${w.workno}.html` : `/home/download/=/product_id/${w.workno}.html`;
+/** The long description's HTML, its SAMPLE:{n} placeholders replaced by the sample images' URLs. */
+export function descriptionHtml(w: DlsiteWork, img: ImgHost): string {
+  const samples = Array.from({ length: w.samples }, (_, i) => relative(img, imagePath(w, `smp${i + 1}`)));
+  return w.description.replace(/SAMPLE:(\d+)/g, (_, n: string) => samples[Number(n) - 1] ?? '');
+}
 const ext = (name: string) => name.slice(name.lastIndexOf('.') + 1).toLowerCase();
 const AGE = { all: [1, 'general'], r15: [2, 'r15'], r18: [3, 'adult'] } as const;
 /** 2024-01-02T03:04:05Z -> "2024-01-02 12:04:05" (JST, as the store's JSON writes dates). */
@@ -149,13 +158,13 @@ export function ajaxInfo(w: DlsiteWork, img: ImgHost, origin: string) {
 export async function archiveBytes(w: DlsiteWork): Promise<Map<string, Buffer>> {
   const out = new Map<string, Buffer>();
   const readme = `${w.name.ja_JP}\r\nversion ${w.version ?? 1}\r\n`;
-  const jpg = (name: string) => imageFor(`${w.workno}:${name}`, 'jpeg', 24, 32);
+  const jpg = (name: string) => image(`${w.workno}:${name}`, { format: 'jpeg', width: 24, height: 32 });
   switch (w.workType) {
     case 'SOU':
       out.set(filesOf(w)[0], cp932Zip([
         { name: `${w.workno}/はじめにお読みください.txt`, data: readme },
-        { name: `${w.workno}/音声/01_はじめに.mp3`, data: silentMp3(1) },
-        { name: `${w.workno}/音声/02_耳かき.mp3`, data: silentMp3(1) },
+        { name: `${w.workno}/音声/01_はじめに.mp3`, data: silentMp3() },
+        { name: `${w.workno}/音声/02_耳かき.mp3`, data: silentMp3() },
         { name: `${w.workno}/画像/表紙.jpg`, data: await jpg('cover') },
       ]));
       break;
@@ -167,7 +176,7 @@ export async function archiveBytes(w: DlsiteWork): Promise<Map<string, Buffer>> 
       break;
     }
     case 'MOV':
-      out.set(filesOf(w)[0], await zipOf([{ name: 'readme.txt', data: readme }, { name: 'movie/本編.mp4', data: demoMp4() }]));
+      out.set(filesOf(w)[0], await zipOf([{ name: 'readme.txt', data: readme }, { name: 'movie/本編.mp4', data: media.mp4() }]));
       break;
     default:
       for (const name of filesOf(w)) {

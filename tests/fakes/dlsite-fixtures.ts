@@ -7,7 +7,7 @@
  * from the demo dataset, with sizes of the fake's archives. `source` names where each shape comes from in
  * /work/research/dlsite.md.
  */
-import { REAL_IMG, archiveBytes, demoDataset, filesOf, imagePath, playWork, productJson, relative, salesItem, type DlsiteWork } from './dlsite-data.ts';
+import { REAL_IMG, archiveBytes, demoDataset, descriptionHtml, downloadPath, filesOf, playWork, productJson, salesItem, type DlsiteWork } from './dlsite-data.ts';
 
 export interface DlsiteFixture {
   kind: string;
@@ -32,16 +32,14 @@ export async function dlsiteFixtures(): Promise<DlsiteFixture[]> {
     const maker = data.makers.find((m) => m.id === w.makerId)!;
     const owned = w.salesDate !== undefined && !w.gone;
     const total = filesOf(w).reduce((s, n) => s + (sizes.get(n) ?? 0), 0);
-    const d = w.delivery;
-    const location = d.kind === 'split' ? `/home/download/split/=/product_id/${w.workno}.html` : d.kind === 'serial' ? `/home/serial/=/product_id/${w.workno}.html` : `/home/download/=/product_id/${w.workno}.html`;
     return {
       kind,
       source: `${source}; ${PLAY_SOURCE}; ${PRODUCT_SOURCE}`,
       sales: w.salesDate ? salesItem(w) : null,
       play: owned ? playWork(w, maker, REAL_IMG, total) : null,
       product: w.gone ? null : productJson(w, maker, REAL_IMG, sizes),
-      description: w.gone ? null : w.description.replace(/SAMPLE:(\d+)/g, (_, n: string) => relative(REAL_IMG, imagePath(w, `smp${n}`))),
-      download: owned && d.kind !== 'browser' ? { status: 302, location: `https://www.dlsite.com${location}`, files: filesOf(w) } : { status: 404, files: [] },
+      description: w.gone ? null : descriptionHtml(w, REAL_IMG),
+      download: owned && w.delivery.kind !== 'browser' ? { status: 302, location: `https://www.dlsite.com${downloadPath(w)}`, files: filesOf(w) } : { status: 404, files: [] },
     };
   };
   return [

@@ -6,8 +6,10 @@
  * the circle profile (strong.prof_maker_name), the split-download page (one link per part) and the serial
  * page (a direct link and the <h2>シリアル番号</h2> table, as dm-api parses them).
  */
-import { htmlPage } from './fake-kit.ts';
-import { filesOf, imagePath, relative, type DlsiteMaker, type DlsiteWork, type ImgHost } from './dlsite-data.ts';
+import { descriptionHtml, filesOf, imagePath, relative, type DlsiteMaker, type DlsiteWork, type ImgHost } from './dlsite-data.ts';
+
+const htmlPage = (title: string, body: string) =>
+  `<!DOCTYPE html>\n<html lang="ja"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
 
 const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const jpDate = (iso: string) => {
@@ -37,7 +39,7 @@ export function ageGatePage(w: DlsiteWork): string {
 
 export function workPage(w: DlsiteWork, maker: DlsiteMaker, img: ImgHost, origin: string): string {
   const samples = Array.from({ length: w.samples }, (_, i) => relative(img, imagePath(w, `smp${i + 1}`)));
-  const description = w.description.replace(/SAMPLE:(\d+)/g, (_, n: string) => samples[Number(n) - 1] ?? '');
+  const description = descriptionHtml(w, img);
   const row = (th: string, td: string) => `<tr><th>${th}</th><td>${td}</td></tr>`;
   const people = (cls: string, label: string) => {
     const names = w.creators.filter((c) => c.class === cls).map((c) => `<a href="#">${esc(c.name)}</a>`);

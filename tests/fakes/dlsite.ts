@@ -37,9 +37,11 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { FAKE_DLSITE_KEY, FAKE_DLSITE_LOGIN, ajaxInfo, archiveBytes, bucketOf, demoDataset, domainOf, filesOf, playWork, productJson, salesItem, type DlsiteDataset, type DlsiteWork } from './dlsite-data.ts';
+import { FAKE_DLSITE_KEY, FAKE_DLSITE_LOGIN, ajaxInfo, archiveBytes, bucketOf, demoDataset, domainOf, downloadPath, filesOf, playWork, productJson, salesItem, type DlsiteDataset, type DlsiteWork } from './dlsite-data.ts';
 import { ageGatePage, circlePage, homePage, loginPage, notFoundPage, pageExpired, serialPage, splitPage, workPage } from './dlsite-pages.ts';
-import { Trouble, cookiesOf, imageFor, listen, readBody, sameText, sendBytes, sendJson, sendText, type FakeRequestLog } from './fake-kit.ts';
+import { image } from './kit/media.ts';
+import { Clock, Faults, cookiesOf, logInto, readBody, redirect, send, sendBytes, sendJson, startHost, type FakeRequestLog } from './kit/server.ts';
+import { CLOUDFRONT_ERRORS, cfDecode, cfEncode, sameText } from './kit/signing.ts';
 
 export * from './dlsite-data.ts';
 
@@ -80,7 +82,6 @@ export interface FakeDlsite {
 
 const UNAUTHENTICATED = { message: 'Unauthenticated.' };
 const b64url = (data: string | Buffer) => Buffer.from(data).toString('base64url');
-const cloudFront = (data: string | Buffer) => Buffer.from(data).toString('base64').replace(/\+/g, '-').replace(/=/g, '_').replace(/\//g, '~');
 const hostOf = (url: URL) => {
   const p = url.pathname;
   if (p.startsWith('/api/v3/download/sign/') || p.startsWith('/content/')) return 'play.dl';
@@ -96,14 +97,14 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
   const pageLimit = options.pageLimit ?? 50;
   const playTtl = options.playSessionTtlSeconds ?? 3600;
   const secret = randomBytes(16).toString('hex');
-  const trouble = new Trouble();
+  const faults = new Faults();
+  const clock = new Clock();
+  const now = clock.now;
   const requests: FakeRequestLog[] = [];
   const storeSessions = new Set([options.key ?? FAKE_DLSITE_KEY]);
   const playSessions = new Map<string, number>();
   const codes = new Map<string, string>();
   const xsrf = new Set<string>();
-  let clockOffset = 0;
-  const now = () => Date.now() + clockOffset;
   const archives = new Map<string, Buffer>();
   const sizes = new Map<string, number>();
   const build = async (w: DlsiteWork) => {
@@ -136,11 +137,7 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
     if (!s || !sameText(s, createHmac('sha256', secret).update(`${h}.${p}`).digest('base64url'))) return null;
     return JSON.parse(Buffer.from(p, 'base64url').toString());
   };
-  const html = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string | string[]> = {}) => sendText(res, status, 'text/html; charset=UTF-8', body, headers);
-  const redirect = (res: http.ServerResponse, location: string, cookies: string[] = []) => {
-    res.writeHead(302, { location, 'content-length': 0, ...(cookies.length ? { 'set-cookie': cookies } : {}) });
-    res.end();
-  };
+  const html = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string | string[]> = {}) => send(res, status, body, 'text/html; charset=UTF-8', headers);
   /** The form keeps the session's token (as Laravel does) and issues one for a new visitor. */
   const loginForm = (req: http.IncomingMessage, res: http.ServerResponse, failed = false) => {
     const current = cookiesOf(req).get('XSRF-TOKEN');
@@ -158,7 +155,7 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
       if (form.get('login_id') !== account.loginId || form.get('password') !== account.password) return loginForm(req, res, true), true;
       const sid = randomBytes(20).toString('hex');
       storeSessions.add(sid);
-      return redirect(res, `${origin}/home/`, [`__DLsite_SID=${sid}; Path=/; HttpOnly`, 'loginchecked=1; Path=/']), true;
+      return redirect(res, `${origin}/home/`, { 'set-cookie': [`__DLsite_SID=${sid}; Path=/; HttpOnly`, 'loginchecked=1; Path=/'] }), true;
     }
     if (p === '/login') return loginForm(req, res), true;
     if (p === '/home/login/=/skip_register/1' || p === '/oauth/authorize') {
@@ -178,7 +175,7 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
       if (!sid || !storeSessions.has(sid)) return redirect(res, `${origin}/login?user=self`), true;
       const session = randomBytes(24).toString('hex');
       playSessions.set(session, now() + playTtl * 1000);
-      return redirect(res, `${origin}/home/login/finish`, [`play_session=${session}; Path=/; HttpOnly; SameSite=Lax`]), true;
+      return redirect(res, `${origin}/home/login/finish`, { 'set-cookie': [`play_session=${session}; Path=/; HttpOnly; SameSite=Lax`] }), true;
     }
     if (p === '/home/login/finish') return (storeOk(req) ? html(res, 200, homePage(true)) : redirect(res, `${origin}/login?user=self`)), true;
     return false;
@@ -210,9 +207,7 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
       case '/api/v3/download': {
         const w = workBy(q.get('workno'));
         if (!owned(w) || w.delivery.kind === 'browser') return sendJson(res, 404, { message: 'Not Found' });
-        const kind = w.delivery.kind;
-        const target = kind === 'split' ? `/home/download/split/=/product_id/${w.workno}.html` : kind === 'serial' ? `/home/serial/=/product_id/${w.workno}.html` : `/home/download/=/product_id/${w.workno}.html`;
-        return redirect(res, origin + target);
+        return redirect(res, origin + downloadPath(w));
       }
       case '/api/v3/download/sign/cookie': {
         const w = workBy(q.get('workno'));
@@ -220,7 +215,7 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
         const base = `${origin}/content/work/${domainOf(w)}/${bucketOf(w.workno)}/${w.workno}/`;
         const expires = Math.floor(now() / 1000) + 3600;
         const policy = JSON.stringify({ Statement: [{ Resource: `${base}*`, Condition: { DateLessThan: { 'AWS:EpochTime': expires } } }] });
-        const cookies = { 'CloudFront-Policy': cloudFront(policy), 'CloudFront-Signature': cloudFront(createHmac('sha256', secret).update(policy).digest()), 'CloudFront-Key-Pair-Id': 'APKAFAKEDLSITEPLAY' };
+        const cookies = { 'CloudFront-Policy': cfEncode(policy), 'CloudFront-Signature': cfEncode(createHmac('sha256', secret).update(policy).digest()), 'CloudFront-Key-Pair-Id': 'APKAFAKEDLSITEPLAY' };
         const jstExpiry = new Date(expires * 1000 + 9 * 3600_000).toISOString().slice(0, 19) + '+0900';
         return sendJson(res, 200, { url: base, cookies, expires: jstExpiry });
       }
@@ -229,20 +224,21 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
   };
 
   const playContent = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
-    const denied = (code: string, message: string) => sendText(res, 403, 'text/xml', `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`);
+    // Checked as this fake always has: the cookies only, and any Key-Pair-Id.
+    const denied = (why: 'missing' | 'bad') => send(res, 403, CLOUDFRONT_ERRORS[why], 'text/xml');
     const jar = cookiesOf(req);
-    if (!jar.get('CloudFront-Key-Pair-Id') || !jar.get('CloudFront-Policy') || !jar.get('CloudFront-Signature')) return denied('MissingKey', 'Missing Key-Pair-Id query parameter or cookie value');
-    const policy = Buffer.from(jar.get('CloudFront-Policy')!.replace(/-/g, '+').replace(/_/g, '=').replace(/~/g, '/'), 'base64').toString();
-    if (!sameText(jar.get('CloudFront-Signature')!, cloudFront(createHmac('sha256', secret).update(policy).digest()))) return denied('AccessDenied', 'Access denied');
+    if (!jar.get('CloudFront-Key-Pair-Id') || !jar.get('CloudFront-Policy') || !jar.get('CloudFront-Signature')) return denied('missing');
+    const policy = cfDecode(jar.get('CloudFront-Policy')!).toString();
+    if (!sameText(jar.get('CloudFront-Signature')!, cfEncode(createHmac('sha256', secret).update(policy).digest()))) return denied('bad');
     const statement = JSON.parse(policy).Statement[0];
-    if (!(origin + url.pathname).startsWith(statement.Resource.slice(0, -1)) || statement.Condition.DateLessThan['AWS:EpochTime'] * 1000 < now()) return denied('AccessDenied', 'Access denied');
+    if (!(origin + url.pathname).startsWith(statement.Resource.slice(0, -1)) || statement.Condition.DateLessThan['AWS:EpochTime'] * 1000 < now()) return denied('bad');
     const m = /^\/content\/work\/[a-z]+\/[A-Z]{2}\d+\/([A-Z]{2}\d+)\/(ziptree\.json|optimized\/(.+))$/.exec(url.pathname);
     const w = workBy(m?.[1] ?? null);
-    if (!m || !w?.playPages) return denied('AccessDenied', 'Access denied');
+    if (!m || !w?.playPages) return denied('bad');
     const pages = Array.from({ length: w.playPages }, (_, i) => ({ name: `${String(i + 1).padStart(3, '0')}.jpg`, hash: createHmac('md5', w.workno).update(String(i)).digest('hex') }));
     if (m[3]) {
-      if (!pages.some((p) => `${p.hash}.jpg` === m[3])) return denied('AccessDenied', 'Access denied');
-      return sendBytes(req, res, await imageFor(`${w.workno}:play:${m[3]}`, 'jpeg', 30, 40), 'image/jpeg');
+      if (!pages.some((p) => `${p.hash}.jpg` === m[3])) return denied('bad');
+      return sendBytes(req, res, await image(`${w.workno}:play:${m[3]}`, { format: 'jpeg', width: 30, height: 40 }), 'image/jpeg');
     }
     return sendJson(res, 200, {
       hash: createHmac('md5', secret).update(w.workno).digest('hex'), workno: w.workno, version: 1, revision: 1, updated_at: '2024-02-11 08:00:00',
@@ -292,7 +288,7 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
     const path = `/get/=/type/work/domain/${domainOf(w)}/dir/${bucketOf(w.workno)}/file/${encodeURIComponent(name)}`;
     const stamp = (w.upgradeDate ?? w.registDate).replace(/\D/g, '').slice(0, 14);
     const token = sign({ path, sid: cookiesOf(req).get('__DLsite_SID'), exp: Math.floor(now() / 1000) + 600 });
-    return redirect(res, `${origin}${path}/_/${stamp}`, [`download_token=${token}; Path=/get/; HttpOnly`]);
+    return redirect(res, `${origin}${path}/_/${stamp}`, { 'set-cookie': [`download_token=${token}; Path=/get/; HttpOnly`] });
   };
 
   const fileServer = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
@@ -307,14 +303,16 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
   };
 
   const fake = { delayMs: 0 } as FakeDlsite;
-  const main = await listen({
-    port: options.port, host: hostOf, log: requests, headers: ['cookie', 'content-type', 'range', 'referer', 'user-agent'], delay: () => fake.delayMs,
+  const main = await startHost({
+    port: options.port,
+    log: logInto(requests, hostOf, ['cookie', 'content-type', 'range', 'referer', 'user-agent']),
+    delay: () => fake.delayMs,
     handler: async (req, res, url) => {
       const p = url.pathname;
       if (p.startsWith('/api/') || /^\/[a-z]+\/(api\/|product\/info\/)/.test(p)) {
-        const t = trouble.take();
-        if (t?.status === 429) return sendJson(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': String(t.retryAfter) });
-        if (t) return html(res, t.status, `<html><body><h1>${t.status}</h1></body></html>`);
+        const fault = faults.take();
+        if (fault?.kind === 'limit') return sendJson(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': String(fault.retryAfter) });
+        if (fault) return html(res, fault.status, `<html><body><h1>${fault.status}</h1></body></html>`);
       }
       if (await auth(req, res, url)) return;
       if (p.startsWith('/api/v3/')) return play(req, res, url);
@@ -324,14 +322,16 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
     },
   });
   origin = main.origin;
-  const cdn = await listen({
-    port: options.cdnPort, host: 'img', log: requests, headers: ['referer'], delay: () => fake.delayMs,
+  const cdn = await startHost({
+    port: options.cdnPort,
+    log: logInto(requests, 'img', ['referer']),
+    delay: () => fake.delayMs,
     handler: async (req, res, url) => {
       const m = /^\/(?:modpub|resize)\/images2\/work\/[a-z]+\/[A-Z]{2}\d+\/([A-Z]{2}\d+)_img_(main|sam|smp\d+)(_240x240)?\.jpg$/.exec(url.pathname);
       const w = workBy(m?.[1] ?? null);
-      if (!m || !w || w.gone) return sendText(res, 404, 'text/html', notFoundPage());
+      if (!m || !w || w.gone) return send(res, 404, notFoundPage(), 'text/html');
       const [width, height] = m[3] ? [240, 240] : m[2] === 'sam' ? [100, 75] : [56, 42];
-      return sendBytes(req, res, await imageFor(url.pathname.replace('_240x240', ''), 'jpeg', width, height), 'image/jpeg');
+      return sendBytes(req, res, await image(url.pathname.replace('_240x240', ''), { format: 'jpeg', width, height }), 'image/jpeg');
     },
   });
   img = cdn.origin;
@@ -341,14 +341,14 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
     cdnUrl: img,
     dataset,
     requests,
-    rateLimit: (n: number, s: number) => trouble.rateLimit(n, s),
-    fail: (n: number, status?: number) => trouble.fail(n, status),
+    rateLimit: faults.rateLimit,
+    fail: faults.fail,
     expireKey() {
       storeSessions.clear();
       playSessions.clear();
     },
     expirePlaySession: () => playSessions.clear(),
-    advanceTime: (seconds: number) => void (clockOffset += seconds * 1000),
+    advanceTime: clock.advance,
     async editPost(workno: string, changes: Partial<Pick<DlsiteWork, 'name' | 'introS' | 'description'>> = {}) {
       const w = workBy(workno);
       if (!w) throw new Error(`no work ${workno}`);

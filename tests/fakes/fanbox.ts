@@ -7,10 +7,9 @@
  * FANBOXSESSID), and the files of downloads.fanbox.cc / pximg.net as real PNG bytes under /files/.
  * Knobs: 429 with Retry-After or 5xx for the next N requests, a changed post, an expired key, a delay.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
-import sharp from 'sharp';
+import type http from 'node:http';
+import { image } from './kit/media.ts';
+import { Faults, jsonAs, redirect, send, startHost } from './kit/server.ts';
 
 export interface FakeComment {
   id: string;
@@ -78,53 +77,36 @@ export interface FakeFanbox {
   close(): Promise<void>;
 }
 
-const pngCache = new Map<string, Buffer>();
-
-/** A small real PNG whose colour comes from its name, so each name has its own bytes and hash. */
-async function pngFor(name: string): Promise<Buffer> {
-  let png = pngCache.get(name);
-  if (!png) {
-    let h = 0;
-    for (const ch of name) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
-    png = await sharp({ create: { width: 16, height: 12, channels: 3, background: { r: h & 255, g: (h >> 8) & 255, b: (h >> 16) & 255 } } })
-      .png()
-      .toBuffer();
-    pngCache.set(name, png);
-  }
-  return png;
-}
-
-function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
+const json = jsonAs('application/json');
 
 const GENERAL_ERROR = { error: 'general_error' };
 
 export async function startFakeFanbox(options: FakeFanboxOptions): Promise<FakeFanbox> {
   const pageSize = options.pageSize ?? 10;
-  let limited = { n: 0, retryAfter: 0 };
-  let failing = { n: 0, status: 503 };
+  const faults = new Faults();
   let expired = false;
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const host = await startHost({
+    log: (req, url) => {
+      const record = { path: url.pathname + url.search, headers: req.headers, status: 200 };
+      fake.requests.push(record);
+      return record;
+    },
+    delay: () => fake.delayMs,
+    handler: (req, res, url) => handle(req, res, url),
+  });
+  const base = host.origin;
   const fake: FakeFanbox = {
     url: base,
     creators: options.creators ?? defaultCreators(),
     newsletters: options.newsletters ?? defaultNewsletters(),
     requests: [],
-    rateLimit: (n, retryAfter) => (limited = { n, retryAfter }),
-    fail: (n, status = 503) => (failing = { n, status }),
+    rateLimit: faults.rateLimit,
+    fail: faults.fail,
     expireKey: () => (expired = true),
     delayMs: 0,
     overrides: new Map(),
     post: (id) => fake.creators.flatMap((c) => c.posts).find((p) => p.id === id),
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: host.close,
   };
   const files = (value: unknown): unknown => JSON.parse(JSON.stringify(value).replaceAll('FILES/', `${base}/files/`));
   const creatorBy = (key: 'userId' | 'creatorId', value: string | null) => fake.creators.find((c) => c[key] === value);
@@ -154,7 +136,7 @@ export async function startFakeFanbox(options: FakeFanboxOptions): Promise<FakeF
   const api = (path: string, q: URLSearchParams, res: http.ServerResponse): void => {
     switch (path) {
       case '/plan.listSupporting':
-        return send(res, 200, {
+        return json(res, 200, {
           body: fake.creators.map((c) => ({
             id: `plan-${c.userId}`,
             title: `${c.name} supporter`,
@@ -169,45 +151,45 @@ export async function startFakeFanbox(options: FakeFanboxOptions): Promise<FakeF
         });
       case '/creator.get': {
         const c = creatorBy('creatorId', q.get('creatorId'));
-        if (!c) return send(res, 404, GENERAL_ERROR);
-        return send(res, 200, files({ body: { user: user(c), creatorId: c.creatorId, description: 'hello', hasAdultContent: false, coverImageUrl: `FILES/cover-${c.userId}.png`, profileLinks: [], profileItems: [], isFollowed: true, isSupported: true } }));
+        if (!c) return json(res, 404, GENERAL_ERROR);
+        return json(res, 200, files({ body: { user: user(c), creatorId: c.creatorId, description: 'hello', hasAdultContent: false, coverImageUrl: `FILES/cover-${c.userId}.png`, profileLinks: [], profileItems: [], isFollowed: true, isSupported: true } }));
       }
       case '/post.paginateCreator': {
         const c = creatorBy('creatorId', q.get('creatorId'));
-        if (!c) return send(res, 404, GENERAL_ERROR);
+        if (!c) return json(res, 404, GENERAL_ERROR);
         const posts = newestFirst(c);
         const urls: string[] = [];
         for (let i = 0; i < posts.length; i += pageSize) urls.push(pageUrl(c, posts[i]));
-        return send(res, 200, { body: urls });
+        return json(res, 200, { body: urls });
       }
       case '/post.listCreator': {
         const c = creatorBy('creatorId', q.get('creatorId'));
-        if (!c) return send(res, 404, GENERAL_ERROR);
+        if (!c) return json(res, 404, GENERAL_ERROR);
         const maxDate = q.get('maxPublishedDatetime');
         const maxId = Number(q.get('maxId') ?? Infinity);
         const limit = Number(q.get('limit') ?? pageSize);
         const page = newestFirst(c)
           .filter((p) => !maxDate || p.publishedDatetime < maxDate || (p.publishedDatetime === maxDate && Number(p.id) <= maxId))
           .slice(0, limit);
-        return send(res, 200, files({ body: page.map((p) => item(c, p)) }));
+        return json(res, 200, files({ body: page.map((p) => item(c, p)) }));
       }
       case '/post.info': {
         const c = fake.creators.find((cr) => cr.posts.some((p) => p.id === q.get('postId')));
         const p = fake.post(q.get('postId') ?? '');
-        if (!c || !p) return send(res, 404, GENERAL_ERROR);
-        return send(res, 200, files({ body: { ...item(c, p), type: p.type, coverImageUrl: p.coverImage ? `FILES/${p.coverImage}` : null, body: p.isRestricted ? null : p.body, nextPost: null, prevPost: null, imageForShare: '' } }));
+        if (!c || !p) return json(res, 404, GENERAL_ERROR);
+        return json(res, 200, files({ body: { ...item(c, p), type: p.type, coverImageUrl: p.coverImage ? `FILES/${p.coverImage}` : null, body: p.isRestricted ? null : p.body, nextPost: null, prevPost: null, imageForShare: '' } }));
       }
       case '/post.getComments': {
         const p = fake.post(q.get('postId') ?? '');
-        if (!p) return send(res, 404, GENERAL_ERROR);
+        if (!p) return json(res, 404, GENERAL_ERROR);
         const limit = Number(q.get('limit') ?? 10);
         const offset = Number(q.get('offset') ?? 0);
         const all = p.comments ?? [];
         const nextUrl = offset + limit < all.length ? `${base}/post.getComments?postId=${p.id}&limit=${limit}&offset=${offset + limit}` : null;
-        return send(res, 200, { body: { commentList: { items: all.slice(offset, offset + limit).map((cm) => comment(cm, '0', cm.id)), nextUrl } } });
+        return json(res, 200, { body: { commentList: { items: all.slice(offset, offset + limit).map((cm) => comment(cm, '0', cm.id)), nextUrl } } });
       }
       case '/newsletter.list':
-        return send(res, 200, {
+        return json(res, 200, {
           body: fake.newsletters.map((n) => {
             const c = creatorBy('userId', n.userId);
             return { id: n.id, body: n.body, createdAt: n.createdAt, isRead: false, creator: n.userId ? { creatorId: c?.creatorId ?? `gone${n.userId}`, user: c ? user(c) : { userId: n.userId, name: 'Someone', iconUrl: null } } : null };
@@ -215,42 +197,25 @@ export async function startFakeFanbox(options: FakeFanboxOptions): Promise<FakeF
         });
       case '/legacy/support/creator': {
         const c = creatorBy('userId', q.get('userId'));
-        if (!c?.hasFancard) return send(res, 404, GENERAL_ERROR);
-        return send(res, 200, { body: { supporterCardImageUrl: `${base}/files/fancard-${c.userId}.png` } });
+        if (!c?.hasFancard) return json(res, 404, GENERAL_ERROR);
+        return json(res, 200, { body: { supporterCardImageUrl: `${base}/files/fancard-${c.userId}.png` } });
       }
       default:
-        return send(res, 404, GENERAL_ERROR);
+        return json(res, 404, GENERAL_ERROR);
     }
   };
 
-  server.on('request', async (req, res) => {
-    const url = new URL(req.url ?? '/', base);
-    const record = { path: url.pathname + url.search, headers: req.headers, status: 200 };
-    fake.requests.push(record);
-    const reply = res.writeHead.bind(res);
-    res.writeHead = ((status: number, ...rest: never[]) => {
-      record.status = status;
-      return reply(status, ...rest);
-    }) as typeof res.writeHead;
-    if (fake.delayMs) await sleep(fake.delayMs);
+  const handle = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     if (url.pathname.startsWith('/files/')) return sendFile(url.pathname.slice('/files/'.length), res);
-    if (url.pathname.startsWith('/away/')) {
-      res.writeHead(302, { location: `http://localhost:${(server.address() as AddressInfo).port}/files/${url.pathname.slice(6)}` });
-      return res.end();
-    }
-    if (req.headers.origin !== 'https://www.fanbox.cc') return send(res, 400, GENERAL_ERROR);
-    if (expired || !(req.headers.cookie ?? '').split(/;\s*/).includes(`FANBOXSESSID=${options.key}`)) return send(res, 401, GENERAL_ERROR);
-    if (limited.n > 0) {
-      limited.n--;
-      return send(res, 429, GENERAL_ERROR, { 'retry-after': String(limited.retryAfter) });
-    }
-    if (failing.n > 0) {
-      failing.n--;
-      return send(res, failing.status, GENERAL_ERROR);
-    }
-    if (fake.overrides.has(url.pathname)) return send(res, 200, fake.overrides.get(url.pathname));
+    if (url.pathname.startsWith('/away/')) return redirect(res, `http://localhost:${new URL(base).port}/files/${url.pathname.slice(6)}`);
+    if (req.headers.origin !== 'https://www.fanbox.cc') return json(res, 400, GENERAL_ERROR);
+    if (expired || !(req.headers.cookie ?? '').split(/;\s*/).includes(`FANBOXSESSID=${options.key}`)) return json(res, 401, GENERAL_ERROR);
+    const fault = faults.take();
+    if (fault?.kind === 'limit') return json(res, 429, GENERAL_ERROR, { 'retry-after': String(fault.retryAfter) });
+    if (fault) return json(res, fault.status, GENERAL_ERROR);
+    if (fake.overrides.has(url.pathname)) return json(res, 200, fake.overrides.get(url.pathname));
     api(url.pathname, url.searchParams, res);
-  });
+  };
 
   async function sendFile(name: string, res: http.ServerResponse) {
     if (name.startsWith('big-')) {
@@ -260,10 +225,9 @@ export async function startFakeFanbox(options: FakeFanboxOptions): Promise<FakeF
       for (let i = 0; i < 40 && !res.destroyed; i++) res.write(chunk);
       return res.end();
     }
-    if (name.startsWith('gone-')) return send(res, 404, GENERAL_ERROR);
-    const bytes = name.endsWith('.zip') ? Buffer.from(`PK\u0005\u0006${'\0'.repeat(18)}${name}`) : await pngFor(decodeURIComponent(name));
-    res.writeHead(200, { 'content-type': name.endsWith('.zip') ? 'application/zip' : 'image/png', 'content-length': bytes.length });
-    res.end(bytes);
+    if (name.startsWith('gone-')) return json(res, 404, GENERAL_ERROR);
+    const bytes = name.endsWith('.zip') ? Buffer.from(`PK\u0005\u0006${'\0'.repeat(18)}${name}`) : await image(decodeURIComponent(name), { colour: 'x31' });
+    send(res, 200, bytes, name.endsWith('.zip') ? 'application/zip' : 'image/png');
   }
 
   return fake;

@@ -6,7 +6,8 @@
  * Jakan-Kink/fansly-scraper tests/fixtures/json_data (example_timeline, example_conversation,
  * messages-group, example_subscriptions). Ids are 18-digit strings, as Fansly's snowflakes are.
  */
-import { hlsMaster, type UrlSigner } from './paysite-kit.ts';
+import { hlsMaster } from './kit/hls.ts';
+import type { UrlSigner } from './kit/signing.ts';
 
 export type FanslyMediaKind = 'image' | 'video' | 'video-hls' | 'audio';
 
@@ -466,6 +467,19 @@ export function renderMessage(message: FanslyMessage, groupId: string) {
     likes: [],
     totalTipAmount: 0,
   };
+}
+
+/** The /message answer for these messages of a group: the messages, and the media and bundles of the creators' ones. */
+export function renderMessagePage(ctx: RenderContext, dataset: FanslyDataset, groupId: string, page: FanslyMessage[]) {
+  const accountMedia: ReturnType<typeof renderAccountMedia>[] = [];
+  const bundles: ReturnType<typeof renderBundle>[] = [];
+  for (const msg of page) {
+    const owner = dataset.creators.find((c) => c.id === msg.senderId);
+    if (!owner) continue;
+    if (msg.bundleId) bundles.push(renderBundle(owner, msg.bundleId, msg.media, msg.createdAt));
+    for (const spec of msg.media) accountMedia.push(renderAccountMedia(ctx, owner, spec, msg.createdAt));
+  }
+  return { messages: page.map((msg) => renderMessage(msg, groupId)), accountMedia, accountMediaBundles: bundles, tips: [], tipGoals: [], accountMediaOrders: [], stories: [], storyOrders: [] };
 }
 
 /** The HLS files of a video: master playlist, its one rendition and the rendition's segments. */

@@ -33,22 +33,11 @@
  * location metadata's Policy/Key-Pair-Id/Signature as query parameters or CloudFront-* cookies.
  */
 import type http from 'node:http';
-import {
-  CLOUDFRONT_ERRORS,
-  Faults,
-  HLS_TYPE,
-  UrlSigner,
-  header,
-  hlsMedia,
-  imageBytes,
-  media,
-  parseCookies,
-  sendBytes,
-  sendJson,
-  startHost,
-  type FakeHost,
-  type LoggedRequest,
-} from './paysite-kit.ts';
+import { findCreatorPost } from './kit/data.ts';
+import { HLS_TYPE, hlsMedia } from './kit/hls.ts';
+import { image, media } from './kit/media.ts';
+import { Clock, Faults, cookiesOf, header, jsonAs, logInto, send, startHost, type FakeRequestLog } from './kit/server.ts';
+import { CLOUDFRONT_ERRORS, NO_SUCH_KEY, UrlSigner } from './kit/signing.ts';
 import {
   SIZES,
   demoDataset,
@@ -56,14 +45,12 @@ import {
   mediaPaths,
   renderAccount,
   renderAccountMedia,
-  renderBundle,
-  renderMessage,
+  renderMessagePage,
   renderPostContainer,
   renderSubscription,
   type FanslyCreator,
   type FanslyDataset,
   type FanslyMediaSpec,
-  type FanslyPost,
   type RenderContext,
 } from './fansly-data.ts';
 
@@ -123,7 +110,7 @@ export interface FakeFansly {
   sessionId: string;
   checkKey: string;
   dataset: FanslyDataset;
-  requests: LoggedRequest[];
+  requests: FakeRequestLog[];
   deviceIds: Set<string>;
   delayMs: number;
   rateLimit(count: number, retryAfterSeconds: number): void;
@@ -136,6 +123,7 @@ export interface FakeFansly {
 
 const unauthorized = { success: false, error: { code: 401, details: 'unauthorized' } };
 const ok = (response: unknown) => ({ success: true, response });
+const json = jsonAs('application/json');
 const RELEVANT = ['authorization', 'fansly-client-id', 'fansly-client-ts', 'fansly-client-check', 'fansly-session-id', 'origin', 'referer', 'user-agent', 'cookie'];
 
 export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<FakeFansly> {
@@ -146,28 +134,23 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
   const pageSize = options.pageSize ?? 15;
   const tolerance = (options.clientTsToleranceSeconds ?? 300) * 1000;
   const faults = new Faults();
-  const requests: LoggedRequest[] = [];
+  const clock = new Clock();
+  const requests: FakeRequestLog[] = [];
   const deviceIds = new Set<string>();
   let expired = false;
   let deviceCounter = 0n;
   const delay = () => fake.delayMs;
-  const signer = new UrlSigner(`fansly-cdn-${Math.random()}`, 'K2JCJMDEHXQW5F', () => faults.now());
+  const signer = new UrlSigner(`fansly-cdn-${Math.random()}`, 'K2JCJMDEHXQW5F', clock.now);
 
-  const cdnHost = await startHost('cdn', options.cdnPort ?? 0, requests, ['cookie', 'authorization', 'origin', 'referer'], delay, (req, res, url) => cdn(req, res, url));
+  const cdnHost = await startHost({ port: options.cdnPort, log: logInto(requests, 'cdn', ['cookie', 'authorization', 'origin', 'referer']), delay, handler: (req, res, url) => cdn(req, res, url) });
   const ctx: RenderContext = { cdn: cdnHost.origin, signer, ttl: options.urlTtlSeconds ?? 3600 };
-  const apiHost = await startHost('api', options.port ?? 0, requests, RELEVANT, delay, (req, res, url) => handle(req, res, url));
+  const apiHost = await startHost({ port: options.port, log: logInto(requests, 'api', RELEVANT), delay, handler: (req, res, url) => handle(req, res, url) });
 
   // -------------------------------------------------------------------------------------------
   // Lookups
 
   const creatorById = (id: string) => dataset.creators.find((c) => c.id === id);
-  const findPost = (id: string): { creator: FanslyCreator; post: FanslyPost } | undefined => {
-    for (const creator of dataset.creators) {
-      const post = creator.posts.find((p) => p.id === id);
-      if (post) return { creator, post };
-    }
-    return undefined;
-  };
+  const findPost = (id: string) => findCreatorPost(dataset.creators, (p) => p.id === id);
   /** Every media item with its owner, creation time and bundle, from posts and messages. */
   const allMedia = () => {
     const out: { owner: FanslyCreator; spec: FanslyMediaSpec; createdAt: number; bundleId?: string; siblings: FanslyMediaSpec[] }[] = [];
@@ -187,14 +170,14 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
 
   const site = (res: http.ServerResponse, path: string): boolean => {
     if (path === '/') {
-      sendBytes(res, 'text/html; charset=utf-8', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fansly</title><base href="/"></head><body><app-root></app-root><script src="runtime.1b2c3d4e5f6a7b8c.js" type="module"></script><script src="${FANSLY_MAIN_JS}" type="module"></script></body></html>`);
+      send(res, 200, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fansly</title><base href="/"></head><body><app-root></app-root><script src="runtime.1b2c3d4e5f6a7b8c.js" type="module"></script><script src="${FANSLY_MAIN_JS}" type="module"></script></body></html>`, 'text/html; charset=utf-8');
       return true;
     }
     if (path === `/${FANSLY_MAIN_JS}`) {
       // The key is an expression now (JK evaluates it): two parts reversed and joined, plus the last.
       const [a, b, c] = checkKey.split('-');
       const expression = c === undefined ? JSON.stringify(checkKey) : `[${JSON.stringify(b)},${JSON.stringify(a)}].reverse().join("-")+"-${c}"`;
-      sendBytes(res, 'application/javascript', `"use strict";(self.webpackChunkfansly=self.webpackChunkfansly||[]).push([[179],{4821:(e,t,n)=>{class r{constructor(){this.deviceId_=null;this.checkKey_=${expression},this.cache_=new Map}}}}]);`);
+      send(res, 200, `"use strict";(self.webpackChunkfansly=self.webpackChunkfansly||[]).push([[179],{4821:(e,t,n)=>{class r{constructor(){this.deviceId_=null;this.checkKey_=${expression},this.cache_=new Map}}}}]);`, 'application/javascript');
       return true;
     }
     return false;
@@ -213,33 +196,30 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
     }
     if (!path.startsWith('/api/v1/')) {
       if (req.method === 'GET' && site(res, path)) return;
-      return sendJson(res, 404, { success: false, error: { code: 404, details: 'Not Found' } });
+      return json(res, 404, { success: false, error: { code: 404, details: 'Not Found' } });
     }
-    const fault = faults.next();
+    const fault = faults.take();
     if (fault?.kind === 'limit') {
-      return sendJson(res, 429, { success: false, error: { code: 429, details: 'Too Many Requests' } }, fault.retryAfter > 0 ? { 'retry-after': String(fault.retryAfter) } : {});
+      return json(res, 429, { success: false, error: { code: 429, details: 'Too Many Requests' } }, fault.retryAfter > 0 ? { 'retry-after': String(fault.retryAfter) } : {});
     }
-    if (fault?.kind === 'fail') {
-      res.writeHead(fault.status, { 'content-type': 'text/html' });
-      return res.end(`<html><head><title>${fault.status}</title></head><body><center><h1>${fault.status}</h1></center></body></html>`);
-    }
+    if (fault?.kind === 'fail') return send(res, fault.status, `<html><head><title>${fault.status}</title></head><body><center><h1>${fault.status}</h1></center></body></html>`, 'text/html');
     if (path === '/api/v1/device/id') {
-      const deviceId = String(780000000000000000n + BigInt(Math.floor(faults.now() / 1000)) * 1000n + ++deviceCounter);
+      const deviceId = String(780000000000000000n + BigInt(Math.floor(clock.now() / 1000)) * 1000n + ++deviceCounter);
       deviceIds.add(deviceId);
-      return sendJson(res, 200, ok(deviceId));
+      return json(res, 200, ok(deviceId));
     }
-    if (expired || header(req, 'authorization') !== token) return sendJson(res, 401, unauthorized);
+    if (expired || header(req, 'authorization') !== token) return json(res, 401, unauthorized);
     const deviceId = header(req, 'fansly-client-id') ?? '';
     const ts = Number(header(req, 'fansly-client-ts'));
     const check = header(req, 'fansly-client-check');
-    if (!deviceIds.has(deviceId) || !Number.isFinite(ts) || Math.abs(ts - faults.now()) > tolerance || check !== fanslyClientCheck(checkKey, path, deviceId)) {
-      return sendJson(res, 401, unauthorized);
+    if (!deviceIds.has(deviceId) || !Number.isFinite(ts) || Math.abs(ts - clock.now()) > tolerance || check !== fanslyClientCheck(checkKey, path, deviceId)) {
+      return json(res, 401, unauthorized);
     }
-    if (path !== '/api/v1/account/me' && header(req, 'fansly-session-id') !== sessionId) return sendJson(res, 401, unauthorized);
-    if (req.method !== 'GET') return sendJson(res, 405, { success: false, error: { code: 405, details: 'Method Not Allowed' } });
+    if (path !== '/api/v1/account/me' && header(req, 'fansly-session-id') !== sessionId) return json(res, 401, unauthorized);
+    if (req.method !== 'GET') return json(res, 405, { success: false, error: { code: 405, details: 'Method Not Allowed' } });
     const answer = route(path, url);
-    if (answer === undefined) return sendJson(res, 404, { success: false, error: { code: 404, details: 'Not Found' } });
-    sendJson(res, 200, ok(answer));
+    if (answer === undefined) return json(res, 404, { success: false, error: { code: 404, details: 'Not Found' } });
+    json(res, 200, ok(answer));
   };
 
   const route = (path: string, url: URL): unknown => {
@@ -317,15 +297,7 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
         .filter((msg) => before === 0n || BigInt(msg.id) < before)
         .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1))
         .slice(0, limit);
-      const accountMedia: unknown[] = [];
-      const bundles: unknown[] = [];
-      for (const msg of page) {
-        const owner = creatorById(msg.senderId);
-        if (!owner) continue;
-        if (msg.bundleId) bundles.push(renderBundle(owner, msg.bundleId, msg.media, msg.createdAt));
-        for (const spec of msg.media) accountMedia.push(renderAccountMedia(ctx, owner, spec, msg.createdAt));
-      }
-      return { messages: page.map((msg) => renderMessage(msg, group!.id)), accountMedia, accountMediaBundles: bundles, tips: [], tipGoals: [], accountMediaOrders: [], stories: [], storyOrders: [] };
+      return renderMessagePage(ctx, dataset, group?.id ?? '', page);
     }
     return undefined;
   };
@@ -335,17 +307,17 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
 
   type CdnFile = { type: string; hls: boolean; bytes: () => Promise<Buffer> | Buffer };
   const files = new Map<string, CdnFile>();
-  const image = (path: string, w: number, h: number): CdnFile => ({ type: 'image/jpeg', hls: false, bytes: () => imageBytes(path, 'jpeg', w, h) });
+  const jpeg = (path: string, w: number, h: number): CdnFile => ({ type: 'image/jpeg', hls: false, bytes: () => image(path, { format: 'jpeg', width: w, height: h, inset: true }) });
   const register = (owner: string, spec: FanslyMediaSpec) => {
     const paths = mediaPaths(owner, spec);
-    files.set(paths.preview, image(paths.preview, SIZES.thumb[0], SIZES.thumb[1]));
+    files.set(paths.preview, jpeg(paths.preview, SIZES.thumb[0], SIZES.thumb[1]));
     if (spec.kind === 'image') {
-      files.set(paths.original, image(paths.original, SIZES.image[0], SIZES.image[1]));
-      files.set(paths.thumb, image(paths.thumb, SIZES.thumb[0], SIZES.thumb[1]));
+      files.set(paths.original, jpeg(paths.original, SIZES.image[0], SIZES.image[1]));
+      files.set(paths.thumb, jpeg(paths.thumb, SIZES.thumb[0], SIZES.thumb[1]));
       return;
     }
     if (spec.kind === 'audio') return void files.set(paths.original, { type: 'audio/mp4', hls: false, bytes: media.m4a });
-    files.set(paths.thumb, image(paths.thumb, SIZES.poster[0], SIZES.poster[1]));
+    files.set(paths.thumb, jpeg(paths.thumb, SIZES.poster[0], SIZES.poster[1]));
     if (spec.kind === 'video') files.set(paths.original, { type: 'video/mp4', hls: false, bytes: media.mp4 });
     const hls = hlsFiles(owner, spec);
     const segments = media.segments();
@@ -361,17 +333,11 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
 
   const cdn = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     const file = files.get(url.pathname);
-    if (!file) {
-      res.writeHead(404, { 'content-type': 'application/xml' });
-      return res.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>');
-    }
-    const cookies = file.hls ? parseCookies(header(req, 'cookie')) : new Map<string, string>();
+    if (!file) return send(res, 404, NO_SUCH_KEY, 'application/xml');
+    const cookies = file.hls ? cookiesOf(req) : new Map<string, string>();
     const verdict = signer.check(`${cdnHost.origin}${url.pathname}`, url.searchParams, cookies);
-    if (verdict !== 'ok') {
-      res.writeHead(403, { 'content-type': 'application/xml' });
-      return res.end(CLOUDFRONT_ERRORS[verdict]);
-    }
-    sendBytes(res, file.type, await file.bytes(), { 'cache-control': 'max-age=31536000' });
+    if (verdict !== 'ok') return send(res, 403, CLOUDFRONT_ERRORS[verdict], 'application/xml');
+    send(res, 200, await file.bytes(), file.type, { 'cache-control': 'max-age=31536000' });
   };
 
   const fake: FakeFansly = {
@@ -385,15 +351,15 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
     requests,
     deviceIds,
     delayMs: 0,
-    rateLimit: (count, retryAfterSeconds) => faults.rateLimit(count, retryAfterSeconds),
-    fail: (count, status = 503) => faults.fail(count, status),
+    rateLimit: faults.rateLimit,
+    fail: faults.fail,
     expireKey: () => void (expired = true),
     editPost(postId, content) {
       const found = findPost(postId);
       if (!found) throw new Error(`no post ${postId}`);
       found.post.content = content;
     },
-    advanceClock: (seconds) => faults.advanceClock(seconds),
+    advanceClock: clock.advance,
     async close() {
       await Promise.all([apiHost.close(), cdnHost.close()]);
     },

@@ -114,6 +114,9 @@ export const postOf = (data: FantiaDataset, id: number) => {
   return undefined;
 };
 
+/** The API's answer for a missing or deleted post or fanclub (404). */
+export const NOT_FOUND = { error_text: 'ページが見つかりませんでした' };
+
 export const newestFirst = (fanclub: FantiaFanclub) => fanclub.posts.filter((p) => !p.deleted).sort((a, b) => b.postedAt - a.postedAt);
 
 const publicImage = (v: FantiaView, dir: string, file: string, variants: string[]) =>

@@ -32,9 +32,9 @@
  * Knobs: rateLimit, fail, expireKey, editPost, deletePost, captcha, adult, advanceTime, delayMs.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import {
+  NOT_FOUND,
   demoDataset,
   listDateJst,
   newestFirst,
@@ -48,21 +48,9 @@ import {
   type FantiaPost,
   type FantiaView,
 } from './fantia-data.ts';
-import {
-  Signer,
-  Trouble,
-  bytesFor,
-  closeServer,
-  cookiesOf,
-  escapeHtml as h,
-  logRequest,
-  railsRedirect,
-  readBody,
-  send,
-  sendHtml,
-  sendJson,
-  type FakeRequestLog,
-} from './paysite-media.ts';
+import { bytesFor } from './kit/media.ts';
+import { Clock, Faults, cookiesOf, escapeHtml as h, logInto, railsRedirect, readBody, send, sendHtml, sendJson, startHost, type FakeRequestLog } from './kit/server.ts';
+import { CLOUDFRONT_ERRORS, NO_SUCH_KEY, Signer, cfDecode, cfEncode } from './kit/signing.ts';
 
 export * from './fantia-data.ts';
 
@@ -110,8 +98,6 @@ export interface FakeFantia {
 }
 
 const KEY_PAIR_ID = 'APKAFAKEFANTIA0000';
-const cfBase64 = (text: string) => Buffer.from(text).toString('base64').replace(/\+/g, '-').replace(/=/g, '_').replace(/\//g, '~');
-const cfDecode = (text: string) => Buffer.from(text.replace(/-/g, '+').replace(/_/g, '=').replace(/~/g, '/'), 'base64').toString();
 const LOGGED_IN_ONLY = /^\/mypage(\/|$)/;
 const LOG_HEADERS = ['cookie', 'x-csrf-token', 'x-requested-with', 'accept', 'referer', 'origin', 'user-agent', 'content-type'];
 
@@ -121,25 +107,23 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
   const plansPageSize = options.plansPageSize ?? 10;
   const ttl = options.urlTtlSeconds ?? 3600;
   const key = options.key ?? FAKE_FANTIA_KEY;
-  const trouble = new Trouble();
+  const faults = new Faults();
   const signer = new Signer();
   const csrfSecret = randomBytes(32);
   const requests: FakeRequestLog[] = [];
   /** Live sessions: the key's ('user') and the anonymous ones the fake started. */
   const sessions = new Map<string, 'user' | 'anon'>([[key, 'user']]);
-  let clockOffset = 0;
+  const clock = new Clock();
+  const now = clock.now;
   let captcha = false;
   const state = { adult: options.adult ?? true };
-  const now = () => Date.now() + clockOffset;
 
-  const site = http.createServer();
-  const cdn = http.createServer();
-  await Promise.all([
-    new Promise<void>((r) => site.listen(options.port ?? 0, '127.0.0.1', r)),
-    new Promise<void>((r) => cdn.listen(options.cdnPort ?? 0, '127.0.0.1', r)),
-  ]);
-  const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  const cdnUrl = `http://127.0.0.1:${(cdn.address() as AddressInfo).port}`;
+  const host = (name: string, port: number | undefined, handler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<number>) =>
+    startHost({ port, log: logInto(requests, name, LOG_HEADERS), delay: () => fake.delayMs, handler });
+  const site = await host('site', options.port, (req, res) => handle(req, res));
+  const cdn = await host('cdn', options.cdnPort, (req, res) => serveCdn(req, res));
+  const url = site.origin;
+  const cdnUrl = cdn.origin;
 
   // Rails-style CSRF tokens: a one-time pad and the pad XOR the session's token, base64.
   const sessionToken = (sid: string) => createHmac('sha256', csrfSecret).update(sid).digest();
@@ -164,7 +148,7 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
     joinedPlans: new Set(user ? dataset.joinedPlans : []),
     sign(path) {
       const policy = JSON.stringify({ Statement: [{ Resource: `${cdnUrl}${path}`, Condition: { DateLessThan: { 'AWS:EpochTime': Math.floor(now() / 1000) + ttl } } }] });
-      const encoded = cfBase64(policy);
+      const encoded = cfEncode(policy);
       return `Key-Pair-Id=${KEY_PAIR_ID}&Policy=${encoded}&Signature=${signer.sign(encoded)}`;
     },
     albumQuery: (postId, albumId) => `${Buffer.from(`${postId}:${albumId}`).toString('base64url')}.${signer.sign(`album:${postId}:${albumId}`).slice(0, 16)}`,
@@ -241,7 +225,7 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
     const fanclub = /^\/api\/v1\/fanclubs\/(\d+)$/.exec(path);
     if (fanclub) {
       const fc = fanclubById(Number(fanclub[1]));
-      if (!fc) return sendJson(res, 404, { error_text: 'ページが見つかりませんでした' }), 404;
+      if (!fc) return sendJson(res, 404, NOT_FOUND), 404;
       return sendJson(res, 200, { fanclub: renderFanclub(view(user), fc) }), 200;
     }
     const post = /^\/api\/v1\/posts\/(\d+)$/.exec(path);
@@ -250,10 +234,10 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
       if (req.headers['x-requested-with'] !== 'XMLHttpRequest') return sendJson(res, 422, { error_text: 'システムエラー' }), 422;
       if (captcha && user) return sendJson(res, 200, { redirect: '/recaptcha' }), 200;
       const found = livePost(Number(post[1]));
-      if (!found) return sendJson(res, 404, { error_text: 'ページが見つかりませんでした' }), 404;
+      if (!found) return sendJson(res, 404, NOT_FOUND), 404;
       return sendJson(res, 200, renderPost(view(user), found.fanclub, found.post)), 200;
     }
-    return sendJson(res, 404, { error_text: 'ページが見つかりませんでした' }), 404;
+    return sendJson(res, 404, NOT_FOUND), 404;
   };
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<number> => {
@@ -261,7 +245,7 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
     const path = u.pathname;
     const sid = cookiesOf(req).get('_session_id');
     const user = !!sid && sessions.get(sid) === 'user';
-    const refused = trouble.take();
+    const refused = faults.take();
     if (refused?.kind === 'limit') return send(res, 429, 'Too Many Requests', 'text/plain', { 'retry-after': String(refused.retryAfter) }), 429;
     if (refused?.kind === 'fail') return sendHtml(res, refused.status, '<h1>We\'re sorry, but something went wrong.</h1>'), refused.status;
     if (path.startsWith('/api/')) return api(path, u.searchParams, req, res, sid, user);
@@ -338,56 +322,39 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
     const text = JSON.stringify(dataset.fanclubs.map((fc) => [renderFanclub(v, fc), fc.posts.map((p) => renderSummary(v, p))]));
     return new Set([...(text.match(/"\/uploads\/[^"]+"/g) ?? []).map((m) => m.slice(1, -1)), `/uploads/user/image/${dataset.me.id}/small_me.png`]);
   };
-  const xmlError = (res: http.ServerResponse, status: number, code: string, message: string) =>
-    send(res, status, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`, 'text/xml');
   const serveCdn = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<number> => {
     const u = new URL(req.url ?? '/', cdnUrl);
     if (SIGNED.test(u.pathname)) {
       const q = u.searchParams;
-      if (!q.get('Key-Pair-Id')) return xmlError(res, 403, 'MissingKey', 'Missing Key-Pair-Id query parameter or cookie value'), 403;
+      if (!q.get('Key-Pair-Id')) return send(res, 403, CLOUDFRONT_ERRORS.missing, 'text/xml'), 403;
       const policy = q.get('Policy') ?? '';
       let good = q.get('Key-Pair-Id') === KEY_PAIR_ID && signer.check(policy, q.get('Signature'));
       if (good) {
-        const statement = (JSON.parse(cfDecode(policy)) as { Statement: { Resource: string; Condition: { DateLessThan: { 'AWS:EpochTime': number } } }[] }).Statement[0];
+        const statement = (JSON.parse(cfDecode(policy).toString()) as { Statement: { Resource: string; Condition: { DateLessThan: { 'AWS:EpochTime': number } } }[] }).Statement[0];
         good = statement.Resource === `${cdnUrl}${u.pathname}` && statement.Condition.DateLessThan['AWS:EpochTime'] * 1000 > now();
       }
-      if (!good) return xmlError(res, 403, 'AccessDenied', 'Access denied'), 403;
+      if (!good) return send(res, 403, CLOUDFRONT_ERRORS.bad, 'text/xml'), 403;
     } else if (!publicPaths().has(u.pathname)) {
-      return xmlError(res, 404, 'NoSuchKey', 'The specified key does not exist.'), 404;
+      return send(res, 404, NO_SUCH_KEY, 'text/xml'), 404;
     }
     const { bytes, type } = await bytesFor(decodeURIComponent(u.pathname.split('/').pop() ?? ''));
-    res.writeHead(200, { 'content-type': type, 'content-length': bytes.length, 'cache-control': 'max-age=31536000' });
-    res.end(bytes);
-    return 200;
+    return send(res, 200, bytes, type, { 'cache-control': 'max-age=31536000' }), 200;
   };
 
-  const wire = (server: http.Server, host: string, handler: typeof handle) =>
-    server.on('request', (req, res) => {
-      logRequest(req, res, host, requests, LOG_HEADERS);
-      void (async () => {
-        await trouble.wait();
-        await handler(req, res);
-      })().catch(() => {
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-      });
-    });
-  wire(site, 'site', handle);
-  wire(cdn, 'cdn', serveCdn);
 
   const findPost = (id: number): FantiaPost => {
     const found = postOf(dataset, id);
     if (!found) throw new Error(`no post ${id}`);
     return found.post;
   };
-  return {
+  const fake: FakeFantia = {
     url,
     cdnUrl,
     key,
     dataset,
     requests,
-    rateLimit: (n, retryAfter) => void (trouble.limited = { n, retryAfter }),
-    fail: (n, status = 503) => void (trouble.failing = { n, status }),
+    rateLimit: faults.rateLimit,
+    fail: faults.fail,
     expireKey: () => void sessions.delete(key),
     editPost(id, change) {
       const post = findPost(id);
@@ -403,13 +370,9 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
     set adult(on: boolean) {
       state.adult = on;
     },
-    advanceTime: (seconds) => void (clockOffset += seconds * 1000),
-    get delayMs() {
-      return trouble.delayMs;
-    },
-    set delayMs(ms: number) {
-      trouble.delayMs = ms;
-    },
-    close: async () => void (await Promise.all([closeServer(site), closeServer(cdn)])),
+    advanceTime: clock.advance,
+    delayMs: 0,
+    close: async () => void (await Promise.all([site.close(), cdn.close()])),
   };
+  return fake;
 }

@@ -7,6 +7,8 @@
  * seller's {username}.gumroad.com (`creator`), public-files.gumroad.com and assets.gumroad.com
  * (`publicUrl`, `assetUrl`). Purchased files are reached only through redirects (gumroad.ts).
  */
+import { createHash } from 'node:crypto';
+import { bytesFor } from './kit/media.ts';
 
 export interface GrFile {
   id: string;
@@ -79,6 +81,11 @@ export interface GrView {
 }
 
 export const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+/** The hex digests Gumroad's storage keys look like. */
+export const digest = (text: string, n = 28) => createHash('sha256').update(text).digest('hex').slice(0, n);
+/** The path of a public file ('variant:<name>': a resized variant of it) on public-files.gumroad.com. */
+export const publicFilePath = (name: string) =>
+  name.startsWith('variant:') ? `/variants/${digest(name.slice(8))}/${digest(`v:${name.slice(8)}`, 64)}` : `/${digest(name)}`;
 export const fileNameOf = (f: GrFile) => `${f.name}.${f.extension.toLowerCase()}`;
 export const productBy = (data: GrDataset, permalink: string) => {
   for (const seller of data.sellers) {
@@ -87,6 +94,13 @@ export const productBy = (data: GrDataset, permalink: string) => {
   }
   return undefined;
 };
+
+/** The size of each purchased file's bytes (kit bytesFor, by its name), by file id. */
+export async function fileSizes(data: GrDataset): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  for (const seller of data.sellers) for (const p of seller.products) for (const f of p.files) sizes.set(f.id, (await bytesFor(fileNameOf(f))).bytes.length);
+  return sizes;
+}
 
 export const avatarOf = (v: GrView, s: GrSeller) => (s.avatar ? v.publicUrl(s.avatar) : v.assetUrl('gumroad-default-avatar-5.png'));
 const profileUrl = (v: GrView, s: GrSeller) => `${v.creator(s.username)}?recommended_by=library`;

@@ -12,21 +12,19 @@
  *     rich_content_pages as TipTap documents: RichContent.tsx / TiptapExtensions), the purchase;
  *   - product page: ProductPresenter::ProductProps (covers, main_cover_id, description_html, seller);
  *   - redirects and 404s: UrlRedirectsController#check_permissions.
- * Ids, tokens and file sizes are made up.
+ * Ids and tokens are made up; file sizes are those of the files the fake serves.
  */
-import { createHash } from 'node:crypto';
-import { demoDataset, downloadPageProps, libraryCard, productBy, productPageProps, type GrView } from './gumroad-data.ts';
+import { demoDataset, downloadPageProps, fileSizes, libraryCard, productBy, productPageProps, publicFilePath, type GrView } from './gumroad-data.ts';
 
-const digest = (text: string, n = 28) => createHash('sha256').update(text).digest('hex').slice(0, n);
 const real: GrView = {
   app: 'https://app.gumroad.com',
   creator: (username) => `https://${username}.gumroad.com`,
-  publicUrl: (name) =>
-    name.startsWith('variant:') ? `https://public-files.gumroad.com/variants/${digest(name.slice(8))}/${digest(`v:${name.slice(8)}`, 64)}` : `https://public-files.gumroad.com/${digest(name)}`,
+  publicUrl: (name) => `https://public-files.gumroad.com${publicFilePath(name)}`,
   assetUrl: (name) => `https://assets.gumroad.com/assets/${name}`,
 };
 const data = demoDataset();
-const sizes = new Map([['pf_brush_zip', 48213], ['pf_brush_pdf', 912], ['pf_video', 9469], ['pf_audio', 8398], ['pf_uni', 101], ['pf_kept', 402], ['pf_stamped', 655]]);
+/** The sizes of the files the fake serves. */
+const sizes = await fileSizes(data);
 const purchase = (permalink: string) => data.purchases.find((p) => p.permalink === permalink)!;
 const download = (permalink: string) => downloadPageProps(real, data, purchase(permalink), sizes);
 const product = (permalink: string) => {

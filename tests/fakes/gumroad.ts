@@ -29,24 +29,29 @@
  * Knobs: rateLimit, fail, expireKey, editPost (changes a product: content_updated_at moves on),
  *   advanceTime, delayMs.
  */
-import { createHash, createHmac, randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createHmac, randomBytes } from 'node:crypto';
+import type http from 'node:http';
 import {
   avatarOf,
   demoDataset,
+  digest,
+  fileSizes,
   downloadPageProps,
   fileNameOf,
   libraryCard,
   libraryPurchases,
   productBy,
   productPageProps,
+  publicFilePath,
   type GrDataset,
   type GrFile,
   type GrPurchase,
   type GrView,
 } from './gumroad-data.ts';
-import { Signer, Trouble, bytesFor, closeServer, cookiesOf, escapeHtml as h, logRequest, railsRedirect, readBody, send, sendHtml, sendJson, zipFor, type FakeRequestLog } from './paysite-media.ts';
+import { HLS_TYPE, hlsPlaylist } from './kit/hls.ts';
+import { bytesFor, zipFor } from './kit/media.ts';
+import { Clock, Faults, cookiesOf, escapeHtml as h, logInto, railsRedirect, readBody, send, sendHtml, sendJson, startHost, type FakeHost, type FakeRequestLog } from './kit/server.ts';
+import { Signer } from './kit/signing.ts';
 
 export * from './gumroad-data.ts';
 
@@ -85,7 +90,6 @@ export interface FakeGumroad {
 
 const formDecode = (value: string) => new URLSearchParams(`v=${value}`).get('v') ?? '';
 const LOG_HEADERS = ['cookie', 'accept', 'x-inertia', 'x-inertia-version', 'x-csrf-token', 'referer', 'user-agent', 'content-type'];
-const digest = (text: string, n = 28) => createHash('sha256').update(text).digest('hex').slice(0, n);
 
 export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promise<FakeGumroad> {
   const dataset = options.dataset ?? demoDataset();
@@ -93,36 +97,32 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
   const generation = options.generation ?? 'inertia';
   const key = options.key ?? FAKE_GUMROAD_KEY;
   let live = true;
-  let clockOffset = 0;
-  const now = () => Date.now() + clockOffset;
-  const trouble = new Trouble();
+  const clock = new Clock();
+  const now = clock.now;
+  const faults = new Faults();
   const signer = new Signer();
   const csrfSecret = randomBytes(32);
   const requests: FakeRequestLog[] = [];
   const publicFiles = new Map<string, string>();
-  const sizes = new Map<string, number>();
+  const sizes = await fileSizes(dataset);
   const files = new Map<string, { file: GrFile; sellerId: string }>();
   for (const seller of dataset.sellers) for (const p of seller.products) for (const f of p.files) files.set(f.id, { file: f, sellerId: seller.externalId });
-  for (const [id, { file }] of files) sizes.set(id, (await bytesFor(fileNameOf(file))).bytes.length);
 
-  const listen = async (port = 0) => {
-    const server = http.createServer();
-    await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-    return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-  };
-  const app = await listen(options.port);
-  const cdn = await listen(options.cdnPort);
-  const creators = new Map<string, { server: http.Server; origin: string }>();
-  for (const seller of dataset.sellers) creators.set(seller.username, await listen());
+  /** The file hosts answer without the delay and the fault knobs. */
+  const host = (name: string, port: number | undefined, handler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<number>) =>
+    startHost({ port, log: logInto(requests, name, LOG_HEADERS), delay: () => (name === 'cdn' ? 0 : fake.delayMs), handler });
+  const app = await host('app', options.port, (req, res) => handle('app')(req, res));
+  const cdn = await host('cdn', options.cdnPort, (req, res) => serveCdn(req, res));
+  const creators = new Map<string, FakeHost>();
+  for (const { username } of dataset.sellers) creators.set(username, await host(`creator:${username}`, undefined, (req, res) => handle(`creator:${username}`)(req, res)));
 
   const view: GrView = {
     app: app.origin,
     creator: (username) => creators.get(username)!.origin,
     publicUrl(name) {
-      const variant = name.startsWith('variant:');
-      const file = variant ? name.slice(8) : name;
+      const file = name.replace(/^variant:/, '');
       publicFiles.set(digest(file), file);
-      return variant ? `${cdn.origin}/variants/${digest(file)}/${digest(`v:${file}`, 64)}` : `${cdn.origin}/${digest(file)}`;
+      return cdn.origin + publicFilePath(name);
     },
     assetUrl: (name) => `${cdn.origin}/assets/${name}`,
   };
@@ -202,7 +202,7 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
     const raw = cookies.get('_gumroad_app_session');
     const session = { id: raw ? formDecode(raw) : randomBytes(24).toString('base64'), fresh: !raw };
     const loggedIn = live && session.id === key;
-    const refused = trouble.take();
+    const refused = faults.take();
     if (refused?.kind === 'limit') return send(res, 429, 'Retry later\n', 'text/plain', refused.retryAfter ? { 'retry-after': String(refused.retryAfter) } : {}), 429;
     if (refused?.kind === 'fail') return sendHtml(res, refused.status, "<h1>We're sorry, but something went wrong.</h1>"), refused.status;
     const notFound = () => (sendHtml(res, 404, "<!DOCTYPE html><html><body><h1>The page you were looking for doesn't exist.</h1></body></html>"), 404);
@@ -302,7 +302,7 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
       if (!entry || entry.file.deleted || !productBy(dataset, p.permalink)!.product.files.includes(entry.file)) return notFound();
       if (media[1] === 'r') {
         const segment = signedFile(filePath(entry.file, entry.sellerId), 12 * 3600, 'cloudfront');
-        return send(res, 200, `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:3\n#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:3.000,\n${segment}\n#EXT-X-ENDLIST\n`, 'application/vnd.apple.mpegurl'), 200;
+        return send(res, 200, hlsPlaylist([{ uri: segment, seconds: 3 }], 3), HLS_TYPE), 200;
       }
       const src = media[1] === 's' ? `/r/${p.token}/${entry.file.id}/index.m3u8` : `/r/${p.token}/product_files?product_file_ids%5B%5D=${entry.file.id}`;
       return sendHtml(res, 200, `<!DOCTYPE html><html><body><${media[1] === 's' ? 'video controls' : 'iframe'} src="${h(src)}"></${media[1] === 's' ? 'video' : 'iframe'}></body></html>`), 200;
@@ -333,22 +333,8 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
     return send(res, 200, bytes, type, { 'cache-control': 'public, max-age=31536000' }), 200;
   };
 
-  const wire = (server: http.Server, host: string, handler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<number>, troubled: boolean) =>
-    server.on('request', (req, res) => {
-      logRequest(req, res, host, requests, LOG_HEADERS);
-      void (async () => {
-        if (troubled) await trouble.wait();
-        await handler(req, res);
-      })().catch(() => {
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-      });
-    });
-  wire(app.server, 'app', handle('app'), true);
-  for (const [username, c] of creators) wire(c.server, `creator:${username}`, handle(`creator:${username}`), true);
-  wire(cdn.server, 'cdn', serveCdn, false);
 
-  return {
+  const fake: FakeGumroad = {
     url: app.origin,
     cdnUrl: cdn.origin,
     creatorUrl: (username) => view.creator(username),
@@ -356,8 +342,8 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
     cookie: `_gumroad_app_session=${encodeURIComponent(key)}`,
     dataset,
     requests,
-    rateLimit: (n, retryAfter = 0) => void (trouble.limited = { n, retryAfter }),
-    fail: (n, status = 503) => void (trouble.failing = { n, status }),
+    rateLimit: faults.rateLimit,
+    fail: faults.fail,
     expireKey: () => void (live = false),
     editPost(permalink, change) {
       const found = productBy(dataset, permalink);
@@ -368,13 +354,9 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
       if (change.pageText !== undefined) p.pages = [{ id: p.pages[0]?.id ?? 'pg_edit', title: p.pages[0]?.title ?? 'Content', doc: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: change.pageText }] }] } }];
       p.contentUpdatedAt = now();
     },
-    advanceTime: (seconds) => void (clockOffset += seconds * 1000),
-    get delayMs() {
-      return trouble.delayMs;
-    },
-    set delayMs(ms: number) {
-      trouble.delayMs = ms;
-    },
-    close: async () => void (await Promise.all([app.server, cdn.server, ...[...creators.values()].map((c) => c.server)].map(closeServer))),
+    advanceTime: clock.advance,
+    delayMs: 0,
+    close: async () => void (await Promise.all([app, cdn, ...creators.values()].map((x) => x.close()))),
   };
+  return fake;
 }

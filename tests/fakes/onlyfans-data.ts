@@ -8,7 +8,7 @@
  * Voldrix/onlyfans-dl-2).
  */
 import { createHash } from 'node:crypto';
-import type { UrlSigner } from './paysite-kit.ts';
+import type { UrlSigner } from './kit/signing.ts';
 
 export type OnlyfansMediaKind = 'photo' | 'video' | 'audio';
 

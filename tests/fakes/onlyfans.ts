@@ -35,21 +35,11 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import type http from 'node:http';
-import {
-  CLOUDFRONT_ERRORS,
-  Faults,
-  UrlSigner,
-  header,
-  imageBytes,
-  media,
-  parseCookies,
-  sendBytes,
-  sendJson,
-  startHost,
-  type FakeHost,
-  type LoggedRequest,
-} from './paysite-kit.ts';
-import { SIZES, avatarPaths, demoDataset, mediaPaths, renderPost, renderUser, type OnlyfansCreator, type OnlyfansDataset, type OnlyfansPost, type RenderContext } from './onlyfans-data.ts';
+import { findCreatorPost } from './kit/data.ts';
+import { image, media } from './kit/media.ts';
+import { Clock, Faults, cookiesOf, header, jsonAs, logInto, send, startHost, type FakeRequestLog } from './kit/server.ts';
+import { CLOUDFRONT_ERRORS, NO_SUCH_KEY, UrlSigner } from './kit/signing.ts';
+import { SIZES, avatarPaths, demoDataset, mediaPaths, renderPost, renderUser, type OnlyfansDataset, type RenderContext } from './onlyfans-data.ts';
 
 export * from './onlyfans-data.ts';
 
@@ -112,7 +102,7 @@ export interface FakeOnlyfans {
   credential: typeof FAKE_ONLYFANS_CREDENTIAL;
   rules: OnlyfansRules;
   dataset: OnlyfansDataset;
-  requests: LoggedRequest[];
+  requests: FakeRequestLog[];
   delayMs: number;
   rateLimit(count: number, retryAfterSeconds: number): void;
   fail(count: number, status?: number): void;
@@ -126,6 +116,7 @@ export interface FakeOnlyfans {
 
 const refresh = { error: { code: 401, message: 'Please refresh the page' } };
 const denied = { error: { code: 401, message: 'Access denied.' } };
+const json = jsonAs('application/json');
 const RELEVANT = ['app-token', 'user-id', 'x-bc', 'user-agent', 'time', 'sign', 'cookie', 'referer', 'accept'];
 
 export async function startFakeOnlyfans(options: FakeOnlyfansOptions = {}): Promise<FakeOnlyfans> {
@@ -135,58 +126,47 @@ export async function startFakeOnlyfans(options: FakeOnlyfansOptions = {}): Prom
   const pageSize = options.pageSize ?? 10;
   const maxAge = (options.signMaxAgeSeconds ?? 300) * 1000;
   const faults = new Faults();
-  const requests: LoggedRequest[] = [];
+  const clock = new Clock();
+  const requests: FakeRequestLog[] = [];
   let alive = true;
   const delay = () => fake.delayMs;
-  const signer = new UrlSigner(`of-cdn-${Math.random()}`, 'APKAIN4QFZ7VFMVZBN5Q', () => faults.now());
+  const signer = new UrlSigner(`of-cdn-${Math.random()}`, 'APKAIN4QFZ7VFMVZBN5Q', clock.now);
 
-  const cdnHost: FakeHost = await startHost('cdn', options.cdnPort ?? 0, requests, ['cookie', 'user-agent', 'referer'], delay, (req, res, url) => cdn(res, url, true));
-  const publicHost: FakeHost = await startHost('public', options.publicPort ?? 0, requests, ['cookie', 'user-agent'], delay, (req, res, url) => cdn(res, url, false));
+  const cdnHost = await startHost({ port: options.cdnPort, log: logInto(requests, 'cdn', ['cookie', 'user-agent', 'referer']), delay, handler: (req, res, url) => cdn(res, url, true) });
+  const publicHost = await startHost({ port: options.publicPort, log: logInto(requests, 'public', ['cookie', 'user-agent']), delay, handler: (req, res, url) => cdn(res, url, false) });
   const ctx: RenderContext = { cdn: cdnHost.origin, publicHost: publicHost.origin, signer, ttl: options.urlTtlSeconds ?? 3600 };
-  const apiHost: FakeHost = await startHost('api', options.port ?? 0, requests, RELEVANT, delay, (req, res, url) => handle(req, res, url));
+  const apiHost = await startHost({ port: options.port, log: logInto(requests, 'api', RELEVANT), delay, handler: (req, res, url) => handle(req, res, url) });
 
   const creatorOf = (key: string) => dataset.creators.find((c) => String(c.id) === key || c.username.toLowerCase() === key.toLowerCase());
-  const findPost = (id: number): { creator: OnlyfansCreator; post: OnlyfansPost } | undefined => {
-    for (const creator of dataset.creators) {
-      const post = creator.posts.find((p) => p.id === id);
-      if (post) return { creator, post };
-    }
-    return undefined;
-  };
+  const findPost = (id: number) => findCreatorPost(dataset.creators, (p) => p.id === id);
 
   const handle = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
-    if (!url.pathname.startsWith('/api2/v2/')) {
-      res.writeHead(404, { 'content-type': 'text/html' });
-      return res.end('<html><body>Not found</body></html>');
-    }
-    const fault = faults.next();
-    if (fault?.kind === 'limit') return sendJson(res, 429, { error: { code: 429, message: 'Too Many Requests' } }, fault.retryAfter > 0 ? { 'retry-after': String(fault.retryAfter) } : {});
-    if (fault?.kind === 'fail') {
-      res.writeHead(fault.status, { 'content-type': 'text/html' });
-      return res.end(`<html><head><title>${fault.status}</title></head><body>${fault.status} error</body></html>`);
-    }
+    if (!url.pathname.startsWith('/api2/v2/')) return send(res, 404, '<html><body>Not found</body></html>', 'text/html');
+    const fault = faults.take();
+    if (fault?.kind === 'limit') return json(res, 429, { error: { code: 429, message: 'Too Many Requests' } }, fault.retryAfter > 0 ? { 'retry-after': String(fault.retryAfter) } : {});
+    if (fault?.kind === 'fail') return send(res, fault.status, `<html><head><title>${fault.status}</title></head><body>${fault.status} error</body></html>`, 'text/html');
     // The signature: over the request target exactly as sent.
-    const cookies = parseCookies(header(req, 'cookie'));
+    const cookies = cookiesOf(req);
     const userId = header(req, 'user-id') ?? cookies.get('auth_id') ?? '0';
     const time = header(req, 'time') ?? '';
     const sign = header(req, 'sign') ?? '';
-    if (header(req, 'app-token') !== rules.app_token || !/^\d+$/.test(time) || Math.abs(Number(time) - faults.now()) > maxAge || sign !== onlyfansSign(rules, req.url ?? '', time, userId)) {
-      return sendJson(res, 400, refresh);
+    if (header(req, 'app-token') !== rules.app_token || !/^\d+$/.test(time) || Math.abs(Number(time) - clock.now()) > maxAge || sign !== onlyfansSign(rules, req.url ?? '', time, userId)) {
+      return json(res, 400, refresh);
     }
     // The session.
     const authId = cookies.get('auth_id');
     if (!alive || cookies.get('sess') !== credential.session_key || (authId !== undefined && authId !== credential.auth_id) || (header(req, 'user-id') !== undefined && header(req, 'user-id') !== credential.auth_id)) {
-      return sendJson(res, 401, denied);
+      return json(res, 401, denied);
     }
     if (header(req, 'x-bc') !== credential['x-bc'] || header(req, 'user-agent') !== credential.user_agent) {
       alive = false;
-      return sendJson(res, 401, denied);
+      return json(res, 401, denied);
     }
-    if (req.method !== 'GET') return sendJson(res, 405, { error: { code: 0, message: 'Method not allowed' } });
+    if (req.method !== 'GET') return json(res, 405, { error: { code: 0, message: 'Method not allowed' } });
     const answer = route(url.pathname.slice('/api2/v2'.length), url.searchParams);
-    if (answer === undefined) return sendJson(res, 404, { error: { code: 0, message: 'Not found' } });
-    if (answer === null) return sendJson(res, 404, { error: { code: 0, message: 'User not found' } });
-    sendJson(res, 200, answer);
+    if (answer === undefined) return json(res, 404, { error: { code: 0, message: 'Not found' } });
+    if (answer === null) return json(res, 404, { error: { code: 0, message: 'User not found' } });
+    json(res, 200, answer);
   };
 
   const infinite = (q: URLSearchParams, list: unknown[], hasMore: boolean) => (q.get('format') === 'infinite' ? { list, hasMore } : list);
@@ -240,7 +220,7 @@ export async function startFakeOnlyfans(options: FakeOnlyfansOptions = {}): Prom
   type CdnFile = { type: string; bytes: () => Promise<Buffer> | Buffer };
   const signed = new Map<string, CdnFile>();
   const open = new Map<string, CdnFile>();
-  const jpeg = (path: string, [w, h]: readonly [number, number]): CdnFile => ({ type: 'image/jpeg', bytes: () => imageBytes(path, 'jpeg', w, h) });
+  const jpeg = (path: string, [w, h]: readonly [number, number]): CdnFile => ({ type: 'image/jpeg', bytes: () => image(path, { format: 'jpeg', width: w, height: h, inset: true }) });
   for (const c of dataset.creators) {
     const p = avatarPaths(c);
     open.set(p.avatar, jpeg(p.avatar, SIZES.preview));
@@ -261,18 +241,12 @@ export async function startFakeOnlyfans(options: FakeOnlyfansOptions = {}): Prom
 
   const cdn = async (res: http.ServerResponse, url: URL, needsSignature: boolean) => {
     const file = (needsSignature ? signed : open).get(url.pathname) ?? (needsSignature ? undefined : open.get(url.pathname.replace(/\/thumbs\/[a-z]?\d+\//, '/')));
-    if (!file) {
-      res.writeHead(needsSignature ? 403 : 404, { 'content-type': 'application/xml' });
-      return res.end(needsSignature ? CLOUDFRONT_ERRORS.bad : '<?xml version="1.0" encoding="UTF-8"?><Error><Code>NoSuchKey</Code><Message>The specified key does not exist.</Message></Error>');
-    }
+    if (!file) return needsSignature ? send(res, 403, CLOUDFRONT_ERRORS.bad, 'application/xml') : send(res, 404, NO_SUCH_KEY, 'application/xml');
     if (needsSignature) {
       const verdict = signer.check(`${cdnHost.origin}${url.pathname}`, url.searchParams, new Map());
-      if (verdict !== 'ok') {
-        res.writeHead(403, { 'content-type': 'application/xml' });
-        return res.end(CLOUDFRONT_ERRORS[verdict]);
-      }
+      if (verdict !== 'ok') return send(res, 403, CLOUDFRONT_ERRORS[verdict], 'application/xml');
     }
-    sendBytes(res, file.type, await file.bytes(), { 'cache-control': 'max-age=604800' });
+    send(res, 200, await file.bytes(), file.type, { 'cache-control': 'max-age=604800' });
   };
 
   const fake: FakeOnlyfans = {
@@ -285,8 +259,8 @@ export async function startFakeOnlyfans(options: FakeOnlyfansOptions = {}): Prom
     dataset,
     requests,
     delayMs: 0,
-    rateLimit: (count, retryAfterSeconds) => faults.rateLimit(count, retryAfterSeconds),
-    fail: (count, status = 503) => faults.fail(count, status),
+    rateLimit: faults.rateLimit,
+    fail: faults.fail,
     expireKey: () => void (alive = false),
     sessionAlive: () => alive,
     editPost(postId, rawText) {
@@ -294,7 +268,7 @@ export async function startFakeOnlyfans(options: FakeOnlyfansOptions = {}): Prom
       if (!found) throw new Error(`no post ${postId}`);
       found.post.rawText = rawText;
     },
-    advanceClock: (seconds) => faults.advanceClock(seconds),
+    advanceClock: clock.advance,
     async close() {
       await Promise.all([apiHost.close(), cdnHost.close(), publicHost.close()]);
     },

@@ -7,17 +7,16 @@
  * next N API requests, expire the key, edit a post, send an attachment redirect to a foreign host, make
  * a file huge. It stands in for Patreon only; the tests use the real database and importer.
  */
-import { createHash } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import sharp from 'sharp';
+import type http from 'node:http';
+import { findCreatorPost } from './kit/data.ts';
+import { image } from './kit/media.ts';
+import { Faults, jsonAs, redirect, send, startHost } from './kit/server.ts';
 import {
   campaignResource,
   commentResources,
   demoDataset,
   postResources,
   type FakeDataset,
-  type FakePost,
 } from './patreon-data.ts';
 
 export * from './patreon-data.ts';
@@ -37,6 +36,7 @@ export interface FakePatreonOptions {
 
 export interface FakeRequest {
   method: string;
+  /** Without the query. */
   path: string;
   status: number;
 }
@@ -60,11 +60,7 @@ export interface FakePatreon {
   close(): Promise<void>;
 }
 
-function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/vnd.api+json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
+const sendJson = jsonAs('application/vnd.api+json');
 
 const errorDoc = (status: number, title: string) => ({ errors: [{ code: status === 401 ? 1 : 0, code_name: title.replace(/\s/g, ''), detail: title, status: String(status), title }] });
 
@@ -72,39 +68,18 @@ const errorDoc = (status: number, title: string) => ({ errors: [{ code: status =
 const encodeCursor = (offset: number) => Buffer.from(`offset:${offset}`).toString('base64url');
 const decodeCursor = (value: string | null) => (value ? Number(Buffer.from(value, 'base64url').toString().split(':')[1]) || 0 : 0);
 
-const pngCache = new Map<string, Buffer>();
-async function pngFor(name: string): Promise<Buffer> {
-  let png = pngCache.get(name);
-  if (!png) {
-    const digest = createHash('sha256').update(name).digest();
-    png = await sharp({ create: { width: 16, height: 12, channels: 3, background: { r: digest[0], g: digest[1], b: digest[2] } } })
-      .png()
-      .toBuffer();
-    pngCache.set(name, png);
-  }
-  return png;
-}
-
 export async function startFakePatreon(options: FakePatreonOptions = {}): Promise<FakePatreon> {
   const dataset = options.dataset ?? demoDataset();
   const pageSize = options.pageSize ?? 20;
   const commentPageSize = options.commentPageSize ?? 10;
   let key: string | null = options.key ?? FAKE_PATREON_KEY;
-  let limited = { count: 0, retryAfter: 0 };
-  let failing = { count: 0, status: 503 };
+  const faults = new Faults();
   const foreign = new Set<string>();
   const sizes = new Map<string, number>();
   const requests: FakeRequest[] = [];
-  const server = http.createServer();
   let origin = '';
 
-  const findPost = (id: string): { post: FakePost; campaign: FakeDataset['campaigns'][number] } | undefined => {
-    for (const campaign of dataset.campaigns) {
-      const post = campaign.posts.find((p) => p.id === id);
-      if (post) return { post, campaign };
-    }
-    return undefined;
-  };
+  const findPost = (id: string) => findCreatorPost(dataset.campaigns, (p) => p.id === id);
 
   /** Answers one page of `items`, with links.next keeping every query parameter but the cursor. */
   const paged = <T>(url: URL, items: T[], size: number) => {
@@ -190,26 +165,23 @@ export async function startFakePatreon(options: FakePatreonOptions = {}): Promis
 
   /** Bytes depend on the path: the same file linked twice from one post is one file. */
   const serveFile = async (path: string, name: string, res: http.ServerResponse): Promise<number> => {
-    let body = await pngFor(path);
+    let body = await image(path);
     const size = sizes.get(name);
     if (size && size > body.length) body = Buffer.concat([body, Buffer.alloc(size - body.length)]);
-    res.writeHead(200, { 'content-type': 'image/png', 'content-length': body.length });
-    res.end(body);
+    send(res, 200, body, 'image/png');
     return 200;
   };
 
-  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<number> => {
-    const url = new URL(req.url ?? '/', origin);
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<number> => {
     if (url.pathname.startsWith('/api/')) {
-      if (limited.count > 0) {
-        limited.count--;
-        sendJson(res, 429, errorDoc(429, 'Too Many Requests'), { 'retry-after': String(limited.retryAfter) });
+      const fault = faults.take();
+      if (fault?.kind === 'limit') {
+        sendJson(res, 429, errorDoc(429, 'Too Many Requests'), { 'retry-after': String(fault.retryAfter) });
         return 429;
       }
-      if (failing.count > 0) {
-        failing.count--;
-        sendJson(res, failing.status, errorDoc(failing.status, 'Service Unavailable'));
-        return failing.status;
+      if (fault) {
+        sendJson(res, fault.status, errorDoc(fault.status, 'Service Unavailable'));
+        return fault.status;
       }
       const cookie = /(?:^|;\s*)session_id=([^;]*)/.exec(req.headers.cookie ?? '')?.[1];
       if (!key || cookie !== key) {
@@ -224,8 +196,8 @@ export async function startFakePatreon(options: FakePatreonOptions = {}): Promis
       const index = Number(attachmentId.slice(postId.length + 1));
       const name = found?.post.attachments[index];
       if (!found || name === undefined) return res.writeHead(404).end(), 404;
-      const target = foreign.has(name) ? `http://localhost:${(server.address() as AddressInfo).port}/p/post/${postId}/${name}` : `${origin}/p/post/${postId}/${encodeURIComponent(name)}?token-hash=s3cr3tT0k3n`;
-      res.writeHead(302, { location: target }).end();
+      const target = foreign.has(name) ? `http://localhost:${new URL(origin).port}/p/post/${postId}/${name}` : `${origin}/p/post/${postId}/${encodeURIComponent(name)}?token-hash=s3cr3tT0k3n`;
+      redirect(res, target);
       return 302;
     }
     const file = /^\/p\/(?:post\/[^/]+|inline|campaign\/[^/]+)\/([^/]+)$/.exec(url.pathname);
@@ -234,22 +206,23 @@ export async function startFakePatreon(options: FakePatreonOptions = {}): Promis
     return 404;
   };
 
-  server.on('request', (req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
-    handle(req, res).then(
-      (status) => requests.push({ method: req.method ?? 'GET', path, status }),
-      () => res.writeHead(500).end(),
-    );
+  const host = await startHost({
+    port: options.port,
+    log: (req, url) => {
+      const entry: FakeRequest = { method: req.method ?? 'GET', path: url.pathname, status: 0 };
+      requests.push(entry);
+      return entry;
+    },
+    handler: handle,
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = host.origin;
 
   return {
     url: origin,
     dataset,
     requests,
-    rateLimit: (count, retryAfterSeconds) => void (limited = { count, retryAfter: retryAfterSeconds }),
-    fail: (count, status = 503) => void (failing = { count, status }),
+    rateLimit: faults.rateLimit,
+    fail: faults.fail,
     expireKey: () => void (key = null),
     editPost(postId, content) {
       const found = findPost(postId);
@@ -259,9 +232,6 @@ export async function startFakePatreon(options: FakePatreonOptions = {}): Promis
     },
     redirectToForeignHost: (fileName) => void foreign.add(fileName),
     oversize: (fileName, bytes) => void sizes.set(fileName, bytes),
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: host.close,
   };
 }

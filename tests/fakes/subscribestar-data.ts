@@ -7,7 +7,7 @@
  * domain), and the CDN (CloudFront-style signed uploads_v2 URLs; unsigned BunnyCDN avatars, covers and
  * /previews blurred images).
  */
-import { escapeHtml as h } from './paysite-media.ts';
+import { escapeHtml as h } from './kit/server.ts';
 
 export interface SsUpload {
   id: number;

@@ -31,8 +31,7 @@
  *   delayMs. Page size: unknown (about 6 to 20 in the sources); 10 by default.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import {
   avatarUrl,
   commentsHtml,
@@ -50,7 +49,9 @@ import {
   type SsPost,
   type SsView,
 } from './subscribestar-data.ts';
-import { Signer, Trouble, bytesFor, closeServer, cookiesOf, escapeHtml as h, logRequest, railsRedirect, readBody, send, sendHtml, sendJson, type FakeRequestLog } from './paysite-media.ts';
+import { bytesFor } from './kit/media.ts';
+import { Clock, Faults, cookiesOf, escapeHtml as h, logInto, railsRedirect, readBody, send, sendHtml, sendJson, startHost, type FakeRequestLog } from './kit/server.ts';
+import { CLOUDFRONT_ERRORS, NO_SUCH_KEY, Signer } from './kit/signing.ts';
 
 export * from './subscribestar-data.ts';
 
@@ -108,20 +109,23 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
   const cookieName = options.cookieName ?? '_personalization_id';
   const keys: Record<Domain, string> = { com: options.keys?.com ?? FAKE_SUBSCRIBESTAR_KEY, adult: options.keys?.adult ?? FAKE_SUBSCRIBESTAR_ADULT_KEY };
   const live: Record<Domain, boolean> = { com: true, adult: true };
-  const trouble = new Trouble();
+  const faults = new Faults();
   const signer = new Signer();
   const csrfSecret = randomBytes(32);
   const requests: FakeRequestLog[] = [];
   let challenges = 0;
-  let clockOffset = 0;
-  const now = () => Date.now() + clockOffset;
+  const clock = new Clock();
+  const now = clock.now;
 
-  const servers = { com: http.createServer(), adult: http.createServer(), cdn: http.createServer() };
-  const listen = (s: http.Server, port = 0) => new Promise<void>((r) => s.listen(port, '127.0.0.1', r));
-  await Promise.all([listen(servers.com, options.port), listen(servers.adult, options.adultPort), listen(servers.cdn, options.cdnPort)]);
-  const origin = (s: http.Server) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
-  const roots: Record<Domain, string> = { com: origin(servers.com), adult: origin(servers.adult) };
-  const cdnUrl = origin(servers.cdn);
+  const host = (name: string, port: number | undefined, handler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<number>) =>
+    startHost({ port, log: logInto(requests, name, LOG_HEADERS), delay: () => fake.delayMs, handler });
+  const hosts = [
+    await host('com', options.port, (req, res) => site('com')(req, res)),
+    await host('adult', options.adultPort, (req, res) => site('adult')(req, res)),
+    await host('cdn', options.cdnPort, (req, res) => cdn(req, res)),
+  ];
+  const roots: Record<Domain, string> = { com: hosts[0].origin, adult: hosts[1].origin };
+  const cdnUrl = hosts[2].origin;
 
   const view = (domain: Domain, c: SsCreator | undefined, loggedIn: boolean): SsView => ({
     root: roots[domain],
@@ -180,7 +184,7 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
     const known = cookies.get('_subscribestar_session');
     const session = { id: known ?? randomBytes(16).toString('hex'), fresh: !known };
     const loggedIn = live[domain] && cookies.get(cookieName) === keys[domain];
-    const refused = trouble.take();
+    const refused = faults.take();
     if (refused?.kind === 'limit') return sendHtml(res, 429, '<h1>Too many requests</h1>', { 'retry-after': String(refused.retryAfter) }), 429;
     if (refused?.kind === 'fail') return sendHtml(res, refused.status, '<h1>We\'re sorry, but something went wrong.</h1>'), refused.status;
     if (challenges > 0) {
@@ -274,47 +278,29 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
     }
     return paths;
   };
-  const xmlError = (res: http.ServerResponse, status: number, code: string, message: string) =>
-    send(res, status, `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`, 'text/xml');
   const cdn = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<number> => {
     const u = new URL(req.url ?? '/', cdnUrl);
     const q = u.searchParams;
     const isPublic = publicPaths().has(u.pathname);
     if (!isPublic) {
-      if (!/^\/uploads_v2\/users\/\d+\/posts\/\d+\/[^/]+$/.test(u.pathname)) return xmlError(res, 404, 'NoSuchKey', 'The specified key does not exist.'), 404;
-      if (!q.get('Key-Pair-Id')) return xmlError(res, 403, 'MissingKey', 'Missing Key-Pair-Id query parameter or cookie value'), 403;
+      if (!/^\/uploads_v2\/users\/\d+\/posts\/\d+\/[^/]+$/.test(u.pathname)) return send(res, 404, NO_SUCH_KEY, 'text/xml'), 404;
+      if (!q.get('Key-Pair-Id')) return send(res, 403, CLOUDFRONT_ERRORS.missing, 'text/xml'), 403;
       const signed = `${u.pathname}?filename=${encodeURIComponent(q.get('filename') ?? '')}`;
       const expires = Number(q.get('Expires'));
-      if (!signer.check(`${signed}|${expires}`, q.get('Signature')) || expires * 1000 <= now()) return xmlError(res, 403, 'AccessDenied', 'Access denied'), 403;
+      if (!signer.check(`${signed}|${expires}`, q.get('Signature')) || expires * 1000 <= now()) return send(res, 403, CLOUDFRONT_ERRORS.bad, 'text/xml'), 403;
     }
     const name = decodeURIComponent(q.get('filename') ?? u.pathname.split('/').pop()!);
     const { bytes, type } = await bytesFor(name);
-    res.writeHead(200, { 'content-type': type, 'content-length': bytes.length, 'content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(name)}` });
-    res.end(bytes);
-    return 200;
+    return send(res, 200, bytes, type, { 'content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(name)}` }), 200;
   };
 
-  const wire = (server: http.Server, host: string, handler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<number>) =>
-    server.on('request', (req, res) => {
-      logRequest(req, res, host, requests, LOG_HEADERS);
-      void (async () => {
-        await trouble.wait();
-        await handler(req, res);
-      })().catch(() => {
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-      });
-    });
-  wire(servers.com, 'com', site('com'));
-  wire(servers.adult, 'adult', site('adult'));
-  wire(servers.cdn, 'cdn', cdn);
 
   const findPost = (id: number) => {
     const post = dataset.creators.flatMap((c) => c.posts).find((p) => p.id === id);
     if (!post) throw new Error(`no post ${id}`);
     return post;
   };
-  return {
+  const fake: FakeSubscribestar = {
     url: roots.com,
     adultUrl: roots.adult,
     cdnUrl,
@@ -322,8 +308,8 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
     cookieName,
     dataset,
     requests,
-    rateLimit: (n, retryAfter) => void (trouble.limited = { n, retryAfter }),
-    fail: (n, status = 503) => void (trouble.failing = { n, status }),
+    rateLimit: faults.rateLimit,
+    fail: faults.fail,
     challenge: (n) => void (challenges = n),
     expireKey(domain) {
       for (const d of domain ? [domain] : (['com', 'adult'] as const)) live[d] = false;
@@ -335,13 +321,9 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
       post.updatedAt = now();
     },
     deletePost: (id) => void (findPost(id).deleted = true),
-    advanceTime: (seconds) => void (clockOffset += seconds * 1000),
-    get delayMs() {
-      return trouble.delayMs;
-    },
-    set delayMs(ms: number) {
-      trouble.delayMs = ms;
-    },
-    close: async () => void (await Promise.all(Object.values(servers).map(closeServer))),
+    advanceTime: clock.advance,
+    delayMs: 0,
+    close: async () => void (await Promise.all(hosts.map((x) => x.close()))),
   };
+  return fake;
 }

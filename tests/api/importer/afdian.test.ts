@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { afdianFixtures } from '../../fakes/afdian-fixtures.ts';
 import { FAKE_AFDIAN_KEY, startFakeAfdian, type FakeAfdian, type FakeAfdianOptions } from '../../fakes/afdian.ts';
-import { readZip } from '../../fakes/fake-kit.ts';
+import { readZip } from '../../fakes/kit/zip.ts';
 
 let fake: FakeAfdian | undefined;
 afterEach(async () => {

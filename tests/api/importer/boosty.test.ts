@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { boostyFixtures } from '../../fakes/boosty-fixtures.ts';
 import { FAKE_BOOSTY_AUTH, FAKE_BOOSTY_KEY, startFakeBoosty, type FakeBoosty, type FakeBoostyOptions } from '../../fakes/boosty.ts';
-import { readZip } from '../../fakes/fake-kit.ts';
+import { readZip } from '../../fakes/kit/zip.ts';
 
 let fake: FakeBoosty | undefined;
 afterEach(async () => {

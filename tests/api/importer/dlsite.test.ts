@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dlsiteFixtures } from '../../fakes/dlsite-fixtures.ts';
 import { FAKE_DLSITE_KEY, FAKE_DLSITE_LOGIN, startFakeDlsite, type FakeDlsite, type FakeDlsiteOptions } from '../../fakes/dlsite.ts';
-import { readZip } from '../../fakes/fake-kit.ts';
+import { readZip } from '../../fakes/kit/zip.ts';
 
 let fake: FakeDlsite | undefined;
 afterEach(async () => {
