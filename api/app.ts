@@ -9,9 +9,9 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Db } from './data/db.ts';
-import type { Config } from '../src/lib/config.ts';
-import { buildInfo, type BuildInfo } from '../src/lib/build-info.ts';
-import { firstIssueMessage } from '../src/lib/validators.ts';
+import type { Config } from './config.ts';
+import { buildInfo, type BuildInfo } from './build-info.ts';
+import { firstIssueMessage } from '../shared/validators.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
 import { openApiDocument } from './http/openapi.ts';
 import {

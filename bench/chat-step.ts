@@ -11,9 +11,9 @@ import { upsertCreator } from '../api/data/creators.ts';
 import { getCommunityChannel, listCommunityMessages, upsertCommunityChannel, upsertCommunityMessages, type CommunityMessageInput } from '../api/data/community.ts';
 import { getDiscordChannel, listDiscordMessages, upsertDiscordChannel, upsertDiscordMessages, type DiscordMessageInput } from '../api/data/discord.ts';
 import { openSite } from '../scripts/lib/site.ts';
-import { CHAT_PAGE_SIZE } from '../src/lib/constants.ts';
-import { lastChatOffset } from '../src/lib/chat/paging.ts';
-import { communityUrl, discordServerUrl, withOffset } from '../src/lib/urls.ts';
+import { CHAT_PAGE_SIZE } from '../shared/constants.ts';
+import { lastChatOffset } from '../shared/chat/paging.ts';
+import { communityUrl, discordServerUrl, withOffset } from '../shared/urls.ts';
 import type { Db } from '../api/data/db.ts';
 
 process.env.NODE_ENV ??= 'production';

@@ -14,7 +14,7 @@ import { sharedDatabase } from '../api/data/db.ts';
 import { registerFile } from '../api/data/files.ts';
 import { storeFile, storeLocation, type StoredFile } from '../api/media/store.ts';
 import { makeThumbnail, THUMBNAIL_DEFAULTS } from '../api/media/thumbnails.ts';
-import { dataPaths } from '../src/lib/config.ts';
+import { dataPaths } from '../api/config.ts';
 import { createRng } from '../scripts/seed/random.ts';
 import { archiveDir } from './lib.ts';
 import { load, startBare, startTrove, stop, type LoadResult } from './serve.ts';

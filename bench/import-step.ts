@@ -19,7 +19,7 @@ import { sealForWorker } from '../api/importer/work-key.ts';
 import { startImportWorker } from '../api/importer/worker.ts';
 import { seedDemoArchive } from '../scripts/seed/index.ts';
 import { openSite, storeRendererFor, WORKER_THRESHOLD_PAGES } from '../scripts/lib/site.ts';
-import { config, dataPaths, readConfig } from '../src/lib/config.ts';
+import { config, dataPaths, readConfig } from '../api/config.ts';
 import { FAKE_PATREON_KEY } from '../tests/fakes/patreon.ts';
 
 process.env.NODE_ENV ??= 'production';

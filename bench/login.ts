@@ -14,8 +14,8 @@ import { createApp } from '../api/app.ts';
 import { createAccount } from '../api/data/accounts.ts';
 import { migrate, openDatabase } from '../api/data/db.ts';
 import { hashPassword } from '../api/auth/passwords.ts';
-import { readConfig } from '../src/lib/config.ts';
-import { AUTH_RATE_LIMITS } from '../src/lib/constants.ts';
+import { readConfig } from '../api/config.ts';
+import { AUTH_RATE_LIMITS } from '../shared/constants.ts';
 
 const N = 40;
 

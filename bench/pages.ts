@@ -15,7 +15,7 @@ import lighthouse from 'lighthouse';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/lib/chromium.ts';
 import { archiveDir } from './lib.ts';
-import { creatorUrl, postUrl } from '../src/lib/urls.ts';
+import { creatorUrl, postUrl } from '../shared/urls.ts';
 import { startTrove, stop } from './serve.ts';
 
 const PORT = 4571;

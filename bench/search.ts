@@ -11,8 +11,8 @@ import autocannon from 'autocannon';
 import { createApp } from '../api/app.ts';
 import { migrate, openDatabase } from '../api/data/db.ts';
 import { countPosts, searchPosts } from '../api/data/posts.ts';
-import { readConfig } from '../src/lib/config.ts';
-import { PAGE_SIZE } from '../src/lib/constants.ts';
+import { readConfig } from '../api/config.ts';
+import { PAGE_SIZE } from '../shared/constants.ts';
 import { archiveDir } from './lib.ts';
 
 /** Queries a visitor types, by class; several match nothing (the worst case for a scan). */

@@ -12,7 +12,7 @@ import { sharedDatabase } from '../api/data/db.ts';
 import { requestAutoImportRound } from '../api/data/auto-import.ts';
 import { nowIso } from '../api/data/util.ts';
 import { startAutoImportScheduler } from '../api/importer/auto-import-scheduler.ts';
-import { config, dataPaths } from '../src/lib/config.ts';
+import { config, dataPaths } from '../api/config.ts';
 
 const USAGE = 'Usage: npm run auto-import -- [--private-key <private.pem>] [--once]   (or OPERATOR_PRIVATE_KEY=<private.pem>)';
 const log = (line: string) => console.log(`[auto-import] ${line}`);

@@ -13,7 +13,7 @@ import { openDatabase } from '../api/data/db.ts';
 import { getAutoImportKey } from '../api/data/imports.ts';
 import { parseOnlyfansCredential } from '../api/importer/credential.ts';
 import { decryptSessionKey, KeyDecryptionError } from '../api/importer/key-crypto.ts';
-import { dataPaths } from '../src/lib/config.ts';
+import { dataPaths } from '../api/config.ts';
 
 const USAGE = 'Usage: npx tsx scripts/decrypt-key.ts --private-key <private.pem> [--print] <key id>';
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { migrate, openDatabase } from '../api/data/db.ts';
 import { countCreators } from '../api/data/creators.ts';
-import { dataPaths } from '../src/lib/config.ts';
+import { dataPaths } from '../api/config.ts';
 import { createProgress, type Progress } from './lib/progress.ts';
 import { DEFAULT_CREATORS, DEFAULT_POSTS, DEFAULT_SEED, DEFAULT_IMAGES, seedDemoArchive, type SeedProgress } from './seed/index.ts';
 

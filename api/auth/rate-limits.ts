@@ -1,5 +1,5 @@
 /**
- * The login and registration rate limits (numbers in src/lib/constants.ts AUTH_RATE_LIMITS), checked
+ * The login and registration rate limits (numbers in shared/constants.ts AUTH_RATE_LIMITS), checked
  * before any password hashing. Counters live in the main database's rate_limits table (migration 005)
  * through rate-limiter-flexible's SQLite store, so they survive restarts; one set of limiters per
  * database handle.
@@ -10,7 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import { RateLimiterRes, RateLimiterSQLite } from 'rate-limiter-flexible';
 import type { Db } from '../data/db.ts';
-import { AUTH_RATE_LIMITS } from '../../src/lib/constants.ts';
+import { AUTH_RATE_LIMITS } from '../../shared/constants.ts';
 import { TooManyRequestsError } from '../http/errors.ts';
 
 export const RATE_LIMIT_MESSAGES = {

@@ -6,7 +6,7 @@
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { hashPath, inTransaction, nowEpoch, nowIso } from './util.ts';
-import { epochToIso } from '../../src/lib/format.ts';
+import { epochToIso } from '../../shared/format.ts';
 
 /**
  * The fields every creator shape shares. D is how indexed/updated are given: epoch seconds as stored,

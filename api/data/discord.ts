@@ -5,7 +5,7 @@
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { getCreator } from './creators.ts';
-import { epochToIso } from '../../src/lib/format.ts';
+import { epochToIso } from '../../shared/format.ts';
 import { hashFromPath, inTransaction, nowIso, parseJson, placeholders } from './util.ts';
 import { pageChatRows } from './chat-paging.ts';
 

@@ -5,7 +5,7 @@
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { hashPath, inTransaction, nowIso, parseJson } from './util.ts';
-import { mimeForExt } from '../../src/lib/mime.ts';
+import { mimeForExt } from '../../shared/mime.ts';
 import { listPostsWithFile, type PostSummary } from './posts.ts';
 import { listDiscordMessagesWithFile, type DiscordFileHit } from './discord.ts';
 

@@ -8,8 +8,8 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import sanitizeHtml from 'sanitize-html';
-import { dataPaths } from '../../src/lib/config.ts';
-import { sanitizePostHtml } from '../../src/lib/server/sanitize.ts';
+import { dataPaths } from '../config.ts';
+import { sanitizePostHtml } from '../content/sanitize.ts';
 import { registerFile } from '../data/files.ts';
 import { extensionOf } from '../data/util.ts';
 import { FileTooLargeError } from '../media/store.ts';

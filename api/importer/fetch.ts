@@ -12,7 +12,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ImporterConfig, PaysiteEndpoint } from '../../src/lib/config.ts';
+import type { ImporterConfig, PaysiteEndpoint } from '../config.ts';
 import { FileTooLargeError, storeStream, type StoredFile } from '../media/store.ts';
 import { KeyRejectedError, TransientError } from './errors.ts';
 

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Db } from '../data/db.ts';
-import type { Config } from '../../src/lib/config.ts';
+import type { Config } from '../config.ts';
 import {
   appendImportLog,
   claimNextImport,
@@ -27,7 +27,7 @@ import {
 import { inTransaction, nowIso } from '../data/util.ts';
 import { redactCredential } from './credential.ts';
 import { openForWorker } from './work-key.ts';
-import { paysiteLabel } from '../../src/lib/paysites.ts';
+import { paysiteLabel } from '../../shared/paysites.ts';
 import {
   KeyRejectedError,
   LeaseLostError,

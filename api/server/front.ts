@@ -15,7 +15,7 @@ import type { PageRenderer, SsrHandler } from './ssr.ts';
 import { createMediaHandler, type MediaOptions } from './media.ts';
 import { answerBadRequest, BAD_TARGET_MESSAGES, hasValidEncoding, isSingleEncoded, targetPath } from './request-target.ts';
 import { cameOverHttps, pageSecurityPolicy, STRICT_TRANSPORT_SECURITY, type PageSecuritySettings } from './csp.ts';
-import { config } from '../../src/lib/config.ts';
+import { config } from '../config.ts';
 
 export interface FrontDeps {
   api: Express;

@@ -15,7 +15,7 @@ import { walkFiles } from '../../api/server/walk.ts';
 export const DIST_DIR = path.resolve(process.env.TROVE_DIST_DIR ?? 'dist');
 const STAMP = path.join(DIST_DIR, 'trove-build.json');
 /** What the build is made from; a change to any of these makes `npm start` build again. */
-const SOURCES = ['src', 'api', 'public', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
+const SOURCES = ['src', 'shared', 'api', 'public', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
 
 /** A hash of every source file's path and bytes: the build id the page store is keyed by. */
 export function sourceHash(): string {

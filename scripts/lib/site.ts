@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sharedDatabase, type Db } from '../../api/data/db.ts';
 import { PageStore } from '../../api/server/page-store.ts';
 import { createPageRenderer, loadSsrHandler, type PageRenderer, type SsrHandler } from '../../api/server/ssr.ts';
-import { config, dataPaths, type Config } from '../../src/lib/config.ts';
+import { config, dataPaths, type Config } from '../../api/config.ts';
 import crypto from 'node:crypto';
 import { DIST_DIR, RENDER_WORKER, builtId } from './build.ts';
 import { inProcessRenderer, workerPoolRenderer, type StoreRenderer } from '../../api/pages/render-into-store.ts';

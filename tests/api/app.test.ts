@@ -6,9 +6,9 @@ import type { Db } from '../../api/data/db.ts';
 import { NotFoundError } from '../../api/http/errors.ts';
 import { buildOpenApiDocument, openApiDocument, schemaConstraints, schemaText } from '../../api/http/openapi.ts';
 import { defineRoutes, route, type Logger } from '../../api/http/route.ts';
-import { buildInfo } from '../../src/lib/build-info.ts';
-import { readConfig } from '../../src/lib/config.ts';
-import { artistIdParam, offset, requiredText } from '../../src/lib/validators.ts';
+import { buildInfo } from '../../api/build-info.ts';
+import { readConfig } from '../../api/config.ts';
+import { artistIdParam, offset, requiredText } from '../../shared/validators.ts';
 import { tempDb, type TempDb } from './data/helpers.ts';
 
 const testRoutes = defineRoutes('test', [

@@ -11,7 +11,7 @@ import type { Account, Role } from '../../api/data/accounts.ts';
 import { allows, type Access } from '../../api/http/session.ts';
 import { versionBase } from '../../api/http/route.ts';
 import { ROUTE_GROUPS } from '../../api/routes/index.ts';
-import { readConfig } from '../../src/lib/config.ts';
+import { readConfig } from '../../api/config.ts';
 import { signIn } from '../helpers/session.ts';
 import { upsertCreator } from '../../api/data/creators.ts';
 import { upsertPost } from '../../api/data/posts.ts';

@@ -236,7 +236,7 @@ test.describe('without JavaScript', () => {
   });
 });
 
-/** Each paysite's page, written out here independently of src/lib/paysites.ts. */
+/** Each paysite's page, written out here independently of shared/paysites.ts. */
 const PAYSITE_PAGES: Record<string, (id: string) => string> = {
   patreon: (id) => `https://www.patreon.com/user?u=${id}`,
   fanbox: (id) => `https://www.pixiv.net/fanbox/creator/${id}`,

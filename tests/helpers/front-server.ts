@@ -13,7 +13,7 @@ import { createFrontServer } from '../../api/server/front.ts';
 import type { MediaOptions } from '../../api/server/media.ts';
 import { PageStore } from '../../api/server/page-store.ts';
 import { createPageRenderer, loadSsrHandler, type PageRenderer, type SsrHandler } from '../../api/server/ssr.ts';
-import { dataPaths, readConfig } from '../../src/lib/config.ts';
+import { dataPaths, readConfig } from '../../api/config.ts';
 import { DIST_DIR } from '../../scripts/lib/build.ts';
 import { listen } from './http.ts';
 

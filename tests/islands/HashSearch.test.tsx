@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import HashSearch from '../../src/islands/files/HashSearch.tsx';
 import HashResults from '../../src/islands/files/HashResults.tsx';
 import PostCardView, { type CardPost } from '../../src/islands/files/PostCardView.tsx';
-import type { HashSearchAnswer } from '../../src/lib/hash-search.ts';
-import { cardAttachmentLabel } from '../../src/lib/post-card.ts';
+import type { HashSearchAnswer } from '../../src/client/hash-search.ts';
+import { cardAttachmentLabel } from '../../shared/post-card.ts';
 
 const HASH = 'ab'.repeat(32);
 const PNG = `/ab/ab/${HASH}.png`;

@@ -9,7 +9,7 @@ import { migrate, openDatabase } from '../../api/data/db.ts';
 import { createImport } from '../../api/data/imports.ts';
 import { createAccount } from '../../api/data/accounts.ts';
 import { saveSubmittedKey } from '../../api/importer/key-store.ts';
-import { dataPaths, readConfig } from '../../src/lib/config.ts';
+import { dataPaths, readConfig } from '../../api/config.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-decrypt-'));
 const KEY = 'Decrypt-Me-Patreon-Session-Key-0123456789a';

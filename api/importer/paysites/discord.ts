@@ -18,7 +18,7 @@ import { DiscordApi, type DiscordApiMessage } from './discord/api.ts';
 import { KEPT_MESSAGE_TYPES, embedMediaUrls, snowflakeMs, toMessageInput } from './discord/map.ts';
 import { planChannels, refusedLine, type DiscordCursor } from './discord/plan.ts';
 import type { ImportContext, PaysiteImporter } from './index.ts';
-import { countLabel } from '../../../src/lib/format.ts';
+import { countLabel } from '../../../shared/format.ts';
 
 /** Downloads a page's attachments and embed media; what could not be had is logged and left out. */
 async function archiveMedia(ctx: ImportContext, api: DiscordApi, messages: DiscordApiMessage[]) {

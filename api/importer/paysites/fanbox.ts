@@ -20,7 +20,7 @@ import { fanboxApi, type FanboxApi, type PostInfo, type PostItem } from './fanbo
 import { articleHtml, fileName, flattenComments, postEmbed, postMedia, textToHtml, type ArchivedFiles } from './fanbox/map.ts';
 import type { ImportContext, PaysiteImporter } from './index.ts';
 import { archiveTime, escapeHtml } from '../text.ts';
-import { countLabel } from '../../../src/lib/format.ts';
+import { countLabel } from '../../../shared/format.ts';
 
 interface Sub {
   userId: string;

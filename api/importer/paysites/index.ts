@@ -8,8 +8,8 @@
  * nine paysites end the import saying their importer is not available yet.
  */
 import type { Db } from '../../data/db.ts';
-import type { Config } from '../../../src/lib/config.ts';
-import { paysiteLabel } from '../../../src/lib/paysites.ts';
+import type { Config } from '../../config.ts';
+import { paysiteLabel } from '../../../shared/paysites.ts';
 import { discordImporter } from './discord.ts';
 import { fanboxImporter } from './fanbox.ts';
 import { patreonImporter } from './patreon.ts';

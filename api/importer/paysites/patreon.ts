@@ -19,7 +19,7 @@ import { CURRENT_USER_PATH, campaignAttributes, getDocument, nextPath, parseOr, 
 import { FIRST_DM_CURSOR, importDms, type DmCursor } from './patreon/dms.ts';
 import { dataList, indexIncluded, postPlan, related, relatedId } from './patreon/map.ts';
 import { preparePost } from './patreon/posts.ts';
-import { countLabel } from '../../../src/lib/format.ts';
+import { countLabel } from '../../../shared/format.ts';
 
 interface Subscription {
   campaignId: string;

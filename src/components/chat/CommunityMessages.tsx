@@ -5,10 +5,10 @@
  * Deleted messages show 'Message deleted' and nothing of their content.
  */
 import type { CommunityMessage } from '../../../api/data/community.ts';
-import { communityEmbedView, communityPost, type CommunityPostView } from '../../lib/chat/community.ts';
-import { chatTime, compareIds } from '../../lib/chat/grouping.ts';
-import { renderChatMarkdown } from '../../lib/chat/markdown.tsx';
-import { countLabel, formatDateTime } from '../../lib/format.ts';
+import { communityEmbedView, communityPost, type CommunityPostView } from '../../../shared/chat/community.ts';
+import { chatTime, compareIds } from '../../../shared/chat/grouping.ts';
+import { renderChatMarkdown } from './markdown.tsx';
+import { countLabel, formatDateTime } from '../../../shared/format.ts';
 import ChatAttachments from './ChatAttachments.tsx';
 
 export interface CommunityMessagesProps {

@@ -3,10 +3,10 @@
  * Callers leave out embeds with nothing to show (embedHasContent).
  */
 import type { CSSProperties, ReactNode } from 'react';
-import { renderChatMarkdown } from '../../lib/chat/markdown.tsx';
-import { safeLinkUrl } from '../../lib/chat/safe-url.ts';
-import { embedColor, embedMedia } from '../../lib/chat/embed.ts';
-import { asRecord as obj, asText as text } from '../../lib/chat/loose.ts';
+import { renderChatMarkdown } from './markdown.tsx';
+import { safeLinkUrl } from '../../../shared/chat/safe-url.ts';
+import { embedColor, embedMedia } from '../../../shared/chat/embed.ts';
+import { asRecord as obj, asText as text } from '../../../shared/chat/loose.ts';
 
 type Loose = Record<string, unknown>;
 

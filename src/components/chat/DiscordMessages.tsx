@@ -6,11 +6,11 @@
  * class `chat-message--marked` and aria-current="true".
  */
 import type { DiscordMessage } from '../../../api/data/discord.ts';
-import { authorAvatar, authorName, type ChatAvatar } from '../../lib/chat/author.ts';
-import { embedHasContent } from '../../lib/chat/embed.ts';
-import { groupMessages, type MessageGroup } from '../../lib/chat/grouping.ts';
-import { renderChatMarkdown } from '../../lib/chat/markdown.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import { authorAvatar, authorName, type ChatAvatar } from '../../../shared/chat/author.ts';
+import { embedHasContent } from '../../../shared/chat/embed.ts';
+import { groupMessages, type MessageGroup } from '../../../shared/chat/grouping.ts';
+import { renderChatMarkdown } from './markdown.tsx';
+import { formatDateTime } from '../../../shared/format.ts';
 import ChatAttachments from './ChatAttachments.tsx';
 import DiscordEmbed from './DiscordEmbed.tsx';
 

@@ -4,7 +4,7 @@
  * Server-rendered, the form is a plain GET form and `children` are the server's results for `initial`,
  * so the page works without JavaScript. Once hydrated, the island takes over: it loads creators.txt
  * once (on the first focus of the form or the first change), then filters, sorts and pages in the
- * browser with src/lib/artists.ts (the server's rules) and writes each listing to the URL and history,
+ * browser with shared/artists.ts (the server's rules) and writes each listing to the URL and history,
  * so a reload or a shared link shows the same listing. Typing applies DEBOUNCE_ARTISTS_MS after the
  * last keystroke; the service and sort dropdowns apply at once; the order button flips and applies.
  *
@@ -13,7 +13,7 @@
  * same value from the submitter.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { api, ApiError, describeError } from '../../lib/api-client.ts';
+import { api, ApiError, describeError } from '../../client/api-client.ts';
 import {
   ARTIST_SORT_OPTIONS,
   ORDER_LABELS,
@@ -22,11 +22,11 @@ import {
   sameArtistsQuery,
   type ArtistItem,
   type ArtistsQuery,
-} from '../../lib/artists.ts';
-import { DEBOUNCE_ARTISTS_MS } from '../../lib/constants.ts';
-import { paginate } from '../../lib/pagination.ts';
-import { isPaysite } from '../../lib/paysites.ts';
-import type { ArtistSortField, SortOrder } from '../../lib/validators.ts';
+} from '../../../shared/artists.ts';
+import { DEBOUNCE_ARTISTS_MS } from '../../../shared/constants.ts';
+import { paginate } from '../../../shared/pagination.ts';
+import { isPaysite } from '../../../shared/paysites.ts';
+import type { ArtistSortField, SortOrder } from '../../../shared/validators.ts';
 import ErrorDetails from '../shell/ErrorDetails.tsx';
 import CreatorCardView from './CreatorCardView.tsx';
 import PaginatorView from './PaginatorView.tsx';

@@ -1,6 +1,6 @@
 /** What a hash search found: post cards, the Discord messages carrying the file, or the empty state. */
-import { discordHitLabel, isEmptyAnswer, type HashResultsData } from '../../lib/hash-search.ts';
-import { discordServerUrl } from '../../lib/urls.ts';
+import { discordHitLabel, isEmptyAnswer, type HashResultsData } from '../../client/hash-search.ts';
+import { discordServerUrl } from '../../../shared/urls.ts';
 import PostCardView from './PostCardView.tsx';
 
 interface Props {

@@ -11,13 +11,13 @@ import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
 import HashResults from './HashResults.tsx';
 import { useHydrated } from '../shell/useHydrated.ts';
-import { describeError } from '../../lib/api-client.ts';
-import { sha256OfFile, type HashProgress } from '../../lib/file-hash.ts';
-import { fetchHashSearch, type HashSearchFound } from '../../lib/hash-search.ts';
-import { hashSearchUrl } from '../../lib/urls.ts';
-import { firstIssueMessage, sha256Hash } from '../../lib/validators.ts';
+import { describeError } from '../../client/api-client.ts';
+import { sha256OfFile, type HashProgress } from '../../client/file-hash.ts';
+import { fetchHashSearch, type HashSearchFound } from '../../client/hash-search.ts';
+import { hashSearchUrl } from '../../../shared/urls.ts';
+import { firstIssueMessage, sha256Hash } from '../../../shared/validators.ts';
 
-/** What the server made of the page's URL (src/lib/pages/hash-search.ts). */
+/** What the server made of the page's URL (src/loaders/hash-search.ts). */
 export interface HashSearchInitial {
   /** The `hash` parameter as sent; null when absent. */
   query: string | null;

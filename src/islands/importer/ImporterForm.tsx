@@ -1,15 +1,15 @@
 /**
  * The importer form (SPEC.md section 2, Importer): Paysite select, the service's inputs, checkboxes
- * sent as '1'/'0', 'Submit Key'. The same rules as the server (src/lib/importer.ts) run before sending,
+ * sent as '1'/'0', 'Submit Key'. The same rules as the server (shared/importer.ts) run before sending,
  * so a bad key shows 'Error: {message}' at once; on success the browser opens the import's status page.
  */
 import { useEffect, useId, useState } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
-import { api, describeError } from '../../lib/api-client.ts';
-import { IMPORTER_SERVICES, importSubmissionError, importerService } from '../../lib/importer.ts';
-import { KEY_MAX_LENGTH } from '../../lib/constants.ts';
-import type { Paysite } from '../../lib/paysites.ts';
-import { importStatusUrl } from '../../lib/urls.ts';
+import { api, describeError } from '../../client/api-client.ts';
+import { IMPORTER_SERVICES, importSubmissionError, importerService } from '../../../shared/importer.ts';
+import { KEY_MAX_LENGTH } from '../../../shared/constants.ts';
+import type { Paysite } from '../../../shared/paysites.ts';
+import { importStatusUrl } from '../../../shared/urls.ts';
 
 interface Props {
   signedIn: boolean;

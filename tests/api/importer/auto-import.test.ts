@@ -20,7 +20,7 @@ import { keyFingerprint, saveSubmittedKey } from '../../../api/importer/key-stor
 import { operatorPublicKey } from '../../../api/importer/operator-key.ts';
 import { openForWorker } from '../../../api/importer/work-key.ts';
 import { AUTO_IMPORT_PRIORITY, SUBMITTED_PRIORITY } from '../../../api/routes/importer.ts';
-import { dataPaths, readConfig, type Config } from '../../../src/lib/config.ts';
+import { dataPaths, readConfig, type Config } from '../../../api/config.ts';
 import { signIn } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 

@@ -14,7 +14,7 @@ import { archiveCreatorImage, archiveFile, archiveInlineImages, imageSources, na
 import { TransientError } from '../../../api/importer/errors.ts';
 import { createPaysiteClient } from '../../../api/importer/fetch.ts';
 import type { ImportContext } from '../../../api/importer/paysites/index.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { readConfig } from '../../../api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 import { closeAll, startServer, startTcpCounter, type LocalServer } from './local-server.ts';
 

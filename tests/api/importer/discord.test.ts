@@ -13,7 +13,7 @@ import { listDiscordChannels, listDiscordMessages } from '../../../api/data/disc
 import { nowIso } from '../../../api/data/util.ts';
 import { sealForWorker } from '../../../api/importer/work-key.ts';
 import { startImportWorker, type ImportWorker } from '../../../api/importer/worker.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { readConfig } from '../../../api/config.ts';
 import { startFakeDiscord, type FakeDiscord } from '../../fakes/discord.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 

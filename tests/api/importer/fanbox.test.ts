@@ -14,7 +14,7 @@ import { nowIso } from '../../../api/data/util.ts';
 import { fanboxImporter } from '../../../api/importer/paysites/fanbox.ts';
 import { sealForWorker } from '../../../api/importer/work-key.ts';
 import { startImportWorker, type ImportWorker } from '../../../api/importer/worker.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { readConfig } from '../../../api/config.ts';
 import { startFakeFanbox, type FakeFanbox } from '../../fakes/fanbox.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 

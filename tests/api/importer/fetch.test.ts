@@ -21,7 +21,7 @@ import {
   type PaysiteClientOptions,
 } from '../../../api/importer/fetch.ts';
 import { FileTooLargeError } from '../../../api/media/store.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { readConfig } from '../../../api/config.ts';
 import { closeAll, sendJson, startServer, startTcpCounter } from './local-server.ts';
 
 let dataDir: string;

@@ -19,7 +19,7 @@ import { runAutoImportRound } from '../../../api/importer/auto-import.ts';
 import { parseOnlyfansCredential } from '../../../api/importer/credential.ts';
 import { TransientError, type PaysiteImporter } from '../../../api/importer/paysites/index.ts';
 import { startImportWorker } from '../../../api/importer/worker.ts';
-import { dataPaths, readConfig } from '../../../src/lib/config.ts';
+import { dataPaths, readConfig } from '../../../api/config.ts';
 import { signIn } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 

@@ -17,7 +17,7 @@ import { keyFingerprint } from '../../../api/importer/key-store.ts';
 import { TransientError } from '../../../api/importer/paysites/index.ts';
 import { openForWorker } from '../../../api/importer/work-key.ts';
 import { startImportWorker } from '../../../api/importer/worker.ts';
-import { dataPaths, readConfig, type Config } from '../../../src/lib/config.ts';
+import { dataPaths, readConfig, type Config } from '../../../api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 

@@ -16,7 +16,7 @@ import { nowIso } from '../../../api/data/util.ts';
 import { DMS_DONE_LINE } from '../../../api/importer/paysites/patreon/dms.ts';
 import { sealForWorker } from '../../../api/importer/work-key.ts';
 import { startImportWorker, type ImportWorker } from '../../../api/importer/worker.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { readConfig } from '../../../api/config.ts';
 import {
   FAKE_CREATOR_ID as CREATOR,
   FAKE_CREATOR_NAME,

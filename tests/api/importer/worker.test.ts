@@ -23,7 +23,7 @@ import { KeyRejectedError, TransientError, notAvailableLine, type PaysiteImporte
 import { SLOW_TEST_CREATOR } from '../../../api/importer/paysites/test-slow.ts';
 import { openForWorker, sealForWorker } from '../../../api/importer/work-key.ts';
 import { WORKER_LINES, startImportWorker, type ImportWorker, type WorkerOptions } from '../../../api/importer/worker.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { readConfig } from '../../../api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 const KEY = 'sEcReT-session-key-0123456789abcdefghijklmn';

@@ -9,7 +9,7 @@ import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES } from '../../../api/page
 import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
 import { upsertCreator } from '../../../api/data/creators.ts';
 import { addPopularity, upsertPost } from '../../../api/data/posts.ts';
-import { todayUtc } from '../../../src/lib/popular.ts';
+import { todayUtc } from '../../../shared/popular.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 describe('popular page keys', () => {

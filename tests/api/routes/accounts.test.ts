@@ -16,8 +16,8 @@ import { hashPassword } from '../../../api/auth/passwords.ts';
 import { RATE_LIMIT_MESSAGES } from '../../../api/auth/rate-limits.ts';
 import { hashSessionToken } from '../../../api/http/session.ts';
 import { ACCOUNT_MESSAGES } from '../../../api/routes/accounts.ts';
-import { readConfig } from '../../../src/lib/config.ts';
-import { AUTH_RATE_LIMITS } from '../../../src/lib/constants.ts';
+import { readConfig } from '../../../api/config.ts';
+import { AUTH_RATE_LIMITS } from '../../../shared/constants.ts';
 import { listen } from '../../helpers/http.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 

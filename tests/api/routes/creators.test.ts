@@ -6,7 +6,7 @@ import { createApp } from '../../../api/app.ts';
 import { upsertAnnouncement, upsertCreator, upsertFancard } from '../../../api/data/creators.ts';
 import { registerFile } from '../../../api/data/files.ts';
 import { upsertPost } from '../../../api/data/posts.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { readConfig } from '../../../api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 import { httpRequest } from '../../helpers/http.ts';
 

@@ -11,7 +11,7 @@ import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
 import { listAllCreators, upsertCreator } from '../../../api/data/creators.ts';
 import { upsertPost } from '../../../api/data/posts.ts';
 import { affectedByChanges } from '../../../api/pages/affected.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { readConfig } from '../../../api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 

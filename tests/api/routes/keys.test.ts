@@ -12,7 +12,7 @@ import { createApp } from '../../../api/app.ts';
 import { createImport, getAutoImportKey, getImport, markKeyDead } from '../../../api/data/imports.ts';
 import { decryptSessionKey } from '../../../api/importer/key-crypto.ts';
 import { keyFingerprint, saveSubmittedKey } from '../../../api/importer/key-store.ts';
-import { dataPaths, readConfig, type Config } from '../../../src/lib/config.ts';
+import { dataPaths, readConfig, type Config } from '../../../api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 

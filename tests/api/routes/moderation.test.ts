@@ -11,7 +11,7 @@ import { linkedCreators, upsertCreator } from '../../../api/data/creators.ts';
 import { createLinkRequest, getLinkRequest, linkCreators } from '../../../api/data/moderation.ts';
 import { listNotifications } from '../../../api/data/notifications.ts';
 import { ACCOUNT_MESSAGES, LINK_MESSAGES } from '../../../api/routes/moderation.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { readConfig } from '../../../api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 

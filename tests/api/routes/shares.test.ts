@@ -17,8 +17,8 @@ import { createShare } from '../../../api/data/shares.ts';
 import { defineRoutes } from '../../../api/http/route.ts';
 import { storeFileSync } from '../../../api/media/store.ts';
 import { uploadRoute } from '../../../api/routes/shares.ts';
-import { readConfig } from '../../../src/lib/config.ts';
-import { SHARE_UPLOAD_LIMITS } from '../../../src/lib/constants.ts';
+import { readConfig } from '../../../api/config.ts';
+import { SHARE_UPLOAD_LIMITS } from '../../../shared/constants.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 

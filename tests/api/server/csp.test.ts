@@ -2,7 +2,7 @@
  * The pages' Content-Security-Policy and Strict-Transport-Security through the real front server and
  * build: every page (stored, prerendered, rendered on demand; each page file of the permission matrix as
  * the role that may see it) carries the policy, and every inline script in it is allowed by hash, so a
- * new `<script is:inline>` that is not in src/lib/inline-scripts.ts fails here. Media and the API keep
+ * new `<script is:inline>` that is not in shared/inline-scripts.ts fails here. Media and the API keep
  * their own headers.
  */
 import type { IncomingMessage } from 'node:http';
@@ -16,8 +16,8 @@ import type { Role } from '../../../api/data/accounts.ts';
 import { storeFile } from '../../../api/media/store.ts';
 import { cameOverHttps, pageSecurityPolicy, scriptHashSource, STRICT_TRANSPORT_SECURITY } from '../../../api/server/csp.ts';
 import { createFrontServer } from '../../../api/server/front.ts';
-import { readConfig } from '../../../src/lib/config.ts';
-import { INLINE_SCRIPTS } from '../../../src/lib/inline-scripts.ts';
+import { readConfig } from '../../../api/config.ts';
+import { INLINE_SCRIPTS } from '../../../shared/inline-scripts.ts';
 import { DIST_DIR } from '../../../scripts/lib/build.ts';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { httpRequest, listen, type RawAnswer } from '../../helpers/http.ts';

@@ -13,7 +13,7 @@ import { PaysiteRequestError } from '../../fetch.ts';
 import type { ImportContext } from '../index.ts';
 import type { DiscordApi, DiscordApiChannel, DiscordApiGuild } from './api.ts';
 import { CATEGORY_TYPE, DM_TYPES, FORUM_TYPES, MESSAGE_CHANNEL_TYPES, toChannelInput } from './map.ts';
-import { countLabel } from '../../../../src/lib/format.ts';
+import { countLabel } from '../../../../shared/format.ts';
 
 export interface PlannedChannel {
   id: string;
