@@ -6,16 +6,10 @@
 import { stmt, type Db } from './db.ts';
 import { createNotification, NOTIFICATION_ROLE_CHANGE } from './notifications.ts';
 import { inTransaction, likeContains, nowIso } from './util.ts';
+import type { Role, Account } from '../../shared/shapes/accounts.ts';
+export type { Role, Account };
 
-export type Role = 'consumer' | 'moderator' | 'administrator';
 export const ROLES: readonly Role[] = ['consumer', 'moderator', 'administrator'];
-
-export interface Account {
-  id: number;
-  username: string;
-  role: Role;
-  created_at: string;
-}
 
 export interface AccountWithHash extends Account {
   password_hash: string;

@@ -7,26 +7,8 @@ import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { hashPath, inTransaction, nowEpoch, nowIso } from './util.ts';
 import { epochToIso } from '../../shared/format.ts';
-
-/**
- * The fields every creator shape shares. D is how indexed/updated are given: epoch seconds as stored,
- * or ISO dates in the profile, link, favourite and DM answers (withIsoDates).
- */
-export interface CreatorFields<D = number> {
-  id: string;
-  name: string;
-  service: string;
-  indexed: D;
-  updated: D;
-  public_id: string | null;
-  relation_id: number | null;
-}
-
-/** A creator row as the data modules return it. */
-export interface Creator extends CreatorFields {
-  has_chats: boolean;
-  last_imported: number | null;
-}
+import type { CreatorFields, Creator } from '../../shared/shapes/creators.ts';
+export type { CreatorFields, Creator };
 
 /** An item of GET /v1/creators.txt (exactly these keys). */
 export interface CreatorListItem extends CreatorFields {

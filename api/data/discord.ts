@@ -8,60 +8,8 @@ import { getCreator } from './creators.ts';
 import { epochToIso } from '../../shared/format.ts';
 import { hashFromPath, inTransaction, nowIso, parseJson, placeholders } from './util.ts';
 import { pageChatRows } from './chat-paging.ts';
-
-/** A channel as the API answers it (exactly these keys); listed by position. */
-export interface DiscordChannel {
-  id: string;
-  server_id: string;
-  name: string;
-  parent_channel_id: string | null;
-  topic: string | null;
-  is_nsfw: boolean;
-  type: number;
-  post_count: number;
-}
-
-export interface DiscordServer {
-  id: string;
-  name: string;
-  indexed: string;
-  updated: string;
-  channels: DiscordChannel[];
-}
-
-export interface DiscordAuthor {
-  id: string;
-  username: string;
-  avatar?: string | null;
-  [key: string]: unknown;
-}
-
-export interface DiscordEmbed {
-  type?: string;
-  url?: string;
-  title?: string;
-  description?: string;
-  color?: number;
-  provider?: { name?: string; url?: string };
-  author?: { name?: string; url?: string };
-  thumbnail?: { url: string; width?: number; height?: number };
-  video?: { url: string; width?: number; height?: number };
-  [key: string]: unknown;
-}
-
-export interface DiscordMessage {
-  id: string;
-  server: string;
-  channel: string;
-  author: DiscordAuthor;
-  content: string;
-  embeds: DiscordEmbed[];
-  mentions: unknown[];
-  attachments: { name: string | null; path: string }[];
-  published: string;
-  edited: string | null;
-  added: string;
-}
+import type { DiscordChannel, DiscordServer, DiscordAuthor, DiscordEmbed, DiscordMessage, DiscordFileHit } from '../../shared/shapes/chat.ts';
+export type { DiscordChannel, DiscordServer, DiscordAuthor, DiscordEmbed, DiscordMessage, DiscordFileHit };
 
 export interface DiscordChannelInput {
   id: string;
@@ -86,18 +34,6 @@ export interface DiscordMessageInput {
   published: string;
   edited?: string | null;
   added?: string | null;
-}
-
-/** A message that carries a file, for hash search ('Server X channel Y'). */
-export interface DiscordFileHit {
-  id: string;
-  server: string;
-  server_name: string | null;
-  channel: string;
-  channel_name: string | null;
-  published: string;
-  author: DiscordAuthor;
-  content: string;
 }
 
 interface ChannelRow extends Omit<DiscordChannel, 'is_nsfw'> {

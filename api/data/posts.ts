@@ -27,42 +27,17 @@ import {
 } from './util.ts';
 import { shortWordTerm, shortWordText } from './search-words.ts';
 import { isPostFlagged } from './moderation.ts';
+import type { PostFileRef, PostEmbed, PollChoice, Poll, PostSummary, Comment } from '../../shared/shapes/posts.ts';
+export type { PostFileRef, PostEmbed, PollChoice, Poll, PostSummary, Comment };
 
 // ---------------------------------------------------------------------------------------------------
 // Types
-
-export interface PostFileRef {
-  name: string | null;
-  path: string;
-}
 
 export interface PostFileInput {
   name?: string | null;
   path: string;
   /** sha256 of the file; derived from a content-addressed path when omitted. */
   hash?: string | null;
-}
-
-export interface PostEmbed {
-  url?: string;
-  subject?: string | null;
-  description?: string | null;
-  [key: string]: unknown;
-}
-
-export interface PollChoice {
-  text: string;
-  votes: number;
-}
-
-export interface Poll {
-  title: string;
-  description?: string | null;
-  choices: PollChoice[];
-  total_votes: number;
-  created_at: string;
-  closes_at: string | null;
-  allow_multiple: boolean;
 }
 
 /** Input of upsertPost. Omitted fields get defaults (empty title/content, no file, added = now). */
@@ -84,25 +59,6 @@ export interface PostInput {
   tags?: string[] | null;
   incomplete_rewards?: string | null;
   shared_file?: boolean;
-}
-
-/** A post summary (listings, search, favourites). */
-export interface PostSummary {
-  id: string;
-  user: string;
-  service: string;
-  title: string;
-  substring: string;
-  published: string | null;
-  added: string;
-  edited: string | null;
-  tags: string[];
-  file: PostFileRef | Record<string, never>;
-  attachments: PostFileRef[];
-  poll: Poll | null;
-  incomplete_rewards: string | null;
-  embed: PostEmbed | Record<string, never>;
-  shared_file: boolean;
 }
 
 /** The full post object (post page, revisions). */
@@ -175,17 +131,6 @@ export interface PostKey {
   service: string;
   user: string;
   id: string;
-}
-
-export interface Comment {
-  id: string;
-  parent_id: string | null;
-  commenter: string;
-  commenter_name: string | null;
-  content: string;
-  published: string | null;
-  added: string;
-  revisions: { id: number; content: string; added: string }[];
 }
 
 export interface CommentInput {

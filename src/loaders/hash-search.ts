@@ -5,7 +5,8 @@
  */
 import { searchHash } from '../../api/data/files.ts';
 import { archiveDb } from './archive-db.ts';
-import { trimHashAnswer, type HashSearchFound } from '../client/hash-search.ts';
+import { trimHashAnswer } from '../../shared/hash-search.ts';
+import type { HashSearchFound } from '../../shared/shapes/hash-search.ts';
 import { firstIssueMessage, sha256Hash } from '../../shared/validators.ts';
 
 export interface HashSearchPage {

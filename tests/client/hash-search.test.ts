@@ -9,7 +9,8 @@ import { upsertPost } from '../../api/data/posts.ts';
 import { upsertDiscordChannel, upsertDiscordMessages } from '../../api/data/discord.ts';
 import { ApiError, createApiClient, type ApiClient } from '../../src/client/api-client.ts';
 import { readConfig } from '../../api/config.ts';
-import { discordHitLabel, fetchHashSearch, isEmptyAnswer } from '../../src/client/hash-search.ts';
+import { discordHitLabel, fetchHashSearch } from '../../src/client/hash-search.ts';
+import { isEmptyAnswer } from '../../shared/hash-search.ts';
 import { discordServerUrl, hashSearchUrl } from '../../shared/urls.ts';
 import { tempDb, type TempDb } from '../api/data/helpers.ts';
 

@@ -4,7 +4,7 @@
  * lists newest first); each message has the id `community-message-{id}`.
  * Deleted messages show 'Message deleted' and nothing of their content.
  */
-import type { CommunityMessage } from '../../../api/data/community.ts';
+import type { CommunityMessage } from '../../../shared/shapes/chat.ts';
 import { communityEmbedView, communityPost, type CommunityPostView } from '../../../shared/chat/community.ts';
 import { chatTime, compareIds } from '../../../shared/chat/grouping.ts';
 import { renderChatMarkdown } from './markdown.tsx';

@@ -5,7 +5,7 @@
  * is an element with id `message-{id}` and `data-message-id`; the marked one (a message URL) has the
  * class `chat-message--marked` and aria-current="true".
  */
-import type { DiscordMessage } from '../../../api/data/discord.ts';
+import type { DiscordMessage } from '../../../shared/shapes/chat.ts';
 import { authorAvatar, authorName, type ChatAvatar } from '../../../shared/chat/author.ts';
 import { embedHasContent } from '../../../shared/chat/embed.ts';
 import { groupMessages, type MessageGroup } from '../../../shared/chat/grouping.ts';

@@ -13,7 +13,8 @@ import HashResults from './HashResults.tsx';
 import { useHydrated } from '../shell/useHydrated.ts';
 import { describeError } from '../../client/api-client.ts';
 import { sha256OfFile, type HashProgress } from '../../client/file-hash.ts';
-import { fetchHashSearch, type HashSearchFound } from '../../client/hash-search.ts';
+import { fetchHashSearch } from '../../client/hash-search.ts';
+import type { HashSearchFound } from '../../../shared/shapes/hash-search.ts';
 import { hashSearchUrl } from '../../../shared/urls.ts';
 import { firstIssueMessage, sha256Hash } from '../../../shared/validators.ts';
 
