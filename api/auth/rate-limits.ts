@@ -10,7 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import { RateLimiterRes, RateLimiterSQLite } from 'rate-limiter-flexible';
 import type { Db } from '../data/db.ts';
-import { AUTH_RATE_LIMITS } from '../../shared/constants.ts';
+import { AUTH_RATE_LIMITS } from '@shared/constants.ts';
 import { TooManyRequestsError } from '../http/errors.ts';
 
 export const RATE_LIMIT_MESSAGES = {

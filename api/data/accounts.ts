@@ -6,7 +6,7 @@
 import { stmt, type Db } from './db.ts';
 import { createNotification, NOTIFICATION_ROLE_CHANGE } from './notifications.ts';
 import { inTransaction, likeContains, nowIso } from './util.ts';
-import type { Role, Account } from '../../shared/shapes/accounts.ts';
+import type { Role, Account } from '@shared/shapes/accounts.ts';
 export type { Role, Account };
 
 export const ROLES: readonly Role[] = ['consumer', 'moderator', 'administrator'];

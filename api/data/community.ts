@@ -6,7 +6,7 @@ import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { inTransaction, nowIso, parseJson } from './util.ts';
 import { pageChatRows } from './chat-paging.ts';
-import type { CommunityChannel, CommunityEmbed, CommunityMessage } from '../../shared/shapes/chat.ts';
+import type { CommunityChannel, CommunityEmbed, CommunityMessage } from '@shared/shapes/chat.ts';
 export type { CommunityChannel, CommunityEmbed, CommunityMessage };
 
 export interface CommunityChannelInput {

@@ -6,8 +6,8 @@
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { hashPath, inTransaction, nowEpoch, nowIso } from './util.ts';
-import { epochToIso } from '../../shared/format.ts';
-import type { CreatorFields, Creator } from '../../shared/shapes/creators.ts';
+import { epochToIso } from '@shared/format.ts';
+import type { CreatorFields, Creator } from '@shared/shapes/creators.ts';
 export type { CreatorFields, Creator };
 
 /** An item of GET /v1/creators.txt (exactly these keys). */

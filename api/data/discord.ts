@@ -5,10 +5,10 @@
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { getCreator } from './creators.ts';
-import { epochToIso } from '../../shared/format.ts';
+import { epochToIso } from '@shared/format.ts';
 import { hashFromPath, inTransaction, nowIso, parseJson, placeholders } from './util.ts';
 import { pageChatRows } from './chat-paging.ts';
-import type { DiscordChannel, DiscordServer, DiscordAuthor, DiscordEmbed, DiscordMessage, DiscordFileHit } from '../../shared/shapes/chat.ts';
+import type { DiscordChannel, DiscordServer, DiscordAuthor, DiscordEmbed, DiscordMessage, DiscordFileHit } from '@shared/shapes/chat.ts';
 export type { DiscordChannel, DiscordServer, DiscordAuthor, DiscordEmbed, DiscordMessage, DiscordFileHit };
 
 export interface DiscordChannelInput {

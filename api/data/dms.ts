@@ -5,7 +5,7 @@
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import type { CreatorFields } from './creators.ts';
-import { epochToIso } from '../../shared/format.ts';
+import { epochToIso } from '@shared/format.ts';
 import { inTransaction, likeContains, nowIso, parseJson, placeholders } from './util.ts';
 
 export type DmStatus = 'approved' | 'pending' | 'ignored';

@@ -10,7 +10,7 @@
 import { stmt, type Db } from './db.ts';
 import { nextSequence, recordChange } from './changes.ts';
 import { withIsoDates, type CreatorFields } from './creators.ts';
-import { epochToIso } from '../../shared/format.ts';
+import { epochToIso } from '@shared/format.ts';
 import { getPostSummaries, type PostSummary } from './posts.ts';
 import { inTransaction, nowIso } from './util.ts';
 

@@ -27,7 +27,7 @@ import {
 } from './util.ts';
 import { shortWordTerm, shortWordText } from './search-words.ts';
 import { isPostFlagged } from './moderation.ts';
-import type { PostFileRef, PostEmbed, PollChoice, Poll, PostSummary, Comment } from '../../shared/shapes/posts.ts';
+import type { PostFileRef, PostEmbed, PollChoice, Poll, PostSummary, Comment } from '@shared/shapes/posts.ts';
 export type { PostFileRef, PostEmbed, PollChoice, Poll, PostSummary, Comment };
 
 // ---------------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ export function toJson(value: unknown): string | null {
 }
 
 /** Content-addressed path of a file: '/ab/cd/<sha256>.<ext>' (the one builder is shared/urls.ts). */
-export { filePath as hashPath } from '../../shared/urls.ts';
+export { filePath as hashPath } from '@shared/urls.ts';
 
 /** The sha256 in a content-addressed path, or null when the path is not one. */
 export function hashFromPath(path: string | null | undefined): string | null {

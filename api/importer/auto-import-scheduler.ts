@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import type { Db } from '../data/db.ts';
 import { dataPaths, type Config } from '../config.ts';
-import { AUTO_IMPORT_INTERVAL_HOURS } from '../../shared/constants.ts';
+import { AUTO_IMPORT_INTERVAL_HOURS } from '@shared/constants.ts';
 import { claimAutoImportRound, finishAutoImportRound, type RoundCounts } from '../data/auto-import.ts';
 import { nowIso } from '../data/util.ts';
 import { runAutoImportRound } from './auto-import.ts';

@@ -9,13 +9,13 @@
 import { createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { Db } from '../data/db.ts';
 import type { Config } from '../config.ts';
-import { AUTO_IMPORT_INTERVAL_HOURS } from '../../shared/constants.ts';
+import { AUTO_IMPORT_INTERVAL_HOURS } from '@shared/constants.ts';
 import { getAutoImportCandidate, listAutoImportCandidates, type AutoImportCandidate, type RoundCounts } from '../data/auto-import.ts';
 import { appendImportLog, createImport } from '../data/imports.ts';
 import { inTransaction, nowIso } from '../data/util.ts';
 import { AUTO_IMPORT_PRIORITY } from '../routes/importer.ts';
 import { decryptSessionKey, KeyDecryptionError } from './key-crypto.ts';
-import { paysiteLabel } from '../../shared/paysites.ts';
+import { paysiteLabel } from '@shared/paysites.ts';
 import { sealForWorker } from './work-key.ts';
 
 export const AUTO_IMPORT_LINES = {

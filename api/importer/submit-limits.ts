@@ -6,7 +6,7 @@
 import { RateLimiterRes, type RateLimiterSQLite } from 'rate-limiter-flexible';
 import { sqliteLimiter } from '../auth/rate-limits.ts';
 import type { Db } from '../data/db.ts';
-import { IMPORT_RATE_LIMITS } from '../../shared/constants.ts';
+import { IMPORT_RATE_LIMITS } from '@shared/constants.ts';
 import { TooManyRequestsError } from '../http/errors.ts';
 
 export const IMPORT_RATE_LIMIT_MESSAGE = 'Too many imports submitted. Please try again later.';

@@ -27,7 +27,7 @@ import {
 import { inTransaction, nowIso } from '../data/util.ts';
 import { redactCredential } from './credential.ts';
 import { openForWorker } from './work-key.ts';
-import { paysiteLabel } from '../../shared/paysites.ts';
+import { paysiteLabel } from '@shared/paysites.ts';
 import {
   KeyRejectedError,
   LeaseLostError,

@@ -12,7 +12,7 @@ import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import busboy from 'busboy';
 import { BadRequestError, HttpError, PayloadTooLargeError } from '../http/errors.ts';
-import { uploadMessages, type UploadLimits } from '../../shared/upload-limits.ts';
+import { uploadMessages, type UploadLimits } from '@shared/upload-limits.ts';
 
 export { uploadMessages, type UploadLimits };
 

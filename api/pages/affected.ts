@@ -7,14 +7,14 @@ import { countCreatorPosts, countPosts, iterateCreatorPostIds, listRevisionIds, 
 import { countCreators } from '../data/creators.ts';
 import { countCreatorShares, countShares, iterateShareIds } from '../data/shares.ts';
 import { countCreatorDms, countDms } from '../data/dms.ts';
-import { hasTab } from '../../shared/paysites.ts';
+import { hasTab } from '@shared/paysites.ts';
 import type { Change } from '../data/changes.ts';
-import { CHAT_PAGE_SIZE, PAGE_SIZE } from '../../shared/constants.ts';
-import { communityUrl, creatorUrl, discordServerUrl, popularUrl, postUrl, revisionUrl, shareUrl } from '../../shared/urls.ts';
+import { CHAT_PAGE_SIZE, PAGE_SIZE } from '@shared/constants.ts';
+import { communityUrl, creatorUrl, discordServerUrl, popularUrl, postUrl, revisionUrl, shareUrl } from '@shared/urls.ts';
 import { getDiscordChannel, isViewableChannel, listDiscordChannels } from '../data/discord.ts';
 import { listCommunityChannels } from '../data/community.ts';
-import { POPULAR_PERIODS } from '../../shared/validators.ts';
-import { todayUtc } from '../../shared/popular.ts';
+import { POPULAR_PERIODS } from '@shared/validators.ts';
+import { todayUtc } from '@shared/popular.ts';
 import { popularPosts } from '../data/popular.ts';
 import { GLOBAL_LISTING_STORED_PAGES, pageKey } from './keys.ts';
 

@@ -3,9 +3,9 @@
  * Each has a canonical key: its path plus the query parameters that select a page of the listing (o).
  * Searches (q, tag and any other parameter) are rendered on demand and never stored.
  */
-import { PAGE_SIZE } from '../../shared/constants.ts';
-import { isPaysite } from '../../shared/paysites.ts';
-import { POPULAR_PERIODS, chatOffset, offset as offsetRule } from '../../shared/validators.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
+import { isPaysite } from '@shared/paysites.ts';
+import { POPULAR_PERIODS, chatOffset, offset as offsetRule } from '@shared/validators.ts';
 
 /** Global listings shift on every import; only their first pages are kept (deeper ones render on demand). */
 export const GLOBAL_LISTING_STORED_PAGES = 20;

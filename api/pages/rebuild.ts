@@ -7,7 +7,7 @@ import type { Db } from '../data/db.ts';
 import { getKv, iterateChangesSince, lastChangeId, setKv } from '../data/changes.ts';
 import { iteratePostKeys, iterateRevisionKeys } from '../data/posts.ts';
 import { iterateCreatorKeys } from '../data/creators.ts';
-import { postUrl, revisionUrl } from '../../shared/urls.ts';
+import { postUrl, revisionUrl } from '@shared/urls.ts';
 import { PageStore } from '../server/page-store.ts';
 import type { StoreRenderer } from './render-into-store.ts';
 import { addAllSharePages, addCreatorPages, addDiscordServerPages, addDmsListing, addGlobalPages, affectedByChanges, emptyAffected, type AffectedPages } from './affected.ts';

@@ -10,7 +10,7 @@ import { ArchiveBusyError } from '../media/archives.ts';
 import { ARCHIVE_STATUS_MESSAGES, hasList, loadArchiveFile, testArchivePassword } from '../media/archives-info.ts';
 import { dataPaths } from '../config.ts';
 import { postSummary } from './post-schemas.ts';
-import { archivePassword, fileHashParam, firstIssueMessage, sha256Hash } from '../../shared/validators.ts';
+import { archivePassword, fileHashParam, firstIssueMessage, sha256Hash } from '@shared/validators.ts';
 
 const discordHit = z.object({
   id: z.string(),

@@ -27,8 +27,8 @@ import {
   unlinkCreator,
 } from '../data/moderation.ts';
 import type { Db } from '../data/db.ts';
-import { LINK_CANDIDATES_MAX, LINK_REASON_MAX, PAGE_SIZE } from '../../shared/constants.ts';
-import { PAYSITES } from '../../shared/paysites.ts';
+import { LINK_CANDIDATES_MAX, LINK_REASON_MAX, PAGE_SIZE } from '@shared/constants.ts';
+import { PAYSITES } from '@shared/paysites.ts';
 import {
   ASSIGNABLE_ROLES,
   accountId,
@@ -40,7 +40,7 @@ import {
   pageNumber,
   roleChangeSchema,
   scalarText,
-} from '../../shared/validators.ts';
+} from '@shared/validators.ts';
 import { CREATOR_NOT_FOUND, creatorParams, creatorProfile } from './creator-common.ts';
 
 export const LINK_MESSAGES = {

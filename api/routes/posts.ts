@@ -15,14 +15,14 @@ import {
   IMAGE_EXTENSIONS,
 } from '../data/posts.ts';
 import { popularPosts } from '../data/popular.ts';
-import { todayUtc } from '../../shared/popular.ts';
+import { todayUtc } from '@shared/popular.ts';
 import type { Db } from '../data/db.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { answeredNotModified, isoUtc } from '../http/conditional.ts';
 import { fileServer } from '../http/file-server.ts';
 import { ANSWERED, defineRoutes, route } from '../http/route.ts';
-import { PAGE_SIZE } from '../../shared/constants.ts';
-import { popularQuerySchema, postIdParam, postsQuerySchema, revisionIdParam, serviceParam } from '../../shared/validators.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
+import { popularQuerySchema, postIdParam, postsQuerySchema, revisionIdParam, serviceParam } from '@shared/validators.ts';
 import { attachment, comment, postLookup, postPage, postRevision, postRevisionPage, postSummary, preview, tagCount } from './post-schemas.ts';
 
 const postParams = creatorParams.extend({ post: postIdParam });

@@ -24,10 +24,10 @@ import {
 import { getFileByHash } from '../data/files.ts';
 import { FileTooLargeError, storeLocation, storeStream, type StoredFile } from '../media/store.ts';
 import { receiveUpload, uploadMessages, type UploadLimits } from '../media/upload.ts';
-import { PAGE_SIZE, SHARE_UPLOAD_LIMITS } from '../../shared/constants.ts';
+import { PAGE_SIZE, SHARE_UPLOAD_LIMITS } from '@shared/constants.ts';
 import { dataPaths } from '../config.ts';
-import { artistIdParam, firstIssueMessage, offset, scalarText, serviceParam, shareIdParam } from '../../shared/validators.ts';
-import { PAYSITES, isPaysite } from '../../shared/paysites.ts';
+import { artistIdParam, firstIssueMessage, offset, scalarText, serviceParam, shareIdParam } from '@shared/validators.ts';
+import { PAYSITES, isPaysite } from '@shared/paysites.ts';
 import { CREATOR_NOT_FOUND, creatorParams, creatorProfile, requireCreatorProfile } from './creator-common.ts';
 import { extensionOf } from '../data/util.ts';
 

@@ -23,7 +23,7 @@ import loadDirective from 'astro/runtime/client/load.prebuilt.js';
 import mediaDirective from 'astro/runtime/client/media.prebuilt.js';
 import onlyDirective from 'astro/runtime/client/only.prebuilt.js';
 import visibleDirective from 'astro/runtime/client/visible.prebuilt.js';
-import { INLINE_SCRIPTS } from '../../shared/inline-scripts.ts';
+import { INLINE_SCRIPTS } from '@shared/inline-scripts.ts';
 
 /** Astro's inline scripts: the island custom element (production and development) and one loader per client: directive. */
 export const ASTRO_INLINE_SCRIPTS: readonly string[] = [

@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mimeForExt } from '../../shared/mime.ts';
-import { isPaysite } from '../../shared/paysites.ts';
+import { mimeForExt } from '@shared/mime.ts';
+import { isPaysite } from '@shared/paysites.ts';
 import { Thumbnailer, type ThumbnailerOptions } from '../media/thumbnails.ts';
 import { sendFile } from './send-file.ts';
 

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { mimeForExt } from '../../shared/mime.ts';
+import { mimeForExt } from '@shared/mime.ts';
 
 const SMALL_FILE_BYTES = 256 * 1024;
 /**

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { build as esbuild } from 'esbuild';
-import { isCompressible } from '../../api/server/send-file.ts';
-import { walkFiles } from '../../api/server/walk.ts';
+import { isCompressible } from '@api/server/send-file.ts';
+import { walkFiles } from '@api/server/walk.ts';
 
 /** TROVE_DIST_DIR lets two checkouts' test runs share one tree without building over each other. */
 export const DIST_DIR = path.resolve(process.env.TROVE_DIST_DIR ?? 'dist');

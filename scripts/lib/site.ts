@@ -1,12 +1,12 @@
 /** Opens what the server, `scripts/rebuild` and the benchmarks share: database, page store, SSR renderer. */
 import path from 'node:path';
-import { sharedDatabase, type Db } from '../../api/data/db.ts';
-import { PageStore } from '../../api/server/page-store.ts';
-import { createPageRenderer, loadSsrHandler, type PageRenderer, type SsrHandler } from '../../api/server/ssr.ts';
-import { config, dataPaths, type Config } from '../../api/config.ts';
+import { sharedDatabase, type Db } from '@api/data/db.ts';
+import { PageStore } from '@api/server/page-store.ts';
+import { createPageRenderer, loadSsrHandler, type PageRenderer, type SsrHandler } from '@api/server/ssr.ts';
+import { config, dataPaths, type Config } from '@api/config.ts';
 import crypto from 'node:crypto';
 import { DIST_DIR, RENDER_WORKER, builtId } from './build.ts';
-import { inProcessRenderer, workerPoolRenderer, type StoreRenderer } from '../../api/pages/render-into-store.ts';
+import { inProcessRenderer, workerPoolRenderer, type StoreRenderer } from '@api/pages/render-into-store.ts';
 
 export interface Site {
   config: Config;

@@ -5,8 +5,8 @@
  * role and an embed without a type. Deterministic: fixed texts, and random filler only from forks of
  * the caller's generator (the other demo data stay as they were).
  */
-import type { DiscordAuthor, DiscordEmbed, DiscordMessageInput } from '../../api/data/discord.ts';
-import type { CommunityMessageInput } from '../../api/data/community.ts';
+import type { DiscordAuthor, DiscordEmbed, DiscordMessageInput } from '@api/data/discord.ts';
+import type { CommunityMessageInput } from '@api/data/community.ts';
 import type { MediaPool } from './media.ts';
 import type { Rng } from './random.ts';
 import { snowflake } from './ids.ts';

@@ -3,19 +3,19 @@
  * fancards, shares, linked creators, a Discord server, Patreon community chats, favourites, a
  * notification, a flag, a pending link request and an import with its log.
  */
-import type { Db } from '../../api/data/db.ts';
-import { writeTransaction } from '../../api/data/db.ts';
-import { createAccount, getAccountByUsername, type Role } from '../../api/data/accounts.ts';
-import { upsertAnnouncement, upsertFancard } from '../../api/data/creators.ts';
-import { upsertComment } from '../../api/data/posts.ts';
-import { upsertDm } from '../../api/data/dms.ts';
-import { createShare } from '../../api/data/shares.ts';
-import { upsertDiscordChannel, upsertDiscordMessages, type DiscordAuthor, type DiscordEmbed, type DiscordMessageInput } from '../../api/data/discord.ts';
-import { upsertCommunityChannel, upsertCommunityMessages, type CommunityMessageInput } from '../../api/data/community.ts';
-import { addFavoriteCreator, addFavoritePost } from '../../api/data/favorites.ts';
-import { createLinkRequest, flagPost, linkCreators } from '../../api/data/moderation.ts';
-import { createNotification, listNotifications, NOTIFICATION_ROLE_CHANGE } from '../../api/data/notifications.ts';
-import { appendImportLog, createImport, getImport, updateImport } from '../../api/data/imports.ts';
+import type { Db } from '@api/data/db.ts';
+import { writeTransaction } from '@api/data/db.ts';
+import { createAccount, getAccountByUsername, type Role } from '@api/data/accounts.ts';
+import { upsertAnnouncement, upsertFancard } from '@api/data/creators.ts';
+import { upsertComment } from '@api/data/posts.ts';
+import { upsertDm } from '@api/data/dms.ts';
+import { createShare } from '@api/data/shares.ts';
+import { upsertDiscordChannel, upsertDiscordMessages, type DiscordAuthor, type DiscordEmbed, type DiscordMessageInput } from '@api/data/discord.ts';
+import { upsertCommunityChannel, upsertCommunityMessages, type CommunityMessageInput } from '@api/data/community.ts';
+import { addFavoriteCreator, addFavoritePost } from '@api/data/favorites.ts';
+import { createLinkRequest, flagPost, linkCreators } from '@api/data/moderation.ts';
+import { createNotification, listNotifications, NOTIFICATION_ROLE_CHANGE } from '@api/data/notifications.ts';
+import { appendImportLog, createImport, getImport, updateImport } from '@api/data/imports.ts';
 import type { Rng } from './random.ts';
 import { snowflake } from './ids.ts';
 import { DAY, iso } from './time.ts';

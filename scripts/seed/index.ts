@@ -11,13 +11,13 @@
  * `npm run rebuild -- --all` is the cheaper way to render such an archive.
  */
 import { hash as argon2Hash } from '@node-rs/argon2';
-import type { Db } from '../../api/data/db.ts';
-import { writeTransaction } from '../../api/data/db.ts';
-import { countCreators, touchCreatorUpdated, upsertCreator } from '../../api/data/creators.ts';
-import { addPopularity, countPosts, upsertComment, upsertPost, type PopularityInput, type PostFileInput, type PostInput } from '../../api/data/posts.ts';
-import { countFiles } from '../../api/data/files.ts';
-import { dataPaths } from '../../api/config.ts';
-import { PAYSITES, TABS_BY_PAYSITE, type Paysite } from '../../shared/paysites.ts';
+import type { Db } from '@api/data/db.ts';
+import { writeTransaction } from '@api/data/db.ts';
+import { countCreators, touchCreatorUpdated, upsertCreator } from '@api/data/creators.ts';
+import { addPopularity, countPosts, upsertComment, upsertPost, type PopularityInput, type PostFileInput, type PostInput } from '@api/data/posts.ts';
+import { countFiles } from '@api/data/files.ts';
+import { dataPaths } from '@api/config.ts';
+import { PAYSITES, TABS_BY_PAYSITE, type Paysite } from '@shared/paysites.ts';
 import { createRng, type Rng } from './random.ts';
 import { COMMENTER_NAMES, COMMENTS, TAGS, creatorName, handle, pickLanguage, postContent, postTitle, sentence } from './text.ts';
 import { creatorId as makeCreatorId, PostIdGenerator } from './ids.ts';

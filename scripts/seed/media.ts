@@ -8,10 +8,10 @@
 import sharp from 'sharp';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Db } from '../../api/data/db.ts';
-import { registerFile, setArchiveInfo } from '../../api/data/files.ts';
-import { storeFileSync } from '../../api/media/store.ts';
-import { thumbnailFileOf } from '../../api/media/thumbnails.ts';
+import type { Db } from '@api/data/db.ts';
+import { registerFile, setArchiveInfo } from '@api/data/files.ts';
+import { storeFileSync } from '@api/media/store.ts';
+import { thumbnailFileOf } from '@api/media/thumbnails.ts';
 import type { Rng } from './random.ts';
 import { encryptedZip, zipBuffer } from './archives.ts';
 

@@ -5,8 +5,8 @@
  * existing post (the middle one of the busiest patreon creator), so the counts of the archive stay
  * as they were. Deterministic.
  */
-import type { Db } from '../../api/data/db.ts';
-import { getPost, upsertComment, upsertPost, type PostFileInput, type PostInput } from '../../api/data/posts.ts';
+import type { Db } from '@api/data/db.ts';
+import { getPost, upsertComment, upsertPost, type PostFileInput, type PostInput } from '@api/data/posts.ts';
 import type { MediaPool, PoolFile } from './media.ts';
 import type { SeededCreator } from './extras.ts';
 import { DAY, iso } from './time.ts';

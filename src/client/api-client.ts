@@ -17,7 +17,7 @@
  *
  * Usage: `await api.v1.get<Account>('/account')`, `await api.v2.patch('/file/' + hash, { password })`.
  */
-import { CLIENT_CACHE_MS, FETCH_BACKOFF_MAX_MS, FETCH_BACKOFF_START_MS, FETCH_RETRIES } from '../../shared/constants.ts';
+import { CLIENT_CACHE_MS, FETCH_BACKOFF_MAX_MS, FETCH_BACKOFF_START_MS, FETCH_RETRIES } from '@shared/constants.ts';
 import { clearLoginState } from './stores/session.ts';
 
 export type ApiVersionNumber = 1 | 2;

@@ -4,7 +4,7 @@
  * exhausting the tab; hash-wasm's incremental hasher is used because WebCrypto has no streaming digest.
  */
 import { createSHA256 } from 'hash-wasm';
-import { HASH_CHUNK_BYTES } from '../../shared/constants.ts';
+import { HASH_CHUNK_BYTES } from '@shared/constants.ts';
 
 /** The part of Blob this needs (tests pass a recording wrapper). */
 export interface ChunkSource {

@@ -2,8 +2,8 @@
  * The guest's favourites cookie (GUEST_FAVORITES_COOKIE: comma-separated service:id pairs, SPEC.md
  * section 5), read by the registration form and sent as favorites_json. Browser-safe.
  */
-import { GUEST_FAVORITES_COOKIE } from '../../shared/constants.ts';
-import { isPaysite } from '../../shared/paysites.ts';
+import { GUEST_FAVORITES_COOKIE } from '@shared/constants.ts';
+import { isPaysite } from '@shared/paysites.ts';
 
 export interface GuestFavorite {
   service: string;

@@ -2,8 +2,8 @@
  * Hash search (SPEC.md section 2) as the island sees it: the API call, where 404 means "no posts",
  * and the Discord hit label. Browser only; the answer's shape is in shared/shapes/hash-search.ts.
  */
-import type { DiscordFileHit } from '../../shared/shapes/chat.ts';
-import type { HashSearchResult } from '../../shared/shapes/hash-search.ts';
+import type { DiscordFileHit } from '@shared/shapes/chat.ts';
+import type { HashSearchResult } from '@shared/shapes/hash-search.ts';
 import { ApiError, api, type ApiClient } from './api-client.ts';
 
 export type HashSearchAnswer = HashSearchResult;

@@ -2,10 +2,10 @@
  * The signed-in account's own pages (rendered on demand, never stored): the overview with its
  * notification count, and the notifications, which viewing marks seen (as the API does).
  */
-import type { Account } from '../../api/data/accounts.ts';
-import { countUnseenNotifications, listNotifications, markNotificationsSeen } from '../../api/data/notifications.ts';
+import type { Account } from '@api/data/accounts.ts';
+import { countUnseenNotifications, listNotifications, markNotificationsSeen } from '@api/data/notifications.ts';
 import { archiveDb } from './archive-db.ts';
-import { notificationMessage } from '../../shared/notifications.ts';
+import { notificationMessage } from '@shared/notifications.ts';
 import { requireAccess } from './account.ts';
 import { ok, type PageOutcome } from './outcome.ts';
 

@@ -1,5 +1,5 @@
 /** The account's stored session keys (rendered on demand, never stored): what GET /account/keys answers. */
-import { listAccountKeys, type AutoImportKey } from '../../api/data/imports.ts';
+import { listAccountKeys, type AutoImportKey } from '@api/data/imports.ts';
 import { archiveDb } from './archive-db.ts';
 import { requireAccess } from './account.ts';
 import { ok, type PageOutcome } from './outcome.ts';

@@ -4,8 +4,8 @@
  * Server side only.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { accessDeniedMessage, allows, sessionAccount, type Access } from '../../api/http/session.ts';
-import type { Account } from '../../api/data/accounts.ts';
+import { accessDeniedMessage, allows, sessionAccount, type Access } from '@api/http/session.ts';
+import type { Account } from '@api/data/accounts.ts';
 import { archiveDb } from './archive-db.ts';
 import { denied, ok, type PageOutcome } from './outcome.ts';
 

@@ -2,13 +2,13 @@
  * Loader of the archive file page (/file/{hash}, SPEC.md "Archive file page"). Rendered on demand, never
  * stored: the page changes when someone finds the password. Server side only.
  */
-import { ARCHIVE_DEFAULTS, ArchiveBusyError, isUnsafeEntryName } from '../../api/media/archives.ts';
-import { ARCHIVE_STATUS_MESSAGES, hasList, loadArchiveFile } from '../../api/media/archives-info.ts';
-import { listPostsWithFile } from '../../api/data/posts.ts';
+import { ARCHIVE_DEFAULTS, ArchiveBusyError, isUnsafeEntryName } from '@api/media/archives.ts';
+import { ARCHIVE_STATUS_MESSAGES, hasList, loadArchiveFile } from '@api/media/archives-info.ts';
+import { listPostsWithFile } from '@api/data/posts.ts';
 import { archiveDb } from './archive-db.ts';
-import { dataPaths } from '../../api/config.ts';
-import { firstIssueMessage, sha256Hash } from '../../shared/validators.ts';
-import { hashSearchUrl, postUrl } from '../../shared/urls.ts';
+import { dataPaths } from '@api/config.ts';
+import { firstIssueMessage, sha256Hash } from '@shared/validators.ts';
+import { hashSearchUrl, postUrl } from '@shared/urls.ts';
 
 export interface ArchiveFilePage {
   /** The answer's status: 200, or 400/404/422/503 with `message`. */

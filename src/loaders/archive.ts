@@ -2,7 +2,7 @@
  * Loaders of the archive pages: each takes the route's parameters and returns what the page renders,
  * or a redirect / not-found / bad-request outcome. Server side only.
  */
-import { getCreator, getCreatorByPublicId, listCreatorsUpdated, countCreators } from '../../api/data/creators.ts';
+import { getCreator, getCreatorByPublicId, listCreatorsUpdated, countCreators } from '@api/data/creators.ts';
 import {
   countCreatorPosts,
   countPosts,
@@ -11,14 +11,14 @@ import {
   listCreatorTags,
   listRecentPosts,
   searchPosts,
-} from '../../api/data/posts.ts';
+} from '@api/data/posts.ts';
 import { archiveDb } from './archive-db.ts';
-import { PAGE_SIZE } from '../../shared/constants.ts';
-import { firstIssueMessage, postsSearchQuery } from '../../shared/validators.ts';
-import { isPaysite, type Paysite } from '../../shared/paysites.ts';
-import { paginate } from '../../shared/pagination.ts';
-import { creatorUrl, discordServerUrl } from '../../shared/urls.ts';
-import { GLOBAL_LISTING_STORED_PAGES } from '../../api/pages/keys.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
+import { firstIssueMessage, postsSearchQuery } from '@shared/validators.ts';
+import { isPaysite, type Paysite } from '@shared/paysites.ts';
+import { paginate } from '@shared/pagination.ts';
+import { creatorUrl, discordServerUrl } from '@shared/urls.ts';
+import { GLOBAL_LISTING_STORED_PAGES } from '@api/pages/keys.ts';
 import { badRequest, notFound, ok, readOffset, redirect, type PageOutcome } from './outcome.ts';
 
 type Creator = NonNullable<ReturnType<typeof getCreator>>;

@@ -1,11 +1,11 @@
 /** The artists list (/artists): the query validated by the shared rules, the page from shared/artists.ts. */
-import { listAllCreators, type CreatorListItem } from '../../api/data/creators.ts';
-import { lastChangeId } from '../../api/data/changes.ts';
-import type { Db } from '../../api/data/db.ts';
+import { listAllCreators, type CreatorListItem } from '@api/data/creators.ts';
+import { lastChangeId } from '@api/data/changes.ts';
+import type { Db } from '@api/data/db.ts';
 import { archiveDb } from './archive-db.ts';
-import { artistsPage, artistsUrl, sortArtists, type ArtistsQuery } from '../../shared/artists.ts';
-import { paginate } from '../../shared/pagination.ts';
-import { artistsQuerySchema, firstIssueMessage } from '../../shared/validators.ts';
+import { artistsPage, artistsUrl, sortArtists, type ArtistsQuery } from '@shared/artists.ts';
+import { paginate } from '@shared/pagination.ts';
+import { artistsQuerySchema, firstIssueMessage } from '@shared/validators.ts';
 import { pastTheEnd } from './archive.ts';
 import { badRequest, notFound, ok } from './outcome.ts';
 

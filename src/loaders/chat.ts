@@ -9,16 +9,16 @@ import {
   isViewableChannel,
   listDiscordMessages,
   type DiscordChannel,
-} from '../../api/data/discord.ts';
-import { getCommunityChannel, listCommunityChannels, listCommunityMessages } from '../../api/data/community.ts';
+} from '@api/data/discord.ts';
+import { getCommunityChannel, listCommunityChannels, listCommunityMessages } from '@api/data/community.ts';
 import { archiveDb } from './archive-db.ts';
-import { config } from '../../api/config.ts';
-import { CHAT_PAGE_SIZE } from '../../shared/constants.ts';
-import { chatOffsetForPosition, chatPageOffset, chatPaging, parseChatOffset } from '../../shared/chat/paging.ts';
-import { communityUrl, discordServerUrl, withOffset } from '../../shared/urls.ts';
+import { config } from '@api/config.ts';
+import { CHAT_PAGE_SIZE } from '@shared/constants.ts';
+import { chatOffsetForPosition, chatPageOffset, chatPaging, parseChatOffset } from '@shared/chat/paging.ts';
+import { communityUrl, discordServerUrl, withOffset } from '@shared/urls.ts';
 import { resolveCreator } from './archive.ts';
 import { badRequest, notFound, ok, redirect } from './outcome.ts';
-import { CHAT_MESSAGES } from '../../shared/validators.ts';
+import { CHAT_MESSAGES } from '@shared/validators.ts';
 
 export interface ChannelEntry {
   channel: DiscordChannel;

@@ -2,13 +2,13 @@
  * Loaders of the creator tabs that are not posts: announcements, fancards, linked accounts and DMs.
  * Each resolves the creator the same way as the posts tab (public_id redirects, discord to its server).
  */
-import { linkedCreators, listAnnouncements, listFancards } from '../../api/data/creators.ts';
-import { countCreatorDms, listCreatorDms } from '../../api/data/dms.ts';
+import { linkedCreators, listAnnouncements, listFancards } from '@api/data/creators.ts';
+import { countCreatorDms, listCreatorDms } from '@api/data/dms.ts';
 import { archiveDb } from './archive-db.ts';
-import { PAGE_SIZE } from '../../shared/constants.ts';
-import { paginate } from '../../shared/pagination.ts';
-import { hasTab } from '../../shared/paysites.ts';
-import { creatorTabUrl } from '../../shared/urls.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
+import { paginate } from '@shared/pagination.ts';
+import { hasTab } from '@shared/paysites.ts';
+import { creatorTabUrl } from '@shared/urls.ts';
 import { pastTheEnd, resolveCreator } from './archive.ts';
 import { badRequest, notFound, ok, readOffset } from './outcome.ts';
 

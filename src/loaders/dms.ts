@@ -1,9 +1,9 @@
 /** The global DMs page (/dms): approved DMs of every creator, newest first, searchable (q of 3+). */
-import { countDms, listDms } from '../../api/data/dms.ts';
+import { countDms, listDms } from '@api/data/dms.ts';
 import { archiveDb } from './archive-db.ts';
-import { PAGE_SIZE } from '../../shared/constants.ts';
-import { paginate } from '../../shared/pagination.ts';
-import { dmsSearchQuery, firstIssueMessage } from '../../shared/validators.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
+import { paginate } from '@shared/pagination.ts';
+import { dmsSearchQuery, firstIssueMessage } from '@shared/validators.ts';
 import { pastTheEnd } from './archive.ts';
 import { badRequest, notFound, ok, readOffset } from './outcome.ts';
 

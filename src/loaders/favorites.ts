@@ -3,11 +3,11 @@
  * The first page is sorted on the server by the same function the island uses (shared/favorites-sort.ts),
  * so the page works without JavaScript and the island re-sorts without a reload. Server side only.
  */
-import { listFavoriteCreators, listFavoritePosts } from '../../api/data/favorites.ts';
+import { listFavoriteCreators, listFavoritePosts } from '@api/data/favorites.ts';
 import { archiveDb } from './archive-db.ts';
-import { favoritesPage, favoritesUrl, type FavoritesKind, type FavoritesQuery } from '../../shared/favorites-sort.ts';
-import { paginate } from '../../shared/pagination.ts';
-import { favoriteCreatorsQuerySchema, favoritePostsQuerySchema, firstIssueMessage } from '../../shared/validators.ts';
+import { favoritesPage, favoritesUrl, type FavoritesKind, type FavoritesQuery } from '@shared/favorites-sort.ts';
+import { paginate } from '@shared/pagination.ts';
+import { favoriteCreatorsQuerySchema, favoritePostsQuerySchema, firstIssueMessage } from '@shared/validators.ts';
 import { requireAccess } from './account.ts';
 import { paramsObject } from './artists.ts';
 import { badRequest, ok, redirect } from './outcome.ts';

@@ -3,11 +3,11 @@
  * asks for, so the page shows its results without JavaScript and the island starts from them instead
  * of asking the API again. Server side only.
  */
-import { searchHash } from '../../api/data/files.ts';
+import { searchHash } from '@api/data/files.ts';
 import { archiveDb } from './archive-db.ts';
-import { trimHashAnswer } from '../../shared/hash-search.ts';
-import type { HashSearchFound } from '../../shared/shapes/hash-search.ts';
-import { firstIssueMessage, sha256Hash } from '../../shared/validators.ts';
+import { trimHashAnswer } from '@shared/hash-search.ts';
+import type { HashSearchFound } from '@shared/shapes/hash-search.ts';
+import { firstIssueMessage, sha256Hash } from '@shared/validators.ts';
 
 export interface HashSearchPage {
   /** 200, or 400 when `hash` is not a SHA-256 ('Invalid hash!' under the form). */

@@ -2,7 +2,7 @@
  * The importer pages' data (rendered on demand, never stored): whether the visitor is signed in (the
  * include-DMs checkbox), and an import with its log for the status page. Server side only.
  */
-import { getImport, getImportLogs, publicImport, type PublicImport } from '../../api/data/imports.ts';
+import { getImport, getImportLogs, publicImport, type PublicImport } from '@api/data/imports.ts';
 import { archiveDb } from './archive-db.ts';
 import { pageAccount } from './account.ts';
 

@@ -3,12 +3,12 @@
  * All are rendered on demand (they depend on the signed-in account) with the API's rules and messages.
  * Server side only.
  */
-import { countAccounts, getAccount, listAccounts } from '../../api/data/accounts.ts';
-import { listPendingLinkRequests } from '../../api/data/moderation.ts';
+import { countAccounts, getAccount, listAccounts } from '@api/data/accounts.ts';
+import { listPendingLinkRequests } from '@api/data/moderation.ts';
 import { archiveDb } from './archive-db.ts';
-import { PAGE_SIZE } from '../../shared/constants.ts';
-import { paginate } from '../../shared/pagination.ts';
-import { accountId, accountsFilterSchema, firstIssueMessage, pageNumber } from '../../shared/validators.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
+import { paginate } from '@shared/pagination.ts';
+import { accountId, accountsFilterSchema, firstIssueMessage, pageNumber } from '@shared/validators.ts';
 import { resolveCreator } from './archive.ts';
 import { requireAccess } from './account.ts';
 import { badRequest, notFound, ok } from './outcome.ts';

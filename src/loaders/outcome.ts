@@ -1,4 +1,4 @@
-import { firstIssueMessage, offset } from '../../shared/validators.ts';
+import { firstIssueMessage, offset } from '@shared/validators.ts';
 
 /** What a page loader decides: render with data, redirect, or fail with the spec's message. */
 export type PageOutcome<T> =

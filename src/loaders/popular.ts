@@ -1,12 +1,12 @@
 /** The popular posts page (/posts/popular): the API's answer plus the links between periods. */
-import { popularPosts } from '../../api/data/popular.ts';
-import { todayUtc } from '../../shared/popular.ts';
+import { popularPosts } from '@api/data/popular.ts';
+import { todayUtc } from '@shared/popular.ts';
 import { archiveDb } from './archive-db.ts';
-import { PAGE_SIZE } from '../../shared/constants.ts';
-import { paginate } from '../../shared/pagination.ts';
-import { POPULAR_PERIODS, firstIssueMessage, popularQuerySchema } from '../../shared/validators.ts';
-import { periodStart } from '../../shared/popular.ts';
-import { popularUrl } from '../../shared/urls.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
+import { paginate } from '@shared/pagination.ts';
+import { POPULAR_PERIODS, firstIssueMessage, popularQuerySchema } from '@shared/validators.ts';
+import { periodStart } from '@shared/popular.ts';
+import { popularUrl } from '@shared/urls.ts';
 import { badRequest, ok } from './outcome.ts';
 
 export function loadPopular(search: URLSearchParams) {

@@ -8,15 +8,15 @@
  * neighbours (docs/decisions.md).
  */
 import fs from 'node:fs';
-import { findRevision, getPostPage, listComments, postMedia, type FullPost, type PostRevision, type Video } from '../../api/data/posts.ts';
-import { htmlToText, hashFromPath, truncateChars } from '../../api/data/util.ts';
-import { archiveTypeOf } from '../../api/media/archives.ts';
-import { thumbnailFileOf } from '../../api/media/thumbnails.ts';
+import { findRevision, getPostPage, listComments, postMedia, type FullPost, type PostRevision, type Video } from '@api/data/posts.ts';
+import { htmlToText, hashFromPath, truncateChars } from '@api/data/util.ts';
+import { archiveTypeOf } from '@api/media/archives.ts';
+import { thumbnailFileOf } from '@api/media/thumbnails.ts';
 import { archiveDb } from './archive-db.ts';
-import { config, dataPaths } from '../../api/config.ts';
-import { formatDateTime } from '../../shared/format.ts';
-import { PAYSITE_LABELS } from '../../shared/paysites.ts';
-import { archiveFileUrl, fileUrl, postUrl, revisionUrl, thumbnailUrl } from '../../shared/urls.ts';
+import { config, dataPaths } from '@api/config.ts';
+import { formatDateTime } from '@shared/format.ts';
+import { PAYSITE_LABELS } from '@shared/paysites.ts';
+import { archiveFileUrl, fileUrl, postUrl, revisionUrl, thumbnailUrl } from '@shared/urls.ts';
 import { badRequest, notFound, ok } from './outcome.ts';
 import { resolveCreator } from './archive.ts';
 

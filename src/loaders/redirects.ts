@@ -2,11 +2,11 @@
  * Pages that only send the visitor elsewhere: a random creator or post, and a post named by service
  * and id alone. Rendered on demand, never stored (a stored random page would always pick the same).
  */
-import { randomCreator } from '../../api/data/creators.ts';
-import { randomPost, resolvePost } from '../../api/data/posts.ts';
+import { randomCreator } from '@api/data/creators.ts';
+import { randomPost, resolvePost } from '@api/data/posts.ts';
 import { archiveDb } from './archive-db.ts';
-import { isPaysite } from '../../shared/paysites.ts';
-import { creatorPageUrl, postUrl } from '../../shared/urls.ts';
+import { isPaysite } from '@shared/paysites.ts';
+import { creatorPageUrl, postUrl } from '@shared/urls.ts';
 import { badRequest, notFound, redirect, type PageOutcome } from './outcome.ts';
 
 export function loadRandomCreator(): PageOutcome<never> {

@@ -2,10 +2,10 @@
  * /account/review_dms (rendered on demand, never stored): the DMs the signed-in account imported that
  * wait for its review, pending (the default) or ignored, read with the same rule as the API.
  */
-import { listDmsForReview, type DmWithArtist } from '../../api/data/dms.ts';
+import { listDmsForReview, type DmWithArtist } from '@api/data/dms.ts';
 import { archiveDb } from './archive-db.ts';
-import { dmReviewStatus, firstIssueMessage, type DmReviewStatus } from '../../shared/validators.ts';
-import { ACCOUNT_PAGES } from '../../shared/urls.ts';
+import { dmReviewStatus, firstIssueMessage, type DmReviewStatus } from '@shared/validators.ts';
+import { ACCOUNT_PAGES } from '@shared/urls.ts';
 import { requireAccess } from './account.ts';
 import { badRequest, ok, type PageOutcome } from './outcome.ts';
 

@@ -2,14 +2,14 @@
  * Loaders of the share pages ('Filehaus'): the global list, one share, a creator's Uploads tab, and
  * the upload page's creator. Server side only.
  */
-import { countCreatorShares, countShares, getShare, listCreatorShares, listShares, type Share } from '../../api/data/shares.ts';
-import { findCreator } from '../../api/data/creators.ts';
+import { countCreatorShares, countShares, getShare, listCreatorShares, listShares, type Share } from '@api/data/shares.ts';
+import { findCreator } from '@api/data/creators.ts';
 import { archiveDb } from './archive-db.ts';
-import { config } from '../../api/config.ts';
-import { PAGE_SIZE } from '../../shared/constants.ts';
-import { paginate } from '../../shared/pagination.ts';
-import { isPaysite } from '../../shared/paysites.ts';
-import { creatorTabUrl, fileUrl } from '../../shared/urls.ts';
+import { config } from '@api/config.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
+import { paginate } from '@shared/pagination.ts';
+import { isPaysite } from '@shared/paysites.ts';
+import { creatorTabUrl, fileUrl } from '@shared/urls.ts';
 import { badRequest, notFound, ok, readOffset } from './outcome.ts';
 import { pastTheEnd, resolveCreator } from './archive.ts';
 

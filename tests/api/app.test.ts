@@ -1,14 +1,14 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp } from '../../api/app.ts';
-import type { Db } from '../../api/data/db.ts';
-import { NotFoundError } from '../../api/http/errors.ts';
-import { buildOpenApiDocument, openApiDocument, schemaConstraints, schemaText } from '../../api/http/openapi.ts';
-import { defineRoutes, route, type Logger } from '../../api/http/route.ts';
-import { buildInfo } from '../../api/build-info.ts';
-import { readConfig } from '../../api/config.ts';
-import { artistIdParam, offset, requiredText } from '../../shared/validators.ts';
+import { createApp } from '@api/app.ts';
+import type { Db } from '@api/data/db.ts';
+import { NotFoundError } from '@api/http/errors.ts';
+import { buildOpenApiDocument, openApiDocument, schemaConstraints, schemaText } from '@api/http/openapi.ts';
+import { defineRoutes, route, type Logger } from '@api/http/route.ts';
+import { buildInfo } from '@api/build-info.ts';
+import { readConfig } from '@api/config.ts';
+import { artistIdParam, offset, requiredText } from '@shared/validators.ts';
 import { tempDb, type TempDb } from './data/helpers.ts';
 
 const testRoutes = defineRoutes('test', [

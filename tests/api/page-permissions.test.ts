@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../api/data/accounts.ts';
-import { accessDeniedMessage, allows, type Access } from '../../api/http/session.ts';
+import type { Role } from '@api/data/accounts.ts';
+import { accessDeniedMessage, allows, type Access } from '@api/http/session.ts';
 import { createTestSite, type TestSite } from '../helpers/front-server.ts';
 import { httpRequest } from '../helpers/http.ts';
 import { signIn } from '../helpers/session.ts';

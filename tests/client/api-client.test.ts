@@ -9,16 +9,16 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp } from '../../api/app.ts';
-import { migrate, openDatabase, type Db } from '../../api/data/db.ts';
-import { HttpError } from '../../api/http/errors.ts';
-import { defineRoutes, route } from '../../api/http/route.ts';
-import { readConfig } from '../../api/config.ts';
-import { CLIENT_CACHE_MS } from '../../shared/constants.ts';
-import { ApiError, assertApiError, backoffDelay, createApiClient, describeError, ifModifiedSinceFor } from '../../src/client/api-client.ts';
-import { upsertCreator } from '../../api/data/creators.ts';
-import { upsertPost } from '../../api/data/posts.ts';
-import { $session, memoryStorage, setSessionStorage } from '../../src/client/stores/session.ts';
+import { createApp } from '@api/app.ts';
+import { migrate, openDatabase, type Db } from '@api/data/db.ts';
+import { HttpError } from '@api/http/errors.ts';
+import { defineRoutes, route } from '@api/http/route.ts';
+import { readConfig } from '@api/config.ts';
+import { CLIENT_CACHE_MS } from '@shared/constants.ts';
+import { ApiError, assertApiError, backoffDelay, createApiClient, describeError, ifModifiedSinceFor } from '@site/client/api-client.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { $session, memoryStorage, setSessionStorage } from '@site/client/stores/session.ts';
 
 const hits = new Map<string, number>();
 const hit = (key: string) => {

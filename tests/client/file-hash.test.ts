@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { HASH_CHUNK_BYTES } from '../../shared/constants.ts';
-import { progressOf, sha256OfFile, type ChunkSource, type HashProgress } from '../../src/client/file-hash.ts';
+import { HASH_CHUNK_BYTES } from '@shared/constants.ts';
+import { progressOf, sha256OfFile, type ChunkSource, type HashProgress } from '@site/client/file-hash.ts';
 
 const MiB = 1024 * 1024;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

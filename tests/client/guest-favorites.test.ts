@@ -1,7 +1,7 @@
 /** The guest favourites cookie (service:id pairs) and the notification texts. */
 import { describe, expect, it } from 'vitest';
-import { guestFavoritesFromCookies, parseGuestFavorites } from '../../src/client/guest-favorites.ts';
-import { notificationMessage } from '../../shared/notifications.ts';
+import { guestFavoritesFromCookies, parseGuestFavorites } from '@site/client/guest-favorites.ts';
+import { notificationMessage } from '@shared/notifications.ts';
 
 describe('guest favourites cookie', () => {
   it('reads service:id pairs, dropping malformed pairs, unknown paysites and duplicates', () => {

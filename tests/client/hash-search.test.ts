@@ -2,16 +2,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../api/app.ts';
-import { registerFile } from '../../api/data/files.ts';
-import { upsertCreator } from '../../api/data/creators.ts';
-import { upsertPost } from '../../api/data/posts.ts';
-import { upsertDiscordChannel, upsertDiscordMessages } from '../../api/data/discord.ts';
-import { ApiError, createApiClient, type ApiClient } from '../../src/client/api-client.ts';
-import { readConfig } from '../../api/config.ts';
-import { discordHitLabel, fetchHashSearch } from '../../src/client/hash-search.ts';
-import { isEmptyAnswer } from '../../shared/hash-search.ts';
-import { discordServerUrl, hashSearchUrl } from '../../shared/urls.ts';
+import { createApp } from '@api/app.ts';
+import { registerFile } from '@api/data/files.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { upsertDiscordChannel, upsertDiscordMessages } from '@api/data/discord.ts';
+import { ApiError, createApiClient, type ApiClient } from '@site/client/api-client.ts';
+import { readConfig } from '@api/config.ts';
+import { discordHitLabel, fetchHashSearch } from '@site/client/hash-search.ts';
+import { isEmptyAnswer } from '@shared/hash-search.ts';
+import { discordServerUrl, hashSearchUrl } from '@shared/urls.ts';
 import { tempDb, type TempDb } from '../api/data/helpers.ts';
 
 const IMAGE = '1f'.repeat(32);

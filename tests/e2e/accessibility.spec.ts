@@ -7,7 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { e2eRow, signInBrowser } from './e2e-db.ts';
-import { creatorUrl, postUrl } from '../../shared/urls.ts';
+import { creatorUrl, postUrl } from '@shared/urls.ts';
 
 const WIDTHS = [1280, 390];
 

@@ -6,8 +6,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { openDatabase } from '../../api/data/db.ts';
-import { countCreators, upsertCreator } from '../../api/data/creators.ts';
+import { openDatabase } from '@api/data/db.ts';
+import { countCreators, upsertCreator } from '@api/data/creators.ts';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
 import { readE2eDb } from './e2e-db.ts';
 

@@ -4,10 +4,10 @@
  * makes its own accounts, so the specs stay independent.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { createAccount, type Role } from '../../api/data/accounts.ts';
-import { openDatabase } from '../../api/data/db.ts';
-import { createNotification } from '../../api/data/notifications.ts';
-import { hashPassword } from '../../api/auth/passwords.ts';
+import { createAccount, type Role } from '@api/data/accounts.ts';
+import { openDatabase } from '@api/data/db.ts';
+import { createNotification } from '@api/data/notifications.ts';
+import { hashPassword } from '@api/auth/passwords.ts';
 import { E2E_PORT } from '../../playwright.config.ts';
 import { E2E_DB_FILE, e2eRow, readE2eDb } from './e2e-db.ts';
 

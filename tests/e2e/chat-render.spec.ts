@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { expect, test, type Page } from '@playwright/test';
-import DiscordMessages from '../../src/components/chat/DiscordMessages.tsx';
-import CommunityMessages from '../../src/components/chat/CommunityMessages.tsx';
+import DiscordMessages from '@site/components/chat/DiscordMessages.tsx';
+import CommunityMessages from '@site/components/chat/CommunityMessages.tsx';
 import { COMMUNITY_FIELDS, DISCORD_FIELDS, hostileCommunityPage, hostileDiscordPage } from '../components/chat/hostile.ts';
 import { e2eRow } from './e2e-db.ts';
 

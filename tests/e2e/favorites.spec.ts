@@ -5,7 +5,7 @@
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { e2eRow, readE2eDb, signInBrowser } from './e2e-db.ts';
-import { favoritesUrl } from '../../shared/favorites-sort.ts';
+import { favoritesUrl } from '@shared/favorites-sort.ts';
 
 const NARROW = { width: 375, height: 740 };
 

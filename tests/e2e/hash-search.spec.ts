@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
 import { readE2eDb } from './e2e-db.ts';
-import { filePath } from '../../shared/urls.ts';
+import { filePath } from '@shared/urls.ts';
 
 const WIDE = { width: 1280, height: 800 };
 const NARROW = { width: 375, height: 740 };

@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
-import { openDatabase } from '../../api/data/db.ts';
+import { openDatabase } from '@api/data/db.ts';
 import { FAKE_CREATOR_ID, FAKE_CREATOR_NAME, FAKE_PATREON_KEY } from '../fakes/patreon.ts';
 import { E2E_DB_FILE, e2eRow, signInBrowser } from './e2e-db.ts';
 import { waitForImportStatus } from './import-status.ts';

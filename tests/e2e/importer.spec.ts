@@ -1,9 +1,9 @@
 /** The importer: the key form's errors and submission, the status page, its polling and toggles. */
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_DB_FILE, signInBrowser } from './e2e-db.ts';
-import { openDatabase } from '../../api/data/db.ts';
-import { appendImportLog, createImport } from '../../api/data/imports.ts';
-import { IMPORT_POLL_MS } from '../../shared/constants.ts';
+import { openDatabase } from '@api/data/db.ts';
+import { appendImportLog, createImport } from '@api/data/imports.ts';
+import { IMPORT_POLL_MS } from '@shared/constants.ts';
 import { waitForImportStatus } from './import-status.ts';
 
 // Every run submits several imports from one address: start each with the import limits unused.

@@ -5,10 +5,10 @@
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { E2E_DATA_DIR, E2E_PORT } from '../../playwright.config.ts';
-import { openDatabase } from '../../api/data/db.ts';
-import { createImport } from '../../api/data/imports.ts';
-import { saveSubmittedKey } from '../../api/importer/key-store.ts';
-import { readConfig } from '../../api/config.ts';
+import { openDatabase } from '@api/data/db.ts';
+import { createImport } from '@api/data/imports.ts';
+import { saveSubmittedKey } from '@api/importer/key-store.ts';
+import { readConfig } from '@api/config.ts';
 import { E2E_DB_FILE, e2eRow, signInBrowser } from './e2e-db.ts';
 
 const WIDE = { width: 1280, height: 800 };

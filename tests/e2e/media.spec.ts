@@ -8,7 +8,7 @@ import { expect, test } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
-import { dataPaths } from '../../api/config.ts';
+import { dataPaths } from '@api/config.ts';
 import { e2eRow } from './e2e-db.ts';
 
 test('post cards load WebP thumbnails generated from the stored images', async ({ page }) => {

@@ -6,9 +6,9 @@ import { expect, test } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDatabase } from '../../api/data/db.ts';
-import { upsertPost } from '../../api/data/posts.ts';
-import { PageStore } from '../../api/server/page-store.ts';
+import { openDatabase } from '@api/data/db.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { PageStore } from '@api/server/page-store.ts';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
 
 const store = new PageStore(path.join(E2E_DATA_DIR, 'pages'));

@@ -2,7 +2,7 @@
 import { expect, test } from '@playwright/test';
 import path from 'node:path';
 import { e2eRow } from './e2e-db.ts';
-import { PageStore } from '../../api/server/page-store.ts';
+import { PageStore } from '@api/server/page-store.ts';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
 
 const store = new PageStore(path.join(E2E_DATA_DIR, 'pages'));

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import type { Role } from '../../api/data/accounts.ts';
+import type { Role } from '@api/data/accounts.ts';
 import { PAGE_COVERAGE } from '../api/page-coverage.ts';
 import { e2eRow, signInBrowser } from './e2e-db.ts';
 

@@ -1,7 +1,7 @@
 /** Server rendering only (no DOM library is installed): the states visible before any interaction. */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import ApiForm, { FORM_STATUS } from '../../src/islands/forms/ApiForm.tsx';
+import ApiForm, { FORM_STATUS } from '@site/islands/forms/ApiForm.tsx';
 
 const noop = async () => {};
 

@@ -1,7 +1,7 @@
 /** The error details of the generic error page: where the error came from by status, and the request's facts. */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import ErrorDetails, { errorOrigin } from '../../src/islands/shell/ErrorDetails.tsx';
+import ErrorDetails, { errorOrigin } from '@site/islands/shell/ErrorDetails.tsx';
 
 const origin = (status?: number) => {
   const html = renderToStaticMarkup(<ErrorDetails error={{ status, method: 'get', url: '/api/v1/x' }} page="/posts" />);

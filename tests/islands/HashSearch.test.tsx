@@ -1,11 +1,11 @@
 /** Server rendering only (no DOM library is installed); the interactions are in tests/e2e/hash-search.spec.ts. */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import HashSearch from '../../src/islands/files/HashSearch.tsx';
-import HashResults from '../../src/islands/files/HashResults.tsx';
-import PostCardView, { type CardPost } from '../../src/islands/files/PostCardView.tsx';
-import type { HashSearchAnswer } from '../../src/client/hash-search.ts';
-import { cardAttachmentLabel } from '../../shared/post-card.ts';
+import HashSearch from '@site/islands/files/HashSearch.tsx';
+import HashResults from '@site/islands/files/HashResults.tsx';
+import PostCardView, { type CardPost } from '@site/islands/files/PostCardView.tsx';
+import type { HashSearchAnswer } from '@site/client/hash-search.ts';
+import { cardAttachmentLabel } from '@shared/post-card.ts';
 
 const HASH = 'ab'.repeat(32);
 const PNG = `/ab/ab/${HASH}.png`;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { verify } from '@node-rs/argon2';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dataPaths } from '../../api/config.ts';
+import { dataPaths } from '@api/config.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-accounts-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

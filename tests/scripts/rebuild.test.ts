@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, migrate, type Db } from '../../api/data/db.ts';
-import { upsertCreator } from '../../api/data/creators.ts';
-import { upsertPost, deletePost } from '../../api/data/posts.ts';
+import { openDatabase, migrate, type Db } from '@api/data/db.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost, deletePost } from '@api/data/posts.ts';
 
 let dataDir: string;
 let db: Db;

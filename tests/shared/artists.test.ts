@@ -10,8 +10,8 @@ import {
   sortArtists,
   type ArtistItem,
   type ArtistsQuery,
-} from '../../shared/artists.ts';
-import { ARTIST_SORT_FIELDS, artistsQuerySchema, type ArtistSortField } from '../../shared/validators.ts';
+} from '@shared/artists.ts';
+import { ARTIST_SORT_FIELDS, artistsQuerySchema, type ArtistSortField } from '@shared/validators.ts';
 
 const creator = (service: string, id: string, name: string, favorited: number, indexed: number, updated: number): ArtistItem => ({ service, id, name, favorited, indexed, updated });
 

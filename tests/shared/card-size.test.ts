@@ -1,6 +1,6 @@
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { CARD_SIZE_FOR_SOURCE, CARD_SIZE_RULE, cardSizeCookie, cardSizeFor, cardSizeScript } from '../../shared/card-size.ts';
+import { CARD_SIZE_FOR_SOURCE, CARD_SIZE_RULE, cardSizeCookie, cardSizeFor, cardSizeScript } from '@shared/card-size.ts';
 
 const rule = CARD_SIZE_RULE;
 

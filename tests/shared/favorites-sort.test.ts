@@ -9,8 +9,8 @@ import {
   sortFavorites,
   type FavoriteCreatorItem,
   type FavoritePostItem,
-} from '../../shared/favorites-sort.ts';
-import { FAVORITE_CREATOR_SORT_FIELDS, FAVORITE_POST_SORT_FIELDS, favoriteCreatorsQuerySchema, favoritePostsQuerySchema } from '../../shared/validators.ts';
+} from '@shared/favorites-sort.ts';
+import { FAVORITE_CREATOR_SORT_FIELDS, FAVORITE_POST_SORT_FIELDS, favoriteCreatorsQuerySchema, favoritePostsQuerySchema } from '@shared/validators.ts';
 
 const creator = (id: string, updated: string, faved_seq: number, last_imported: string | null): FavoriteCreatorItem => ({
   id,

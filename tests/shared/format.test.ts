@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { favoritesLabel, formatDate, formatDateTime, formatYearMonth, relativeTime } from '../../shared/format.ts';
+import { favoritesLabel, formatDate, formatDateTime, formatYearMonth, relativeTime } from '@shared/format.ts';
 
 const now = Date.parse('2025-06-15T12:00:00Z');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { paginate } from '../../shared/pagination.ts';
+import { paginate } from '@shared/pagination.ts';
 
 describe('paginate', () => {
   it('is hidden when the count fits one page', () => {

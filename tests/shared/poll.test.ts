@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextPollSort, pollPercent, pollTotal, sortPollChoices } from '../../shared/poll.ts';
+import { nextPollSort, pollPercent, pollTotal, sortPollChoices } from '@shared/poll.ts';
 
 const choices = [
   { text: 'a', votes: 120 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { popularRange, popularReferenceDate } from '../../shared/popular.ts';
+import { popularRange, popularReferenceDate } from '@shared/popular.ts';
 
 describe('popularRange', () => {
   it('covers one day with neighbours per scale', () => {

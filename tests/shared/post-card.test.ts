@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardThumbnailPath, cardTitle } from '../../shared/post-card.ts';
+import { cardThumbnailPath, cardTitle } from '@shared/post-card.ts';
 
 describe('post card rules', () => {
   it('cuts titles over 50 characters and adds an ellipsis', () => {

@@ -1,6 +1,6 @@
 /** The login page's `location` rule: same-origin paths only, anything else goes to the default page. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_AFTER_LOGIN, safeLocation } from '../../shared/redirects.ts';
+import { DEFAULT_AFTER_LOGIN, safeLocation } from '@shared/redirects.ts';
 
 describe('safeLocation', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { checkUploadFiles, formatBytes } from '../../shared/upload-limits.ts';
-import { cleanFilename } from '../../api/routes/shares.ts';
-import { SHARE_UPLOAD_LIMITS } from '../../shared/constants.ts';
+import { checkUploadFiles, formatBytes } from '@shared/upload-limits.ts';
+import { cleanFilename } from '@api/routes/shares.ts';
+import { SHARE_UPLOAD_LIMITS } from '@shared/constants.ts';
 
 const limits = { maxFileBytes: 100, maxFiles: 2, maxTotalBytes: 150 };
 

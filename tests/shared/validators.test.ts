@@ -36,7 +36,7 @@ import {
   sha256Hash,
   shareIdParam,
   username,
-} from '../../shared/validators.ts';
+} from '@shared/validators.ts';
 
 /** The first failing rule's message, or undefined when the input passes. */
 function message(schema: z.ZodType, input: unknown): string | undefined {

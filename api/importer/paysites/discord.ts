@@ -10,15 +10,15 @@
  * Every import reads each channel whole, so edits to old messages reach the archive too (upserts by
  * message id: nothing is stored twice).
  */
-import { touchCreatorUpdated, upsertCreator, getCreator } from '../../data/creators.ts';
-import { upsertDiscordMessages } from '../../data/discord.ts';
-import { nowEpoch } from '../../data/util.ts';
+import { touchCreatorUpdated, upsertCreator, getCreator } from '@api/data/creators.ts';
+import { upsertDiscordMessages } from '@api/data/discord.ts';
+import { nowEpoch } from '@api/data/util.ts';
 import { archiveFile, archiveFiles, type ArchivedFile } from '../content.ts';
 import { DiscordApi, type DiscordApiMessage } from './discord/api.ts';
 import { KEPT_MESSAGE_TYPES, embedMediaUrls, snowflakeMs, toMessageInput } from './discord/map.ts';
 import { planChannels, refusedLine, type DiscordCursor } from './discord/plan.ts';
 import type { ImportContext, PaysiteImporter } from './index.ts';
-import { countLabel } from '../../../shared/format.ts';
+import { countLabel } from '@shared/format.ts';
 
 /** Downloads a page's attachments and embed media; what could not be had is logged and left out. */
 async function archiveMedia(ctx: ImportContext, api: DiscordApi, messages: DiscordApiMessage[]) {

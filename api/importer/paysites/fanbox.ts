@@ -10,17 +10,17 @@
  * was in the middle of (files are content-addressed: a repeated download stores nothing twice).
  */
 import { createHash } from 'node:crypto';
-import { findFancardId, getCreator, upsertAnnouncement, upsertCreator, upsertFancard } from '../../data/creators.ts';
-import { getFileByHash } from '../../data/files.ts';
-import { upsertComment, upsertPost, type CommentInput, type PostInput } from '../../data/posts.ts';
-import { nowEpoch } from '../../data/util.ts';
+import { findFancardId, getCreator, upsertAnnouncement, upsertCreator, upsertFancard } from '@api/data/creators.ts';
+import { getFileByHash } from '@api/data/files.ts';
+import { upsertComment, upsertPost, type CommentInput, type PostInput } from '@api/data/posts.ts';
+import { nowEpoch } from '@api/data/util.ts';
 import { archiveCreatorImage, archiveFile, archiveFiles, archiveInlineImages, nameFromUrl, type ArchivedFile } from '../content.ts';
 import { PaysiteRequestError } from '../fetch.ts';
 import { fanboxApi, type FanboxApi, type PostInfo, type PostItem } from './fanbox/api.ts';
 import { articleHtml, fileName, flattenComments, postEmbed, postMedia, textToHtml, type ArchivedFiles } from './fanbox/map.ts';
 import type { ImportContext, PaysiteImporter } from './index.ts';
 import { archiveTime, escapeHtml } from '../text.ts';
-import { countLabel } from '../../../shared/format.ts';
+import { countLabel } from '@shared/format.ts';
 
 interface Sub {
   userId: string;

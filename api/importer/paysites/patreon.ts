@@ -9,9 +9,9 @@
  * being worked on and how many of its posts are committed (one step per post), then the DM position.
  * The key is checked first on every run, so an expired key fails the import before anything else.
  */
-import { upsertCreator } from '../../data/creators.ts';
-import { upsertComment, upsertPost } from '../../data/posts.ts';
-import { nowEpoch } from '../../data/util.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertComment, upsertPost } from '@api/data/posts.ts';
+import { nowEpoch } from '@api/data/util.ts';
 import { archiveCreatorImage } from '../content.ts';
 import { createPaysiteClient, type PaysiteClient } from '../fetch.ts';
 import type { ImportContext, PaysiteImporter } from './index.ts';
@@ -19,7 +19,7 @@ import { CURRENT_USER_PATH, campaignAttributes, getDocument, nextPath, parseOr, 
 import { FIRST_DM_CURSOR, importDms, type DmCursor } from './patreon/dms.ts';
 import { dataList, indexIncluded, postPlan, related, relatedId } from './patreon/map.ts';
 import { preparePost } from './patreon/posts.ts';
-import { countLabel } from '../../../shared/format.ts';
+import { countLabel } from '@shared/format.ts';
 
 interface Subscription {
   campaignId: string;

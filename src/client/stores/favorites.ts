@@ -6,7 +6,7 @@
  */
 import { atom, onMount } from 'nanostores';
 import { api } from '../api-client.ts';
-import { STORAGE_KEYS } from '../../../shared/constants.ts';
+import { STORAGE_KEYS } from '@shared/constants.ts';
 import { $session } from './session.ts';
 
 export type FavoriteKind = 'creator' | 'post';

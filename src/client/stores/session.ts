@@ -9,7 +9,7 @@
  * Tests (node has no localStorage) plug a storage in with setSessionStorage().
  */
 import { atom, onMount } from 'nanostores';
-import { STORAGE_KEYS } from '../../../shared/constants.ts';
+import { STORAGE_KEYS } from '@shared/constants.ts';
 
 export interface Session {
   loggedIn: boolean;

@@ -13,7 +13,7 @@
  * state up from there so that the two never disagree.
  */
 import { atom } from 'nanostores';
-import { SIDEBAR_BREAKPOINT_PX, STORAGE_KEYS } from '../../../shared/constants';
+import { SIDEBAR_BREAKPOINT_PX, STORAGE_KEYS } from '@shared/constants';
 
 export type SavedSidebarState = 'open' | 'closed';
 

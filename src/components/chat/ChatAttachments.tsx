@@ -3,7 +3,7 @@
  * video players, file links (archives with their icon and a link to their file list). Static HTML;
  * every link opens in a new tab so the channel keeps its place.
  */
-import { chatAttachmentView, type ChatAttachmentView } from '../../../shared/chat/attachments.ts';
+import { chatAttachmentView, type ChatAttachmentView } from '@shared/chat/attachments.ts';
 
 function ArchiveIcon() {
   return (

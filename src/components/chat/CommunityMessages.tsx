@@ -4,11 +4,11 @@
  * lists newest first); each message has the id `community-message-{id}`.
  * Deleted messages show 'Message deleted' and nothing of their content.
  */
-import type { CommunityMessage } from '../../../shared/shapes/chat.ts';
-import { communityEmbedView, communityPost, type CommunityPostView } from '../../../shared/chat/community.ts';
-import { chatTime, compareIds } from '../../../shared/chat/grouping.ts';
+import type { CommunityMessage } from '@shared/shapes/chat.ts';
+import { communityEmbedView, communityPost, type CommunityPostView } from '@shared/chat/community.ts';
+import { chatTime, compareIds } from '@shared/chat/grouping.ts';
 import { renderChatMarkdown } from './markdown.tsx';
-import { countLabel, formatDateTime } from '../../../shared/format.ts';
+import { countLabel, formatDateTime } from '@shared/format.ts';
 import ChatAttachments from './ChatAttachments.tsx';
 
 export interface CommunityMessagesProps {

@@ -4,9 +4,9 @@
  */
 import type { CSSProperties, ReactNode } from 'react';
 import { renderChatMarkdown } from './markdown.tsx';
-import { safeLinkUrl } from '../../../shared/chat/safe-url.ts';
-import { embedColor, embedMedia } from '../../../shared/chat/embed.ts';
-import { asRecord as obj, asText as text } from '../../../shared/chat/loose.ts';
+import { safeLinkUrl } from '@shared/chat/safe-url.ts';
+import { embedColor, embedMedia } from '@shared/chat/embed.ts';
+import { asRecord as obj, asText as text } from '@shared/chat/loose.ts';
 
 type Loose = Record<string, unknown>;
 

@@ -5,12 +5,12 @@
  * is an element with id `message-{id}` and `data-message-id`; the marked one (a message URL) has the
  * class `chat-message--marked` and aria-current="true".
  */
-import type { DiscordMessage } from '../../../shared/shapes/chat.ts';
-import { authorAvatar, authorName, type ChatAvatar } from '../../../shared/chat/author.ts';
-import { embedHasContent } from '../../../shared/chat/embed.ts';
-import { groupMessages, type MessageGroup } from '../../../shared/chat/grouping.ts';
+import type { DiscordMessage } from '@shared/shapes/chat.ts';
+import { authorAvatar, authorName, type ChatAvatar } from '@shared/chat/author.ts';
+import { embedHasContent } from '@shared/chat/embed.ts';
+import { groupMessages, type MessageGroup } from '@shared/chat/grouping.ts';
 import { renderChatMarkdown } from './markdown.tsx';
-import { formatDateTime } from '../../../shared/format.ts';
+import { formatDateTime } from '@shared/format.ts';
 import ChatAttachments from './ChatAttachments.tsx';
 import DiscordEmbed from './DiscordEmbed.tsx';
 

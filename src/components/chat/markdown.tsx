@@ -9,11 +9,11 @@
  */
 import { Fragment, type ReactNode } from 'react';
 import { rulesExtended, SimpleMarkdown } from 'discord-markdown-parser';
-import { discordEmojiUrl } from '../../../shared/urls.ts';
-import { formatDateTime } from '../../../shared/format.ts';
-import { safeLinkUrl } from '../../../shared/chat/safe-url.ts';
+import { discordEmojiUrl } from '@shared/urls.ts';
+import { formatDateTime } from '@shared/format.ts';
+import { safeLinkUrl } from '@shared/chat/safe-url.ts';
 import { listRule } from './markdown-list.ts';
-import { asText as str } from '../../../shared/chat/loose.ts';
+import { asText as str } from '@shared/chat/loose.ts';
 
 type Node = { type: string; [key: string]: unknown };
 

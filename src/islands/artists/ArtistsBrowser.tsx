@@ -13,7 +13,7 @@
  * same value from the submitter.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { api, ApiError, describeError } from '../../client/api-client.ts';
+import { api, ApiError, describeError } from '@site/client/api-client.ts';
 import {
   ARTIST_SORT_OPTIONS,
   ORDER_LABELS,
@@ -22,11 +22,11 @@ import {
   sameArtistsQuery,
   type ArtistItem,
   type ArtistsQuery,
-} from '../../../shared/artists.ts';
-import { DEBOUNCE_ARTISTS_MS } from '../../../shared/constants.ts';
-import { paginate } from '../../../shared/pagination.ts';
-import { isPaysite } from '../../../shared/paysites.ts';
-import type { ArtistSortField, SortOrder } from '../../../shared/validators.ts';
+} from '@shared/artists.ts';
+import { DEBOUNCE_ARTISTS_MS } from '@shared/constants.ts';
+import { paginate } from '@shared/pagination.ts';
+import { isPaysite } from '@shared/paysites.ts';
+import type { ArtistSortField, SortOrder } from '@shared/validators.ts';
 import ErrorDetails from '../shell/ErrorDetails.tsx';
 import CreatorCardView from './CreatorCardView.tsx';
 import PaginatorView from './PaginatorView.tsx';

@@ -3,9 +3,9 @@
  * (the artists browser test compares the two). The icons path comes in as a prop because islands
  * cannot read the server configuration.
  */
-import { paysiteLabel } from '../../../shared/paysites.ts';
-import { creatorUrl, iconUrl } from '../../../shared/urls.ts';
-import { epochToIso, favoritesLabel, formatDate } from '../../../shared/format.ts';
+import { paysiteLabel } from '@shared/paysites.ts';
+import { creatorUrl, iconUrl } from '@shared/urls.ts';
+import { epochToIso, favoritesLabel, formatDate } from '@shared/format.ts';
 
 export interface CardCreator {
   id: string;

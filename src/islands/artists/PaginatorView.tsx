@@ -3,8 +3,8 @@
  * URLs (open in a new tab, copy); a plain click is handed to `onNavigate` instead of loading the page.
  */
 import type { MouseEvent } from 'react';
-import type { Pagination } from '../../../shared/pagination.ts';
-import { withOffset } from '../../../shared/urls.ts';
+import type { Pagination } from '@shared/pagination.ts';
+import { withOffset } from '@shared/urls.ts';
 
 interface Props {
   pagination: Pagination;

@@ -5,10 +5,10 @@
  */
 import { useId } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
-import { api } from '../../client/api-client.ts';
-import { GUEST_FAVORITES_COOKIE } from '../../../shared/constants.ts';
-import { guestFavoritesFromCookies } from '../../client/guest-favorites.ts';
-import { ACCOUNT_PAGES } from '../../../shared/urls.ts';
+import { api } from '@site/client/api-client.ts';
+import { GUEST_FAVORITES_COOKIE } from '@shared/constants.ts';
+import { guestFavoritesFromCookies } from '@site/client/guest-favorites.ts';
+import { ACCOUNT_PAGES } from '@shared/urls.ts';
 import { enterAccount, type AccountAnswer } from './account-answer.ts';
 
 export default function RegisterForm() {

@@ -6,9 +6,9 @@
  */
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { $favorites, ensureFavorites, favoriteKey, hasCachedFavorites, setFavorite, type FavoriteKind } from '../../client/stores/favorites';
-import { describeError } from '../../client/api-client';
-import { loginUrl } from '../../../shared/urls';
+import { $favorites, ensureFavorites, favoriteKey, hasCachedFavorites, setFavorite, type FavoriteKind } from '@site/client/stores/favorites';
+import { describeError } from '@site/client/api-client';
+import { loginUrl } from '@shared/urls';
 import { useShellSession } from '../shell/useShellSession';
 
 interface Props {

@@ -6,7 +6,7 @@
  * shared/favorites-sort.ts, the server's own rules; each applied listing goes into the URL and history.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { api, describeError } from '../../client/api-client.ts';
+import { api, describeError } from '@site/client/api-client.ts';
 import {
   FAVORITE_CREATOR_SORT_OPTIONS,
   FAVORITE_ORDER_OPTIONS,
@@ -19,9 +19,9 @@ import {
   type FavoritePostItem,
   type FavoritesKind,
   type FavoritesQuery,
-} from '../../../shared/favorites-sort.ts';
-import { paginate } from '../../../shared/pagination.ts';
-import type { SortOrder } from '../../../shared/validators.ts';
+} from '@shared/favorites-sort.ts';
+import { paginate } from '@shared/pagination.ts';
+import type { SortOrder } from '@shared/validators.ts';
 import CreatorCardView from '../artists/CreatorCardView.tsx';
 import PaginatorView from '../artists/PaginatorView.tsx';
 import PostCardView, { type CardPost } from '../files/PostCardView.tsx';

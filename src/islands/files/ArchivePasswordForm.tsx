@@ -6,7 +6,7 @@
  */
 import { useId } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
-import { api } from '../../client/api-client.ts';
+import { api } from '@site/client/api-client.ts';
 
 export const PASSWORD_REQUIRED = 'Please enter a password.';
 

@@ -11,12 +11,12 @@ import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
 import HashResults from './HashResults.tsx';
 import { useHydrated } from '../shell/useHydrated.ts';
-import { describeError } from '../../client/api-client.ts';
-import { sha256OfFile, type HashProgress } from '../../client/file-hash.ts';
-import { fetchHashSearch } from '../../client/hash-search.ts';
-import type { HashSearchFound } from '../../../shared/shapes/hash-search.ts';
-import { hashSearchUrl } from '../../../shared/urls.ts';
-import { firstIssueMessage, sha256Hash } from '../../../shared/validators.ts';
+import { describeError } from '@site/client/api-client.ts';
+import { sha256OfFile, type HashProgress } from '@site/client/file-hash.ts';
+import { fetchHashSearch } from '@site/client/hash-search.ts';
+import type { HashSearchFound } from '@shared/shapes/hash-search.ts';
+import { hashSearchUrl } from '@shared/urls.ts';
+import { firstIssueMessage, sha256Hash } from '@shared/validators.ts';
 
 /** What the server made of the page's URL (src/loaders/hash-search.ts). */
 export interface HashSearchInitial {

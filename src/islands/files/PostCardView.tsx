@@ -3,9 +3,9 @@
  * browser test compares the two), same rules from shared/post-card.ts; the image host comes in as a
  * prop because islands cannot read the server configuration.
  */
-import { cardAttachmentLabel, cardThumbnailPath, cardTitle } from '../../../shared/post-card.ts';
-import { formatDate } from '../../../shared/format.ts';
-import { postUrl, thumbnailUrl } from '../../../shared/urls.ts';
+import { cardAttachmentLabel, cardThumbnailPath, cardTitle } from '@shared/post-card.ts';
+import { formatDate } from '@shared/format.ts';
+import { postUrl, thumbnailUrl } from '@shared/urls.ts';
 
 export interface CardPost {
   id: string;

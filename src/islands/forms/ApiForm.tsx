@@ -8,7 +8,7 @@
  * line says 'Loading...' and submitting is disabled.
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { describeError } from '../../client/api-client.ts';
+import { describeError } from '@site/client/api-client.ts';
 import { useHydrated } from '../shell/useHydrated.ts';
 
 export const FORM_STATUS = {

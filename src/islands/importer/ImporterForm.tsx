@@ -5,11 +5,11 @@
  */
 import { useEffect, useId, useState } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
-import { api, describeError } from '../../client/api-client.ts';
-import { IMPORTER_SERVICES, importSubmissionError, importerService } from '../../../shared/importer.ts';
-import { KEY_MAX_LENGTH } from '../../../shared/constants.ts';
-import type { Paysite } from '../../../shared/paysites.ts';
-import { importStatusUrl } from '../../../shared/urls.ts';
+import { api, describeError } from '@site/client/api-client.ts';
+import { IMPORTER_SERVICES, importSubmissionError, importerService } from '@shared/importer.ts';
+import { KEY_MAX_LENGTH } from '@shared/constants.ts';
+import type { Paysite } from '@shared/paysites.ts';
+import { importStatusUrl } from '@shared/urls.ts';
 
 interface Props {
   signedIn: boolean;

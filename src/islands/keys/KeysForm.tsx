@@ -4,12 +4,12 @@
  * empty selection costs no request.
  */
 import { useState } from 'react';
-import { api } from '../../client/api-client';
-import { formatDateTime } from '../../../shared/format';
-import { importStatusUrl } from '../../../shared/urls';
-import { firstIssueMessage, keysRevokeSchema } from '../../../shared/validators';
+import { api } from '@site/client/api-client';
+import { formatDateTime } from '@shared/format';
+import { importStatusUrl } from '@shared/urls';
+import { firstIssueMessage, keysRevokeSchema } from '@shared/validators';
 import ApiForm from '../forms/ApiForm';
-import { countLabel } from '../../../shared/format.ts';
+import { countLabel } from '@shared/format.ts';
 
 export interface KeyRow {
   id: number;

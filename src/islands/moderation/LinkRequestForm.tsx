@@ -4,9 +4,9 @@
  * of at most LINK_REASON_MAX characters, and 'Request link', disabled until a creator is chosen.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { api } from '../../client/api-client';
-import { LINK_CANDIDATES_MAX, LINK_REASON_MAX } from '../../../shared/constants';
-import { paysiteLabel } from '../../../shared/paysites';
+import { api } from '@site/client/api-client';
+import { LINK_CANDIDATES_MAX, LINK_REASON_MAX } from '@shared/constants';
+import { paysiteLabel } from '@shared/paysites';
 import ApiForm from '../forms/ApiForm';
 import PaysiteOptions from '../forms/PaysiteOptions.tsx';
 

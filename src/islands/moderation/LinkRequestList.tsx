@@ -3,9 +3,9 @@
  * and role, Approve and Reject. After an action the list reloads from the API (SPEC.md section 4).
  */
 import { useState } from 'react';
-import { api, describeError } from '../../client/api-client';
-import { paysiteLabel } from '../../../shared/paysites';
-import { creatorPageUrl } from '../../../shared/urls';
+import { api, describeError } from '@site/client/api-client';
+import { paysiteLabel } from '@shared/paysites';
+import { creatorPageUrl } from '@shared/urls';
 import { useHydrated } from '../shell/useHydrated';
 
 interface LinkCreator {

@@ -3,8 +3,8 @@
  * (SPEC.md section 6); the server refuses anything else, administrators' accounts and one's own.
  */
 import { useState } from 'react';
-import { api } from '../../client/api-client';
-import { ASSIGNABLE_ROLES } from '../../../shared/validators';
+import { api } from '@site/client/api-client';
+import { ASSIGNABLE_ROLES } from '@shared/validators';
 import ApiForm from '../forms/ApiForm';
 
 interface Props {

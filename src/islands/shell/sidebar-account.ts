@@ -5,7 +5,7 @@
  * review. A 401 there means the server session is gone: the login state is cleared, as every API call
  * does, and the shell turns back to the guest links. Any other failure only means no dot.
  */
-import { $session, clearLoginState } from '../../client/stores/session';
+import { $session, clearLoginState } from '@site/client/stores/session';
 import { followLoginState } from './login-state';
 
 export const PENDING_DMS_PATH = '/api/v1/has_pending_dms';

@@ -1,6 +1,6 @@
 /** Post HTML sanitizing: an allowlist that never lets script run and keeps images to the archive's files. */
 import { describe, expect, it } from 'vitest';
-import { isArchiveImage, sanitizePostHtml } from '../../../api/content/sanitize.ts';
+import { isArchiveImage, sanitizePostHtml } from '@api/content/sanitize.ts';
 
 const HASH = 'ab'.repeat(32);
 const FILE = `/ab/ab/${HASH}.png`;

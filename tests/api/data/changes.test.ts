@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeTransaction } from '../../../api/data/db.ts';
-import { getKv, iterateChangesSince, lastChangeId, readChangesSince, recordChange, setKv, type Change } from '../../../api/data/changes.ts';
-import { touchCreatorUpdated, upsertAnnouncement, upsertCreator, upsertFancard } from '../../../api/data/creators.ts';
-import { deletePost, upsertComment, upsertPost } from '../../../api/data/posts.ts';
-import { registerFile, setArchiveInfo } from '../../../api/data/files.ts';
-import { createAccount } from '../../../api/data/accounts.ts';
-import { reviewDms, upsertDm } from '../../../api/data/dms.ts';
-import { createShare } from '../../../api/data/shares.ts';
-import { approveLinkRequest, createLinkRequest, rejectLinkRequest } from '../../../api/data/moderation.ts';
-import { upsertDiscordChannel, upsertDiscordMessages } from '../../../api/data/discord.ts';
-import { upsertCommunityChannel, upsertCommunityMessages } from '../../../api/data/community.ts';
+import { writeTransaction } from '@api/data/db.ts';
+import { getKv, iterateChangesSince, lastChangeId, readChangesSince, recordChange, setKv, type Change } from '@api/data/changes.ts';
+import { touchCreatorUpdated, upsertAnnouncement, upsertCreator, upsertFancard } from '@api/data/creators.ts';
+import { deletePost, upsertComment, upsertPost } from '@api/data/posts.ts';
+import { registerFile, setArchiveInfo } from '@api/data/files.ts';
+import { createAccount } from '@api/data/accounts.ts';
+import { reviewDms, upsertDm } from '@api/data/dms.ts';
+import { createShare } from '@api/data/shares.ts';
+import { approveLinkRequest, createLinkRequest, rejectLinkRequest } from '@api/data/moderation.ts';
+import { upsertDiscordChannel, upsertDiscordMessages } from '@api/data/discord.ts';
+import { upsertCommunityChannel, upsertCommunityMessages } from '@api/data/community.ts';
 import { tempDb, type TempDb } from './helpers.ts';
 
 type Brief = Pick<Change, 'kind' | 'action'> & Partial<Pick<Change, 'service' | 'creator_id' | 'post_id' | 'ref'>>;

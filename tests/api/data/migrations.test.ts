@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../../../api/data/db.ts';
-import { MIGRATIONS } from '../../../api/data/migrations/index.ts';
+import { migrate, openDatabase, type Db } from '@api/data/db.ts';
+import { MIGRATIONS } from '@api/data/migrations/index.ts';
 
 describe('migrations', () => {
   let dir: string | undefined;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { upsertCreator } from '../../../api/data/creators.ts';
+import { upsertCreator } from '@api/data/creators.ts';
 import {
   countCreatorPosts,
   countPosts,
@@ -21,7 +21,7 @@ import {
   upsertComment,
   upsertPost,
   type PostInput,
-} from '../../../api/data/posts.ts';
+} from '@api/data/posts.ts';
 import { tempDb, type TempDb } from './helpers.ts';
 
 const HASH_A = 'a'.repeat(64);

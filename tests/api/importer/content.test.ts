@@ -9,12 +9,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { getFileByHash } from '../../../api/data/files.ts';
-import { archiveCreatorImage, archiveFile, archiveInlineImages, imageSources, nameFromUrl } from '../../../api/importer/content.ts';
-import { TransientError } from '../../../api/importer/errors.ts';
-import { createPaysiteClient } from '../../../api/importer/fetch.ts';
-import type { ImportContext } from '../../../api/importer/paysites/index.ts';
-import { readConfig } from '../../../api/config.ts';
+import { getFileByHash } from '@api/data/files.ts';
+import { archiveCreatorImage, archiveFile, archiveInlineImages, imageSources, nameFromUrl } from '@api/importer/content.ts';
+import { TransientError } from '@api/importer/errors.ts';
+import { createPaysiteClient } from '@api/importer/fetch.ts';
+import type { ImportContext } from '@api/importer/paysites/index.ts';
+import { readConfig } from '@api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 import { closeAll, startServer, startTcpCounter, type LocalServer } from './local-server.ts';
 

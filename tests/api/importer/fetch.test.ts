@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KeyRejectedError, TransientError } from '../../../api/importer/errors.ts';
+import { KeyRejectedError, TransientError } from '@api/importer/errors.ts';
 import {
   ForbiddenHostError,
   PaysiteRequestError,
@@ -19,9 +19,9 @@ import {
   isAllowedHost,
   isRefusedAddress,
   type PaysiteClientOptions,
-} from '../../../api/importer/fetch.ts';
-import { FileTooLargeError } from '../../../api/media/store.ts';
-import { readConfig } from '../../../api/config.ts';
+} from '@api/importer/fetch.ts';
+import { FileTooLargeError } from '@api/media/store.ts';
+import { readConfig } from '@api/config.ts';
 import { closeAll, sendJson, startServer, startTcpCounter } from './local-server.ts';
 
 let dataDir: string;

@@ -1,7 +1,7 @@
 /** Sealing session keys: round trip, the envelope's shape, tampering and a wrong private key refused. */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decryptSessionKey, encryptSessionKey, KeyDecryptionError, parseEnvelope, publicKeyId } from '../../../api/importer/key-crypto.ts';
+import { decryptSessionKey, encryptSessionKey, KeyDecryptionError, parseEnvelope, publicKeyId } from '@api/importer/key-crypto.ts';
 
 let operator: { publicKey: KeyObject; privateKey: KeyObject };
 let other: { publicKey: KeyObject; privateKey: KeyObject };

@@ -8,15 +8,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getCreator } from '../../../api/data/creators.ts';
-import { listDmsForReview } from '../../../api/data/dms.ts';
-import { addAutoImportKey, createImport, getImport, getImportLogs, updateImport } from '../../../api/data/imports.ts';
-import { getPost, listComments, listPostRevisions } from '../../../api/data/posts.ts';
-import { nowIso } from '../../../api/data/util.ts';
-import { DMS_DONE_LINE } from '../../../api/importer/paysites/patreon/dms.ts';
-import { sealForWorker } from '../../../api/importer/work-key.ts';
-import { startImportWorker, type ImportWorker } from '../../../api/importer/worker.ts';
-import { readConfig } from '../../../api/config.ts';
+import { getCreator } from '@api/data/creators.ts';
+import { listDmsForReview } from '@api/data/dms.ts';
+import { addAutoImportKey, createImport, getImport, getImportLogs, updateImport } from '@api/data/imports.ts';
+import { getPost, listComments, listPostRevisions } from '@api/data/posts.ts';
+import { nowIso } from '@api/data/util.ts';
+import { DMS_DONE_LINE } from '@api/importer/paysites/patreon/dms.ts';
+import { sealForWorker } from '@api/importer/work-key.ts';
+import { startImportWorker, type ImportWorker } from '@api/importer/worker.ts';
+import { readConfig } from '@api/config.ts';
 import {
   FAKE_CREATOR_ID as CREATOR,
   FAKE_CREATOR_NAME,

@@ -17,13 +17,13 @@ import {
   getImportLogs,
   getImportWorkKey,
   updateImport,
-} from '../../../api/data/imports.ts';
-import { nowIso } from '../../../api/data/util.ts';
-import { KeyRejectedError, TransientError, notAvailableLine, type PaysiteImporter } from '../../../api/importer/paysites/index.ts';
-import { SLOW_TEST_CREATOR } from '../../../api/importer/paysites/test-slow.ts';
-import { openForWorker, sealForWorker } from '../../../api/importer/work-key.ts';
-import { WORKER_LINES, startImportWorker, type ImportWorker, type WorkerOptions } from '../../../api/importer/worker.ts';
-import { readConfig } from '../../../api/config.ts';
+} from '@api/data/imports.ts';
+import { nowIso } from '@api/data/util.ts';
+import { KeyRejectedError, TransientError, notAvailableLine, type PaysiteImporter } from '@api/importer/paysites/index.ts';
+import { SLOW_TEST_CREATOR } from '@api/importer/paysites/test-slow.ts';
+import { openForWorker, sealForWorker } from '@api/importer/work-key.ts';
+import { WORKER_LINES, startImportWorker, type ImportWorker, type WorkerOptions } from '@api/importer/worker.ts';
+import { readConfig } from '@api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 const KEY = 'sEcReT-session-key-0123456789abcdefghijklmn';

@@ -5,7 +5,7 @@ import {
   createArchiveLister,
   isUnsafeEntryName,
   type ArchiveListing,
-} from '../../../api/media/archives.ts';
+} from '@api/media/archives.ts';
 import {
   FIXTURE_PASSWORD,
   SAMPLE_ENTRIES,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileTooLargeError, hashFile, storeFile, storeFileFromPath, storeFileSync, storeLocation, storePath, storeStream } from '../../../api/media/store.ts';
+import { FileTooLargeError, hashFile, storeFile, storeFileFromPath, storeFileSync, storeLocation, storePath, storeStream } from '@api/media/store.ts';
 
 describe('content-addressed file store', () => {
   let dir: string;

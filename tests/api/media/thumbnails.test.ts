@@ -11,9 +11,9 @@ import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest, listen } from '../../helpers/http.ts';
-import { storeFile, storeLocation, type StoredFile } from '../../../api/media/store.ts';
-import { makeThumbnail, Thumbnailer } from '../../../api/media/thumbnails.ts';
-import { createMediaHandler, THUMBNAIL_PLACEHOLDER, type MediaHandler } from '../../../api/server/media.ts';
+import { storeFile, storeLocation, type StoredFile } from '@api/media/store.ts';
+import { makeThumbnail, Thumbnailer } from '@api/media/thumbnails.ts';
+import { createMediaHandler, THUMBNAIL_PLACEHOLDER, type MediaHandler } from '@api/server/media.ts';
 
 let dir: string;
 let files: string;

@@ -5,13 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { httpRequest } from '../../helpers/http.ts';
-import { createAccount } from '../../../api/data/accounts.ts';
-import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { addFavoriteCreator } from '../../../api/data/favorites.ts';
-import { affectedByChanges } from '../../../api/pages/affected.ts';
-import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES } from '../../../api/pages/keys.ts';
-import { allArchivePages } from '../../../api/pages/rebuild.ts';
+import { createAccount } from '@api/data/accounts.ts';
+import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { addFavoriteCreator } from '@api/data/favorites.ts';
+import { affectedByChanges } from '@api/pages/affected.ts';
+import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES } from '@api/pages/keys.ts';
+import { allArchivePages } from '@api/pages/rebuild.ts';
 
 let site: TestSite;
 let base: string;

@@ -3,13 +3,13 @@
  * stored pages a Discord or community change affects, and that a full rebuild includes them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { affectedByChanges } from '../../../api/pages/affected.ts';
-import { allArchivePages } from '../../../api/pages/rebuild.ts';
-import { canonicalPageKey } from '../../../api/pages/keys.ts';
-import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertDiscordChannel, upsertDiscordMessages, type DiscordMessageInput } from '../../../api/data/discord.ts';
-import { upsertCommunityChannel, upsertCommunityMessages } from '../../../api/data/community.ts';
+import { affectedByChanges } from '@api/pages/affected.ts';
+import { allArchivePages } from '@api/pages/rebuild.ts';
+import { canonicalPageKey } from '@api/pages/keys.ts';
+import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertDiscordChannel, upsertDiscordMessages, type DiscordMessageInput } from '@api/data/discord.ts';
+import { upsertCommunityChannel, upsertCommunityMessages } from '@api/data/community.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 describe('chat page keys', () => {

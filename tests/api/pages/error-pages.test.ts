@@ -4,7 +4,7 @@
  * and the page, status, method and URL. Real front server, real SQLite, real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertCreator } from '../../../api/data/creators.ts';
+import { upsertCreator } from '@api/data/creators.ts';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { httpRequest } from '../../helpers/http.ts';
 

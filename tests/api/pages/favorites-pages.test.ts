@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { httpRequest } from '../../helpers/http.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertPost } from '../../../api/data/posts.ts';
-import { addFavoriteCreator, addFavoritePost } from '../../../api/data/favorites.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { addFavoriteCreator, addFavoritePost } from '@api/data/favorites.ts';
 
 let site: TestSite;
 let base: string;

@@ -3,13 +3,13 @@
  * offset); dated pages render on demand; popularity and post changes re-render the stored ones.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { affectedByChanges } from '../../../api/pages/affected.ts';
-import { allArchivePages } from '../../../api/pages/rebuild.ts';
-import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES } from '../../../api/pages/keys.ts';
-import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { addPopularity, upsertPost } from '../../../api/data/posts.ts';
-import { todayUtc } from '../../../shared/popular.ts';
+import { affectedByChanges } from '@api/pages/affected.ts';
+import { allArchivePages } from '@api/pages/rebuild.ts';
+import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES } from '@api/pages/keys.ts';
+import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { addPopularity, upsertPost } from '@api/data/posts.ts';
+import { todayUtc } from '@shared/popular.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 describe('popular page keys', () => {

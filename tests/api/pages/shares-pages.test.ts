@@ -2,12 +2,12 @@
  * Share pages in the page store: their canonical keys, and which stored pages a share change affects.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { affectedByChanges } from '../../../api/pages/affected.ts';
-import { allArchivePages } from '../../../api/pages/rebuild.ts';
-import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES } from '../../../api/pages/keys.ts';
-import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { createShare, deleteShare } from '../../../api/data/shares.ts';
+import { affectedByChanges } from '@api/pages/affected.ts';
+import { allArchivePages } from '@api/pages/rebuild.ts';
+import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES } from '@api/pages/keys.ts';
+import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { createShare, deleteShare } from '@api/data/shares.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 describe('share page keys', () => {

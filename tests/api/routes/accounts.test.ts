@@ -8,16 +8,16 @@
 import http from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { createAccount, createSession } from '../../../api/data/accounts.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { createNotification } from '../../../api/data/notifications.ts';
-import { hashPassword } from '../../../api/auth/passwords.ts';
-import { RATE_LIMIT_MESSAGES } from '../../../api/auth/rate-limits.ts';
-import { hashSessionToken } from '../../../api/http/session.ts';
-import { ACCOUNT_MESSAGES } from '../../../api/routes/accounts.ts';
-import { readConfig } from '../../../api/config.ts';
-import { AUTH_RATE_LIMITS } from '../../../shared/constants.ts';
+import { createApp } from '@api/app.ts';
+import { createAccount, createSession } from '@api/data/accounts.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { createNotification } from '@api/data/notifications.ts';
+import { hashPassword } from '@api/auth/passwords.ts';
+import { RATE_LIMIT_MESSAGES } from '@api/auth/rate-limits.ts';
+import { hashSessionToken } from '@api/http/session.ts';
+import { ACCOUNT_MESSAGES } from '@api/routes/accounts.ts';
+import { readConfig } from '@api/config.ts';
+import { AUTH_RATE_LIMITS } from '@shared/constants.ts';
 import { listen } from '../../helpers/http.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 

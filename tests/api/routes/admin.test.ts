@@ -5,11 +5,11 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { CSRF_MESSAGE } from '../../../api/http/session.ts';
-import { startAutoImportScheduler } from '../../../api/importer/auto-import-scheduler.ts';
-import { operatorPublicKey } from '../../../api/importer/operator-key.ts';
-import { dataPaths, readConfig, type Config } from '../../../api/config.ts';
+import { createApp } from '@api/app.ts';
+import { CSRF_MESSAGE } from '@api/http/session.ts';
+import { startAutoImportScheduler } from '@api/importer/auto-import-scheduler.ts';
+import { operatorPublicKey } from '@api/importer/operator-key.ts';
+import { dataPaths, readConfig, type Config } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 import path from 'node:path';

@@ -2,11 +2,11 @@ import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { upsertAnnouncement, upsertCreator, upsertFancard } from '../../../api/data/creators.ts';
-import { registerFile } from '../../../api/data/files.ts';
-import { upsertPost } from '../../../api/data/posts.ts';
-import { readConfig } from '../../../api/config.ts';
+import { createApp } from '@api/app.ts';
+import { upsertAnnouncement, upsertCreator, upsertFancard } from '@api/data/creators.ts';
+import { registerFile } from '@api/data/files.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { readConfig } from '@api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 import { httpRequest } from '../../helpers/http.ts';
 

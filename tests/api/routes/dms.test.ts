@@ -1,11 +1,11 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertDm } from '../../../api/data/dms.ts';
-import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
-import { affectedByChanges } from '../../../api/pages/affected.ts';
-import { readConfig } from '../../../api/config.ts';
+import { createApp } from '@api/app.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertDm } from '@api/data/dms.ts';
+import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
+import { affectedByChanges } from '@api/pages/affected.ts';
+import { readConfig } from '@api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 

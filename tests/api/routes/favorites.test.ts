@@ -6,12 +6,12 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
-import { listAllCreators, upsertCreator } from '../../../api/data/creators.ts';
-import { upsertPost } from '../../../api/data/posts.ts';
-import { affectedByChanges } from '../../../api/pages/affected.ts';
-import { readConfig } from '../../../api/config.ts';
+import { createApp } from '@api/app.ts';
+import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
+import { listAllCreators, upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { affectedByChanges } from '@api/pages/affected.ts';
+import { readConfig } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { getArchiveRecord, registerFile } from '../../../api/data/files.ts';
-import { storeFile } from '../../../api/media/store.ts';
-import { dataPaths } from '../../../api/config.ts';
+import { createApp } from '@api/app.ts';
+import { getArchiveRecord, registerFile } from '@api/data/files.ts';
+import { storeFile } from '@api/media/store.ts';
+import { dataPaths } from '@api/config.ts';
 import {
   FIXTURE_PASSWORD,
   SAMPLE_ENTRIES,
@@ -19,10 +19,10 @@ import {
   zipSlip,
 } from '../../helpers/archive-fixtures.ts';
 import { httpRequest } from '../../helpers/http.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertPost } from '../../../api/data/posts.ts';
-import { upsertDiscordChannel, upsertDiscordMessages } from '../../../api/data/discord.ts';
-import { readConfig } from '../../../api/config.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { upsertDiscordChannel, upsertDiscordMessages } from '@api/data/discord.ts';
+import { readConfig } from '@api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 const IMAGE = 'a'.repeat(64);

@@ -5,13 +5,13 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { appendImportLog, getImport, updateImport } from '../../../api/data/imports.ts';
-import { IMPORTER_MESSAGES, SUBMITTED_PRIORITY } from '../../../api/routes/importer.ts';
-import { IMPORT_RATE_LIMIT_MESSAGE } from '../../../api/importer/submit-limits.ts';
-import { readConfig } from '../../../api/config.ts';
-import { IMPORT_RATE_LIMITS } from '../../../shared/constants.ts';
-import { PAYSITES } from '../../../shared/paysites.ts';
+import { createApp } from '@api/app.ts';
+import { appendImportLog, getImport, updateImport } from '@api/data/imports.ts';
+import { IMPORTER_MESSAGES, SUBMITTED_PRIORITY } from '@api/routes/importer.ts';
+import { IMPORT_RATE_LIMIT_MESSAGE } from '@api/importer/submit-limits.ts';
+import { readConfig } from '@api/config.ts';
+import { IMPORT_RATE_LIMITS } from '@shared/constants.ts';
+import { PAYSITES } from '@shared/paysites.ts';
 import { boostyKey, validSubmission } from '../../helpers/import-keys.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';

@@ -8,11 +8,11 @@ import path from 'node:path';
 import { createPrivateKey } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { createImport, getAutoImportKey, getImport, markKeyDead } from '../../../api/data/imports.ts';
-import { decryptSessionKey } from '../../../api/importer/key-crypto.ts';
-import { keyFingerprint, saveSubmittedKey } from '../../../api/importer/key-store.ts';
-import { dataPaths, readConfig, type Config } from '../../../api/config.ts';
+import { createApp } from '@api/app.ts';
+import { createImport, getAutoImportKey, getImport, markKeyDead } from '@api/data/imports.ts';
+import { decryptSessionKey } from '@api/importer/key-crypto.ts';
+import { keyFingerprint, saveSubmittedKey } from '@api/importer/key-store.ts';
+import { dataPaths, readConfig, type Config } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 

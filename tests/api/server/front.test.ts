@@ -9,11 +9,11 @@ import path from 'node:path';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest } from '../../helpers/http.ts';
-import { type Db } from '../../../api/data/db.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertPost } from '../../../api/data/posts.ts';
-import { storeFile } from '../../../api/media/store.ts';
-import { PageStore } from '../../../api/server/page-store.ts';
+import { type Db } from '@api/data/db.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { storeFile } from '@api/media/store.ts';
+import { PageStore } from '@api/server/page-store.ts';
 import { DIST_DIR } from '../../../scripts/lib/build.ts';
 
 let site: TestSite;

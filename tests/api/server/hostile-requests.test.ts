@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { httpRequest, type RawAnswer } from '../../helpers/http.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertPost } from '../../../api/data/posts.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
 
 let site: TestSite;
 let base: string;

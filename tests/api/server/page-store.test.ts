@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PageStore, type WriteOptions } from '../../../api/server/page-store.ts';
+import { PageStore, type WriteOptions } from '@api/server/page-store.ts';
 
 let root: string;
 let store: PageStore;

@@ -8,10 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest, listen } from '../../helpers/http.ts';
-import { migrate, openDatabase, type Db } from '../../../api/data/db.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertPost } from '../../../api/data/posts.ts';
-import { createPageRenderer, loadSsrHandler, type PageRenderer } from '../../../api/server/ssr.ts';
+import { migrate, openDatabase, type Db } from '@api/data/db.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { createPageRenderer, loadSsrHandler, type PageRenderer } from '@api/server/ssr.ts';
 import { DIST_DIR } from '../../../scripts/lib/build.ts';
 
 let dataDir: string;

@@ -1,6 +1,6 @@
 import { cleanStores } from 'nanostores';
 import { afterEach, describe, expect, it } from 'vitest';
-import { STORAGE_KEYS } from '../../../shared/constants.ts';
+import { STORAGE_KEYS } from '@shared/constants.ts';
 import {
   $session,
   clearLoginState,
@@ -8,7 +8,7 @@ import {
   readSession,
   setLoggedIn,
   setSessionStorage,
-} from '../../../src/client/stores/session.ts';
+} from '@site/client/stores/session.ts';
 
 afterEach(() => setSessionStorage(undefined));
 

@@ -1,7 +1,7 @@
 /** Server rendering of the Patreon community message list (static HTML). */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import CommunityMessages from '../../../src/components/chat/CommunityMessages.tsx';
+import CommunityMessages from '@site/components/chat/CommunityMessages.tsx';
 import { FILE, at, communityMessage } from './fixtures.ts';
 
 const render = (messages = [communityMessage()]) => renderToStaticMarkup(<CommunityMessages messages={messages} imageHost="" />);

@@ -1,8 +1,8 @@
 /** Server rendering of the Discord message list (static HTML; the browser checks are in tests/e2e). */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import DiscordMessages, { groupMessages } from '../../../src/components/chat/DiscordMessages.tsx';
-import { CHAT_GROUP_GAP_MS } from '../../../shared/constants.ts';
+import DiscordMessages, { groupMessages } from '@site/components/chat/DiscordMessages.tsx';
+import { CHAT_GROUP_GAP_MS } from '@shared/constants.ts';
 import { AVATAR, FILE, HASH, USER_ID, at, discordMessage, videoEmbed } from './fixtures.ts';
 
 const render = (props: Partial<Parameters<typeof DiscordMessages>[0]> = {}) =>

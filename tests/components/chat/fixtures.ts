@@ -1,6 +1,6 @@
 /** Chat messages with every field filled, for the component and security tests. */
-import type { DiscordMessage } from '../../../api/data/discord.ts';
-import type { CommunityMessage } from '../../../api/data/community.ts';
+import type { DiscordMessage } from '@api/data/discord.ts';
+import type { CommunityMessage } from '@api/data/community.ts';
 
 export const HASH = `abcd${'0'.repeat(60)}`;
 export const FILE = `/ab/cd/${HASH}`;

@@ -4,8 +4,8 @@
  * disguised with case, whitespace, control characters and entities, and markdown link tricks, with the
  * paths of every field of a Discord message and a community message to put them in.
  */
-import type { DiscordMessage } from '../../../api/data/discord.ts';
-import type { CommunityMessage } from '../../../api/data/community.ts';
+import type { DiscordMessage } from '@api/data/discord.ts';
+import type { CommunityMessage } from '@api/data/community.ts';
 import { communityMessage, discordMessage, videoEmbed } from './fixtures.ts';
 
 export const PAYLOADS = [

@@ -1,7 +1,7 @@
 /** Chat markdown rendered to static HTML (react-dom/server; no DOM library is installed). */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { ChatMarkdown, parseChatMarkdown } from '../../../src/components/chat/markdown.tsx';
+import { ChatMarkdown, parseChatMarkdown } from '@site/components/chat/markdown.tsx';
 
 const ID = '123456789012345678';
 const html = (text: string, contentHost: string | undefined = 'https://cdn.test') => renderToStaticMarkup(<ChatMarkdown text={text} contentHost={contentHost} />);

@@ -6,10 +6,10 @@
  */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import DiscordMessages from '../../../src/components/chat/DiscordMessages.tsx';
-import CommunityMessages from '../../../src/components/chat/CommunityMessages.tsx';
-import type { DiscordMessage } from '../../../api/data/discord.ts';
-import type { CommunityMessage } from '../../../api/data/community.ts';
+import DiscordMessages from '@site/components/chat/DiscordMessages.tsx';
+import CommunityMessages from '@site/components/chat/CommunityMessages.tsx';
+import type { DiscordMessage } from '@api/data/discord.ts';
+import type { CommunityMessage } from '@api/data/community.ts';
 import { discordMessage } from './fixtures.ts';
 import { COMMUNITY_FIELDS, DISCORD_FIELDS, PAYLOADS, fullCommunityMessage, fullDiscordMessage, hostileCommunityPage, hostileDiscordPage, withField } from './hostile.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { groupMessages } from '../../../shared/chat/grouping.ts';
-import { CHAT_GROUP_GAP_MS } from '../../../shared/constants.ts';
+import { groupMessages } from '@shared/chat/grouping.ts';
+import { CHAT_GROUP_GAP_MS } from '@shared/constants.ts';
 
 const base = Date.parse('2024-05-01T12:00:00Z');
 const at = (ms: number) => new Date(base + ms).toISOString().slice(0, 19);

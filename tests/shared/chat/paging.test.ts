@@ -7,7 +7,7 @@ import {
   newerOffset,
   olderOffset,
   parseChatOffset,
-} from '../../../shared/chat/paging.ts';
+} from '@shared/chat/paging.ts';
 
 describe('parseChatOffset', () => {
   it('takes missing or empty as 0 and multiples of 150 as they are', () => {

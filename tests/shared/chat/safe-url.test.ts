@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { archivePath, extensionOf, safeLinkUrl } from '../../../shared/chat/safe-url.ts';
-import { chatAttachmentView, fitWithin } from '../../../shared/chat/attachments.ts';
-import { DEFAULT_EMBED_COLOR, embedColor, embedMedia } from '../../../shared/chat/embed.ts';
-import { authorAvatar, authorName } from '../../../shared/chat/author.ts';
-import { communityEmbedView, communityPost, communityRoleLabel } from '../../../shared/chat/community.ts';
+import { archivePath, extensionOf, safeLinkUrl } from '@shared/chat/safe-url.ts';
+import { chatAttachmentView, fitWithin } from '@shared/chat/attachments.ts';
+import { DEFAULT_EMBED_COLOR, embedColor, embedMedia } from '@shared/chat/embed.ts';
+import { authorAvatar, authorName } from '@shared/chat/author.ts';
+import { communityEmbedView, communityPost, communityRoleLabel } from '@shared/chat/community.ts';
 
 const HASH = `abcd${'0'.repeat(60)}`;
 const PATH = `/ab/cd/${HASH}`;

@@ -7,8 +7,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { TransientError } from '../../errors.ts';
-import { createPaysiteClient, type PaysiteClient } from '../../fetch.ts';
+import { TransientError } from '@api/importer/errors.ts';
+import { createPaysiteClient, type PaysiteClient } from '@api/importer/fetch.ts';
 import type { ImportContext } from '../index.ts';
 
 /** Messages a page: the API's maximum. */

@@ -6,8 +6,8 @@
  * importer does not know is a TransientError (retried later) rather than a crash or a silent skip.
  */
 import { z } from 'zod';
-import { TransientError } from '../../errors.ts';
-import { createPaysiteClient, PaysiteRequestError, type PaysiteClient } from '../../fetch.ts';
+import { TransientError } from '@api/importer/errors.ts';
+import { createPaysiteClient, PaysiteRequestError, type PaysiteClient } from '@api/importer/fetch.ts';
 import type { ImportContext } from '../index.ts';
 
 const user = z.object({ userId: z.string(), name: z.string(), iconUrl: z.string().nullish() });

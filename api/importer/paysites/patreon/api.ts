@@ -6,8 +6,8 @@
  * the importer does not understand ends the try as a TransientError (retried later), never a crash.
  */
 import { z } from 'zod';
-import { TransientError } from '../../errors.ts';
-import type { PaysiteClient } from '../../fetch.ts';
+import { TransientError } from '@api/importer/errors.ts';
+import type { PaysiteClient } from '@api/importer/fetch.ts';
 
 const id = z.union([z.string(), z.number()]).transform(String);
 const linkage = z.object({ type: z.string(), id });

@@ -4,8 +4,8 @@
  * their replies; DMs. Pure functions: downloads and writes happen in the importer.
  */
 import { createHash } from 'node:crypto';
-import type { CommentInput, Poll, PostEmbed } from '../../../data/posts.ts';
-import { archiveTime, escapeHtml } from '../../text.ts';
+import type { CommentInput, Poll, PostEmbed } from '@api/data/posts.ts';
+import { archiveTime, escapeHtml } from '@api/importer/text.ts';
 import {
   attachmentAttributes,
   commentAttributes,

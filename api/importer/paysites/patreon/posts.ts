@@ -3,9 +3,9 @@
  * images, attachments and audio, each file once), its HTML with inline images archived, and all its
  * comments. Everything slow happens here, before the step that writes it.
  */
-import { archiveFiles, archiveInlineImages, type ArchivedFile } from '../../content.ts';
-import { PaysiteRequestError, type PaysiteClient } from '../../fetch.ts';
-import type { CommentInput, PostInput } from '../../../data/posts.ts';
+import { archiveFiles, archiveInlineImages, type ArchivedFile } from '@api/importer/content.ts';
+import { PaysiteRequestError, type PaysiteClient } from '@api/importer/fetch.ts';
+import type { CommentInput, PostInput } from '@api/data/posts.ts';
 import type { ImportContext } from '../index.ts';
 import { commentsPath, getDocument, nextPath } from './api.ts';
 import { commentInputs, type PostPlan } from './map.ts';
