@@ -59,6 +59,7 @@ const server = createFrontServer({
   store: site.store,
   ssr: site.ssr,
   renderer: site.renderer,
+  site: { db: site.db, config: settings },
   log,
 });
 

@@ -15,3 +15,6 @@ export function errorHeading(status: number): string {
       return status >= 500 ? 'Something went wrong on our side' : 'The request could not be answered';
   }
 }
+
+/** The not-found page's message (src/pages/404.astro and src/pages/[...unknown].astro). */
+export const NOT_FOUND_MESSAGE = 'The page you are looking for does not exist.';

@@ -52,9 +52,9 @@ function options(imageHost: string): sanitizeHtml.IOptions {
 
 let cached: { imageHost: string; options: sanitizeHtml.IOptions } | undefined;
 
-export function sanitizePostHtml(html: string | null | undefined): string {
+/** `imageHost`: the configured image host (pages pass their settings'; the importer's default is the environment's). */
+export function sanitizePostHtml(html: string | null | undefined, imageHost = config().imageHost): string {
   if (!html) return '';
-  const { imageHost } = config();
   if (cached?.imageHost !== imageHost) cached = { imageHost, options: options(imageHost) };
   return sanitizeHtml(html, cached.options);
 }

@@ -31,7 +31,7 @@ export async function openSite(): Promise<Site> {
   const buildId = builtId();
   if (!buildId) throw new Error('The site is not built: run `npm run build` (or `npm start`) first.');
   const ssr = await loadSsrHandler(DIST_DIR);
-  const renderer = createPageRenderer(ssr);
+  const renderer = createPageRenderer(ssr, { db, config: settings });
   const store = new PageStore(paths.pages);
   return {
     config: settings,
@@ -62,5 +62,5 @@ export const WORKER_THRESHOLD_PAGES = 500;
 export async function storeRendererFor(site: Site, options: { pages: number; threads?: number }): Promise<StoreRenderer> {
   const threads = options.threads ?? (options.pages >= WORKER_THRESHOLD_PAGES ? undefined : 1);
   if (threads === 1) return inProcessRenderer(site.renderer, site.store);
-  return workerPoolRenderer({ workerFile: RENDER_WORKER, distDir: DIST_DIR, storeRoot: site.store.root, threads });
+  return workerPoolRenderer({ workerFile: RENDER_WORKER, distDir: DIST_DIR, storeRoot: site.store.root, config: site.config, threads });
 }

@@ -2,9 +2,9 @@
  * The signed-in account's own pages (rendered on demand, never stored): the overview with its
  * notification count, and the notifications, which viewing marks seen (as the API does).
  */
+import type { SiteDeps } from './deps.ts';
 import type { Account } from '@api/data/accounts.ts';
 import { countUnseenNotifications, listNotifications, markNotificationsSeen } from '@api/data/notifications.ts';
-import { archiveDb } from './archive-db.ts';
 import { notificationMessage } from '@shared/notifications.ts';
 import { requireAccess } from './account.ts';
 import { ok, type PageOutcome } from './outcome.ts';
@@ -16,13 +16,13 @@ export interface AccountOverview {
   isAdministrator: boolean;
 }
 
-export function loadAccountOverview(request: Request): PageOutcome<AccountOverview> {
-  const access = requireAccess(request, 'account');
+export function loadAccountOverview(deps: SiteDeps, request: Request): PageOutcome<AccountOverview> {
+  const access = requireAccess(deps, request, 'account');
   if (access.kind !== 'ok') return access;
   const { account } = access.data;
   return ok({
     account,
-    unseenNotifications: countUnseenNotifications(archiveDb(), account.id),
+    unseenNotifications: countUnseenNotifications(deps.db, account.id),
     isModerator: account.role === 'moderator' || account.role === 'administrator',
     isAdministrator: account.role === 'administrator',
   });
@@ -36,10 +36,10 @@ export interface NotificationView {
   seen: boolean;
 }
 
-export function loadNotifications(request: Request): PageOutcome<{ notifications: NotificationView[] }> {
-  const access = requireAccess(request, 'account');
+export function loadNotifications(deps: SiteDeps, request: Request): PageOutcome<{ notifications: NotificationView[] }> {
+  const access = requireAccess(deps, request, 'account');
   if (access.kind !== 'ok') return access;
-  const db = archiveDb();
+  const db = deps.db;
   const { account } = access.data;
   const notifications = listNotifications(db, account.id).map((n) => ({
     id: n.id,
@@ -52,6 +52,6 @@ export function loadNotifications(request: Request): PageOutcome<{ notifications
 }
 
 /** The change-password page only needs the visitor to be signed in. */
-export function loadChangePassword(request: Request): PageOutcome<{ account: Account }> {
-  return requireAccess(request, 'account');
+export function loadChangePassword(deps: SiteDeps, request: Request): PageOutcome<{ account: Account }> {
+  return requireAccess(deps, request, 'account');
 }

@@ -2,10 +2,10 @@
  * Loader of the archive file page (/file/{hash}, SPEC.md "Archive file page"). Rendered on demand, never
  * stored: the page changes when someone finds the password. Server side only.
  */
+import type { SiteDeps } from './deps.ts';
 import { ARCHIVE_DEFAULTS, ArchiveBusyError, isUnsafeEntryName } from '@api/media/archives.ts';
 import { ARCHIVE_STATUS_MESSAGES, hasList, loadArchiveFile } from '@api/media/archives-info.ts';
 import { listPostsWithFile } from '@api/data/posts.ts';
-import { archiveDb } from './archive-db.ts';
 import { dataPaths } from '@api/config.ts';
 import { firstIssueMessage, sha256Hash } from '@shared/validators.ts';
 import { hashSearchUrl, postUrl } from '@shared/urls.ts';
@@ -31,14 +31,14 @@ export interface ArchiveFilePage {
 export const FILE_HASH_REQUIRED = 'File hash is required.';
 export const ARCHIVE_NOT_FOUND = 'Archive file not found.';
 
-export async function loadArchiveFilePage(rawHash: string | undefined): Promise<ArchiveFilePage> {
+export async function loadArchiveFilePage(deps: SiteDeps, rawHash: string | undefined): Promise<ArchiveFilePage> {
   const trimmed = (rawHash ?? '').trim();
   const base = { hash: trimmed, backUrl: '/', findPostsUrl: hashSearchUrl() };
   if (trimmed === '') return { ...base, status: 400, message: FILE_HASH_REQUIRED };
   const parsed = sha256Hash.safeParse(trimmed);
   if (!parsed.success) return { ...base, status: 400, message: firstIssueMessage(parsed.error) };
   const hash = parsed.data;
-  const db = archiveDb();
+  const db = deps.db;
   const [post] = listPostsWithFile(db, hash, 0, 1);
   const page = {
     hash,
@@ -47,7 +47,7 @@ export async function loadArchiveFilePage(rawHash: string | undefined): Promise<
   };
   let lookup;
   try {
-    lookup = await loadArchiveFile(db, dataPaths().files, hash);
+    lookup = await loadArchiveFile(db, dataPaths(deps.config.dataDir).files, hash);
   } catch (error) {
     if (error instanceof ArchiveBusyError) return { ...page, status: 503, message: error.message };
     throw error;

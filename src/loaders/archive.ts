@@ -2,6 +2,7 @@
  * Loaders of the archive pages: each takes the route's parameters and returns what the page renders,
  * or a redirect / not-found / bad-request outcome. Server side only.
  */
+import type { SiteDeps } from './deps.ts';
 import { getCreator, getCreatorByPublicId, listCreatorsUpdated, countCreators } from '@api/data/creators.ts';
 import {
   countCreatorPosts,
@@ -12,7 +13,6 @@ import {
   listRecentPosts,
   searchPosts,
 } from '@api/data/posts.ts';
-import { archiveDb } from './archive-db.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { firstIssueMessage, postsSearchQuery } from '@shared/validators.ts';
 import { isPaysite, type Paysite } from '@shared/paysites.ts';
@@ -24,11 +24,11 @@ import { badRequest, notFound, ok, readOffset, redirect, type PageOutcome } from
 type Creator = NonNullable<ReturnType<typeof getCreator>>;
 
 /** The creator of a creator-page URL, a redirect from its public id, or the guard messages. */
-export function resolveCreator(service: string | undefined, id: string | undefined, subpath = ''): PageOutcome<{ creator: Creator; service: Paysite }> {
+export function resolveCreator(deps: SiteDeps, service: string | undefined, id: string | undefined, subpath = ''): PageOutcome<{ creator: Creator; service: Paysite }> {
   if (!service) return badRequest('Service name is required.');
   if (!id) return badRequest('Artist ID is required.');
   if (!isPaysite(service)) return notFound;
-  const db = archiveDb();
+  const db = deps.db;
   const creator = getCreator(db, service, id);
   if (creator) return ok({ creator, service });
   const byPublicId = getCreatorByPublicId(db, service, id);
@@ -71,14 +71,14 @@ export function pastTheEnd(offset: number, total: number): boolean {
   return offset > 0 && offset >= total;
 }
 
-export function loadCreatorPosts(params: { service?: string; id?: string }, search: URLSearchParams) {
-  const resolved = resolveCreator(params.service, params.id);
+export function loadCreatorPosts(deps: SiteDeps, params: { service?: string; id?: string }, search: URLSearchParams) {
+  const resolved = resolveCreator(deps, params.service, params.id);
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
   if (service === 'discord') return redirect(discordServerUrl(creator.id));
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
-  const db = archiveDb();
+  const db = deps.db;
   const baseUrl = creatorUrl(service, creator.id);
   const filter = readSearch(search);
   if ('error' in filter) return badRequest(filter.error);
@@ -92,17 +92,17 @@ export function loadCreatorPosts(params: { service?: string; id?: string }, sear
   return ok({ creator, service, posts, pagination: paginate(total, offset.offset), baseUrl, filter });
 }
 
-export function loadCreatorTags(params: { service?: string; id?: string }) {
-  const resolved = resolveCreator(params.service, params.id, '/tags');
+export function loadCreatorTags(deps: SiteDeps, params: { service?: string; id?: string }) {
+  const resolved = resolveCreator(deps, params.service, params.id, '/tags');
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
-  return ok({ creator, service, tags: listCreatorTags(archiveDb(), service, creator.id), baseUrl: creatorUrl(service, creator.id) });
+  return ok({ creator, service, tags: listCreatorTags(deps.db, service, creator.id), baseUrl: creatorUrl(service, creator.id) });
 }
 
-export function loadRecentPosts(search: URLSearchParams) {
+export function loadRecentPosts(deps: SiteDeps, search: URLSearchParams) {
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
-  const db = archiveDb();
+  const db = deps.db;
   const filter = readSearch(search);
   if ('error' in filter) return badRequest(filter.error);
   if (filter.q || filter.tags.length > 0) {
@@ -115,10 +115,10 @@ export function loadRecentPosts(search: URLSearchParams) {
   return ok({ posts, pagination: paginate(total, offset.offset), baseUrl: '/posts', filter });
 }
 
-export function loadUpdatedCreators(search: URLSearchParams) {
+export function loadUpdatedCreators(deps: SiteDeps, search: URLSearchParams) {
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
-  const db = archiveDb();
+  const db = deps.db;
   // "Latest cached updated creators": the list is bounded like the other global listings.
   const total = Math.min(countCreators(db), GLOBAL_LISTING_STORED_PAGES * PAGE_SIZE);
   if (pastTheEnd(offset.offset, total)) return notFound;
@@ -126,6 +126,6 @@ export function loadUpdatedCreators(search: URLSearchParams) {
   return ok({ creators, pagination: paginate(total, offset.offset) });
 }
 
-export function loadAllTags() {
-  return ok({ tags: listAllTags(archiveDb()) });
+export function loadAllTags(deps: SiteDeps) {
+  return ok({ tags: listAllTags(deps.db) });
 }

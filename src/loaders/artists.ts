@@ -1,8 +1,8 @@
 /** The artists list (/artists): the query validated by the shared rules, the page from shared/artists.ts. */
+import type { SiteDeps } from './deps.ts';
 import { listAllCreators, type CreatorListItem } from '@api/data/creators.ts';
 import { lastChangeId } from '@api/data/changes.ts';
 import type { Db } from '@api/data/db.ts';
-import { archiveDb } from './archive-db.ts';
 import { artistsPage, artistsUrl, sortArtists, type ArtistsQuery } from '@shared/artists.ts';
 import { paginate } from '@shared/pagination.ts';
 import { artistsQuerySchema, firstIssueMessage } from '@shared/validators.ts';
@@ -46,11 +46,11 @@ export function paramsObject(search: URLSearchParams): Record<string, string[]> 
   return Object.fromEntries([...new Set(search.keys())].map((name) => [name, search.getAll(name)]));
 }
 
-export function loadArtists(search: URLSearchParams) {
+export function loadArtists(deps: SiteDeps, search: URLSearchParams) {
   const parsed = artistsQuerySchema.safeParse(paramsObject(search));
   if (!parsed.success) return badRequest(firstIssueMessage(parsed.error));
   const query: ArtistsQuery = parsed.data;
-  const cache = creatorList(archiveDb());
+  const cache = creatorList(deps.db);
   const { creators, total } = artistsPage(sortedList(cache, query), query, true);
   if (pastTheEnd(query.o, total)) return notFound;
   return ok({ query, creators, pagination: paginate(total, query.o), baseUrl: artistsUrl({ ...query, o: 0 }) });

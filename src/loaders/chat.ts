@@ -3,6 +3,7 @@
  * and the Patreon community list and channels (/patreon/user/{id}/community[/{channel}]).
  * Paging follows shared/chat/paging.ts (`o` skips the newest messages, 150 a step). Server side only.
  */
+import type { SiteDeps } from './deps.ts';
 import {
   discordMessagePosition,
   getDiscordServer,
@@ -11,8 +12,6 @@ import {
   type DiscordChannel,
 } from '@api/data/discord.ts';
 import { getCommunityChannel, listCommunityChannels, listCommunityMessages } from '@api/data/community.ts';
-import { archiveDb } from './archive-db.ts';
-import { config } from '@api/config.ts';
 import { CHAT_PAGE_SIZE } from '@shared/constants.ts';
 import { chatOffsetForPosition, chatPageOffset, chatPaging, parseChatOffset } from '@shared/chat/paging.ts';
 import { communityUrl, discordServerUrl, withOffset } from '@shared/urls.ts';
@@ -73,10 +72,10 @@ function splitPath(path: string | undefined): string[] {
  * messages (oldest first on screen), the Older/Newer offsets and the message to mark. Without a valid
  * channel it redirects to the first one; a message link shows the page that holds the message.
  */
-export function loadDiscordServer(path: string | undefined, search: URLSearchParams) {
+export function loadDiscordServer(deps: SiteDeps, path: string | undefined, search: URLSearchParams) {
   const [serverId, channelId, messageId, ...rest] = splitPath(path);
   if (!serverId || rest.length > 0) return notFound;
-  const db = archiveDb();
+  const db = deps.db;
   const server = getDiscordServer(db, serverId);
   if (!server) return notFound;
   const tree = channelTree(server.channels);
@@ -103,7 +102,7 @@ export function loadDiscordServer(path: string | undefined, search: URLSearchPar
   // One URL per page: an offset past the end lands on the oldest page by redirect, not a copy of it.
   if (!messageId && offset !== requested) return redirect(withOffset(channelUrl, offset));
   const newestFirst = listDiscordMessages(db, channel.id, offset, CHAT_PAGE_SIZE);
-  const settings = config();
+  const settings = deps.config;
   return ok({
     server: { id: server.id, name: server.name },
     tree,
@@ -119,23 +118,23 @@ export function loadDiscordServer(path: string | undefined, search: URLSearchPar
 type Params = { service?: string; id?: string; channel?: string };
 
 /** /patreon/user/{id}/community: the channels; one channel opens it, none says so. */
-export function loadCommunityList(params: Params) {
-  const resolved = resolveCreator(params.service, params.id, '/community');
+export function loadCommunityList(deps: SiteDeps, params: Params) {
+  const resolved = resolveCreator(deps, params.service, params.id, '/community');
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
   if (service !== 'patreon') return notFound;
-  const channels = listCommunityChannels(archiveDb(), service, creator.id);
+  const channels = listCommunityChannels(deps.db, service, creator.id);
   if (channels.length === 1) return redirect(communityUrl(creator.id, channels[0].channel_id));
   return ok({ creator, service, channels });
 }
 
 /** /patreon/user/{id}/community/{channel}: one page of a channel's messages (oldest first on screen). */
-export function loadCommunityChannel(params: Params, search: URLSearchParams) {
-  const resolved = resolveCreator(params.service, params.id, params.channel ? `/community/${encodeURIComponent(params.channel)}` : '/community');
+export function loadCommunityChannel(deps: SiteDeps, params: Params, search: URLSearchParams) {
+  const resolved = resolveCreator(deps, params.service, params.id, params.channel ? `/community/${encodeURIComponent(params.channel)}` : '/community');
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
   if (service !== 'patreon') return notFound;
-  const db = archiveDb();
+  const db = deps.db;
   const channel = params.channel ? getCommunityChannel(db, params.channel) : undefined;
   if (!channel || channel.service !== service || channel.creator_id !== creator.id) return badRequest(CHAT_MESSAGES.invalidChannel);
   const parsed = parseChatOffset(search.get('o') ?? undefined);
@@ -151,6 +150,6 @@ export function loadCommunityChannel(params: Params, search: URLSearchParams) {
     channels: listCommunityChannels(db, service, creator.id),
     messages: newestFirst.reverse(),
     ...pagerUrls(channelUrl, channel.post_count, offset, newestFirst.length),
-    imageHost: config().imageHost,
+    imageHost: deps.config.imageHost,
   });
 }

@@ -2,9 +2,9 @@
  * Loaders of the creator tabs that are not posts: announcements, fancards, linked accounts and DMs.
  * Each resolves the creator the same way as the posts tab (public_id redirects, discord to its server).
  */
+import type { SiteDeps } from './deps.ts';
 import { linkedCreators, listAnnouncements, listFancards } from '@api/data/creators.ts';
 import { countCreatorDms, listCreatorDms } from '@api/data/dms.ts';
-import { archiveDb } from './archive-db.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { paginate } from '@shared/pagination.ts';
 import { hasTab } from '@shared/paysites.ts';
@@ -14,36 +14,36 @@ import { badRequest, notFound, ok, readOffset } from './outcome.ts';
 
 type Params = { service?: string; id?: string };
 
-export function loadAnnouncements(params: Params) {
-  const resolved = resolveCreator(params.service, params.id, '/announcements');
+export function loadAnnouncements(deps: SiteDeps, params: Params) {
+  const resolved = resolveCreator(deps, params.service, params.id, '/announcements');
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
   if (!hasTab('announcements', service)) return notFound;
-  return ok({ creator, service, announcements: listAnnouncements(archiveDb(), service, creator.id) });
+  return ok({ creator, service, announcements: listAnnouncements(deps.db, service, creator.id) });
 }
 
-export function loadFancards(params: Params) {
+export function loadFancards(deps: SiteDeps, params: Params) {
   if (params.service && params.service !== 'fanbox' && params.id) return badRequest('Service must be "fanbox".');
-  const resolved = resolveCreator(params.service, params.id, '/fancards');
+  const resolved = resolveCreator(deps, params.service, params.id, '/fancards');
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
-  return ok({ creator, service, fancards: listFancards(archiveDb(), service, creator.id) });
+  return ok({ creator, service, fancards: listFancards(deps.db, service, creator.id) });
 }
 
-export function loadLinks(params: Params) {
-  const resolved = resolveCreator(params.service, params.id, '/links');
+export function loadLinks(deps: SiteDeps, params: Params) {
+  const resolved = resolveCreator(deps, params.service, params.id, '/links');
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
-  return ok({ creator, service, links: linkedCreators(archiveDb(), service, creator.id) });
+  return ok({ creator, service, links: linkedCreators(deps.db, service, creator.id) });
 }
 
-export function loadCreatorDms(params: Params, search: URLSearchParams) {
+export function loadCreatorDms(deps: SiteDeps, params: Params, search: URLSearchParams) {
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
-  const resolved = resolveCreator(params.service, params.id, '/dms');
+  const resolved = resolveCreator(deps, params.service, params.id, '/dms');
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
-  const db = archiveDb();
+  const db = deps.db;
   const count = countCreatorDms(db, service, creator.id);
   if (pastTheEnd(offset.offset, count)) return notFound;
   return ok({

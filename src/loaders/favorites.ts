@@ -3,8 +3,8 @@
  * The first page is sorted on the server by the same function the island uses (shared/favorites-sort.ts),
  * so the page works without JavaScript and the island re-sorts without a reload. Server side only.
  */
+import type { SiteDeps } from './deps.ts';
 import { listFavoriteCreators, listFavoritePosts } from '@api/data/favorites.ts';
-import { archiveDb } from './archive-db.ts';
 import { favoritesPage, favoritesUrl, type FavoritesKind, type FavoritesQuery } from '@shared/favorites-sort.ts';
 import { paginate } from '@shared/pagination.ts';
 import { favoriteCreatorsQuerySchema, favoritePostsQuerySchema, firstIssueMessage } from '@shared/validators.ts';
@@ -26,13 +26,13 @@ export type FavoritesPageData = Extract<ReturnType<typeof loadFavorites>, { kind
  * The account's favourites of one kind, one page sorted. Access is checked before the query, so a guest
  * learns nothing about the inputs (as with the API); a bad sort_by or order is the spec's 400.
  */
-export function loadFavorites(kind: FavoritesKind, request: Request, search: URLSearchParams) {
-  const access = requireAccess(request, 'account');
+export function loadFavorites(deps: SiteDeps, kind: FavoritesKind, request: Request, search: URLSearchParams) {
+  const access = requireAccess(deps, request, 'account');
   if (access.kind !== 'ok') return access;
   const parsed = readQuery(kind, search);
   if (!parsed.success) return badRequest(firstIssueMessage(parsed.error));
   const query: FavoritesQuery<string> = parsed.data;
-  const db = archiveDb();
+  const db = deps.db;
   const accountId = access.data.account.id;
   const creators = kind === 'artists' ? favoritesPage(kind, listFavoriteCreators(db, accountId), query) : undefined;
   const posts = kind === 'posts' ? favoritesPage(kind, listFavoritePosts(db, accountId), query) : undefined;

@@ -3,8 +3,8 @@
  * asks for, so the page shows its results without JavaScript and the island starts from them instead
  * of asking the API again. Server side only.
  */
+import type { SiteDeps } from './deps.ts';
 import { searchHash } from '@api/data/files.ts';
-import { archiveDb } from './archive-db.ts';
 import { trimHashAnswer } from '@shared/hash-search.ts';
 import type { HashSearchFound } from '@shared/shapes/hash-search.ts';
 import { firstIssueMessage, sha256Hash } from '@shared/validators.ts';
@@ -20,11 +20,11 @@ export interface HashSearchPage {
   error: string | null;
 }
 
-export function loadHashSearchPage(search: URLSearchParams): HashSearchPage {
+export function loadHashSearchPage(deps: SiteDeps, search: URLSearchParams): HashSearchPage {
   const query = search.get('hash');
   if (query === null) return { status: 200, query, found: null, error: null };
   const parsed = sha256Hash.safeParse(query);
   if (!parsed.success) return { status: 400, query, found: null, error: firstIssueMessage(parsed.error) };
-  const answer = searchHash(archiveDb(), parsed.data) ?? null;
+  const answer = searchHash(deps.db, parsed.data) ?? null;
   return { status: 200, query, found: { hash: parsed.data, answer: trimHashAnswer(answer) }, error: null };
 }

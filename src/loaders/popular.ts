@@ -1,7 +1,7 @@
 /** The popular posts page (/posts/popular): the API's answer plus the links between periods. */
+import type { SiteDeps } from './deps.ts';
 import { popularPosts } from '@api/data/popular.ts';
 import { todayUtc } from '@shared/popular.ts';
-import { archiveDb } from './archive-db.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { paginate } from '@shared/pagination.ts';
 import { POPULAR_PERIODS, firstIssueMessage, popularQuerySchema } from '@shared/validators.ts';
@@ -9,11 +9,11 @@ import { periodStart } from '@shared/popular.ts';
 import { popularUrl } from '@shared/urls.ts';
 import { badRequest, ok } from './outcome.ts';
 
-export function loadPopular(search: URLSearchParams) {
+export function loadPopular(deps: SiteDeps, search: URLSearchParams) {
   const parsed = popularQuerySchema.safeParse(Object.fromEntries(search));
   if (!parsed.success) return badRequest(firstIssueMessage(parsed.error));
   const { date, period, o } = parsed.data;
-  const answer = popularPosts(archiveDb(), { date, period, offset: o, limit: PAGE_SIZE }, todayUtc());
+  const answer = popularPosts(deps.db, { date, period, offset: o, limit: PAGE_SIZE }, todayUtc());
   const { info, props } = answer;
   const scale = period === 'recent' ? undefined : period;
   const [previous, next] = scale ? info.navigation_dates[scale] : [undefined, undefined];

@@ -7,13 +7,13 @@
  * prev/next are the revision's own `prev`/`next` fields, which the API fills with the post's
  * neighbours (docs/decisions.md).
  */
+import type { SiteDeps } from './deps.ts';
 import fs from 'node:fs';
 import { findRevision, getPostPage, listComments, postMedia, type FullPost, type PostRevision, type Video } from '@api/data/posts.ts';
 import { htmlToText, hashFromPath, truncateChars } from '@api/data/util.ts';
 import { archiveTypeOf } from '@api/media/archives.ts';
 import { thumbnailFileOf } from '@api/media/thumbnails.ts';
-import { archiveDb } from './archive-db.ts';
-import { config, dataPaths } from '@api/config.ts';
+import { dataPaths } from '@api/config.ts';
 import { formatDateTime } from '@shared/format.ts';
 import { PAYSITE_LABELS } from '@shared/paysites.ts';
 import { archiveFileUrl, fileUrl, postUrl, revisionUrl, thumbnailUrl } from '@shared/urls.ts';
@@ -60,8 +60,8 @@ function downloadsOf(attachments: { name: string | null; path: string; extension
  * The videos with their poster: the video's thumbnail when its poster frame is stored (the server
  * cannot make one; the demo seed writes them), else none, and the browser shows its own placeholder.
  */
-function withPosters(videos: Video[], imageHost: string): (Video & { poster: string | null })[] {
-  const { thumbnails } = dataPaths();
+function withPosters(deps: SiteDeps, videos: Video[], imageHost: string): (Video & { poster: string | null })[] {
+  const { thumbnails } = dataPaths(deps.config.dataDir);
   return videos.map((video) => {
     const hash = hashFromPath(video.path);
     const poster = hash && fs.existsSync(thumbnailFileOf(thumbnails, hash)) ? thumbnailUrl(imageHost, video.path) : null;
@@ -70,14 +70,14 @@ function withPosters(videos: Video[], imageHost: string): (Video & { poster: str
 }
 
 /** The post page (revisionId undefined) or one of its revision pages. */
-function loadView(params: PostParams, revisionId?: number) {
+function loadView(deps: SiteDeps, params: PostParams, revisionId?: number) {
   const postId = params.post ?? '';
   const subpath = `/post/${encodeURIComponent(postId)}${revisionId !== undefined ? `/revision/${revisionId}` : ''}`;
-  const resolved = resolveCreator(params.service, params.id, subpath);
+  const resolved = resolveCreator(deps, params.service, params.id, subpath);
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
-  const { imageHost } = config();
-  const db = archiveDb();
+  const { imageHost } = deps.config;
+  const db = deps.db;
   const page = getPostPage(db, service, creator.id, postId, imageHost);
   if (!page) return notFound;
   let shown: FullPost | PostRevision = page.post;
@@ -105,7 +105,7 @@ function loadView(params: PostParams, revisionId?: number) {
     prevUrl: shown.prev ? postUrl(service, creator.id, shown.prev) : null,
     nextUrl: shown.next ? postUrl(service, creator.id, shown.next) : null,
     previews: media.previews,
-    videos: withPosters(media.videos, imageHost),
+    videos: withPosters(deps, media.videos, imageHost),
     downloads: downloadsOf(media.attachments, imageHost),
     revisions,
     comments: listComments(db, service, creator.id, postId),
@@ -116,17 +116,17 @@ function loadView(params: PostParams, revisionId?: number) {
   });
 }
 
-export function loadPost(params: PostParams) {
+export function loadPost(deps: SiteDeps, params: PostParams) {
   if (!params.post?.trim()) return badRequest('Post ID is required.');
-  return loadView(params);
+  return loadView(deps, params);
 }
 
-export function loadRevision(params: PostParams & { revision?: string }) {
+export function loadRevision(deps: SiteDeps, params: PostParams & { revision?: string }) {
   if (!params.post?.trim()) return badRequest('Post ID is required.');
   if (!params.revision?.trim()) return badRequest('Revision ID is required.');
   // Revision ids are positive integers; anything else names no revision.
   if (!/^[1-9]\d{0,14}$/.test(params.revision)) return notFound;
-  return loadView(params, Number(params.revision));
+  return loadView(deps, params, Number(params.revision));
 }
 
 export type PostView = Extract<ReturnType<typeof loadView>, { kind: 'ok' }>['data'];

@@ -3,7 +3,7 @@ import type { PageOutcome } from './outcome.ts';
 
 interface AstroLike {
   redirect(to: string, status: 301 | 302 | 303 | 307): Response;
-  response: { status: number };
+  response: { status?: number };
 }
 
 /** `status` tells a denied page (401: offer to sign in) from a bad request. */

@@ -2,8 +2,8 @@
  * /account/review_dms (rendered on demand, never stored): the DMs the signed-in account imported that
  * wait for its review, pending (the default) or ignored, read with the same rule as the API.
  */
+import type { SiteDeps } from './deps.ts';
 import { listDmsForReview, type DmWithArtist } from '@api/data/dms.ts';
-import { archiveDb } from './archive-db.ts';
 import { dmReviewStatus, firstIssueMessage, type DmReviewStatus } from '@shared/validators.ts';
 import { ACCOUNT_PAGES } from '@shared/urls.ts';
 import { requireAccess } from './account.ts';
@@ -20,15 +20,15 @@ export function reviewDmsUrl(status: DmReviewStatus): string {
   return status === 'ignored' ? `${ACCOUNT_PAGES.reviewDms}?status=ignored` : ACCOUNT_PAGES.reviewDms;
 }
 
-export function loadReviewDms(request: Request, search: URLSearchParams): PageOutcome<ReviewDmsPage> {
-  const access = requireAccess(request, 'account');
+export function loadReviewDms(deps: SiteDeps, request: Request, search: URLSearchParams): PageOutcome<ReviewDmsPage> {
+  const access = requireAccess(deps, request, 'account');
   if (access.kind !== 'ok') return access;
   const parsed = dmReviewStatus.safeParse(search.get('status') ?? undefined);
   if (!parsed.success) return badRequest(firstIssueMessage(parsed.error));
   const status = parsed.data;
   return ok({
     status,
-    dms: listDmsForReview(archiveDb(), access.data.account.id, status),
+    dms: listDmsForReview(deps.db, access.data.account.id, status),
     toggle:
       status === 'pending'
         ? { label: 'Ignored DMs', href: reviewDmsUrl('ignored') }

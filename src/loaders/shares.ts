@@ -2,10 +2,9 @@
  * Loaders of the share pages ('Filehaus'): the global list, one share, a creator's Uploads tab, and
  * the upload page's creator. Server side only.
  */
+import type { SiteDeps } from './deps.ts';
 import { countCreatorShares, countShares, getShare, listCreatorShares, listShares, type Share } from '@api/data/shares.ts';
 import { findCreator } from '@api/data/creators.ts';
-import { archiveDb } from './archive-db.ts';
-import { config } from '@api/config.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { paginate } from '@shared/pagination.ts';
 import { isPaysite } from '@shared/paysites.ts';
@@ -27,22 +26,22 @@ function excerpt(text: string): string {
 
 const withExcerpts = (shares: Share[]): ShareListItem[] => shares.map((share) => ({ ...share, excerpt: excerpt(share.description) }));
 
-export function loadShares(search: URLSearchParams) {
+export function loadShares(deps: SiteDeps, search: URLSearchParams) {
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
-  const db = archiveDb();
+  const db = deps.db;
   const total = countShares(db);
   if (pastTheEnd(offset.offset, total)) return notFound;
   return ok({ shares: withExcerpts(listShares(db, offset.offset, PAGE_SIZE)), pagination: paginate(total, offset.offset), baseUrl: '/shares' });
 }
 
-export function loadShare(params: { id?: string }) {
+export function loadShare(deps: SiteDeps, params: { id?: string }) {
   const raw = params.id?.trim();
   if (!raw) return badRequest('Share ID is required.');
   if (!/^[1-9]\d{0,14}$/.test(raw)) return notFound;
-  const found = getShare(archiveDb(), Number(raw));
+  const found = getShare(deps.db, Number(raw));
   if (!found) return notFound;
-  const { imageHost } = config();
+  const { imageHost } = deps.config;
   const files = found.share_files.map((file) => ({
     filename: file.filename,
     // A file known only by its original address (no stored copy) links there.
@@ -51,13 +50,13 @@ export function loadShare(params: { id?: string }) {
   return ok({ share: found.share, files });
 }
 
-export function loadCreatorShares(params: { service?: string; id?: string }, search: URLSearchParams) {
-  const resolved = resolveCreator(params.service, params.id, '/shares');
+export function loadCreatorShares(deps: SiteDeps, params: { service?: string; id?: string }, search: URLSearchParams) {
+  const resolved = resolveCreator(deps, params.service, params.id, '/shares');
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
-  const db = archiveDb();
+  const db = deps.db;
   const total = countCreatorShares(db, service, creator.id);
   if (pastTheEnd(offset.offset, total)) return notFound;
   return ok({
@@ -70,10 +69,10 @@ export function loadCreatorShares(params: { service?: string; id?: string }, sea
 }
 
 /** The upload page's query (service, user): the creator to prefill, when it names one that exists. */
-export function loadUploadTarget(search: URLSearchParams) {
+export function loadUploadTarget(deps: SiteDeps, search: URLSearchParams) {
   const service = search.get('service')?.trim() ?? '';
   const user = search.get('user')?.trim() ?? '';
-  const creator = isPaysite(service) && user ? findCreator(archiveDb(), service, user) : undefined;
+  const creator = isPaysite(service) && user ? findCreator(deps.db, service, user) : undefined;
   return {
     service: isPaysite(service) ? service : '',
     user: creator?.id ?? user,

@@ -9,6 +9,7 @@ import type { Access } from '@api/http/session.ts';
 /** `status`: the page's own answer when it is not a 2xx/3xx/4xx of its data (the error page itself). */
 export const PAGE_COVERAGE: Record<string, { url: string; access: Access; status?: number }> = {
   'src/pages/404.astro': { url: '/no-such-page', access: 'public' },
+  'src/pages/[...unknown].astro': { url: '/no/such/page', access: 'public' },
   'src/pages/500.astro': { url: '/500', access: 'public', status: 500 },
   'src/pages/[page].astro': { url: '/contact', access: 'public' },
   'src/pages/[service]/post/[post].astro': { url: '/patreon/post/1', access: 'public' },

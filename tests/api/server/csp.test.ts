@@ -180,6 +180,7 @@ describe('Strict-Transport-Security', () => {
       store: site.store,
       ssr: site.handler,
       renderer: site.renderer,
+      site: { db: site.db, config: site.config },
       security: { ...SETTINGS, trustProxy: true },
     });
     const proxied = await listen(server);
