@@ -75,7 +75,8 @@ if (command === 'create-admin') {
   const rows = listAccounts(db, { ...filter, limit: Math.max(total, 1) });
   const width = Math.max(8, ...rows.map((row) => row.username.length));
   console.log(`${'id'.padStart(6)}  ${'username'.padEnd(width)}  ${'role'.padEnd(13)}  joined`);
-  for (const row of rows) console.log(`${String(row.id).padStart(6)}  ${row.username.padEnd(width)}  ${row.role.padEnd(13)}  ${row.created_at}`);
+  for (const row of rows)
+    console.log(`${String(row.id).padStart(6)}  ${row.username.padEnd(width)}  ${row.role.padEnd(13)}  ${row.created_at}`);
   console.log(`${countLabel(total, 'account')}.`);
 } else {
   fail(USAGE);

@@ -62,5 +62,7 @@ if (values.print) {
 } else {
   // OnlyFans keys are kept with the fields its requests need (api/importer/credential.ts); say so, never what they are.
   const what = parseOnlyfansCredential(plain) ? ' (an OnlyFans credential: JSON of session_key, auth_id, x-bc and user_agent)' : '';
-  console.error(`Key ${id} (${row.service}, ${row.dead ? 'dead' : 'alive'}, added ${row.added}) decrypts${what}; pass --print to write it to standard output.`);
+  console.error(
+    `Key ${id} (${row.service}, ${row.dead ? 'dead' : 'alive'}, added ${row.added}) decrypts${what}; pass --print to write it to standard output.`,
+  );
 }

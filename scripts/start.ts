@@ -70,7 +70,8 @@ let autoImport: AutoImportScheduler | undefined;
 server.listen(settings.port, settings.host, () => {
   const shownHost = settings.host === '0.0.0.0' ? 'localhost' : settings.host;
   log(`Serving http://${shownHost}:${settings.port} (up in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  if (settings.importWorker) worker = startImportWorker({ db: site.db, config: settings, log }, { leaseMs: settings.importLeaseSeconds * 1000 });
+  if (settings.importWorker)
+    worker = startImportWorker({ db: site.db, config: settings, log }, { leaseMs: settings.importLeaseSeconds * 1000 });
   // Demo only (no OPERATOR_PUBLIC_KEY): the generated private key is here, so this process runs auto-import rounds.
   autoImport = startDemoAutoImport({ db: site.db, config: settings, log });
   const renderer = inProcessRenderer(site.renderer, site.store, 2);
@@ -85,7 +86,8 @@ server.listen(settings.port, settings.host, () => {
     )
     .finally(() => {
       // From now on, writes (imports, favourites, approvals, uploads) reach the stored pages by themselves.
-      if (settings.rebuildIntervalSeconds > 0) startRebuildLoop({ db: site.db, store: site.store, renderer, log }, settings.rebuildIntervalSeconds * 1000);
+      if (settings.rebuildIntervalSeconds > 0)
+        startRebuildLoop({ db: site.db, store: site.store, renderer, log }, settings.rebuildIntervalSeconds * 1000);
     });
 });
 
@@ -95,9 +97,7 @@ function shutdown() {
   server.closeAllConnections();
   autoImport?.stop();
   // The running import's lease is given back first, so a restart resumes it at once.
-  void (worker?.stop() ?? Promise.resolve())
-    .then(() => site.close())
-    .finally(() => process.exit(0));
+  void (worker?.stop() ?? Promise.resolve()).then(() => site.close()).finally(() => process.exit(0));
 }
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

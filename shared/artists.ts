@@ -50,7 +50,10 @@ export const ARTISTS_PATH = '/artists';
 
 type Compare = (a: ArtistItem, b: ArtistItem) => number;
 
-const byNumber = (key: 'favorited' | 'indexed' | 'updated'): Compare => (a, b) => a[key] - b[key];
+const byNumber =
+  (key: 'favorited' | 'indexed' | 'updated'): Compare =>
+  (a, b) =>
+    a[key] - b[key];
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const byName: Compare = (a, b) => byText(a.name.toLowerCase(), b.name.toLowerCase()) || byText(a.name, b.name);
 const byService: Compare = (a, b) => byText(a.service, b.service);

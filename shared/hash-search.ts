@@ -14,7 +14,13 @@ export function trimHashAnswer(answer: HashResultsData | null): HashResultsData 
       file: post.file && 'path' in post.file ? { path: post.file.path } : {},
       attachments: (post.attachments ?? []).map((attachment) => ({ path: attachment.path })),
     })),
-    discord_posts: answer.discord_posts.map(({ id, server, server_name, channel, channel_name }) => ({ id, server, server_name, channel, channel_name })),
+    discord_posts: answer.discord_posts.map(({ id, server, server_name, channel, channel_name }) => ({
+      id,
+      server,
+      server_name,
+      channel,
+      channel_name,
+    })),
   };
 }
 

@@ -39,7 +39,7 @@ const FIELDS: Partial<Record<Paysite, readonly ImporterField[]>> = {
     { name: 'session_key', label: 'Session key (sess cookie)' },
     { name: 'auth_id', label: 'User ID (auth_id cookie)' },
     { name: 'x-bc', label: 'BC Token (x-bc)' },
-    { name: 'user_agent', label: 'User-Agent', hint: 'Your browser\'s own User-Agent is filled in.' },
+    { name: 'user_agent', label: 'User-Agent', hint: "Your browser's own User-Agent is filled in." },
   ],
 };
 
@@ -148,7 +148,8 @@ function boostyKey(value: string): string {
   if (accessToken === undefined || refreshToken === undefined || expiresAt === undefined) fail('Malformed key.');
   if (typeof accessToken !== 'string' || !HEX64.test(accessToken)) fail('Malformed key.');
   if (typeof refreshToken !== 'string' || !HEX64.test(refreshToken)) fail('Malformed key.');
-  const expires = typeof expiresAt === 'number' ? expiresAt : typeof expiresAt === 'string' && /^\d+$/.test(expiresAt) ? Number(expiresAt) : NaN;
+  const expires =
+    typeof expiresAt === 'number' ? expiresAt : typeof expiresAt === 'string' && /^\d+$/.test(expiresAt) ? Number(expiresAt) : NaN;
   if (!Number.isFinite(expires)) fail('Malformed key.');
   const expiresMs = expires < 1e11 ? expires * 1000 : expires;
   if (expiresMs <= Date.now()) fail('Key is expired.');
@@ -163,7 +164,10 @@ const DISCORD_TOKEN = /^(?:mfa\.[\w-]{20,}|[\w-]{18,40}\.[\w-]{4,10}\.[\w-]{20,}
 
 function channelIds(value: string): string {
   maxLength(value, 'Channel IDs are too long.');
-  const ids = value.split(',').map((id) => id.trim()).filter((id) => id !== '');
+  const ids = value
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id !== '');
   if (ids.length === 0) fail('Channel IDs are required.');
   for (const id of ids) if (!/^\d+$/.test(id)) fail(`${id} is not a valid channel ID.`);
   return ids.join(',');
@@ -228,7 +232,10 @@ const checkbox = z
   .meta({ type: 'string', enum: ['1', '0'], default: '0' });
 
 const common = {
-  service: z.unknown().optional().transform((raw) => scalarText(raw)?.trim() ?? ''),
+  service: z
+    .unknown()
+    .optional()
+    .transform((raw) => scalarText(raw)?.trim() ?? ''),
   auto_import: checkbox,
   save_session_key: checkbox,
   save_dms: checkbox,
@@ -240,10 +247,14 @@ function serviceSchema(service: Paysite) {
       ? { channel_ids: field('Channel IDs are required.', channelIds) }
       : service === 'onlyfans'
         ? {
-            auth_id: field('User ID is required.', (v) => (/^\d+$/.test(maxLength(v, 'User ID is too long.')) ? v : fail('User ID must consist of only digits.'))),
+            auth_id: field('User ID is required.', (v) =>
+              /^\d+$/.test(maxLength(v, 'User ID is too long.')) ? v : fail('User ID must consist of only digits.'),
+            ),
             'x-bc': field('BC token is required.', (v) => (/^[0-9a-f]{40}$/i.test(v) ? v : fail('Invalid BC token'))),
             user_agent: field('User-Agent is required.', (v) =>
-              /^[\x20-\x7e]*$/.test(maxLength(v, 'User-Agent is too long.')) ? v : fail('Invalid User-Agent (contains non-ASCII characters).'),
+              /^[\x20-\x7e]*$/.test(maxLength(v, 'User-Agent is too long.'))
+                ? v
+                : fail('Invalid User-Agent (contains non-ASCII characters).'),
             ),
           }
         : {};

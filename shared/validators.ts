@@ -140,10 +140,7 @@ export type AccountRole = (typeof ACCOUNT_ROLES)[number];
 /** The roles the administrator's role form offers (SPEC.md section 2). */
 export const ASSIGNABLE_ROLES = ['consumer', 'moderator'] as const satisfies readonly AccountRole[];
 
-export const accountRole = z.preprocess(
-  (raw) => scalarText(raw)?.trim(),
-  z.enum(ACCOUNT_ROLES, { error: 'Invalid account role.' }),
-);
+export const accountRole = z.preprocess((raw) => scalarText(raw)?.trim(), z.enum(ACCOUNT_ROLES, { error: 'Invalid account role.' }));
 
 export const paysite = rule(
   (raw, fail): Paysite => {
@@ -305,11 +302,7 @@ export const loginSchema = z.object({
 export const changePasswordSchema = z
   .object({
     'current-password': passwordRule('Password cannot be empty.'),
-    'new-password': passwordRule(
-      'New password cannot be empty.',
-      `New password must have at least ${PASSWORD_MIN} characters.`,
-      true,
-    ),
+    'new-password': passwordRule('New password cannot be empty.', `New password must have at least ${PASSWORD_MIN} characters.`, true),
     'new-password-confirmation': z.unknown().optional(),
   })
   .superRefine((value, ctx) => {

@@ -44,12 +44,20 @@ function resolveSpecifier(file: string, specifier: string): string {
   for (const [alias, floor] of Object.entries(ALIASES)) {
     if (specifier.startsWith(alias)) return path.posix.join(floor, specifier.slice(alias.length));
   }
-  if (specifier.startsWith('.')) return path.relative(ROOT, path.resolve(path.dirname(file), specifier)).split(path.sep).join('/');
+  if (specifier.startsWith('.'))
+    return path
+      .relative(ROOT, path.resolve(path.dirname(file), specifier))
+      .split(path.sep)
+      .join('/');
   return 'npm';
 }
 
 export function arrowsOf(file: string, text: string): Arrow[] {
-  return importSpecifiers(text).map((specifier) => ({ file: path.relative(ROOT, file).split(path.sep).join('/'), specifier, target: resolveSpecifier(file, specifier) }));
+  return importSpecifiers(text).map((specifier) => ({
+    file: path.relative(ROOT, file).split(path.sep).join('/'),
+    specifier,
+    target: resolveSpecifier(file, specifier),
+  }));
 }
 
 function floorOf(repoPath: string): Floor | undefined {
@@ -85,7 +93,11 @@ describe('floors', () => {
   const arrows = allArrows();
 
   it('reads the imports of every floor', () => {
-    for (const floor of FLOORS) expect(arrows.some((arrow) => arrow.file.startsWith(`${floor}/`)), floor).toBe(true);
+    for (const floor of FLOORS)
+      expect(
+        arrows.some((arrow) => arrow.file.startsWith(`${floor}/`)),
+        floor,
+      ).toBe(true);
     expect(arrows.length).toBeGreaterThan(1000);
   });
 
@@ -100,7 +112,10 @@ describe('floors', () => {
   it('resolves every alias and relative import to a file that exists', () => {
     const missing = arrows
       .filter(({ target }) => target !== 'npm' && target !== 'node:')
-      .filter(({ target }) => !['', '.ts', '.tsx', '.astro', '.mjs', '.json', '/index.ts'].some((ext) => fs.existsSync(path.join(ROOT, target + ext))))
+      .filter(
+        ({ target }) =>
+          !['', '.ts', '.tsx', '.astro', '.mjs', '.json', '/index.ts'].some((ext) => fs.existsSync(path.join(ROOT, target + ext))),
+      )
       .map(({ file, specifier }) => `${file}: '${specifier}'`);
     expect(missing).toEqual([]);
   });

@@ -147,7 +147,14 @@ function toMessage(row: MessageRow): CommunityMessage {
 /** A channel's messages, newest first, `limit` (150) a page (see pageChatRows for how deep pages stay fast). */
 export function listCommunityMessages(db: Db, channelId: string, offset: number, limit = 150): CommunityMessage[] {
   const total = getCommunityChannel(db, channelId)?.post_count ?? 0;
-  return pageChatRows<MessageRow>(db, { table: 'community_messages', columns: MESSAGE_COLUMNS, time: 'created_at', id: 'message_id' }, channelId, offset, limit, total).map(toMessage);
+  return pageChatRows<MessageRow>(
+    db,
+    { table: 'community_messages', columns: MESSAGE_COLUMNS, time: 'created_at', id: 'message_id' },
+    channelId,
+    offset,
+    limit,
+    total,
+  ).map(toMessage);
 }
 
 /** Number of messages of a channel. */

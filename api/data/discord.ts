@@ -73,7 +73,8 @@ export function upsertDiscordChannel(db: Db, input: DiscordChannelInput): void {
       input.type ?? 0,
       input.position ?? 0,
     ).changes;
-    if (changed > 0) recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: input.server_id, ref: input.id });
+    if (changed > 0)
+      recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: input.server_id, ref: input.id });
   });
 }
 
@@ -114,10 +115,10 @@ export function getDiscordServer(db: Db, serverId: string): DiscordServer | unde
 
 /** After a channel's messages changed: recounts its post_count and records a 'discord' change for it. */
 function channelMessagesChanged(db: Db, serverId: string, channelId: string): void {
-  stmt(
-    db,
-    'UPDATE discord_channels SET post_count = (SELECT count(*) FROM discord_messages WHERE channel_id = ?) WHERE id = ?',
-  ).run(channelId, channelId);
+  stmt(db, 'UPDATE discord_channels SET post_count = (SELECT count(*) FROM discord_messages WHERE channel_id = ?) WHERE id = ?').run(
+    channelId,
+    channelId,
+  );
   recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: serverId, ref: channelId });
 }
 
@@ -200,7 +201,14 @@ const MESSAGE_COLUMNS = 'id, server_id, channel_id, author, content, embeds, men
 /** A channel's messages, newest first, `limit` (150) a page (see pageChatRows for how deep pages stay fast). */
 export function listDiscordMessages(db: Db, channelId: string, offset: number, limit = 150): DiscordMessage[] {
   const total = getDiscordChannel(db, channelId)?.post_count ?? 0;
-  return pageChatRows<MessageRow>(db, { table: 'discord_messages', columns: MESSAGE_COLUMNS, time: 'published', id: 'id' }, channelId, offset, limit, total).map(toMessage);
+  return pageChatRows<MessageRow>(
+    db,
+    { table: 'discord_messages', columns: MESSAGE_COLUMNS, time: 'published', id: 'id' },
+    channelId,
+    offset,
+    limit,
+    total,
+  ).map(toMessage);
 }
 
 /** Number of messages of a channel. */
@@ -210,10 +218,9 @@ export function countDiscordMessages(db: Db, channelId: string): number {
 
 /** Zero-based position of a message in its channel's newest-first listing, or undefined. */
 export function discordMessagePosition(db: Db, messageId: string): { channel_id: string; position: number } | undefined {
-  const row = stmt<{ channel_id: string; published: string }>(
-    db,
-    'SELECT channel_id, published FROM discord_messages WHERE id = ?',
-  ).get(messageId);
+  const row = stmt<{ channel_id: string; published: string }>(db, 'SELECT channel_id, published FROM discord_messages WHERE id = ?').get(
+    messageId,
+  );
   if (!row) return undefined;
   const n = stmt<{ n: number }>(
     db,

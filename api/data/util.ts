@@ -91,7 +91,6 @@ export function placeholders(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
 }
 
-
 const runners = new WeakMap<Db, Database.Transaction<(fn: () => unknown) => unknown>>();
 
 /**

@@ -47,7 +47,12 @@ function privateKeyOf(pem: string | Buffer | KeyObject): KeyObject {
  * queued or running, none queued in the last AUTO_IMPORT_INTERVAL_HOURS (by a round or by its owner
  * submitting it again), and its owner still exists. @returns how many keys were queued, skipped and failed
  */
-export function runAutoImportRound(db: Db, config: Config, privateKeyPem: string | Buffer | KeyObject, options: RoundOptions = {}): RoundCounts {
+export function runAutoImportRound(
+  db: Db,
+  config: Config,
+  privateKeyPem: string | Buffer | KeyObject,
+  options: RoundOptions = {},
+): RoundCounts {
   const now = options.now ?? new Date();
   const at = nowIso(now);
   const dueBefore = nowIso(new Date(now.getTime() - INTERVAL_MS));

@@ -39,7 +39,11 @@ export function addListing(affected: AffectedPages, pathname: string, count: num
 }
 
 /** Every page of one Discord channel (categories hold no messages and have no pages). */
-export function addDiscordChannelPages(affected: AffectedPages, serverId: string, channel: { id: string; type: number; post_count: number }): void {
+export function addDiscordChannelPages(
+  affected: AffectedPages,
+  serverId: string,
+  channel: { id: string; type: number; post_count: number },
+): void {
   if (!isViewableChannel(channel)) return;
   addListing(affected, discordServerUrl(serverId, channel.id), channel.post_count, Infinity, CHAT_PAGE_SIZE);
 }

@@ -188,7 +188,7 @@ export default defineRoutes(
       method: 'post',
       version: 1,
       path: '/account/change_password',
-      summary: "Changes the password; ends every session of the account and signs this browser in again.",
+      summary: 'Changes the password; ends every session of the account and signs this browser in again.',
       description: 'Counts against the login attempts of the address (it verifies a password).',
       access: 'account',
       body: changePasswordSchema,

@@ -9,7 +9,14 @@
  * Everything here reads and writes the caller's own rows only (the account comes from the session).
  */
 import { z } from 'zod';
-import { addFavoriteCreator, addFavoritePost, listFavoriteCreators, listFavoritePosts, removeFavoriteCreator, removeFavoritePost } from '../data/favorites.ts';
+import {
+  addFavoriteCreator,
+  addFavoritePost,
+  listFavoriteCreators,
+  listFavoritePosts,
+  removeFavoriteCreator,
+  removeFavoritePost,
+} from '../data/favorites.ts';
 import { flagPost, isPostFlagged } from '../data/moderation.ts';
 import { postExists } from '../data/posts.ts';
 import type { Db } from '../data/db.ts';

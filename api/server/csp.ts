@@ -67,7 +67,10 @@ export function pageSecurityPolicy(settings: PageSecuritySettings): string {
   const scripts = [...new Set([...INLINE_SCRIPTS, ...ASTRO_INLINE_SCRIPTS].map(scriptHashSource))];
   const archive = [settings.imageHost, settings.iconsPath, settings.bannersPath].map(originOf);
   const images = ["'self'", ...new Set([...archive, originOf(settings.discordContentHost)].filter((origin) => origin !== undefined))];
-  const media = ["'self'", ...new Set([originOf(settings.imageHost), originOf(settings.discordContentHost)].filter((origin) => origin !== undefined))];
+  const media = [
+    "'self'",
+    ...new Set([originOf(settings.imageHost), originOf(settings.discordContentHost)].filter((origin) => origin !== undefined)),
+  ];
   return [
     "default-src 'self'",
     `script-src 'self' 'wasm-unsafe-eval' ${scripts.join(' ')}`,

@@ -38,7 +38,10 @@ export class PageStore {
   /** Relative file for a canonical key: '/fanbox/user/1?o=50' → 'fanbox/user/1/index.o50.html'. */
   fileFor(key: string): string {
     const [pathname, query = ''] = key.split('?');
-    const segments = pathname.split('/').filter(Boolean).map((segment) => encodeSegment(decodeURIComponentSafe(segment)));
+    const segments = pathname
+      .split('/')
+      .filter(Boolean)
+      .map((segment) => encodeSegment(decodeURIComponentSafe(segment)));
     const params = new URLSearchParams(query);
     const suffix = [...params].map(([name, value]) => `.${encodeSegment(name)}${encodeSegment(value)}`).join('');
     return path.join(this.root, ...segments, `index${suffix}.html`);
@@ -145,7 +148,9 @@ export class PageStore {
     } catch {
       return [];
     }
-    return names.filter((name) => name.startsWith(stem) && /^(\.o\d+)?\.html$/.test(name.slice(stem.length))).map((name) => path.join(dir, name));
+    return names
+      .filter((name) => name.startsWith(stem) && /^(\.o\d+)?\.html$/.test(name.slice(stem.length)))
+      .map((name) => path.join(dir, name));
   }
 
   /** Offset encoded in a listing file's name ('index.o100.html' → 100, 'index.html' → 0). */

@@ -32,7 +32,12 @@ export interface SsrLocals {
 }
 
 /** The adapter's handler (@astrojs/node, middleware mode): `(req, res, next, locals)`. */
-export type SsrHandler = (req: IncomingMessage, res: ServerResponse, next: ((error?: unknown) => void) | undefined, locals: SsrLocals) => void;
+export type SsrHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: ((error?: unknown) => void) | undefined,
+  locals: SsrLocals,
+) => void;
 
 /** A fresh locals object per request: a page may add to Astro.locals, and that must not reach the next one. */
 export function ssrLocals(site: SiteDeps): SsrLocals {
@@ -136,7 +141,12 @@ export function createPageRenderer(handler: SsrHandler, site: SiteDeps, options:
     render(key) {
       return new Promise((resolve, reject) => {
         const res = new RenderResponse((error, page) => (error ? reject(error) : resolve(page!)));
-        handler(new RenderRequest(key, { ...headers }) as unknown as IncomingMessage, res as unknown as ServerResponse, undefined, ssrLocals(site));
+        handler(
+          new RenderRequest(key, { ...headers }) as unknown as IncomingMessage,
+          res as unknown as ServerResponse,
+          undefined,
+          ssrLocals(site),
+        );
       });
     },
     async close() {},

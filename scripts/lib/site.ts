@@ -20,7 +20,14 @@ export interface Site {
 }
 
 export function storeIdentity(buildId: string, settings: Config): string {
-  const rendered = [settings.siteName, settings.environment, settings.imageHost, settings.iconsPath, settings.bannersPath, settings.discordContentHost];
+  const rendered = [
+    settings.siteName,
+    settings.environment,
+    settings.imageHost,
+    settings.iconsPath,
+    settings.bannersPath,
+    settings.discordContentHost,
+  ];
   return `${buildId}-${crypto.createHash('sha256').update(rendered.join('\n')).digest('hex').slice(0, 8)}`;
 }
 

@@ -14,7 +14,15 @@ import { hash as argon2Hash } from '@node-rs/argon2';
 import type { Db } from '@api/data/db.ts';
 import { writeTransaction } from '@api/data/db.ts';
 import { countCreators, touchCreatorUpdated, upsertCreator } from '@api/data/creators.ts';
-import { addPopularity, countPosts, upsertComment, upsertPost, type PopularityInput, type PostFileInput, type PostInput } from '@api/data/posts.ts';
+import {
+  addPopularity,
+  countPosts,
+  upsertComment,
+  upsertPost,
+  type PopularityInput,
+  type PostFileInput,
+  type PostInput,
+} from '@api/data/posts.ts';
 import { countFiles } from '@api/data/files.ts';
 import { dataPaths } from '@api/config.ts';
 import { PAYSITES, TABS_BY_PAYSITE, type Paysite } from '@shared/paysites.ts';
@@ -245,7 +253,8 @@ async function seedPosts(
             content: postContent(rng, lang, n),
             published: iso(publishedMs),
             added: iso(addedMs),
-            edited: rng.chance(0.1) && addedMs - publishedMs > 3_600_000 ? iso(publishedMs + rng.int(3_600_000, addedMs - publishedMs)) : null,
+            edited:
+              rng.chance(0.1) && addedMs - publishedMs > 3_600_000 ? iso(publishedMs + rng.int(3_600_000, addedMs - publishedMs)) : null,
             attachments: [],
             tags: TAGGED.has(service) ? rng.sample(TAGS, rng.int(0, 4)) : [],
           };

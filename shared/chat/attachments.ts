@@ -20,10 +20,14 @@ export type ChatAttachmentView =
  * The view of one attachment, or undefined when its path is not an archive file (nothing to link to).
  * The stored file's extension decides the kind; the name's only when the path has none.
  */
-export function chatAttachmentView(attachment: { name?: string | null; path?: unknown }, imageHost: string): ChatAttachmentView | undefined {
+export function chatAttachmentView(
+  attachment: { name?: string | null; path?: unknown },
+  imageHost: string,
+): ChatAttachmentView | undefined {
   const file = archivePath(attachment.path);
   if (!file) return undefined;
-  const name = typeof attachment.name === 'string' && attachment.name.trim() ? attachment.name : file.path.slice(file.path.lastIndexOf('/') + 1);
+  const name =
+    typeof attachment.name === 'string' && attachment.name.trim() ? attachment.name : file.path.slice(file.path.lastIndexOf('/') + 1);
   const ext = file.ext || extensionOf(name);
   const href = fileUrl(imageHost, file.path, name);
   if (IMAGE_EXTENSIONS.has(ext)) return { kind: 'image', name, href, src: thumbnailUrl(imageHost, file.path) };
@@ -33,12 +37,7 @@ export function chatAttachmentView(attachment: { name?: string | null; path?: un
 }
 
 /** Width and height scaled down (never up) to fit within max (embed images: 400 by 300). */
-export function fitWithin(
-  width: unknown,
-  height: unknown,
-  maxWidth = 400,
-  maxHeight = 300,
-): { width: number; height: number } | undefined {
+export function fitWithin(width: unknown, height: unknown, maxWidth = 400, maxHeight = 300): { width: number; height: number } | undefined {
   if (typeof width !== 'number' || typeof height !== 'number' || !(width > 0) || !(height > 0)) return undefined;
   if (!Number.isFinite(width) || !Number.isFinite(height)) return undefined;
   const scale = Math.min(1, maxWidth / width, maxHeight / height);

@@ -40,8 +40,7 @@ export function authorAvatar(author: ChatAuthorLike | null | undefined, contentH
   const numericId = /^\d{1,20}$/.test(id);
   const initial = (Array.from(authorName(author))[0] ?? '?').toLocaleUpperCase('en');
   const discriminator = Number(text(author?.discriminator));
-  const tone =
-    Number.isInteger(discriminator) && discriminator > 0 ? discriminator % 5 : numericId ? Number((BigInt(id) >> 22n) % 6n) : 0;
+  const tone = Number.isInteger(discriminator) && discriminator > 0 ? discriminator % 5 : numericId ? Number((BigInt(id) >> 22n) % 6n) : 0;
   const src = numericId && /^(?:a_)?[0-9a-f]{32}$/i.test(hash) ? discordAvatarUrl(contentHost, id, hash) : undefined;
   return { ...(src ? { src } : {}), initial, tone };
 }

@@ -51,7 +51,12 @@ export function embedMedia(embed: Record<string, unknown>, imageHost: string): E
   for (const candidate of [media(embed.image), thumbnail]) {
     const file = archivePath(candidate?.url);
     if (file) {
-      return { kind: 'image', src: thumbnailUrl(imageHost, file.path), href: fileUrl(imageHost, file.path), ...fitWithin(candidate?.width, candidate?.height) };
+      return {
+        kind: 'image',
+        src: thumbnailUrl(imageHost, file.path),
+        href: fileUrl(imageHost, file.path),
+        ...fitWithin(candidate?.width, candidate?.height),
+      };
     }
   }
   return undefined;

@@ -54,8 +54,7 @@ export interface ApiClientOptions {
 /** The messages of SPEC.md section 8. */
 export const API_ERROR_MESSAGES = {
   unauthorized: 'lack of credentials',
-  clientInputs: (status: number, statusText: string) =>
-    `Failed to fetch from API due to client inputs. Reason: ${status} - ${statusText}.`,
+  clientInputs: (status: number, statusText: string) => `Failed to fetch from API due to client inputs. Reason: ${status} - ${statusText}.`,
   notFound: (path: string) => `Failed to fetch from API because path ${path} doesn't exist.`,
   unavailable: 'API is in maintenance or not available.',
   server: 'Failed to fetch from API due to server error.',
@@ -312,12 +311,7 @@ export function createApiClient(clientOptions: ApiClientOptions = {}): ApiClient
     });
   }
 
-  async function withRetries(
-    version: ApiVersionNumber,
-    method: ApiMethod,
-    url: string,
-    options: RequestOptions,
-  ): Promise<unknown> {
+  async function withRetries(version: ApiVersionNumber, method: ApiMethod, url: string, options: RequestOptions): Promise<unknown> {
     const retry = options.retry ?? (method === 'GET' || method === 'HEAD');
     for (let attempt = 0; ; attempt++) {
       try {
@@ -341,12 +335,7 @@ export function createApiClient(clientOptions: ApiClientOptions = {}): ApiClient
     }
   }
 
-  async function request<T>(
-    version: ApiVersionNumber,
-    method: ApiMethod,
-    rawPath: string,
-    options: RequestOptions = {},
-  ): Promise<T> {
+  async function request<T>(version: ApiVersionNumber, method: ApiMethod, rawPath: string, options: RequestOptions = {}): Promise<T> {
     const path = rawPath.startsWith('/') ? rawPath : `/${rawPath}`;
     const url = `${baseUrl}/api/v${version}${path}${buildQuery(options.query)}`;
     if (method !== 'GET') {

@@ -24,7 +24,12 @@ import { badRequest, notFound, ok, readOffset, redirect, type PageOutcome } from
 type Creator = NonNullable<ReturnType<typeof getCreator>>;
 
 /** The creator of a creator-page URL, a redirect from its public id, or the guard messages. */
-export function resolveCreator(deps: SiteDeps, service: string | undefined, id: string | undefined, subpath = ''): PageOutcome<{ creator: Creator; service: Paysite }> {
+export function resolveCreator(
+  deps: SiteDeps,
+  service: string | undefined,
+  id: string | undefined,
+  subpath = '',
+): PageOutcome<{ creator: Creator; service: Paysite }> {
   if (!service) return badRequest('Service name is required.');
   if (!id) return badRequest('Artist ID is required.');
   if (!isPaysite(service)) return notFound;
@@ -45,7 +50,13 @@ interface SearchFilter {
 function readSearch(search: URLSearchParams): SearchFilter | { error: string } {
   const parsed = postsSearchQuery.safeParse(search.get('q') ?? undefined);
   if (!parsed.success) return { error: firstIssueMessage(parsed.error) };
-  return { q: parsed.data ?? '', tags: search.getAll('tag').map((tag) => tag.trim()).filter(Boolean) };
+  return {
+    q: parsed.data ?? '',
+    tags: search
+      .getAll('tag')
+      .map((tag) => tag.trim())
+      .filter(Boolean),
+  };
 }
 
 /**
@@ -84,7 +95,14 @@ export function loadCreatorPosts(deps: SiteDeps, params: { service?: string; id?
   if ('error' in filter) return badRequest(filter.error);
   if (filter.q || filter.tags.length > 0) {
     const found = searchPosts(db, { q: filter.q, tag: filter.tags, service, user: creator.id, offset: offset.offset, limit: PAGE_SIZE });
-    return ok({ creator, service, posts: found.posts, pagination: paginate(searchTotal(found, offset.offset), offset.offset), baseUrl: searchUrl(baseUrl, filter), filter });
+    return ok({
+      creator,
+      service,
+      posts: found.posts,
+      pagination: paginate(searchTotal(found, offset.offset), offset.offset),
+      baseUrl: searchUrl(baseUrl, filter),
+      filter,
+    });
   }
   const total = countCreatorPosts(db, service, creator.id);
   if (pastTheEnd(offset.offset, total)) return notFound;
@@ -107,7 +125,12 @@ export function loadRecentPosts(deps: SiteDeps, search: URLSearchParams) {
   if ('error' in filter) return badRequest(filter.error);
   if (filter.q || filter.tags.length > 0) {
     const found = searchPosts(db, { q: filter.q, tag: filter.tags, offset: offset.offset, limit: PAGE_SIZE });
-    return ok({ posts: found.posts, pagination: paginate(searchTotal(found, offset.offset), offset.offset), baseUrl: searchUrl('/posts', filter), filter });
+    return ok({
+      posts: found.posts,
+      pagination: paginate(searchTotal(found, offset.offset), offset.offset),
+      baseUrl: searchUrl('/posts', filter),
+      filter,
+    });
   }
   const total = countPosts(db);
   if (pastTheEnd(offset.offset, total)) return notFound;

@@ -130,7 +130,12 @@ export function loadCommunityList(deps: SiteDeps, params: Params) {
 
 /** /patreon/user/{id}/community/{channel}: one page of a channel's messages (oldest first on screen). */
 export function loadCommunityChannel(deps: SiteDeps, params: Params, search: URLSearchParams) {
-  const resolved = resolveCreator(deps, params.service, params.id, params.channel ? `/community/${encodeURIComponent(params.channel)}` : '/community');
+  const resolved = resolveCreator(
+    deps,
+    params.service,
+    params.id,
+    params.channel ? `/community/${encodeURIComponent(params.channel)}` : '/community',
+  );
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
   if (service !== 'patreon') return notFound;

@@ -14,7 +14,12 @@ export interface CreatorHeaderCounts {
   hasLinks: boolean;
 }
 
-export function loadCreatorHeader(deps: SiteDeps, service: string, creatorId: string, known: Partial<CreatorHeaderCounts> = {}): CreatorHeaderCounts {
+export function loadCreatorHeader(
+  deps: SiteDeps,
+  service: string,
+  creatorId: string,
+  known: Partial<CreatorHeaderCounts> = {},
+): CreatorHeaderCounts {
   return {
     hasLinks: known.hasLinks ?? hasLinkedCreators(deps.db, service, creatorId),
     dmCount: known.dmCount ?? countCreatorDms(deps.db, service, creatorId),

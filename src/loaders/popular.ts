@@ -22,7 +22,8 @@ export function loadPopular(deps: SiteDeps, search: URLSearchParams) {
     ...answer,
     period,
     // A period that starts before the first day with data may still hold it: compare with its start.
-    previousUrl: scale && previous && (!info.min_date || previous >= periodStart(scale, info.min_date)) ? popularUrl(scale, previous) : undefined,
+    previousUrl:
+      scale && previous && (!info.min_date || previous >= periodStart(scale, info.min_date)) ? popularUrl(scale, previous) : undefined,
     nextUrl: scale && next && next <= last ? popularUrl(scale, next) : undefined,
     // Without a date the page shows the latest periods, and so do its scale links: those pages are
     // stored; a dated page (reached by previous/next) keeps its date across scales.
@@ -31,4 +32,3 @@ export function loadPopular(deps: SiteDeps, search: URLSearchParams) {
     baseUrl: popularUrl(period, date && info.date),
   });
 }
-

@@ -88,7 +88,8 @@ function loadView(deps: SiteDeps, params: PostParams, revisionId?: number) {
     shown = found;
     media = postMedia(shown, imageHost);
   }
-  const versionUrl = (id: number | undefined) => (id === undefined ? postUrl(service, creator.id, postId) : revisionUrl(service, creator.id, postId, id));
+  const versionUrl = (id: number | undefined) =>
+    id === undefined ? postUrl(service, creator.id, postId) : revisionUrl(service, creator.id, postId, id);
   // The current version alone is no choice: the selector shows when there are older ones.
   const versions = page.props.revisions.length > 1 ? page.props.revisions : [];
   const revisions: RevisionChoice[] = versions.map(([, version]) => {

@@ -32,7 +32,11 @@ export function loadShares(deps: SiteDeps, search: URLSearchParams) {
   const db = deps.db;
   const total = countShares(db);
   if (pastTheEnd(offset.offset, total)) return notFound;
-  return ok({ shares: withExcerpts(listShares(db, offset.offset, PAGE_SIZE)), pagination: paginate(total, offset.offset), baseUrl: '/shares' });
+  return ok({
+    shares: withExcerpts(listShares(db, offset.offset, PAGE_SIZE)),
+    pagination: paginate(total, offset.offset),
+    baseUrl: '/shares',
+  });
 }
 
 export function loadShare(deps: SiteDeps, params: { id?: string }) {

@@ -45,7 +45,8 @@ describe('page coverage', () => {
 });
 
 describe('page permission matrix', () => {
-  const accountOf = (role: (typeof roles)[number]) => (role === 'guest' ? null : { id: 0, username: role, role: role as Role, created_at: '' });
+  const accountOf = (role: (typeof roles)[number]) =>
+    role === 'guest' ? null : { id: 0, username: role, role: role as Role, created_at: '' };
 
   it.each(Object.entries(PAGE_COVERAGE).map(([file, page]) => ({ file, ...page })))('$url ($access)', async ({ url, access, status }) => {
     for (const role of roles) {

@@ -103,8 +103,22 @@ beforeAll(async () => {
   migrate(db);
   // A creator last updated years ago, an old post (both answer 304 to a date a year back) and a new post.
   upsertCreator(db, { service: 'patreon', id: '7', name: 'Painter', updated: Date.UTC(2020, 0, 1) / 1000 });
-  upsertPost(db, { service: 'patreon', user: '7', id: 'old', title: 'Old', published: '2020-01-01T00:00:00', added: '2020-01-01T00:00:00' });
-  upsertPost(db, { service: 'patreon', user: '7', id: 'new', title: 'New', published: new Date().toISOString().slice(0, 19), added: new Date().toISOString().slice(0, 19) });
+  upsertPost(db, {
+    service: 'patreon',
+    user: '7',
+    id: 'old',
+    title: 'Old',
+    published: '2020-01-01T00:00:00',
+    added: '2020-01-01T00:00:00',
+  });
+  upsertPost(db, {
+    service: 'patreon',
+    user: '7',
+    id: 'new',
+    title: 'New',
+    published: new Date().toISOString().slice(0, 19),
+    added: new Date().toISOString().slice(0, 19),
+  });
   const app = createApp({
     db,
     config: readConfig({ DATA_DIR: dir, TROVE_ENV: 'test' }),
@@ -185,9 +199,7 @@ describe('section 8 messages', () => {
       expect(error.origin).toBe('client');
     }
     const invalid = await failure(client.v1.post('/test/echo', { name: '' }));
-    expect(invalid.message).toBe(
-      'Failed to fetch from API due to client inputs. Reason: 400 - Bad Request. {"error":"Name is required."}',
-    );
+    expect(invalid.message).toBe('Failed to fetch from API due to client inputs. Reason: 400 - Bad Request. {"error":"Name is required."}');
     expect(describeError(invalid)).toBe('Name is required.');
     expect(assertApiError(invalid)).toBe(invalid);
     expect(() => assertApiError(new Error('other'))).toThrow('Invalid input error type.');
@@ -308,7 +320,13 @@ describe('If-Modified-Since on profile and post requests', () => {
   it('is one year back for a profile and a post, and absent elsewhere', () => {
     expect(ifModifiedSinceFor('/patreon/user/7/profile', undefined, NOW)).toBe('Sat, 15 Jun 2024 12:00:00 GMT');
     expect(ifModifiedSinceFor('/patreon/user/7/post/123', undefined, NOW)).toBe('Sat, 15 Jun 2024 12:00:00 GMT');
-    for (const path of ['/patreon/user/7/post/123/comments', '/patreon/user/7/post/123/flag', '/patreon/user/7/posts', '/patreon/user/7/post/1/revision/2', '/creators.txt']) {
+    for (const path of [
+      '/patreon/user/7/post/123/comments',
+      '/patreon/user/7/post/123/flag',
+      '/patreon/user/7/posts',
+      '/patreon/user/7/post/1/revision/2',
+      '/creators.txt',
+    ]) {
       expect(ifModifiedSinceFor(path, undefined, NOW), path).toBeUndefined();
     }
     expect(ifModifiedSinceFor('/patreon/user/7/profile', { 'if-modified-since': 'x' }, NOW)).toBeUndefined();

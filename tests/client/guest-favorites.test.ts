@@ -24,7 +24,9 @@ describe('guest favourites cookie', () => {
 
 describe('notificationMessage', () => {
   it('describes a role change and stays generic for other types', () => {
-    expect(notificationMessage(1, { old_role: 'consumer', new_role: 'moderator' })).toBe('Your role was changed from consumer to moderator.');
+    expect(notificationMessage(1, { old_role: 'consumer', new_role: 'moderator' })).toBe(
+      'Your role was changed from consumer to moderator.',
+    );
     expect(notificationMessage(9, null)).toBe('You have a new notification (type 9).');
   });
 });

@@ -64,7 +64,10 @@ function waitingImport(): string {
   const db = openDatabase(E2E_DB_FILE);
   try {
     const id = createImport(db, { service: 'patreon', priority: 1, sub_count: 0 });
-    db.prepare('UPDATE imports SET resuming_at = ? WHERE id = ?').run(new Date(Date.now() + 365 * 86400_000).toISOString().slice(0, 19), id);
+    db.prepare('UPDATE imports SET resuming_at = ? WHERE id = ?').run(
+      new Date(Date.now() + 365 * 86400_000).toISOString().slice(0, 19),
+      id,
+    );
     appendImportLog(db, id, 'Queued: waiting for the importer worker.');
     return id;
   } finally {

@@ -42,7 +42,11 @@ test('the latest page of each period comes from the page store; its scale links 
   await page.goto('/posts/popular');
   expect(store.has('/posts/popular')).toBe(true);
   const periods = page.getByRole('navigation', { name: 'Period' });
-  for (const [name, period] of [['Day', 'day'], ['Week', 'week'], ['Month', 'month']] as const) {
+  for (const [name, period] of [
+    ['Day', 'day'],
+    ['Week', 'week'],
+    ['Month', 'month'],
+  ] as const) {
     await periods.getByRole('link', { name }).click();
     await expect(page).toHaveURL(`/posts/popular?period=${period}`);
     await expect(periods.getByRole('link', { name })).toHaveAttribute('aria-current', 'page');

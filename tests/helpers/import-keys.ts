@@ -38,7 +38,13 @@ export function validSubmission(service: Paysite, seed = ''): Record<string, str
     case 'fansly':
       return { service, session_key: pad('A1'.repeat(35) + 'Z') };
     case 'onlyfans':
-      return { service, session_key: pad('onlyfans-sess'), auth_id: '123456', 'x-bc': hex(40, '0f'), user_agent: 'Mozilla/5.0 (X11; Linux x86_64)' };
+      return {
+        service,
+        session_key: pad('onlyfans-sess'),
+        auth_id: '123456',
+        'x-bc': hex(40, '0f'),
+        user_agent: 'Mozilla/5.0 (X11; Linux x86_64)',
+      };
     case 'candfans':
       return { service, session_key: encodeURIComponent(b64({ iv: 'aXY=', value: `dmFsdWU${seed}`, mac: 'abc', tag: '' })) };
   }

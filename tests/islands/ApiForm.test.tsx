@@ -32,9 +32,7 @@ describe('ApiForm', () => {
   });
 
   it('lists given errors and honours submitDisabled', () => {
-    const html = renderToStaticMarkup(
-      <ApiForm onSubmit={noop} submitDisabled errors={['Please select a creator.']} action="/x" />,
-    );
+    const html = renderToStaticMarkup(<ApiForm onSubmit={noop} submitDisabled errors={['Please select a creator.']} action="/x" />);
     expect(html).toContain('<ul class="api-form-errors" role="alert"><li>Please select a creator.</li></ul>');
     expect(html).toMatch(/<button type="submit" disabled="">/);
     expect(html).toContain('Ready for submit');

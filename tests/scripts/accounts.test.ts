@@ -47,7 +47,10 @@ describe('scripts/accounts', () => {
   }, 60_000);
 
   it('refuses taken names, bad names and short passwords with the registration messages', () => {
-    expect(run(['create-admin', 'root.admin'], { input: 'whatever1\n' })).toMatchObject({ status: 1, out: expect.stringContaining('already taken') });
+    expect(run(['create-admin', 'root.admin'], { input: 'whatever1\n' })).toMatchObject({
+      status: 1,
+      out: expect.stringContaining('already taken'),
+    });
     expect(run(['create-admin', 'ab'], { input: 'whatever1\n' }).out).toContain('Username must be at least 3 characters');
     expect(run(['create-admin', 'shorty'], { input: 'abc\n' }).out).toContain('Password must have at least 5 characters.');
     expect(row('shorty')).toBeUndefined();

@@ -13,7 +13,14 @@ import {
 } from '@shared/artists.ts';
 import { ARTIST_SORT_FIELDS, artistsQuerySchema, type ArtistSortField } from '@shared/validators.ts';
 
-const creator = (service: string, id: string, name: string, favorited: number, indexed: number, updated: number): ArtistItem => ({ service, id, name, favorited, indexed, updated });
+const creator = (service: string, id: string, name: string, favorited: number, indexed: number, updated: number): ArtistItem => ({
+  service,
+  id,
+  name,
+  favorited,
+  indexed,
+  updated,
+});
 
 const LIST: ArtistItem[] = [
   creator('patreon', '100', 'Luna Lab', 5, 1000, 9000),
@@ -29,7 +36,13 @@ const keys = (list: ArtistItem[]) => list.map((c) => `${c.service}/${c.id}`);
 describe('the sort options', () => {
   it('offers the five fields of the validators with the spec labels, in order', () => {
     expect(ARTIST_SORT_OPTIONS.map((option) => option.value)).toEqual([...ARTIST_SORT_FIELDS]);
-    expect(ARTIST_SORT_OPTIONS.map((option) => option.label)).toEqual(['Popularity', 'Date Indexed', 'Date Updated', 'Alphabetical Order', 'Service']);
+    expect(ARTIST_SORT_OPTIONS.map((option) => option.label)).toEqual([
+      'Popularity',
+      'Date Indexed',
+      'Date Updated',
+      'Alphabetical Order',
+      'Service',
+    ]);
   });
 
   it("rejects a sort type outside the list with 'Unknown sorting type'", () => {
@@ -40,7 +53,13 @@ describe('the sort options', () => {
 
 describe('sortArtists', () => {
   it('orders by favourites, most first, ties by name then service then id', () => {
-    expect(keys(sortArtists(LIST, 'favorited', 'desc'))).toEqual(['fanbox/200', 'patreon/100', 'discord/555', 'gumroad/comet', 'fanbox/300']);
+    expect(keys(sortArtists(LIST, 'favorited', 'desc'))).toEqual([
+      'fanbox/200',
+      'patreon/100',
+      'discord/555',
+      'gumroad/comet',
+      'fanbox/300',
+    ]);
   });
 
   it('reverses the whole order, tie-breaks included, for asc', () => {
@@ -55,7 +74,13 @@ describe('sortArtists', () => {
   });
 
   it('orders names case-insensitively, the same name by service', () => {
-    expect(sortArtists(LIST, 'name', 'asc').map((c) => c.name)).toEqual(['aster atelier', 'Comet Garden', 'Comet Garden', 'Luna Lab', 'みかん堂']);
+    expect(sortArtists(LIST, 'name', 'asc').map((c) => c.name)).toEqual([
+      'aster atelier',
+      'Comet Garden',
+      'Comet Garden',
+      'Luna Lab',
+      'みかん堂',
+    ]);
     expect(keys(sortArtists(LIST, 'name', 'asc')).slice(1, 3)).toEqual(['fanbox/300', 'gumroad/comet']);
   });
 
@@ -109,7 +134,9 @@ describe('artistsPage', () => {
 
   it('takes a list already sorted by the query as it is', () => {
     const sorted = sortArtists(many, 'name', 'desc');
-    expect(artistsPage(sorted, query({ sort_by: 'name', order: 'desc' }), true)).toEqual(artistsPage(many, query({ sort_by: 'name', order: 'desc' })));
+    expect(artistsPage(sorted, query({ sort_by: 'name', order: 'desc' }), true)).toEqual(
+      artistsPage(many, query({ sort_by: 'name', order: 'desc' })),
+    );
   });
 });
 

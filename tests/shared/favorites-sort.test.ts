@@ -10,7 +10,12 @@ import {
   type FavoriteCreatorItem,
   type FavoritePostItem,
 } from '@shared/favorites-sort.ts';
-import { FAVORITE_CREATOR_SORT_FIELDS, FAVORITE_POST_SORT_FIELDS, favoriteCreatorsQuerySchema, favoritePostsQuerySchema } from '@shared/validators.ts';
+import {
+  FAVORITE_CREATOR_SORT_FIELDS,
+  FAVORITE_POST_SORT_FIELDS,
+  favoriteCreatorsQuerySchema,
+  favoritePostsQuerySchema,
+} from '@shared/validators.ts';
 
 const creator = (id: string, updated: string, faved_seq: number, last_imported: string | null): FavoriteCreatorItem => ({
   id,
@@ -26,7 +31,13 @@ const CREATORS = [
   creator('c', '2024-06-01T00:00:00', 1, '2024-02-01T00:00:00'),
   creator('d', '2024-03-01T00:00:00', 5, '2024-04-01T00:00:00'),
 ];
-const post = (id: string, published: string | null, faved_seq: number): FavoritePostItem => ({ id, user: '1', service: 'fanbox', published, faved_seq });
+const post = (id: string, published: string | null, faved_seq: number): FavoritePostItem => ({
+  id,
+  user: '1',
+  service: 'fanbox',
+  published,
+  faved_seq,
+});
 const POSTS = [post('p1', '2023-01-01T00:00:00', 4), post('p2', null, 9), post('p3', '2024-01-01T00:00:00', 2)];
 const ids = (list: { id: string }[]) => list.map((item) => item.id);
 
@@ -76,13 +87,20 @@ describe('favoritesPage and favoritesUrl', () => {
 
   it('leaves defaults out of the URL', () => {
     expect(favoritesUrl('artists', DEFAULT_FAVORITES_QUERY.artists)).toBe('/account/favorites/artists');
-    expect(favoritesUrl('artists', { o: 50, sort_by: 'faved_seq', order: 'asc' })).toBe('/account/favorites/artists?sort_by=faved_seq&order=asc&o=50');
+    expect(favoritesUrl('artists', { o: 50, sort_by: 'faved_seq', order: 'asc' })).toBe(
+      '/account/favorites/artists?sort_by=faved_seq&order=asc&o=50',
+    );
     expect(favoritesUrl('posts', { o: 0, sort_by: 'published', order: 'desc' })).toBe('/account/favorites/posts?sort_by=published');
   });
 });
 
 describe('creatorCard', () => {
   it('turns the zone-less ISO date into epoch seconds (UTC)', () => {
-    expect(creatorCard(creator('x', '2023-11-14T22:13:20', 1, null))).toEqual({ id: 'x', name: 'Creator x', service: 'patreon', updated: 1_700_000_000 });
+    expect(creatorCard(creator('x', '2023-11-14T22:13:20', 1, null))).toEqual({
+      id: 'x',
+      name: 'Creator x',
+      service: 'patreon',
+      updated: 1_700_000_000,
+    });
   });
 });

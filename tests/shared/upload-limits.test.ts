@@ -15,12 +15,35 @@ describe('upload limits', () => {
 
   it('names the first limit a choice of files breaks, as the server does', () => {
     expect(checkUploadFiles([], limits)).toBe('At least one file is required.');
-    expect(checkUploadFiles([{ name: 'a', size: 1 }, { name: 'b', size: 1 }, { name: 'c', size: 1 }], limits)).toBe(
-      'At most 2 files can be uploaded at once.',
-    );
+    expect(
+      checkUploadFiles(
+        [
+          { name: 'a', size: 1 },
+          { name: 'b', size: 1 },
+          { name: 'c', size: 1 },
+        ],
+        limits,
+      ),
+    ).toBe('At most 2 files can be uploaded at once.');
     expect(checkUploadFiles([{ name: 'big.bin', size: 101 }], limits)).toBe('File "big.bin" is larger than 100 bytes.');
-    expect(checkUploadFiles([{ name: 'a', size: 100 }, { name: 'b', size: 51 }], limits)).toBe('The upload is larger than 150 bytes in total.');
-    expect(checkUploadFiles([{ name: 'a', size: 100 }, { name: 'b', size: 50 }], limits)).toBeUndefined();
+    expect(
+      checkUploadFiles(
+        [
+          { name: 'a', size: 100 },
+          { name: 'b', size: 51 },
+        ],
+        limits,
+      ),
+    ).toBe('The upload is larger than 150 bytes in total.');
+    expect(
+      checkUploadFiles(
+        [
+          { name: 'a', size: 100 },
+          { name: 'b', size: 50 },
+        ],
+        limits,
+      ),
+    ).toBeUndefined();
   });
 });
 

@@ -115,12 +115,8 @@ describe('registration and login', () => {
     expect(message(username, undefined)).toBe('Username is required.');
     expect(message(username, '')).toBe('Username is required.');
     expect(message(username, '!!!')).toBe('Username is required.');
-    expect(message(username, 'ab')).toBe(
-      'Username must be at least 3 characters and no more than 15 characters long.',
-    );
-    expect(message(username, 'a'.repeat(16))).toBe(
-      'Username must be at least 3 characters and no more than 15 characters long.',
-    );
+    expect(message(username, 'ab')).toBe('Username must be at least 3 characters and no more than 15 characters long.');
+    expect(message(username, 'a'.repeat(16))).toBe('Username must be at least 3 characters and no more than 15 characters long.');
     expect(message(username, '_abc')).toBe(
       `Username doesn't match pattern ${USERNAME_PATTERN.source} (it must start with a letter or a digit).`,
     );
@@ -167,9 +163,7 @@ describe('registration and login', () => {
     const base = { 'current-password': 'old', 'new-password': 'newpass', 'new-password-confirmation': 'newpass' };
     expect(message(changePasswordSchema, { ...base, 'current-password': '' })).toBe('Password cannot be empty.');
     expect(message(changePasswordSchema, { ...base, 'new-password': '   ' })).toBe('New password cannot be empty.');
-    expect(message(changePasswordSchema, { ...base, 'new-password': ' abcd ' })).toBe(
-      'New password must have at least 5 characters.',
-    );
+    expect(message(changePasswordSchema, { ...base, 'new-password': ' abcd ' })).toBe('New password must have at least 5 characters.');
     expect(message(changePasswordSchema, { ...base, 'new-password-confirmation': 'other' })).toBe(
       'New password and confirmation do not match.',
     );

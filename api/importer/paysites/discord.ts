@@ -25,7 +25,14 @@ async function archiveMedia(ctx: ImportContext, api: DiscordApi, messages: Disco
   const attachments = new Map<string, ArchivedFile[]>();
   const media = new Map<string, string>();
   for (const message of messages) {
-    attachments.set(message.id, await archiveFiles(ctx, api.client, message.attachments.map((a) => ({ url: a.url, name: a.filename }))));
+    attachments.set(
+      message.id,
+      await archiveFiles(
+        ctx,
+        api.client,
+        message.attachments.map((a) => ({ url: a.url, name: a.filename })),
+      ),
+    );
     for (const embed of message.embeds) {
       for (const url of embedMediaUrls(embed)) {
         if (media.has(url)) continue;
@@ -83,7 +90,8 @@ async function importChannels(ctx: ImportContext): Promise<void> {
       ctx.step(
         () => {
           upsertDiscordMessages(ctx.db, inputs);
-          if (kept.length > 0) touchCreatorUpdated(ctx.db, 'discord', channel.server, Math.floor(snowflakeMs(kept[kept.length - 1].id) / 1000));
+          if (kept.length > 0)
+            touchCreatorUpdated(ctx.db, 'discord', channel.server, Math.floor(snowflakeMs(kept[kept.length - 1].id) / 1000));
         },
         { cursor: { plan, index, after: last, count } },
       );

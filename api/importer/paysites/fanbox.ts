@@ -39,7 +39,6 @@ interface Cursor {
 
 type Prepared = { kind: 'post'; post: PostInput; comments: CommentInput[] } | { kind: 'restricted' } | { kind: 'gone' };
 
-
 /** Fetches a post with its files and comments; writes nothing (the caller's step does). */
 async function preparePost(ctx: ImportContext, api: FanboxApi, item: PostItem): Promise<Prepared> {
   if (item.isRestricted) return { kind: 'restricted' };
@@ -64,7 +63,11 @@ async function preparePost(ctx: ImportContext, api: FanboxApi, item: PostItem): 
     // An article shows its images inline; archiveInlineImages downloads them.
     html = articleHtml(body, archivedFiles);
   } else {
-    images = await archiveFiles(ctx, api.client, media.images.map((img) => ({ url: img.originalUrl, name: nameFromUrl(img.originalUrl) || `${img.id}.${img.extension ?? 'jpg'}` })));
+    images = await archiveFiles(
+      ctx,
+      api.client,
+      media.images.map((img) => ({ url: img.originalUrl, name: nameFromUrl(img.originalUrl) || `${img.id}.${img.extension ?? 'jpg'}` })),
+    );
     html = body.html ?? textToHtml(body.text);
   }
   const embed = postEmbed(info);
@@ -180,7 +183,13 @@ function finishCreator(ctx: ImportContext, cursor: Cursor, userId: string): Curs
       const creator = getCreator(ctx.db, 'fanbox', userId);
       if (!creator) return;
       const now = nowEpoch();
-      upsertCreator(ctx.db, { service: 'fanbox', id: userId, name: creator.name, last_imported: now, ...(c.changed > 0 ? { updated: now } : {}) });
+      upsertCreator(ctx.db, {
+        service: 'fanbox',
+        id: userId,
+        name: creator.name,
+        last_imported: now,
+        ...(c.changed > 0 ? { updated: now } : {}),
+      });
     },
     { cursor: next, log: [`Creator ${c.name}: imported ${countLabel(c.saved, 'post')}.${restricted}`] },
   );
@@ -218,7 +227,9 @@ async function importAll(ctx: ImportContext): Promise<void> {
   let cursor = ctx.cursor<Cursor>();
   if (!cursor) {
     const plans = await api.listSupporting();
-    const subs = [...new Map(plans.map((plan) => [plan.user.userId, { userId: plan.user.userId, creatorId: plan.creatorId, fee: plan.fee }])).values()];
+    const subs = [
+      ...new Map(plans.map((plan) => [plan.user.userId, { userId: plan.user.userId, creatorId: plan.creatorId, fee: plan.fee }])).values(),
+    ];
     cursor = { subs, at: 0 };
     ctx.step(() => undefined, { cursor, log: [`Found ${countLabel(subs.length, 'subscription')}.`] });
   }

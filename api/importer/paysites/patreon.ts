@@ -71,14 +71,21 @@ async function subscriptions(client: PaysiteClient): Promise<Subscription[]> {
   return [...subs.values()];
 }
 
-async function importCreator(ctx: ImportContext, client: PaysiteClient, start: Cursor, save: (write: () => void, cursor: Cursor, log: string[]) => void): Promise<Cursor> {
+async function importCreator(
+  ctx: ImportContext,
+  client: PaysiteClient,
+  start: Cursor,
+  save: (write: () => void, cursor: Cursor, log: string[]) => void,
+): Promise<Cursor> {
   let cursor = start;
   const sub = cursor.subs[cursor.i];
   if (cursor.page === null) {
     await archiveCreatorImage(ctx, client, 'icons', ctx.service, sub.creatorId, sub.icon);
     await archiveCreatorImage(ctx, client, 'banners', ctx.service, sub.creatorId, sub.banner);
     cursor = { ...cursor, page: postsPath(sub.campaignId), done: 0, saved: 0, locked: 0, changed: false };
-    save(() => upsertCreator(ctx.db, { service: ctx.service, id: sub.creatorId, name: sub.name }), cursor, [`Creator ${sub.name}: importing posts.`]);
+    save(() => upsertCreator(ctx.db, { service: ctx.service, id: sub.creatorId, name: sub.name }), cursor, [
+      `Creator ${sub.name}: importing posts.`,
+    ]);
   }
   while (cursor.page !== null) {
     if (ctx.signal.aborted) return cursor;
@@ -118,7 +125,14 @@ async function importCreator(ctx: ImportContext, client: PaysiteClient, start: C
     const changed = cursor.changed;
     cursor = { ...cursor, i: cursor.i + 1, page: null, done: 0 };
     save(
-      () => upsertCreator(ctx.db, { service: ctx.service, id: sub.creatorId, name: sub.name, last_imported: nowEpoch(), ...(changed ? { updated: nowEpoch() } : {}) }),
+      () =>
+        upsertCreator(ctx.db, {
+          service: ctx.service,
+          id: sub.creatorId,
+          name: sub.name,
+          last_imported: nowEpoch(),
+          ...(changed ? { updated: nowEpoch() } : {}),
+        }),
       cursor,
       lines,
     );

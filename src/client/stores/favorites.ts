@@ -26,7 +26,9 @@ const creatorKey = (service: string, id: string) => `${service}:${id}`;
 const postKey = (service: string, user: string, id: string | undefined) => `${service}:${user}:${id}`;
 
 export function favoriteKey(target: FavoriteTarget): string {
-  return target.kind === 'creator' ? creatorKey(target.service, target.creatorId) : postKey(target.service, target.creatorId, target.postId);
+  return target.kind === 'creator'
+    ? creatorKey(target.service, target.creatorId)
+    : postKey(target.service, target.creatorId, target.postId);
 }
 
 interface CreatorFav {
@@ -65,7 +67,10 @@ export async function reloadFavorites(): Promise<void> {
     api.v1.get<CreatorFav[]>('/account/favorites', { query: { type: 'artist' }, cache: false }),
     api.v1.get<PostFav[]>('/account/favorites', { query: { type: 'post' }, cache: false }),
   ]);
-  const slim = { creators: creators.map(({ service, id }) => ({ service, id })), posts: posts.map(({ service, user, id }) => ({ service, user, id })) };
+  const slim = {
+    creators: creators.map(({ service, id }) => ({ service, id })),
+    posts: posts.map(({ service, user, id }) => ({ service, user, id })),
+  };
   try {
     globalThis.localStorage?.setItem(STORAGE_KEYS.favs, JSON.stringify(slim.creators));
     globalThis.localStorage?.setItem(STORAGE_KEYS.postFavs, JSON.stringify(slim.posts));

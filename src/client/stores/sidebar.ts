@@ -83,10 +83,6 @@ export function startSidebar(win: Window = window): void {
   const media = win.matchMedia(SIDEBAR_NARROW_QUERY);
   const preset = win.document.documentElement.dataset.sidebar;
   $sidebarNarrow.set(media.matches);
-  $sidebarOpen.set(
-    preset === 'open' || preset === 'closed'
-      ? preset === 'open'
-      : sidebarOpenFor(media.matches, readSavedSidebarState()),
-  );
+  $sidebarOpen.set(preset === 'open' || preset === 'closed' ? preset === 'open' : sidebarOpenFor(media.matches, readSavedSidebarState()));
   media.addEventListener('change', (event) => setSidebarNarrow(event.matches));
 }

@@ -9,7 +9,10 @@ function ArchiveIcon() {
   return (
     <svg className="chat-file__icon" width="20" height="20" viewBox="0 0 24 24" role="img" aria-label="Archive" focusable="false">
       <title>Archive</title>
-      <path fill="currentColor" d="M4 3h16a1 1 0 0 1 1 1v3H3V4a1 1 0 0 1 1-1Zm-1 6h18v11a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V9Zm7 2v2h4v-2h-4Zm1-7v2h2V4h-2Z" />
+      <path
+        fill="currentColor"
+        d="M4 3h16a1 1 0 0 1 1 1v3H3V4a1 1 0 0 1 1-1Zm-1 6h18v11a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V9Zm7 2v2h4v-2h-4Zm1-7v2h2V4h-2Z"
+      />
     </svg>
   );
 }

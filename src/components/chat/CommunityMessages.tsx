@@ -65,7 +65,11 @@ function Message({ message, imageHost }: { message: CommunityMessage; imageHost:
   const embeds = Array.isArray(message.embeds) ? message.embeds : [];
   const replies = Array.isArray(message.replies) ? message.replies : [];
   return (
-    <li id={`community-message-${message.message_id}`} data-message-id={message.message_id} className={deleted ? 'chat-community chat-community--deleted' : 'chat-community'}>
+    <li
+      id={`community-message-${message.message_id}`}
+      data-message-id={message.message_id}
+      className={deleted ? 'chat-community chat-community--deleted' : 'chat-community'}
+    >
       <Head post={{ ...post, createdAt: message.created_at || post.createdAt }} />
       {deleted ? (
         <p className="chat-community__deleted">Message deleted</p>

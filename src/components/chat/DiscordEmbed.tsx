@@ -77,7 +77,15 @@ export default function DiscordEmbed({ embed, imageHost, contentHost }: { embed:
       )}
       {shown?.kind === 'image' && (
         <a className="chat-embed__image" href={shown.href} target="_blank" rel="noopener noreferrer">
-          <img className="chat-embed__media" src={shown.src} alt={title || text(provider.name) || 'Embedded image'} width={shown.width} height={shown.height} loading="lazy" decoding="async" />
+          <img
+            className="chat-embed__media"
+            src={shown.src}
+            alt={title || text(provider.name) || 'Embedded image'}
+            width={shown.width}
+            height={shown.height}
+            loading="lazy"
+            decoding="async"
+          />
         </a>
       )}
       {text(footer.text) && <small className="chat-embed__footer">{text(footer.text)}</small>}

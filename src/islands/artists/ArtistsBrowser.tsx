@@ -43,7 +43,17 @@ type Loaded = { creators: ArtistItem[] } | { error: unknown } | undefined;
 
 const flip = (order: SortOrder): SortOrder => (order === 'asc' ? 'desc' : 'asc');
 
-function Results({ creators, query, iconsPath, onNavigate }: { creators: ArtistItem[]; query: ArtistsQuery; iconsPath: string; onNavigate: (offset: number) => void }) {
+function Results({
+  creators,
+  query,
+  iconsPath,
+  onNavigate,
+}: {
+  creators: ArtistItem[];
+  query: ArtistsQuery;
+  iconsPath: string;
+  onNavigate: (offset: number) => void;
+}) {
   const page = useMemo(() => artistsPage(creators, query), [creators, query]);
   const pagination = paginate(page.total, query.o);
   const baseUrl = artistsUrl({ ...query, o: 0 });
@@ -164,7 +174,14 @@ export default function ArtistsBrowser({ initial, iconsPath, children }: Props) 
         <div className="artists-search__row">
           <label className="artists-search__query">
             <span className="visually-hidden">Search artists</span>
-            <input type="search" name="q" value={text} placeholder="Search artists" autoComplete="off" onChange={(event) => onType(event.target.value)} />
+            <input
+              type="search"
+              name="q"
+              value={text}
+              placeholder="Search artists"
+              autoComplete="off"
+              onChange={(event) => onType(event.target.value)}
+            />
           </label>
           <button className="button" type="submit" name="order" value={query.order}>
             Search
@@ -173,14 +190,24 @@ export default function ArtistsBrowser({ initial, iconsPath, children }: Props) 
         <div className="artists-search__row">
           <div className="artists-search__field">
             <label htmlFor="artists-service">Service</label>
-            <select id="artists-service" name="service" value={query.service ?? ''} onChange={(event) => change({ service: isPaysite(event.target.value) ? event.target.value : undefined })}>
+            <select
+              id="artists-service"
+              name="service"
+              value={query.service ?? ''}
+              onChange={(event) => change({ service: isPaysite(event.target.value) ? event.target.value : undefined })}
+            >
               <option value="">All</option>
               <PaysiteOptions />
             </select>
           </div>
           <div className="artists-search__field">
             <label htmlFor="artists-sort">Sort by</label>
-            <select id="artists-sort" name="sort_by" value={query.sort_by} onChange={(event) => change({ sort_by: event.target.value as ArtistSortField })}>
+            <select
+              id="artists-sort"
+              name="sort_by"
+              value={query.sort_by}
+              onChange={(event) => change({ sort_by: event.target.value as ArtistSortField })}
+            >
               {ARTIST_SORT_OPTIONS.map((option) => (
                 <option key={option.value} value={option.value}>
                   {option.label}
@@ -188,7 +215,13 @@ export default function ArtistsBrowser({ initial, iconsPath, children }: Props) 
               ))}
             </select>
           </div>
-          <button className="button artists-search__order" type="submit" name="order" value={flip(query.order)} title={`Switch to ${ORDER_LABELS[flip(query.order)].toLowerCase()} order`}>
+          <button
+            className="button artists-search__order"
+            type="submit"
+            name="order"
+            value={flip(query.order)}
+            title={`Switch to ${ORDER_LABELS[flip(query.order)].toLowerCase()} order`}
+          >
             <span className="visually-hidden">Order: </span>
             {ORDER_LABELS[query.order]}
             <span aria-hidden="true">{query.order === 'asc' ? ' ↑' : ' ↓'}</span>

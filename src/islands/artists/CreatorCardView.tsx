@@ -20,7 +20,14 @@ export default function CreatorCardView({ creator, iconsPath }: { creator: CardC
   return (
     <article className="creator-card" data-service={creator.service} data-id={creator.id} data-favorited={creator.favorited}>
       <a href={creatorUrl(creator.service, creator.id)}>
-        <img className="creator-card__icon" src={iconUrl(iconsPath, creator.service, creator.id)} alt="" width="48" height="48" loading="lazy" />
+        <img
+          className="creator-card__icon"
+          src={iconUrl(iconsPath, creator.service, creator.id)}
+          alt=""
+          width="48"
+          height="48"
+          loading="lazy"
+        />
         <span className="creator-card__name">{creator.name}</span>
         <span className="creator-card__service">
           {paysiteLabel(creator.service)}

@@ -40,7 +40,9 @@ export default function PaginatorView({ pagination, baseUrl, onNavigate, label =
         {current > 1 && <li>{link(0, '«', { 'aria-label': 'First page' })}</li>}
         {current > 1 && <li>{link((current - 2) * limit, '‹', { rel: 'prev', 'aria-label': 'Previous page' })}</li>}
         {pagination.links.map((entry) => (
-          <li key={entry.page}>{entry.page === current ? <span aria-current="page">{entry.page}</span> : link(entry.offset, String(entry.page))}</li>
+          <li key={entry.page}>
+            {entry.page === current ? <span aria-current="page">{entry.page}</span> : link(entry.offset, String(entry.page))}
+          </li>
         ))}
         {current < totalPages && <li>{link(current * limit, '›', { rel: 'next', 'aria-label': 'Next page' })}</li>}
         {current < totalPages && <li>{link((totalPages - 1) * limit, '»', { 'aria-label': 'Last page' })}</li>}

@@ -77,13 +77,15 @@ export default function FavoritesBrowser({ kind, initial, items, total, iconsPat
   const options = kind === 'artists' ? FAVORITE_CREATOR_SORT_OPTIONS : FAVORITE_POST_SORT_OPTIONS;
 
   const load = useCallback(() => {
-    loading.current ??= api.v1.get<Item[]>('/account/favorites', { query: { type: kind === 'artists' ? 'artist' : 'post' }, cache: false }).then(
-      (all) => setLoaded({ all }),
-      (error: unknown) => {
-        loading.current = undefined; // the next change tries again
-        setLoaded({ error });
-      },
-    );
+    loading.current ??= api.v1
+      .get<Item[]>('/account/favorites', { query: { type: kind === 'artists' ? 'artist' : 'post' }, cache: false })
+      .then(
+        (all) => setLoaded({ all }),
+        (error: unknown) => {
+          loading.current = undefined; // the next change tries again
+          setLoaded({ error });
+        },
+      );
   }, [kind]);
 
   const show = useCallback(

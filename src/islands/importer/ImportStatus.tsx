@@ -36,7 +36,9 @@ export default function ImportStatus({ importId, initial }: Props) {
     const timer = setInterval(async () => {
       try {
         // One call: the import carries its log lines.
-        const { logs, ...view } = await api.v1.get<ImportView & { logs: string[] }>(`/imports/${encodeURIComponent(importId)}`, { cache: false });
+        const { logs, ...view } = await api.v1.get<ImportView & { logs: string[] }>(`/imports/${encodeURIComponent(importId)}`, {
+          cache: false,
+        });
         if (!stopped) setState({ view, logs });
       } catch (error) {
         if (!stopped && error instanceof ApiError && error.status === 404) setState(null);

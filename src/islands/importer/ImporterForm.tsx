@@ -50,9 +50,7 @@ export default function ImporterForm({ signedIn }: Props) {
       </select>
       {current.fields.map((field, index) => (
         <div className="importer-field" key={`${service}-${field.name}`}>
-          <label htmlFor={`${id}-${field.name}`}>
-            {index === 0 ? <a href="/importer/tutorial">{field.label}</a> : field.label}
-          </label>
+          <label htmlFor={`${id}-${field.name}`}>{index === 0 ? <a href="/importer/tutorial">{field.label}</a> : field.label}</label>
           <input
             id={`${id}-${field.name}`}
             name={field.name}

@@ -56,11 +56,14 @@ export default function LinkRequestForm({ service, creatorId, creatorName }: Pro
 
   async function submit(): Promise<readonly string[] | void> {
     if (!selected) return ['Please select a creator.'];
-    const answer = await api.v1.post<{ message: string }>(`/${encodeURIComponent(service)}/user/${encodeURIComponent(creatorId)}/links/new`, {
-      service: selected.service,
-      artist_id: selected.id,
-      reason: reason.trim() || undefined,
-    });
+    const answer = await api.v1.post<{ message: string }>(
+      `/${encodeURIComponent(service)}/user/${encodeURIComponent(creatorId)}/links/new`,
+      {
+        service: selected.service,
+        artist_id: selected.id,
+        reason: reason.trim() || undefined,
+      },
+    );
     setDone(answer.message);
   }
 
@@ -94,7 +97,13 @@ export default function LinkRequestForm({ service, creatorId, creatorName }: Pro
         </label>
         <label>
           Profile name
-          <input type="search" value={nameFilter} onChange={(e) => setNameFilter(e.currentTarget.value)} name="name-filter" placeholder="Name" />
+          <input
+            type="search"
+            value={nameFilter}
+            onChange={(e) => setNameFilter(e.currentTarget.value)}
+            name="name-filter"
+            placeholder="Name"
+          />
         </label>
       </div>
       {creators !== null && candidates.length === 0 && <p className="empty">No creators found for your query.</p>}

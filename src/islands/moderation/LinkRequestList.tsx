@@ -88,7 +88,12 @@ export default function LinkRequestList({ initial }: { initial: PendingLinkReque
                 <button type="button" className="button" disabled={busy !== null || !hydrated} onClick={() => review(request.id, 'reject')}>
                   Reject
                 </button>
-                <button type="button" className="button button--primary" disabled={busy !== null || !hydrated} onClick={() => review(request.id, 'approve')}>
+                <button
+                  type="button"
+                  className="button button--primary"
+                  disabled={busy !== null || !hydrated}
+                  onClick={() => review(request.id, 'approve')}
+                >
                   Approve
                 </button>
               </div>

@@ -24,7 +24,13 @@ export default function RoleForm({ accountId, username, role }: Props) {
   }
 
   return (
-    <ApiForm onSubmit={submit} submitLabel="Change role" className="role-form" id={`role-form-${accountId}`} aria-label={`Role of ${username}`}>
+    <ApiForm
+      onSubmit={submit}
+      submitLabel="Change role"
+      className="role-form"
+      id={`role-form-${accountId}`}
+      aria-label={`Role of ${username}`}
+    >
       <label>
         Role
         <select name="role" defaultValue={(ASSIGNABLE_ROLES as readonly string[]).includes(current) ? current : 'consumer'}>

@@ -37,7 +37,14 @@ export default function SearchBox({ action, value = '', label, minLength, delayM
     <form ref={form} className="search-box" action={action} method="get" role="search">
       <label className="search-box__label">
         <span className="visually-hidden">{label}</span>
-        <input type="search" name="q" value={query} placeholder={label} autoComplete="off" onChange={(event) => onChange(event.target.value)} />
+        <input
+          type="search"
+          name="q"
+          value={query}
+          placeholder={label}
+          autoComplete="off"
+          onChange={(event) => onChange(event.target.value)}
+        />
       </label>
       {keep.map(([name, kept], index) => (
         <input key={`${name}-${index}`} type="hidden" name={name} value={kept} />

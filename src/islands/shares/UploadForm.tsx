@@ -54,7 +54,9 @@ export default function UploadForm({ service = '', user = '' }: UploadFormProps)
     const login = loginUrl(globalThis.location?.pathname + globalThis.location?.search);
     return (
       <div className="upload-guest">
-        <p className="error" role="alert">{MUST_REGISTER}</p>
+        <p className="error" role="alert">
+          {MUST_REGISTER}
+        </p>
         <p>
           <a href={login}>Login</a> or <a href="/authentication/register">Register</a>
         </p>

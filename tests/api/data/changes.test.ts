@@ -75,7 +75,9 @@ describe('change log', () => {
     ] as const) {
       upsertPost(t.db, { service: 'fanbox', user: '1', id, title: id, published: `2024-01-0${day}T00:00:00` });
     }
-    expect(since()).toEqual(['a', 'b', 'c'].map((id) => ({ kind: 'post', action: 'upsert', service: 'fanbox', creator_id: '1', post_id: id })));
+    expect(since()).toEqual(
+      ['a', 'b', 'c'].map((id) => ({ kind: 'post', action: 'upsert', service: 'fanbox', creator_id: '1', post_id: id })),
+    );
 
     upsertPost(t.db, { service: 'fanbox', user: '1', id: 'b', title: 'b', published: '2024-01-02T00:00:00' });
     expect(since()).toEqual([]);
@@ -164,7 +166,11 @@ describe('change log', () => {
       { kind: 'file', action: 'upsert', ref: 'e'.repeat(64) },
     ]);
 
-    const share = createShare(t.db, { name: 'Pack', files: [{ filename: 'a.png', hash: file.hash }], creators: [{ service: 'fanbox', creator_id: '1' }] });
+    const share = createShare(t.db, {
+      name: 'Pack',
+      files: [{ filename: 'a.png', hash: file.hash }],
+      creators: [{ service: 'fanbox', creator_id: '1' }],
+    });
     expect(since()).toEqual([{ kind: 'share', action: 'upsert', service: 'fanbox', creator_id: '1', ref: String(share) }]);
 
     upsertAnnouncement(t.db, { service: 'fanbox', user_id: '1', hash: 'ann', content: '<p>news</p>' });
@@ -176,8 +182,22 @@ describe('change log', () => {
 
     upsertDiscordChannel(t.db, { id: '901', server_id: '900', name: 'general' });
     upsertDiscordMessages(t.db, [
-      { id: 'm1', server_id: '900', channel_id: '901', author: { id: 'u', username: 'u' }, content: 'hi', published: '2024-01-01T00:00:00' },
-      { id: 'm2', server_id: '900', channel_id: '901', author: { id: 'u', username: 'u' }, content: 'yo', published: '2024-01-01T00:01:00' },
+      {
+        id: 'm1',
+        server_id: '900',
+        channel_id: '901',
+        author: { id: 'u', username: 'u' },
+        content: 'hi',
+        published: '2024-01-01T00:00:00',
+      },
+      {
+        id: 'm2',
+        server_id: '900',
+        channel_id: '901',
+        author: { id: 'u', username: 'u' },
+        content: 'yo',
+        published: '2024-01-01T00:01:00',
+      },
     ]);
     expect(since()).toEqual([
       { kind: 'discord', action: 'upsert', service: 'discord', creator_id: '900', ref: '901' },

@@ -28,7 +28,10 @@ beforeAll(() => {
   );
   upsertCreator(db, { service: 'patreon', id: 'p', name: 'P' });
   upsertCommunityChannel(db, { channel_id: 'k', creator_id: 'p', name: 'k' });
-  upsertCommunityMessages(db, order.map((n) => ({ message_id: id(n), channel_id: 'k', created_at: stamp(n) })));
+  upsertCommunityMessages(
+    db,
+    order.map((n) => ({ message_id: id(n), channel_id: 'k', created_at: stamp(n) })),
+  );
 });
 
 afterAll(() => temp.cleanup());

@@ -132,7 +132,11 @@ describe('fanbox import', () => {
     expect(comments).toHaveLength(13);
     expect(fake.requests.filter((r) => r.path.startsWith('/post.getComments?postId=5002')).length).toBe(2);
     expect(comments.find((c) => c.id === 'r1')).toMatchObject({ parent_id: 'c1', commenter: '1000001', commenter_name: 'Alice' });
-    expect(comments.find((c) => c.id === 'c3')).toMatchObject({ parent_id: null, content: '<p>Comment 3 &lt;b&gt;</p>', commenter_name: 'Fan 3' });
+    expect(comments.find((c) => c.id === 'c3')).toMatchObject({
+      parent_id: null,
+      content: '<p>Comment 3 &lt;b&gt;</p>',
+      commenter_name: 'Fan 3',
+    });
 
     const cards = listFancards(t.db, 'fanbox', '1000001');
     expect(cards).toHaveLength(1);
@@ -291,8 +295,15 @@ describe('fanbox import', () => {
     // The subscription list was not asked for again; the resumed run continued from the cursor.
     expect(fake.requests.slice(before).some((r) => r.path === '/plan.listSupporting')).toBe(false);
     const logs = getImportLogs(t.db, id);
-    for (const line of ['Found 2 subscriptions.', 'Creator Alice: page 1 of 3 done.', 'Creator Alice: imported 22 posts. 1 post above your plan skipped.']) {
-      expect(logs.filter((l) => l === line), line).toHaveLength(1);
+    for (const line of [
+      'Found 2 subscriptions.',
+      'Creator Alice: page 1 of 3 done.',
+      'Creator Alice: imported 22 posts. 1 post above your plan skipped.',
+    ]) {
+      expect(
+        logs.filter((l) => l === line),
+        line,
+      ).toHaveLength(1);
     }
     expectNoKeyLeak(id);
   });

@@ -58,7 +58,12 @@ describe('key-crypto', () => {
   });
 
   it('refuses what is not an envelope, without echoing it', () => {
-    for (const blob of [Buffer.from('not json'), Buffer.from('null'), Buffer.from('{"v":2}'), Buffer.from('{"v":1,"alg":"RSA-OAEP-SHA256/AES-256-GCM"}')]) {
+    for (const blob of [
+      Buffer.from('not json'),
+      Buffer.from('null'),
+      Buffer.from('{"v":2}'),
+      Buffer.from('{"v":1,"alg":"RSA-OAEP-SHA256/AES-256-GCM"}'),
+    ]) {
       expect(() => decryptSessionKey(blob, operator.privateKey)).toThrow(KeyDecryptionError);
     }
     try {

@@ -35,7 +35,8 @@ beforeAll(async () => {
 afterAll(() => site?.close());
 
 const get = (path: string, session?: TestSession) => httpRequest(`${base}${path}`, { headers: session ? { cookie: session.cookie } : {} });
-const creatorIds = (html: string) => [...html.matchAll(/class="creator-card" data-service="[^"]+" data-id="([^"]+)"/g)].map((m) => Number(m[1]) - 1000);
+const creatorIds = (html: string) =>
+  [...html.matchAll(/class="creator-card" data-service="[^"]+" data-id="([^"]+)"/g)].map((m) => Number(m[1]) - 1000);
 const postIds = (html: string) => [...html.matchAll(/class="post-card" data-id="([^"]+)"/g)].map((m) => m[1]);
 
 describe('favourites pages', () => {

@@ -36,15 +36,26 @@ describe('popular pages a change affects', () => {
   beforeAll(() => {
     t = tempDb();
     upsertCreator(t.db, { service: 'fanbox', id: 'alpha', name: 'Alpha' });
-    for (let n = 1; n <= 60; n++) upsertPost(t.db, { service: 'fanbox', user: 'alpha', id: String(n), title: `Post ${n}`, published: '2024-01-01T00:00:00' });
+    for (let n = 1; n <= 60; n++)
+      upsertPost(t.db, { service: 'fanbox', user: 'alpha', id: String(n), title: `Post ${n}`, published: '2024-01-01T00:00:00' });
   });
   afterAll(() => t.cleanup());
 
   it('a popularity change renders the stored pages of every period, as many as the period holds', () => {
     const from = lastChangeId(t.db);
-    addPopularity(t.db, Array.from({ length: 60 }, (_, n) => ({ day: today, service: 'fanbox', user: 'alpha', post_id: String(n + 1), favorites: n })));
+    addPopularity(
+      t.db,
+      Array.from({ length: 60 }, (_, n) => ({ day: today, service: 'fanbox', user: 'alpha', post_id: String(n + 1), favorites: n })),
+    );
     const affected = affectedByChanges(t.db, readChangesSince(t.db, from));
-    for (const key of ['/posts/popular', '/posts/popular?o=50', '/posts/popular?period=day', '/posts/popular?period=day&o=50', '/posts/popular?period=week', '/posts/popular?period=month&o=50']) {
+    for (const key of [
+      '/posts/popular',
+      '/posts/popular?o=50',
+      '/posts/popular?period=day',
+      '/posts/popular?period=day&o=50',
+      '/posts/popular?period=week',
+      '/posts/popular?period=month&o=50',
+    ]) {
       expect(affected.render, key).toContain(key);
     }
     expect(affected.listings.get('/posts/popular?period=week')).toBe(50);

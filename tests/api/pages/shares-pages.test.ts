@@ -67,7 +67,7 @@ describe('pages a share change affects', () => {
     expect([...affected.render].some((key) => key.startsWith('/fanbox/'))).toBe(false);
   });
 
-  it('a full rebuild includes every share page, the list and each creator\'s uploads tab', () => {
+  it("a full rebuild includes every share page, the list and each creator's uploads tab", () => {
     const kept = createShare(t.db, { name: 'Kept', files: [], creators: [{ service: 'fanbox', creator_id: 'beta' }] });
     const all = allArchivePages(t.db);
     expect(all.render).toContain(`/share/${kept}`);

@@ -20,7 +20,11 @@ function message(n: number): CommunityMessageInput {
     deleted_at: n === 5 ? new Date(START + 10 ** 8).toISOString() : null,
     embeds: n === 6 ? [{ type: 'link', title: 'A link', title_link: 'https://example.org' }, { title: 'No type' }] : [],
     attachments: n === 7 ? [{ path: `/ab/cd/${'cd'.repeat(32)}.jpg` }] : [],
-    original_json: { user: { name: `Member ${n % 4}`, role: ['user', 'campaign', 'admin', 'patreon_admin'][n % 4] }, created_at: created, text: `hello ${n}` },
+    original_json: {
+      user: { name: `Member ${n % 4}`, role: ['user', 'campaign', 'admin', 'patreon_admin'][n % 4] },
+      created_at: created,
+      text: `hello ${n}`,
+    },
   };
 }
 let newestFirst: string[];

@@ -139,8 +139,15 @@ describe('creator tabs', () => {
     expect(answer.body[0]).toMatchObject({ user_id: '100', hash: HASH, path: `/ab/ab/${HASH}.png`, price: '500', ext: '.png' });
     expect(answer.body[0].server).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     // Behind a TLS-terminating proxy (TRUST_PROXY=1) the server is the forwarded one.
-    const proxied = createApp({ db: temp.db, config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test', TRUST_PROXY: '1' }), logger: { error() {} } });
-    const forwarded = await request(proxied).get('/api/v1/fanbox/user/100/fancards').set('Host', 'archive.example.org').set('X-Forwarded-Proto', 'https');
+    const proxied = createApp({
+      db: temp.db,
+      config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test', TRUST_PROXY: '1' }),
+      logger: { error() {} },
+    });
+    const forwarded = await request(proxied)
+      .get('/api/v1/fanbox/user/100/fancards')
+      .set('Host', 'archive.example.org')
+      .set('X-Forwarded-Proto', 'https');
     expect(forwarded.body[0].server).toBe('https://archive.example.org');
     const patreon = await request(app).get('/api/v1/patreon/user/200/fancards');
     expect(patreon.status).toBe(400);

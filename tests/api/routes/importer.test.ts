@@ -96,9 +96,33 @@ describe('queueing', () => {
     const id = answer.body.import_id as string;
     const status = await get(`/imports/${id}`);
     expect(status.status).toBe(200);
-    expect(status.body).toMatchObject({ id, service, priority: SUBMITTED_PRIORITY, sub_count: 0, save_dms: false, finished_at: null, is_key_invalid: false, retry_count: 0 });
+    expect(status.body).toMatchObject({
+      id,
+      service,
+      priority: SUBMITTED_PRIORITY,
+      sub_count: 0,
+      save_dms: false,
+      finished_at: null,
+      is_key_invalid: false,
+      retry_count: 0,
+    });
     expect(Object.keys(status.body).sort()).toEqual(
-      ['created_at', 'current_try_started_at', 'finished_at', 'first_started_at', 'id', 'is_key_invalid', 'key_failed_at', 'logs', 'priority', 'resuming_at', 'retry_count', 'save_dms', 'service', 'sub_count'].sort(),
+      [
+        'created_at',
+        'current_try_started_at',
+        'finished_at',
+        'first_started_at',
+        'id',
+        'is_key_invalid',
+        'key_failed_at',
+        'logs',
+        'priority',
+        'resuming_at',
+        'retry_count',
+        'save_dms',
+        'service',
+        'sub_count',
+      ].sort(),
     );
     // The import carries its log lines (a list of strings), as the separate log call has them.
     expect(status.body.logs).toEqual([IMPORTER_MESSAGES.queued]);

@@ -24,7 +24,13 @@ import { httpRequest, listen, type RawAnswer } from '../../helpers/http.ts';
 import { signIn } from '../../helpers/session.ts';
 import { PAGE_COVERAGE } from '../page-coverage.ts';
 
-const SETTINGS = { imageHost: '', discordContentHost: 'https://cdn.discordapp.com', iconsPath: '/icons', bannersPath: '/banners', trustProxy: false };
+const SETTINGS = {
+  imageHost: '',
+  discordContentHost: 'https://cdn.discordapp.com',
+  iconsPath: '/icons',
+  bannersPath: '/banners',
+  trustProxy: false,
+};
 
 let site: TestSite;
 let base: string;
@@ -43,7 +49,10 @@ function inlineScripts(html: string): { attributes: string; text: string }[] {
 }
 
 function scriptSources(policy: string): string[] {
-  const directive = policy.split(';').map((part) => part.trim()).find((part) => part.startsWith('script-src '));
+  const directive = policy
+    .split(';')
+    .map((part) => part.trim())
+    .find((part) => part.startsWith('script-src '));
   return directive ? directive.split(/\s+/).slice(1) : [];
 }
 
@@ -86,9 +95,17 @@ describe('the policy', () => {
     const scripts = scriptSources(policy);
     expect(scripts.slice(0, 2)).toEqual(["'self'", "'wasm-unsafe-eval'"]);
     expect(scripts.slice(2).every((source) => /^'sha256-[A-Za-z0-9+/]{43}='$/.test(source))).toBe(true);
-    expect(scripts.filter((source) => /^('unsafe-inline'|'unsafe-eval'|'unsafe-hashes'|'strict-dynamic'|\*|https?:|data:|blob:)/.test(source))).toEqual([]);
+    expect(
+      scripts.filter((source) => /^('unsafe-inline'|'unsafe-eval'|'unsafe-hashes'|'strict-dynamic'|\*|https?:|data:|blob:)/.test(source)),
+    ).toEqual([]);
     for (const text of INLINE_SCRIPTS) expect(scripts).toContain(scriptHashSource(text));
-    for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'self'", "form-action 'self'"]) {
+    for (const directive of [
+      "default-src 'self'",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'self'",
+      "form-action 'self'",
+    ]) {
       expect(policy).toContain(directive);
     }
     expect(policy).toContain("img-src 'self' https://cdn.discordapp.com;");
@@ -142,15 +159,18 @@ describe('pages carry it', () => {
     expect(redirect.headers['content-security-policy']).toBe(pageSecurityPolicy(SETTINGS));
   });
 
-  it.each(Object.entries(PAGE_COVERAGE).map(([file, page]) => ({ file, ...page })))('on $file as a role that may see it', async ({ url, access }) => {
-    const role = ({ account: 'consumer', moderator: 'moderator', administrator: 'administrator' } as Record<string, Role>)[access];
-    const answer = await get(url, role ? { cookie: cookies.get(role)! } : {});
-    if (answer.status >= 300 && answer.status < 400) {
-      expect(answer.headers['content-security-policy'], url).toBe(pageSecurityPolicy(SETTINGS));
-      return;
-    }
-    expectPolicyCovers(answer, `${url} (${answer.status})`);
-  });
+  it.each(Object.entries(PAGE_COVERAGE).map(([file, page]) => ({ file, ...page })))(
+    'on $file as a role that may see it',
+    async ({ url, access }) => {
+      const role = ({ account: 'consumer', moderator: 'moderator', administrator: 'administrator' } as Record<string, Role>)[access];
+      const answer = await get(url, role ? { cookie: cookies.get(role)! } : {});
+      if (answer.status >= 300 && answer.status < 400) {
+        expect(answer.headers['content-security-policy'], url).toBe(pageSecurityPolicy(SETTINGS));
+        return;
+      }
+      expectPolicyCovers(answer, `${url} (${answer.status})`);
+    },
+  );
 
   it('keeps bundled page scripts as files of this origin, never inline modules', async () => {
     const post = (await get('/fanbox/user/artist1/post/p1')).body.toString();
@@ -189,7 +209,9 @@ describe('Strict-Transport-Security', () => {
         const https = await get(pathname, { 'x-forwarded-proto': 'https' }, proxied);
         expect(https.headers['strict-transport-security'], pathname).toBe(STRICT_TRANSPORT_SECURITY);
       }
-      expect((await get('/contact', { 'x-forwarded-proto': 'https, http' }, proxied)).headers['strict-transport-security']).toBe(STRICT_TRANSPORT_SECURITY);
+      expect((await get('/contact', { 'x-forwarded-proto': 'https, http' }, proxied)).headers['strict-transport-security']).toBe(
+        STRICT_TRANSPORT_SECURITY,
+      );
       expect((await get('/contact', { 'x-forwarded-proto': 'http' }, proxied)).headers['strict-transport-security']).toBeUndefined();
       expect((await get('/contact', {}, proxied)).headers['strict-transport-security']).toBeUndefined();
     } finally {
@@ -198,7 +220,8 @@ describe('Strict-Transport-Security', () => {
   });
 
   it('reads a TLS socket as https whatever the proxy setting', () => {
-    const request = (encrypted: boolean, proto?: string) => ({ socket: { encrypted }, headers: proto ? { 'x-forwarded-proto': proto } : {} }) as unknown as IncomingMessage;
+    const request = (encrypted: boolean, proto?: string) =>
+      ({ socket: { encrypted }, headers: proto ? { 'x-forwarded-proto': proto } : {} }) as unknown as IncomingMessage;
     expect(cameOverHttps(request(true), false)).toBe(true);
     expect(cameOverHttps(request(false, 'https'), false)).toBe(false);
     expect(cameOverHttps(request(false, 'HTTPS'), true)).toBe(true);

@@ -35,7 +35,15 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(paths.icons, 'fanbox'), { recursive: true });
   fs.writeFileSync(path.join(paths.icons, 'fanbox', 'artist1'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));
   upsertCreator(db, { service: 'fanbox', id: 'artist1', name: 'Front Test Artist', indexed: 1_700_000_000, updated: 1_700_000_000 });
-  upsertPost(db, { service: 'fanbox', user: 'artist1', id: 'p1', title: 'First post', content: '<p>Hi<script>alert(1)</script></p>', published: '2024-05-01T10:00:00', file: { name: 'a.png', path: image.path } });
+  upsertPost(db, {
+    service: 'fanbox',
+    user: 'artist1',
+    id: 'p1',
+    title: 'First post',
+    content: '<p>Hi<script>alert(1)</script></p>',
+    published: '2024-05-01T10:00:00',
+    file: { name: 'a.png', path: image.path },
+  });
 
   base = await site.start();
 }, 300_000);

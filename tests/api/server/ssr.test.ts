@@ -29,10 +29,24 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-ssr-'));
   db = openDatabase(path.join(dataDir, 'trove.sqlite'));
   migrate(db);
-  upsertCreator(db, { service: 'patreon', id: '42', name: 'Renderer Artist', public_id: 'renderer', indexed: 1_700_000_000, updated: 1_700_000_000 });
+  upsertCreator(db, {
+    service: 'patreon',
+    id: '42',
+    name: 'Renderer Artist',
+    public_id: 'renderer',
+    indexed: 1_700_000_000,
+    updated: 1_700_000_000,
+  });
   upsertCreator(db, { service: 'discord', id: '900', name: 'A Server', indexed: 1_700_000_000, updated: 1_700_000_000 });
   for (let n = 0; n < 3; n += 1) {
-    upsertPost(db, { service: 'patreon', user: '42', id: String(n), title: `Render ${n} 黒猫の日常`, content: `<p>Body ${n}</p>`, published: `2024-02-0${n + 1}T00:00:00` });
+    upsertPost(db, {
+      service: 'patreon',
+      user: '42',
+      id: String(n),
+      title: `Render ${n} 黒猫の日常`,
+      content: `<p>Body ${n}</p>`,
+      published: `2024-02-0${n + 1}T00:00:00`,
+    });
   }
   const site = { db, config: { ...readConfig({ DATA_DIR: dataDir }), environment: 'test' } };
   const handler = await loadSsrHandler(DIST_DIR);

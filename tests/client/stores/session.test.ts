@@ -1,14 +1,7 @@
 import { cleanStores } from 'nanostores';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '@shared/constants.ts';
-import {
-  $session,
-  clearLoginState,
-  memoryStorage,
-  readSession,
-  setLoggedIn,
-  setSessionStorage,
-} from '@site/client/stores/session.ts';
+import { $session, clearLoginState, memoryStorage, readSession, setLoggedIn, setSessionStorage } from '@site/client/stores/session.ts';
 
 afterEach(() => setSessionStorage(undefined));
 

@@ -62,7 +62,15 @@ export function communityMessage(over: Partial<CommunityMessage> = {}): Communit
     deleted_at: null,
     replies: [{ user: { name: 'kiwi_fan', role: 'user' }, text: 'Agreed!', created_at: at(60_000) }],
     embeds: [
-      { type: 'link', asset_url: null, title_link: 'https://example.com/news', image_url: `/data${FILE}.png`, thumb_url: `/data${FILE}.png`, title: 'Shop update', text: 'New prints' },
+      {
+        type: 'link',
+        asset_url: null,
+        title_link: 'https://example.com/news',
+        image_url: `/data${FILE}.png`,
+        thumb_url: `/data${FILE}.png`,
+        title: 'Shop update',
+        text: 'New prints',
+      },
     ],
     attachments: [{ path: `${FILE}.png`, name: 'print.png' }],
     original_json: { user: { name: 'Creator', role: 'campaign' }, created_at: at(0), text: 'The new pack is **live**' },

@@ -150,7 +150,10 @@ export function fullCommunityMessage(): CommunityMessage {
 
 /** One message per payload with `field` set to it (ids kept apart unless the id is the field). */
 export function hostileDiscordPage(field: string): DiscordMessage[] {
-  return PAYLOADS.map((payload, index) => ({ ...withField(fullDiscordMessage(), field, payload), ...(field === 'id' ? {} : { id: String(index) }) }));
+  return PAYLOADS.map((payload, index) => ({
+    ...withField(fullDiscordMessage(), field, payload),
+    ...(field === 'id' ? {} : { id: String(index) }),
+  }));
 }
 
 export function hostileCommunityPage(field: string): CommunityMessage[] {

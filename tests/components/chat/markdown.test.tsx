@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { ChatMarkdown, parseChatMarkdown } from '@site/components/chat/markdown.tsx';
 
 const ID = '123456789012345678';
-const html = (text: string, contentHost: string | undefined = 'https://cdn.test') => renderToStaticMarkup(<ChatMarkdown text={text} contentHost={contentHost} />);
+const html = (text: string, contentHost: string | undefined = 'https://cdn.test') =>
+  renderToStaticMarkup(<ChatMarkdown text={text} contentHost={contentHost} />);
 const LINK = 'target="_blank" rel="noopener noreferrer"';
 
 describe('ChatMarkdown', () => {
@@ -52,14 +53,20 @@ describe('ChatMarkdown', () => {
   });
 
   it('renders lists: bulleted, numbered from their first number, nested', () => {
-    expect(html('Todo:\n- lineart\n- **colours**\nthen')).toBe('Todo:<ul class="chat-list"><li>lineart</li><li><strong>colours</strong></li></ul>then');
+    expect(html('Todo:\n- lineart\n- **colours**\nthen')).toBe(
+      'Todo:<ul class="chat-list"><li>lineart</li><li><strong>colours</strong></li></ul>then',
+    );
     expect(html('3. three\n4. four')).toBe('<ol class="chat-list" start="3"><li>three</li><li>four</li></ol>');
-    expect(html('- top\n  - nested\n- next')).toBe('<ul class="chat-list"><li>top<ul class="chat-list"><li>nested</li></ul></li><li>next</li></ul>');
+    expect(html('- top\n  - nested\n- next')).toBe(
+      '<ul class="chat-list"><li>top<ul class="chat-list"><li>nested</li></ul></li><li>next</li></ul>',
+    );
     expect(html('a - b and 2. c')).toBe('a - b and 2. c');
   });
 
   it('renders headings, subtext and timestamps', () => {
-    expect(html('# Big\n-# small print')).toBe('<span class="chat-heading chat-heading--1">Big</span><small class="chat-subtext">small print</small>');
+    expect(html('# Big\n-# small print')).toBe(
+      '<span class="chat-heading chat-heading--1">Big</span><small class="chat-subtext">small print</small>',
+    );
     expect(html('<t:1700000000:R>')).toBe('<time class="chat-timestamp" dateTime="2023-11-14T22:13:20Z">2023-11-14 22:13:20</time>');
   });
 

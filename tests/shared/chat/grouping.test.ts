@@ -9,7 +9,12 @@ const ids = (groups: ReturnType<typeof groupMessages>) => groups.map((group) => 
 
 describe('groupMessages', () => {
   it('groups consecutive messages by one author less than 450000 ms apart', () => {
-    const groups = groupMessages([msg('1', 'a', 0), msg('2', 'a', 60_000), msg('3', 'a', 60_000 + CHAT_GROUP_GAP_MS - 1000), msg('4', 'b', 600_000)]);
+    const groups = groupMessages([
+      msg('1', 'a', 0),
+      msg('2', 'a', 60_000),
+      msg('3', 'a', 60_000 + CHAT_GROUP_GAP_MS - 1000),
+      msg('4', 'b', 600_000),
+    ]);
     expect(ids(groups)).toEqual([['1', '2', '3'], ['4']]);
     expect(groups[1].author).toEqual({ id: 'b' });
   });

@@ -45,12 +45,16 @@ describe('archivePath', () => {
     expect(archivePath(PATH)).toEqual({ path: PATH, hash: HASH, ext: '' });
   });
 
-  it.each([`/ff/cd/${HASH}.png`, `//ab/cd/${HASH}.png`, `https://x.test${PATH}.png`, `/data/../ab/cd/${HASH}`, `${PATH}.png?x=1`, `/ab/cd/${'g'.repeat(64)}`])(
-    'refuses %j',
-    (raw) => {
-      expect(archivePath(raw)).toBeUndefined();
-    },
-  );
+  it.each([
+    `/ff/cd/${HASH}.png`,
+    `//ab/cd/${HASH}.png`,
+    `https://x.test${PATH}.png`,
+    `/data/../ab/cd/${HASH}`,
+    `${PATH}.png?x=1`,
+    `/ab/cd/${'g'.repeat(64)}`,
+  ])('refuses %j', (raw) => {
+    expect(archivePath(raw)).toBeUndefined();
+  });
 
   it('finds extensions', () => {
     expect(extensionOf('a/b.tar.GZ')).toBe('gz');
@@ -100,7 +104,8 @@ describe('embeds', () => {
     expect(embedColor(0x5865f2)).toBe('#5865f2');
     expect(embedColor(0xff)).toBe('#0000ff');
     expect(embedColor(0)).toBe('#000000');
-    for (const bad of [undefined, null, -1, 0x1000000, 1.5, '#fff', 'red;background:url(x)']) expect(embedColor(bad)).toBe(DEFAULT_EMBED_COLOR);
+    for (const bad of [undefined, null, -1, 0x1000000, 1.5, '#fff', 'red;background:url(x)'])
+      expect(embedColor(bad)).toBe(DEFAULT_EMBED_COLOR);
   });
 
   it('prefers the video (thumbnail as poster), then the image, then the thumbnail; only archived media', () => {
@@ -115,7 +120,13 @@ describe('embeds', () => {
       width: 400,
       height: 225,
     });
-    expect(embedMedia({ thumbnail }, '')).toEqual({ kind: 'image', src: `/thumbnail/data${PATH}.png`, href: `/data${PATH}.png`, width: 400, height: 300 });
+    expect(embedMedia({ thumbnail }, '')).toEqual({
+      kind: 'image',
+      src: `/thumbnail/data${PATH}.png`,
+      href: `/data${PATH}.png`,
+      width: 400,
+      height: 300,
+    });
     expect(embedMedia({ thumbnail: { url: 'https://third.party/x.png' } }, '')).toBeUndefined();
   });
 });
@@ -128,7 +139,10 @@ describe('authors', () => {
       initial: 'K',
       tone: Number((BigInt(id) >> 22n) % 6n),
     });
-    expect(authorAvatar({ id, avatar: null, discriminator: '1337', username: 'kiwi' }, 'https://cdn.test')).toEqual({ initial: 'K', tone: 2 });
+    expect(authorAvatar({ id, avatar: null, discriminator: '1337', username: 'kiwi' }, 'https://cdn.test')).toEqual({
+      initial: 'K',
+      tone: 2,
+    });
     expect(authorAvatar({ id, avatar: '../../x', discriminator: '0', username: 'ねこすき' }, 'https://cdn.test')).toEqual({
       initial: 'ね',
       tone: Number((BigInt(id) >> 22n) % 6n),
@@ -167,7 +181,9 @@ describe('community', () => {
   it('calls an embed without a type invalid and keeps media to the archive', () => {
     expect(communityEmbedView({ title: 'x' }, '')).toEqual({ valid: false });
     expect(communityEmbedView({ type: '  ' }, '')).toEqual({ valid: false });
-    expect(communityEmbedView({ type: 'link', title: 'T', title_link: 'javascript:alert(1)', image_url: 'https://third.party/x.png' }, '')).toEqual({
+    expect(
+      communityEmbedView({ type: 'link', title: 'T', title_link: 'javascript:alert(1)', image_url: 'https://third.party/x.png' }, ''),
+    ).toEqual({
       valid: true,
       title: 'T',
       titleHref: undefined,

@@ -108,7 +108,9 @@ function parse<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  throw new TransientError(`Discord answered ${what} in a shape the importer does not understand (${issue?.path.join('.') || 'root'}: ${issue?.message})`);
+  throw new TransientError(
+    `Discord answered ${what} in a shape the importer does not understand (${issue?.path.join('.') || 'root'}: ${issue?.message})`,
+  );
 }
 
 /** Discord's API for one import: the user token of the import, its abort signal, the configured endpoint. */

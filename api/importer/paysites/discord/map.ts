@@ -73,7 +73,11 @@ export function embedMediaUrls(embed: DiscordApiEmbed): string[] {
 export function toEmbed(embed: DiscordApiEmbed, archived: Map<string, string>): DiscordEmbed {
   const { thumbnail, image, video, ...rest } = embed;
   const out: DiscordEmbed = { ...rest };
-  for (const [kind, media] of [['thumbnail', thumbnail], ['image', image], ['video', video]] as const) {
+  for (const [kind, media] of [
+    ['thumbnail', thumbnail],
+    ['image', image],
+    ['video', video],
+  ] as const) {
     const local = media?.proxy_url ? archived.get(media.proxy_url) : undefined;
     if (media && local) out[kind] = { url: `/data${local}`, width: media.width, height: media.height };
   }

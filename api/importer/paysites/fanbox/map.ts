@@ -146,13 +146,17 @@ export function postEmbed(post: PostInfo): PostEmbed | null {
   const first = body?.video ?? Object.values(body?.embedMap ?? {})[0];
   const url = first && embedUrl(first);
   if (url) return { url, subject: post.title || null, description: null };
-  const card = Object.values(body?.urlEmbedMap ?? {}).map(urlEmbedUrl).find(Boolean);
+  const card = Object.values(body?.urlEmbedMap ?? {})
+    .map(urlEmbedUrl)
+    .find(Boolean);
   return card ? { url: card, subject: null, description: null } : null;
 }
 
 /** A Fanbox file's name with its extension ('data' + 'zip' -> 'data.zip'). */
 export function fileName(file: FanboxFile): string {
-  return file.extension && !file.name.toLowerCase().endsWith(`.${file.extension.toLowerCase()}`) ? `${file.name}.${file.extension}` : file.name;
+  return file.extension && !file.name.toLowerCase().endsWith(`.${file.extension.toLowerCase()}`)
+    ? `${file.name}.${file.extension}`
+    : file.name;
 }
 
 /** Comments with their replies flattened (a reply points at its parent), as CommentInputs. */

@@ -115,7 +115,9 @@ export function postPlan(post: Resource, index: Included): PostPlan {
     ...mediaFiles(post, 'attachments_media', index),
     ...mediaFiles(post, 'audio', index),
   ];
-  const embed = attrs.embed?.url ? { url: attrs.embed.url, subject: attrs.embed.subject ?? null, description: attrs.embed.description ?? null } : null;
+  const embed = attrs.embed?.url
+    ? { url: attrs.embed.url, subject: attrs.embed.subject ?? null, description: attrs.embed.description ?? null }
+    : null;
   const tags = related(post, 'user_defined_tags', index).map((tag) => parseOr(tagAttributes, tag.attributes, 'a tag').value);
   return {
     id: post.id,

@@ -15,11 +15,17 @@ export interface PreparedPost {
   comments: CommentInput[];
 }
 
-async function archiveAll(ctx: ImportContext, client: PaysiteClient, plan: PostPlan): Promise<{ file: ArchivedFile | null; attachments: ArchivedFile[] }> {
+async function archiveAll(
+  ctx: ImportContext,
+  client: PaysiteClient,
+  plan: PostPlan,
+): Promise<{ file: ArchivedFile | null; attachments: ArchivedFile[] }> {
   const [file = null] = plan.file ? await archiveFiles(ctx, client, [plan.file]) : [];
   // Patreon lists a post's image both as its image and among its images: keep one copy.
   const seen = new Set(file ? [file.hash] : []);
-  const attachments = (await archiveFiles(ctx, client, plan.attachments)).filter((archived) => !seen.has(archived.hash) && seen.add(archived.hash));
+  const attachments = (await archiveFiles(ctx, client, plan.attachments)).filter(
+    (archived) => !seen.has(archived.hash) && seen.add(archived.hash),
+  );
   return { file, attachments };
 }
 
