@@ -182,7 +182,7 @@ export async function filesBenchmark() {
     const fileUrl = `http://127.0.0.1:${PORT}/data${big.path}`;
     const trove = { whole: await loadNative(fileUrl), range: await loadNative(fileUrl, { headers: { range: RANGE } }) };
     const bareServer = await startBare(storeLocation(paths.files, big.path), BARE_PORT, 'application/octet-stream');
-    let bare;
+    let bare: typeof trove;
     try {
       const bareUrl = `http://127.0.0.1:${BARE_PORT}/`;
       bare = { whole: await loadNative(bareUrl), range: await loadNative(bareUrl, { headers: { range: RANGE } }) };

@@ -34,5 +34,5 @@ export function runStep<T>(script: string, args: string[], env: Record<string, s
 
 export function saveResult(name: string, result: unknown): void {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  fs.writeFileSync(path.join(RESULTS_DIR, `${name}.json`), JSON.stringify(result, null, 2) + '\n');
+  fs.writeFileSync(path.join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
 }

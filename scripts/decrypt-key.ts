@@ -22,16 +22,17 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-let parsed;
-try {
-  parsed = parseArgs({
-    allowPositionals: true,
-    options: { 'private-key': { type: 'string' }, print: { type: 'boolean', default: false } },
-  });
-} catch (error) {
-  fail(`${(error as Error).message}\n${USAGE}`);
+function parseArguments() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: { 'private-key': { type: 'string' }, print: { type: 'boolean', default: false } },
+    });
+  } catch (error) {
+    fail(`${(error as Error).message}\n${USAGE}`);
+  }
 }
-const { values, positionals } = parsed;
+const { values, positionals } = parseArguments();
 if (!values['private-key'] || positionals.length !== 1) fail(USAGE);
 const id = positionals[0]!;
 if (!/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) fail(`Invalid key ID "${id}".`);

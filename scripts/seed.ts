@@ -33,10 +33,9 @@ function positiveInt(name: string, value: string | undefined, fallback: number, 
   return n;
 }
 
-async function main(): Promise<void> {
-  let args;
+function parseArguments() {
   try {
-    args = parseArgs({
+    return parseArgs({
       options: {
         'data-dir': { type: 'string' },
         creators: { type: 'string' },
@@ -53,6 +52,10 @@ async function main(): Promise<void> {
     console.error(USAGE);
     process.exit(2);
   }
+}
+
+async function main(): Promise<void> {
+  const args = parseArguments();
   if (args.help) {
     console.log(USAGE);
     return;

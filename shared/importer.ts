@@ -93,9 +93,6 @@ function maxLength(value: string, message = TOO_LONG): string {
   return value;
 }
 
-/** A key with only the 1024-character limit. */
-const plainKey = field(KEY_REQUIRED, (v) => maxLength(v));
-
 /** Base64 (standard or URL alphabet, padding optional) to UTF-8 text; throws when it is not base64. */
 function base64Text(value: string): string {
   const normalised = value.replace(/-/g, '+').replace(/_/g, '/');

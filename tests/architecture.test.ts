@@ -28,11 +28,11 @@ function* sourceFiles(dir: string): Generator<string> {
 /** Static imports, `export ... from`, side-effect imports, dynamic import() and import('...') types. */
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])([^'"\n]+)\1/g;
 
-export function importSpecifiers(text: string): string[] {
+function importSpecifiers(text: string): string[] {
   return [...text.matchAll(SPECIFIER)].map((match) => match[2]);
 }
 
-export interface Arrow {
+interface Arrow {
   file: string;
   specifier: string;
   /** The repository path it points to, or 'node:' / 'npm' for outside modules. */
@@ -52,7 +52,7 @@ function resolveSpecifier(file: string, specifier: string): string {
   return 'npm';
 }
 
-export function arrowsOf(file: string, text: string): Arrow[] {
+function arrowsOf(file: string, text: string): Arrow[] {
   return importSpecifiers(text).map((specifier) => ({
     file: path.relative(ROOT, file).split(path.sep).join('/'),
     specifier,
@@ -65,7 +65,7 @@ function floorOf(repoPath: string): Floor | undefined {
 }
 
 /** Why an arrow is not allowed, or undefined when it is. */
-export function violation({ file, specifier, target }: Arrow): string | undefined {
+function violation({ file, specifier, target }: Arrow): string | undefined {
   if (specifier.startsWith('../../')) return 'climbs ../../ (use @shared/, @api/ or @site/)';
   const from = floorOf(file);
   const to = floorOf(target);

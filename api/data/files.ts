@@ -6,8 +6,8 @@ import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { hashPath, inTransaction, nowIso, parseJson } from './util.ts';
 import { mimeForExt } from '@shared/mime.ts';
-import { listPostsWithFile, type PostSummary } from './posts.ts';
-import { listDiscordMessagesWithFile, type DiscordFileHit } from './discord.ts';
+import { listPostsWithFile } from './posts.ts';
+import { listDiscordMessagesWithFile } from './discord.ts';
 import type { HashSearchResult } from '@shared/shapes/hash-search.ts';
 export type { HashSearchResult };
 

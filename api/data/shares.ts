@@ -54,7 +54,9 @@ export function createShare(db: Db, input: ShareInput): number {
       ).lastInsertRowid,
     );
     const insertFile = stmt(db, 'INSERT INTO share_files (share_id, idx, filename, hash, upload_url) VALUES (?, ?, ?, ?, ?)');
-    input.files.forEach((file, idx) => insertFile.run(id, idx, file.filename, file.hash ?? null, file.upload_url ?? null));
+    input.files.forEach((file, idx) => {
+      insertFile.run(id, idx, file.filename, file.hash ?? null, file.upload_url ?? null);
+    });
     const link = stmt(db, 'INSERT OR IGNORE INTO share_creators (share_id, service, creator_id) VALUES (?, ?, ?)');
     for (const creator of input.creators ?? []) link.run(id, creator.service, creator.creator_id);
     recordShare(db, id, 'upsert');

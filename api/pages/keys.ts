@@ -131,6 +131,6 @@ export function canonicalPageKey(pathname: string, search: string): string | und
   if (route.maxStoredOffset !== undefined && offset > route.maxStoredOffset) return undefined;
   // Selectors in the route's order, so one page has one key however its URL lists them.
   const ordered = (route.selectors ?? []).filter(([name]) => selected.has(name)).map(([name]) => [name, selected.get(name)!]);
-  const listing = '/' + segments.map(encodeURIComponent).join('/') + (ordered.length > 0 ? `?${new URLSearchParams(ordered)}` : '');
+  const listing = `/${segments.map(encodeURIComponent).join('/')}${ordered.length > 0 ? `?${new URLSearchParams(ordered)}` : ''}`;
   return pageKey(listing, offset);
 }

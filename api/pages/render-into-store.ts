@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { PageStore, type WriteOptions } from '../server/page-store.ts';
+import type { PageStore, WriteOptions } from '../server/page-store.ts';
 import type { PageRenderer } from '../server/ssr.ts';
 import type { Config } from '../config.ts';
 

@@ -16,7 +16,6 @@ import {
 } from '../data/posts.ts';
 import { popularPosts } from '../data/popular.ts';
 import { todayUtc } from '@shared/popular.ts';
-import type { Db } from '../data/db.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { answeredNotModified, isoUtc } from '../http/conditional.ts';
 import { fileServer } from '../http/file-server.ts';

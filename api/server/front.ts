@@ -10,7 +10,7 @@ import type { Express } from 'express';
 import { canonicalPageKey } from '../pages/keys.ts';
 import { sendFile } from './send-file.ts';
 import { walkFiles } from './walk.ts';
-import { PageStore } from './page-store.ts';
+import type { PageStore } from './page-store.ts';
 import { ssrLocals, type PageRenderer, type SiteDeps, type SsrHandler } from './ssr.ts';
 import { createMediaHandler, type MediaOptions } from './media.ts';
 import { answerBadRequest, BAD_TARGET_MESSAGES, hasValidEncoding, isSingleEncoded, targetPath } from './request-target.ts';

@@ -73,7 +73,7 @@ export async function ensureBuild(log: (line: string) => void): Promise<string> 
   if (result.status !== 0) throw new Error('astro build failed');
   await bundleRenderWorker();
   const compressed = precompressDir(path.join(DIST_DIR, 'client'));
-  fs.writeFileSync(STAMP, JSON.stringify({ id, builtAt: new Date().toISOString() }) + '\n');
+  fs.writeFileSync(STAMP, `${JSON.stringify({ id, builtAt: new Date().toISOString() })}\n`);
   log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s (${compressed} assets precompressed).`);
   return id;
 }
@@ -85,8 +85,8 @@ export function precompressDir(dir: string): number {
     if (!isCompressible(file) || /\.(br|gz)$/.test(file)) continue;
     const body = fs.readFileSync(file);
     if (body.length < 512) continue;
-    fs.writeFileSync(file + '.br', zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
-    fs.writeFileSync(file + '.gz', zlib.gzipSync(body, { level: 9 }));
+    fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(body, { level: 9 }));
     count += 1;
   }
   return count;

@@ -529,8 +529,12 @@ function seedDms(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: number): void
 function seedAccountData(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: number, adminId: number): void {
   const posting = ctx.creators.filter((c) => c.postIds.length > 0);
   const at = (days: number) => iso(ctx.timeline.end - days * DAY);
-  rng.sample(ctx.creators, 5).forEach((creator, i) => addFavoriteCreator(db, consumerId, creator.service, creator.id, at(40 - i)));
-  rng.sample(ctx.creators, 2).forEach((creator, i) => addFavoriteCreator(db, adminId, creator.service, creator.id, at(20 - i)));
+  rng.sample(ctx.creators, 5).forEach((creator, i) => {
+    addFavoriteCreator(db, consumerId, creator.service, creator.id, at(40 - i));
+  });
+  rng.sample(ctx.creators, 2).forEach((creator, i) => {
+    addFavoriteCreator(db, adminId, creator.service, creator.id, at(20 - i));
+  });
   for (let i = 0; i < 10 && posting.length > 0; i += 1) {
     const creator = rng.pick(posting);
     addFavoritePost(db, consumerId, creator.service, creator.id, rng.pick(creator.postIds), at(30 - i));

@@ -174,7 +174,7 @@ function creatorPicker(rng: Rng, count: number): () => number {
   const cumulative: number[] = [];
   let sum = 0;
   for (let rank = 0; rank < count; rank += 1) {
-    sum += 1 / Math.pow(rank + 1, 0.7);
+    sum += 1 / (rank + 1) ** 0.7;
     cumulative.push(sum);
   }
   return () => {

@@ -229,7 +229,7 @@ export function postContent(rng: Rng, lang: Language, n: number): string {
     for (let s = 0; s < sentences; s += 1) parts.push(escapeHtml(fill(rng.pick(SENTENCES[lang]), rng, lang, n)));
     let html = parts.join(' ');
     if (p === 0 && rng.chance(0.25)) html = `<strong>${html}</strong>`;
-    if (rng.chance(0.15)) html += '<br>' + escapeHtml(fill(rng.pick(SENTENCES[lang]), rng, lang, n));
+    if (rng.chance(0.15)) html += `<br>${escapeHtml(fill(rng.pick(SENTENCES[lang]), rng, lang, n))}`;
     out.push(`<p>${html}</p>`);
   }
   if (rng.chance(0.1)) {

@@ -45,7 +45,7 @@ export async function loadArchiveFilePage(deps: SiteDeps, rawHash: string | unde
     findPostsUrl: hashSearchUrl(hash),
     backUrl: post ? postUrl(post.service, post.user, post.id) : hashSearchUrl(hash),
   };
-  let lookup;
+  let lookup: Awaited<ReturnType<typeof loadArchiveFile>>;
   try {
     lookup = await loadArchiveFile(db, dataPaths(deps.config.dataDir).files, hash);
   } catch (error) {

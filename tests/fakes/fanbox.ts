@@ -151,7 +151,7 @@ export async function startFakeFanbox(options: FakeFanboxOptions): Promise<FakeF
     excerpt: '',
   });
 
-  const api = (path: string, q: URLSearchParams, res: http.ServerResponse): void => {
+  const api = (path: string, q: URLSearchParams, res: http.ServerResponse) => {
     switch (path) {
       case '/plan.listSupporting':
         return send(res, 200, {

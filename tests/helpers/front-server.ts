@@ -3,7 +3,7 @@
  * handler and the page store, listening on a free port. Tests add their data before calling start().
  */
 import fs from 'node:fs';
-import http from 'node:http';
+import type http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createApp } from '@api/app.ts';

@@ -43,7 +43,7 @@ function storage(): StorageLike | null {
 export function readSession(): Session {
   try {
     const store = storage();
-    if (!store || store.getItem(STORAGE_KEYS.loggedIn) !== 'yes') return LOGGED_OUT;
+    if (store?.getItem(STORAGE_KEYS.loggedIn) !== 'yes') return LOGGED_OUT;
     return { loggedIn: true, role: store.getItem(STORAGE_KEYS.role) || null };
   } catch {
     return LOGGED_OUT;

@@ -116,6 +116,7 @@ function renderNode(node: Node, ctx: RenderContext, key: number): ReactNode {
       return <s key={key}>{inner()}</s>;
     case 'spoiler':
       return (
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a spoiler is revealed on focus too, so keyboard users can read it
         <span key={key} className="chat-spoiler" tabIndex={0} title="Spoiler">
           {inner()}
         </span>

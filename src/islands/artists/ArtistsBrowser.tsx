@@ -170,6 +170,7 @@ export default function ArtistsBrowser({ initial, iconsPath, children }: Props) 
 
   return (
     <>
+      {/* biome-ignore lint/a11y/useSemanticElements: a form with role=search is the landmark every browser and reader knows; <search> is newer */}
       <form className="artists-search" action="/artists" method="get" role="search" onSubmit={onSubmit} onFocus={load}>
         <div className="artists-search__row">
           <label className="artists-search__query">

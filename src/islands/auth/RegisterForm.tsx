@@ -21,6 +21,7 @@ export default function RegisterForm() {
       confirm_password: String(data.get('confirm_password') ?? ''),
       favorites_json: JSON.stringify(favorites),
     });
+    // biome-ignore lint/suspicious/noDocumentCookie: one expiring write; the Cookie Store API is not in every browser the site supports
     if (favorites.length) document.cookie = `${GUEST_FAVORITES_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
     await enterAccount(account, ACCOUNT_PAGES.overview);
   }

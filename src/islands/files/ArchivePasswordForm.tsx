@@ -18,7 +18,7 @@ export interface ArchivePasswordFormProps {
 
 export default function ArchivePasswordForm({ hash, onUnlocked }: ArchivePasswordFormProps) {
   const inputId = useId();
-  async function submit(data: FormData): Promise<readonly string[] | void> {
+  async function submit(data: FormData): Promise<readonly string[] | undefined> {
     const password = String(data.get('password') ?? '');
     if (password === '') return [PASSWORD_REQUIRED];
     // The site's call is v1 with the password alone in an array, as kemono's (v2 takes {password}).

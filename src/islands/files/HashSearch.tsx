@@ -58,6 +58,7 @@ export default function HashSearch({ imageHost, initial = NO_SEARCH }: Props) {
     if (ticket === latest.current) setFound({ hash, answer });
   }
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on mount; search() reads only refs and state setters
   useEffect(() => {
     function searchFromUrl() {
       const raw = new URLSearchParams(window.location.search).get('hash');
@@ -121,7 +122,7 @@ export default function HashSearch({ imageHost, initial = NO_SEARCH }: Props) {
     }
   }
 
-  async function submit(data: FormData): Promise<readonly string[] | void> {
+  async function submit(data: FormData): Promise<readonly string[] | undefined> {
     setUrlErrors([]);
     let hash: string;
     if (file) {

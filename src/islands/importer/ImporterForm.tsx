@@ -24,7 +24,7 @@ export default function ImporterForm({ signedIn }: Props) {
   useEffect(() => setUserAgent(navigator.userAgent), []);
   const current = importerService(service);
 
-  async function submit(data: FormData): Promise<readonly string[] | void> {
+  async function submit(data: FormData): Promise<readonly string[] | undefined> {
     const body: Record<string, string> = { service };
     for (const field of current.fields) body[field.name] = String(data.get(field.name) ?? '');
     for (const name of CHECKBOXES) body[name] = data.get(name) ? '1' : '0';

@@ -54,7 +54,7 @@ export default function LinkRequestForm({ service, creatorId, creatorName }: Pro
     return found;
   }, [creators, serviceFilter, nameFilter, service, creatorId]);
 
-  async function submit(): Promise<readonly string[] | void> {
+  async function submit(): Promise<readonly string[] | undefined> {
     if (!selected) return ['Please select a creator.'];
     const answer = await api.v1.post<{ message: string }>(
       `/${encodeURIComponent(service)}/user/${encodeURIComponent(creatorId)}/links/new`,

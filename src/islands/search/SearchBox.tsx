@@ -34,6 +34,7 @@ export default function SearchBox({ action, value = '', label, minLength, delayM
   };
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a form with role=search is the landmark every browser and reader knows; <search> is newer
     <form ref={form} className="search-box" action={action} method="get" role="search">
       <label className="search-box__label">
         <span className="visually-hidden">{label}</span>

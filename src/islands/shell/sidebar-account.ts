@@ -26,7 +26,10 @@ export async function fetchPendingDms(signal?: AbortSignal): Promise<boolean> {
 function showDot(link: Element | null, pending: boolean): void {
   const dot = link?.querySelector('.pending-dot');
   if (!link || pending === !!dot) return;
-  if (!pending) return dot!.remove();
+  if (!pending) {
+    dot!.remove();
+    return;
+  }
   const added = document.createElement('span');
   added.className = 'pending-dot';
   added.setAttribute('role', 'img');

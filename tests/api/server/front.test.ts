@@ -4,20 +4,18 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type http from 'node:http';
 import path from 'node:path';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest } from '../../helpers/http.ts';
-import { type Db } from '@api/data/db.ts';
+import type { Db } from '@api/data/db.ts';
 import { upsertCreator } from '@api/data/creators.ts';
 import { upsertPost } from '@api/data/posts.ts';
 import { storeFile } from '@api/media/store.ts';
-import { PageStore } from '@api/server/page-store.ts';
+import type { PageStore } from '@api/server/page-store.ts';
 import { DIST_DIR } from '../../../scripts/lib/build.ts';
 
 let site: TestSite;
-let dataDir: string;
 let db: Db;
 let store: PageStore;
 let base: string;
@@ -29,7 +27,7 @@ function request(pathname: string, headers: Record<string, string> = {}, method 
 
 beforeAll(async () => {
   site = await createTestSite('front');
-  ({ dataDir, db, store } = site);
+  ({ db, store } = site);
   const paths = site.paths;
   image = await storeFile(paths.files, Buffer.from('not really a png, but bytes with a known hash'), 'png');
   fs.mkdirSync(path.join(paths.icons, 'fanbox'), { recursive: true });

@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest, type RawAnswer } from '../../helpers/http.ts';
-import { type Db } from '@api/data/db.ts';
+import type { Db } from '@api/data/db.ts';
 import { registerFile } from '@api/data/files.ts';
 import { storeFile, type StoredFile } from '@api/media/store.ts';
 import { DEFAULT_BANNER, DEFAULT_ICON } from '@api/server/media.ts';

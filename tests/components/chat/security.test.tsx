@@ -66,7 +66,7 @@ function decode(value: string): string {
 }
 
 /** Every problem found in the markup, as readable lines (empty when safe). */
-export function unsafeParts(html: string): string[] {
+function unsafeParts(html: string): string[] {
   const problems: string[] = [];
   for (const tag of html.matchAll(/<([a-zA-Z][a-zA-Z0-9:-]*)((?:\s[^>]*)?)\/?>/g)) {
     const [, name, attributes] = tag;
