@@ -9,20 +9,12 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Db } from './data/db.ts';
-import type { Config } from '../src/lib/config.ts';
-import { buildInfo, type BuildInfo } from '../src/lib/build-info.ts';
-import { firstIssueMessage } from '../src/lib/validators.ts';
+import type { Config } from './config.ts';
+import { buildInfo, type BuildInfo } from './build-info.ts';
+import { firstIssueMessage } from '@shared/validators.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
 import { openApiDocument } from './http/openapi.ts';
-import {
-  ANSWERED,
-  toExpressPath,
-  versionBase,
-  type AppContext,
-  type Logger,
-  type RouteDefinition,
-  type RouteGroup,
-} from './http/route.ts';
+import { ANSWERED, toExpressPath, versionBase, type AppContext, type Logger, type RouteDefinition, type RouteGroup } from './http/route.ts';
 import { CSRF_MESSAGE, MUST_REGISTER, accessDeniedMessage, allows, passesCsrfCheck, sessionAccount } from './http/session.ts';
 import {
   BadRequestError,
@@ -92,8 +84,6 @@ function unwrapV2Body(body: unknown): unknown {
 
 class ResponseShapeError extends Error {}
 
-
-
 export function createApp(deps: AppDeps): express.Express {
   const context: AppContext = {
     db: deps.db,
@@ -103,8 +93,7 @@ export function createApp(deps: AppDeps): express.Express {
   };
   const groups: readonly RouteGroup[] = deps.routes?.length ? [...ROUTE_GROUPS, ...deps.routes] : ROUTE_GROUPS;
   const openApi = () => openApiDocument(groups);
-  const checkResponses =
-    deps.checkResponses ?? (process.env.VITEST !== undefined || deps.config.environment === 'test');
+  const checkResponses = deps.checkResponses ?? (process.env.VITEST !== undefined || deps.config.environment === 'test');
 
   const app = express();
   app.disable('x-powered-by');
@@ -190,10 +179,7 @@ export function createApp(deps: AppDeps): express.Express {
   for (const entry of known.values()) {
     const methods = [...entry.methods, 'OPTIONS'];
     routerFor(entry.version).all(entry.path, (req: Request, res: Response, next: NextFunction) => {
-      const error = new MethodNotAllowedError(
-        methods,
-        entry.form ? 'Unknown method' : `Method ${req.method} is not allowed on this path.`,
-      );
+      const error = new MethodNotAllowedError(methods, entry.form ? 'Unknown method' : `Method ${req.method} is not allowed on this path.`);
       if (req.method === 'OPTIONS') {
         res.set(error.headers).status(204).end();
         return;
@@ -232,7 +218,10 @@ export function createApp(deps: AppDeps): express.Express {
       res.end();
       return;
     }
-    res.status(httpError.status).set(httpError.headers).json(errorBody(httpError, versionOf(req)));
+    res
+      .status(httpError.status)
+      .set(httpError.headers)
+      .json(errorBody(httpError, versionOf(req)));
   });
 
   return app;

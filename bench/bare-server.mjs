@@ -18,7 +18,11 @@ http
         fs.read(fd, body, 0, body.length, start, (error) => {
           fs.close(fd, () => {});
           if (error) return void res.writeHead(500).end();
-          res.writeHead(206, { 'Content-Type': contentType, 'Content-Length': body.length, 'Content-Range': `bytes ${start}-${end}/${size}` });
+          res.writeHead(206, {
+            'Content-Type': contentType,
+            'Content-Length': body.length,
+            'Content-Range': `bytes ${start}-${end}/${size}`,
+          });
           res.end(body);
         });
       });

@@ -8,12 +8,24 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../api/app.ts';
 import { upsertCreator } from '../api/data/creators.ts';
-import { getCommunityChannel, listCommunityMessages, upsertCommunityChannel, upsertCommunityMessages, type CommunityMessageInput } from '../api/data/community.ts';
-import { getDiscordChannel, listDiscordMessages, upsertDiscordChannel, upsertDiscordMessages, type DiscordMessageInput } from '../api/data/discord.ts';
+import {
+  getCommunityChannel,
+  listCommunityMessages,
+  upsertCommunityChannel,
+  upsertCommunityMessages,
+  type CommunityMessageInput,
+} from '../api/data/community.ts';
+import {
+  getDiscordChannel,
+  listDiscordMessages,
+  upsertDiscordChannel,
+  upsertDiscordMessages,
+  type DiscordMessageInput,
+} from '../api/data/discord.ts';
 import { openSite } from '../scripts/lib/site.ts';
-import { CHAT_PAGE_SIZE } from '../src/lib/constants.ts';
-import { lastChatOffset } from '../src/lib/chat/paging.ts';
-import { communityUrl, discordServerUrl, withOffset } from '../src/lib/urls.ts';
+import { CHAT_PAGE_SIZE } from '../shared/constants.ts';
+import { lastChatOffset } from '../shared/chat/paging.ts';
+import { communityUrl, discordServerUrl, withOffset } from '../shared/urls.ts';
 import type { Db } from '../api/data/db.ts';
 
 process.env.NODE_ENV ??= 'production';
@@ -63,9 +75,18 @@ function seedDiscord(db: Db): void {
         id: `92${String(n).padStart(16, '0')}`,
         server_id: SERVER,
         channel_id: CHANNEL,
-        author: { id: `8${String(author).padStart(17, '0')}`, username: `member${author}`, global_name: `Member ${author}`, avatar: null, discriminator: '0' },
+        author: {
+          id: `8${String(author).padStart(17, '0')}`,
+          username: `member${author}`,
+          global_name: `Member ${author}`,
+          avatar: null,
+          discriminator: '0',
+        },
         content: `${LINES[n % LINES.length]} (#${n})`,
-        embeds: n % 50 === 0 ? [{ type: 'rich', title: `Embed ${n}`, description: 'An embed', color: 3447003, provider: { name: 'Example' } }] : [],
+        embeds:
+          n % 50 === 0
+            ? [{ type: 'rich', title: `Embed ${n}`, description: 'An embed', color: 3447003, provider: { name: 'Example' } }]
+            : [],
         attachments: n % 40 === 0 ? [{ name: `image-${n}.png`, path: `/ab/cd/${'ab'.repeat(32)}.png` }] : [],
         published: new Date(at).toISOString(),
       });
@@ -76,7 +97,12 @@ function seedDiscord(db: Db): void {
 
 function seedCommunity(db: Db): void {
   upsertCreator(db, { service: 'patreon', id: CREATOR, name: 'Bench community' });
-  upsertCommunityChannel(db, { channel_id: COMMUNITY, creator_id: CREATOR, name: 'long-channel', messages_refreshed_at: '2024-01-01T00:00:00' });
+  upsertCommunityChannel(db, {
+    channel_id: COMMUNITY,
+    creator_id: CREATOR,
+    name: 'long-channel',
+    messages_refreshed_at: '2024-01-01T00:00:00',
+  });
   const roles = ['user', 'campaign', 'admin', 'patreon_admin'];
   for (let from = 0; from < MESSAGES; from += BATCH) {
     const batch: CommunityMessageInput[] = [];
@@ -88,7 +114,11 @@ function seedCommunity(db: Db): void {
         created_at: created,
         deleted_at: n % 97 === 0 ? created : null,
         embeds: n % 60 === 0 ? [{ type: 'link', title: `Link ${n}`, title_link: 'https://example.org' }] : [],
-        original_json: { user: { name: `Patron ${n % 9}`, role: roles[n % 4] }, created_at: created, text: `${LINES[n % LINES.length]} (#${n})` },
+        original_json: {
+          user: { name: `Patron ${n % 9}`, role: roles[n % 4] },
+          created_at: created,
+          text: `${LINES[n % LINES.length]} (#${n})`,
+        },
       });
     }
     upsertCommunityMessages(db, batch);
@@ -164,4 +194,6 @@ results.message_link = { status: await expectOk(oldestMessage, true), ...(await 
 
 api.close();
 await site.close();
-console.log(JSON.stringify({ messages: MESSAGES, runs: RUNS, seedSeconds: Number(seedSeconds.toFixed(1)), ...results, node: process.version }));
+console.log(
+  JSON.stringify({ messages: MESSAGES, runs: RUNS, seedSeconds: Number(seedSeconds.toFixed(1)), ...results, node: process.version }),
+);

@@ -14,7 +14,7 @@ import { sharedDatabase } from '../api/data/db.ts';
 import { registerFile } from '../api/data/files.ts';
 import { storeFile, storeLocation, type StoredFile } from '../api/media/store.ts';
 import { makeThumbnail, THUMBNAIL_DEFAULTS } from '../api/media/thumbnails.ts';
-import { dataPaths } from '../src/lib/config.ts';
+import { dataPaths } from '../api/config.ts';
 import { createRng } from '../scripts/seed/random.ts';
 import { archiveDir } from './lib.ts';
 import { load, startBare, startTrove, stop, type LoadResult } from './serve.ts';
@@ -40,7 +40,15 @@ async function realisticJpeg(index: number): Promise<Buffer> {
       : `<rect x="${random() * IMAGE_WIDTH}" y="${random() * IMAGE_HEIGHT}" width="${50 + random() * 500}" height="${50 + random() * 400}" fill="${colour()}" fill-opacity="0.7"/>`,
   ).join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${IMAGE_WIDTH}" height="${IMAGE_HEIGHT}">${shapes}</svg>`;
-  return sharp({ create: { width: IMAGE_WIDTH, height: IMAGE_HEIGHT, channels: 3, background: colour(), noise: { type: 'gaussian', mean: 128, sigma: 14 } } })
+  return sharp({
+    create: {
+      width: IMAGE_WIDTH,
+      height: IMAGE_HEIGHT,
+      channels: 3,
+      background: colour(),
+      noise: { type: 'gaussian', mean: 128, sigma: 14 },
+    },
+  })
     .composite([{ input: Buffer.from(svg), blend: 'soft-light' }])
     .jpeg({ quality: 85 })
     .toBuffer();
@@ -53,7 +61,10 @@ async function realisticJpeg(index: number): Promise<Buffer> {
  * and wrk ~1,800), so the file figures come from this client; the page and cached-thumbnail figures,
  * with small bodies, still come from autocannon.
  */
-async function loadNative(url: string, options: { headers?: Record<string, string>; connections?: number; seconds?: number } = {}): Promise<LoadResult> {
+async function loadNative(
+  url: string,
+  options: { headers?: Record<string, string>; connections?: number; seconds?: number } = {},
+): Promise<LoadResult> {
   const { headers = {}, connections = 20, seconds = 10 } = options;
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const once = () =>
@@ -87,7 +98,12 @@ async function loadNative(url: string, options: { headers?: Record<string, strin
       }),
     );
     latencies.sort((a, b) => a - b);
-    return { requestsPerSecond: latencies.length / (durationMs / 1000), latencyP99Ms: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0), errors, non2xx };
+    return {
+      requestsPerSecond: latencies.length / (durationMs / 1000),
+      latencyP99Ms: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0),
+      errors,
+      non2xx,
+    };
   }
   try {
     await run(2000);
@@ -98,7 +114,10 @@ async function loadNative(url: string, options: { headers?: Record<string, strin
 }
 
 /** Requests every URL with `inFlight` at a time; resolves with the seconds taken and the statuses seen. */
-async function fetchAll(urls: string[], inFlight: number): Promise<{ seconds: number; statuses: Record<number, number>; placeholders: number }> {
+async function fetchAll(
+  urls: string[],
+  inFlight: number,
+): Promise<{ seconds: number; statuses: Record<number, number>; placeholders: number }> {
   const statuses: Record<number, number> = {};
   let placeholders = 0;
   let next = 0;
@@ -163,7 +182,7 @@ export async function filesBenchmark() {
     const fileUrl = `http://127.0.0.1:${PORT}/data${big.path}`;
     const trove = { whole: await loadNative(fileUrl), range: await loadNative(fileUrl, { headers: { range: RANGE } }) };
     const bareServer = await startBare(storeLocation(paths.files, big.path), BARE_PORT, 'application/octet-stream');
-    let bare;
+    let bare: typeof trove;
     try {
       const bareUrl = `http://127.0.0.1:${BARE_PORT}/`;
       bare = { whole: await loadNative(bareUrl), range: await loadNative(bareUrl, { headers: { range: RANGE } }) };
@@ -183,12 +202,27 @@ export async function filesBenchmark() {
     const sources = images.map((image) => storeLocation(paths.files, image.path));
     const alone = [await thumbnailsAlone(sources, 1), await thumbnailsAlone(sources, 2)];
     return {
-      file: { bytes: FILE_BYTES, range: RANGE, trove, bare, ratio: { whole: trove.whole.requestsPerSecond / bare.whole.requestsPerSecond, range: trove.range.requestsPerSecond / bare.range.requestsPerSecond } },
+      file: {
+        bytes: FILE_BYTES,
+        range: RANGE,
+        trove,
+        bare,
+        ratio: {
+          whole: trove.whole.requestsPerSecond / bare.whole.requestsPerSecond,
+          range: trove.range.requestsPerSecond / bare.range.requestsPerSecond,
+        },
+      },
       thumbnails: {
         images: IMAGES,
         size: `${IMAGE_WIDTH}x${IMAGE_HEIGHT} JPEG`,
         averageImageBytes,
-        http: { inFlight: IN_FLIGHT, seconds: fresh.seconds, perSecond: IMAGES / fresh.seconds, statuses: fresh.statuses, placeholders: fresh.placeholders },
+        http: {
+          inFlight: IN_FLIGHT,
+          seconds: fresh.seconds,
+          perSecond: IMAGES / fresh.seconds,
+          statuses: fresh.statuses,
+          placeholders: fresh.placeholders,
+        },
         cachedRequestsPerSecond: cached.requestsPerSecond,
         alone,
       },

@@ -40,4 +40,13 @@ const seconds = (performance.now() - started) / 1000;
 // Worker threads share the process, so the process's peak resident set covers them.
 const peakRssMb = Math.max(peakRss, process.resourceUsage().maxRSS * 1024) / 1024 / 1024;
 await site.close();
-console.log(JSON.stringify({ posts, pages: plan.keys.length, seconds, pagesPerSecond: plan.keys.length / seconds, peakRssMb, failed: summary.failed.length }));
+console.log(
+  JSON.stringify({
+    posts,
+    pages: plan.keys.length,
+    seconds,
+    pagesPerSecond: plan.keys.length / seconds,
+    peakRssMb,
+    failed: summary.failed.length,
+  }),
+);

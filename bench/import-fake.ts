@@ -5,14 +5,25 @@
  * Prints `listening <url>` once up; on SIGTERM prints one JSON line with the requests it answered.
  */
 import { parseArgs } from 'node:util';
-import { FAKE_FAN_ID, FAKE_PATREON_KEY, startFakePatreon, type FakeComment, type FakeDataset, type FakePost } from '../tests/fakes/patreon.ts';
+import {
+  FAKE_FAN_ID,
+  FAKE_PATREON_KEY,
+  startFakePatreon,
+  type FakeComment,
+  type FakeDataset,
+  type FakePost,
+} from '../tests/fakes/patreon.ts';
 
-const { values } = parseArgs({ options: { posts: { type: 'string' }, creators: { type: 'string', default: '4' }, 'page-size': { type: 'string', default: '20' } } });
+const { values } = parseArgs({
+  options: { posts: { type: 'string' }, creators: { type: 'string', default: '4' }, 'page-size': { type: 'string', default: '20' } },
+});
 
 const iso = (time: number) => new Date(time).toISOString().replace('Z', '+00:00');
 const T0 = Date.UTC(2024, 0, 1);
 const HOUR = 3600_000;
-const WORDS = 'the quick sketch of a forest at dusk with warm light over a quiet lake and the colours of late autumn for this month'.split(' ');
+const WORDS = 'the quick sketch of a forest at dusk with warm light over a quiet lake and the colours of late autumn for this month'.split(
+  ' ',
+);
 
 /** A few paragraphs of a creator's post text (about 1 KB), different for every post. */
 function paragraphs(seed: number): string {
@@ -37,9 +48,23 @@ function benchDataset(creators: number, posts: number): FakeDataset {
       commenterId: '80000001',
       commenterName: 'Alice Patron',
       created: iso(T0 + postNo * HOUR + 600_000),
-      replies: [{ id: String(++commentId), body: 'Thank you!\nMore soon.', commenterId: creatorId, commenterName: name, created: iso(T0 + postNo * HOUR + 900_000) }],
+      replies: [
+        {
+          id: String(++commentId),
+          body: 'Thank you!\nMore soon.',
+          commenterId: creatorId,
+          commenterName: name,
+          created: iso(T0 + postNo * HOUR + 900_000),
+        },
+      ],
     },
-    { id: String(++commentId), body: 'Lovely.', commenterId: '80000002', commenterName: 'Bob Patron', created: iso(T0 + postNo * HOUR + 1_200_000) },
+    {
+      id: String(++commentId),
+      body: 'Lovely.',
+      commenterId: '80000002',
+      commenterName: 'Bob Patron',
+      created: iso(T0 + postNo * HOUR + 1_200_000),
+    },
   ];
   return {
     fanUserId: FAKE_FAN_ID,
@@ -55,7 +80,8 @@ function benchDataset(creators: number, posts: number): FakeDataset {
         list.push({
           id,
           title: `${name}: post ${n}`,
-          content: paragraphs(c * 100_000 + n) + (inline ? `<figure><img src="INLINE:inline-${id}.png" data-media-id="${id}"></figure>` : ''),
+          content:
+            paragraphs(c * 100_000 + n) + (inline ? `<figure><img src="INLINE:inline-${id}.png" data-media-id="${id}"></figure>` : ''),
           published_at: iso(T0 + n * HOUR + c * 60_000),
           edited_at: null,
           file: `post-${id}.png`,
@@ -82,7 +108,13 @@ console.log(`listening ${fake.url}`);
 process.on('SIGTERM', () => {
   const byKind: Record<string, number> = {};
   for (const request of fake.requests) {
-    const kind = request.path.startsWith('/api/posts/') ? 'comments' : request.path.startsWith('/api/') ? request.path : request.path === '/file' ? 'attachment redirects' : 'files';
+    const kind = request.path.startsWith('/api/posts/')
+      ? 'comments'
+      : request.path.startsWith('/api/')
+        ? request.path
+        : request.path === '/file'
+          ? 'attachment redirects'
+          : 'files';
     byKind[kind] = (byKind[kind] ?? 0) + 1;
   }
   const failed = fake.requests.filter((request) => request.status >= 400).length;

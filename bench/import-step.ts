@@ -19,11 +19,18 @@ import { sealForWorker } from '../api/importer/work-key.ts';
 import { startImportWorker } from '../api/importer/worker.ts';
 import { seedDemoArchive } from '../scripts/seed/index.ts';
 import { openSite, storeRendererFor, WORKER_THRESHOLD_PAGES } from '../scripts/lib/site.ts';
-import { config, dataPaths, readConfig } from '../src/lib/config.ts';
+import { config, dataPaths, readConfig } from '../api/config.ts';
 import { FAKE_PATREON_KEY } from '../tests/fakes/patreon.ts';
 
 process.env.NODE_ENV ??= 'production';
-const { values } = parseArgs({ options: { phase: { type: 'string' }, posts: { type: 'string' }, creators: { type: 'string', default: '4' }, threads: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    phase: { type: 'string' },
+    posts: { type: 'string' },
+    creators: { type: 'string', default: '4' },
+    threads: { type: 'string' },
+  },
+});
 /** An import that has not ended by then is a failed run, not a figure. */
 const IMPORT_DEADLINE_MS = 10 * 60_000;
 
@@ -47,7 +54,9 @@ async function prepare() {
 /** The fake Patreon in a child process; resolves once it listens. stop() returns its request counts. */
 async function startFake(posts: number, creators: number) {
   // Node itself with tsx's loader (not npx): SIGTERM then reaches the fake, not a wrapper that leaves it running.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/import-fake.ts', `--posts=${posts}`, `--creators=${creators}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/import-fake.ts', `--posts=${posts}`, `--creators=${creators}`], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   process.on('exit', () => child.kill());
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const first = await lines.next();
@@ -66,8 +75,10 @@ async function startFake(posts: number, creators: number) {
 }
 
 const counts = (db: Db) =>
-  db.prepare(`SELECT (SELECT count(*) FROM posts) AS posts, (SELECT count(*) FROM comments) AS comments,
-                     (SELECT count(*) FROM files) AS files, (SELECT coalesce(sum(size), 0) FROM files) AS bytes`).get() as Record<'posts' | 'comments' | 'files' | 'bytes', number>;
+  db
+    .prepare(`SELECT (SELECT count(*) FROM posts) AS posts, (SELECT count(*) FROM comments) AS comments,
+                     (SELECT count(*) FROM files) AS files, (SELECT coalesce(sum(size), 0) FROM files) AS bytes`)
+    .get() as Record<'posts' | 'comments' | 'files' | 'bytes', number>;
 
 async function runImport(posts: number, creators: number) {
   const fake = await startFake(posts, creators);

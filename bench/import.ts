@@ -21,7 +21,11 @@ export async function importBenchmark(sizes = IMPORT_SIZES): Promise<unknown> {
     const prepared = await runStep<Record<string, number>>('bench/import-step.ts', ['--phase=prepare'], env);
     // Other work on a shared machine moves these figures a lot: the load average says how busy it was.
     const loadBefore = os.loadavg()[0];
-    const measured = await runStep<Record<string, unknown>>('bench/import-step.ts', ['--phase=import', `--posts=${posts}`, `--creators=${CREATORS}`], env);
+    const measured = await runStep<Record<string, unknown>>(
+      'bench/import-step.ts',
+      ['--phase=import', `--posts=${posts}`, `--creators=${CREATORS}`],
+      env,
+    );
     const load = { before: loadBefore, after: os.loadavg()[0] };
     console.error(`import of ${posts} posts: ${JSON.stringify(measured)}`);
     runs.push({ ...measured, archive: prepared, load });

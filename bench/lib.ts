@@ -21,7 +21,11 @@ export function runStep<T>(script: string, args: string[], env: Record<string, s
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`${script} exited with ${code}`));
-      const line = out.trim().split('\n').filter((candidate) => candidate.startsWith('{')).at(-1);
+      const line = out
+        .trim()
+        .split('\n')
+        .filter((candidate) => candidate.startsWith('{'))
+        .at(-1);
       if (!line) return reject(new Error(`${script} printed no result`));
       resolve(JSON.parse(line) as T);
     });
@@ -30,5 +34,5 @@ export function runStep<T>(script: string, args: string[], env: Record<string, s
 
 export function saveResult(name: string, result: unknown): void {
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
-  fs.writeFileSync(path.join(RESULTS_DIR, `${name}.json`), JSON.stringify(result, null, 2) + '\n');
+  fs.writeFileSync(path.join(RESULTS_DIR, `${name}.json`), `${JSON.stringify(result, null, 2)}\n`);
 }

@@ -14,8 +14,8 @@ import { createApp } from '../api/app.ts';
 import { createAccount } from '../api/data/accounts.ts';
 import { migrate, openDatabase } from '../api/data/db.ts';
 import { hashPassword } from '../api/auth/passwords.ts';
-import { readConfig } from '../src/lib/config.ts';
-import { AUTH_RATE_LIMITS } from '../src/lib/constants.ts';
+import { readConfig } from '../api/config.ts';
+import { AUTH_RATE_LIMITS } from '../shared/constants.ts';
 
 const N = 40;
 
@@ -27,13 +27,17 @@ function stats(samples: number[]) {
 
 function post(base: string, body: string, from: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}/api/v1/authentication/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': from },
-    }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      `${base}/api/v1/authentication/login`,
+      {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': from },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -43,7 +47,9 @@ export async function loginBenchmark() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-bench-login-'));
   const db = openDatabase(path.join(dir, 'trove.sqlite'));
   migrate(db);
-  const server = http.createServer(createApp({ db, config: { ...readConfig({ DATA_DIR: dir }), trustProxy: true }, logger: { error() {} } }));
+  const server = http.createServer(
+    createApp({ db, config: { ...readConfig({ DATA_DIR: dir }), trustProxy: true }, logger: { error() {} } }),
+  );
   try {
     const stored = await hashPassword('bench-password');
     createAccount(db, { username: 'bencher', password_hash: stored });

@@ -15,7 +15,7 @@ import lighthouse from 'lighthouse';
 import { chromium, type Page } from '@playwright/test';
 import { CHROMIUM_ARGS, findSystemChromium } from '../scripts/lib/chromium.ts';
 import { archiveDir } from './lib.ts';
-import { creatorUrl, postUrl } from '../src/lib/urls.ts';
+import { creatorUrl, postUrl } from '../shared/urls.ts';
 import { startTrove, stop } from './serve.ts';
 
 const PORT = 4571;
@@ -28,7 +28,9 @@ const origin = `http://127.0.0.1:${PORT}`;
  * revisions, comments: the heaviest post page) and its creator, the busiest patreon creator.
  */
 async function pickPages(): Promise<Record<string, string>> {
-  const found = (await (await fetch(`${origin}/api/v1/posts?q=${encodeURIComponent('Dragon keep')}`)).json()) as { posts: Array<{ service: string; user: string; id: string; title: string }> };
+  const found = (await (await fetch(`${origin}/api/v1/posts?q=${encodeURIComponent('Dragon keep')}`)).json()) as {
+    posts: Array<{ service: string; user: string; id: string; title: string }>;
+  };
   const post = found.posts.find((candidate) => candidate.service === 'patreon' && candidate.title.startsWith('Dragon keep'));
   if (!post) throw new Error('the demo archive has no showcase post');
   return {
@@ -83,13 +85,15 @@ async function scriptWeight(page: Page, url: string): Promise<ScriptWeight> {
   await page.waitForTimeout(2_500); // requestIdleCallback islands (client:idle) after load
   page.off('response', onResponse);
 
-  const inline = await page.$$eval('script:not([src])', (scripts) => scripts.map((script) => script.textContent ?? '').filter((text) => text.trim() !== ''));
+  const inline = await page.$$eval('script:not([src])', (scripts) =>
+    scripts.map((script) => script.textContent ?? '').filter((text) => text.trim() !== ''),
+  );
   const islands = await page.$$eval('astro-island', (elements) =>
     elements.map((element) => ({
       component: element.getAttribute('component-url') ?? '',
       renderer: element.getAttribute('renderer-url') ?? '',
       hydrate: element.getAttribute('client') ?? '',
-      name: element.getAttribute('opts') ? (JSON.parse(element.getAttribute('opts')!) as { name?: string }).name ?? '' : '',
+      name: element.getAttribute('opts') ? ((JSON.parse(element.getAttribute('opts')!) as { name?: string }).name ?? '') : '',
     })),
   );
   const closure = (entry: string): Set<string> => {
@@ -162,7 +166,10 @@ export async function pagesBenchmark() {
   const dataDir = archiveDir('demo');
   fs.mkdirSync(dataDir, { recursive: true });
   const server = await startTrove(dataDir, PORT);
-  const browser = await chromium.launch({ executablePath: findSystemChromium(), args: [...CHROMIUM_ARGS, `--remote-debugging-port=${DEBUG_PORT}`] });
+  const browser = await chromium.launch({
+    executablePath: findSystemChromium(),
+    args: [...CHROMIUM_ARGS, `--remote-debugging-port=${DEBUG_PORT}`],
+  });
   try {
     const pages = await pickPages();
     const javascript: Record<string, ScriptWeight> = {};
@@ -176,7 +183,13 @@ export async function pagesBenchmark() {
     const summary = Object.fromEntries(
       Object.entries(javascript).map(([name, weight]) => [
         name,
-        { url: weight.url, scripts: weight.totalScripts, downloadedGzipBytes: weight.totalGzipBytes, inlineGzipBytes: weight.inlineGzipBytes, react: weight.react },
+        {
+          url: weight.url,
+          scripts: weight.totalScripts,
+          downloadedGzipBytes: weight.totalGzipBytes,
+          inlineGzipBytes: weight.inlineGzipBytes,
+          react: weight.react,
+        },
       ]),
     );
     console.error(JSON.stringify(summary, null, 2));

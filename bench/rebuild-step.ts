@@ -14,7 +14,14 @@ import { createProgress } from '../scripts/lib/progress.ts';
 import { openSite, storeRendererFor } from '../scripts/lib/site.ts';
 
 process.env.NODE_ENV ??= 'production';
-const { values } = parseArgs({ options: { posts: { type: 'string' }, creators: { type: 'string' }, imports: { type: 'string', default: '100,1000' }, threads: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    posts: { type: 'string' },
+    creators: { type: 'string' },
+    imports: { type: 'string', default: '100,1000' },
+    threads: { type: 'string' },
+  },
+});
 const posts = Number(values.posts);
 const creators = Number(values.creators);
 

@@ -24,7 +24,11 @@ const targets: Record<string, [string, () => Promise<unknown>]> = {
       for (const posts of [100_000, 1_000_000]) {
         // Same creator shape at both sizes (500 posts each): only the archive's size differs.
         const creators = posts / 500;
-        results.push(await runStep('bench/rebuild-step.ts', [`--posts=${posts}`, `--creators=${creators}`], { DATA_DIR: archiveDir(`rebuild-${posts}`) }));
+        results.push(
+          await runStep('bench/rebuild-step.ts', [`--posts=${posts}`, `--creators=${creators}`], {
+            DATA_DIR: archiveDir(`rebuild-${posts}`),
+          }),
+        );
       }
       return results;
     },

@@ -11,14 +11,25 @@ import autocannon from 'autocannon';
 import { createApp } from '../api/app.ts';
 import { migrate, openDatabase } from '../api/data/db.ts';
 import { countPosts, searchPosts } from '../api/data/posts.ts';
-import { readConfig } from '../src/lib/config.ts';
-import { PAGE_SIZE } from '../src/lib/constants.ts';
+import { readConfig } from '../api/config.ts';
+import { PAGE_SIZE } from '../shared/constants.ts';
 import { archiveDir } from './lib.ts';
 
 /** Queries a visitor types, by class; several match nothing (the worst case for a scan). */
 export const QUERY_CLASSES: Record<string, string[]> = {
   'one word': ['dragon', 'lighthouse', 'witch', 'sketch', 'commission', 'timelapse', 'Leuchtturm', 'маяк', 'xylophone', 'harbour'],
-  'two words': ['dragon egg', 'night market', 'sketch dump', 'colour study', 'winter witch', 'paper boat', 'robot cat', 'comic page', 'forest zebra', 'quiet harbour'],
+  'two words': [
+    'dragon egg',
+    'night market',
+    'sketch dump',
+    'colour study',
+    'winter witch',
+    'paper boat',
+    'robot cat',
+    'comic page',
+    'forest zebra',
+    'quiet harbour',
+  ],
   'common words': ['the', 'new', 'part', 'reward', 'weekly'],
   prefixes: ['dra', 'ske', 'illus', 'wit', 'ligh', 'comm'],
   'two characters': ['ca', 'dr', 'of', 'zq', 'ok', '#1'],
@@ -58,7 +69,12 @@ export async function searchBenchmark(dataDir = archiveDir('rebuild-1000000')) {
     }
     times.sort((a, b) => a.ms - b.ms);
     const ms = times.map((t) => t.ms);
-    serverSide[name] = { p50: round(percentile(ms, 50)), p95: round(percentile(ms, 95)), max: round(ms[ms.length - 1]), slowest: times[times.length - 1].q };
+    serverSide[name] = {
+      p50: round(percentile(ms, 50)),
+      p95: round(percentile(ms, 95)),
+      max: round(ms[ms.length - 1]),
+      slowest: times[times.length - 1].q,
+    };
     console.error(`${name}: p95 ${serverSide[name].p95} ms (slowest "${serverSide[name].slowest}")`);
   }
 

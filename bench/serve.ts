@@ -77,7 +77,9 @@ export async function startTrove(dataDir: string, port: number, probe = '/'): Pr
 
 /** The baseline: bench/bare-server.mjs answering `file` on port. */
 export async function startBare(file: string, port: number, contentType?: string): Promise<ChildProcess> {
-  const bare = spawn('node', ['bench/bare-server.mjs', file, String(port), ...(contentType ? [contentType] : [])], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const bare = spawn('node', ['bench/bare-server.mjs', file, String(port), ...(contentType ? [contentType] : [])], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   try {
     await waitFor(`http://127.0.0.1:${port}/`, 10_000);
   } catch (error) {

@@ -10,9 +10,9 @@ import { parseArgs } from 'node:util';
 import { createAccount, getAccountByUsername, listAccounts, countAccounts, type Role } from '../api/data/accounts.ts';
 import { sharedDatabase } from '../api/data/db.ts';
 import { hashPassword } from '../api/auth/passwords.ts';
-import { dataPaths } from '../src/lib/config.ts';
-import { ACCOUNT_ROLES, firstIssueMessage, password as passwordRule, username as usernameRule } from '../src/lib/validators.ts';
-import { countLabel } from '../src/lib/format.ts';
+import { dataPaths } from '../api/config.ts';
+import { ACCOUNT_ROLES, firstIssueMessage, password as passwordRule, username as usernameRule } from '../shared/validators.ts';
+import { countLabel } from '../shared/format.ts';
 
 const USAGE = 'Usage: npm run accounts -- create-admin <username> | list [--role consumer|moderator|administrator] [--name text]';
 
@@ -75,7 +75,8 @@ if (command === 'create-admin') {
   const rows = listAccounts(db, { ...filter, limit: Math.max(total, 1) });
   const width = Math.max(8, ...rows.map((row) => row.username.length));
   console.log(`${'id'.padStart(6)}  ${'username'.padEnd(width)}  ${'role'.padEnd(13)}  joined`);
-  for (const row of rows) console.log(`${String(row.id).padStart(6)}  ${row.username.padEnd(width)}  ${row.role.padEnd(13)}  ${row.created_at}`);
+  for (const row of rows)
+    console.log(`${String(row.id).padStart(6)}  ${row.username.padEnd(width)}  ${row.role.padEnd(13)}  ${row.created_at}`);
   console.log(`${countLabel(total, 'account')}.`);
 } else {
   fail(USAGE);

@@ -12,7 +12,7 @@ import { sharedDatabase } from '../api/data/db.ts';
 import { requestAutoImportRound } from '../api/data/auto-import.ts';
 import { nowIso } from '../api/data/util.ts';
 import { startAutoImportScheduler } from '../api/importer/auto-import-scheduler.ts';
-import { config, dataPaths } from '../src/lib/config.ts';
+import { config, dataPaths } from '../api/config.ts';
 
 const USAGE = 'Usage: npm run auto-import -- [--private-key <private.pem>] [--once]   (or OPERATOR_PRIVATE_KEY=<private.pem>)';
 const log = (line: string) => console.log(`[auto-import] ${line}`);
@@ -22,12 +22,14 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-let values;
-try {
-  ({ values } = parseArgs({ options: { 'private-key': { type: 'string' }, once: { type: 'boolean', default: false } } }));
-} catch (error) {
-  fail(`${(error as Error).message}\n${USAGE}`);
+function parseOptions() {
+  try {
+    return parseArgs({ options: { 'private-key': { type: 'string' }, once: { type: 'boolean', default: false } } }).values;
+  } catch (error) {
+    fail(`${(error as Error).message}\n${USAGE}`);
+  }
 }
+const values = parseOptions();
 const privateKeyPath = values['private-key'] ?? process.env.OPERATOR_PRIVATE_KEY;
 if (!privateKeyPath) fail(USAGE);
 
@@ -36,13 +38,15 @@ const database = dataPaths(settings.dataDir).database;
 if (!fs.existsSync(database)) fail(`No database at ${database} (set DATA_DIR).`);
 const db = sharedDatabase(database);
 
-let scheduler;
-try {
-  scheduler = startAutoImportScheduler({ db, config: settings, privateKeyPath, log }, { autoStart: !values.once });
-} catch (error) {
-  db.close();
-  fail((error as Error).message);
+function startScheduler(keyPath: string) {
+  try {
+    return startAutoImportScheduler({ db, config: settings, privateKeyPath: keyPath, log }, { autoStart: !values.once });
+  } catch (error) {
+    db.close();
+    fail((error as Error).message);
+  }
 }
+const scheduler = startScheduler(privateKeyPath);
 
 if (values.once) {
   // --once is "a round now": the request makes it run even when the last one was under 24 h ago.

@@ -13,7 +13,7 @@ import { openDatabase } from '../api/data/db.ts';
 import { getAutoImportKey } from '../api/data/imports.ts';
 import { parseOnlyfansCredential } from '../api/importer/credential.ts';
 import { decryptSessionKey, KeyDecryptionError } from '../api/importer/key-crypto.ts';
-import { dataPaths } from '../src/lib/config.ts';
+import { dataPaths } from '../api/config.ts';
 
 const USAGE = 'Usage: npx tsx scripts/decrypt-key.ts --private-key <private.pem> [--print] <key id>';
 
@@ -22,16 +22,17 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-let parsed;
-try {
-  parsed = parseArgs({
-    allowPositionals: true,
-    options: { 'private-key': { type: 'string' }, print: { type: 'boolean', default: false } },
-  });
-} catch (error) {
-  fail(`${(error as Error).message}\n${USAGE}`);
+function parseArguments() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: { 'private-key': { type: 'string' }, print: { type: 'boolean', default: false } },
+    });
+  } catch (error) {
+    fail(`${(error as Error).message}\n${USAGE}`);
+  }
 }
-const { values, positionals } = parsed;
+const { values, positionals } = parseArguments();
 if (!values['private-key'] || positionals.length !== 1) fail(USAGE);
 const id = positionals[0]!;
 if (!/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) fail(`Invalid key ID "${id}".`);
@@ -62,5 +63,7 @@ if (values.print) {
 } else {
   // OnlyFans keys are kept with the fields its requests need (api/importer/credential.ts); say so, never what they are.
   const what = parseOnlyfansCredential(plain) ? ' (an OnlyFans credential: JSON of session_key, auth_id, x-bc and user_agent)' : '';
-  console.error(`Key ${id} (${row.service}, ${row.dead ? 'dead' : 'alive'}, added ${row.added}) decrypts${what}; pass --print to write it to standard output.`);
+  console.error(
+    `Key ${id} (${row.service}, ${row.dead ? 'dead' : 'alive'}, added ${row.added}) decrypts${what}; pass --print to write it to standard output.`,
+  );
 }

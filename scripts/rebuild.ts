@@ -27,7 +27,9 @@ if (fresh && !values['dry-run']) site.store.adoptBuild(site.storeId);
 const plan = planRebuild(site.db, { all });
 if (values['dry-run']) {
   for (const key of plan.keys) console.log(key);
-  console.log(`${plan.keys.length} pages would be rendered (${all ? 'the whole archive' : `${plan.changes} changes since the last rebuild`}).`);
+  console.log(
+    `${plan.keys.length} pages would be rendered (${all ? 'the whole archive' : `${plan.changes} changes since the last rebuild`}).`,
+  );
   await site.close();
   process.exit(0);
 }

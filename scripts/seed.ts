@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { migrate, openDatabase } from '../api/data/db.ts';
 import { countCreators } from '../api/data/creators.ts';
-import { dataPaths } from '../src/lib/config.ts';
+import { dataPaths } from '../api/config.ts';
 import { createProgress, type Progress } from './lib/progress.ts';
 import { DEFAULT_CREATORS, DEFAULT_POSTS, DEFAULT_SEED, DEFAULT_IMAGES, seedDemoArchive, type SeedProgress } from './seed/index.ts';
 
@@ -33,10 +33,9 @@ function positiveInt(name: string, value: string | undefined, fallback: number, 
   return n;
 }
 
-async function main(): Promise<void> {
-  let args;
+function parseArguments() {
   try {
-    args = parseArgs({
+    return parseArgs({
       options: {
         'data-dir': { type: 'string' },
         creators: { type: 'string' },
@@ -53,6 +52,10 @@ async function main(): Promise<void> {
     console.error(USAGE);
     process.exit(2);
   }
+}
+
+async function main(): Promise<void> {
+  const args = parseArguments();
   if (args.help) {
     console.log(USAGE);
     return;

@@ -14,8 +14,8 @@ import { operatorPublicKey } from '../api/importer/operator-key.ts';
 import { startImportWorker, type ImportWorker } from '../api/importer/worker.ts';
 import { startDemoAutoImport, type AutoImportScheduler } from '../api/importer/auto-import-scheduler.ts';
 import { inProcessRenderer } from '../api/pages/render-into-store.ts';
-import { config, dataPaths } from '../src/lib/config.ts';
-import { buildInfo } from '../src/lib/build-info.ts';
+import { config, dataPaths } from '../api/config.ts';
+import { buildInfo } from '../api/build-info.ts';
 import { seedDemoArchive } from './seed/index.ts';
 import { ensureBuild } from './lib/build.ts';
 import { CLIENT_DIR, openSite } from './lib/site.ts';
@@ -59,6 +59,7 @@ const server = createFrontServer({
   store: site.store,
   ssr: site.ssr,
   renderer: site.renderer,
+  site: { db: site.db, config: settings },
   log,
 });
 
@@ -69,7 +70,8 @@ let autoImport: AutoImportScheduler | undefined;
 server.listen(settings.port, settings.host, () => {
   const shownHost = settings.host === '0.0.0.0' ? 'localhost' : settings.host;
   log(`Serving http://${shownHost}:${settings.port} (up in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  if (settings.importWorker) worker = startImportWorker({ db: site.db, config: settings, log }, { leaseMs: settings.importLeaseSeconds * 1000 });
+  if (settings.importWorker)
+    worker = startImportWorker({ db: site.db, config: settings, log }, { leaseMs: settings.importLeaseSeconds * 1000 });
   // Demo only (no OPERATOR_PUBLIC_KEY): the generated private key is here, so this process runs auto-import rounds.
   autoImport = startDemoAutoImport({ db: site.db, config: settings, log });
   const renderer = inProcessRenderer(site.renderer, site.store, 2);
@@ -84,7 +86,8 @@ server.listen(settings.port, settings.host, () => {
     )
     .finally(() => {
       // From now on, writes (imports, favourites, approvals, uploads) reach the stored pages by themselves.
-      if (settings.rebuildIntervalSeconds > 0) startRebuildLoop({ db: site.db, store: site.store, renderer, log }, settings.rebuildIntervalSeconds * 1000);
+      if (settings.rebuildIntervalSeconds > 0)
+        startRebuildLoop({ db: site.db, store: site.store, renderer, log }, settings.rebuildIntervalSeconds * 1000);
     });
 });
 
@@ -94,9 +97,7 @@ function shutdown() {
   server.closeAllConnections();
   autoImport?.stop();
   // The running import's lease is given back first, so a restart resumes it at once.
-  void (worker?.stop() ?? Promise.resolve())
-    .then(() => site.close())
-    .finally(() => process.exit(0));
+  void (worker?.stop() ?? Promise.resolve()).then(() => site.close()).finally(() => process.exit(0));
 }
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

@@ -1,6 +1,9 @@
 /**
- * `npm test`: every test. Unit and API tests (vitest), then the browser tests (Playwright in Chromium)
- * against a fresh demo archive. Says which Chromium it used and whether it had to install one.
+ * `npm test`: every check and test. First the static checks: Biome (lint and format), `astro check` (the
+ * .astro files; it also generates the .astro/ types) and `tsc --noEmit`; then the unit and API tests
+ * (vitest), then the browser tests (Playwright in Chromium) against a fresh demo archive. Says which
+ * Chromium it used and whether it had to install one. `unit` runs the checks and vitest, `e2e` the
+ * browser tests, `checks` the static checks alone.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,11 +17,20 @@ function run(label: string, command: string, args: string[], env: NodeJS.Process
 }
 
 const only = process.argv[2];
-if (only && only !== 'unit' && only !== 'e2e') {
-  console.error(`Unknown test suite "${only}": use unit, e2e, or nothing for both.`);
+if (only && only !== 'unit' && only !== 'e2e' && only !== 'checks') {
+  console.error(`Unknown test suite "${only}": use checks, unit, e2e, or nothing for all.`);
   process.exit(2);
 }
 const results: Array<[string, boolean]> = [];
+
+if (!only || only === 'unit' || only === 'checks') {
+  results.push(['lint and format (biome check)', run('biome', 'npx', ['biome', 'check', '.'])]);
+  results.push(['Astro files (astro check)', run('astro check', 'npx', ['astro', 'check'])]);
+  // tsc reads the types Astro generates into .astro/; astro check writes them, but a fresh clone whose
+  // astro check failed early may not have them yet.
+  const astroTypes = fs.existsSync(path.resolve('.astro/types.d.ts')) || run('astro sync', 'npx', ['astro', 'sync']);
+  results.push(['types (tsc --noEmit)', astroTypes && run('tsc', 'npx', ['tsc', '--noEmit'])]);
+}
 
 if (!only || only === 'unit') {
   results.push(['unit and API tests (vitest)', run('vitest', 'npx', ['vitest', 'run'])]);

@@ -6,7 +6,7 @@
  */
 import { sharedDatabase } from '../api/data/db.ts';
 import { startImportWorker } from '../api/importer/worker.ts';
-import { config, dataPaths } from '../src/lib/config.ts';
+import { config, dataPaths } from '../api/config.ts';
 
 const log = (line: string) => console.log(`[worker] ${line}`);
 const settings = config();

@@ -1,5 +1,5 @@
 /**
- * The login and registration rate limits (numbers in src/lib/constants.ts AUTH_RATE_LIMITS), checked
+ * The login and registration rate limits (numbers in shared/constants.ts AUTH_RATE_LIMITS), checked
  * before any password hashing. Counters live in the main database's rate_limits table (migration 005)
  * through rate-limiter-flexible's SQLite store, so they survive restarts; one set of limiters per
  * database handle.
@@ -10,7 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import { RateLimiterRes, RateLimiterSQLite } from 'rate-limiter-flexible';
 import type { Db } from '../data/db.ts';
-import { AUTH_RATE_LIMITS } from '../../src/lib/constants.ts';
+import { AUTH_RATE_LIMITS } from '@shared/constants.ts';
 import { TooManyRequestsError } from '../http/errors.ts';
 
 export const RATE_LIMIT_MESSAGES = {
@@ -62,14 +62,21 @@ export function addressKey(address: string): string {
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
   const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /** The client's address: the socket's, or behind a trusted proxy the last X-Forwarded-For entry. */
 export function clientAddress(req: IncomingMessage, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = req.headers['x-forwarded-for'];
-    const last = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded ?? '').split(',').map((s) => s.trim()).filter(Boolean).at(-1);
+    const last = (Array.isArray(forwarded) ? forwarded.join(',') : (forwarded ?? ''))
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+      .at(-1);
     if (last) return addressKey(last);
   }
   return addressKey(req.socket.remoteAddress ?? 'unknown');
@@ -82,7 +89,9 @@ function refused(error: unknown, message: string): never {
 
 /** Counts one login attempt from `address`; 429 once the address has used its attempts. */
 export async function takeLoginAttempt(db: Db, address: string): Promise<void> {
-  await limitersFor(db).loginAddress.consume(address).catch((error: unknown) => refused(error, RATE_LIMIT_MESSAGES.login));
+  await limitersFor(db)
+    .loginAddress.consume(address)
+    .catch((error: unknown) => refused(error, RATE_LIMIT_MESSAGES.login));
 }
 
 /** 429 when `username` has had too many failed logins lately (known or not: the answer is the same). */
@@ -107,5 +116,7 @@ export async function clearLoginFailures(db: Db, username: string): Promise<void
 
 /** Counts one registration from `address`; 429 once the address has used its registrations. */
 export async function takeRegistration(db: Db, address: string): Promise<void> {
-  await limitersFor(db).registrationAddress.consume(address).catch((error: unknown) => refused(error, RATE_LIMIT_MESSAGES.registration));
+  await limitersFor(db)
+    .registrationAddress.consume(address)
+    .catch((error: unknown) => refused(error, RATE_LIMIT_MESSAGES.registration));
 }

@@ -6,26 +6,17 @@
 import { stmt, type Db } from './db.ts';
 import { createNotification, NOTIFICATION_ROLE_CHANGE } from './notifications.ts';
 import { inTransaction, likeContains, nowIso } from './util.ts';
+import type { Role, Account } from '@shared/shapes/accounts.ts';
+export type { Role, Account };
 
-export type Role = 'consumer' | 'moderator' | 'administrator';
 export const ROLES: readonly Role[] = ['consumer', 'moderator', 'administrator'];
-
-export interface Account {
-  id: number;
-  username: string;
-  role: Role;
-  created_at: string;
-}
 
 export interface AccountWithHash extends Account {
   password_hash: string;
 }
 
 /** Creates an account. Throws when the username is taken (UNIQUE constraint). @returns the account */
-export function createAccount(
-  db: Db,
-  input: { username: string; password_hash: string; role?: Role; created_at?: string },
-): Account {
+export function createAccount(db: Db, input: { username: string; password_hash: string; role?: Role; created_at?: string }): Account {
   const created_at = input.created_at ?? nowIso();
   const id = Number(
     stmt(db, 'INSERT INTO accounts (username, password_hash, role, created_at) VALUES (?, ?, ?, ?)').run(
@@ -45,10 +36,7 @@ export function getAccount(db: Db, id: number): Account | undefined {
 
 /** One account with its password hash, by username (for login), or undefined. */
 export function getAccountByUsername(db: Db, username: string): AccountWithHash | undefined {
-  return stmt<AccountWithHash>(
-    db,
-    'SELECT id, username, role, created_at, password_hash FROM accounts WHERE username = ?',
-  ).get(username);
+  return stmt<AccountWithHash>(db, 'SELECT id, username, role, created_at, password_hash FROM accounts WHERE username = ?').get(username);
 }
 
 /** The password hash of an account (for password change), or undefined. */
@@ -113,10 +101,7 @@ export function setAccountRole(db: Db, id: number, role: Role): { old_role: Role
 // Sessions -----------------------------------------------------------------------------------------
 
 /** Stores a session (by the sha256 of its token). */
-export function createSession(
-  db: Db,
-  input: { token_hash: string; account_id: number; expires_at: string; created_at?: string },
-): void {
+export function createSession(db: Db, input: { token_hash: string; account_id: number; expires_at: string; created_at?: string }): void {
   stmt(db, 'INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(
     input.token_hash,
     input.account_id,

@@ -32,12 +32,15 @@ const ROUND_COLUMNS = 'id, requested_at, requested_by, started_at, finished_at, 
  */
 export function requestAutoImportRound(db: Db, accountId: number | null, now: string): AutoImportRound {
   return inTransaction(db, () => {
-    const waiting = stmt<AutoImportRound>(db, `SELECT ${ROUND_COLUMNS} FROM auto_import_rounds WHERE started_at IS NULL ORDER BY id LIMIT 1`).get();
+    const waiting = stmt<AutoImportRound>(
+      db,
+      `SELECT ${ROUND_COLUMNS} FROM auto_import_rounds WHERE started_at IS NULL ORDER BY id LIMIT 1`,
+    ).get();
     if (waiting) return waiting;
-    return stmt<AutoImportRound>(db, `INSERT INTO auto_import_rounds (requested_at, requested_by) VALUES (?, ?) RETURNING ${ROUND_COLUMNS}`).get(
-      now,
-      accountId,
-    )!;
+    return stmt<AutoImportRound>(
+      db,
+      `INSERT INTO auto_import_rounds (requested_at, requested_by) VALUES (?, ?) RETURNING ${ROUND_COLUMNS}`,
+    ).get(now, accountId)!;
   });
 }
 
@@ -57,7 +60,8 @@ export function claimAutoImportRound(db: Db, now: string, dueBefore: string): nu
     if (requested) return requested.id;
     const last = stmt<{ at: string | null }>(db, 'SELECT max(started_at) AS at FROM auto_import_rounds').get()?.at;
     if (last && last > dueBefore) return undefined;
-    return stmt<{ id: number }>(db, 'INSERT INTO auto_import_rounds (requested_at, started_at) VALUES (?, ?) RETURNING id').get(now, now)!.id;
+    return stmt<{ id: number }>(db, 'INSERT INTO auto_import_rounds (requested_at, started_at) VALUES (?, ?) RETURNING id').get(now, now)!
+      .id;
   });
 }
 

@@ -86,10 +86,7 @@ export interface Change {
  * @returns the new change id
  */
 export function recordChange(db: Db, change: ChangeInput): number {
-  const info = stmt(
-    db,
-    'INSERT INTO changes (kind, action, service, creator_id, post_id, ref) VALUES (?, ?, ?, ?, ?, ?)',
-  ).run(
+  const info = stmt(db, 'INSERT INTO changes (kind, action, service, creator_id, post_id, ref) VALUES (?, ?, ?, ?, ?, ?)').run(
     change.kind,
     change.action,
     change.service ?? null,
@@ -138,10 +135,7 @@ export function getKv(db: Db, key: string): string | undefined {
 
 /** Writes (inserts or replaces) a value of the process-state table. */
 export function setKv(db: Db, key: string, value: string): void {
-  stmt(db, 'INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
-    key,
-    value,
-  );
+  stmt(db, 'INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
 }
 
 /** Increments an integer counter kept in kv and returns the new value (call inside a write transaction). */

@@ -30,4 +30,3 @@ export function pageChatRows<T>(db: Db, t: ChatTable, channelId: string, offset:
   ).all({ channel: channelId, skip: fromOldest ? total - offset - take : offset, take });
   return fromOldest ? rows.reverse() : rows;
 }
-

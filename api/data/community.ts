@@ -6,37 +6,8 @@ import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { inTransaction, nowIso, parseJson } from './util.ts';
 import { pageChatRows } from './chat-paging.ts';
-
-/** GET /v1/patreon/user/{id}/community items (exactly these keys). */
-export interface CommunityChannel {
-  channel_id: string;
-  creator_id: string;
-  name: string;
-  messages_refreshed_at: string | null;
-  post_count: number;
-}
-
-export interface CommunityEmbed {
-  type?: string;
-  asset_url?: string | null;
-  title_link?: string | null;
-  image_url?: string | null;
-  thumb_url?: string | null;
-  title?: string | null;
-  text?: string | null;
-}
-
-export interface CommunityMessage {
-  message_id: string;
-  channel_id: string;
-  created_at: string;
-  deleted_at: string | null;
-  replies: unknown[];
-  embeds: CommunityEmbed[];
-  attachments: { path: string; name?: string | null }[];
-  /** The message as mirrored: {user: {name, role}, created_at, text, ...}. */
-  original_json: Record<string, unknown>;
-}
+import type { CommunityChannel, CommunityEmbed, CommunityMessage } from '@shared/shapes/chat.ts';
+export type { CommunityChannel, CommunityEmbed, CommunityMessage };
 
 export interface CommunityChannelInput {
   channel_id: string;
@@ -176,7 +147,14 @@ function toMessage(row: MessageRow): CommunityMessage {
 /** A channel's messages, newest first, `limit` (150) a page (see pageChatRows for how deep pages stay fast). */
 export function listCommunityMessages(db: Db, channelId: string, offset: number, limit = 150): CommunityMessage[] {
   const total = getCommunityChannel(db, channelId)?.post_count ?? 0;
-  return pageChatRows<MessageRow>(db, { table: 'community_messages', columns: MESSAGE_COLUMNS, time: 'created_at', id: 'message_id' }, channelId, offset, limit, total).map(toMessage);
+  return pageChatRows<MessageRow>(
+    db,
+    { table: 'community_messages', columns: MESSAGE_COLUMNS, time: 'created_at', id: 'message_id' },
+    channelId,
+    offset,
+    limit,
+    total,
+  ).map(toMessage);
 }
 
 /** Number of messages of a channel. */

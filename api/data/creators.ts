@@ -6,27 +6,9 @@
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { hashPath, inTransaction, nowEpoch, nowIso } from './util.ts';
-import { epochToIso } from '../../src/lib/format.ts';
-
-/**
- * The fields every creator shape shares. D is how indexed/updated are given: epoch seconds as stored,
- * or ISO dates in the profile, link, favourite and DM answers (withIsoDates).
- */
-export interface CreatorFields<D = number> {
-  id: string;
-  name: string;
-  service: string;
-  indexed: D;
-  updated: D;
-  public_id: string | null;
-  relation_id: number | null;
-}
-
-/** A creator row as the data modules return it. */
-export interface Creator extends CreatorFields {
-  has_chats: boolean;
-  last_imported: number | null;
-}
+import { epochToIso } from '@shared/format.ts';
+import type { CreatorFields, Creator } from '@shared/shapes/creators.ts';
+export type { CreatorFields, Creator };
 
 /** An item of GET /v1/creators.txt (exactly these keys). */
 export interface CreatorListItem extends CreatorFields {
@@ -78,19 +60,16 @@ export function withIsoDates<T extends CreatorFields>(creator: T): Omit<T, 'inde
 
 /** One creator by (service, id), or undefined. */
 export function getCreator(db: Db, service: string, id: string): Creator | undefined {
-  const row = stmt<CreatorRow>(db, `SELECT ${CREATOR_COLUMNS} FROM creators WHERE service = ? AND id = ?`).get(
-    service,
-    id,
-  );
+  const row = stmt<CreatorRow>(db, `SELECT ${CREATOR_COLUMNS} FROM creators WHERE service = ? AND id = ?`).get(service, id);
   return row && toCreator(row);
 }
 
 /** One creator by its public id (e.g. a fanbox creator's pixiv handle), or undefined. */
 export function getCreatorByPublicId(db: Db, service: string, publicId: string): Creator | undefined {
-  const row = stmt<CreatorRow>(
-    db,
-    `SELECT ${CREATOR_COLUMNS} FROM creators WHERE service = ? AND public_id = ? ORDER BY id LIMIT 1`,
-  ).get(service, publicId);
+  const row = stmt<CreatorRow>(db, `SELECT ${CREATOR_COLUMNS} FROM creators WHERE service = ? AND public_id = ? ORDER BY id LIMIT 1`).get(
+    service,
+    publicId,
+  );
   return row && toCreator(row);
 }
 
@@ -101,10 +80,7 @@ export function findCreator(db: Db, service: string, idOrPublicId: string): Crea
 
 /** Recently updated creators, newest `updated` first (the /artists/updated listing). */
 export function listCreatorsUpdated(db: Db, offset: number, limit: number): Creator[] {
-  return stmt<CreatorRow>(
-    db,
-    `SELECT ${CREATOR_COLUMNS} FROM creators ORDER BY updated DESC, service DESC, id DESC LIMIT ? OFFSET ?`,
-  )
+  return stmt<CreatorRow>(db, `SELECT ${CREATOR_COLUMNS} FROM creators ORDER BY updated DESC, service DESC, id DESC LIMIT ? OFFSET ?`)
     .all(limit, offset)
     .map(toCreator);
 }
@@ -185,10 +161,9 @@ export function linkedCreators(db: Db, service: string, id: string): LinkedCreat
 export function randomCreator(db: Db, random: () => number = Math.random): { service: string; id: string } | undefined {
   const count = countCreators(db);
   if (count === 0) return undefined;
-  return stmt<{ service: string; id: string }>(
-    db,
-    'SELECT service, id FROM creators ORDER BY service, id LIMIT 1 OFFSET ?',
-  ).get(Math.floor(random() * count));
+  return stmt<{ service: string; id: string }>(db, 'SELECT service, id FROM creators ORDER BY service, id LIMIT 1 OFFSET ?').get(
+    Math.floor(random() * count),
+  );
 }
 
 /**
@@ -232,7 +207,13 @@ export function upsertCreator(db: Db, input: CreatorInput): 'inserted' | 'update
        has_chats = excluded.has_chats, relation_id = excluded.relation_id`,
   ).run(next);
   const renamed = existing !== undefined && existing.name !== next.name;
-  recordChange(db, { kind: 'creator', action: 'upsert', service: input.service, creator_id: input.id, ref: renamed ? 'renamed' : undefined });
+  recordChange(db, {
+    kind: 'creator',
+    action: 'upsert',
+    service: input.service,
+    creator_id: input.id,
+    ref: renamed ? 'renamed' : undefined,
+  });
   if (existing && existing.relation_id !== next.relation_id) {
     recordLinkGroupChanges(db, existing.relation_id);
     recordLinkGroupChanges(db, next.relation_id);
@@ -257,12 +238,7 @@ export function recordLinkGroupChanges(db: Db, relationId: number | null): void 
  * after importing posts. Records a 'creator' change when it moves.
  */
 export function touchCreatorUpdated(db: Db, service: string, id: string, updated: number): boolean {
-  const info = stmt(db, 'UPDATE creators SET updated = ? WHERE service = ? AND id = ? AND updated < ?').run(
-    updated,
-    service,
-    id,
-    updated,
-  );
+  const info = stmt(db, 'UPDATE creators SET updated = ? WHERE service = ? AND id = ? AND updated < ?').run(updated, service, id, updated);
   if (info.changes > 0) recordChange(db, { kind: 'creator', action: 'upsert', service, creator_id: id });
   return info.changes > 0;
 }
@@ -279,9 +255,7 @@ export function* iterateCreatorKeys(db: Db, batch = 5_000): Generator<{ service:
           db,
           'SELECT service, id FROM creators WHERE (service, id) > (?, ?) ORDER BY service, id LIMIT ?',
         ).all(last.service, last.id, batch)
-      : stmt<{ service: string; id: string }>(db, 'SELECT service, id FROM creators ORDER BY service, id LIMIT ?').all(
-          batch,
-        );
+      : stmt<{ service: string; id: string }>(db, 'SELECT service, id FROM creators ORDER BY service, id LIMIT ?').all(batch);
     for (const row of rows) yield row;
     if (rows.length < batch) return;
     last = rows[rows.length - 1];
@@ -326,10 +300,7 @@ export function listAnnouncements(db: Db, service: string, creatorId: string): A
 
 /** Number of a creator's announcements. */
 export function countAnnouncements(db: Db, service: string, creatorId: string): number {
-  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM announcements WHERE service = ? AND user_id = ?').get(
-    service,
-    creatorId,
-  )!.n;
+  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM announcements WHERE service = ? AND user_id = ?').get(service, creatorId)!.n;
 }
 
 export interface Fancard {

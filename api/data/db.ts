@@ -38,7 +38,7 @@ export function migrate(db: Db): { from: number; to: number } {
 export function sharedDatabase(file: string): Db {
   const registry = ((globalThis as Record<string, unknown>).__troveDatabases ??= new Map()) as Map<string, Db>;
   let db = registry.get(file);
-  if (!db || !db.open) {
+  if (!db?.open) {
     db = openDatabase(file);
     migrate(db);
     registry.set(file, db);

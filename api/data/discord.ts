@@ -5,63 +5,11 @@
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { getCreator } from './creators.ts';
-import { epochToIso } from '../../src/lib/format.ts';
+import { epochToIso } from '@shared/format.ts';
 import { hashFromPath, inTransaction, nowIso, parseJson, placeholders } from './util.ts';
 import { pageChatRows } from './chat-paging.ts';
-
-/** A channel as the API answers it (exactly these keys); listed by position. */
-export interface DiscordChannel {
-  id: string;
-  server_id: string;
-  name: string;
-  parent_channel_id: string | null;
-  topic: string | null;
-  is_nsfw: boolean;
-  type: number;
-  post_count: number;
-}
-
-export interface DiscordServer {
-  id: string;
-  name: string;
-  indexed: string;
-  updated: string;
-  channels: DiscordChannel[];
-}
-
-export interface DiscordAuthor {
-  id: string;
-  username: string;
-  avatar?: string | null;
-  [key: string]: unknown;
-}
-
-export interface DiscordEmbed {
-  type?: string;
-  url?: string;
-  title?: string;
-  description?: string;
-  color?: number;
-  provider?: { name?: string; url?: string };
-  author?: { name?: string; url?: string };
-  thumbnail?: { url: string; width?: number; height?: number };
-  video?: { url: string; width?: number; height?: number };
-  [key: string]: unknown;
-}
-
-export interface DiscordMessage {
-  id: string;
-  server: string;
-  channel: string;
-  author: DiscordAuthor;
-  content: string;
-  embeds: DiscordEmbed[];
-  mentions: unknown[];
-  attachments: { name: string | null; path: string }[];
-  published: string;
-  edited: string | null;
-  added: string;
-}
+import type { DiscordChannel, DiscordServer, DiscordAuthor, DiscordEmbed, DiscordMessage, DiscordFileHit } from '@shared/shapes/chat.ts';
+export type { DiscordChannel, DiscordServer, DiscordAuthor, DiscordEmbed, DiscordMessage, DiscordFileHit };
 
 export interface DiscordChannelInput {
   id: string;
@@ -86,18 +34,6 @@ export interface DiscordMessageInput {
   published: string;
   edited?: string | null;
   added?: string | null;
-}
-
-/** A message that carries a file, for hash search ('Server X channel Y'). */
-export interface DiscordFileHit {
-  id: string;
-  server: string;
-  server_name: string | null;
-  channel: string;
-  channel_name: string | null;
-  published: string;
-  author: DiscordAuthor;
-  content: string;
 }
 
 interface ChannelRow extends Omit<DiscordChannel, 'is_nsfw'> {
@@ -137,7 +73,8 @@ export function upsertDiscordChannel(db: Db, input: DiscordChannelInput): void {
       input.type ?? 0,
       input.position ?? 0,
     ).changes;
-    if (changed > 0) recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: input.server_id, ref: input.id });
+    if (changed > 0)
+      recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: input.server_id, ref: input.id });
   });
 }
 
@@ -178,10 +115,10 @@ export function getDiscordServer(db: Db, serverId: string): DiscordServer | unde
 
 /** After a channel's messages changed: recounts its post_count and records a 'discord' change for it. */
 function channelMessagesChanged(db: Db, serverId: string, channelId: string): void {
-  stmt(
-    db,
-    'UPDATE discord_channels SET post_count = (SELECT count(*) FROM discord_messages WHERE channel_id = ?) WHERE id = ?',
-  ).run(channelId, channelId);
+  stmt(db, 'UPDATE discord_channels SET post_count = (SELECT count(*) FROM discord_messages WHERE channel_id = ?) WHERE id = ?').run(
+    channelId,
+    channelId,
+  );
   recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: serverId, ref: channelId });
 }
 
@@ -264,7 +201,14 @@ const MESSAGE_COLUMNS = 'id, server_id, channel_id, author, content, embeds, men
 /** A channel's messages, newest first, `limit` (150) a page (see pageChatRows for how deep pages stay fast). */
 export function listDiscordMessages(db: Db, channelId: string, offset: number, limit = 150): DiscordMessage[] {
   const total = getDiscordChannel(db, channelId)?.post_count ?? 0;
-  return pageChatRows<MessageRow>(db, { table: 'discord_messages', columns: MESSAGE_COLUMNS, time: 'published', id: 'id' }, channelId, offset, limit, total).map(toMessage);
+  return pageChatRows<MessageRow>(
+    db,
+    { table: 'discord_messages', columns: MESSAGE_COLUMNS, time: 'published', id: 'id' },
+    channelId,
+    offset,
+    limit,
+    total,
+  ).map(toMessage);
 }
 
 /** Number of messages of a channel. */
@@ -274,10 +218,9 @@ export function countDiscordMessages(db: Db, channelId: string): number {
 
 /** Zero-based position of a message in its channel's newest-first listing, or undefined. */
 export function discordMessagePosition(db: Db, messageId: string): { channel_id: string; position: number } | undefined {
-  const row = stmt<{ channel_id: string; published: string }>(
-    db,
-    'SELECT channel_id, published FROM discord_messages WHERE id = ?',
-  ).get(messageId);
+  const row = stmt<{ channel_id: string; published: string }>(db, 'SELECT channel_id, published FROM discord_messages WHERE id = ?').get(
+    messageId,
+  );
   if (!row) return undefined;
   const n = stmt<{ n: number }>(
     db,

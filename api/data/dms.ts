@@ -5,7 +5,7 @@
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import type { CreatorFields } from './creators.ts';
-import { epochToIso } from '../../src/lib/format.ts';
+import { epochToIso } from '@shared/format.ts';
 import { inTransaction, likeContains, nowIso, parseJson, placeholders } from './util.ts';
 
 export type DmStatus = 'approved' | 'pending' | 'ignored';
@@ -149,10 +149,10 @@ export function listCreatorDms(db: Db, service: string, creatorId: string, offse
 
 /** Number of a creator's approved DMs. */
 export function countCreatorDms(db: Db, service: string, creatorId: string): number {
-  return stmt<{ n: number }>(
-    db,
-    `SELECT count(*) AS n FROM dms WHERE service = ? AND "user" = ? AND status = 'approved'`,
-  ).get(service, creatorId)!.n;
+  return stmt<{ n: number }>(db, `SELECT count(*) AS n FROM dms WHERE service = ? AND "user" = ? AND status = 'approved'`).get(
+    service,
+    creatorId,
+  )!.n;
 }
 
 /**
@@ -177,10 +177,9 @@ export function listDms(db: Db, options: { q?: string | null; offset?: number; l
 /** Number of approved DMs (matching `q`). */
 export function countDms(db: Db, options: { q?: string | null } = {}): number {
   return options.q
-    ? stmt<{ n: number }>(
-        db,
-        `SELECT count(*) AS n FROM dms WHERE status = 'approved' AND content LIKE ? ESCAPE '\\'`,
-      ).get(likeContains(options.q))!.n
+    ? stmt<{ n: number }>(db, `SELECT count(*) AS n FROM dms WHERE status = 'approved' AND content LIKE ? ESCAPE '\\'`).get(
+        likeContains(options.q),
+      )!.n
     : stmt<{ n: number }>(db, `SELECT count(*) AS n FROM dms WHERE status = 'approved'`).get()!.n;
 }
 

@@ -10,7 +10,7 @@
 import { stmt, type Db } from './db.ts';
 import { nextSequence, recordChange } from './changes.ts';
 import { withIsoDates, type CreatorFields } from './creators.ts';
-import { epochToIso } from '../../src/lib/format.ts';
+import { epochToIso } from '@shared/format.ts';
 import { getPostSummaries, type PostSummary } from './posts.ts';
 import { inTransaction, nowIso } from './util.ts';
 
@@ -24,7 +24,9 @@ export type FavoritePost = PostSummary & { faved_seq: number };
 /** Adds a creator to an account's favourites. @returns false when it already was one or the creator is unknown */
 export function addFavoriteCreator(db: Db, accountId: number, service: string, creatorId: string, at: string = nowIso()): boolean {
   return inTransaction(db, () => {
-    if (stmt(db, 'SELECT 1 FROM favorite_creators WHERE account_id = ? AND service = ? AND creator_id = ?').get(accountId, service, creatorId)) {
+    if (
+      stmt(db, 'SELECT 1 FROM favorite_creators WHERE account_id = ? AND service = ? AND creator_id = ?').get(accountId, service, creatorId)
+    ) {
       return false;
     }
     if (!stmt(db, 'SELECT 1 FROM creators WHERE service = ? AND id = ?').get(service, creatorId)) return false;
@@ -72,22 +74,28 @@ export function addFavoritePost(
       return false;
     }
     if (!stmt(db, 'SELECT 1 FROM posts WHERE service = ? AND "user" = ? AND id = ?').get(service, creatorId, postId)) return false;
-    stmt(
-      db,
-      'INSERT INTO favorite_posts (account_id, service, "user", post_id, faved_seq, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-    ).run(accountId, service, creatorId, postId, nextSequence(db, 'faved'), at);
+    stmt(db, 'INSERT INTO favorite_posts (account_id, service, "user", post_id, faved_seq, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+      accountId,
+      service,
+      creatorId,
+      postId,
+      nextSequence(db, 'faved'),
+      at,
+    );
     return true;
   });
 }
 
 /** Removes a post from an account's favourites. */
 export function removeFavoritePost(db: Db, accountId: number, service: string, creatorId: string, postId: string): boolean {
-  return stmt(db, 'DELETE FROM favorite_posts WHERE account_id = ? AND service = ? AND "user" = ? AND post_id = ?').run(
-    accountId,
-    service,
-    creatorId,
-    postId,
-  ).changes > 0;
+  return (
+    stmt(db, 'DELETE FROM favorite_posts WHERE account_id = ? AND service = ? AND "user" = ? AND post_id = ?').run(
+      accountId,
+      service,
+      creatorId,
+      postId,
+    ).changes > 0
+  );
 }
 
 /** An account's favourite creators (GET /v1/account/favorites?type=artist), newest favourite first. */

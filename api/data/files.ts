@@ -5,9 +5,11 @@
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { hashPath, inTransaction, nowIso, parseJson } from './util.ts';
-import { mimeForExt } from '../../src/lib/mime.ts';
-import { listPostsWithFile, type PostSummary } from './posts.ts';
-import { listDiscordMessagesWithFile, type DiscordFileHit } from './discord.ts';
+import { mimeForExt } from '@shared/mime.ts';
+import { listPostsWithFile } from './posts.ts';
+import { listDiscordMessagesWithFile } from './discord.ts';
+import type { HashSearchResult } from '@shared/shapes/hash-search.ts';
+export type { HashSearchResult };
 
 export interface FileRecord {
   id: number;
@@ -34,18 +36,6 @@ export interface ArchiveFileInfo {
   file: FileRecord;
   file_list: string[];
   password?: string;
-}
-
-/** GET /v1/search_hash/{hash} */
-export interface HashSearchResult {
-  id: number;
-  hash: string;
-  mime: string | null;
-  ext: string;
-  size: number;
-  added: string;
-  posts: PostSummary[];
-  discord_posts: DiscordFileHit[];
 }
 
 function normalizeExt(ext: string): string {

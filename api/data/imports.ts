@@ -124,8 +124,19 @@ export function findPendingImportByFingerprint(db: Db, fingerprint: string): str
 /** The fields of SPEC.md section 3 that anyone with the import's id may see: never its account, key or channels. */
 export type PublicImport = Pick<
   Import,
-  | 'id' | 'service' | 'priority' | 'sub_count' | 'save_dms' | 'created_at' | 'first_started_at' | 'retry_count'
-  | 'current_try_started_at' | 'resuming_at' | 'finished_at' | 'key_failed_at' | 'is_key_invalid'
+  | 'id'
+  | 'service'
+  | 'priority'
+  | 'sub_count'
+  | 'save_dms'
+  | 'created_at'
+  | 'first_started_at'
+  | 'retry_count'
+  | 'current_try_started_at'
+  | 'resuming_at'
+  | 'finished_at'
+  | 'key_failed_at'
+  | 'is_key_invalid'
 >;
 
 export function publicImport(i: Import): PublicImport {
@@ -180,7 +191,9 @@ export function appendImportLog(db: Db, importId: string, line: string, at: stri
 
 /** An import's log lines, oldest first. */
 export function getImportLogs(db: Db, importId: string): string[] {
-  return stmt<{ line: string }>(db, 'SELECT line FROM import_logs WHERE import_id = ? ORDER BY id').all(importId).map((r) => r.line);
+  return stmt<{ line: string }>(db, 'SELECT line FROM import_logs WHERE import_id = ? ORDER BY id')
+    .all(importId)
+    .map((r) => r.line);
 }
 
 /** The next unfinished import to work on: highest priority, then oldest; undefined when none. */
@@ -222,8 +235,13 @@ export function claimNextImport(db: Db, owner: string, leaseExpiresAt: string, n
 
 /** Extends a held lease. @returns false when the lease is no longer this owner's (taken over or ended) */
 export function renewImportLease(db: Db, id: string, owner: string, leaseExpiresAt: string): boolean {
-  return stmt(db, 'UPDATE imports SET lease_expires_at = ? WHERE id = ? AND lease_owner = ? AND finished_at IS NULL').run(leaseExpiresAt, id, owner)
-    .changes > 0;
+  return (
+    stmt(db, 'UPDATE imports SET lease_expires_at = ? WHERE id = ? AND lease_owner = ? AND finished_at IS NULL').run(
+      leaseExpiresAt,
+      id,
+      owner,
+    ).changes > 0
+  );
 }
 
 /** Whether the owner still holds the import's lease (checked inside a step's transaction). */
@@ -320,7 +338,11 @@ export function upsertKeyByFingerprint(
       'SELECT id FROM auto_import_keys WHERE fingerprint = ? AND ifnull(account_id, 0) = ifnull(?, 0)',
     ).get(input.fingerprint, input.account_id);
     if (existing) {
-      stmt(db, 'UPDATE auto_import_keys SET encrypted_key = ?, dead = 0, auto_import = ? WHERE id = ?').run(input.encrypted_key, autoImport, existing.id);
+      stmt(db, 'UPDATE auto_import_keys SET encrypted_key = ?, dead = 0, auto_import = ? WHERE id = ?').run(
+        input.encrypted_key,
+        autoImport,
+        existing.id,
+      );
       return existing.id;
     }
     const id = addAutoImportKey(db, input);
@@ -343,10 +365,10 @@ export function listAccountKeys(db: Db, accountId: number): AutoImportKey[] {
 export function revokeKeys(db: Db, accountId: number, keyIds: number[]): number {
   if (keyIds.length === 0) return 0;
   return inTransaction(db, () => {
-    stmt(db, `UPDATE imports SET key_id = NULL WHERE key_id IN (SELECT id FROM auto_import_keys WHERE account_id = ? AND id IN (${placeholders(keyIds.length)}))`).run(
-      accountId,
-      ...keyIds,
-    );
+    stmt(
+      db,
+      `UPDATE imports SET key_id = NULL WHERE key_id IN (SELECT id FROM auto_import_keys WHERE account_id = ? AND id IN (${placeholders(keyIds.length)}))`,
+    ).run(accountId, ...keyIds);
     return stmt(db, `DELETE FROM auto_import_keys WHERE account_id = ? AND id IN (${placeholders(keyIds.length)})`).run(
       accountId,
       ...keyIds,
@@ -360,7 +382,10 @@ export function markKeyDead(db: Db, keyId: number): boolean {
 }
 
 /** Alive keys (with their encrypted blob) for an auto-import round, optionally of one service. */
-export function listAliveKeys(db: Db, service?: string): { id: number; service: string; encrypted_key: Buffer; account_id: number | null }[] {
+export function listAliveKeys(
+  db: Db,
+  service?: string,
+): { id: number; service: string; encrypted_key: Buffer; account_id: number | null }[] {
   return service
     ? stmt<{ id: number; service: string; encrypted_key: Buffer; account_id: number | null }>(
         db,

@@ -39,10 +39,18 @@ export function isPostFlagged(db: Db, service: string, creatorId: string, postId
 
 /** Recent flags, newest first (for moderators). */
 export function listFlags(db: Db, offset = 0, limit = 50) {
-  return stmt<{ id: number; service: string; user: string; post_id: string; account_id: number | null; reason: string; created_at: string }>(
-    db,
-    'SELECT id, service, "user", post_id, account_id, reason, created_at FROM flags ORDER BY id DESC LIMIT ? OFFSET ?',
-  ).all(limit, offset);
+  return stmt<{
+    id: number;
+    service: string;
+    user: string;
+    post_id: string;
+    account_id: number | null;
+    reason: string;
+    created_at: string;
+  }>(db, 'SELECT id, service, "user", post_id, account_id, reason, created_at FROM flags ORDER BY id DESC LIMIT ? OFFSET ?').all(
+    limit,
+    offset,
+  );
 }
 
 /**
@@ -74,8 +82,7 @@ export function createLinkRequest(
       input.reason ?? null,
       input.requester_id,
       input.created_at ?? nowIso(),
-    )
-      .lastInsertRowid,
+    ).lastInsertRowid,
   );
 }
 

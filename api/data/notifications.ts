@@ -48,9 +48,7 @@ export function listNotifications(db: Db, accountId: number, limit = 100): Notif
 
 /** Number of notifications an account has not seen. */
 export function countUnseenNotifications(db: Db, accountId: number): number {
-  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM notifications WHERE account_id = ? AND is_seen = 0').get(
-    accountId,
-  )!.n;
+  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM notifications WHERE account_id = ? AND is_seen = 0').get(accountId)!.n;
 }
 
 /** Marks all of an account's notifications seen. @returns how many changed */

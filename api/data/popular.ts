@@ -1,11 +1,11 @@
 /**
  * Popular posts of a period, in the answer shape of GET /v1/posts/popular (API-NOTES.md); the popular
- * page renders the same object. The period rules live in src/lib/popular.ts.
+ * page renders the same object. The period rules live in shared/popular.ts.
  */
 import type { Db } from './db.ts';
 import { listPopularPosts, popularityDateRange } from './posts.ts';
-import { popularRange, popularReferenceDate } from '../../src/lib/popular.ts';
-import type { PopularPeriod } from '../../src/lib/validators.ts';
+import { popularRange, popularReferenceDate } from '@shared/popular.ts';
+import type { PopularPeriod } from '@shared/validators.ts';
 
 export function popularPosts(db: Db, query: { date?: string; period: PopularPeriod; offset: number; limit: number }, today: string) {
   const data = popularityDateRange(db);

@@ -27,42 +27,17 @@ import {
 } from './util.ts';
 import { shortWordTerm, shortWordText } from './search-words.ts';
 import { isPostFlagged } from './moderation.ts';
+import type { PostFileRef, PostEmbed, PollChoice, Poll, PostSummary, Comment } from '@shared/shapes/posts.ts';
+export type { PostFileRef, PostEmbed, PollChoice, Poll, PostSummary, Comment };
 
 // ---------------------------------------------------------------------------------------------------
 // Types
-
-export interface PostFileRef {
-  name: string | null;
-  path: string;
-}
 
 export interface PostFileInput {
   name?: string | null;
   path: string;
   /** sha256 of the file; derived from a content-addressed path when omitted. */
   hash?: string | null;
-}
-
-export interface PostEmbed {
-  url?: string;
-  subject?: string | null;
-  description?: string | null;
-  [key: string]: unknown;
-}
-
-export interface PollChoice {
-  text: string;
-  votes: number;
-}
-
-export interface Poll {
-  title: string;
-  description?: string | null;
-  choices: PollChoice[];
-  total_votes: number;
-  created_at: string;
-  closes_at: string | null;
-  allow_multiple: boolean;
 }
 
 /** Input of upsertPost. Omitted fields get defaults (empty title/content, no file, added = now). */
@@ -84,25 +59,6 @@ export interface PostInput {
   tags?: string[] | null;
   incomplete_rewards?: string | null;
   shared_file?: boolean;
-}
-
-/** A post summary (listings, search, favourites). */
-export interface PostSummary {
-  id: string;
-  user: string;
-  service: string;
-  title: string;
-  substring: string;
-  published: string | null;
-  added: string;
-  edited: string | null;
-  tags: string[];
-  file: PostFileRef | Record<string, never>;
-  attachments: PostFileRef[];
-  poll: Poll | null;
-  incomplete_rewards: string | null;
-  embed: PostEmbed | Record<string, never>;
-  shared_file: boolean;
 }
 
 /** The full post object (post page, revisions). */
@@ -175,17 +131,6 @@ export interface PostKey {
   service: string;
   user: string;
   id: string;
-}
-
-export interface Comment {
-  id: string;
-  parent_id: string | null;
-  commenter: string;
-  commenter_name: string | null;
-  content: string;
-  published: string | null;
-  added: string;
-  revisions: { id: number; content: string; added: string }[];
 }
 
 export interface CommentInput {
@@ -291,11 +236,7 @@ function toFullPost(row: FullRow, neighbours: { prev: string | null; next: strin
 }
 
 function getFullRow(db: Db, service: string, user: string, id: string): FullRow | undefined {
-  return stmt<FullRow>(db, `SELECT ${FULL_COLUMNS} FROM posts p WHERE p.service = ? AND p."user" = ? AND p.id = ?`).get(
-    service,
-    user,
-    id,
-  );
+  return stmt<FullRow>(db, `SELECT ${FULL_COLUMNS} FROM posts p WHERE p.service = ? AND p."user" = ? AND p.id = ?`).get(service, user, id);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -314,18 +255,12 @@ export function listCreatorPosts(db: Db, service: string, creatorId: string, off
 
 /** Number of posts of a creator. */
 export function countCreatorPosts(db: Db, service: string, creatorId: string): number {
-  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM posts WHERE service = ? AND "user" = ?').get(
-    service,
-    creatorId,
-  )!.n;
+  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM posts WHERE service = ? AND "user" = ?').get(service, creatorId)!.n;
 }
 
 /** All posts, most recently added first (added DESC, seq DESC), as summaries. */
 export function listRecentPosts(db: Db, offset: number, limit: number): PostSummary[] {
-  return stmt<SummaryRow>(
-    db,
-    `SELECT ${SUMMARY_COLUMNS} FROM posts p ORDER BY p.added DESC, p.seq DESC LIMIT ? OFFSET ?`,
-  )
+  return stmt<SummaryRow>(db, `SELECT ${SUMMARY_COLUMNS} FROM posts p ORDER BY p.added DESC, p.seq DESC LIMIT ? OFFSET ?`)
     .all(limit, offset)
     .map(toSummary);
 }
@@ -337,10 +272,7 @@ export function countPosts(db: Db): number {
 
 /** Summaries of the given posts, in the order of `keys` (missing posts are skipped). */
 export function getPostSummaries(db: Db, keys: PostKey[]): PostSummary[] {
-  const select = stmt<SummaryRow>(
-    db,
-    `SELECT ${SUMMARY_COLUMNS} FROM posts p WHERE p.service = ? AND p."user" = ? AND p.id = ?`,
-  );
+  const select = stmt<SummaryRow>(db, `SELECT ${SUMMARY_COLUMNS} FROM posts p WHERE p.service = ? AND p."user" = ? AND p.id = ?`);
   const out: PostSummary[] = [];
   for (const key of keys) {
     const row = select.get(key.service, key.user, key.id);
@@ -522,13 +454,7 @@ export function getPost(db: Db, service: string, creatorId: string, postId: stri
  * attachments, previews and videos with `server` set to `server` (the origin that serves files,
  * e.g. 'http://localhost:4321'), and props {flagged, revisions}. Undefined when the post does not exist.
  */
-export function getPostPage(
-  db: Db,
-  service: string,
-  creatorId: string,
-  postId: string,
-  server = '',
-): PostPage | undefined {
+export function getPostPage(db: Db, service: string, creatorId: string, postId: string, server = ''): PostPage | undefined {
   const post = getPost(db, service, creatorId, postId);
   if (!post) return undefined;
   const flagged = isPostFlagged(db, service, creatorId, postId);
@@ -569,11 +495,7 @@ export function getPostRevisionPage(
 }
 
 /** Resolves a post id within a service to its creator (GET /{service}/post/{post}), or undefined. */
-export function resolvePost(
-  db: Db,
-  service: string,
-  postId: string,
-): { service: string; artist_id: string; post_id: string } | undefined {
+export function resolvePost(db: Db, service: string, postId: string): { service: string; artist_id: string; post_id: string } | undefined {
   const row = stmt<{ user: string }>(db, 'SELECT "user" FROM posts WHERE service = ? AND id = ? ORDER BY "user" LIMIT 1').get(
     service,
     postId,
@@ -699,10 +621,10 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
     )
       .all(...params, limit, offset)
       .map(toSummary);
-    const count = stmt<{ n: number }>(
-      db,
-      `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ?${filter} LIMIT ?)`,
-    ).get(...params, countLimit)!.n;
+    const count = stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ?${filter} LIMIT ?)`).get(
+      ...params,
+      countLimit,
+    )!.n;
     return result(posts, count);
   }
 
@@ -733,7 +655,10 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
     where.push(`p.seq > (SELECT coalesce(max(seq), 0) FROM posts) - ${LONE_LETTER_SCAN_POSTS}`);
     order = 'p.seq DESC';
   }
-  for (const [table, match] of [['posts_fts', ftsQuery], ['posts_words', wordsQuery]] as const) {
+  for (const [table, match] of [
+    ['posts_fts', ftsQuery],
+    ['posts_words', wordsQuery],
+  ] as const) {
     if (!match) continue;
     where.push(`p.seq IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)`);
     params.push(match);
@@ -753,7 +678,10 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
   const posts = stmt<SummaryRow>(db, `SELECT ${SUMMARY_COLUMNS} FROM ${from} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
     .all(...params, limit, offset)
     .map(toSummary);
-  const count = stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} ${whereSql} LIMIT ?)`).get(...params, countLimit)!.n;
+  const count = stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} ${whereSql} LIMIT ?)`).get(
+    ...params,
+    countLimit,
+  )!.n;
   return result(posts, count);
 }
 
@@ -762,10 +690,7 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
 
 /** Every tag with its number of posts, most used first, then by name. */
 export function listAllTags(db: Db): TagCount[] {
-  return stmt<TagCount>(
-    db,
-    'SELECT tag, post_count FROM tag_counts ORDER BY post_count DESC, tag',
-  ).all();
+  return stmt<TagCount>(db, 'SELECT tag, post_count FROM tag_counts ORDER BY post_count DESC, tag').all();
 }
 
 /** A creator's tags with their number of posts, most used first, then by name. */
@@ -872,10 +797,14 @@ export function upsertComment(db: Db, input: CommentInput, options: { now?: stri
     const now = options.now ?? nowIso();
     if (existing && existing.content === input.content) return 'unchanged';
     if (existing) {
-      stmt(
-        db,
-        `INSERT INTO comment_revisions (service, "user", post_id, comment_id, content, added) VALUES (?, ?, ?, ?, ?, ?)`,
-      ).run(input.service, input.user, input.post_id, input.id, existing.content, now);
+      stmt(db, `INSERT INTO comment_revisions (service, "user", post_id, comment_id, content, added) VALUES (?, ?, ?, ?, ?, ?)`).run(
+        input.service,
+        input.user,
+        input.post_id,
+        input.id,
+        existing.content,
+        now,
+      );
     }
     stmt(
       db,
@@ -985,10 +914,13 @@ export function upsertPost(db: Db, input: PostInput, options: { now?: string } =
         delete snapshot.next;
         delete snapshot.prev;
         revisionId = Number(
-          stmt(
-            db,
-            `INSERT INTO post_revisions (service, "user", post_id, data, added) VALUES (?, ?, ?, ?, ?)`,
-          ).run(input.service, input.user, input.id, JSON.stringify(snapshot), options.now ?? nowIso()).lastInsertRowid,
+          stmt(db, `INSERT INTO post_revisions (service, "user", post_id, data, added) VALUES (?, ?, ?, ?, ?)`).run(
+            input.service,
+            input.user,
+            input.id,
+            JSON.stringify(snapshot),
+            options.now ?? nowIso(),
+          ).lastInsertRowid,
         );
       }
       if (existing.published !== next.published) {
@@ -998,7 +930,14 @@ export function upsertPost(db: Db, input: PostInput, options: { now?: string } =
         };
         for (const neighbour of [neighbours.prev, neighbours.next]) {
           if (neighbour !== null) {
-            recordChange(db, { kind: 'post', action: 'upsert', service: input.service, creator_id: input.user, post_id: neighbour, ref: 'neighbour' });
+            recordChange(db, {
+              kind: 'post',
+              action: 'upsert',
+              service: input.service,
+              creator_id: input.user,
+              post_id: neighbour,
+              ref: 'neighbour',
+            });
           }
         }
       }
@@ -1032,11 +971,9 @@ export function upsertPost(db: Db, input: PostInput, options: { now?: string } =
     }
 
     if (!existing || existing.tags !== next.tags || existing.published !== next.published) {
-      if (existing) stmt(db, 'DELETE FROM post_tags WHERE service = ? AND "user" = ? AND post_id = ?').run(input.service, input.user, input.id);
-      const insertTag = stmt(
-        db,
-        `INSERT INTO post_tags (service, "user", post_id, tag, published, post_seq) VALUES (?, ?, ?, ?, ?, ?)`,
-      );
+      if (existing)
+        stmt(db, 'DELETE FROM post_tags WHERE service = ? AND "user" = ? AND post_id = ?').run(input.service, input.user, input.id);
+      const insertTag = stmt(db, `INSERT INTO post_tags (service, "user", post_id, tag, published, post_seq) VALUES (?, ?, ?, ?, ?, ?)`);
       for (const tag of JSON.parse(next.tags) as string[]) {
         insertTag.run(input.service, input.user, input.id, tag, next.published, seq);
       }
@@ -1096,10 +1033,10 @@ export function deletePost(db: Db, service: string, creatorId: string, postId: s
 export function* iteratePostKeys(db: Db, batch = 10_000): Generator<PostKey & { seq: number }> {
   let after = 0;
   for (;;) {
-    const rows = stmt<PostKey & { seq: number }>(
-      db,
-      'SELECT service, "user", id, seq FROM posts WHERE seq > ? ORDER BY seq LIMIT ?',
-    ).all(after, batch);
+    const rows = stmt<PostKey & { seq: number }>(db, 'SELECT service, "user", id, seq FROM posts WHERE seq > ? ORDER BY seq LIMIT ?').all(
+      after,
+      batch,
+    );
     for (const row of rows) yield row;
     if (rows.length < batch) return;
     after = rows[rows.length - 1].seq;
@@ -1186,10 +1123,11 @@ export function popularityDateRange(db: Db): { min_day: string | null; max_day: 
 
 /** Number of favourites of a post by accounts. */
 export function countPostFavorites(db: Db, service: string, creatorId: string, postId: string): number {
-  return stmt<{ n: number }>(
-    db,
-    'SELECT count(*) AS n FROM favorite_posts WHERE service = ? AND "user" = ? AND post_id = ?',
-  ).get(service, creatorId, postId)!.n;
+  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM favorite_posts WHERE service = ? AND "user" = ? AND post_id = ?').get(
+    service,
+    creatorId,
+    postId,
+  )!.n;
 }
 
 /** Summaries of posts whose file or attachments have this sha256 (hash search), newest archived first. */

@@ -54,7 +54,9 @@ export function createShare(db: Db, input: ShareInput): number {
       ).lastInsertRowid,
     );
     const insertFile = stmt(db, 'INSERT INTO share_files (share_id, idx, filename, hash, upload_url) VALUES (?, ?, ?, ?, ?)');
-    input.files.forEach((file, idx) => insertFile.run(id, idx, file.filename, file.hash ?? null, file.upload_url ?? null));
+    input.files.forEach((file, idx) => {
+      insertFile.run(id, idx, file.filename, file.hash ?? null, file.upload_url ?? null);
+    });
     const link = stmt(db, 'INSERT OR IGNORE INTO share_creators (share_id, service, creator_id) VALUES (?, ?, ?)');
     for (const creator of input.creators ?? []) link.run(id, creator.service, creator.creator_id);
     recordShare(db, id, 'upsert');
@@ -120,20 +122,15 @@ export function listCreatorShares(db: Db, service: string, creatorId: string, of
 
 /** Number of a creator's shares. */
 export function countCreatorShares(db: Db, service: string, creatorId: string): number {
-  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM share_creators WHERE service = ? AND creator_id = ?').get(
-    service,
-    creatorId,
-  )!.n;
+  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM share_creators WHERE service = ? AND creator_id = ?').get(service, creatorId)!
+    .n;
 }
 
 /**
  * An upload: registers its stored files and creates the share linked to them, in one transaction, so
  * a failure leaves neither file records nor a share behind. @returns the share id
  */
-export function createUploadedShare(
-  db: Db,
-  input: Omit<ShareInput, 'files'> & { files: (FileInput & { filename: string })[] },
-): number {
+export function createUploadedShare(db: Db, input: Omit<ShareInput, 'files'> & { files: (FileInput & { filename: string })[] }): number {
   return inTransaction(db, () => {
     const files = input.files.map((file) => ({ filename: file.filename, hash: registerFile(db, file).hash }));
     return createShare(db, { ...input, files });

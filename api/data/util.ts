@@ -27,8 +27,8 @@ export function toJson(value: unknown): string | null {
   return value == null ? null : JSON.stringify(value);
 }
 
-/** Content-addressed path of a file: '/ab/cd/<sha256>.<ext>' (the one builder is src/lib/urls.ts). */
-export { filePath as hashPath } from '../../src/lib/urls.ts';
+/** Content-addressed path of a file: '/ab/cd/<sha256>.<ext>' (the one builder is shared/urls.ts). */
+export { filePath as hashPath } from '@shared/urls.ts';
 
 /** The sha256 in a content-addressed path, or null when the path is not one. */
 export function hashFromPath(path: string | null | undefined): string | null {
@@ -90,7 +90,6 @@ export function likeContains(text: string): string {
 export function placeholders(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
 }
-
 
 const runners = new WeakMap<Db, Database.Transaction<(fn: () => unknown) => unknown>>();
 

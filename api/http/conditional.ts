@@ -44,7 +44,7 @@ export function cacheJson(value: unknown): CachedJson {
 export function sendCachedJson(req: Request, res: Response, cached: CachedJson, maxAgeSeconds: number): void {
   res.set({ ETag: cached.etag, Vary: 'Accept-Encoding', 'Cache-Control': `public, max-age=${maxAgeSeconds}` });
   const inm = req.get('if-none-match');
-  if (inm && inm.split(',').some((tag) => tag.trim() === cached.etag || tag.trim() === '*')) {
+  if (inm?.split(',').some((tag) => tag.trim() === cached.etag || tag.trim() === '*')) {
     res.status(304).end();
     return;
   }

@@ -157,9 +157,7 @@ export const V2_SUCCESS_TYPE = 'api_response';
 export const V2_ERROR_TYPE = 'api_error';
 
 export function errorBody(error: HttpError, version: ApiVersion): V1ErrorBody | V2ErrorBody {
-  return version === 2
-    ? { type: V2_ERROR_TYPE, error: { type: error.type, message: error.message } }
-    : { error: error.message };
+  return version === 2 ? { type: V2_ERROR_TYPE, error: { type: error.type, message: error.message } } : { error: error.message };
 }
 
 /** Any thrown value as an HttpError; `undefined` means it is unexpected (log it, answer 500). */

@@ -1,6 +1,6 @@
 /** The origin that serves files (`server` in post, attachment and fancard answers; clients fetch {server}/data{path}). */
 import type { IncomingMessage } from 'node:http';
-import type { Config } from '../../src/lib/config.ts';
+import type { Config } from '../config.ts';
 
 /** A host as it may appear in a URL: a name or IPv4 address, or a bracketed IPv6 address, and a port. */
 const HOST = /^(?:[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,251}[A-Za-z0-9_])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;

@@ -197,7 +197,7 @@ type JsonSchema = {
  */
 export function schemaText(schema: unknown, indent = ''): string {
   const s = (schema ?? {}) as JsonSchema;
-  const inner = indent + '  ';
+  const inner = `${indent}  `;
   let text: string;
   if (s.$ref) text = s.$ref.split('/').pop() ?? s.$ref;
   else if (s.enum) text = s.enum.map((v) => JSON.stringify(v)).join(' | ');

@@ -16,8 +16,8 @@
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Db } from '../data/db.ts';
-import type { Config } from '../../src/lib/config.ts';
-import type { BuildInfo } from '../../src/lib/build-info.ts';
+import type { Config } from '../config.ts';
+import type { BuildInfo } from '../build-info.ts';
 import type { ApiVersion } from './errors.ts';
 import type { Account } from '../data/accounts.ts';
 import type { Access } from './session.ts';

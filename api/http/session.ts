@@ -60,7 +60,11 @@ export function hasSessionCookie(headers: IncomingHttpHeaders): boolean {
 /** SPEC.md section 5's route-guard messages: for a guest, and for an account without the role. */
 export const MUST_REGISTER = 'You must be registered to access this page.';
 export function accessDeniedMessage(access: Access): string {
-  return access === 'administrator' ? 'Account is not administrator.' : access === 'moderator' ? 'Account is not moderator.' : MUST_REGISTER;
+  return access === 'administrator'
+    ? 'Account is not administrator.'
+    : access === 'moderator'
+      ? 'Account is not moderator.'
+      : MUST_REGISTER;
 }
 
 export function allows(access: Access, account: Account | null): boolean {

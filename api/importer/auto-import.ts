@@ -8,14 +8,14 @@
  */
 import { createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { Db } from '../data/db.ts';
-import type { Config } from '../../src/lib/config.ts';
-import { AUTO_IMPORT_INTERVAL_HOURS } from '../../src/lib/constants.ts';
+import type { Config } from '../config.ts';
+import { AUTO_IMPORT_INTERVAL_HOURS } from '@shared/constants.ts';
 import { getAutoImportCandidate, listAutoImportCandidates, type AutoImportCandidate, type RoundCounts } from '../data/auto-import.ts';
 import { appendImportLog, createImport } from '../data/imports.ts';
 import { inTransaction, nowIso } from '../data/util.ts';
 import { AUTO_IMPORT_PRIORITY } from '../routes/importer.ts';
 import { decryptSessionKey, KeyDecryptionError } from './key-crypto.ts';
-import { paysiteLabel } from '../../src/lib/paysites.ts';
+import { paysiteLabel } from '@shared/paysites.ts';
 import { sealForWorker } from './work-key.ts';
 
 export const AUTO_IMPORT_LINES = {
@@ -47,7 +47,12 @@ function privateKeyOf(pem: string | Buffer | KeyObject): KeyObject {
  * queued or running, none queued in the last AUTO_IMPORT_INTERVAL_HOURS (by a round or by its owner
  * submitting it again), and its owner still exists. @returns how many keys were queued, skipped and failed
  */
-export function runAutoImportRound(db: Db, config: Config, privateKeyPem: string | Buffer | KeyObject, options: RoundOptions = {}): RoundCounts {
+export function runAutoImportRound(
+  db: Db,
+  config: Config,
+  privateKeyPem: string | Buffer | KeyObject,
+  options: RoundOptions = {},
+): RoundCounts {
   const now = options.now ?? new Date();
   const at = nowIso(now);
   const dueBefore = nowIso(new Date(now.getTime() - INTERVAL_MS));

@@ -8,8 +8,8 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import sanitizeHtml from 'sanitize-html';
-import { dataPaths } from '../../src/lib/config.ts';
-import { sanitizePostHtml } from '../../src/lib/server/sanitize.ts';
+import { dataPaths } from '../config.ts';
+import { sanitizePostHtml } from '../content/sanitize.ts';
 import { registerFile } from '../data/files.ts';
 import { extensionOf } from '../data/util.ts';
 import { FileTooLargeError } from '../media/store.ts';
@@ -52,7 +52,12 @@ function skipLine(name: string, error: unknown): string | undefined {
  * log line) when it is too big, gone or on a host outside the allowlist. Transient errors propagate so
  * the worker retries the import.
  */
-export async function archiveFile(ctx: ImportContext, client: PaysiteClient, url: string, name?: string | null): Promise<ArchivedFile | undefined> {
+export async function archiveFile(
+  ctx: ImportContext,
+  client: PaysiteClient,
+  url: string,
+  name?: string | null,
+): Promise<ArchivedFile | undefined> {
   const fileName = (name || nameFromUrl(url) || 'file').slice(0, 255);
   // The name's extension when the store takes it, else the URL's (a title like 'notes.v2!' is no extension).
   const ext = [extensionOf(fileName), extensionOf(nameFromUrl(url))].find((candidate) => /^\.[a-z0-9]{1,10}$/.test(candidate)) ?? '';
@@ -145,7 +150,10 @@ export async function archiveInlineImages(ctx: ImportContext, client: PaysiteCli
     allowedAttributes: false,
     allowVulnerableTags: true,
     transformTags: {
-      img: (tagName, attribs) => ({ tagName, attribs: replaced.has(attribs.src) ? { ...attribs, src: replaced.get(attribs.src)! } : attribs }),
+      img: (tagName, attribs) => ({
+        tagName,
+        attribs: replaced.has(attribs.src) ? { ...attribs, src: replaced.get(attribs.src)! } : attribs,
+      }),
     },
   });
   return sanitizePostHtml(localized);

@@ -5,7 +5,7 @@
  * (work-key.ts) and in a kept key (key-store.ts); the fingerprint stays over the session key alone,
  * which is what identifies the session (x-bc and the User-Agent change with the browser, not the login).
  */
-import type { ImportSubmission } from '../../src/lib/importer.ts';
+import type { ImportSubmission } from '@shared/importer.ts';
 
 export interface OnlyfansCredential {
   session_key: string;

@@ -4,7 +4,10 @@
 export class TransientError extends Error {
   override name = 'TransientError';
   /** The paysite's Retry-After, when it sent one. */
-  constructor(message: string, readonly retryAfterMs?: number) {
+  constructor(
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
     super(message);
   }
 }

@@ -12,7 +12,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ImporterConfig, PaysiteEndpoint } from '../../src/lib/config.ts';
+import type { ImporterConfig, PaysiteEndpoint } from '../config.ts';
 import { FileTooLargeError, storeStream, type StoredFile } from '../media/store.ts';
 import { KeyRejectedError, TransientError } from './errors.ts';
 
@@ -127,7 +127,10 @@ export interface PaysiteClient {
   /** GETs JSON from a URL (absolute, or a path under the endpoint's base URL). */
   getJson<T = unknown>(url: string, init?: { headers?: Record<string, string> }): Promise<T>;
   /** Same, with the status and headers (paging by Link headers and the like). */
-  requestJson<T = unknown>(url: string, init?: { headers?: Record<string, string>; method?: string; body?: string }): Promise<JsonAnswer<T>>;
+  requestJson<T = unknown>(
+    url: string,
+    init?: { headers?: Record<string, string>; method?: string; body?: string },
+  ): Promise<JsonAnswer<T>>;
   /** Streams a file into the store under filesDir; FileTooLargeError past IMPORTER_MAX_FILE_MB (nothing kept). */
   download(url: string, filesDir: string, ext: string): Promise<DownloadedFile>;
   /** An absolute URL of a path under the endpoint's base URL. */
@@ -142,7 +145,8 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
   const credentialEndpoint: PaysiteEndpoint = { baseUrl: endpoint.baseUrl, hosts: options.credentialHosts ?? [] };
   const sendsCredentials = (url: URL) => isAllowedHost(credentialEndpoint, url.hostname);
 
-  const resolve = (pathOrUrl: string) => (/^https?:\/\//i.test(pathOrUrl) ? pathOrUrl : `${endpoint.baseUrl}${pathOrUrl.startsWith('/') ? '' : '/'}${pathOrUrl}`);
+  const resolve = (pathOrUrl: string) =>
+    /^https?:\/\//i.test(pathOrUrl) ? pathOrUrl : `${endpoint.baseUrl}${pathOrUrl.startsWith('/') ? '' : '/'}${pathOrUrl}`;
 
   const checkUrl = (raw: string): URL => {
     let url: URL;
@@ -151,7 +155,8 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
     } catch {
       throw new ForbiddenHostError(`${label} gave a URL that is not valid.`);
     }
-    if (!isAllowedHost(endpoint, url.hostname)) throw new ForbiddenHostError(`${label} pointed at ${url.hostname}, which is not one of its hosts.`);
+    if (!isAllowedHost(endpoint, url.hostname))
+      throw new ForbiddenHostError(`${label} pointed at ${url.hostname}, which is not one of its hosts.`);
     const literal = url.hostname.replace(/^\[|\]$/g, '');
     const privateOk = importer.allowPrivateAddresses && (net.isIP(literal) === 0 ? false : isRefusedAddress(literal));
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && privateOk)) throw new ForbiddenHostError(`${label} URL must use https.`);
@@ -165,7 +170,8 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
       const list = addresses as dns.LookupAddress[];
       const allowed = list.filter((entry) => importer.allowPrivateAddresses || !isRefusedAddress(entry.address));
       if (allowed.length === 0) return callback(new ForbiddenHostError(`${label} host ${hostname} resolves to a refused address.`), '', 4);
-      if ((lookupOptions as dns.LookupOptions).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, allowed);
+      if ((lookupOptions as dns.LookupOptions).all)
+        return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, allowed);
       callback(null, allowed[0].address, allowed[0].family);
     });
   };
@@ -186,7 +192,12 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
         const requester = url.protocol === 'https:' ? https : http;
         const req = requester.request(url, {
           method: init.method ?? 'GET',
-          headers: { accept: 'application/json', ...options.publicHeaders, ...(sendsCredentials(url) ? options.headers : {}), ...init.headers },
+          headers: {
+            accept: 'application/json',
+            ...options.publicHeaders,
+            ...(sendsCredentials(url) ? options.headers : {}),
+            ...init.headers,
+          },
           lookup,
           signal: deadline,
         });
@@ -224,10 +235,18 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
     } catch (error) {
       // A file past the cap (found while streaming) is the paysite's answer, not a network failure: skipped, not retried.
       if (error instanceof FileTooLargeError) throw error;
-      if (error instanceof KeyRejectedError || error instanceof TransientError || error instanceof PaysiteRequestError || error instanceof ForbiddenHostError) throw error;
+      if (
+        error instanceof KeyRejectedError ||
+        error instanceof TransientError ||
+        error instanceof PaysiteRequestError ||
+        error instanceof ForbiddenHostError
+      )
+        throw error;
       if (signal.aborted) throw error;
       const code = (error as NodeJS.ErrnoException).code;
-      throw new TransientError(deadline.aborted ? `${label} did not answer in time` : `${label} could not be reached${code ? ` (${code})` : ''}`);
+      throw new TransientError(
+        deadline.aborted ? `${label} did not answer in time` : `${label} could not be reached${code ? ` (${code})` : ''}`,
+      );
     }
   };
 
@@ -247,7 +266,10 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
     throw new PaysiteRequestError(`${label} answered ${status}`, status);
   };
 
-  const requestJson = async <T>(pathOrUrl: string, init: { headers?: Record<string, string>; method?: string; body?: string } = {}): Promise<JsonAnswer<T>> => {
+  const requestJson = async <T>(
+    pathOrUrl: string,
+    init: { headers?: Record<string, string>; method?: string; body?: string } = {},
+  ): Promise<JsonAnswer<T>> => {
     for (let tries = 0; ; tries++) {
       const answer = await attempt(importer.timeoutMs, async (deadline) => {
         const { res } = await open(resolve(pathOrUrl), init, deadline);

@@ -42,7 +42,9 @@ export class KeyDecryptionError extends Error {
 /** Hex SHA-256 of a public key's DER form (a private key is reduced to its public half). */
 export function publicKeyId(key: KeyObject): string {
   const pub = key.type === 'private' ? createPublicKey(key) : key;
-  return createHash('sha256').update(pub.export({ type: 'spki', format: 'der' })).digest('hex');
+  return createHash('sha256')
+    .update(pub.export({ type: 'spki', format: 'der' }))
+    .digest('hex');
 }
 
 function oaep(key: KeyObject) {

@@ -5,7 +5,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Db } from '../data/db.ts';
-import type { Config } from '../../src/lib/config.ts';
+import type { Config } from '../config.ts';
 import { getImport, updateImport, upsertKeyByFingerprint } from '../data/imports.ts';
 import { encryptSessionKey } from './key-crypto.ts';
 import { fingerprintSecret, operatorPublicKey } from './operator-key.ts';

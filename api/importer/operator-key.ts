@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createPublicKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
-import { dataPaths, type Config } from '../../src/lib/config.ts';
+import { dataPaths, type Config } from '../config.ts';
 
 const README = `These keys were generated because OPERATOR_PUBLIC_KEY is not set (demo and development only).
 

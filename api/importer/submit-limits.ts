@@ -1,12 +1,12 @@
 /**
- * Import submission rate limits (numbers in src/lib/constants.ts IMPORT_RATE_LIMITS), in the same
+ * Import submission rate limits (numbers in shared/constants.ts IMPORT_RATE_LIMITS), in the same
  * SQLite-backed style as the login limits (api/auth/rate-limits.ts): counters survive restarts and hold
  * across processes sharing the database.
  */
 import { RateLimiterRes, type RateLimiterSQLite } from 'rate-limiter-flexible';
 import { sqliteLimiter } from '../auth/rate-limits.ts';
 import type { Db } from '../data/db.ts';
-import { IMPORT_RATE_LIMITS } from '../../src/lib/constants.ts';
+import { IMPORT_RATE_LIMITS } from '@shared/constants.ts';
 import { TooManyRequestsError } from '../http/errors.ts';
 
 export const IMPORT_RATE_LIMIT_MESSAGE = 'Too many imports submitted. Please try again later.';

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { dataPaths, type Config } from '../../src/lib/config.ts';
+import { dataPaths, type Config } from '../config.ts';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;

@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Db } from '../data/db.ts';
-import type { Config } from '../../src/lib/config.ts';
+import type { Config } from '../config.ts';
 import {
   appendImportLog,
   claimNextImport,
@@ -27,7 +27,7 @@ import {
 import { inTransaction, nowIso } from '../data/util.ts';
 import { redactCredential } from './credential.ts';
 import { openForWorker } from './work-key.ts';
-import { paysiteLabel } from '../../src/lib/paysites.ts';
+import { paysiteLabel } from '@shared/paysites.ts';
 import {
   KeyRejectedError,
   LeaseLostError,
@@ -100,7 +100,11 @@ export function startImportWorker(
 
   const runImport = async (job: Import): Promise<void> => {
     const id = job.id;
-    appendImportLog(db, id, job.retry_count === 0 && getImportCursor(db, id) === undefined ? WORKER_LINES.started : WORKER_LINES.resumed(job.retry_count));
+    appendImportLog(
+      db,
+      id,
+      job.retry_count === 0 && getImportCursor(db, id) === undefined ? WORKER_LINES.started : WORKER_LINES.resumed(job.retry_count),
+    );
     let key = '';
     const sealed = getImportWorkKey(db, id);
     try {
@@ -182,16 +186,22 @@ export function startImportWorker(
     const retries = job.retry_count + 1;
     if (!(error instanceof TransientError)) deps.log?.(`Import ${id}: unexpected ${redact(String((error as Error)?.stack ?? error), key)}`);
     if (retries > maxRetries) {
-      if (endImport(db, id, owner, { finished_at: nowIso(), retry_count: retries - 1 })) appendImportLog(db, id, WORKER_LINES.gaveUp(retries - 1));
+      if (endImport(db, id, owner, { finished_at: nowIso(), retry_count: retries - 1 }))
+        appendImportLog(db, id, WORKER_LINES.gaveUp(retries - 1));
       return;
     }
-    const wait = Math.min(maxBackoffMs, Math.max(backoffMs * 2 ** (retries - 1), error instanceof TransientError ? (error.retryAfterMs ?? 0) : 0));
+    const wait = Math.min(
+      maxBackoffMs,
+      Math.max(backoffMs * 2 ** (retries - 1), error instanceof TransientError ? (error.retryAfterMs ?? 0) : 0),
+    );
     const at = later(wait);
     if (releaseImportLease(db, id, owner, { retry_count: retries, resuming_at: at })) {
       appendImportLog(
         db,
         id,
-        error instanceof TransientError ? WORKER_LINES.transient(job.service, redact(error.message, key), at.replace('T', ' ')) : WORKER_LINES.unexpected,
+        error instanceof TransientError
+          ? WORKER_LINES.transient(job.service, redact(error.message, key), at.replace('T', ' '))
+          : WORKER_LINES.unexpected,
       );
     }
   };

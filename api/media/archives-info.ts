@@ -17,9 +17,7 @@ import {
 import { archiveTypeOf, sharedArchiveLister, type ArchiveLister, type ArchiveListing } from './archives.ts';
 import { storeLocation } from './store.ts';
 
-export type ArchiveLookup =
-  | { kind: 'found'; info: ArchiveFileInfo; status: ArchiveListStatus | null }
-  | { kind: 'not-found' };
+export type ArchiveLookup = { kind: 'found'; info: ArchiveFileInfo; status: ArchiveListStatus | null } | { kind: 'not-found' };
 
 export type PasswordTest =
   | { kind: 'correct'; info: ArchiveFileInfo; status: ArchiveListStatus | null }
@@ -76,7 +74,12 @@ const inFlight = new Map<string, Promise<ArchiveLookup>>();
  * The stored record, or (first visit of an archive attachment present on disk) its listing, stored.
  * Throws ArchiveBusyError when the lister's queue is full.
  */
-export function loadArchiveFile(db: Db, filesDir: string, hash: string, lister: ArchiveLister = sharedArchiveLister()): Promise<ArchiveLookup> {
+export function loadArchiveFile(
+  db: Db,
+  filesDir: string,
+  hash: string,
+  lister: ArchiveLister = sharedArchiveLister(),
+): Promise<ArchiveLookup> {
   const sha = hash.toLowerCase();
   const stored = getArchiveRecord(db, sha);
   if (stored) return Promise.resolve({ kind: 'found', ...stored });

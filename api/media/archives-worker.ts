@@ -17,6 +17,7 @@
  * workerData: {lib (path of 7z-wasm's CommonJS build), dir, name, formats (7-Zip -t names to try),
  * password (string or null), maxEntries}.
  */
+// biome-ignore lint/complexity/noUselessStringRaw: the worker's source is kept raw so a backslash added to it later stays as written
 export const ARCHIVE_WORKER_SOURCE = String.raw`
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { filePath } from '../../src/lib/urls.ts';
+import { filePath } from '@shared/urls.ts';
 import { writeAtomic, writeAtomicSync } from '../server/atomic-write.ts';
 
 export interface StoredFile {

@@ -12,7 +12,7 @@ import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import busboy from 'busboy';
 import { BadRequestError, HttpError, PayloadTooLargeError } from '../http/errors.ts';
-import { uploadMessages, type UploadLimits } from '../../src/lib/upload-limits.ts';
+import { uploadMessages, type UploadLimits } from '@shared/upload-limits.ts';
 
 export { uploadMessages, type UploadLimits };
 
@@ -67,7 +67,11 @@ function stopReading(req: IncomingMessage): void {
  * BadRequestError (400) for a body that is not multipart or cannot be parsed, or what
  * beforeFirstFile / store threw.
  */
-export async function receiveUpload<R>(req: IncomingMessage, limits: UploadLimits, handlers: UploadHandlers<R>): Promise<ReceivedUpload<R>> {
+export async function receiveUpload<R>(
+  req: IncomingMessage,
+  limits: UploadLimits,
+  handlers: UploadHandlers<R>,
+): Promise<ReceivedUpload<R>> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limits.maxTotalBytes + MULTIPART_OVERHEAD) {
     stopReading(req);

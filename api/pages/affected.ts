@@ -7,14 +7,14 @@ import { countCreatorPosts, countPosts, iterateCreatorPostIds, listRevisionIds, 
 import { countCreators } from '../data/creators.ts';
 import { countCreatorShares, countShares, iterateShareIds } from '../data/shares.ts';
 import { countCreatorDms, countDms } from '../data/dms.ts';
-import { hasTab } from '../../src/lib/paysites.ts';
+import { hasTab } from '@shared/paysites.ts';
 import type { Change } from '../data/changes.ts';
-import { CHAT_PAGE_SIZE, PAGE_SIZE } from '../../src/lib/constants.ts';
-import { communityUrl, creatorUrl, discordServerUrl, popularUrl, postUrl, revisionUrl, shareUrl } from '../../src/lib/urls.ts';
+import { CHAT_PAGE_SIZE, PAGE_SIZE } from '@shared/constants.ts';
+import { communityUrl, creatorUrl, discordServerUrl, popularUrl, postUrl, revisionUrl, shareUrl } from '@shared/urls.ts';
 import { getDiscordChannel, isViewableChannel, listDiscordChannels } from '../data/discord.ts';
 import { listCommunityChannels } from '../data/community.ts';
-import { POPULAR_PERIODS } from '../../src/lib/validators.ts';
-import { todayUtc } from '../../src/lib/popular.ts';
+import { POPULAR_PERIODS } from '@shared/validators.ts';
+import { todayUtc } from '@shared/popular.ts';
 import { popularPosts } from '../data/popular.ts';
 import { GLOBAL_LISTING_STORED_PAGES, pageKey } from './keys.ts';
 
@@ -39,7 +39,11 @@ export function addListing(affected: AffectedPages, pathname: string, count: num
 }
 
 /** Every page of one Discord channel (categories hold no messages and have no pages). */
-export function addDiscordChannelPages(affected: AffectedPages, serverId: string, channel: { id: string; type: number; post_count: number }): void {
+export function addDiscordChannelPages(
+  affected: AffectedPages,
+  serverId: string,
+  channel: { id: string; type: number; post_count: number },
+): void {
   if (!isViewableChannel(channel)) return;
   addListing(affected, discordServerUrl(serverId, channel.id), channel.post_count, Infinity, CHAT_PAGE_SIZE);
 }

@@ -3,9 +3,9 @@
  * Each has a canonical key: its path plus the query parameters that select a page of the listing (o).
  * Searches (q, tag and any other parameter) are rendered on demand and never stored.
  */
-import { PAGE_SIZE } from '../../src/lib/constants.ts';
-import { isPaysite } from '../../src/lib/paysites.ts';
-import { POPULAR_PERIODS, chatOffset, offset as offsetRule } from '../../src/lib/validators.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
+import { isPaysite } from '@shared/paysites.ts';
+import { POPULAR_PERIODS, chatOffset, offset as offsetRule } from '@shared/validators.ts';
 
 /** Global listings shift on every import; only their first pages are kept (deeper ones render on demand). */
 export const GLOBAL_LISTING_STORED_PAGES = 20;
@@ -34,7 +34,12 @@ function creatorTab(segments: string[], tab: string): boolean {
 
 export const ARCHIVE_ROUTES: ArchiveRoute[] = [
   { name: 'recent-posts', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'posts' },
-  { name: 'updated-creators', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 2 && s[0] === 'artists' && s[1] === 'updated' },
+  {
+    name: 'updated-creators',
+    paged: true,
+    maxStoredOffset: globalDepth,
+    match: (s) => s.length === 2 && s[0] === 'artists' && s[1] === 'updated',
+  },
   // The artists list without a query (Popularity, newest favourites first); any q/service/sort renders on demand.
   { name: 'artists', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'artists' },
   { name: 'all-dms', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'dms' },
@@ -44,7 +49,9 @@ export const ARCHIVE_ROUTES: ArchiveRoute[] = [
     paged: true,
     maxStoredOffset: globalDepth,
     match: (s) => s.length === 2 && s[0] === 'posts' && s[1] === 'popular',
-    selectors: [['period', (value) => (value === 'recent' ? '' : (POPULAR_PERIODS as readonly string[]).includes(value) ? value : undefined)]],
+    selectors: [
+      ['period', (value) => (value === 'recent' ? '' : (POPULAR_PERIODS as readonly string[]).includes(value) ? value : undefined)],
+    ],
   },
   { name: 'all-tags', paged: false, match: (s) => s.length === 2 && s[0] === 'posts' && s[1] === 'tags' },
   { name: 'creator-posts', paged: true, match: (s) => s.length === 3 && isPaysite(s[0]) && s[1] === 'user' },
@@ -55,7 +62,12 @@ export const ARCHIVE_ROUTES: ArchiveRoute[] = [
   { name: 'creator-dms', paged: true, match: (s) => creatorTab(s, 'dms') },
   { name: 'post', paged: false, match: (s) => s.length === 5 && isPaysite(s[0]) && s[1] === 'user' && s[3] === 'post' },
   // Revision ids are numbers; anything else is a 404 that must not be stored.
-  { name: 'post-revision', paged: false, match: (s) => s.length === 7 && isPaysite(s[0]) && s[1] === 'user' && s[3] === 'post' && s[5] === 'revision' && /^[1-9]\d{0,14}$/.test(s[6]) },
+  {
+    name: 'post-revision',
+    paged: false,
+    match: (s) =>
+      s.length === 7 && isPaysite(s[0]) && s[1] === 'user' && s[3] === 'post' && s[5] === 'revision' && /^[1-9]\d{0,14}$/.test(s[6]),
+  },
   // Shares ('Filehaus'): the global list shifts on every upload like the other global listings.
   { name: 'shares', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'shares' },
   { name: 'share', paged: false, match: (s) => s.length === 2 && s[0] === 'share' && /^[1-9]\d{0,14}$/.test(s[1]) },
@@ -64,12 +76,20 @@ export const ARCHIVE_ROUTES: ArchiveRoute[] = [
   // its channel's page with one message marked, and storing one copy per message would multiply the store.
   { name: 'discord-channel', paged: true, offsetRule: chatOffset, match: (s) => s.length === 4 && s[0] === 'discord' && s[1] === 'server' },
   { name: 'community-channels', paged: false, match: (s) => s[0] === 'patreon' && creatorTab(s, 'community') },
-  { name: 'community-channel', paged: true, offsetRule: chatOffset, match: (s) => s.length === 5 && s[0] === 'patreon' && s[1] === 'user' && s[3] === 'community' },
+  {
+    name: 'community-channel',
+    paged: true,
+    offsetRule: chatOffset,
+    match: (s) => s.length === 5 && s[0] === 'patreon' && s[1] === 'user' && s[3] === 'community',
+  },
 ];
 
 function segmentsOf(pathname: string): string[] | undefined {
   try {
-    return pathname.split('/').filter(Boolean).map((segment) => decodeURIComponent(segment));
+    return pathname
+      .split('/')
+      .filter(Boolean)
+      .map((segment) => decodeURIComponent(segment));
   } catch {
     return undefined;
   }
@@ -111,6 +131,6 @@ export function canonicalPageKey(pathname: string, search: string): string | und
   if (route.maxStoredOffset !== undefined && offset > route.maxStoredOffset) return undefined;
   // Selectors in the route's order, so one page has one key however its URL lists them.
   const ordered = (route.selectors ?? []).filter(([name]) => selected.has(name)).map(([name]) => [name, selected.get(name)!]);
-  const listing = '/' + segments.map(encodeURIComponent).join('/') + (ordered.length > 0 ? `?${new URLSearchParams(ordered)}` : '');
+  const listing = `/${segments.map(encodeURIComponent).join('/')}${ordered.length > 0 ? `?${new URLSearchParams(ordered)}` : ''}`;
   return pageKey(listing, offset);
 }

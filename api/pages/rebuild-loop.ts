@@ -26,7 +26,9 @@ export function startRebuildLoop(
     if (lastChangeId(deps.db) <= Number(getKv(deps.db, LAST_REBUILT_KEY) ?? 0)) return undefined;
     const summary = await rebuildPages(deps.db, deps.store, deps.renderer);
     if (summary.considered > 0) {
-      deps.log?.(`Page store refreshed: ${summary.considered} pages from ${summary.changes} changes in ${summary.seconds.toFixed(1)} s (${summary.written} written, ${summary.failed.length} failed).`);
+      deps.log?.(
+        `Page store refreshed: ${summary.considered} pages from ${summary.changes} changes in ${summary.seconds.toFixed(1)} s (${summary.written} written, ${summary.failed.length} failed).`,
+      );
     }
     return summary;
   };

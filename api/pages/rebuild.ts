@@ -7,10 +7,19 @@ import type { Db } from '../data/db.ts';
 import { getKv, iterateChangesSince, lastChangeId, setKv } from '../data/changes.ts';
 import { iteratePostKeys, iterateRevisionKeys } from '../data/posts.ts';
 import { iterateCreatorKeys } from '../data/creators.ts';
-import { postUrl, revisionUrl } from '../../src/lib/urls.ts';
+import { postUrl, revisionUrl } from '@shared/urls.ts';
 import { PageStore } from '../server/page-store.ts';
 import type { StoreRenderer } from './render-into-store.ts';
-import { addAllSharePages, addCreatorPages, addDiscordServerPages, addDmsListing, addGlobalPages, affectedByChanges, emptyAffected, type AffectedPages } from './affected.ts';
+import {
+  addAllSharePages,
+  addCreatorPages,
+  addDiscordServerPages,
+  addDmsListing,
+  addGlobalPages,
+  affectedByChanges,
+  emptyAffected,
+  type AffectedPages,
+} from './affected.ts';
 import { pageKey } from './keys.ts';
 
 export const LAST_REBUILT_KEY = 'pages.last_change_id';
@@ -42,7 +51,8 @@ export function allArchivePages(db: Db): AffectedPages {
     if (service === 'discord') addDiscordServerPages(db, affected, id);
   }
   for (const { service, user, id } of iteratePostKeys(db)) affected.render.add(pageKey(postUrl(service, user, id)));
-  for (const { service, user, id, revision_id } of iterateRevisionKeys(db)) affected.render.add(pageKey(revisionUrl(service, user, id, revision_id)));
+  for (const { service, user, id, revision_id } of iterateRevisionKeys(db))
+    affected.render.add(pageKey(revisionUrl(service, user, id, revision_id)));
   addGlobalPages(db, affected);
   addAllSharePages(db, affected);
   addDmsListing(db, affected);
@@ -80,22 +90,41 @@ export function planRebuild(db: Db, options: { all?: boolean } = {}): RebuildPla
 }
 
 /** Renders a plan into the store, prunes listing pages past their end, and marks the log as done. */
-export async function applyRebuild(db: Db, store: PageStore, renderer: StoreRenderer, plan: RebuildPlan, options: RebuildOptions = {}): Promise<RebuildSummary> {
+export async function applyRebuild(
+  db: Db,
+  store: PageStore,
+  renderer: StoreRenderer,
+  plan: RebuildPlan,
+  options: RebuildOptions = {},
+): Promise<RebuildSummary> {
   const started = performance.now();
-  const summary: RebuildSummary = { changes: plan.changes, considered: plan.keys.length, written: 0, unchanged: 0, removed: 0, failed: [], seconds: 0, keys: plan.keys };
+  const summary: RebuildSummary = {
+    changes: plan.changes,
+    considered: plan.keys.length,
+    written: 0,
+    unchanged: 0,
+    removed: 0,
+    failed: [],
+    seconds: 0,
+    keys: plan.keys,
+  };
   options.onStart?.(plan.keys.length);
   let done = 0;
   // A full render leaves compression to the first request for each page: it halves the work of
   // rendering a whole archive, and a page nobody asks for is never compressed.
   const write = plan.all ? { compress: false, fresh: options.freshStore ?? false } : {};
-  await renderer.render(plan.keys, (result) => {
-    if (result.outcome === 'written') summary.written += 1;
-    else if (result.outcome === 'unchanged') summary.unchanged += 1;
-    else if (result.outcome === 'removed') summary.removed += 1;
-    else if (result.outcome === 'failed') summary.failed.push(`${result.key}: ${result.error}`);
-    done += 1;
-    options.onProgress?.(done, plan.keys.length);
-  }, write);
+  await renderer.render(
+    plan.keys,
+    (result) => {
+      if (result.outcome === 'written') summary.written += 1;
+      else if (result.outcome === 'unchanged') summary.unchanged += 1;
+      else if (result.outcome === 'removed') summary.removed += 1;
+      else if (result.outcome === 'failed') summary.failed.push(`${result.key}: ${result.error}`);
+      done += 1;
+      options.onProgress?.(done, plan.keys.length);
+    },
+    write,
+  );
   if (plan.all) {
     summary.removed += store.pruneExcept(plan.keys);
   } else {
@@ -111,6 +140,11 @@ export async function applyRebuild(db: Db, store: PageStore, renderer: StoreRend
 }
 
 /** planRebuild then applyRebuild, in one call. */
-export async function rebuildPages(db: Db, store: PageStore, renderer: StoreRenderer, options: RebuildOptions & { all?: boolean } = {}): Promise<RebuildSummary> {
+export async function rebuildPages(
+  db: Db,
+  store: PageStore,
+  renderer: StoreRenderer,
+  options: RebuildOptions & { all?: boolean } = {},
+): Promise<RebuildSummary> {
   return applyRebuild(db, store, renderer, planRebuild(db, options), options);
 }

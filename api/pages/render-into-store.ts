@@ -4,8 +4,9 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { PageStore, type WriteOptions } from '../server/page-store.ts';
+import type { PageStore, WriteOptions } from '../server/page-store.ts';
 import type { PageRenderer } from '../server/ssr.ts';
+import type { Config } from '../config.ts';
 
 export type RenderOutcome = 'written' | 'unchanged' | 'removed' | 'absent' | 'failed';
 export interface RenderResult {
@@ -68,12 +69,19 @@ const BATCH = 64;
  * Renders on `threads` worker threads, each with its own SSR handler, database handle and store writer.
  * The worker is the build's plain-JavaScript bundle of render-worker.ts (see scripts/lib/build.ts).
  */
-export async function workerPoolRenderer(options: { workerFile: string; distDir: string; storeRoot: string; threads?: number }): Promise<StoreRenderer> {
+export async function workerPoolRenderer(options: {
+  workerFile: string;
+  distDir: string;
+  storeRoot: string;
+  /** The settings pages render with; each worker opens the database of config.dataDir itself. */
+  config: Config;
+  threads?: number;
+}): Promise<StoreRenderer> {
   const threads = Math.max(1, options.threads ?? os.availableParallelism());
   const workers = await Promise.all(
     Array.from({ length: threads }, async () => {
       const worker = new Worker(options.workerFile, {
-        workerData: { distDir: options.distDir, storeRoot: options.storeRoot },
+        workerData: { distDir: options.distDir, storeRoot: options.storeRoot, config: options.config },
         env: { ...process.env, NODE_ENV: process.env.NODE_ENV ?? 'production' },
       });
       await new Promise<void>((resolve, reject) => {

@@ -1,14 +1,22 @@
-/** A render worker thread: loads the SSR handler once, then renders batches of keys into the store. */
+/**
+ * A render worker thread: loads the SSR handler once, opens its own handle on the archive database (the
+ * same file as the server's; SQLite handles do not cross threads), then renders batches of keys into
+ * the store with that handle and the settings the parent passed.
+ */
 import { parentPort, workerData } from 'node:worker_threads';
+import type { Config } from '../config.ts';
+import { dataPaths } from '../config.ts';
+import { sharedDatabase } from '../data/db.ts';
 import { PageStore, type WriteOptions } from '../server/page-store.ts';
 import { createPageRenderer, loadSsrHandler } from '../server/ssr.ts';
 import { inLanes, renderOne, type RenderResult } from './render-into-store.ts';
 
-const { distDir, storeRoot } = workerData as { distDir: string; storeRoot: string };
+const { distDir, storeRoot, config } = workerData as { distDir: string; storeRoot: string; config: Config };
 const LANES = 16;
 
 try {
-  const renderer = await createPageRenderer(await loadSsrHandler(distDir));
+  const db = sharedDatabase(dataPaths(config.dataDir).database);
+  const renderer = createPageRenderer(await loadSsrHandler(distDir), { db, config });
   const store = new PageStore(storeRoot);
   parentPort!.on('message', async ({ keys, write }: { keys: string[]; write?: WriteOptions }) => {
     const results: RenderResult[] = new Array(keys.length);

@@ -29,7 +29,7 @@ import { clearSessionCookie, endRequestSession, startSession } from '../auth/ses
 import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../http/errors.ts';
 import { defineRoutes, route, type AppContext } from '../http/route.ts';
 import { CSRF_MESSAGE, cameFromThisSite } from '../http/session.ts';
-import { changePasswordSchema, loginSchema, registrationSchema } from '../../src/lib/validators.ts';
+import { changePasswordSchema, loginSchema, registrationSchema } from '@shared/validators.ts';
 
 export const ACCOUNT_MESSAGES = {
   taken: 'Username already taken.',
@@ -188,7 +188,7 @@ export default defineRoutes(
       method: 'post',
       version: 1,
       path: '/account/change_password',
-      summary: "Changes the password; ends every session of the account and signs this browser in again.",
+      summary: 'Changes the password; ends every session of the account and signs this browser in again.',
       description: 'Counts against the login attempts of the address (it verifies a password).',
       access: 'account',
       body: changePasswordSchema,

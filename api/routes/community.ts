@@ -4,8 +4,8 @@ import { getCommunityChannel, listCommunityChannels, listCommunityMessages } fro
 import { NotFoundError } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
 import { requireCreator } from './creator-common.ts';
-import { CHAT_PAGE_SIZE } from '../../src/lib/constants.ts';
-import { CHAT_MESSAGES, artistIdParam, chatOffset } from '../../src/lib/validators.ts';
+import { CHAT_PAGE_SIZE } from '@shared/constants.ts';
+import { CHAT_MESSAGES, artistIdParam, chatOffset } from '@shared/validators.ts';
 
 const SERVICE = 'patreon';
 

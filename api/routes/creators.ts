@@ -1,12 +1,6 @@
 /** Creators: the whole list, profiles, random creator, linked profiles, and the non-post tabs. */
 import { z } from 'zod';
-import {
-  linkedCreators,
-  listAllCreators,
-  listAnnouncements,
-  listFancards,
-  randomCreator,
-} from '../data/creators.ts';
+import { linkedCreators, listAllCreators, listAnnouncements, listFancards, randomCreator } from '../data/creators.ts';
 import { lastChangeId } from '../data/changes.ts';
 import { listCreatorTags } from '../data/posts.ts';
 import type { Db } from '../data/db.ts';
@@ -16,7 +10,7 @@ import { fileServer } from '../http/file-server.ts';
 import { ANSWERED, defineRoutes, route } from '../http/route.ts';
 import { tagCount } from './post-schemas.ts';
 import { creatorListRoute, creatorParams, creatorProfile, linkedCreator, requireCreator, requireCreatorProfile } from './creator-common.ts';
-import { artistIdParam, fanboxServiceParam } from '../../src/lib/validators.ts';
+import { artistIdParam, fanboxServiceParam } from '@shared/validators.ts';
 
 /** Favourite counts change without a change-log row, so the list is also rebuilt after this long. */
 const LIST_MAX_AGE_MS = 10 * 60 * 1000;
@@ -112,8 +106,12 @@ export default defineRoutes(
         return { service: creator.service, artist_id: creator.id };
       },
     }),
-    creatorListRoute('/{service}/user/{id}/links', "The creator's linked profiles.", linkedCreator, (db, p) => linkedCreators(db, p.service, p.id)),
-    creatorListRoute('/{service}/user/{id}/announcements', "The creator's announcements, newest first.", announcement, (db, p) => listAnnouncements(db, p.service, p.id)),
+    creatorListRoute('/{service}/user/{id}/links', "The creator's linked profiles.", linkedCreator, (db, p) =>
+      linkedCreators(db, p.service, p.id),
+    ),
+    creatorListRoute('/{service}/user/{id}/announcements', "The creator's announcements, newest first.", announcement, (db, p) =>
+      listAnnouncements(db, p.service, p.id),
+    ),
     route({
       method: 'get',
       version: 1,
@@ -127,7 +125,9 @@ export default defineRoutes(
         return listFancards(deps.db, params.service, params.id, fileServer(deps.config, req));
       },
     }),
-    creatorListRoute('/{service}/user/{id}/tags', "The creator's tags with their post counts.", tagCount, (db, p) => listCreatorTags(db, p.service, p.id)),
+    creatorListRoute('/{service}/user/{id}/tags', "The creator's tags with their post counts.", tagCount, (db, p) =>
+      listCreatorTags(db, p.service, p.id),
+    ),
   ],
   'Creators (artists): the list, profiles and their tabs.',
 );

@@ -4,8 +4,8 @@ import type { Db } from '../data/db.ts';
 import { getDiscordChannel, getDiscordServer, listDiscordMessages, type DiscordServer } from '../data/discord.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
-import { CHAT_PAGE_SIZE } from '../../src/lib/constants.ts';
-import { CHAT_MESSAGES, chatOffset } from '../../src/lib/validators.ts';
+import { CHAT_PAGE_SIZE } from '@shared/constants.ts';
+import { CHAT_MESSAGES, chatOffset } from '@shared/validators.ts';
 
 export const SERVER_NOT_FOUND = 'Discord server not found.';
 /** SPEC.md section 8's text for a channel that does not exist. */

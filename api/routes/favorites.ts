@@ -9,14 +9,21 @@
  * Everything here reads and writes the caller's own rows only (the account comes from the session).
  */
 import { z } from 'zod';
-import { addFavoriteCreator, addFavoritePost, listFavoriteCreators, listFavoritePosts, removeFavoriteCreator, removeFavoritePost } from '../data/favorites.ts';
+import {
+  addFavoriteCreator,
+  addFavoritePost,
+  listFavoriteCreators,
+  listFavoritePosts,
+  removeFavoriteCreator,
+  removeFavoritePost,
+} from '../data/favorites.ts';
 import { flagPost, isPostFlagged } from '../data/moderation.ts';
 import { postExists } from '../data/posts.ts';
 import type { Db } from '../data/db.ts';
 import type { Account } from '../data/accounts.ts';
 import { ConflictError, NotFoundError } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
-import { artistIdParam, favoritesTypeQuerySchema, flagReason, postIdParam, serviceParam } from '../../src/lib/validators.ts';
+import { artistIdParam, favoritesTypeQuerySchema, flagReason, postIdParam, serviceParam } from '@shared/validators.ts';
 import { creatorParams, creatorSummary, requireCreator } from './creator-common.ts';
 import { postSummary } from './post-schemas.ts';
 

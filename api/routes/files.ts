@@ -8,9 +8,9 @@ import { NotFoundError, ServiceUnavailableError, UnprocessableError, ValidationE
 import { searchHash, type ArchiveFileInfo, type ArchiveListStatus } from '../data/files.ts';
 import { ArchiveBusyError } from '../media/archives.ts';
 import { ARCHIVE_STATUS_MESSAGES, hasList, loadArchiveFile, testArchivePassword } from '../media/archives-info.ts';
-import { dataPaths } from '../../src/lib/config.ts';
+import { dataPaths } from '../config.ts';
 import { postSummary } from './post-schemas.ts';
-import { archivePassword, fileHashParam, firstIssueMessage, sha256Hash } from '../../src/lib/validators.ts';
+import { archivePassword, fileHashParam, firstIssueMessage, sha256Hash } from '@shared/validators.ts';
 
 const discordHit = z.object({
   id: z.string(),

@@ -18,8 +18,8 @@ import { credentialText } from '../importer/credential.ts';
 import { keyFingerprint, saveSubmittedKey } from '../importer/key-store.ts';
 import { takeImportSubmission } from '../importer/submit-limits.ts';
 import { sealForWorker } from '../importer/work-key.ts';
-import { importSubmissionSchema } from '../../src/lib/importer.ts';
-import { importIdParam } from '../../src/lib/validators.ts';
+import { importSubmissionSchema } from '@shared/importer.ts';
+import { importIdParam } from '@shared/validators.ts';
 
 export const IMPORTER_MESSAGES = {
   notFound: 'Your import could not be found.',

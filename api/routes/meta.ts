@@ -18,9 +18,7 @@ export default defineRoutes(
       version: null,
       path: '/schema',
       summary: 'This OpenAPI 3 document (JSON).',
-      response: z
-        .object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }).loose() })
-        .loose(),
+      response: z.object({ openapi: z.string(), info: z.object({ title: z.string(), version: z.string() }).loose() }).loose(),
       handler: ({ openApi }) => openApi() as { openapi: string; info: { title: string; version: string } },
     }),
   ],

@@ -27,8 +27,8 @@ import {
   unlinkCreator,
 } from '../data/moderation.ts';
 import type { Db } from '../data/db.ts';
-import { LINK_CANDIDATES_MAX, LINK_REASON_MAX, PAGE_SIZE } from '../../src/lib/constants.ts';
-import { PAYSITES } from '../../src/lib/paysites.ts';
+import { LINK_CANDIDATES_MAX, LINK_REASON_MAX, PAGE_SIZE } from '@shared/constants.ts';
+import { PAYSITES } from '@shared/paysites.ts';
 import {
   ASSIGNABLE_ROLES,
   accountId,
@@ -40,7 +40,7 @@ import {
   pageNumber,
   roleChangeSchema,
   scalarText,
-} from '../../src/lib/validators.ts';
+} from '@shared/validators.ts';
 import { CREATOR_NOT_FOUND, creatorParams, creatorProfile } from './creator-common.ts';
 
 export const LINK_MESSAGES = {
@@ -63,7 +63,12 @@ export const ACCOUNT_MESSAGES = {
 } as const;
 
 const message = z.object({ message: z.string() });
-const account = z.object({ id: z.number().int(), username: z.string(), role: z.enum(['consumer', 'moderator', 'administrator']), created_at: z.string() });
+const account = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  role: z.enum(['consumer', 'moderator', 'administrator']),
+  created_at: z.string(),
+});
 const linkCreator = z.object({ service: z.string(), id: z.string(), name: z.string() });
 const linkRequest = z.object({
   id: z.number().int(),
@@ -126,7 +131,10 @@ function reviewRoute(action: 'approve' | 'reject') {
     version: [1, 2],
     path: `/account/moderator/creator_link_requests/{id}/${action}`,
     access: 'moderator',
-    summary: action === 'approve' ? 'Approves a pending link request: the two creators become linked both ways.' : 'Rejects a pending link request.',
+    summary:
+      action === 'approve'
+        ? 'Approves a pending link request: the two creators become linked both ways.'
+        : 'Rejects a pending link request.',
     params: requestIdParams,
     response: message,
     errors: [401, 403, 404, 409],

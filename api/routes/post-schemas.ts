@@ -14,7 +14,9 @@ const poll = z.object({
   allow_multiple: z.boolean(),
 });
 
-const embed = z.object({ url: z.string().optional(), subject: z.string().nullable().optional(), description: z.string().nullable().optional() }).catchall(z.unknown());
+const embed = z
+  .object({ url: z.string().optional(), subject: z.string().nullable().optional(), description: z.string().nullable().optional() })
+  .catchall(z.unknown());
 
 const postFields = {
   id: z.string(),
@@ -54,7 +56,13 @@ export const attachment = z.object({
 });
 
 export const preview = z.union([
-  z.object({ type: z.literal('thumbnail'), server: z.string(), name: z.string().nullable(), path: z.string(), caption: z.string().nullable() }),
+  z.object({
+    type: z.literal('thumbnail'),
+    server: z.string(),
+    name: z.string().nullable(),
+    path: z.string(),
+    caption: z.string().nullable(),
+  }),
   z.object({ type: z.literal('embed'), url: z.string(), subject: z.string().nullable(), description: z.string().nullable() }),
 ]);
 
@@ -69,13 +77,11 @@ export const video = z.object({
 
 const postPageProps = z.object({
   flagged: z.boolean(),
-  revisions: z
-    .array(z.tuple([z.number().int().min(0), z.union([postRevision, fullPost])]))
-    .meta({
-      description:
-        '[index, post] pairs: [0, the post as it is now], then [1, the newest older version], [2, ...]. ' +
-        'Older versions carry revision_id.',
-    }),
+  revisions: z.array(z.tuple([z.number().int().min(0), z.union([postRevision, fullPost])])).meta({
+    description:
+      '[index, post] pairs: [0, the post as it is now], then [1, the newest older version], [2, ...]. ' +
+      'Older versions carry revision_id.',
+  }),
 });
 
 const media = { attachments: z.array(attachment), previews: z.array(preview), videos: z.array(video) };

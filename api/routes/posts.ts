@@ -15,15 +15,24 @@ import {
   IMAGE_EXTENSIONS,
 } from '../data/posts.ts';
 import { popularPosts } from '../data/popular.ts';
-import { todayUtc } from '../../src/lib/popular.ts';
-import type { Db } from '../data/db.ts';
+import { todayUtc } from '@shared/popular.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { answeredNotModified, isoUtc } from '../http/conditional.ts';
 import { fileServer } from '../http/file-server.ts';
 import { ANSWERED, defineRoutes, route } from '../http/route.ts';
-import { PAGE_SIZE } from '../../src/lib/constants.ts';
-import { popularQuerySchema, postIdParam, postsQuerySchema, revisionIdParam, serviceParam } from '../../src/lib/validators.ts';
-import { attachment, comment, postLookup, postPage, postRevision, postRevisionPage, postSummary, preview, tagCount } from './post-schemas.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
+import { popularQuerySchema, postIdParam, postsQuerySchema, revisionIdParam, serviceParam } from '@shared/validators.ts';
+import {
+  attachment,
+  comment,
+  postLookup,
+  postPage,
+  postRevision,
+  postRevisionPage,
+  postSummary,
+  preview,
+  tagCount,
+} from './post-schemas.ts';
 
 const postParams = creatorParams.extend({ post: postIdParam });
 
@@ -49,7 +58,14 @@ export default defineRoutes(
       handler: ({ params, query, deps, req, res }) => {
         const creator = requireCreator(deps.db, params.service, params.id);
         if (answeredNotModified(req, res, new Date(creator.updated * 1000))) return ANSWERED;
-        const found = searchPosts(deps.db, { service: params.service, user: params.id, q: query.q, tag: query.tag, offset: query.o, limit: PAGE_SIZE });
+        const found = searchPosts(deps.db, {
+          service: params.service,
+          user: params.id,
+          q: query.q,
+          tag: query.tag,
+          offset: query.o,
+          limit: PAGE_SIZE,
+        });
         return found.posts;
       },
     }),
@@ -82,7 +98,14 @@ export default defineRoutes(
       errors: [404],
       handler: ({ params, query, deps, req }) => {
         const profile = requireCreatorProfile(deps.db, params.service, params.id);
-        const found = searchPosts(deps.db, { service: params.service, user: params.id, q: query.q, tag: query.tag, offset: query.o, limit: PAGE_SIZE });
+        const found = searchPosts(deps.db, {
+          service: params.service,
+          user: params.id,
+          q: query.q,
+          tag: query.tag,
+          offset: query.o,
+          limit: PAGE_SIZE,
+        });
         const server = fileServer(deps.config, req);
         const media = found.posts.map((post) => postMedia(post, server));
         return {
@@ -134,7 +157,7 @@ export default defineRoutes(
       version: 1,
       path: '/{service}/user/{id}/post/{post}/revision/{revision}',
       summary: 'One previous version of a post, in the envelope of the post call.',
-      description: '{post, attachments, previews, videos, props} with the revision as `post` and its own media; props are the post\'s.',
+      description: "{post, attachments, previews, videos, props} with the revision as `post` and its own media; props are the post's.",
       params: postParams.extend({
         revision: revisionIdParam.pipe(z.string().regex(/^\d{1,15}$/, 'Revision ID must be a number.')),
       }),
@@ -230,4 +253,3 @@ export default defineRoutes(
   ],
   'Posts: listings, single posts with revisions and comments, search, tags.',
 );
-

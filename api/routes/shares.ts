@@ -14,20 +14,14 @@ import { z } from 'zod';
 import { defineRoutes, route } from '../http/route.ts';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '../http/errors.ts';
 import { findCreator } from '../data/creators.ts';
-import {
-  countShares,
-  createUploadedShare,
-  getShare,
-  listCreatorShares,
-  listShares,
-} from '../data/shares.ts';
+import { countShares, createUploadedShare, getShare, listCreatorShares, listShares } from '../data/shares.ts';
 import { getFileByHash } from '../data/files.ts';
 import { FileTooLargeError, storeLocation, storeStream, type StoredFile } from '../media/store.ts';
 import { receiveUpload, uploadMessages, type UploadLimits } from '../media/upload.ts';
-import { PAGE_SIZE, SHARE_UPLOAD_LIMITS } from '../../src/lib/constants.ts';
-import { dataPaths } from '../../src/lib/config.ts';
-import { artistIdParam, firstIssueMessage, offset, scalarText, serviceParam, shareIdParam } from '../../src/lib/validators.ts';
-import { PAYSITES, isPaysite } from '../../src/lib/paysites.ts';
+import { PAGE_SIZE, SHARE_UPLOAD_LIMITS } from '@shared/constants.ts';
+import { dataPaths } from '../config.ts';
+import { artistIdParam, firstIssueMessage, offset, scalarText, serviceParam, shareIdParam } from '@shared/validators.ts';
+import { PAYSITES, isPaysite } from '@shared/paysites.ts';
 import { CREATOR_NOT_FOUND, creatorParams, creatorProfile, requireCreatorProfile } from './creator-common.ts';
 import { extensionOf } from '../data/util.ts';
 
@@ -255,7 +249,7 @@ export default defineRoutes(
       version: 1,
       path: '/shares/upload',
       access: 'account',
-      summary: "The upload limits; a 401 tells the upload page that the visitor must sign in first.",
+      summary: 'The upload limits; a 401 tells the upload page that the visitor must sign in first.',
       response: uploadLimits,
       errors: [401],
       handler: () => currentUploadLimits(),
@@ -269,7 +263,7 @@ export default defineRoutes(
       description:
         '`service` and `user` (an id or public id) prefill the form: `artist` is that creator when it exists (else null), ' +
         '`service` is kept only when it is a paysite. Files are then posted to /v1/shares/upload.',
-      query: z.object({ service: prefill('Paysite to prefill.'), user: prefill("Creator id (or public id) to prefill.") }),
+      query: z.object({ service: prefill('Paysite to prefill.'), user: prefill('Creator id (or public id) to prefill.') }),
       response: z.object({
         props: z.object({
           currentPage: z.literal('posts'),

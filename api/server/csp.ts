@@ -5,7 +5,7 @@
  *
  * Scripts: files of this origin ('self': the bundled /_astro/ modules and the islands they import),
  * and inline scripts only by the sha256 of their exact text. The inline scripts are fixed strings of
- * the build: ours (src/lib/inline-scripts.ts) and Astro's island loader and hydration directives, taken
+ * the build: ours (shared/inline-scripts.ts) and Astro's island loader and hydration directives, taken
  * from the installed astro package, which also built the pages (a new astro version means a new build).
  * One policy per server therefore fits every stored page; nothing is computed per request, and an
  * injected inline script, event handler attribute or javascript: URL does not run.
@@ -23,7 +23,7 @@ import loadDirective from 'astro/runtime/client/load.prebuilt.js';
 import mediaDirective from 'astro/runtime/client/media.prebuilt.js';
 import onlyDirective from 'astro/runtime/client/only.prebuilt.js';
 import visibleDirective from 'astro/runtime/client/visible.prebuilt.js';
-import { INLINE_SCRIPTS } from '../../src/lib/inline-scripts.ts';
+import { INLINE_SCRIPTS } from '@shared/inline-scripts.ts';
 
 /** Astro's inline scripts: the island custom element (production and development) and one loader per client: directive. */
 export const ASTRO_INLINE_SCRIPTS: readonly string[] = [
@@ -67,7 +67,10 @@ export function pageSecurityPolicy(settings: PageSecuritySettings): string {
   const scripts = [...new Set([...INLINE_SCRIPTS, ...ASTRO_INLINE_SCRIPTS].map(scriptHashSource))];
   const archive = [settings.imageHost, settings.iconsPath, settings.bannersPath].map(originOf);
   const images = ["'self'", ...new Set([...archive, originOf(settings.discordContentHost)].filter((origin) => origin !== undefined))];
-  const media = ["'self'", ...new Set([originOf(settings.imageHost), originOf(settings.discordContentHost)].filter((origin) => origin !== undefined))];
+  const media = [
+    "'self'",
+    ...new Set([originOf(settings.imageHost), originOf(settings.discordContentHost)].filter((origin) => origin !== undefined)),
+  ];
   return [
     "default-src 'self'",
     `script-src 'self' 'wasm-unsafe-eval' ${scripts.join(' ')}`,

@@ -10,12 +10,11 @@ import type { Express } from 'express';
 import { canonicalPageKey } from '../pages/keys.ts';
 import { sendFile } from './send-file.ts';
 import { walkFiles } from './walk.ts';
-import { PageStore } from './page-store.ts';
-import type { PageRenderer, SsrHandler } from './ssr.ts';
+import type { PageStore } from './page-store.ts';
+import { ssrLocals, type PageRenderer, type SiteDeps, type SsrHandler } from './ssr.ts';
 import { createMediaHandler, type MediaOptions } from './media.ts';
 import { answerBadRequest, BAD_TARGET_MESSAGES, hasValidEncoding, isSingleEncoded, targetPath } from './request-target.ts';
 import { cameOverHttps, pageSecurityPolicy, STRICT_TRANSPORT_SECURITY, type PageSecuritySettings } from './csp.ts';
-import { config } from '../../src/lib/config.ts';
 
 export interface FrontDeps {
   api: Express;
@@ -24,7 +23,9 @@ export interface FrontDeps {
   store: PageStore;
   ssr: SsrHandler;
   renderer: PageRenderer;
-  /** What the Content-Security-Policy and Strict-Transport-Security depend on; the environment's config by default. */
+  /** The database and settings pages render with (the SSR handler's locals). */
+  site: SiteDeps;
+  /** What the Content-Security-Policy and Strict-Transport-Security depend on; the site's settings by default. */
   security?: PageSecuritySettings;
   log?: (line: string) => void;
 }
@@ -72,7 +73,7 @@ export function createFrontHandler(deps: FrontDeps) {
   const inflight = new Map<string, Promise<boolean>>();
   const builtFiles = listBuiltFiles(deps.clientDir);
   const media = createMediaHandler({ log: deps.log, ...deps.media });
-  const policy = pageSecurityPolicy(deps.security ?? config());
+  const policy = pageSecurityPolicy(deps.security ?? deps.site.config);
   const pageOptions = {
     precompressed: true,
     cacheControl: REVALIDATE,
@@ -129,7 +130,7 @@ export function createFrontHandler(deps: FrontDeps) {
       }
     }
     withStandardReason(res);
-    deps.ssr(req, res);
+    deps.ssr(req, res, undefined, ssrLocals(deps.site));
   };
 }
 
@@ -147,7 +148,7 @@ function withStandardReason(res: ServerResponse): void {
 
 export function createFrontServer(deps: FrontDeps): http.Server {
   const handle = createFrontHandler(deps);
-  const trustProxy = (deps.security ?? config()).trustProxy;
+  const trustProxy = (deps.security ?? deps.site.config).trustProxy;
   const server = http.createServer((req, res) => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     if (cameOverHttps(req, trustProxy)) res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);

@@ -11,8 +11,8 @@ import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mimeForExt } from '../../src/lib/mime.ts';
-import { isPaysite } from '../../src/lib/paysites.ts';
+import { mimeForExt } from '@shared/mime.ts';
+import { isPaysite } from '@shared/paysites.ts';
 import { Thumbnailer, type ThumbnailerOptions } from '../media/thumbnails.ts';
 import { sendFile } from './send-file.ts';
 
@@ -140,7 +140,15 @@ export function createMediaHandler(options: MediaOptions): MediaHandler {
     return type;
   }
 
-  function serveFile(req: IncomingMessage, res: ServerResponse, raw: string, first: string, second: string, hash: string, ext: string): boolean {
+  function serveFile(
+    req: IncomingMessage,
+    res: ServerResponse,
+    raw: string,
+    first: string,
+    second: string,
+    hash: string,
+    ext: string,
+  ): boolean {
     const onDisk = path.join(options.files, first, second, `${hash}.${ext}`);
     const type = typeOf(hash, ext);
     const safe = isInlineSafe(type);
@@ -153,7 +161,9 @@ export function createMediaHandler(options: MediaOptions): MediaHandler {
       // ?f= names the file; a type a browser could run is always a download, named or not.
       downloadName: name ?? (safe ? undefined : `${hash}.${ext}`),
       disposition: safe ? 'inline' : 'attachment',
-      extraHeaders: safe ? { 'X-Content-Type-Options': 'nosniff' } : { 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': SANDBOX },
+      extraHeaders: safe
+        ? { 'X-Content-Type-Options': 'nosniff' }
+        : { 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': SANDBOX },
     });
     return sent || notFound(res);
   }
@@ -169,20 +179,34 @@ export function createMediaHandler(options: MediaOptions): MediaHandler {
       res.setHeader('Retry-After', '2');
       res.setHeader('Cache-Control', 'no-store');
       res.end();
-    } else if (answer.kind === 'thumbnail' && sendFile(req, res, answer.file, { cacheControl: IMMUTABLE, contentType: 'image/webp', extraHeaders: headers })) {
+    } else if (
+      answer.kind === 'thumbnail' &&
+      sendFile(req, res, answer.file, { cacheControl: IMMUTABLE, contentType: 'image/webp', extraHeaders: headers })
+    ) {
       // sent
     } else {
-      sendFile(req, res, THUMBNAIL_PLACEHOLDER, { cacheControl: STAND_IN_CACHE, contentType: 'image/webp', extraHeaders: headers }) || notFound(res);
+      sendFile(req, res, THUMBNAIL_PLACEHOLDER, { cacheControl: STAND_IN_CACHE, contentType: 'image/webp', extraHeaders: headers }) ||
+        notFound(res);
     }
   }
 
-  function servePortrait(req: IncomingMessage, res: ServerResponse, root: string, isIcon: boolean, service: string, rawId: string): boolean {
+  function servePortrait(
+    req: IncomingMessage,
+    res: ServerResponse,
+    root: string,
+    isIcon: boolean,
+    service: string,
+    rawId: string,
+  ): boolean {
     const id = portraitId(rawId);
     if (!id || !isPaysite(service)) return notFound(res);
     const onDisk = path.join(root, service, id);
     const contentType = path.dirname(onDisk) === path.join(root, service) ? sniffImageType(onDisk) : undefined;
     if (contentType && sendFile(req, res, onDisk, { cacheControl: PORTRAIT_CACHE, contentType })) return true;
-    return sendFile(req, res, isIcon ? DEFAULT_ICON : DEFAULT_BANNER, { cacheControl: STAND_IN_CACHE, contentType: 'image/webp' }) || notFound(res);
+    return (
+      sendFile(req, res, isIcon ? DEFAULT_ICON : DEFAULT_BANNER, { cacheControl: STAND_IN_CACHE, contentType: 'image/webp' }) ||
+      notFound(res)
+    );
   }
 
   function handle(req: IncomingMessage, res: ServerResponse): boolean {

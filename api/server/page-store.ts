@@ -38,7 +38,10 @@ export class PageStore {
   /** Relative file for a canonical key: '/fanbox/user/1?o=50' → 'fanbox/user/1/index.o50.html'. */
   fileFor(key: string): string {
     const [pathname, query = ''] = key.split('?');
-    const segments = pathname.split('/').filter(Boolean).map((segment) => encodeSegment(decodeURIComponentSafe(segment)));
+    const segments = pathname
+      .split('/')
+      .filter(Boolean)
+      .map((segment) => encodeSegment(decodeURIComponentSafe(segment)));
     const params = new URLSearchParams(query);
     const suffix = [...params].map(([name, value]) => `.${encodeSegment(name)}${encodeSegment(value)}`).join('');
     return path.join(this.root, ...segments, `index${suffix}.html`);
@@ -59,7 +62,7 @@ export class PageStore {
     const body = typeof html === 'string' ? Buffer.from(html) : html;
     if (!options.fresh) {
       const existing = await fsp.readFile(file).catch(() => undefined);
-      if (existing && existing.equals(body)) return false;
+      if (existing?.equals(body)) return false;
     }
     if (options.compress === false) {
       await fsp.mkdir(path.dirname(file), { recursive: true });
@@ -72,7 +75,7 @@ export class PageStore {
       gzip(body, GZIP_OPTIONS),
       fsp.mkdir(path.dirname(file), { recursive: true }),
     ]);
-    await Promise.all([writeAtomic(file + '.br', br), writeAtomic(file + '.gz', gz)]);
+    await Promise.all([writeAtomic(`${file}.br`, br), writeAtomic(`${file}.gz`, gz)]);
     await writeAtomic(file, body);
     return true;
   }
@@ -87,7 +90,7 @@ export class PageStore {
     const body = typeof html === 'string' ? Buffer.from(html) : html;
     if (!options.fresh) {
       const existing = readIfPresent(file);
-      if (existing && existing.equals(body)) return false;
+      if (existing?.equals(body)) return false;
     }
     fs.mkdirSync(path.dirname(file), { recursive: true });
     if (options.compress === false) {
@@ -104,7 +107,7 @@ export class PageStore {
    * render). Returns whether it wrote them.
    */
   compressMissing(file: string): boolean {
-    if (fs.existsSync(file + '.br')) return false;
+    if (fs.existsSync(`${file}.br`)) return false;
     let body: Buffer;
     try {
       body = fs.readFileSync(file);
@@ -145,7 +148,9 @@ export class PageStore {
     } catch {
       return [];
     }
-    return names.filter((name) => name.startsWith(stem) && /^(\.o\d+)?\.html$/.test(name.slice(stem.length))).map((name) => path.join(dir, name));
+    return names
+      .filter((name) => name.startsWith(stem) && /^(\.o\d+)?\.html$/.test(name.slice(stem.length)))
+      .map((name) => path.join(dir, name));
   }
 
   /** Offset encoded in a listing file's name ('index.o100.html' → 100, 'index.html' → 0). */
@@ -170,7 +175,7 @@ export class PageStore {
     if (this.buildId() === buildId) return { fresh: false };
     fs.rmSync(this.root, { recursive: true, force: true });
     fs.mkdirSync(this.root, { recursive: true });
-    writeAtomicSync(path.join(this.root, BUILD_FILE), buildId + '\n');
+    writeAtomicSync(path.join(this.root, BUILD_FILE), `${buildId}\n`);
     return { fresh: true };
   }
 
@@ -187,8 +192,8 @@ export class PageStore {
 }
 
 function writeCompressedSync(file: string, body: Buffer): void {
-  writeAtomicSync(file + '.br', zlib.brotliCompressSync(body, BROTLI_OPTIONS));
-  writeAtomicSync(file + '.gz', zlib.gzipSync(body, GZIP_OPTIONS));
+  writeAtomicSync(`${file}.br`, zlib.brotliCompressSync(body, BROTLI_OPTIONS));
+  writeAtomicSync(`${file}.gz`, zlib.gzipSync(body, GZIP_OPTIONS));
 }
 
 function readIfPresent(file: string): Buffer | undefined {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
-import { mimeForExt } from '../../src/lib/mime.ts';
+import { mimeForExt } from '@shared/mime.ts';
 
 const SMALL_FILE_BYTES = 256 * 1024;
 /**
@@ -82,7 +82,10 @@ export function cleanDownloadName(name: string): string {
 export function contentDisposition(kind: 'attachment' | 'inline', name?: string): string {
   const clean = cleanDownloadName(name ?? '');
   if (!clean) return kind;
-  const ascii = clean.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]|["\\%]/g, '_');
+  const ascii = clean
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^\x20-\x7e]|["\\%]/g, '_');
   const extended = encodeURIComponent(clean).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${extended}`;
 }

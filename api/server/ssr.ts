@@ -7,14 +7,42 @@
  * socket, and answers with writeHead/write/end; the renderer hands it minimal objects with just that
  * surface instead of going through a socket (measured: 2.3x the pages per second of a loopback
  * request). tests/api/server/ssr.test.ts checks the renderer against the real build.
+ *
+ * Pages get the database and the settings the way the API does (createApp(deps)): every caller of the
+ * handler passes them as Astro locals, `{ site: { db, config } }` (Astro.locals.site; the pages' helper
+ * is src/loaders/deps.ts). Nothing in the built site opens the database or reads the environment itself.
  */
 import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Db } from '../data/db.ts';
+import type { Config } from '../config.ts';
 
-export type SsrHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+/** What pages render with: the archive database and the settings. */
+export interface SiteDeps {
+  db: Db;
+  config: Config;
+}
+
+/** The Astro locals every caller of the SSR handler passes (typed for pages in src/env.d.ts). */
+export interface SsrLocals {
+  site: SiteDeps;
+}
+
+/** The adapter's handler (@astrojs/node, middleware mode): `(req, res, next, locals)`. */
+export type SsrHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: ((error?: unknown) => void) | undefined,
+  locals: SsrLocals,
+) => void;
+
+/** A fresh locals object per request: a page may add to Astro.locals, and that must not reach the next one. */
+export function ssrLocals(site: SiteDeps): SsrLocals {
+  return { site };
+}
 
 type PageLoader = () => Promise<unknown>;
 
@@ -107,13 +135,18 @@ class RenderResponse extends EventEmitter {
   }
 }
 
-export function createPageRenderer(handler: SsrHandler, options: { host?: string } = {}): PageRenderer {
+export function createPageRenderer(handler: SsrHandler, site: SiteDeps, options: { host?: string } = {}): PageRenderer {
   const headers = { host: options.host ?? 'localhost', 'accept-encoding': 'identity' };
   return {
     render(key) {
       return new Promise((resolve, reject) => {
         const res = new RenderResponse((error, page) => (error ? reject(error) : resolve(page!)));
-        handler(new RenderRequest(key, { ...headers }) as unknown as IncomingMessage, res as unknown as ServerResponse);
+        handler(
+          new RenderRequest(key, { ...headers }) as unknown as IncomingMessage,
+          res as unknown as ServerResponse,
+          undefined,
+          ssrLocals(site),
+        );
       });
     },
     async close() {},

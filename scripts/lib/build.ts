@@ -8,14 +8,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { build as esbuild } from 'esbuild';
-import { isCompressible } from '../../api/server/send-file.ts';
-import { walkFiles } from '../../api/server/walk.ts';
+import { isCompressible } from '@api/server/send-file.ts';
+import { walkFiles } from '@api/server/walk.ts';
 
 /** TROVE_DIST_DIR lets two checkouts' test runs share one tree without building over each other. */
 export const DIST_DIR = path.resolve(process.env.TROVE_DIST_DIR ?? 'dist');
 const STAMP = path.join(DIST_DIR, 'trove-build.json');
 /** What the build is made from; a change to any of these makes `npm start` build again. */
-const SOURCES = ['src', 'api', 'public', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
+const SOURCES = ['src', 'shared', 'api', 'public', 'astro.config.mjs', 'package-lock.json', 'tsconfig.json'];
 
 /** A hash of every source file's path and bytes: the build id the page store is keyed by. */
 export function sourceHash(): string {
@@ -73,7 +73,7 @@ export async function ensureBuild(log: (line: string) => void): Promise<string> 
   if (result.status !== 0) throw new Error('astro build failed');
   await bundleRenderWorker();
   const compressed = precompressDir(path.join(DIST_DIR, 'client'));
-  fs.writeFileSync(STAMP, JSON.stringify({ id, builtAt: new Date().toISOString() }) + '\n');
+  fs.writeFileSync(STAMP, `${JSON.stringify({ id, builtAt: new Date().toISOString() })}\n`);
   log(`Built in ${((Date.now() - started) / 1000).toFixed(1)} s (${compressed} assets precompressed).`);
   return id;
 }
@@ -85,8 +85,8 @@ export function precompressDir(dir: string): number {
     if (!isCompressible(file) || /\.(br|gz)$/.test(file)) continue;
     const body = fs.readFileSync(file);
     if (body.length < 512) continue;
-    fs.writeFileSync(file + '.br', zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
-    fs.writeFileSync(file + '.gz', zlib.gzipSync(body, { level: 9 }));
+    fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(body, { level: 9 }));
     count += 1;
   }
   return count;

@@ -29,7 +29,7 @@ export function ensureChromium(log: (line: string) => void = console.log): Chrom
 
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (isRoot && commandExists('apt-get')) {
-    log('No Chromium found: installing Debian\'s chromium package with apt-get (this takes a minute)...');
+    log("No Chromium found: installing Debian's chromium package with apt-get (this takes a minute)...");
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
     execFileSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env });
@@ -38,7 +38,7 @@ export function ensureChromium(log: (line: string) => void = console.log): Chrom
     throw new Error('apt-get installed chromium but no chromium binary was found');
   }
 
-  log('No system Chromium and no apt as root: downloading Playwright\'s own Chromium (npx playwright install chromium)...');
+  log("No system Chromium and no apt as root: downloading Playwright's own Chromium (npx playwright install chromium)...");
   execFileSync('npx', ['playwright', 'install', 'chromium'], { stdio: 'inherit' });
   return { how: "installed Playwright's own Chromium download" };
 }

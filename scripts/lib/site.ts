@@ -1,12 +1,12 @@
 /** Opens what the server, `scripts/rebuild` and the benchmarks share: database, page store, SSR renderer. */
 import path from 'node:path';
-import { sharedDatabase, type Db } from '../../api/data/db.ts';
-import { PageStore } from '../../api/server/page-store.ts';
-import { createPageRenderer, loadSsrHandler, type PageRenderer, type SsrHandler } from '../../api/server/ssr.ts';
-import { config, dataPaths, type Config } from '../../src/lib/config.ts';
+import { sharedDatabase, type Db } from '@api/data/db.ts';
+import { PageStore } from '@api/server/page-store.ts';
+import { createPageRenderer, loadSsrHandler, type PageRenderer, type SsrHandler } from '@api/server/ssr.ts';
+import { config, dataPaths, type Config } from '@api/config.ts';
 import crypto from 'node:crypto';
 import { DIST_DIR, RENDER_WORKER, builtId } from './build.ts';
-import { inProcessRenderer, workerPoolRenderer, type StoreRenderer } from '../../api/pages/render-into-store.ts';
+import { inProcessRenderer, workerPoolRenderer, type StoreRenderer } from '@api/pages/render-into-store.ts';
 
 export interface Site {
   config: Config;
@@ -20,7 +20,14 @@ export interface Site {
 }
 
 export function storeIdentity(buildId: string, settings: Config): string {
-  const rendered = [settings.siteName, settings.environment, settings.imageHost, settings.iconsPath, settings.bannersPath, settings.discordContentHost];
+  const rendered = [
+    settings.siteName,
+    settings.environment,
+    settings.imageHost,
+    settings.iconsPath,
+    settings.bannersPath,
+    settings.discordContentHost,
+  ];
   return `${buildId}-${crypto.createHash('sha256').update(rendered.join('\n')).digest('hex').slice(0, 8)}`;
 }
 
@@ -31,7 +38,7 @@ export async function openSite(): Promise<Site> {
   const buildId = builtId();
   if (!buildId) throw new Error('The site is not built: run `npm run build` (or `npm start`) first.');
   const ssr = await loadSsrHandler(DIST_DIR);
-  const renderer = createPageRenderer(ssr);
+  const renderer = createPageRenderer(ssr, { db, config: settings });
   const store = new PageStore(paths.pages);
   return {
     config: settings,
@@ -62,5 +69,5 @@ export const WORKER_THRESHOLD_PAGES = 500;
 export async function storeRendererFor(site: Site, options: { pages: number; threads?: number }): Promise<StoreRenderer> {
   const threads = options.threads ?? (options.pages >= WORKER_THRESHOLD_PAGES ? undefined : 1);
   if (threads === 1) return inProcessRenderer(site.renderer, site.store);
-  return workerPoolRenderer({ workerFile: RENDER_WORKER, distDir: DIST_DIR, storeRoot: site.store.root, threads });
+  return workerPoolRenderer({ workerFile: RENDER_WORKER, distDir: DIST_DIR, storeRoot: site.store.root, config: site.config, threads });
 }

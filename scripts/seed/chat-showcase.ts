@@ -5,8 +5,8 @@
  * role and an embed without a type. Deterministic: fixed texts, and random filler only from forks of
  * the caller's generator (the other demo data stay as they were).
  */
-import type { DiscordAuthor, DiscordEmbed, DiscordMessageInput } from '../../api/data/discord.ts';
-import type { CommunityMessageInput } from '../../api/data/community.ts';
+import type { DiscordAuthor, DiscordEmbed, DiscordMessageInput } from '@api/data/discord.ts';
+import type { CommunityMessageInput } from '@api/data/community.ts';
 import type { MediaPool } from './media.ts';
 import type { Rng } from './random.ts';
 import { snowflake } from './ids.ts';
@@ -83,7 +83,11 @@ export function discordShowcase(rng: Rng, ctx: DiscordShowcaseContext, fillerCou
   push(mikan, 20 * 60 * MINUTE, `Welcome! Rules are in <#${announcements}> and new art goes to <#${artDrops}>.`);
   push(mikan, MINUTE, `Thanks <@${kiwi.id}> and <@!${neko.id}> for the feedback!`, { mentions: [kiwi, neko] });
   push(mikan, MINUTE, `<@&${ctx.roleId}> the stream starts in 10 minutes`);
-  push(mikan, MINUTE, `Emoji: <:blobcat:${ctx.emojiId}> <a:blobdance:${ctx.emojiId}> 🎨 :sunny: and a question from <@999999999999999999> in <#999999999999999998>`);
+  push(
+    mikan,
+    MINUTE,
+    `Emoji: <:blobcat:${ctx.emojiId}> <a:blobdance:${ctx.emojiId}> 🎨 :sunny: and a question from <@999999999999999999> in <#999999999999999998>`,
+  );
   // Same author after more than 7.5 minutes: a new group.
   push(mikan, 9 * MINUTE, 'Links: https://example.com/gallery, [the shop](https://example.com/shop) and <https://example.com/no-preview>');
   push(kiwi, 2 * MINUTE, 'Use `ctrl+z` to undo and `ctrl+shift+z` to redo');
@@ -93,7 +97,11 @@ export function discordShowcase(rng: Rng, ctx: DiscordShowcaseContext, fillerCou
   push(sketchy, 4 * MINUTE, 'Checklist:\n- sketch\n- lineart\n  - clean up\n1. colours\n2. export');
   push(sketchy, MINUTE, 'line one\nline two\n\nafter an empty line');
   push(sketchy, MINUTE, '**bold**, *italic*, __underline__, ~~strike~~ and ||a spoiler||');
-  push(sketchy, MINUTE, 'Tags like <b>this</b>, <script>alert("x")</script>, [a trick](javascript:alert(1)) and <img src=x onerror=alert(1)> stay text.');
+  push(
+    sketchy,
+    MINUTE,
+    'Tags like <b>this</b>, <script>alert("x")</script>, [a trick](javascript:alert(1)) and <img src=x onerror=alert(1)> stay text.',
+  );
   push(mikan, 15 * MINUTE, 'New illustration is out!', {
     embeds: [
       {
@@ -122,7 +130,9 @@ export function discordShowcase(rng: Rng, ctx: DiscordShowcaseContext, fillerCou
     ],
   });
   push(mikan, MINUTE, 'https://example.com/shop', {
-    embeds: [{ type: 'link', url: 'https://example.com/shop', title: 'Shop update', description: 'New prints are available.', color: 0x57f287 }],
+    embeds: [
+      { type: 'link', url: 'https://example.com/shop', title: 'Shop update', description: 'New prints are available.', color: 0x57f287 },
+    ],
   });
   push(bot, 12 * MINUTE, 'Files of the week:', {
     attachments: [
@@ -131,7 +141,12 @@ export function discordShowcase(rng: Rng, ctx: DiscordShowcaseContext, fillerCou
       { name: image(4).name, path: image(4).path, hash: image(4).hash },
     ],
   });
-  push(bot, MINUTE, '', { attachments: [{ name: videos[0].name, path: videos[0].path, hash: videos[0].hash }, { name: videos[1].name, path: videos[1].path, hash: videos[1].hash }] });
+  push(bot, MINUTE, '', {
+    attachments: [
+      { name: videos[0].name, path: videos[0].path, hash: videos[0].hash },
+      { name: videos[1].name, path: videos[1].path, hash: videos[1].hash },
+    ],
+  });
   push(bot, MINUTE, 'The layered files:', { attachments: [{ name: zips[0].name, path: zips[0].path, hash: zips[0].hash }] });
   push(bot, MINUTE, 'And a note:', { attachments: [{ name: documents[0].name, path: documents[0].path, hash: documents[0].hash }] });
   push(kiwi, 30 * MINUTE, 'Last message of the showcase. ありがとう！', { edited: iso(time + 31 * MINUTE) });
@@ -169,7 +184,11 @@ export function communityShowcase(
       ...extra,
     });
   };
-  const users: [string, string][] = [['patron_42', 'user'], ['kiwi_fan', 'user'], ['nekomimi', 'user']];
+  const users: [string, string][] = [
+    ['patron_42', 'user'],
+    ['kiwi_fan', 'user'],
+    ['nekomimi', 'user'],
+  ];
   for (let i = 0; i < fillerCount; i += 1) {
     const [name, role] = rng.pick(users);
     push(name, role, rng.pick(COMMUNITY_FILLER));
@@ -182,9 +201,21 @@ export function communityShowcase(
   push('Moderator', 'admin', 'Please keep the channel friendly.');
   push('Patreon', 'patreon_admin', 'This community is moderated by Patreon staff.');
   push('Creator', 'campaign', 'Shop link:', {
-    embeds: [{ type: 'link', asset_url: null, title_link: 'https://example.com/news', image_url: `/data${image.path}`, thumb_url: `/data${image.path}`, title: 'Shop update', text: 'New prints are available.' }],
+    embeds: [
+      {
+        type: 'link',
+        asset_url: null,
+        title_link: 'https://example.com/news',
+        image_url: `/data${image.path}`,
+        thumb_url: `/data${image.path}`,
+        title: 'Shop update',
+        text: 'New prints are available.',
+      },
+    ],
   });
-  push('nekomimi', 'user', 'This embed lost its type:', { embeds: [{ title: 'Broken embed without a type', text: 'Shown as an invalid embed.' }] });
+  push('nekomimi', 'user', 'This embed lost its type:', {
+    embeds: [{ title: 'Broken embed without a type', text: 'Shown as an invalid embed.' }],
+  });
   push('Creator', 'campaign', 'Sketch of the day', { attachments: [{ path: image.path, name: image.name }] });
   return messages;
 }

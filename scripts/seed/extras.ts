@@ -3,19 +3,25 @@
  * fancards, shares, linked creators, a Discord server, Patreon community chats, favourites, a
  * notification, a flag, a pending link request and an import with its log.
  */
-import type { Db } from '../../api/data/db.ts';
-import { writeTransaction } from '../../api/data/db.ts';
-import { createAccount, getAccountByUsername, type Role } from '../../api/data/accounts.ts';
-import { upsertAnnouncement, upsertFancard } from '../../api/data/creators.ts';
-import { upsertComment } from '../../api/data/posts.ts';
-import { upsertDm } from '../../api/data/dms.ts';
-import { createShare } from '../../api/data/shares.ts';
-import { upsertDiscordChannel, upsertDiscordMessages, type DiscordAuthor, type DiscordEmbed, type DiscordMessageInput } from '../../api/data/discord.ts';
-import { upsertCommunityChannel, upsertCommunityMessages, type CommunityMessageInput } from '../../api/data/community.ts';
-import { addFavoriteCreator, addFavoritePost } from '../../api/data/favorites.ts';
-import { createLinkRequest, flagPost, linkCreators } from '../../api/data/moderation.ts';
-import { createNotification, listNotifications, NOTIFICATION_ROLE_CHANGE } from '../../api/data/notifications.ts';
-import { appendImportLog, createImport, getImport, updateImport } from '../../api/data/imports.ts';
+import type { Db } from '@api/data/db.ts';
+import { writeTransaction } from '@api/data/db.ts';
+import { createAccount, getAccountByUsername, type Role } from '@api/data/accounts.ts';
+import { upsertAnnouncement, upsertFancard } from '@api/data/creators.ts';
+import { upsertComment } from '@api/data/posts.ts';
+import { upsertDm } from '@api/data/dms.ts';
+import { createShare } from '@api/data/shares.ts';
+import {
+  upsertDiscordChannel,
+  upsertDiscordMessages,
+  type DiscordAuthor,
+  type DiscordEmbed,
+  type DiscordMessageInput,
+} from '@api/data/discord.ts';
+import { upsertCommunityChannel, upsertCommunityMessages, type CommunityMessageInput } from '@api/data/community.ts';
+import { addFavoriteCreator, addFavoritePost } from '@api/data/favorites.ts';
+import { createLinkRequest, flagPost, linkCreators } from '@api/data/moderation.ts';
+import { createNotification, listNotifications, NOTIFICATION_ROLE_CHANGE } from '@api/data/notifications.ts';
+import { appendImportLog, createImport, getImport, updateImport } from '@api/data/imports.ts';
 import type { Rng } from './random.ts';
 import { snowflake } from './ids.ts';
 import { DAY, iso } from './time.ts';
@@ -71,13 +77,23 @@ function seedAccounts(db: Db, ctx: ExtrasContext): Map<string, number> {
       ids.set(
         account.username,
         existing?.id ??
-          createAccount(db, { username: account.username, password_hash: account.password_hash, role: account.role as Role, created_at: created }).id,
+          createAccount(db, {
+            username: account.username,
+            password_hash: account.password_hash,
+            role: account.role as Role,
+            created_at: created,
+          }).id,
       );
     }
     // A few more consumers so the administrator's account list has something to page and filter.
     for (const [i, username] of ['kiwi_fan', 'sketchy', 'patron_42', 'nekomimi'].entries()) {
       if (!getAccountByUsername(db, username)) {
-        createAccount(db, { username, password_hash: ctx.extraAccountHash, role: 'consumer', created_at: iso(ctx.timeline.start + (i + 1) * 30 * DAY) });
+        createAccount(db, {
+          username,
+          password_hash: ctx.extraAccountHash,
+          role: 'consumer',
+          created_at: iso(ctx.timeline.start + (i + 1) * 30 * DAY),
+        });
       }
     }
   });
@@ -175,9 +191,29 @@ function seedCommentRevision(db: Db, ctx: ExtrasContext): void {
   const creator = ctx.creators.find((c) => c.postIds.length > 0);
   if (!creator) return;
   const postId = creator.postIds[0];
-  const base = { service: creator.service, user: creator.id, post_id: postId, id: '999000001', commenter: '424242', commenter_name: 'kiwi_fan' };
-  upsertComment(db, { ...base, content: 'First! Love the colours.', published: iso(ctx.timeline.start + 5 * DAY), added: iso(ctx.timeline.start + 5 * DAY) }, { now: iso(ctx.timeline.start + 5 * DAY) });
-  upsertComment(db, { ...base, content: 'First! Love the colours (and the background too).', published: iso(ctx.timeline.start + 5 * DAY) }, { now: iso(ctx.timeline.start + 6 * DAY) });
+  const base = {
+    service: creator.service,
+    user: creator.id,
+    post_id: postId,
+    id: '999000001',
+    commenter: '424242',
+    commenter_name: 'kiwi_fan',
+  };
+  upsertComment(
+    db,
+    {
+      ...base,
+      content: 'First! Love the colours.',
+      published: iso(ctx.timeline.start + 5 * DAY),
+      added: iso(ctx.timeline.start + 5 * DAY),
+    },
+    { now: iso(ctx.timeline.start + 5 * DAY) },
+  );
+  upsertComment(
+    db,
+    { ...base, content: 'First! Love the colours (and the background too).', published: iso(ctx.timeline.start + 5 * DAY) },
+    { now: iso(ctx.timeline.start + 6 * DAY) },
+  );
 }
 
 // Discord ---------------------------------------------------------------------------------------------
@@ -217,7 +253,13 @@ function seedDiscord(db: Db, rng: Rng, ctx: ExtrasContext): void {
         ]
       : [{ id: channelId(2), name: 'general', type: 0, position: 1, parent: null, topic: null, nsfw: false }];
     if (main) {
-      upsertDiscordChannel(db, { id: category.id, server_id: server.id, name: category.name, type: category.type, position: category.position });
+      upsertDiscordChannel(db, {
+        id: category.id,
+        server_id: server.id,
+        name: category.name,
+        type: category.type,
+        position: category.position,
+      });
     }
     for (const channel of channels) {
       upsertDiscordChannel(db, {
@@ -234,7 +276,15 @@ function seedDiscord(db: Db, rng: Rng, ctx: ExtrasContext): void {
     // A thread nested under art-drops.
     const thread = main ? { id: channelId(6), name: 'sketch-feedback', parent: channels[1].id } : null;
     if (thread) {
-      upsertDiscordChannel(db, { id: thread.id, server_id: server.id, name: thread.name, parent_channel_id: thread.parent, type: 11, position: 5, topic: 'Feedback thread' });
+      upsertDiscordChannel(db, {
+        id: thread.id,
+        server_id: server.id,
+        name: thread.name,
+        parent_channel_id: thread.parent,
+        type: 11,
+        position: 5,
+        topic: 'Feedback thread',
+      });
     }
 
     const authors: DiscordAuthor[] = ['Mikan', 'kiwi_fan', 'ねこすき', 'ModBot', 'sketchy'].map((username, i) => ({
@@ -288,7 +338,8 @@ function seedDiscord(db: Db, rng: Rng, ctx: ExtrasContext): void {
         const file = rng.chance(0.7) ? rng.pick(images) : rng.chance(0.5) ? rng.pick(zips) : videos[0];
         attachments.push({ name: file.name, path: file.path, hash: file.hash });
       }
-      const mentions = content.includes('<@') && !content.includes('<@&') ? [authors.find((a) => content.includes(a.id)) ?? authors[0]] : [];
+      const mentions =
+        content.includes('<@') && !content.includes('<@&') ? [authors.find((a) => content.includes(a.id)) ?? authors[0]] : [];
       messages.push({
         id: snowflake(time, sequence++),
         server_id: server.id,
@@ -355,7 +406,13 @@ function seedCommunity(db: Db, rng: Rng, ctx: ExtrasContext): void {
       channelNumber += 1;
       const channelId = `${plan.creator.id}-${channelNumber}`;
       const refreshed = ctx.timeline.end - rng.int(1, 30) * DAY;
-      upsertCommunityChannel(db, { channel_id: channelId, creator_id: plan.creator.id, service: 'patreon', name, messages_refreshed_at: iso(refreshed) });
+      upsertCommunityChannel(db, {
+        channel_id: channelId,
+        creator_id: plan.creator.id,
+        service: 'patreon',
+        name,
+        messages_refreshed_at: iso(refreshed),
+      });
       const count = plan.channels.length === 1 ? 40 : rng.int(18, 30);
       let time = ctx.timeline.start + rng.int(60, 200) * DAY;
       const messages: CommunityMessageInput[] = [];
@@ -368,7 +425,15 @@ function seedCommunity(db: Db, rng: Rng, ctx: ExtrasContext): void {
         const embeds = rng.chance(0.12)
           ? [
               rng.chance(0.8)
-                ? { type: 'link', asset_url: null, title_link: 'https://example.com/news', image_url: `/data${image.path}`, thumb_url: `/data${image.path}`, title: 'Shop update', text: 'New prints are available.' }
+                ? {
+                    type: 'link',
+                    asset_url: null,
+                    title_link: 'https://example.com/news',
+                    image_url: `/data${image.path}`,
+                    thumb_url: `/data${image.path}`,
+                    title: 'Shop update',
+                    text: 'New prints are available.',
+                  }
                 : { title: 'Broken embed without a type', text: 'Shown as an invalid embed.' },
             ]
           : [];
@@ -424,7 +489,14 @@ function seedDms(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: number): void
     finished_at: iso(ctx.timeline.end - 2 * DAY + 240_000),
     sub_count: candidates.length,
   });
-  for (const line of ['Starting import.', `Found ${candidates.length} subscriptions.`, 'Importing posts...', 'Importing DMs...', 'Done importing DMs', 'Finished import.']) {
+  for (const line of [
+    'Starting import.',
+    `Found ${candidates.length} subscriptions.`,
+    'Importing posts...',
+    'Importing DMs...',
+    'Done importing DMs',
+    'Finished import.',
+  ]) {
     appendImportLog(db, importId, line, iso(ctx.timeline.end - 2 * DAY + 10_000));
   }
   let n = 0;
@@ -457,18 +529,23 @@ function seedDms(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: number): void
 function seedAccountData(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: number, adminId: number): void {
   const posting = ctx.creators.filter((c) => c.postIds.length > 0);
   const at = (days: number) => iso(ctx.timeline.end - days * DAY);
-  rng.sample(ctx.creators, 5).forEach((creator, i) => addFavoriteCreator(db, consumerId, creator.service, creator.id, at(40 - i)));
-  rng.sample(ctx.creators, 2).forEach((creator, i) => addFavoriteCreator(db, adminId, creator.service, creator.id, at(20 - i)));
+  rng.sample(ctx.creators, 5).forEach((creator, i) => {
+    addFavoriteCreator(db, consumerId, creator.service, creator.id, at(40 - i));
+  });
+  rng.sample(ctx.creators, 2).forEach((creator, i) => {
+    addFavoriteCreator(db, adminId, creator.service, creator.id, at(20 - i));
+  });
   for (let i = 0; i < 10 && posting.length > 0; i += 1) {
     const creator = rng.pick(posting);
     addFavoritePost(db, consumerId, creator.service, creator.id, rng.pick(creator.postIds), at(30 - i));
   }
-  if (listNotifications(db, consumerId, 1).length === 0) createNotification(db, {
-    account_id: consumerId,
-    type: NOTIFICATION_ROLE_CHANGE,
-    extra_info: { old_role: 'moderator', new_role: 'consumer' },
-    created_at: at(10),
-  });
+  if (listNotifications(db, consumerId, 1).length === 0)
+    createNotification(db, {
+      account_id: consumerId,
+      type: NOTIFICATION_ROLE_CHANGE,
+      extra_info: { old_role: 'moderator', new_role: 'consumer' },
+      created_at: at(10),
+    });
   if (posting[0]) {
     flagPost(db, {
       service: posting[0].service,
@@ -482,9 +559,12 @@ function seedAccountData(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: numbe
   const boosty = byService(ctx.creators, 'boosty')[0];
   const subscribestar = byService(ctx.creators, 'subscribestar')[0];
   const [from, to] = boosty && subscribestar ? [boosty, subscribestar] : [posting[0], posting[1]];
-  const pending = from && to && db
-    .prepare(`SELECT 1 FROM link_requests WHERE status = 'pending' AND from_service = ? AND from_id = ? AND to_service = ? AND to_id = ?`)
-    .get(from.service, from.id, to.service, to.id);
+  const pending =
+    from &&
+    to &&
+    db
+      .prepare(`SELECT 1 FROM link_requests WHERE status = 'pending' AND from_service = ? AND from_id = ? AND to_service = ? AND to_id = ?`)
+      .get(from.service, from.id, to.service, to.id);
   if (from && to && !pending) {
     createLinkRequest(db, {
       from_service: from.service,

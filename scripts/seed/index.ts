@@ -11,13 +11,21 @@
  * `npm run rebuild -- --all` is the cheaper way to render such an archive.
  */
 import { hash as argon2Hash } from '@node-rs/argon2';
-import type { Db } from '../../api/data/db.ts';
-import { writeTransaction } from '../../api/data/db.ts';
-import { countCreators, touchCreatorUpdated, upsertCreator } from '../../api/data/creators.ts';
-import { addPopularity, countPosts, upsertComment, upsertPost, type PopularityInput, type PostFileInput, type PostInput } from '../../api/data/posts.ts';
-import { countFiles } from '../../api/data/files.ts';
-import { dataPaths } from '../../src/lib/config.ts';
-import { PAYSITES, TABS_BY_PAYSITE, type Paysite } from '../../src/lib/paysites.ts';
+import type { Db } from '@api/data/db.ts';
+import { writeTransaction } from '@api/data/db.ts';
+import { countCreators, touchCreatorUpdated, upsertCreator } from '@api/data/creators.ts';
+import {
+  addPopularity,
+  countPosts,
+  upsertComment,
+  upsertPost,
+  type PopularityInput,
+  type PostFileInput,
+  type PostInput,
+} from '@api/data/posts.ts';
+import { countFiles } from '@api/data/files.ts';
+import { dataPaths } from '@api/config.ts';
+import { PAYSITES, TABS_BY_PAYSITE, type Paysite } from '@shared/paysites.ts';
 import { createRng, type Rng } from './random.ts';
 import { COMMENTER_NAMES, COMMENTS, TAGS, creatorName, handle, pickLanguage, postContent, postTitle, sentence } from './text.ts';
 import { creatorId as makeCreatorId, PostIdGenerator } from './ids.ts';
@@ -166,7 +174,7 @@ function creatorPicker(rng: Rng, count: number): () => number {
   const cumulative: number[] = [];
   let sum = 0;
   for (let rank = 0; rank < count; rank += 1) {
-    sum += 1 / Math.pow(rank + 1, 0.7);
+    sum += 1 / (rank + 1) ** 0.7;
     cumulative.push(sum);
   }
   return () => {
@@ -245,7 +253,8 @@ async function seedPosts(
             content: postContent(rng, lang, n),
             published: iso(publishedMs),
             added: iso(addedMs),
-            edited: rng.chance(0.1) && addedMs - publishedMs > 3_600_000 ? iso(publishedMs + rng.int(3_600_000, addedMs - publishedMs)) : null,
+            edited:
+              rng.chance(0.1) && addedMs - publishedMs > 3_600_000 ? iso(publishedMs + rng.int(3_600_000, addedMs - publishedMs)) : null,
             attachments: [],
             tags: TAGGED.has(service) ? rng.sample(TAGS, rng.int(0, 4)) : [],
           };

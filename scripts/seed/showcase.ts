@@ -5,22 +5,37 @@
  * existing post (the middle one of the busiest patreon creator), so the counts of the archive stay
  * as they were. Deterministic.
  */
-import type { Db } from '../../api/data/db.ts';
-import { getPost, upsertComment, upsertPost, type PostFileInput, type PostInput } from '../../api/data/posts.ts';
+import type { Db } from '@api/data/db.ts';
+import { getPost, upsertComment, upsertPost, type PostFileInput, type PostInput } from '@api/data/posts.ts';
 import type { MediaPool, PoolFile } from './media.ts';
 import type { SeededCreator } from './extras.ts';
 import { DAY, iso } from './time.ts';
 
 export const SHOWCASE_TAGS = [
-  'illustration', 'original character', 'fantasy', 'dragons', 'work in progress', 'timelapse', 'sketchbook',
-  'colour study', 'landscape', 'patron reward', 'high resolution', 'オリジナル', '插画', 'poll results',
+  'illustration',
+  'original character',
+  'fantasy',
+  'dragons',
+  'work in progress',
+  'timelapse',
+  'sketchbook',
+  'colour study',
+  'landscape',
+  'patron reward',
+  'high resolution',
+  'オリジナル',
+  '插画',
+  'poll results',
 ];
 
 export const SHOWCASE_POLL_VOTES = [120, 45, 300, 45, 7];
 
 const file = (pool: PoolFile): PostFileInput => ({ name: pool.name, path: pool.path, hash: pool.hash });
 
-export function seedShowcasePost(db: Db, ctx: { creators: SeededCreator[]; pool: MediaPool; timeline: { start: number; end: number } }): void {
+export function seedShowcasePost(
+  db: Db,
+  ctx: { creators: SeededCreator[]; pool: MediaPool; timeline: { start: number; end: number } },
+): void {
   const patreon = ctx.creators.filter((c) => c.service === 'patreon' && c.postIds.length >= 3);
   if (patreon.length === 0) return;
   const creator = patreon.reduce((best, c) => (c.postIds.length > best.postIds.length ? c : best));
@@ -44,7 +59,11 @@ export function seedShowcasePost(db: Db, ctx: { creators: SeededCreator[]; pool:
     file: file(images[0]),
     attachments: [images[1], images[2], zips[0], videos[0], videos[1], documents[0]].filter(Boolean).map(file),
     tags: SHOWCASE_TAGS,
-    embed: { url: 'https://www.youtube.com/watch?v=dragonkeep1', subject: 'Dragon keep timelapse', description: 'Six hours of painting in four minutes.' },
+    embed: {
+      url: 'https://www.youtube.com/watch?v=dragonkeep1',
+      subject: 'Dragon keep timelapse',
+      description: 'Six hours of painting in four minutes.',
+    },
     poll: {
       title: 'Which theme should the next big piece have?',
       description: 'Pick one; the poll closes in a week.',
@@ -56,13 +75,41 @@ export function seedShowcasePost(db: Db, ctx: { creators: SeededCreator[]; pool:
     },
   };
   // Two earlier versions: the post as first seeded, then a draft of the showcase.
-  upsertPost(db, { ...showcase, title: 'Dragon keep (work in progress)', tags: SHOWCASE_TAGS.slice(0, 4), edited: iso(publishedMs + DAY / 2) }, { now: iso(publishedMs + DAY / 2) });
+  upsertPost(
+    db,
+    { ...showcase, title: 'Dragon keep (work in progress)', tags: SHOWCASE_TAGS.slice(0, 4), edited: iso(publishedMs + DAY / 2) },
+    { now: iso(publishedMs + DAY / 2) },
+  );
   upsertPost(db, showcase, { now: iso(publishedMs + DAY) });
 
   const comment = { service: 'patreon', user: creator.id, post_id: postId, commenter: '777001' };
   const at = (hours: number) => iso(publishedMs + hours * 3_600_000);
-  upsertComment(db, { ...comment, id: '888000001', commenter_name: 'dragon_fan', content: 'This is my favourite piece so far!', published: at(2), added: at(2) }, { now: at(2) });
-  upsertComment(db, { ...comment, id: '888000002', parent_id: '888000001', commenter: '777002', commenter_name: 'Mikan', content: 'Thank you! The next one will be a landscape.', published: at(3), added: at(3) }, { now: at(3) });
+  upsertComment(
+    db,
+    {
+      ...comment,
+      id: '888000001',
+      commenter_name: 'dragon_fan',
+      content: 'This is my favourite piece so far!',
+      published: at(2),
+      added: at(2),
+    },
+    { now: at(2) },
+  );
+  upsertComment(
+    db,
+    {
+      ...comment,
+      id: '888000002',
+      parent_id: '888000001',
+      commenter: '777002',
+      commenter_name: 'Mikan',
+      content: 'Thank you! The next one will be a landscape.',
+      published: at(3),
+      added: at(3),
+    },
+    { now: at(3) },
+  );
   const edited = { ...comment, id: '888000003', commenter: '777003', commenter_name: 'sketchy', published: at(4), added: at(4) };
   upsertComment(db, { ...edited, content: 'Is the zip the layerd file?' }, { now: at(4) });
   upsertComment(db, { ...edited, content: 'Is the zip the layered file?' }, { now: at(5) });

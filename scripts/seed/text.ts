@@ -26,10 +26,32 @@ export function pickLanguage(rng: Rng): Language {
 }
 
 const THINGS: Record<Language, string[]> = {
-  en: ['forest spirit', 'night market', 'robot cat', 'winter witch', 'sky whale', 'lighthouse', 'tea party', 'dragon egg', 'rainy station', 'paper boat'],
+  en: [
+    'forest spirit',
+    'night market',
+    'robot cat',
+    'winter witch',
+    'sky whale',
+    'lighthouse',
+    'tea party',
+    'dragon egg',
+    'rainy station',
+    'paper boat',
+  ],
   ja: ['森の精霊', '夜市', 'ロボ猫', '冬の魔女', '空飛ぶ鯨', '灯台', 'お茶会', '竜の卵', '雨の駅', '紙の舟'],
   zh: ['森林精灵', '夜市', '机器猫', '冬之魔女', '天空鲸鱼', '灯塔', '茶会', '龙蛋', '雨中车站', '纸船'],
-  ru: ['лесной дух', 'ночной рынок', 'робокот', 'зимняя ведьма', 'небесный кит', 'маяк', 'чаепитие', 'драконье яйцо', 'дождливый вокзал', 'бумажный кораблик'],
+  ru: [
+    'лесной дух',
+    'ночной рынок',
+    'робокот',
+    'зимняя ведьма',
+    'небесный кит',
+    'маяк',
+    'чаепитие',
+    'драконье яйцо',
+    'дождливый вокзал',
+    'бумажный кораблик',
+  ],
   ko: ['숲의 정령', '야시장', '로봇 고양이', '겨울 마녀', '하늘 고래', '등대', '티 파티', '용의 알', '비 오는 역', '종이배'],
   es: ['espíritu del bosque', 'mercado nocturno', 'gato robot', 'bruja de invierno', 'ballena del cielo', 'faro'],
   fr: ['esprit de la forêt', 'marché de nuit', 'chat robot', "sorcière d'hiver", 'baleine céleste', 'phare'],
@@ -49,7 +71,16 @@ const TITLES: Record<Language, string[]> = {
     'Patron poll results #{n}',
     'Comic page {n}',
   ],
-  ja: ['今週のラフまとめ #{n}', '黒猫の日常 {n}', '新作イラスト「{thing}」', '差分セット {n}', '作業配信アーカイブ #{n}', '{thing}のラフ', '月末まとめ {n}', '漫画 第{n}話'],
+  ja: [
+    '今週のラフまとめ #{n}',
+    '黒猫の日常 {n}',
+    '新作イラスト「{thing}」',
+    '差分セット {n}',
+    '作業配信アーカイブ #{n}',
+    '{thing}のラフ',
+    '月末まとめ {n}',
+    '漫画 第{n}話',
+  ],
   zh: ['每周草图合集 #{n}', '原创插画：{thing}', '本月奖励 {n}', '{thing} 线稿', '过程分享 #{n}', '黑猫日记 第{n}篇', '新作预告：{thing}'],
   ru: ['Еженедельные наброски #{n}', 'Новая иллюстрация: {thing}', 'Процесс работы #{n}', 'Скетч: {thing}', 'Награды месяца {n}'],
   ko: ['이번 주 스케치 모음 #{n}', '신작 일러스트 {thing}', '작업 과정 #{n}', '{thing} 러프', '월간 리워드 {n}'],
@@ -130,7 +161,24 @@ export const TAGS = [
   'cat',
 ];
 
-const NAME_FIRST = ['Mikan', 'Luna', 'Kuro', 'Haru', 'Nova', 'Pixel', 'Moss', 'Yuki', 'Sora', 'Ember', 'Tofu', 'Kiwi', 'Aster', 'Rin', 'Juniper', 'Comet'];
+const NAME_FIRST = [
+  'Mikan',
+  'Luna',
+  'Kuro',
+  'Haru',
+  'Nova',
+  'Pixel',
+  'Moss',
+  'Yuki',
+  'Sora',
+  'Ember',
+  'Tofu',
+  'Kiwi',
+  'Aster',
+  'Rin',
+  'Juniper',
+  'Comet',
+];
 const NAME_SECOND = ['Studio', 'Atelier', 'Works', 'Art', 'Draws', 'Sketchbook', 'Factory', 'Lab', 'Garden', 'House'];
 const NAME_NATIVE = [
   '黒猫工房',
@@ -181,11 +229,13 @@ export function postContent(rng: Rng, lang: Language, n: number): string {
     for (let s = 0; s < sentences; s += 1) parts.push(escapeHtml(fill(rng.pick(SENTENCES[lang]), rng, lang, n)));
     let html = parts.join(' ');
     if (p === 0 && rng.chance(0.25)) html = `<strong>${html}</strong>`;
-    if (rng.chance(0.15)) html += '<br>' + escapeHtml(fill(rng.pick(SENTENCES[lang]), rng, lang, n));
+    if (rng.chance(0.15)) html += `<br>${escapeHtml(fill(rng.pick(SENTENCES[lang]), rng, lang, n))}`;
     out.push(`<p>${html}</p>`);
   }
   if (rng.chance(0.1)) {
-    out.push(`<p><a href="https://example.com/gallery/${n}" target="_blank" rel="noopener noreferrer">https://example.com/gallery/${n}</a></p>`);
+    out.push(
+      `<p><a href="https://example.com/gallery/${n}" target="_blank" rel="noopener noreferrer">https://example.com/gallery/${n}</a></p>`,
+    );
   }
   return out.join('');
 }

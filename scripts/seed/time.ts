@@ -1,5 +1,5 @@
 /** Time in the demo archive: epoch milliseconds while generating, stored as the data modules' ISO dates. */
-import { nowIso } from '../../api/data/util.ts';
+import { nowIso } from '@api/data/util.ts';
 
 export const DAY = 86_400_000;
 

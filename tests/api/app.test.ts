@@ -1,14 +1,14 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp } from '../../api/app.ts';
-import type { Db } from '../../api/data/db.ts';
-import { NotFoundError } from '../../api/http/errors.ts';
-import { buildOpenApiDocument, openApiDocument, schemaConstraints, schemaText } from '../../api/http/openapi.ts';
-import { defineRoutes, route, type Logger } from '../../api/http/route.ts';
-import { buildInfo } from '../../src/lib/build-info.ts';
-import { readConfig } from '../../src/lib/config.ts';
-import { artistIdParam, offset, requiredText } from '../../src/lib/validators.ts';
+import { createApp } from '@api/app.ts';
+import type { Db } from '@api/data/db.ts';
+import { NotFoundError } from '@api/http/errors.ts';
+import { buildOpenApiDocument, openApiDocument, schemaConstraints, schemaText } from '@api/http/openapi.ts';
+import { defineRoutes, route, type Logger } from '@api/http/route.ts';
+import { buildInfo } from '@api/build-info.ts';
+import { readConfig } from '@api/config.ts';
+import { artistIdParam, offset, requiredText } from '@shared/validators.ts';
 import { tempDb, type TempDb } from './data/helpers.ts';
 
 const testRoutes = defineRoutes('test', [
@@ -163,7 +163,10 @@ describe('meta routes', () => {
         expect(Object.keys(op.responses).length).toBeGreaterThan(0);
         for (const response of Object.values<any>(op.responses)) expect(typeof response.description).toBe('string');
         const templated = [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-        const declared = (op.parameters ?? []).filter((x: any) => x.in === 'path').map((x: any) => x.name).sort();
+        const declared = (op.parameters ?? [])
+          .filter((x: any) => x.in === 'path')
+          .map((x: any) => x.name)
+          .sort();
         expect(declared).toEqual(templated);
       }
     }
@@ -276,7 +279,9 @@ describe('declared routes', () => {
   it('wraps v2 answers and unwraps v2 bodies', async () => {
     const res = await request(app).get('/api/v2/test/items?o=50');
     expect(res.body).toEqual({ type: 'api_response', data: { o: 50 } });
-    const echo = await request(app).post('/api/v2/test/echo').send({ type: 'api_request', data: { name: 'cy' } });
+    const echo = await request(app)
+      .post('/api/v2/test/echo')
+      .send({ type: 'api_request', data: { name: 'cy' } });
     expect(echo.body).toEqual({ type: 'api_response', data: { name: 'cy' } });
     const bare = await request(app).post('/api/v2/test/echo').send({ name: 'cy' });
     expect(bare.status).toBe(400);

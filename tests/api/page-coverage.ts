@@ -4,11 +4,12 @@
  * with its access rule. 'public' pages may still answer 400/404 for the sample URL (no data behind it);
  * they must never answer 401 or 403.
  */
-import type { Access } from '../../api/http/session.ts';
+import type { Access } from '@api/http/session.ts';
 
 /** `status`: the page's own answer when it is not a 2xx/3xx/4xx of its data (the error page itself). */
 export const PAGE_COVERAGE: Record<string, { url: string; access: Access; status?: number }> = {
   'src/pages/404.astro': { url: '/no-such-page', access: 'public' },
+  'src/pages/[...unknown].astro': { url: '/no/such/page', access: 'public' },
   'src/pages/500.astro': { url: '/500', access: 'public', status: 500 },
   'src/pages/[page].astro': { url: '/contact', access: 'public' },
   'src/pages/[service]/post/[post].astro': { url: '/patreon/post/1', access: 'public' },

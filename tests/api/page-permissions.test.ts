@@ -7,8 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Role } from '../../api/data/accounts.ts';
-import { accessDeniedMessage, allows, type Access } from '../../api/http/session.ts';
+import type { Role } from '@api/data/accounts.ts';
+import { accessDeniedMessage, allows, type Access } from '@api/http/session.ts';
 import { createTestSite, type TestSite } from '../helpers/front-server.ts';
 import { httpRequest } from '../helpers/http.ts';
 import { signIn } from '../helpers/session.ts';
@@ -45,7 +45,8 @@ describe('page coverage', () => {
 });
 
 describe('page permission matrix', () => {
-  const accountOf = (role: (typeof roles)[number]) => (role === 'guest' ? null : { id: 0, username: role, role: role as Role, created_at: '' });
+  const accountOf = (role: (typeof roles)[number]) =>
+    role === 'guest' ? null : { id: 0, username: role, role: role as Role, created_at: '' };
 
   it.each(Object.entries(PAGE_COVERAGE).map(([file, page]) => ({ file, ...page })))('$url ($access)', async ({ url, access, status }) => {
     for (const role of roles) {

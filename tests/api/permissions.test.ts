@@ -6,18 +6,18 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../api/app.ts';
-import type { Account, Role } from '../../api/data/accounts.ts';
-import { allows, type Access } from '../../api/http/session.ts';
-import { versionBase } from '../../api/http/route.ts';
-import { ROUTE_GROUPS } from '../../api/routes/index.ts';
-import { readConfig } from '../../src/lib/config.ts';
+import { createApp } from '@api/app.ts';
+import type { Account, Role } from '@api/data/accounts.ts';
+import { allows, type Access } from '@api/http/session.ts';
+import { versionBase } from '@api/http/route.ts';
+import { ROUTE_GROUPS } from '@api/routes/index.ts';
+import { readConfig } from '@api/config.ts';
 import { signIn } from '../helpers/session.ts';
-import { upsertCreator } from '../../api/data/creators.ts';
-import { upsertPost } from '../../api/data/posts.ts';
-import { addFavoriteCreator, addFavoritePost } from '../../api/data/favorites.ts';
-import { createNotification } from '../../api/data/notifications.ts';
-import { createLinkRequest } from '../../api/data/moderation.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { addFavoriteCreator, addFavoritePost } from '@api/data/favorites.ts';
+import { createNotification } from '@api/data/notifications.ts';
+import { createLinkRequest } from '@api/data/moderation.ts';
 import { ROUTE_COVERAGE } from './route-coverage.ts';
 import { tempDb, type TempDb } from './data/helpers.ts';
 
@@ -39,7 +39,9 @@ const declared = ROUTE_GROUPS.flatMap((group) =>
  */
 function databaseDigest(db: TempDb['db']): string {
   const tables = db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' AND name NOT LIKE 'posts_words%' ORDER BY name")
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' AND name NOT LIKE 'posts_words%' ORDER BY name",
+    )
     .all() as Array<{ name: string }>;
   const hash = crypto.createHash('sha256');
   for (const { name } of tables) {
@@ -73,7 +75,14 @@ beforeAll(() => {
   upsertPost(db, { service: 'patreon', user: '1', id: '1', title: 'Post one' });
   addFavoriteCreator(db, accounts[0].id, 'patreon', '1');
   createNotification(db, { account_id: accounts[0].id, type: 1, extra_info: { old_role: 'consumer', new_role: 'consumer' } });
-  createLinkRequest(db, { from_service: 'patreon', from_id: '1', to_service: 'patreon', to_id: '2', reason: 'same artist', requester_id: accounts[0].id });
+  createLinkRequest(db, {
+    from_service: 'patreon',
+    from_id: '1',
+    to_service: 'patreon',
+    to_id: '2',
+    reason: 'same artist',
+    requester_id: accounts[0].id,
+  });
 });
 
 afterAll(() => temp.cleanup());
@@ -103,8 +112,7 @@ describe("another account's resources", () => {
 
 describe('permission matrix', () => {
   const roles = ['guest', 'consumer', 'moderator', 'administrator'] as const;
-  const accountOf = (role: (typeof roles)[number]) =>
-    role === 'guest' ? null : { id: 0, username: role, role, created_at: '' };
+  const accountOf = (role: (typeof roles)[number]) => (role === 'guest' ? null : { id: 0, username: role, role, created_at: '' });
 
   it.each(declared)('$name ($access)', async ({ method, url, access }) => {
     for (const role of roles) {
@@ -136,7 +144,10 @@ describe('route coverage', () => {
   it('points at test files that exist and name the route path', () => {
     for (const [name, file] of Object.entries(ROUTE_COVERAGE)) {
       expect(fs.existsSync(file), `${name}: ${file}`).toBe(true);
-      const routePath = name.split(' ')[1].replace(/^\/api(\/v\d)?/, '').split('{')[0];
+      const routePath = name
+        .split(' ')[1]
+        .replace(/^\/api(\/v\d)?/, '')
+        .split('{')[0];
       expect(fs.readFileSync(file, 'utf8'), `${file} never mentions ${routePath}`).toContain(routePath);
     }
   });

@@ -7,7 +7,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { e2eRow, signInBrowser } from './e2e-db.ts';
-import { creatorUrl, postUrl } from '../../src/lib/urls.ts';
+import { creatorUrl, postUrl } from '@shared/urls.ts';
 
 const WIDTHS = [1280, 390];
 
@@ -27,10 +27,12 @@ const PAGES: Record<string, () => string> = {
   'hash search': () => '/search_hash',
   importer: () => '/importer',
   login: () => '/authentication/login',
-  'Discord server': () => `/discord/server/${e2eRow<{ id: string }>(`SELECT server_id AS id FROM discord_channels WHERE type <> 4 ORDER BY post_count DESC LIMIT 1`).id}`,
+  'Discord server': () =>
+    `/discord/server/${e2eRow<{ id: string }>(`SELECT server_id AS id FROM discord_channels WHERE type <> 4 ORDER BY post_count DESC LIMIT 1`).id}`,
   'archive file': () => `/file/${e2eRow<{ hash: string }>(`SELECT hash FROM files WHERE ext = '.zip' ORDER BY id LIMIT 1`).hash}`,
   // The demo's password-protected zips are stored after its plain ones (scripts/seed/media.ts).
-  'archive file with a password': () => `/file/${e2eRow<{ hash: string }>(`SELECT hash FROM files WHERE ext = '.zip' ORDER BY id DESC LIMIT 1`).hash}`,
+  'archive file with a password': () =>
+    `/file/${e2eRow<{ hash: string }>(`SELECT hash FROM files WHERE ext = '.zip' ORDER BY id DESC LIMIT 1`).hash}`,
 };
 
 function showcase() {
@@ -52,7 +54,9 @@ function failing(results: Results): string[] {
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical' || violation.id === 'landmark-unique')
     .flatMap((violation) =>
-      violation.nodes.map((node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`),
+      violation.nodes.map(
+        (node) => `${violation.id} (${violation.impact}): ${node.target.join(' ')}: ${node.failureSummary?.replace(/\s+/g, ' ')}`,
+      ),
     );
 }
 
@@ -70,7 +74,9 @@ for (const width of WIDTHS) {
       await signInBrowser(context);
       await page.addInitScript(() => localStorage.setItem('logged_in', 'yes'));
       // The dot appears only while DMs wait; this account has none, so the answer says there are some.
-      await page.route('**/api/v1/has_pending_dms', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: 'true' }));
+      await page.route('**/api/v1/has_pending_dms', (route) =>
+        route.fulfill({ status: 200, contentType: 'application/json', body: 'true' }),
+      );
       await page.goto('/');
       if (width < 1021) await page.locator('button[aria-controls="sidebar"]').click();
       await expect(page.locator('#sidebar .pending-dot')).toBeVisible();

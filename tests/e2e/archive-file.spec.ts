@@ -9,10 +9,10 @@ import { expect, test, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
-import { openDatabase } from '../../api/data/db.ts';
-import { registerFile } from '../../api/data/files.ts';
-import { storeFile } from '../../api/media/store.ts';
-import { dataPaths } from '../../src/lib/config.ts';
+import { openDatabase } from '@api/data/db.ts';
+import { registerFile } from '@api/data/files.ts';
+import { storeFile } from '@api/media/store.ts';
+import { dataPaths } from '@api/config.ts';
 import { FIXTURE_PASSWORD, encryptedZip, headerEncrypted7z, type FixtureEntry } from '../helpers/archive-fixtures.ts';
 
 const WIDE = { width: 1280, height: 800 };

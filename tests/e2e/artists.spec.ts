@@ -6,8 +6,8 @@
 import { expect, test, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { openDatabase } from '../../api/data/db.ts';
-import { countCreators, upsertCreator } from '../../api/data/creators.ts';
+import { openDatabase } from '@api/data/db.ts';
+import { countCreators, upsertCreator } from '@api/data/creators.ts';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
 import { readE2eDb } from './e2e-db.ts';
 
@@ -35,12 +35,25 @@ test.beforeAll(() => {
       // Spread dates so every sort puts them in a different order than their ids.
       const indexed = 1_600_000_000 + ((n * 7919) % 97) * 86_400;
       const updated = 1_650_000_000 + ((n * 104_729) % 89) * 86_400;
-      if (upsertCreator(db, { service: n % 3 ? 'gumroad' : 'subscribestar', id, name: `Fixture ${['Ink', 'moss', 'Orbit', 'quill'][n % 4]} Studio ${n}`, indexed, updated }) === 'inserted') added += 1;
+      if (
+        upsertCreator(db, {
+          service: n % 3 ? 'gumroad' : 'subscribestar',
+          id,
+          name: `Fixture ${['Ink', 'moss', 'Orbit', 'quill'][n % 4]} Studio ${n}`,
+          indexed,
+          updated,
+        }) === 'inserted'
+      )
+        added += 1;
     }
   } finally {
     db.close();
   }
-  if (added > 0) execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' }, encoding: 'utf8' });
+  if (added > 0)
+    execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {
+      env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
+      encoding: 'utf8',
+    });
 });
 
 function creatorRows(): Map<string, Row> {
@@ -64,9 +77,12 @@ function creatorRows(): Map<string, Row> {
  */
 async function shownRows(page: Page): Promise<Row[]> {
   const rows = creatorRows();
-  const cards = await page
-    .locator('.artists-results .creator-card')
-    .evaluateAll((elements) => elements.map((card) => ({ key: `${card.getAttribute('data-service')}/${card.getAttribute('data-id')}`, favorited: Number(card.getAttribute('data-favorited')) })));
+  const cards = await page.locator('.artists-results .creator-card').evaluateAll((elements) =>
+    elements.map((card) => ({
+      key: `${card.getAttribute('data-service')}/${card.getAttribute('data-id')}`,
+      favorited: Number(card.getAttribute('data-favorited')),
+    })),
+  );
   return cards.map(({ key, favorited }) => {
     const row = rows.get(key);
     if (!row) throw new Error(`a card shows an unknown creator ${key}`);
@@ -98,20 +114,23 @@ function expectOrdered(rows: Row[], key: SortKey, order: 'asc' | 'desc') {
  * counts are left out: the stored page keeps the counts of its last rebuild while other specs favourite.
  */
 async function cardShape(page: Page): Promise<string[]> {
-  const lines = await page.locator('.creator-card').first().evaluate((card) => {
-    const lines: string[] = [];
-    const walk = (node: Node, depth: number) => {
-      if (node instanceof Element) {
-        const attributes = [...node.attributes].map((a) => `${a.name}="${a.value}"`).sort();
-        lines.push(`${depth}:${node.localName} ${attributes.join(' ')}`);
-      } else if (node.textContent?.trim()) {
-        lines.push(`${depth}:"${node.textContent.trim()}"`);
-      }
-      for (const child of node.childNodes) walk(child, depth + 1);
-    };
-    walk(card, 0);
-    return lines;
-  });
+  const lines = await page
+    .locator('.creator-card')
+    .first()
+    .evaluate((card) => {
+      const lines: string[] = [];
+      const walk = (node: Node, depth: number) => {
+        if (node instanceof Element) {
+          const attributes = [...node.attributes].map((a) => `${a.name}="${a.value}"`).sort();
+          lines.push(`${depth}:${node.localName} ${attributes.join(' ')}`);
+        } else if (node.textContent?.trim()) {
+          lines.push(`${depth}:"${node.textContent.trim()}"`);
+        }
+        for (const child of node.childNodes) walk(child, depth + 1);
+      };
+      walk(card, 0);
+      return lines;
+    });
   return lines.map((line) => line.replace(/data-favorited="\d+"/, 'data-favorited="N"').replace(/· \d+ favorites?/, '· N favorites'));
 }
 
@@ -300,7 +319,9 @@ test("invalid values answer 400 with the spec's messages", async ({ request }) =
 });
 
 test("a failed creators.txt shows 'Failed to load artists.' with the details", async ({ page }) => {
-  await page.route('**/api/v1/creators.txt', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Database is resting."}' }));
+  await page.route('**/api/v1/creators.txt', (route) =>
+    route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Database is resting."}' }),
+  );
   await page.goto('/artists');
   await hydrated(page);
   await serviceSelect(page).selectOption('patreon');

@@ -4,10 +4,10 @@
  * makes its own accounts, so the specs stay independent.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { createAccount, type Role } from '../../api/data/accounts.ts';
-import { openDatabase } from '../../api/data/db.ts';
-import { createNotification } from '../../api/data/notifications.ts';
-import { hashPassword } from '../../api/auth/passwords.ts';
+import { createAccount, type Role } from '@api/data/accounts.ts';
+import { openDatabase } from '@api/data/db.ts';
+import { createNotification } from '@api/data/notifications.ts';
+import { hashPassword } from '@api/auth/passwords.ts';
 import { E2E_PORT } from '../../playwright.config.ts';
 import { E2E_DB_FILE, e2eRow, readE2eDb } from './e2e-db.ts';
 
@@ -45,7 +45,13 @@ async function expectNoOverflow(page: Page) {
 const headerLink = (page: Page, name: string) => page.locator('.header-links--account').getByRole('link', { name, exact: true });
 
 test('registering takes the guest favourites along, signs in and opens the account page', async ({ page, context }) => {
-  const creators = readE2eDb((db) => db.prepare("SELECT service, id FROM creators WHERE service IN ('patreon', 'fanbox') GROUP BY service").all() as { service: string; id: string }[]);
+  const creators = readE2eDb(
+    (db) =>
+      db.prepare("SELECT service, id FROM creators WHERE service IN ('patreon', 'fanbox') GROUP BY service").all() as {
+        service: string;
+        id: string;
+      }[],
+  );
   expect(creators.length).toBe(2);
   const pairs = creators.map((c) => `${c.service}:${c.id}`).join(',');
   await context.addCookies([{ name: 'favorites', value: encodeURIComponent(`${pairs},nowhere:1`), url: `http://127.0.0.1:${E2E_PORT}` }]);
@@ -69,12 +75,16 @@ test('registering takes the guest favourites along, signs in and opens the accou
   await expectNoOverflow(page);
 
   const account = e2eRow<{ id: number }>('SELECT id FROM accounts WHERE username = ?', username);
-  const saved = readE2eDb((db) => db.prepare('SELECT service, creator_id AS id FROM favorite_creators WHERE account_id = ? ORDER BY service').all(account.id));
+  const saved = readE2eDb((db) =>
+    db.prepare('SELECT service, creator_id AS id FROM favorite_creators WHERE account_id = ? ORDER BY service').all(account.id),
+  );
   expect(saved).toEqual([...creators].sort((a, b) => a.service.localeCompare(b.service)));
   const listed = await page.request.get('/api/v1/account/favorites?type=artist');
   if (listed.status() !== 404) {
     expect(listed.status()).toBe(200);
-    expect(((await listed.json()) as { service: string; id: string }[]).map((c) => `${c.service}:${c.id}`).sort()).toEqual(creators.map((c) => `${c.service}:${c.id}`).sort());
+    expect(((await listed.json()) as { service: string; id: string }[]).map((c) => `${c.service}:${c.id}`).sort()).toEqual(
+      creators.map((c) => `${c.service}:${c.id}`).sort(),
+    );
   }
   expect((await context.cookies()).find((c) => c.name === 'favorites')).toBeUndefined();
   expect(await page.evaluate(() => [localStorage.getItem('logged_in'), localStorage.getItem('role')])).toEqual(['yes', 'consumer']);

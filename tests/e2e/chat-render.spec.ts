@@ -8,8 +8,8 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { expect, test, type Page } from '@playwright/test';
-import DiscordMessages from '../../src/components/chat/DiscordMessages.tsx';
-import CommunityMessages from '../../src/components/chat/CommunityMessages.tsx';
+import DiscordMessages from '@site/components/chat/DiscordMessages.tsx';
+import CommunityMessages from '@site/components/chat/CommunityMessages.tsx';
 import { COMMUNITY_FIELDS, DISCORD_FIELDS, hostileCommunityPage, hostileDiscordPage } from '../components/chat/hostile.ts';
 import { e2eRow } from './e2e-db.ts';
 import { siteStylesheet } from '../helpers/stylesheet.ts';
@@ -20,15 +20,33 @@ const ORIGIN = 'http://chat-render.test';
 
 // Every field is covered by tests/components/chat/security.test.tsx; the browser gets one field of each
 // kind (text, name, link, markdown, media URL, file path and name) with every payload.
-const BROWSER_DISCORD_FIELDS = ['content', 'author.global_name', 'embeds.0.url', 'embeds.0.thumbnail.url', 'embeds.1.video.url', 'attachments.2.path'];
+const BROWSER_DISCORD_FIELDS = [
+  'content',
+  'author.global_name',
+  'embeds.0.url',
+  'embeds.0.thumbnail.url',
+  'embeds.1.video.url',
+  'attachments.2.path',
+];
 const BROWSER_COMMUNITY_FIELDS = ['original_json.text', 'embeds.0.title_link'];
 
 function hostileDocument(): string {
-  expect([...BROWSER_DISCORD_FIELDS, ...BROWSER_COMMUNITY_FIELDS].filter((f) => !DISCORD_FIELDS.includes(f) && !COMMUNITY_FIELDS.includes(f))).toEqual([]);
+  expect(
+    [...BROWSER_DISCORD_FIELDS, ...BROWSER_COMMUNITY_FIELDS].filter((f) => !DISCORD_FIELDS.includes(f) && !COMMUNITY_FIELDS.includes(f)),
+  ).toEqual([]);
   const discord = BROWSER_DISCORD_FIELDS.map((field) =>
-    renderToStaticMarkup(createElement(DiscordMessages, { messages: hostileDiscordPage(field), markedId: '3', contentHost: 'https://cdn.test', imageHost: '' })),
+    renderToStaticMarkup(
+      createElement(DiscordMessages, {
+        messages: hostileDiscordPage(field),
+        markedId: '3',
+        contentHost: 'https://cdn.test',
+        imageHost: '',
+      }),
+    ),
   );
-  const community = BROWSER_COMMUNITY_FIELDS.map((field) => renderToStaticMarkup(createElement(CommunityMessages, { messages: hostileCommunityPage(field), imageHost: '' })));
+  const community = BROWSER_COMMUNITY_FIELDS.map((field) =>
+    renderToStaticMarkup(createElement(CommunityMessages, { messages: hostileCommunityPage(field), imageHost: '' })),
+  );
   const css = siteStylesheet();
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>chat</title><style>${css}</style></head><body><main>${[...discord, ...community].join('\n')}</main></body></html>`;
 }
@@ -44,7 +62,9 @@ async function serveHostilePage(page: Page, dialogs: string[]) {
   // third parties), so any onerror would fire, without a round trip to the test per request.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  await cdp.send('Network.setBlockedURLs', { urls: [`${ORIGIN}/?*`, 'http://*/*/*', 'https://*', 'http://*.*/*.*', 'data:*', 'javascript:*'] });
+  await cdp.send('Network.setBlockedURLs', {
+    urls: [`${ORIGIN}/?*`, 'http://*/*/*', 'https://*', 'http://*.*/*.*', 'data:*', 'javascript:*'],
+  });
   await page.route(`${ORIGIN}/`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
   // 'load' comes once every image and video has failed: any onerror has had its chance.
   await page.goto(`${ORIGIN}/`, { waitUntil: 'load' });
@@ -70,7 +90,8 @@ test('hostile chat content runs nothing in the browser', async ({ page }) => {
     for (const media of document.querySelectorAll<HTMLImageElement | HTMLVideoElement>('img, video')) {
       for (const url of [media.getAttribute('src'), media.getAttribute('poster')].filter((u): u is string => !!u)) {
         const parsed = new URL(url, location.href);
-        const archive = parsed.origin === location.origin && /^\/(thumbnail\/)?data\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}/.test(parsed.pathname);
+        const archive =
+          parsed.origin === location.origin && /^\/(thumbnail\/)?data\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}/.test(parsed.pathname);
         if (!archive && parsed.origin !== 'https://cdn.test') problems.push(`media ${parsed.href}`);
       }
     }
@@ -88,7 +109,11 @@ test('hostile chat content runs nothing in the browser', async ({ page }) => {
 
   // Real keyboard and pointer too: Tab through the first stretch and hover a spoiler.
   for (let i = 0; i < 30; i += 1) await page.keyboard.press('Tab');
-  await page.locator('.chat-spoiler').first().hover().catch(() => undefined);
+  await page
+    .locator('.chat-spoiler')
+    .first()
+    .hover()
+    .catch(() => undefined);
   await page.waitForTimeout(300);
   expect(dialogs).toEqual([]);
 });
@@ -101,7 +126,9 @@ test('the safety checks above would see a script that runs', async ({ page }) =>
     await dialog.dismiss();
   });
   await page.route('**/*', (route) =>
-    route.request().url() === `${ORIGIN}/` ? route.fulfill({ status: 200, contentType: 'text/html', body: '<img src=x onerror="alert(1)">' }) : route.abort(),
+    route.request().url() === `${ORIGIN}/`
+      ? route.fulfill({ status: 200, contentType: 'text/html', body: '<img src=x onerror="alert(1)">' })
+      : route.abort(),
   );
   await page.goto(`${ORIGIN}/`);
   await expect.poll(() => dialogs).toEqual(['1']);

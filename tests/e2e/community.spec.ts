@@ -26,7 +26,10 @@ test('one channel opens straight away; several are listed with their refresh tim
   const several = creatorWith('many');
   await page.setViewportSize(WIDE);
   await page.goto(`/patreon/user/${several.creator}/community`);
-  await expect(page.getByRole('navigation', { name: 'Creator sections' }).getByRole('link', { name: 'Community' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('navigation', { name: 'Creator sections' }).getByRole('link', { name: 'Community' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
   const items = page.locator('.community-channels__item');
   await expect(items).toHaveCount(several.channels);
   await expect(items.first()).toContainText('Last refreshed:');
@@ -40,7 +43,7 @@ test('one channel opens straight away; several are listed with their refresh tim
   await expect(page.getByRole('navigation', { name: 'Channels' }).getByRole('link')).toHaveCount(several.channels);
 });
 
-test('a creator without chats has no results, and another creator\'s channel is invalid', async ({ page }) => {
+test("a creator without chats has no results, and another creator's channel is invalid", async ({ page }) => {
   const none = e2eRow<{ id: string }>(`SELECT id FROM creators WHERE service = 'patreon' AND has_chats = 0 LIMIT 1`);
   await page.goto(`/patreon/user/${none.id}/community`);
   await expect(page.getByText('No results found.')).toBeVisible();
@@ -71,7 +74,8 @@ test('roles, deleted messages, replies, embeds and attachments', async ({ page }
   const single = creatorWith('one');
   await page.goto(`/patreon/user/${single.creator}/community/${single.channel}`);
   const log = page.locator('.chat-log--community');
-  for (const badge of ['CREATOR', 'ADMIN', 'PATREON']) await expect(log.locator('.chat-badge').filter({ hasText: badge }).first()).toBeVisible();
+  for (const badge of ['CREATOR', 'ADMIN', 'PATREON'])
+    await expect(log.locator('.chat-badge').filter({ hasText: badge }).first()).toBeVisible();
   const plain = log.locator('.chat-community').filter({ hasText: 'A plain patron message.' });
   await expect(plain.locator('.chat-badge')).toHaveCount(0);
   await expect(log.getByText('Invalid embed!').first()).toBeVisible();
@@ -86,7 +90,10 @@ test('roles, deleted messages, replies, embeds and attachments', async ({ page }
   await expect(log.getByText('Message deleted')).toBeVisible();
 });
 
-for (const [label, viewport] of [['narrow', NARROW], ['wide', WIDE]] as const) {
+for (const [label, viewport] of [
+  ['narrow', NARROW],
+  ['wide', WIDE],
+] as const) {
   test(`a channel fits ${label} screens and its channel links work from the keyboard`, async ({ page }) => {
     const several = creatorWith('many');
     await page.setViewportSize(viewport);

@@ -5,8 +5,8 @@
 import { expect, test } from '@playwright/test';
 import { e2eRow, readE2eDb } from './e2e-db.ts';
 import { expectScrollingRow } from './scroll-row.ts';
-import { epochToIso } from '../../src/lib/format.ts';
-import { paysiteLabel } from '../../src/lib/paysites.ts';
+import { epochToIso } from '@shared/format.ts';
+import { paysiteLabel } from '@shared/paysites.ts';
 
 const fanbox = () =>
   e2eRow<{ id: string; announcements: number; fancards: number; dms: number }>(`
@@ -42,7 +42,10 @@ test('a fanbox creator shows every tab with counts, and each tab its content', a
 
   await page.goto(`${base}/links`);
   await expect(page.locator('.linked-list .creator-card').first()).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Link another account' })).toHaveAttribute('href', `/account/fanbox/user/${creator.id}/links/new`);
+  await expect(page.getByRole('link', { name: 'Link another account' })).toHaveAttribute(
+    'href',
+    `/account/fanbox/user/${creator.id}/links/new`,
+  );
 });
 
 test('tabs a paysite does not have answer the spec message or 404', async ({ request }) => {
@@ -55,10 +58,14 @@ test('tabs a paysite does not have answer the spec message or 404', async ({ req
 });
 
 test('a creator without links says so', async ({ page }) => {
-  const lonely = e2eRow<{ service: string; id: string }>(`SELECT service, id FROM creators WHERE relation_id IS NULL AND service NOT IN ('discord') LIMIT 1`);
+  const lonely = e2eRow<{ service: string; id: string }>(
+    `SELECT service, id FROM creators WHERE relation_id IS NULL AND service NOT IN ('discord') LIMIT 1`,
+  );
   await page.goto(`/${lonely.service}/user/${lonely.id}/links`);
   await expect(page.getByText('No linked accounts found.')).toBeVisible();
-  await expect(page.getByRole('navigation', { name: 'Creator sections' }).getByRole('link', { name: 'Linked Accounts', exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('navigation', { name: 'Creator sections' }).getByRole('link', { name: 'Linked Accounts', exact: true }),
+  ).toBeVisible();
 });
 
 test('linked accounts are creator cards with their paysite and their updated and indexed dates', async ({ page }) => {
@@ -73,7 +80,10 @@ test('linked accounts are creator cards with their paysite and their updated and
         .all(creator.id) as { service: string; id: string; name: string; indexed: number; updated: number }[],
   );
   expect(links.length).toBeGreaterThan(0);
-  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 800 }]) {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 800 },
+  ]) {
     await page.setViewportSize(viewport);
     await page.goto(`/fanbox/user/${creator.id}/links`);
     const cards = page.locator('.linked-list .creator-card');
@@ -85,14 +95,20 @@ test('linked accounts are creator cards with their paysite and their updated and
       await expect(card.locator('.creator-card__name')).toHaveText(link.name);
       await expect(card.locator('.creator-card__service')).toHaveText(paysiteLabel(link.service));
       // Name and paysite on lines of their own, not run together.
-      const [name, service] = await Promise.all([card.locator('.creator-card__name').boundingBox(), card.locator('.creator-card__service').boundingBox()]);
+      const [name, service] = await Promise.all([
+        card.locator('.creator-card__name').boundingBox(),
+        card.locator('.creator-card__service').boundingBox(),
+      ]);
       expect(service!.y).toBeGreaterThanOrEqual(name!.y + name!.height - 1);
       await expect(card.locator('.creator-card__updated time')).toHaveAttribute('datetime', epochToIso(link.updated));
       await expect(card.locator('.creator-card__updated')).toHaveText(/^Updated .*ago$/);
       await expect(card.locator('.creator-card__indexed')).toHaveText(`Indexed ${epochToIso(link.indexed).slice(0, 10)}`);
       await expect(card.locator('.creator-card__indexed time')).toHaveAttribute('datetime', epochToIso(link.indexed));
     }
-    await expect(page.getByRole('link', { name: 'Link another account' })).toHaveAttribute('href', `/account/fanbox/user/${creator.id}/links/new`);
+    await expect(page.getByRole('link', { name: 'Link another account' })).toHaveAttribute(
+      'href',
+      `/account/fanbox/user/${creator.id}/links/new`,
+    );
     expect(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth)).toBeLessThanOrEqual(0);
   }
 });

@@ -9,9 +9,15 @@ import { expectScrollingRow } from './scroll-row.ts';
 
 /** The demo server's long channel, whose first page ends with the showcase (scripts/seed/chat-showcase.ts). */
 const longChannel = () =>
-  e2eRow<{ server: string; id: string }>(`SELECT server_id AS server, id FROM discord_channels WHERE type <> 4 ORDER BY post_count DESC LIMIT 1`);
+  e2eRow<{ server: string; id: string }>(
+    `SELECT server_id AS server, id FROM discord_channels WHERE type <> 4 ORDER BY post_count DESC LIMIT 1`,
+  );
 const messageWith = (channel: string, text: string) =>
-  e2eRow<{ id: string; embeds: string }>(`SELECT id, embeds FROM discord_messages WHERE channel_id = ? AND content LIKE ? ORDER BY published DESC LIMIT 1`, channel, `%${text}%`);
+  e2eRow<{ id: string; embeds: string }>(
+    `SELECT id, embeds FROM discord_messages WHERE channel_id = ? AND content LIKE ? ORDER BY published DESC LIMIT 1`,
+    channel,
+    `%${text}%`,
+  );
 
 /** The RGB of a CSS colour as the page computes it. */
 async function cssColor(page: Page, value: string): Promise<number[]> {
@@ -27,7 +33,10 @@ async function cssColor(page: Page, value: string): Promise<number[]> {
 
 /** The colours of an element's screenshot at the given points (CSS pixels, device scale 1). */
 async function pixels(element: Locator, points: [number, number][]): Promise<number[][]> {
-  const { data, info } = await sharp(await element.screenshot()).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(await element.screenshot())
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return points.map(([x, y]) => {
     const at = (y * info.width + x) * info.channels;
     return [data[at], data[at + 1], data[at + 2]];
@@ -50,12 +59,18 @@ test('avatars need no network: authors without one get their initial, a failed a
   const withoutAvatar = readE2eDb(
     (db) =>
       db
-        .prepare(`SELECT DISTINCT json_extract(author, '$.global_name') AS name FROM discord_messages WHERE channel_id = ? AND json_extract(author, '$.avatar') IS NULL`)
+        .prepare(
+          `SELECT DISTINCT json_extract(author, '$.global_name') AS name FROM discord_messages WHERE channel_id = ? AND json_extract(author, '$.avatar') IS NULL`,
+        )
         .all(channel.id) as { name: string }[],
   ).map((row) => row.name);
   expect(withoutAvatar.length).toBeGreaterThan(0);
   for (const name of withoutAvatar) {
-    const avatar = page.locator('.chat-group').filter({ has: page.locator('.chat-group__author', { hasText: name }) }).first().locator('.chat-avatar');
+    const avatar = page
+      .locator('.chat-group')
+      .filter({ has: page.locator('.chat-group__author', { hasText: name }) })
+      .first()
+      .locator('.chat-avatar');
     await expect(avatar).toHaveText(name.slice(0, 1).toUpperCase());
     expect(await avatar.evaluate((el) => el.tagName)).toBe('SPAN');
   }
@@ -70,7 +85,11 @@ test('avatars need no network: authors without one get their initial, a failed a
   expect(chatNetwork.some((url) => url.includes('/avatars/'))).toBe(true);
   const tone = await cssColor(page, await failed.evaluate((el) => getComputedStyle(el).getPropertyValue('--avatar-tone')));
   // Top left (where Chromium draws the broken-image icon) and top middle, both clear of the letter.
-  for (const colour of await pixels(failed, [[10, 10], [20, 4]])) expect(near(colour, tone), `${colour} is the avatar colour ${tone}`).toBe(true);
+  for (const colour of await pixels(failed, [
+    [10, 10],
+    [20, 4],
+  ]))
+    expect(near(colour, tone), `${colour} is the avatar colour ${tone}`).toBe(true);
   expect(await failed.evaluate((el) => getComputedStyle(el, '::after').content)).toBe(`"${await failed.getAttribute('data-initial')}"`);
 });
 
@@ -91,7 +110,10 @@ test('embed media that fail to load leave no empty box; a video that cannot play
 
   // Thumbnails (the image and the poster) and the video file gone: only the embeds' text stays.
   await page.route(/\/thumbnail\//, (route) => route.fulfill({ status: 404, body: '' }));
-  await page.route((url) => url.pathname === videoPath, (route) => route.fulfill({ status: 404, body: '' }));
+  await page.route(
+    (url) => url.pathname === videoPath,
+    (route) => route.fulfill({ status: 404, body: '' }),
+  );
   await page.goto(`/discord/server/${channel.server}/${channel.id}`);
   for (const id of [rich.id, video.id]) {
     const embed = page.locator(`#message-${id} .chat-embed`);
@@ -103,7 +125,9 @@ test('embed media that fail to load leave no empty box; a video that cannot play
   }
 });
 
-test('at 390 px the channel strip scrolls, shows that it does, opens on the current channel and works from the keyboard', async ({ page }) => {
+test('at 390 px the channel strip scrolls, shows that it does, opens on the current channel and works from the keyboard', async ({
+  page,
+}) => {
   const { server } = longChannel();
   await page.setViewportSize({ width: 390, height: 800 });
   await page.goto(`/discord/server/${server}`);

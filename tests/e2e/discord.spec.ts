@@ -11,9 +11,16 @@ const longChannel = () =>
     `SELECT server_id AS server, id, name, post_count FROM discord_channels WHERE type <> 4 ORDER BY post_count DESC LIMIT 1`,
   );
 const firstChannel = (server: string) =>
-  e2eRow<{ id: string; name: string }>(`SELECT id, name FROM discord_channels WHERE server_id = ? AND type <> 4 AND parent_channel_id IS NULL ORDER BY position, id LIMIT 1`, server);
+  e2eRow<{ id: string; name: string }>(
+    `SELECT id, name FROM discord_channels WHERE server_id = ? AND type <> 4 AND parent_channel_id IS NULL ORDER BY position, id LIMIT 1`,
+    server,
+  );
 const messageWith = (channel: string, text: string) =>
-  e2eRow<{ id: string }>(`SELECT id FROM discord_messages WHERE channel_id = ? AND content LIKE ? ORDER BY published DESC LIMIT 1`, channel, `%${text}%`);
+  e2eRow<{ id: string }>(
+    `SELECT id FROM discord_messages WHERE channel_id = ? AND content LIKE ? ORDER BY published DESC LIMIT 1`,
+    channel,
+    `%${text}%`,
+  );
 
 async function expectNoOverflow(page: Page) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -77,7 +84,10 @@ test('Older and Newer step 150 messages, and the ends are disabled', async ({ pa
 
 test('a message link opens the page holding the message, marked and scrolled into view', async ({ page }) => {
   const channel = longChannel();
-  const old = e2eRow<{ id: string }>(`SELECT id FROM discord_messages WHERE channel_id = ? ORDER BY published DESC, id DESC LIMIT 1 OFFSET 200`, channel.id);
+  const old = e2eRow<{ id: string }>(
+    `SELECT id FROM discord_messages WHERE channel_id = ? ORDER BY published DESC, id DESC LIMIT 1 OFFSET 200`,
+    channel.id,
+  );
   await page.setViewportSize(WIDE);
   await page.goto(`/discord/server/${channel.server}/${channel.id}/${old.id}`);
   const marked = page.locator(`#message-${old.id}`);
@@ -87,10 +97,9 @@ test('a message link opens the page holding the message, marked and scrolled int
   await expect(marked).toBeFocused();
   await expect(page.locator('.chat-message--marked')).toHaveCount(1);
   // Page 2 (positions 150-299): Newer goes to the first page.
-  await expect(page.getByRole('navigation', { name: 'Older and newer messages' }).first().getByRole('link', { name: 'Newer' })).toHaveAttribute(
-    'href',
-    `/discord/server/${channel.server}/${channel.id}`,
-  );
+  await expect(
+    page.getByRole('navigation', { name: 'Older and newer messages' }).first().getByRole('link', { name: 'Newer' }),
+  ).toHaveAttribute('href', `/discord/server/${channel.server}/${channel.id}`);
   // An unknown message leaves the link at its channel.
   await page.goto(`/discord/server/${channel.server}/${channel.id}/1`);
   await expect(page).toHaveURL(`/discord/server/${channel.server}/${channel.id}`);
@@ -146,7 +155,10 @@ test('markdown, embeds and attachments render, and nothing in a message runs', a
   expect(dialogs).toBe(0);
 });
 
-for (const [label, viewport] of [['narrow', NARROW], ['wide', WIDE]] as const) {
+for (const [label, viewport] of [
+  ['narrow', NARROW],
+  ['wide', WIDE],
+] as const) {
   test(`the channel page fits ${label} screens and works from the keyboard`, async ({ page }) => {
     const channel = longChannel();
     const first = firstChannel(channel.server);

@@ -5,9 +5,9 @@
 import Database from 'better-sqlite3';
 import type { BrowserContext } from '@playwright/test';
 import { E2E_DATA_DIR, E2E_PORT } from '../../playwright.config.ts';
-import { openDatabase } from '../../api/data/db.ts';
+import { openDatabase } from '@api/data/db.ts';
 import { signIn, type TestSession } from '../helpers/session.ts';
-import { dataPaths } from '../../src/lib/config.ts';
+import { dataPaths } from '@api/config.ts';
 
 export const E2E_DB_FILE = dataPaths(E2E_DATA_DIR).database;
 

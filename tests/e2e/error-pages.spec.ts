@@ -15,7 +15,9 @@ async function expectErrorView(page: Page, expected: { status: number; heading: 
   await expect(view.getByRole('alert')).toHaveText(expected.message);
   const details = view.getByRole('region', { name: 'Error details' });
   await expect(details.locator('.error-details__origin')).toContainText(CLIENT);
-  const rows = await details.locator('dt').evaluateAll((terms) => terms.map((term) => [term.textContent, term.nextElementSibling?.textContent]));
+  const rows = await details
+    .locator('dt')
+    .evaluateAll((terms) => terms.map((term) => [term.textContent, term.nextElementSibling?.textContent]));
   expect(rows).toEqual([
     ['Page', expected.path],
     ['Status', String(expected.status)],
@@ -40,7 +42,12 @@ for (const viewport of [
       await page.goto('/posts');
       const answer = await page.goto('/posts?o=13');
       expect(answer?.status()).toBe(400);
-      await expectErrorView(page, { status: 400, heading: 'Bad request', message: 'Offset 13 is not a multiple of 50.', path: '/posts?o=13' });
+      await expectErrorView(page, {
+        status: 400,
+        heading: 'Bad request',
+        message: 'Offset 13 is not a multiple of 50.',
+        path: '/posts?o=13',
+      });
       await page.locator('section.error-view').getByRole('link', { name: 'Go Back', exact: true }).click();
       await expect(page).toHaveURL(/\/posts$/);
     });
@@ -48,7 +55,12 @@ for (const viewport of [
     test('a search too short is a 400 page with the search box to fix it', async ({ page }) => {
       const answer = await page.goto('/posts?q=a');
       expect(answer?.status()).toBe(400);
-      await expectErrorView(page, { status: 400, heading: 'Bad request', message: 'Search query must be at least 2 characters long.', path: '/posts?q=a' });
+      await expectErrorView(page, {
+        status: 400,
+        heading: 'Bad request',
+        message: 'Search query must be at least 2 characters long.',
+        path: '/posts?q=a',
+      });
       const box = page.locator('section.error-view').getByRole('searchbox').or(page.locator('section.error-view input[name="q"]'));
       await box.fill('dragon');
       await box.press('Enter');
@@ -59,14 +71,27 @@ for (const viewport of [
     test('a guest on an account page gets the 401 page with Login and Register', async ({ page }) => {
       const answer = await page.goto('/account/keys');
       expect(answer?.status()).toBe(401);
-      await expectErrorView(page, { status: 401, heading: 'Login required', message: 'You must be registered to access this page.', path: '/account/keys' });
-      await expect(page.locator('section.error-view').getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/authentication/login?location=%2Faccount%2Fkeys');
+      await expectErrorView(page, {
+        status: 401,
+        heading: 'Login required',
+        message: 'You must be registered to access this page.',
+        path: '/account/keys',
+      });
+      await expect(page.locator('section.error-view').getByRole('link', { name: 'Login' })).toHaveAttribute(
+        'href',
+        '/authentication/login?location=%2Faccount%2Fkeys',
+      );
     });
 
     test('an unknown path is the 404 page of the same view', async ({ page }) => {
       const answer = await page.goto('/no/such/page?x=1');
       expect(answer?.status()).toBe(404);
-      await expectErrorView(page, { status: 404, heading: 'Not found', message: 'The page you are looking for does not exist.', path: '/no/such/page?x=1' });
+      await expectErrorView(page, {
+        status: 404,
+        heading: 'Not found',
+        message: 'The page you are looking for does not exist.',
+        path: '/no/such/page?x=1',
+      });
       await page.locator('section.error-view').getByRole('link', { name: 'Home' }).click();
       await expect(page).toHaveURL(/\/$/);
     });

@@ -5,7 +5,7 @@
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { e2eRow, readE2eDb, signInBrowser } from './e2e-db.ts';
-import { favoritesUrl } from '../../src/lib/favorites-sort.ts';
+import { favoritesUrl } from '@shared/favorites-sort.ts';
 
 const NARROW = { width: 375, height: 740 };
 
@@ -21,20 +21,26 @@ interface PostRow {
 
 /** Two creators with posts (not Discord, whose page is the server view). */
 const creators = () =>
-  readE2eDb((db) =>
-    db.prepare(`SELECT c.service, c.id FROM creators c WHERE c.service IN ('patreon', 'fanbox', 'fantia') AND EXISTS (SELECT 1 FROM posts p WHERE p.service = c.service AND p."user" = c.id) ORDER BY c.service, c.id LIMIT 2`).all() as CreatorRow[],
+  readE2eDb(
+    (db) =>
+      db
+        .prepare(
+          `SELECT c.service, c.id FROM creators c WHERE c.service IN ('patreon', 'fanbox', 'fantia') AND EXISTS (SELECT 1 FROM posts p WHERE p.service = c.service AND p."user" = c.id) ORDER BY c.service, c.id LIMIT 2`,
+        )
+        .all() as CreatorRow[],
   );
 /** Posts nobody flagged and that no other spec flags (the showcase is the post page spec's). */
 const unflaggedPosts = () =>
-  readE2eDb((db) =>
-    db
-      .prepare(
-        `SELECT p.service, p."user", p.id FROM posts p
+  readE2eDb(
+    (db) =>
+      db
+        .prepare(
+          `SELECT p.service, p."user", p.id FROM posts p
           WHERE p.service <> 'discord' AND p.title NOT LIKE 'Dragon keep:%' AND p.published IS NOT NULL
             AND NOT EXISTS (SELECT 1 FROM flags f WHERE f.service = p.service AND f."user" = p."user" AND f.post_id = p.id)
           ORDER BY p.published DESC LIMIT 3`,
-      )
-      .all() as PostRow[],
+        )
+        .all() as PostRow[],
   );
 
 const creatorPath = (c: CreatorRow) => `/${c.service}/user/${c.id}`;
@@ -75,7 +81,9 @@ async function toggleSlowly(page: Page, from: string, to: string) {
 }
 
 const cardKeys = (page: Page, selector: string) =>
-  page.locator(selector).evaluateAll((cards) => cards.map((card) => `${card.getAttribute('data-service')}/${card.getAttribute('data-id')}`));
+  page
+    .locator(selector)
+    .evaluateAll((cards) => cards.map((card) => `${card.getAttribute('data-service')}/${card.getAttribute('data-id')}`));
 
 test('a guest clicking Favorite goes to the login page and back', async ({ page }) => {
   const [creator] = creators();
@@ -111,9 +119,13 @@ test('favourite creators and a post, list and sort them, unfavourite', async ({ 
   // Every sort key and order of the profiles, against the database's own order.
   const expected = (orderBy: string) =>
     readE2eDb((db) =>
-      (db.prepare(`SELECT c.service, c.id FROM favorite_creators f JOIN creators c ON c.service = f.service AND c.id = f.creator_id WHERE f.account_id = ? ORDER BY ${orderBy}`).all(session.account.id) as CreatorRow[]).map(
-        (c) => `${c.service}/${c.id}`,
-      ),
+      (
+        db
+          .prepare(
+            `SELECT c.service, c.id FROM favorite_creators f JOIN creators c ON c.service = f.service AND c.id = f.creator_id WHERE f.account_id = ? ORDER BY ${orderBy}`,
+          )
+          .all(session.account.id) as CreatorRow[]
+      ).map((c) => `${c.service}/${c.id}`),
     );
   await open(page, '/account/favorites/artists');
   await expect(page.locator('.creator-card')).toHaveCount(2);
@@ -161,7 +173,12 @@ test('flag a post: Flag, then Flagged, still after a reload', async ({ page, con
   page.on('dialog', (dialog) => void dialog.accept());
   await page.getByRole('button', { name: '⚑ Flag' }).click();
   await expect(page.getByRole('button', { name: '⚑ Flagged' })).toBeDisabled();
-  const row = e2eRow<{ n: number }>(`SELECT count(*) AS n FROM flags WHERE service = ? AND "user" = ? AND post_id = ?`, post.service, post.user, post.id);
+  const row = e2eRow<{ n: number }>(
+    `SELECT count(*) AS n FROM flags WHERE service = ? AND "user" = ? AND post_id = ?`,
+    post.service,
+    post.user,
+    post.id,
+  );
   expect(row.n).toBe(1);
   // The stored page may predate the flag: the button asks the server when it hydrates.
   await open(page, postPath(post));

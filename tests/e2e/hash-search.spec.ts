@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
 import { readE2eDb } from './e2e-db.ts';
-import { filePath } from '../../src/lib/urls.ts';
+import { filePath } from '@shared/urls.ts';
 
 const WIDE = { width: 1280, height: 800 };
 const NARROW = { width: 375, height: 740 };
@@ -89,9 +89,11 @@ async function openSearch(page: Page, query = '') {
 }
 
 async function cardRefs(scope: Locator): Promise<string[]> {
-  const cards = await scope.locator('article.post-card').evaluateAll((nodes) =>
-    nodes.map((node) => `${node.getAttribute('data-service')}/${node.getAttribute('data-user')}/${node.getAttribute('data-id')}`),
-  );
+  const cards = await scope
+    .locator('article.post-card')
+    .evaluateAll((nodes) =>
+      nodes.map((node) => `${node.getAttribute('data-service')}/${node.getAttribute('data-user')}/${node.getAttribute('data-id')}`),
+    );
   return cards.sort();
 }
 
@@ -323,9 +325,9 @@ test.describe('hash search at 1280 px', () => {
   test("result cards have the markup of the listings' post cards", async ({ page }) => {
     await page.goto('/posts');
     // A listed card whose thumbnail file is carried by at most 50 posts (the API's first page).
-    const thumbnails = await page.locator('article.post-card img.post-card__image').evaluateAll((images) =>
-      images.map((image) => image.getAttribute('src') ?? ''),
-    );
+    const thumbnails = await page
+      .locator('article.post-card img.post-card__image')
+      .evaluateAll((images) => images.map((image) => image.getAttribute('src') ?? ''));
     const index = readE2eDb((db) => {
       const carriers = db.prepare('SELECT count(DISTINCT post_seq) AS n FROM post_files WHERE hash = ?');
       return thumbnails.findIndex((src) => {
@@ -339,7 +341,10 @@ test.describe('hash search at 1280 px', () => {
     const id = await listed.getAttribute('data-id');
     const serialize = (node: Element) => {
       const walk = (element: Element): string => {
-        const attributes = [...element.attributes].map((a) => `${a.name}=${a.value}`).sort().join(' ');
+        const attributes = [...element.attributes]
+          .map((a) => `${a.name}=${a.value}`)
+          .sort()
+          .join(' ');
         const children = [...element.childNodes]
           .map((child) => (child.nodeType === 1 ? walk(child as Element) : (child.textContent ?? '').trim()))
           .filter(Boolean)
@@ -385,7 +390,9 @@ test.describe('hash search without JavaScript', () => {
 
     await page.goto(`/search_hash?hash=${discordSample.hash}`);
     for (const hit of discordSample.hits) {
-      await expect(page.locator(`.hash-search__discord a[href="/discord/server/${hit.server}/${hit.channel}/${hit.message}"]`)).toHaveText(hit.label);
+      await expect(page.locator(`.hash-search__discord a[href="/discord/server/${hit.server}/${hit.channel}/${hit.message}"]`)).toHaveText(
+        hit.label,
+      );
     }
 
     await hashInput(page).fill('0'.repeat(64));

@@ -8,7 +8,7 @@
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
-import { openDatabase } from '../../api/data/db.ts';
+import { openDatabase } from '@api/data/db.ts';
 import { FAKE_CREATOR_ID, FAKE_CREATOR_NAME, FAKE_PATREON_KEY } from '../fakes/patreon.ts';
 import { E2E_DB_FILE, e2eRow, signInBrowser } from './e2e-db.ts';
 import { waitForImportStatus } from './import-status.ts';
@@ -20,14 +20,17 @@ const FIRST_POST_ID = '90000001';
 
 /** The stored pages follow the import at the next rebuild (the e2e server does not run its rebuild loop). */
 function rebuild() {
-  execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' }, encoding: 'utf8' });
+  execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
+    encoding: 'utf8',
+  });
 }
 
 /** Earlier runs on the same data folder leave the fake creator's DMs approved: start from none. */
 function forgetEarlierRuns() {
   const db = openDatabase(E2E_DB_FILE);
   try {
-    db.prepare("DELETE FROM dms WHERE service = 'patreon' AND \"user\" = ?").run(FAKE_CREATOR_ID);
+    db.prepare('DELETE FROM dms WHERE service = \'patreon\' AND "user" = ?').run(FAKE_CREATOR_ID);
     db.prepare("DELETE FROM rate_limits WHERE key LIKE 'import-%'").run();
   } finally {
     db.close();

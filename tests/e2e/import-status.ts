@@ -1,6 +1,6 @@
 /** Waiting on /importer/status/{id} while the server's worker runs the import in real time. */
 import { expect, type Page } from '@playwright/test';
-import { IMPORT_POLL_MS } from '../../src/lib/constants.ts';
+import { IMPORT_POLL_MS } from '@shared/constants.ts';
 
 /**
  * Polls the status table until it says `wanted`. The page polls every IMPORT_POLL_MS: the test installs

@@ -1,9 +1,9 @@
 /** The importer: the key form's errors and submission, the status page, its polling and toggles. */
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_DB_FILE, signInBrowser } from './e2e-db.ts';
-import { openDatabase } from '../../api/data/db.ts';
-import { appendImportLog, createImport } from '../../api/data/imports.ts';
-import { IMPORT_POLL_MS } from '../../src/lib/constants.ts';
+import { openDatabase } from '@api/data/db.ts';
+import { appendImportLog, createImport } from '@api/data/imports.ts';
+import { IMPORT_POLL_MS } from '@shared/constants.ts';
 import { waitForImportStatus } from './import-status.ts';
 
 // Every run submits several imports from one address: start each with the import limits unused.
@@ -64,7 +64,10 @@ function waitingImport(): string {
   const db = openDatabase(E2E_DB_FILE);
   try {
     const id = createImport(db, { service: 'patreon', priority: 1, sub_count: 0 });
-    db.prepare('UPDATE imports SET resuming_at = ? WHERE id = ?').run(new Date(Date.now() + 365 * 86400_000).toISOString().slice(0, 19), id);
+    db.prepare('UPDATE imports SET resuming_at = ? WHERE id = ?').run(
+      new Date(Date.now() + 365 * 86400_000).toISOString().slice(0, 19),
+      id,
+    );
     appendImportLog(db, id, 'Queued: waiting for the importer worker.');
     return id;
   } finally {

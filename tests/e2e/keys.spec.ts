@@ -5,10 +5,10 @@
  */
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { E2E_DATA_DIR, E2E_PORT } from '../../playwright.config.ts';
-import { openDatabase } from '../../api/data/db.ts';
-import { createImport } from '../../api/data/imports.ts';
-import { saveSubmittedKey } from '../../api/importer/key-store.ts';
-import { readConfig } from '../../src/lib/config.ts';
+import { openDatabase } from '@api/data/db.ts';
+import { createImport } from '@api/data/imports.ts';
+import { saveSubmittedKey } from '@api/importer/key-store.ts';
+import { readConfig } from '@api/config.ts';
 import { E2E_DB_FILE, e2eRow, signInBrowser } from './e2e-db.ts';
 
 const WIDE = { width: 1280, height: 800 };
@@ -22,7 +22,12 @@ async function accountWithKey(context: BrowserContext) {
   const db = openDatabase(E2E_DB_FILE);
   try {
     const importId = createImport(db, { service: 'patreon', account_id: session.account.id });
-    const keyId = saveSubmittedKey(db, readConfig({ DATA_DIR: E2E_DATA_DIR }), { accountId: session.account.id, service: 'patreon', key, importId });
+    const keyId = saveSubmittedKey(db, readConfig({ DATA_DIR: E2E_DATA_DIR }), {
+      accountId: session.account.id,
+      service: 'patreon',
+      key,
+      importId,
+    });
     return { session, key, keyId, importId };
   } finally {
     db.close();
@@ -38,7 +43,8 @@ async function expectNoOverflow(page: Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
 }
 
-const storedKeys = (accountId: number) => e2eRow<{ n: number }>('SELECT count(*) AS n FROM auto_import_keys WHERE account_id = ?', accountId).n;
+const storedKeys = (accountId: number) =>
+  e2eRow<{ n: number }>('SELECT count(*) AS n FROM auto_import_keys WHERE account_id = ?', accountId).n;
 
 for (const viewport of [WIDE, NARROW]) {
   test(`shows a stored key and revokes it (${viewport.width} px)`, async ({ page, context }) => {

@@ -8,13 +8,14 @@ import { expect, test } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
-import { dataPaths } from '../../src/lib/config.ts';
+import { dataPaths } from '@api/config.ts';
 import { e2eRow } from './e2e-db.ts';
 
 test('post cards load WebP thumbnails generated from the stored images', async ({ page }) => {
   const thumbnails: Array<{ url: string; type: string | null; status: number }> = [];
   page.on('response', (response) => {
-    if (response.url().includes('/thumbnail/data/')) thumbnails.push({ url: response.url(), type: response.headers()['content-type'] ?? null, status: response.status() });
+    if (response.url().includes('/thumbnail/data/'))
+      thumbnails.push({ url: response.url(), type: response.headers()['content-type'] ?? null, status: response.status() });
   });
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/posts');
@@ -50,7 +51,9 @@ test('a creator page shows its icon and banner, or the defaults', async ({ page,
 
 /** The showcase post (scripts/seed/showcase.ts) carries the demo's two videos. */
 const showcasePath = () => {
-  const post = e2eRow<{ service: string; user: string; id: string }>(`SELECT service, "user", id FROM posts WHERE title LIKE 'Dragon keep:%'`);
+  const post = e2eRow<{ service: string; user: string; id: string }>(
+    `SELECT service, "user", id FROM posts WHERE title LIKE 'Dragon keep:%'`,
+  );
   return `/${post.service}/user/${post.user}/post/${post.id}`;
 };
 
@@ -77,7 +80,10 @@ for (const viewport of [
     }
     // What every Chromium plays (VP9 in WebM); MP4 is H.264, which Chromium builds without proprietary codecs refuse.
     const playable = await videos.evaluateAll((elements: HTMLVideoElement[]) =>
-      elements.map((element) => ({ src: element.getAttribute('src')!, ok: element.canPlayType(element.src.endsWith('.mp4') ? 'video/mp4; codecs="avc1.42E01E"' : 'video/webm; codecs="vp9"') !== '' })),
+      elements.map((element) => ({
+        src: element.getAttribute('src')!,
+        ok: element.canPlayType(element.src.endsWith('.mp4') ? 'video/mp4; codecs="avc1.42E01E"' : 'video/webm; codecs="vp9"') !== '',
+      })),
     );
     expect(playable.find((entry) => entry.src.endsWith('.webm'))?.ok).toBe(true);
     for (const { src, ok } of playable) {
@@ -91,7 +97,12 @@ for (const viewport of [
           check();
         });
         element.pause();
-        return { readyState: element.readyState, duration: element.duration, width: element.videoWidth, error: element.error?.code ?? null };
+        return {
+          readyState: element.readyState,
+          duration: element.duration,
+          width: element.videoWidth,
+          error: element.error?.code ?? null,
+        };
       });
       expect(state.error, src).toBeNull();
       expect(state.readyState, src).toBeGreaterThanOrEqual(2);
@@ -103,7 +114,9 @@ for (const viewport of [
 
 test('the demo videos are served as real video with their type, and Range requests work', async ({ request, page }) => {
   await page.goto(showcasePath());
-  const sources = await page.locator('.post-videos video').evaluateAll((elements) => elements.map((element) => element.getAttribute('src')!));
+  const sources = await page
+    .locator('.post-videos video')
+    .evaluateAll((elements) => elements.map((element) => element.getAttribute('src')!));
   expect(sources.map((src) => src.split('.').pop()).sort()).toEqual(['mp4', 'webm']);
   for (const src of sources) {
     const type = src.endsWith('.mp4') ? 'video/mp4' : 'video/webm';

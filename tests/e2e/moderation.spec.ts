@@ -5,11 +5,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { openDatabase } from '../../api/data/db.ts';
+import { openDatabase } from '@api/data/db.ts';
 import { signIn } from '../helpers/session.ts';
 import { E2E_DATA_DIR, E2E_PORT } from '../../playwright.config.ts';
-import { upsertCreator } from '../../api/data/creators.ts';
-import { linkCreators } from '../../api/data/moderation.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { linkCreators } from '@api/data/moderation.ts';
 import { E2E_DB_FILE, e2eRow, readE2eDb, signInBrowser } from './e2e-db.ts';
 
 const NARROW = { width: 375, height: 740 };
@@ -83,7 +83,10 @@ test('a consumer requests a link, a moderator approves it and both creators show
 
   // Both Linked Accounts pages are in the page store before the approval, so the rebuild must refresh them.
   const visitor = await browser.newPage();
-  for (const [creator, other] of [[from, to], [to, from]]) {
+  for (const [creator, other] of [
+    [from, to],
+    [to, from],
+  ]) {
     await visitor.goto(`/${creator.service}/user/${creator.id}/links`);
     await expect(visitor.locator('main')).not.toContainText(other.name);
   }
@@ -103,7 +106,10 @@ test('a consumer requests a link, a moderator approves it and both creators show
   await expectNoOverflow(review);
   await moderatorContext.close();
 
-  execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' }, encoding: 'utf8' });
+  execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
+    encoding: 'utf8',
+  });
   await visitor.goto(`/${from.service}/user/${from.id}/links`);
   await expect(visitor.locator('.linked-list')).toContainText(to.name);
   await visitor.goto(`/${to.service}/user/${to.id}/links`);
@@ -137,7 +143,10 @@ test('an administrator makes a consumer a moderator and the account is notified'
   await expectNoOverflow(page);
 
   expect(e2eRow<{ role: string }>('SELECT role FROM accounts WHERE id = ?', target.account.id).role).toBe('moderator');
-  const note = e2eRow<{ type: number; extra_info: string }>('SELECT type, extra_info FROM notifications WHERE account_id = ?', target.account.id);
+  const note = e2eRow<{ type: number; extra_info: string }>(
+    'SELECT type, extra_info FROM notifications WHERE account_id = ?',
+    target.account.id,
+  );
   expect(note.type).toBe(1);
   expect(JSON.parse(note.extra_info)).toEqual({ old_role: 'consumer', new_role: 'moderator' });
 
@@ -190,6 +199,9 @@ test('an administrator removes a creator from its linked accounts; others never 
   await page.goto(linksPath);
   await page.getByRole('button', { name: 'Remove from linked accounts' }).click();
   await expect(page.getByRole('status')).toContainText('Removed from its linked accounts.');
-  expect(e2eRow<{ relation_id: number | null }>('SELECT relation_id FROM creators WHERE service = ? AND id = ?', pair[0].service, pair[0].id).relation_id).toBeNull();
+  expect(
+    e2eRow<{ relation_id: number | null }>('SELECT relation_id FROM creators WHERE service = ? AND id = ?', pair[0].service, pair[0].id)
+      .relation_id,
+  ).toBeNull();
   await context.close();
 });

@@ -6,9 +6,9 @@ import { expect, test } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDatabase } from '../../api/data/db.ts';
-import { upsertPost } from '../../api/data/posts.ts';
-import { PageStore } from '../../api/server/page-store.ts';
+import { openDatabase } from '@api/data/db.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { PageStore } from '@api/server/page-store.ts';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
 
 const store = new PageStore(path.join(E2E_DATA_DIR, 'pages'));
@@ -44,11 +44,22 @@ test('an archive page is answered from the page store and refreshed by scripts/r
   const published = new Date(now + 5 * 365 * 86_400_000).toISOString().slice(0, 19);
   const db = openDatabase(path.join(E2E_DATA_DIR, 'trove.sqlite'));
   try {
-    upsertPost(db, { service, user: creator, id: `e2e-${now}`, title, content: '<p>Imported by the e2e test.</p>', published, tags: ['e2e'] });
+    upsertPost(db, {
+      service,
+      user: creator,
+      id: `e2e-${now}`,
+      title,
+      content: '<p>Imported by the e2e test.</p>',
+      published,
+      tags: ['e2e'],
+    });
   } finally {
     db.close();
   }
-  const output = execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], { env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' }, encoding: 'utf8' });
+  const output = execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
+    encoding: 'utf8',
+  });
   expect(output).toMatch(/Rebuilt \d+ pages from \d+ changes/);
 
   await page.goto(creatorPath);

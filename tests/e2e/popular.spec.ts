@@ -2,7 +2,7 @@
 import { expect, test } from '@playwright/test';
 import path from 'node:path';
 import { e2eRow } from './e2e-db.ts';
-import { PageStore } from '../../api/server/page-store.ts';
+import { PageStore } from '@api/server/page-store.ts';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
 
 const store = new PageStore(path.join(E2E_DATA_DIR, 'pages'));
@@ -42,7 +42,11 @@ test('the latest page of each period comes from the page store; its scale links 
   await page.goto('/posts/popular');
   expect(store.has('/posts/popular')).toBe(true);
   const periods = page.getByRole('navigation', { name: 'Period' });
-  for (const [name, period] of [['Day', 'day'], ['Week', 'week'], ['Month', 'month']] as const) {
+  for (const [name, period] of [
+    ['Day', 'day'],
+    ['Week', 'week'],
+    ['Month', 'month'],
+  ] as const) {
     await periods.getByRole('link', { name }).click();
     await expect(page).toHaveURL(`/posts/popular?period=${period}`);
     await expect(periods.getByRole('link', { name })).toHaveAttribute('aria-current', 'page');

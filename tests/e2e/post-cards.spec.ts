@@ -89,9 +89,11 @@ test.describe('card thumbnails', () => {
   for (const service of ['fansly', 'candfans', 'boosty', 'gumroad']) {
     test(`${service} takes the thumbnail from an image attachment when the post has no file`, async ({ page }) => {
       const post = readE2eDb((db) =>
-        (db.prepare(`SELECT ${POST_COLUMNS} FROM posts p WHERE p.service = ? AND p.file IS NULL ORDER BY p.added DESC`).all(service) as PostRow[]).find(
-          (row) => (JSON.parse(row.attachments) as Array<{ path: string }>).some((attachment) => imagePath(attachment.path)),
-        ),
+        (
+          db
+            .prepare(`SELECT ${POST_COLUMNS} FROM posts p WHERE p.service = ? AND p.file IS NULL ORDER BY p.added DESC`)
+            .all(service) as PostRow[]
+        ).find((row) => (JSON.parse(row.attachments) as Array<{ path: string }>).some((attachment) => imagePath(attachment.path))),
       );
       expect(post, `a ${service} post with only attachments`).toBeTruthy();
       const first = (JSON.parse(post!.attachments) as Array<{ path: string }>).find((attachment) => imagePath(attachment.path))!;
@@ -103,7 +105,9 @@ test.describe('card thumbnails', () => {
     const post = readE2eDb((db) =>
       (
         db
-          .prepare(`SELECT ${POST_COLUMNS} FROM posts p WHERE p.service NOT IN ('fansly', 'candfans', 'boosty', 'gumroad') AND p.file IS NULL ORDER BY p.added DESC`)
+          .prepare(
+            `SELECT ${POST_COLUMNS} FROM posts p WHERE p.service NOT IN ('fansly', 'candfans', 'boosty', 'gumroad') AND p.file IS NULL ORDER BY p.added DESC`,
+          )
           .all() as PostRow[]
       ).find((row) => (JSON.parse(row.attachments) as Array<{ path: string }>).some((attachment) => imagePath(attachment.path))),
     );
@@ -159,7 +163,12 @@ test.describe('card size', () => {
     expect(Math.abs(cookie!.expires - (Date.now() / 1000 + 399 * DAY_S))).toBeLessThan(120);
   });
 
-  test('a saved size applies before first paint, with no layout shift, and resizing adapts it', async ({ page, context, request, baseURL }) => {
+  test('a saved size applies before first paint, with no layout shift, and resizing adapts it', async ({
+    page,
+    context,
+    request,
+    baseURL,
+  }) => {
     await page.setViewportSize(WIDE);
     await context.addCookies([{ name: 'thumbSize', value: '150', url: `${baseURL}/`, sameSite: 'Lax' }]);
     await page.addInitScript(() => {
@@ -201,14 +210,15 @@ test.describe('card size', () => {
           expect(footer.bottom).toBeLessThanOrEqual(card.bottom + 0.5);
           expect(header.top).toBeGreaterThanOrEqual(card.top - 0.5);
           for (const line of footerLines) expect(line.right).toBeLessThanOrEqual(card.right + 0.5);
-          for (let i = 1; i < footerLines.length; i += 1) expect(footerLines[i].top).toBeGreaterThanOrEqual(footerLines[i - 1].bottom - 0.5);
+          for (let i = 1; i < footerLines.length; i += 1)
+            expect(footerLines[i].top).toBeGreaterThanOrEqual(footerLines[i - 1].bottom - 0.5);
         }
       }
     });
   }
 });
 
-test('a creator\'s last update reads relative, with the date in the title, also in content added later', async ({ page }) => {
+test("a creator's last update reads relative, with the date in the title, also in content added later", async ({ page }) => {
   await page.goto('/artists/updated');
   const time = page.locator('.creator-card time[data-relative]').first();
   const datetime = (await time.getAttribute('datetime'))!;
@@ -236,7 +246,7 @@ test.describe('without JavaScript', () => {
   });
 });
 
-/** Each paysite's page, written out here independently of src/lib/paysites.ts. */
+/** Each paysite's page, written out here independently of shared/paysites.ts. */
 const PAYSITE_PAGES: Record<string, (id: string) => string> = {
   patreon: (id) => `https://www.patreon.com/user?u=${id}`,
   fanbox: (id) => `https://www.pixiv.net/fanbox/creator/${id}`,
@@ -253,7 +263,11 @@ const PAYSITE_PAGES: Record<string, (id: string) => string> = {
 
 test('the creator header links to the creator on each paysite', async ({ page }) => {
   const creators = readE2eDb(
-    (db) => db.prepare(`SELECT service, min(id) AS id FROM creators WHERE service != 'discord' GROUP BY service`).all() as Array<{ service: string; id: string }>,
+    (db) =>
+      db.prepare(`SELECT service, min(id) AS id FROM creators WHERE service != 'discord' GROUP BY service`).all() as Array<{
+        service: string;
+        id: string;
+      }>,
   );
   expect(creators.length).toBe(Object.keys(PAYSITE_PAGES).length);
   for (const creator of creators) {
@@ -275,7 +289,10 @@ test.describe('creator header', () => {
       const tabs = page.getByRole('navigation', { name: 'Creator sections' });
 
       await page.goto(`/patreon/user/${chatty.id}`);
-      await expect(tabs.getByRole('link', { name: 'Community', exact: true })).toHaveAttribute('href', `/patreon/user/${chatty.id}/community`);
+      await expect(tabs.getByRole('link', { name: 'Community', exact: true })).toHaveAttribute(
+        'href',
+        `/patreon/user/${chatty.id}/community`,
+      );
       const labels = await tabs.getByRole('link').allTextContents();
       expect(labels.indexOf('Community')).toBe(labels.findIndex((label) => label.startsWith('Linked Accounts')) - 1);
       for (const image of ['.creator-header__banner', '.creator-header__avatar']) {

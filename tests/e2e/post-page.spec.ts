@@ -28,10 +28,14 @@ const postPath = (p: { service: string; user: string }, id: string) => `/${p.ser
 function neighbours(p: Showcase): { prev: string | null; next: string | null } {
   return readE2eDb((db) => {
     const newer = db
-      .prepare(`SELECT id FROM posts WHERE service = ? AND "user" = ? AND (published > ? OR (published = ? AND id > ?)) ORDER BY published, id LIMIT 1`)
+      .prepare(
+        `SELECT id FROM posts WHERE service = ? AND "user" = ? AND (published > ? OR (published = ? AND id > ?)) ORDER BY published, id LIMIT 1`,
+      )
       .get(p.service, p.user, p.published, p.published, p.id) as { id: string } | undefined;
     const older = db
-      .prepare(`SELECT id FROM posts WHERE service = ? AND "user" = ? AND (published < ? OR (published = ? AND id < ?)) ORDER BY published DESC, id DESC LIMIT 1`)
+      .prepare(
+        `SELECT id FROM posts WHERE service = ? AND "user" = ? AND (published < ? OR (published = ? AND id < ?)) ORDER BY published DESC, id DESC LIMIT 1`,
+      )
       .get(p.service, p.user, p.published, p.published, p.id) as { id: string } | undefined;
     return { prev: newer?.id ?? null, next: older?.id ?? null };
   });
@@ -39,9 +43,11 @@ function neighbours(p: Showcase): { prev: string | null; next: string | null } {
 
 function revisionIds(p: Showcase): number[] {
   return readE2eDb((db) =>
-    (db.prepare(`SELECT revision_id FROM post_revisions WHERE service = ? AND "user" = ? AND post_id = ? ORDER BY revision_id DESC`).all(p.service, p.user, p.id) as { revision_id: number }[]).map(
-      (row) => row.revision_id,
-    ),
+    (
+      db
+        .prepare(`SELECT revision_id FROM post_revisions WHERE service = ? AND "user" = ? AND post_id = ? ORDER BY revision_id DESC`)
+        .all(p.service, p.user, p.id) as { revision_id: number }[]
+    ).map((row) => row.revision_id),
   );
 }
 
@@ -199,7 +205,10 @@ test('the revisions selector opens a revision, whose page has the same neighbour
   await expect(page.getByRole('combobox', { name: 'Revision' })).toHaveValue(`${here}/revision/${oldest}`);
   await expect(page.locator('head meta[name="revision"]')).toHaveAttribute('content', String(oldest));
   await expect(page.locator('head meta[name="service"]')).toHaveAttribute('content', post.service);
-  const first = e2eRow<{ title: string }>(`SELECT json_extract(data, '$.title') AS title FROM post_revisions WHERE revision_id = ?`, oldest);
+  const first = e2eRow<{ title: string }>(
+    `SELECT json_extract(data, '$.title') AS title FROM post_revisions WHERE revision_id = ?`,
+    oldest,
+  );
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(first.title || 'Untitled');
   await expect(page.locator('a[rel="next"]')).toHaveAttribute('href', postPath(post, next!));
 
@@ -345,7 +354,10 @@ test.describe('without JavaScript', () => {
     const here = postPath(post, post.id);
     await page.goto(here);
     await expect(page.getByRole('combobox', { name: 'Revision' })).toBeHidden();
-    await page.getByRole('navigation', { name: 'Revisions' }).getByRole('link', { name: new RegExp(`^Revision ${newest}`) }).click();
+    await page
+      .getByRole('navigation', { name: 'Revisions' })
+      .getByRole('link', { name: new RegExp(`^Revision ${newest}`) })
+      .click();
     await expect(page).toHaveURL(new RegExp(`${here}/revision/${newest}$`));
     await page.goto(here);
     const tags = JSON.parse(post.tags) as string[];

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { openDatabase } from '../../api/data/db.ts';
-import { upsertDm } from '../../api/data/dms.ts';
+import { openDatabase } from '@api/data/db.ts';
+import { upsertDm } from '@api/data/dms.ts';
 import { E2E_DB_FILE, e2eRow, signInBrowser } from './e2e-db.ts';
 
 const WIDE = { width: 1280, height: 800 };

@@ -36,7 +36,10 @@ export async function edgeHints(row: Locator): Promise<{ left: number; right: nu
     return color.match(/\d+/g)!.slice(0, 3).map(Number);
   });
   try {
-    const { data, info } = await sharp(await row.screenshot({ animations: 'disabled' })).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(await row.screenshot({ animations: 'disabled' }))
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const distance = (x: number) => {
       let sum = 0;
       const rows = [-2, -1, 0, 1, 2].map((d) => Math.floor(info.height / 2) + d);

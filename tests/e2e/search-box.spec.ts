@@ -23,7 +23,9 @@ test('a creator page searches 1000 ms after typing stops, and waits while the qu
 });
 
 test('/dms lists DMs with their creator and searches them', async ({ page }) => {
-  const dm = e2eRow<{ word: string }>(`SELECT substr(content, instr(content, ' ') + 1, 5) AS word FROM dms WHERE status = 'approved' AND content GLOB '*[A-Za-z][A-Za-z][A-Za-z][A-Za-z][A-Za-z]*' LIMIT 1`);
+  const dm = e2eRow<{ word: string }>(
+    `SELECT substr(content, instr(content, ' ') + 1, 5) AS word FROM dms WHERE status = 'approved' AND content GLOB '*[A-Za-z][A-Za-z][A-Za-z][A-Za-z][A-Za-z]*' LIMIT 1`,
+  );
   await page.goto('/dms');
   await expect(page.getByRole('heading', { name: 'DMs' })).toBeVisible();
   await expect(page.locator('.dm').first()).toBeVisible();

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import type { Role } from '../../api/data/accounts.ts';
+import type { Role } from '@api/data/accounts.ts';
 import { PAGE_COVERAGE } from '../api/page-coverage.ts';
 import { e2eRow, signInBrowser } from './e2e-db.ts';
 
@@ -64,7 +64,8 @@ async function expectHydrated(page: Page): Promise<void> {
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     }, index);
   }
-  const unhydrated = () => page.evaluate(() => [...document.querySelectorAll('astro-island[ssr]')].map((island) => island.getAttribute('component-url')));
+  const unhydrated = () =>
+    page.evaluate(() => [...document.querySelectorAll('astro-island[ssr]')].map((island) => island.getAttribute('component-url')));
   await expect.poll(unhydrated, { message: `islands left unhydrated on ${page.url()}`, timeout: 15_000 }).toEqual([]);
 }
 
@@ -79,15 +80,21 @@ function watchErrors(page: Page): string[] {
 
 /** The real URL of each page file in the demo archive (the matrix's sample URLs use made-up ids). */
 function realUrls(): Record<string, string> {
-  const post = e2eRow<{ service: string; user: string; id: string }>(`SELECT service, "user", id FROM posts WHERE service = 'patreon' ORDER BY seq LIMIT 1`);
-  const revision = e2eRow<{ service: string; user: string; post_id: string; revision_id: number }>('SELECT service, "user", post_id, revision_id FROM post_revisions ORDER BY revision_id LIMIT 1');
+  const post = e2eRow<{ service: string; user: string; id: string }>(
+    `SELECT service, "user", id FROM posts WHERE service = 'patreon' ORDER BY seq LIMIT 1`,
+  );
+  const revision = e2eRow<{ service: string; user: string; post_id: string; revision_id: number }>(
+    'SELECT service, "user", post_id, revision_id FROM post_revisions ORDER BY revision_id LIMIT 1',
+  );
   const fancard = e2eRow<{ user_id: string }>('SELECT user_id FROM fancards LIMIT 1');
   const announcement = e2eRow<{ service: string; user_id: string }>('SELECT service, user_id FROM announcements LIMIT 1');
   const dm = e2eRow<{ service: string; user: string }>(`SELECT service, "user" FROM dms WHERE status = 'approved' LIMIT 1`);
   const community = e2eRow<{ creator_id: string; channel_id: string }>('SELECT creator_id, channel_id FROM community_channels LIMIT 1');
   const discord = e2eRow<{ server_id: string }>('SELECT server_id FROM discord_channels WHERE type = 0 LIMIT 1');
   const archive = e2eRow<{ file_hash: string }>('SELECT file_hash FROM archive_files LIMIT 1');
-  const share = e2eRow<{ share_id: number; service: string; creator_id: string }>('SELECT share_id, service, creator_id FROM share_creators LIMIT 1');
+  const share = e2eRow<{ share_id: number; service: string; creator_id: string }>(
+    'SELECT share_id, service, creator_id FROM share_creators LIMIT 1',
+  );
   const imported = e2eRow<{ id: string } | undefined>('SELECT id FROM imports LIMIT 1');
   const account = e2eRow<{ id: number }>(`SELECT id FROM accounts WHERE role = 'consumer' LIMIT 1`);
   const creator = `/${post.service}/user/${post.user}`;
@@ -116,7 +123,12 @@ function realUrls(): Record<string, string> {
   };
 }
 
-const roleFor: Record<string, Role | undefined> = { public: undefined, account: 'consumer', moderator: 'moderator', administrator: 'administrator' };
+const roleFor: Record<string, Role | undefined> = {
+  public: undefined,
+  account: 'consumer',
+  moderator: 'moderator',
+  administrator: 'administrator',
+};
 
 test.describe('every page kind runs under the policy', () => {
   let urls: Record<string, string>;
@@ -209,7 +221,9 @@ test.describe('an injected inline script does not run', () => {
         async (route) => {
           const response = await route.fetch({ headers: { ...route.request().headers(), 'accept-encoding': 'identity' } });
           const body = (await response.text()).replace('<body>', `<body>${INJECTED}`);
-          const headers = Object.fromEntries(Object.entries(response.headers()).filter(([name]) => !/^content-(length|encoding)$/i.test(name)));
+          const headers = Object.fromEntries(
+            Object.entries(response.headers()).filter(([name]) => !/^content-(length|encoding)$/i.test(name)),
+          );
           await route.fulfill({ status: response.status(), headers, body });
         },
       );

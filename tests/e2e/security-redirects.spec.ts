@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
 import { E2E_PORT } from '../../playwright.config.ts';
-import { DEFAULT_AFTER_LOGIN, safeLocation } from '../../src/lib/redirects.ts';
+import { DEFAULT_AFTER_LOGIN, safeLocation } from '@shared/redirects.ts';
 import { E2E_DB_FILE } from './e2e-db.ts';
 
 const SITE = `http://127.0.0.1:${E2E_PORT}`;

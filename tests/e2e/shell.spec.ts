@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PAYSITES } from '../../src/lib/paysites.ts';
+import { PAYSITES } from '@shared/paysites.ts';
 import { signInBrowser } from './e2e-db.ts';
 
 const WIDE = { width: 1280, height: 800 };
@@ -221,14 +221,8 @@ test.describe('login-dependent links', () => {
   test('guests see Register and Login', async ({ page }) => {
     await page.goto('/');
     const header = page.locator('header.site-header');
-    await expect(header.getByRole('link', { name: 'Login', exact: true })).toHaveAttribute(
-      'href',
-      '/authentication/login',
-    );
-    await expect(header.getByRole('link', { name: 'Register', exact: true })).toHaveAttribute(
-      'href',
-      '/authentication/register',
-    );
+    await expect(header.getByRole('link', { name: 'Login', exact: true })).toHaveAttribute('href', '/authentication/login');
+    await expect(header.getByRole('link', { name: 'Register', exact: true })).toHaveAttribute('href', '/authentication/register');
     await expect(header.getByRole('link', { name: 'Favorites', exact: true })).toHaveCount(0);
     await expect(header.getByRole('link', { name: 'Logout', exact: true })).toHaveCount(0);
 
@@ -251,10 +245,7 @@ test.describe('login-dependent links', () => {
 
     const header = page.locator('header.site-header');
     await expect(header.getByRole('link', { name: 'Favorites', exact: true })).toBeVisible();
-    await expect(header.getByRole('link', { name: 'Logout', exact: true })).toHaveAttribute(
-      'href',
-      '/authentication/logout',
-    );
+    await expect(header.getByRole('link', { name: 'Logout', exact: true })).toHaveAttribute('href', '/authentication/logout');
     await expect(header.getByRole('link', { name: 'Login', exact: true })).toHaveCount(0);
     await expect(header.getByRole('link', { name: 'Register', exact: true })).toHaveCount(0);
 
@@ -273,9 +264,7 @@ test.describe('login-dependent links', () => {
   });
 
   test('Review DMs shows a red dot when DMs are pending', async ({ page }) => {
-    await page.route('**/api/v1/has_pending_dms', (route) =>
-      route.fulfill({ status: 200, contentType: 'application/json', body: 'true' }),
-    );
+    await page.route('**/api/v1/has_pending_dms', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: 'true' }));
     await page.addInitScript(() => localStorage.setItem('logged_in', 'yes'));
     await page.goto('/');
     const review = sidebar(page).locator('a[href="/account/review_dms"]');
@@ -432,9 +421,7 @@ test.describe('pages', () => {
     for (const url of ['/contact', '/no/such/path']) {
       const guest = normalize(await (await request.get(url)).text());
       const visitor = normalize(
-        await (
-          await request.get(url, { headers: { cookie: 'session=abc; logged_in=yes; sidebar_state=closed' } })
-        ).text(),
+        await (await request.get(url, { headers: { cookie: 'session=abc; logged_in=yes; sidebar_state=closed' } })).text(),
       );
       expect(visitor, url).toBe(guest);
     }

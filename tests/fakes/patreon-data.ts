@@ -97,7 +97,14 @@ export function demoDataset(options: { posts?: number } = {}): FakeDataset {
     images: ['post-1.png', 'gallery-1.png'],
     tags: ['sketch', 'color'],
     embed: { url: 'https://www.youtube.com/watch?v=fake1', subject: 'A video', description: 'Watch it' },
-    poll: { question: 'Next theme?', choices: [['Forest', 3], ['Sea', 5]], multiple: false },
+    poll: {
+      question: 'Next theme?',
+      choices: [
+        ['Forest', 3],
+        ['Sea', 5],
+      ],
+      multiple: false,
+    },
     comments: [
       {
         id: '300001',
@@ -105,7 +112,15 @@ export function demoDataset(options: { posts?: number } = {}): FakeDataset {
         commenterId: '80000001',
         commenterName: 'Alice Patron',
         created: iso(T0 + 2 * HOUR),
-        replies: [{ id: '300002', body: 'Thank you!\nMore soon.', commenterId: FAKE_CREATOR_ID, commenterName: FAKE_CREATOR_NAME, created: iso(T0 + 3 * HOUR) }],
+        replies: [
+          {
+            id: '300002',
+            body: 'Thank you!\nMore soon.',
+            commenterId: FAKE_CREATOR_ID,
+            commenterName: FAKE_CREATOR_NAME,
+            created: iso(T0 + 3 * HOUR),
+          },
+        ],
       },
       { id: '300003', body: 'Lovely.', commenterId: '80000002', commenterName: 'Bob Patron', created: iso(T0 + 4 * HOUR) },
     ],
@@ -118,7 +133,12 @@ export function demoDataset(options: { posts?: number } = {}): FakeDataset {
         id: '600001',
         participantIds: [FAKE_FAN_ID, FAKE_CREATOR_ID],
         messages: [
-          { id: '610001', senderId: FAKE_CREATOR_ID, content: 'Thanks for joining! Here is your welcome pack.', sent_at: iso(T0 + 5 * HOUR) },
+          {
+            id: '610001',
+            senderId: FAKE_CREATOR_ID,
+            content: 'Thanks for joining! Here is your welcome pack.',
+            sent_at: iso(T0 + 5 * HOUR),
+          },
           { id: '610002', senderId: FAKE_FAN_ID, content: 'Thank you!', sent_at: iso(T0 + 6 * HOUR) },
           { id: '610003', senderId: FAKE_CREATOR_ID, content: 'Monthly <b>rewards</b> are out.', sent_at: iso(T0 + 7 * HOUR) },
         ],
@@ -137,16 +157,25 @@ const one = (type: string, id: string | null) => ({ data: id === null ? null : {
 const many = (type: string, ids: string[]) => ({ data: ids.map((id) => ({ type, id })) });
 
 /** A file URL like Patreon's CDN ones, with a token in the query (which must never reach a log). */
-export const fileUrl = (origin: string, postId: string, name: string) => `${origin}/p/post/${postId}/${encodeURIComponent(name)}?token-time=1700000000&token-hash=s3cr3tT0k3n`;
+export const fileUrl = (origin: string, postId: string, name: string) =>
+  `${origin}/p/post/${postId}/${encodeURIComponent(name)}?token-time=1700000000&token-hash=s3cr3tT0k3n`;
 
 export function postResources(origin: string, campaign: FakeCampaign, post: FakePost): { data: Res; included: Res[] } {
   const included: Res[] = [];
   const mediaIds = post.images.map((name, i) => {
-    included.push({ type: 'media', id: `${post.id}${i}`, attributes: { file_name: name, download_url: fileUrl(origin, post.id, name), image_urls: {} } });
+    included.push({
+      type: 'media',
+      id: `${post.id}${i}`,
+      attributes: { file_name: name, download_url: fileUrl(origin, post.id, name), image_urls: {} },
+    });
     return `${post.id}${i}`;
   });
   const attachmentIds = post.attachments.map((name, i) => {
-    included.push({ type: 'attachment', id: `${post.id}a${i}`, attributes: { name, url: `${origin}/file?h=${post.id}&i=${post.id}a${i}` } });
+    included.push({
+      type: 'attachment',
+      id: `${post.id}a${i}`,
+      attributes: { name, url: `${origin}/file?h=${post.id}&i=${post.id}a${i}` },
+    });
     return `${post.id}a${i}`;
   });
   const tagIds = post.tags.map((tag) => {
@@ -235,7 +264,10 @@ export function commentResources(comment: FakeComment, parentId: string | null):
       relationships: {
         commenter: one('user', comment.commenterId),
         parent: one('comment', parentId),
-        replies: many('comment', (comment.replies ?? []).map((r) => r.id)),
+        replies: many(
+          'comment',
+          (comment.replies ?? []).map((r) => r.id),
+        ),
       },
     },
     included,

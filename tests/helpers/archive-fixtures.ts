@@ -145,9 +145,7 @@ export function rawZip(entries: RawZipEntry[]): Buffer {
 
 /** Twenty entries of a few bytes each declaring 4 GiB: 80 GiB "inside" a file of about 2 KiB. */
 export function zipBomb(): Buffer {
-  return rawZip(
-    Array.from({ length: 20 }, (_, i) => ({ name: `zeros_${i}.bin`, data: Buffer.from('0'), declaredSize: 0xfffffffe })),
-  );
+  return rawZip(Array.from({ length: 20 }, (_, i) => ({ name: `zeros_${i}.bin`, data: Buffer.from('0'), declaredSize: 0xfffffffe })));
 }
 
 /** Entries that would escape an extraction folder, and a symbolic link, beside one ordinary name. */

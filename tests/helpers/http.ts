@@ -24,7 +24,14 @@ export function httpRequest(url: string, options: RequestOptions = {}): Promise<
     const request = http.request(url, { method: options.method ?? 'GET', headers: options.headers, ...target }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, statusText: response.statusMessage ?? '', headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          statusText: response.statusMessage ?? '',
+          headers: response.headers,
+          body: Buffer.concat(chunks),
+        }),
+      );
       response.on('error', reject);
     });
     request.on('error', reject);

@@ -2,7 +2,7 @@
  * Well-formed importer submissions for every service (SPEC.md section 5 rules), built at call time so
  * the boosty expiry is always in the future. Shared by the validator, API and browser tests.
  */
-import type { Paysite } from '../../src/lib/paysites.ts';
+import type { Paysite } from '@shared/paysites.ts';
 
 const hex = (n: number, seed = 'a1') => seed.repeat(Math.ceil(n / seed.length)).slice(0, n);
 export const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');
@@ -38,7 +38,13 @@ export function validSubmission(service: Paysite, seed = ''): Record<string, str
     case 'fansly':
       return { service, session_key: pad('A1'.repeat(35) + 'Z') };
     case 'onlyfans':
-      return { service, session_key: pad('onlyfans-sess'), auth_id: '123456', 'x-bc': hex(40, '0f'), user_agent: 'Mozilla/5.0 (X11; Linux x86_64)' };
+      return {
+        service,
+        session_key: pad('onlyfans-sess'),
+        auth_id: '123456',
+        'x-bc': hex(40, '0f'),
+        user_agent: 'Mozilla/5.0 (X11; Linux x86_64)',
+      };
     case 'candfans':
       return { service, session_key: encodeURIComponent(b64({ iv: 'aXY=', value: `dmFsdWU${seed}`, mac: 'abc', tag: '' })) };
   }

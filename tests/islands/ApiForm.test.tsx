@@ -1,7 +1,7 @@
 /** Server rendering only (no DOM library is installed): the states visible before any interaction. */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import ApiForm, { FORM_STATUS } from '../../src/islands/forms/ApiForm.tsx';
+import ApiForm, { FORM_STATUS } from '@site/islands/forms/ApiForm.tsx';
 
 const noop = async () => {};
 
@@ -32,9 +32,7 @@ describe('ApiForm', () => {
   });
 
   it('lists given errors and honours submitDisabled', () => {
-    const html = renderToStaticMarkup(
-      <ApiForm onSubmit={noop} submitDisabled errors={['Please select a creator.']} action="/x" />,
-    );
+    const html = renderToStaticMarkup(<ApiForm onSubmit={noop} submitDisabled errors={['Please select a creator.']} action="/x" />);
     expect(html).toContain('<ul class="api-form-errors" role="alert"><li>Please select a creator.</li></ul>');
     expect(html).toMatch(/<button type="submit" disabled="">/);
     expect(html).toContain('Ready for submit');

@@ -1,21 +1,41 @@
 /** Server rendering only (no DOM library is installed); the interactions are in tests/e2e/hash-search.spec.ts. */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import HashSearch from '../../src/islands/files/HashSearch.tsx';
-import HashResults from '../../src/islands/files/HashResults.tsx';
-import PostCardView, { type CardPost } from '../../src/islands/files/PostCardView.tsx';
-import type { HashSearchAnswer } from '../../src/lib/hash-search.ts';
-import { cardAttachmentLabel } from '../../src/lib/post-card.ts';
+import HashSearch from '@site/islands/files/HashSearch.tsx';
+import HashResults from '@site/islands/files/HashResults.tsx';
+import PostCardView, { type CardPost } from '@site/islands/files/PostCardView.tsx';
+import type { HashSearchAnswer } from '@site/client/hash-search.ts';
+import { cardAttachmentLabel } from '@shared/post-card.ts';
 
 const HASH = 'ab'.repeat(32);
 const PNG = `/ab/ab/${HASH}.png`;
 
 function answer(partial: Partial<HashSearchAnswer>): HashSearchAnswer {
-  return { id: 1, hash: HASH, mime: 'image/png', ext: '.png', size: 3, added: '2024-01-01T00:00:00', posts: [], discord_posts: [], ...partial };
+  return {
+    id: 1,
+    hash: HASH,
+    mime: 'image/png',
+    ext: '.png',
+    size: 3,
+    added: '2024-01-01T00:00:00',
+    posts: [],
+    discord_posts: [],
+    ...partial,
+  };
 }
 
 const post = (over: Partial<CardPost> = {}) =>
-  ({ id: '10', user: '20', service: 'patreon', title: 'A title', substring: '', published: '2024-06-04T23:53:36', file: { name: 'a.png', path: PNG }, attachments: [], ...over }) as CardPost;
+  ({
+    id: '10',
+    user: '20',
+    service: 'patreon',
+    title: 'A title',
+    substring: '',
+    published: '2024-06-04T23:53:36',
+    file: { name: 'a.png', path: PNG },
+    attachments: [],
+    ...over,
+  }) as CardPost;
 
 describe('HashSearch', () => {
   it('renders the hash form without the file picker (a JavaScript enhancement) and no results before searching', () => {
@@ -32,7 +52,10 @@ describe('HashSearch', () => {
 
   it("renders the server's search: the hash in the input and its results", () => {
     const html = renderToStaticMarkup(
-      <HashSearch imageHost="" initial={{ query: HASH.toUpperCase(), found: { hash: HASH, answer: { posts: [post()], discord_posts: [] } }, error: null }} />,
+      <HashSearch
+        imageHost=""
+        initial={{ query: HASH.toUpperCase(), found: { hash: HASH, answer: { posts: [post()], discord_posts: [] } }, error: null }}
+      />,
     );
     expect(html).toMatch(new RegExp(`<input id="hash-search-hash" type="text"[^>]* name="hash" value="${HASH}"/>`));
     expect(html.match(/<article class="post-card"/g)).toHaveLength(1);
@@ -48,7 +71,7 @@ describe('HashSearch', () => {
 });
 
 describe('HashResults', () => {
-  it("shows the empty state for a 404 and for a file nothing carries", () => {
+  it('shows the empty state for a 404 and for a file nothing carries', () => {
     const empty = '<p class="empty">Nobody here but us chickens! There are no posts for your query.</p>';
     expect(renderToStaticMarkup(<HashResults hash={HASH} answer={null} imageHost="" />)).toContain(empty);
     expect(renderToStaticMarkup(<HashResults hash={HASH} answer={answer({})} imageHost="" />)).toContain(empty);
@@ -62,8 +85,26 @@ describe('HashResults', () => {
         answer={answer({
           posts: [post() as never, post({ id: '11', title: '' }) as never],
           discord_posts: [
-            { id: '300', server: '100', server_name: 'Guild', channel: '200', channel_name: 'art', published: '', author: { id: '1', username: 'u' } as never, content: '' },
-            { id: '301', server: '100', server_name: null, channel: '201', channel_name: null, published: '', author: { id: '1', username: 'u' } as never, content: '' },
+            {
+              id: '300',
+              server: '100',
+              server_name: 'Guild',
+              channel: '200',
+              channel_name: 'art',
+              published: '',
+              author: { id: '1', username: 'u' } as never,
+              content: '',
+            },
+            {
+              id: '301',
+              server: '100',
+              server_name: null,
+              channel: '201',
+              channel_name: null,
+              published: '',
+              author: { id: '1', username: 'u' } as never,
+              content: '',
+            },
           ],
         })}
       />,
@@ -97,7 +138,10 @@ describe('PostCardView', () => {
   it('uses the shared title and thumbnail rules', () => {
     const long = 'x'.repeat(60);
     const html = renderToStaticMarkup(
-      <PostCardView post={post({ title: 'DM', substring: long, file: {}, attachments: [{ path: '/a/b/c.zip' }], published: null })} imageHost="" />,
+      <PostCardView
+        post={post({ title: 'DM', substring: long, file: {}, attachments: [{ path: '/a/b/c.zip' }], published: null })}
+        imageHost=""
+      />,
     );
     expect(html).toContain(`<header class="post-card__header">${'x'.repeat(50)}…</header>`);
     expect(html).not.toContain('<img');

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { verify } from '@node-rs/argon2';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dataPaths } from '../../src/lib/config.ts';
+import { dataPaths } from '@api/config.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-accounts-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -47,7 +47,10 @@ describe('scripts/accounts', () => {
   }, 60_000);
 
   it('refuses taken names, bad names and short passwords with the registration messages', () => {
-    expect(run(['create-admin', 'root.admin'], { input: 'whatever1\n' })).toMatchObject({ status: 1, out: expect.stringContaining('already taken') });
+    expect(run(['create-admin', 'root.admin'], { input: 'whatever1\n' })).toMatchObject({
+      status: 1,
+      out: expect.stringContaining('already taken'),
+    });
     expect(run(['create-admin', 'ab'], { input: 'whatever1\n' }).out).toContain('Username must be at least 3 characters');
     expect(run(['create-admin', 'shorty'], { input: 'abc\n' }).out).toContain('Password must have at least 5 characters.');
     expect(row('shorty')).toBeUndefined();

@@ -5,11 +5,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase } from '../../api/data/db.ts';
-import { createImport } from '../../api/data/imports.ts';
-import { createAccount } from '../../api/data/accounts.ts';
-import { saveSubmittedKey } from '../../api/importer/key-store.ts';
-import { dataPaths, readConfig } from '../../src/lib/config.ts';
+import { migrate, openDatabase } from '@api/data/db.ts';
+import { createImport } from '@api/data/imports.ts';
+import { createAccount } from '@api/data/accounts.ts';
+import { saveSubmittedKey } from '@api/importer/key-store.ts';
+import { dataPaths, readConfig } from '@api/config.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-decrypt-'));
 const KEY = 'Decrypt-Me-Patreon-Session-Key-0123456789a';

@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, migrate, type Db } from '../../api/data/db.ts';
-import { upsertCreator } from '../../api/data/creators.ts';
-import { upsertPost, deletePost } from '../../api/data/posts.ts';
+import { openDatabase, migrate, type Db } from '@api/data/db.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost, deletePost } from '@api/data/posts.ts';
 
 let dataDir: string;
 let db: Db;
@@ -30,7 +30,8 @@ function snapshot(): Map<string, string> {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith('.html')) pages.set(path.relative(root, full), crypto.createHash('sha256').update(fs.readFileSync(full)).digest('hex'));
+      else if (entry.name.endsWith('.html'))
+        pages.set(path.relative(root, full), crypto.createHash('sha256').update(fs.readFileSync(full)).digest('hex'));
     }
   };
   walk(root);
@@ -47,7 +48,15 @@ function changedBetween(before: Map<string, string>, after: Map<string, string>)
 const hour = (n: number) => new Date(Date.UTC(2024, 0, 1) + n * 3_600_000).toISOString().slice(0, 19);
 
 function addPost(creator: string, n: number, tags: string[] = ['sketch']) {
-  upsertPost(db, { service: 'fanbox', user: creator, id: `${creator}-${n}`, title: `Post ${n} of ${creator}`, content: `<p>Body ${n}</p>`, published: hour(n), tags });
+  upsertPost(db, {
+    service: 'fanbox',
+    user: creator,
+    id: `${creator}-${n}`,
+    title: `Post ${n} of ${creator}`,
+    content: `<p>Body ${n}</p>`,
+    published: hour(n),
+    tags,
+  });
 }
 
 beforeAll(() => {

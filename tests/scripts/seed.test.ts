@@ -5,11 +5,11 @@ import path from 'node:path';
 import { verify } from '@node-rs/argon2';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../../api/data/db.ts';
-import { getAccountByUsername } from '../../api/data/accounts.ts';
-import { getArchiveFile } from '../../api/data/files.ts';
-import { PAYSITES } from '../../src/lib/paysites.ts';
-import { dataPaths } from '../../src/lib/config.ts';
+import { migrate, openDatabase, type Db } from '@api/data/db.ts';
+import { getAccountByUsername } from '@api/data/accounts.ts';
+import { getArchiveFile } from '@api/data/files.ts';
+import { PAYSITES } from '@shared/paysites.ts';
+import { dataPaths } from '@api/config.ts';
 import { DEMO_ACCOUNTS, seedDemoArchive, type SeedResult } from '../../scripts/seed/index.ts';
 
 const OPTIONS = { creators: 24, posts: 150, seed: 7, images: 6 };
@@ -29,9 +29,13 @@ async function seedInto(options: typeof OPTIONS): Promise<Seeded> {
 }
 
 function tableCounts(db: Db): Record<string, number> {
-  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'posts_fts%' ORDER BY name").all() as { name: string }[]).map(
-    (r) => r.name,
-  );
+  const tables = (
+    db
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'posts_fts%' ORDER BY name",
+      )
+      .all() as { name: string }[]
+  ).map((r) => r.name);
   return Object.fromEntries(tables.map((name) => [name, (db.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n]));
 }
 
@@ -65,7 +69,9 @@ describe('seedDemoArchive', () => {
     const services = (a.db.prepare('SELECT DISTINCT service FROM creators').all() as { service: string }[]).map((r) => r.service);
     for (const paysite of PAYSITES) expect(services).toContain(paysite);
     const postless = a.db
-      .prepare(`SELECT count(*) AS n FROM creators c WHERE c.service <> 'discord' AND NOT EXISTS (SELECT 1 FROM posts p WHERE p.service = c.service AND p."user" = c.id)`)
+      .prepare(
+        `SELECT count(*) AS n FROM creators c WHERE c.service <> 'discord' AND NOT EXISTS (SELECT 1 FROM posts p WHERE p.service = c.service AND p."user" = c.id)`,
+      )
       .get() as { n: number };
     expect(postless.n).toBe(0);
   });
@@ -91,7 +97,9 @@ describe('seedDemoArchive', () => {
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(file.hash);
     }
     // Every post file link points at a stored file.
-    const dangling = a.db.prepare('SELECT count(*) AS n FROM post_files pf WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.hash = pf.hash)').get() as { n: number };
+    const dangling = a.db
+      .prepare('SELECT count(*) AS n FROM post_files pf WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.hash = pf.hash)')
+      .get() as { n: number };
     expect(dangling.n).toBe(0);
   });
 
@@ -133,11 +141,13 @@ describe('seedDemoArchive', () => {
     expect(count('SELECT count(*) AS n FROM flags')).toBe(1);
     expect(count('SELECT count(*) AS n FROM post_popularity')).toBeGreaterThan(0);
     const channelsPerCreator = a.db
-      .prepare("SELECT count(*) AS n FROM community_channels GROUP BY creator_id ORDER BY n")
+      .prepare('SELECT count(*) AS n FROM community_channels GROUP BY creator_id ORDER BY n')
       .all()
       .map((r) => (r as { n: number }).n);
     expect(channelsPerCreator).toEqual([1, 3]);
-    const archives = a.db.prepare('SELECT file_hash FROM archive_files WHERE password_required = 1 ORDER BY password IS NULL').all() as { file_hash: string }[];
+    const archives = a.db.prepare('SELECT file_hash FROM archive_files WHERE password_required = 1 ORDER BY password IS NULL').all() as {
+      file_hash: string;
+    }[];
     expect(archives).toHaveLength(2);
     expect(getArchiveFile(a.db, archives[0].file_hash)?.password).toBe('trove-demo');
     expect(getArchiveFile(a.db, archives[1].file_hash)?.password).toBe('');

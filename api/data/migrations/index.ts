@@ -18,4 +18,14 @@ export interface Migration {
   fill?: (db: Db) => void;
 }
 
-export const MIGRATIONS: Migration[] = [initial, listingSpeed, archiveStatus, shortWords, rateLimits, importFingerprints, keyFingerprints, importWorker, autoImport];
+export const MIGRATIONS: Migration[] = [
+  initial,
+  listingSpeed,
+  archiveStatus,
+  shortWords,
+  rateLimits,
+  importFingerprints,
+  keyFingerprints,
+  importWorker,
+  autoImport,
+];

@@ -10,22 +10,29 @@
  * Every import reads each channel whole, so edits to old messages reach the archive too (upserts by
  * message id: nothing is stored twice).
  */
-import { touchCreatorUpdated, upsertCreator, getCreator } from '../../data/creators.ts';
-import { upsertDiscordMessages } from '../../data/discord.ts';
-import { nowEpoch } from '../../data/util.ts';
+import { touchCreatorUpdated, upsertCreator, getCreator } from '@api/data/creators.ts';
+import { upsertDiscordMessages } from '@api/data/discord.ts';
+import { nowEpoch } from '@api/data/util.ts';
 import { archiveFile, archiveFiles, type ArchivedFile } from '../content.ts';
 import { DiscordApi, type DiscordApiMessage } from './discord/api.ts';
 import { KEPT_MESSAGE_TYPES, embedMediaUrls, snowflakeMs, toMessageInput } from './discord/map.ts';
 import { planChannels, refusedLine, type DiscordCursor } from './discord/plan.ts';
 import type { ImportContext, PaysiteImporter } from './index.ts';
-import { countLabel } from '../../../src/lib/format.ts';
+import { countLabel } from '@shared/format.ts';
 
 /** Downloads a page's attachments and embed media; what could not be had is logged and left out. */
 async function archiveMedia(ctx: ImportContext, api: DiscordApi, messages: DiscordApiMessage[]) {
   const attachments = new Map<string, ArchivedFile[]>();
   const media = new Map<string, string>();
   for (const message of messages) {
-    attachments.set(message.id, await archiveFiles(ctx, api.client, message.attachments.map((a) => ({ url: a.url, name: a.filename }))));
+    attachments.set(
+      message.id,
+      await archiveFiles(
+        ctx,
+        api.client,
+        message.attachments.map((a) => ({ url: a.url, name: a.filename })),
+      ),
+    );
     for (const embed of message.embeds) {
       for (const url of embedMediaUrls(embed)) {
         if (media.has(url)) continue;
@@ -83,7 +90,8 @@ async function importChannels(ctx: ImportContext): Promise<void> {
       ctx.step(
         () => {
           upsertDiscordMessages(ctx.db, inputs);
-          if (kept.length > 0) touchCreatorUpdated(ctx.db, 'discord', channel.server, Math.floor(snowflakeMs(kept[kept.length - 1].id) / 1000));
+          if (kept.length > 0)
+            touchCreatorUpdated(ctx.db, 'discord', channel.server, Math.floor(snowflakeMs(kept[kept.length - 1].id) / 1000));
         },
         { cursor: { plan, index, after: last, count } },
       );

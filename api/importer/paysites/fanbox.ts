@@ -10,17 +10,17 @@
  * was in the middle of (files are content-addressed: a repeated download stores nothing twice).
  */
 import { createHash } from 'node:crypto';
-import { findFancardId, getCreator, upsertAnnouncement, upsertCreator, upsertFancard } from '../../data/creators.ts';
-import { getFileByHash } from '../../data/files.ts';
-import { upsertComment, upsertPost, type CommentInput, type PostInput } from '../../data/posts.ts';
-import { nowEpoch } from '../../data/util.ts';
+import { findFancardId, getCreator, upsertAnnouncement, upsertCreator, upsertFancard } from '@api/data/creators.ts';
+import { getFileByHash } from '@api/data/files.ts';
+import { upsertComment, upsertPost, type CommentInput, type PostInput } from '@api/data/posts.ts';
+import { nowEpoch } from '@api/data/util.ts';
 import { archiveCreatorImage, archiveFile, archiveFiles, archiveInlineImages, nameFromUrl, type ArchivedFile } from '../content.ts';
 import { PaysiteRequestError } from '../fetch.ts';
 import { fanboxApi, type FanboxApi, type PostInfo, type PostItem } from './fanbox/api.ts';
 import { articleHtml, fileName, flattenComments, postEmbed, postMedia, textToHtml, type ArchivedFiles } from './fanbox/map.ts';
 import type { ImportContext, PaysiteImporter } from './index.ts';
 import { archiveTime, escapeHtml } from '../text.ts';
-import { countLabel } from '../../../src/lib/format.ts';
+import { countLabel } from '@shared/format.ts';
 
 interface Sub {
   userId: string;
@@ -38,7 +38,6 @@ interface Cursor {
 }
 
 type Prepared = { kind: 'post'; post: PostInput; comments: CommentInput[] } | { kind: 'restricted' } | { kind: 'gone' };
-
 
 /** Fetches a post with its files and comments; writes nothing (the caller's step does). */
 async function preparePost(ctx: ImportContext, api: FanboxApi, item: PostItem): Promise<Prepared> {
@@ -64,7 +63,11 @@ async function preparePost(ctx: ImportContext, api: FanboxApi, item: PostItem): 
     // An article shows its images inline; archiveInlineImages downloads them.
     html = articleHtml(body, archivedFiles);
   } else {
-    images = await archiveFiles(ctx, api.client, media.images.map((img) => ({ url: img.originalUrl, name: nameFromUrl(img.originalUrl) || `${img.id}.${img.extension ?? 'jpg'}` })));
+    images = await archiveFiles(
+      ctx,
+      api.client,
+      media.images.map((img) => ({ url: img.originalUrl, name: nameFromUrl(img.originalUrl) || `${img.id}.${img.extension ?? 'jpg'}` })),
+    );
     html = body.html ?? textToHtml(body.text);
   }
   const embed = postEmbed(info);
@@ -180,7 +183,13 @@ function finishCreator(ctx: ImportContext, cursor: Cursor, userId: string): Curs
       const creator = getCreator(ctx.db, 'fanbox', userId);
       if (!creator) return;
       const now = nowEpoch();
-      upsertCreator(ctx.db, { service: 'fanbox', id: userId, name: creator.name, last_imported: now, ...(c.changed > 0 ? { updated: now } : {}) });
+      upsertCreator(ctx.db, {
+        service: 'fanbox',
+        id: userId,
+        name: creator.name,
+        last_imported: now,
+        ...(c.changed > 0 ? { updated: now } : {}),
+      });
     },
     { cursor: next, log: [`Creator ${c.name}: imported ${countLabel(c.saved, 'post')}.${restricted}`] },
   );
@@ -218,7 +227,9 @@ async function importAll(ctx: ImportContext): Promise<void> {
   let cursor = ctx.cursor<Cursor>();
   if (!cursor) {
     const plans = await api.listSupporting();
-    const subs = [...new Map(plans.map((plan) => [plan.user.userId, { userId: plan.user.userId, creatorId: plan.creatorId, fee: plan.fee }])).values()];
+    const subs = [
+      ...new Map(plans.map((plan) => [plan.user.userId, { userId: plan.user.userId, creatorId: plan.creatorId, fee: plan.fee }])).values(),
+    ];
     cursor = { subs, at: 0 };
     ctx.step(() => undefined, { cursor, log: [`Found ${countLabel(subs.length, 'subscription')}.`] });
   }

@@ -9,9 +9,9 @@
  * being worked on and how many of its posts are committed (one step per post), then the DM position.
  * The key is checked first on every run, so an expired key fails the import before anything else.
  */
-import { upsertCreator } from '../../data/creators.ts';
-import { upsertComment, upsertPost } from '../../data/posts.ts';
-import { nowEpoch } from '../../data/util.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertComment, upsertPost } from '@api/data/posts.ts';
+import { nowEpoch } from '@api/data/util.ts';
 import { archiveCreatorImage } from '../content.ts';
 import { createPaysiteClient, type PaysiteClient } from '../fetch.ts';
 import type { ImportContext, PaysiteImporter } from './index.ts';
@@ -19,7 +19,7 @@ import { CURRENT_USER_PATH, campaignAttributes, getDocument, nextPath, parseOr, 
 import { FIRST_DM_CURSOR, importDms, type DmCursor } from './patreon/dms.ts';
 import { dataList, indexIncluded, postPlan, related, relatedId } from './patreon/map.ts';
 import { preparePost } from './patreon/posts.ts';
-import { countLabel } from '../../../src/lib/format.ts';
+import { countLabel } from '@shared/format.ts';
 
 interface Subscription {
   campaignId: string;
@@ -71,14 +71,21 @@ async function subscriptions(client: PaysiteClient): Promise<Subscription[]> {
   return [...subs.values()];
 }
 
-async function importCreator(ctx: ImportContext, client: PaysiteClient, start: Cursor, save: (write: () => void, cursor: Cursor, log: string[]) => void): Promise<Cursor> {
+async function importCreator(
+  ctx: ImportContext,
+  client: PaysiteClient,
+  start: Cursor,
+  save: (write: () => void, cursor: Cursor, log: string[]) => void,
+): Promise<Cursor> {
   let cursor = start;
   const sub = cursor.subs[cursor.i];
   if (cursor.page === null) {
     await archiveCreatorImage(ctx, client, 'icons', ctx.service, sub.creatorId, sub.icon);
     await archiveCreatorImage(ctx, client, 'banners', ctx.service, sub.creatorId, sub.banner);
     cursor = { ...cursor, page: postsPath(sub.campaignId), done: 0, saved: 0, locked: 0, changed: false };
-    save(() => upsertCreator(ctx.db, { service: ctx.service, id: sub.creatorId, name: sub.name }), cursor, [`Creator ${sub.name}: importing posts.`]);
+    save(() => upsertCreator(ctx.db, { service: ctx.service, id: sub.creatorId, name: sub.name }), cursor, [
+      `Creator ${sub.name}: importing posts.`,
+    ]);
   }
   while (cursor.page !== null) {
     if (ctx.signal.aborted) return cursor;
@@ -118,7 +125,14 @@ async function importCreator(ctx: ImportContext, client: PaysiteClient, start: C
     const changed = cursor.changed;
     cursor = { ...cursor, i: cursor.i + 1, page: null, done: 0 };
     save(
-      () => upsertCreator(ctx.db, { service: ctx.service, id: sub.creatorId, name: sub.name, last_imported: nowEpoch(), ...(changed ? { updated: nowEpoch() } : {}) }),
+      () =>
+        upsertCreator(ctx.db, {
+          service: ctx.service,
+          id: sub.creatorId,
+          name: sub.name,
+          last_imported: nowEpoch(),
+          ...(changed ? { updated: nowEpoch() } : {}),
+        }),
       cursor,
       lines,
     );

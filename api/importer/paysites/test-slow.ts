@@ -4,8 +4,8 @@
  * TROVE_TEST_IMPORTER_DELAY_MS (default 150) between steps, so a test can kill the worker mid-import.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { upsertCreator } from '../../data/creators.ts';
-import { upsertPost } from '../../data/posts.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
 import type { ImportContext, PaysiteImporter } from './index.ts';
 
 export const SLOW_TEST_CREATOR = 'slow-test-creator';

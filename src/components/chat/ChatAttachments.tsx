@@ -3,13 +3,16 @@
  * video players, file links (archives with their icon and a link to their file list). Static HTML;
  * every link opens in a new tab so the channel keeps its place.
  */
-import { chatAttachmentView, type ChatAttachmentView } from '../../lib/chat/attachments.ts';
+import { chatAttachmentView, type ChatAttachmentView } from '@shared/chat/attachments.ts';
 
 function ArchiveIcon() {
   return (
     <svg className="chat-file__icon" width="20" height="20" viewBox="0 0 24 24" role="img" aria-label="Archive" focusable="false">
       <title>Archive</title>
-      <path fill="currentColor" d="M4 3h16a1 1 0 0 1 1 1v3H3V4a1 1 0 0 1 1-1Zm-1 6h18v11a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V9Zm7 2v2h4v-2h-4Zm1-7v2h2V4h-2Z" />
+      <path
+        fill="currentColor"
+        d="M4 3h16a1 1 0 0 1 1 1v3H3V4a1 1 0 0 1 1-1Zm-1 6h18v11a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1V9Zm7 2v2h4v-2h-4Zm1-7v2h2V4h-2Z"
+      />
     </svg>
   );
 }

@@ -4,11 +4,11 @@
  * lists newest first); each message has the id `community-message-{id}`.
  * Deleted messages show 'Message deleted' and nothing of their content.
  */
-import type { CommunityMessage } from '../../../api/data/community.ts';
-import { communityEmbedView, communityPost, type CommunityPostView } from '../../lib/chat/community.ts';
-import { chatTime, compareIds } from '../../lib/chat/grouping.ts';
-import { renderChatMarkdown } from '../../lib/chat/markdown.tsx';
-import { countLabel, formatDateTime } from '../../lib/format.ts';
+import type { CommunityMessage } from '@shared/shapes/chat.ts';
+import { communityEmbedView, communityPost, type CommunityPostView } from '@shared/chat/community.ts';
+import { chatTime, compareIds } from '@shared/chat/grouping.ts';
+import { renderChatMarkdown } from './markdown.tsx';
+import { countLabel, formatDateTime } from '@shared/format.ts';
 import ChatAttachments from './ChatAttachments.tsx';
 
 export interface CommunityMessagesProps {
@@ -65,7 +65,11 @@ function Message({ message, imageHost }: { message: CommunityMessage; imageHost:
   const embeds = Array.isArray(message.embeds) ? message.embeds : [];
   const replies = Array.isArray(message.replies) ? message.replies : [];
   return (
-    <li id={`community-message-${message.message_id}`} data-message-id={message.message_id} className={deleted ? 'chat-community chat-community--deleted' : 'chat-community'}>
+    <li
+      id={`community-message-${message.message_id}`}
+      data-message-id={message.message_id}
+      className={deleted ? 'chat-community chat-community--deleted' : 'chat-community'}
+    >
       <Head post={{ ...post, createdAt: message.created_at || post.createdAt }} />
       {deleted ? (
         <p className="chat-community__deleted">Message deleted</p>

@@ -3,10 +3,10 @@
  * Callers leave out embeds with nothing to show (embedHasContent).
  */
 import type { CSSProperties, ReactNode } from 'react';
-import { renderChatMarkdown } from '../../lib/chat/markdown.tsx';
-import { safeLinkUrl } from '../../lib/chat/safe-url.ts';
-import { embedColor, embedMedia } from '../../lib/chat/embed.ts';
-import { asRecord as obj, asText as text } from '../../lib/chat/loose.ts';
+import { renderChatMarkdown } from './markdown.tsx';
+import { safeLinkUrl } from '@shared/chat/safe-url.ts';
+import { embedColor, embedMedia } from '@shared/chat/embed.ts';
+import { asRecord as obj, asText as text } from '@shared/chat/loose.ts';
 
 type Loose = Record<string, unknown>;
 
@@ -77,7 +77,15 @@ export default function DiscordEmbed({ embed, imageHost, contentHost }: { embed:
       )}
       {shown?.kind === 'image' && (
         <a className="chat-embed__image" href={shown.href} target="_blank" rel="noopener noreferrer">
-          <img className="chat-embed__media" src={shown.src} alt={title || text(provider.name) || 'Embedded image'} width={shown.width} height={shown.height} loading="lazy" decoding="async" />
+          <img
+            className="chat-embed__media"
+            src={shown.src}
+            alt={title || text(provider.name) || 'Embedded image'}
+            width={shown.width}
+            height={shown.height}
+            loading="lazy"
+            decoding="async"
+          />
         </a>
       )}
       {text(footer.text) && <small className="chat-embed__footer">{text(footer.text)}</small>}

@@ -5,12 +5,12 @@
  * is an element with id `message-{id}` and `data-message-id`; the marked one (a message URL) has the
  * class `chat-message--marked` and aria-current="true".
  */
-import type { DiscordMessage } from '../../../api/data/discord.ts';
-import { authorAvatar, authorName, type ChatAvatar } from '../../lib/chat/author.ts';
-import { embedHasContent } from '../../lib/chat/embed.ts';
-import { groupMessages, type MessageGroup } from '../../lib/chat/grouping.ts';
-import { renderChatMarkdown } from '../../lib/chat/markdown.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import type { DiscordMessage } from '@shared/shapes/chat.ts';
+import { authorAvatar, authorName, type ChatAvatar } from '@shared/chat/author.ts';
+import { embedHasContent } from '@shared/chat/embed.ts';
+import { groupMessages, type MessageGroup } from '@shared/chat/grouping.ts';
+import { renderChatMarkdown } from './markdown.tsx';
+import { formatDateTime } from '@shared/format.ts';
 import ChatAttachments from './ChatAttachments.tsx';
 import DiscordEmbed from './DiscordEmbed.tsx';
 
@@ -34,7 +34,19 @@ function Time({ iso, className, short }: { iso: string; className: string; short
   );
 }
 
-function Message({ message, first, marked, contentHost, imageHost }: { message: DiscordMessage; first: boolean; marked: boolean; contentHost: string; imageHost: string }) {
+function Message({
+  message,
+  first,
+  marked,
+  contentHost,
+  imageHost,
+}: {
+  message: DiscordMessage;
+  first: boolean;
+  marked: boolean;
+  contentHost: string;
+  imageHost: string;
+}) {
   const embeds = (Array.isArray(message.embeds) ? message.embeds : []).filter(
     (embed) => embed && typeof embed === 'object' && embedHasContent(embed, imageHost),
   );
@@ -74,7 +86,16 @@ function Message({ message, first, marked, contentHost, imageHost }: { message: 
 function Avatar({ avatar }: { avatar: ChatAvatar }) {
   const className = `chat-group__avatar chat-avatar chat-avatar--tone-${avatar.tone}`;
   return avatar.src ? (
-    <img className={className} src={avatar.src} data-initial={avatar.initial} alt="" width={40} height={40} loading="lazy" decoding="async" />
+    <img
+      className={className}
+      src={avatar.src}
+      data-initial={avatar.initial}
+      alt=""
+      width={40}
+      height={40}
+      loading="lazy"
+      decoding="async"
+    />
   ) : (
     <span className={className} aria-hidden="true">
       {avatar.initial}
@@ -82,7 +103,17 @@ function Avatar({ avatar }: { avatar: ChatAvatar }) {
   );
 }
 
-function Group({ group, markedId, contentHost, imageHost }: { group: MessageGroup<DiscordMessage>; markedId?: string; contentHost: string; imageHost: string }) {
+function Group({
+  group,
+  markedId,
+  contentHost,
+  imageHost,
+}: {
+  group: MessageGroup<DiscordMessage>;
+  markedId?: string;
+  contentHost: string;
+  imageHost: string;
+}) {
   const author = group.author;
   const name = authorName(author);
   const username = typeof author?.username === 'string' ? author.username : '';

@@ -4,7 +4,7 @@
  * Server-rendered, the form is a plain GET form and `children` are the server's results for `initial`,
  * so the page works without JavaScript. Once hydrated, the island takes over: it loads creators.txt
  * once (on the first focus of the form or the first change), then filters, sorts and pages in the
- * browser with src/lib/artists.ts (the server's rules) and writes each listing to the URL and history,
+ * browser with shared/artists.ts (the server's rules) and writes each listing to the URL and history,
  * so a reload or a shared link shows the same listing. Typing applies DEBOUNCE_ARTISTS_MS after the
  * last keystroke; the service and sort dropdowns apply at once; the order button flips and applies.
  *
@@ -13,7 +13,7 @@
  * same value from the submitter.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { api, ApiError, describeError } from '../../lib/api-client.ts';
+import { api, ApiError, describeError } from '@site/client/api-client.ts';
 import {
   ARTIST_SORT_OPTIONS,
   ORDER_LABELS,
@@ -22,11 +22,11 @@ import {
   sameArtistsQuery,
   type ArtistItem,
   type ArtistsQuery,
-} from '../../lib/artists.ts';
-import { DEBOUNCE_ARTISTS_MS } from '../../lib/constants.ts';
-import { paginate } from '../../lib/pagination.ts';
-import { isPaysite } from '../../lib/paysites.ts';
-import type { ArtistSortField, SortOrder } from '../../lib/validators.ts';
+} from '@shared/artists.ts';
+import { DEBOUNCE_ARTISTS_MS } from '@shared/constants.ts';
+import { paginate } from '@shared/pagination.ts';
+import { isPaysite } from '@shared/paysites.ts';
+import type { ArtistSortField, SortOrder } from '@shared/validators.ts';
 import ErrorDetails from '../shell/ErrorDetails.tsx';
 import CreatorCardView from './CreatorCardView.tsx';
 import PaginatorView from './PaginatorView.tsx';
@@ -43,7 +43,17 @@ type Loaded = { creators: ArtistItem[] } | { error: unknown } | undefined;
 
 const flip = (order: SortOrder): SortOrder => (order === 'asc' ? 'desc' : 'asc');
 
-function Results({ creators, query, iconsPath, onNavigate }: { creators: ArtistItem[]; query: ArtistsQuery; iconsPath: string; onNavigate: (offset: number) => void }) {
+function Results({
+  creators,
+  query,
+  iconsPath,
+  onNavigate,
+}: {
+  creators: ArtistItem[];
+  query: ArtistsQuery;
+  iconsPath: string;
+  onNavigate: (offset: number) => void;
+}) {
   const page = useMemo(() => artistsPage(creators, query), [creators, query]);
   const pagination = paginate(page.total, query.o);
   const baseUrl = artistsUrl({ ...query, o: 0 });
@@ -160,11 +170,19 @@ export default function ArtistsBrowser({ initial, iconsPath, children }: Props) 
 
   return (
     <>
+      {/* biome-ignore lint/a11y/useSemanticElements: a form with role=search is the landmark every browser and reader knows; <search> is newer */}
       <form className="artists-search" action="/artists" method="get" role="search" onSubmit={onSubmit} onFocus={load}>
         <div className="artists-search__row">
           <label className="artists-search__query">
             <span className="visually-hidden">Search artists</span>
-            <input type="search" name="q" value={text} placeholder="Search artists" autoComplete="off" onChange={(event) => onType(event.target.value)} />
+            <input
+              type="search"
+              name="q"
+              value={text}
+              placeholder="Search artists"
+              autoComplete="off"
+              onChange={(event) => onType(event.target.value)}
+            />
           </label>
           <button className="button" type="submit" name="order" value={query.order}>
             Search
@@ -173,14 +191,24 @@ export default function ArtistsBrowser({ initial, iconsPath, children }: Props) 
         <div className="artists-search__row">
           <div className="artists-search__field">
             <label htmlFor="artists-service">Service</label>
-            <select id="artists-service" name="service" value={query.service ?? ''} onChange={(event) => change({ service: isPaysite(event.target.value) ? event.target.value : undefined })}>
+            <select
+              id="artists-service"
+              name="service"
+              value={query.service ?? ''}
+              onChange={(event) => change({ service: isPaysite(event.target.value) ? event.target.value : undefined })}
+            >
               <option value="">All</option>
               <PaysiteOptions />
             </select>
           </div>
           <div className="artists-search__field">
             <label htmlFor="artists-sort">Sort by</label>
-            <select id="artists-sort" name="sort_by" value={query.sort_by} onChange={(event) => change({ sort_by: event.target.value as ArtistSortField })}>
+            <select
+              id="artists-sort"
+              name="sort_by"
+              value={query.sort_by}
+              onChange={(event) => change({ sort_by: event.target.value as ArtistSortField })}
+            >
               {ARTIST_SORT_OPTIONS.map((option) => (
                 <option key={option.value} value={option.value}>
                   {option.label}
@@ -188,7 +216,13 @@ export default function ArtistsBrowser({ initial, iconsPath, children }: Props) 
               ))}
             </select>
           </div>
-          <button className="button artists-search__order" type="submit" name="order" value={flip(query.order)} title={`Switch to ${ORDER_LABELS[flip(query.order)].toLowerCase()} order`}>
+          <button
+            className="button artists-search__order"
+            type="submit"
+            name="order"
+            value={flip(query.order)}
+            title={`Switch to ${ORDER_LABELS[flip(query.order)].toLowerCase()} order`}
+          >
             <span className="visually-hidden">Order: </span>
             {ORDER_LABELS[query.order]}
             <span aria-hidden="true">{query.order === 'asc' ? ' ↑' : ' ↓'}</span>

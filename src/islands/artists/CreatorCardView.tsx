@@ -3,9 +3,9 @@
  * (the artists browser test compares the two). The icons path comes in as a prop because islands
  * cannot read the server configuration.
  */
-import { paysiteLabel } from '../../lib/paysites.ts';
-import { creatorUrl, iconUrl } from '../../lib/urls.ts';
-import { epochToIso, favoritesLabel, formatDate } from '../../lib/format.ts';
+import { paysiteLabel } from '@shared/paysites.ts';
+import { creatorUrl, iconUrl } from '@shared/urls.ts';
+import { epochToIso, favoritesLabel, formatDate } from '@shared/format.ts';
 
 export interface CardCreator {
   id: string;
@@ -20,7 +20,14 @@ export default function CreatorCardView({ creator, iconsPath }: { creator: CardC
   return (
     <article className="creator-card" data-service={creator.service} data-id={creator.id} data-favorited={creator.favorited}>
       <a href={creatorUrl(creator.service, creator.id)}>
-        <img className="creator-card__icon" src={iconUrl(iconsPath, creator.service, creator.id)} alt="" width="48" height="48" loading="lazy" />
+        <img
+          className="creator-card__icon"
+          src={iconUrl(iconsPath, creator.service, creator.id)}
+          alt=""
+          width="48"
+          height="48"
+          loading="lazy"
+        />
         <span className="creator-card__name">{creator.name}</span>
         <span className="creator-card__service">
           {paysiteLabel(creator.service)}

@@ -3,8 +3,8 @@
  * URLs (open in a new tab, copy); a plain click is handed to `onNavigate` instead of loading the page.
  */
 import type { MouseEvent } from 'react';
-import type { Pagination } from '../../lib/pagination.ts';
-import { withOffset } from '../../lib/urls.ts';
+import type { Pagination } from '@shared/pagination.ts';
+import { withOffset } from '@shared/urls.ts';
 
 interface Props {
   pagination: Pagination;
@@ -40,7 +40,9 @@ export default function PaginatorView({ pagination, baseUrl, onNavigate, label =
         {current > 1 && <li>{link(0, '«', { 'aria-label': 'First page' })}</li>}
         {current > 1 && <li>{link((current - 2) * limit, '‹', { rel: 'prev', 'aria-label': 'Previous page' })}</li>}
         {pagination.links.map((entry) => (
-          <li key={entry.page}>{entry.page === current ? <span aria-current="page">{entry.page}</span> : link(entry.offset, String(entry.page))}</li>
+          <li key={entry.page}>
+            {entry.page === current ? <span aria-current="page">{entry.page}</span> : link(entry.offset, String(entry.page))}
+          </li>
         ))}
         {current < totalPages && <li>{link(current * limit, '›', { rel: 'next', 'aria-label': 'Next page' })}</li>}
         {current < totalPages && <li>{link((totalPages - 1) * limit, '»', { 'aria-label': 'Last page' })}</li>}

@@ -4,7 +4,7 @@
  */
 import { useId, useState } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
-import { api } from '../../lib/api-client.ts';
+import { api } from '@site/client/api-client.ts';
 
 export default function ChangePasswordForm() {
   const id = useId();

@@ -5,8 +5,8 @@
  */
 import { useId } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
-import { ApiError, api } from '../../lib/api-client.ts';
-import { ACCOUNT_PAGES } from '../../lib/urls.ts';
+import { ApiError, api } from '@site/client/api-client.ts';
+import { ACCOUNT_PAGES } from '@shared/urls.ts';
 import { currentAccount, enterAccount, type AccountAnswer } from './account-answer.ts';
 
 export default function LoginForm({ next }: { next: string }) {

@@ -4,9 +4,9 @@
  * same-origin POST does.
  */
 import { useEffect, useState } from 'react';
-import { api, describeError } from '../../lib/api-client.ts';
-import { DEFAULT_AFTER_LOGOUT } from '../../lib/redirects.ts';
-import { clearLoginState } from '../../lib/stores/session.ts';
+import { api, describeError } from '@site/client/api-client.ts';
+import { DEFAULT_AFTER_LOGOUT } from '@shared/redirects.ts';
+import { clearLoginState } from '@site/client/stores/session.ts';
 
 export default function LogoutAction() {
   const [error, setError] = useState<string | null>(null);

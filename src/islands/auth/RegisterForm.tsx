@@ -5,10 +5,10 @@
  */
 import { useId } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
-import { api } from '../../lib/api-client.ts';
-import { GUEST_FAVORITES_COOKIE } from '../../lib/constants.ts';
-import { guestFavoritesFromCookies } from '../../lib/guest-favorites.ts';
-import { ACCOUNT_PAGES } from '../../lib/urls.ts';
+import { api } from '@site/client/api-client.ts';
+import { GUEST_FAVORITES_COOKIE } from '@shared/constants.ts';
+import { guestFavoritesFromCookies } from '@site/client/guest-favorites.ts';
+import { ACCOUNT_PAGES } from '@shared/urls.ts';
 import { enterAccount, type AccountAnswer } from './account-answer.ts';
 
 export default function RegisterForm() {
@@ -21,6 +21,7 @@ export default function RegisterForm() {
       confirm_password: String(data.get('confirm_password') ?? ''),
       favorites_json: JSON.stringify(favorites),
     });
+    // biome-ignore lint/suspicious/noDocumentCookie: one expiring write; the Cookie Store API is not in every browser the site supports
     if (favorites.length) document.cookie = `${GUEST_FAVORITES_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
     await enterAccount(account, ACCOUNT_PAGES.overview);
   }

@@ -1,8 +1,8 @@
 /** What the login and registration calls answer, and what the islands do with it. Browser-safe. */
-import { api } from '../../lib/api-client.ts';
-import { reloadFavorites } from '../../lib/stores/favorites.ts';
-import { setLoggedIn } from '../../lib/stores/session.ts';
-import { safeLocation } from '../../lib/redirects.ts';
+import { api } from '@site/client/api-client.ts';
+import { reloadFavorites } from '@site/client/stores/favorites.ts';
+import { setLoggedIn } from '@site/client/stores/session.ts';
+import { safeLocation } from '@shared/redirects.ts';
 
 export interface AccountAnswer {
   id: number;

@@ -6,9 +6,16 @@
  */
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
-import { $favorites, ensureFavorites, favoriteKey, hasCachedFavorites, setFavorite, type FavoriteKind } from '../../lib/stores/favorites';
-import { describeError } from '../../lib/api-client';
-import { loginUrl } from '../../lib/urls';
+import {
+  $favorites,
+  ensureFavorites,
+  favoriteKey,
+  hasCachedFavorites,
+  setFavorite,
+  type FavoriteKind,
+} from '@site/client/stores/favorites';
+import { describeError } from '@site/client/api-client';
+import { loginUrl } from '@shared/urls';
 import { useShellSession } from '../shell/useShellSession';
 
 interface Props {
@@ -81,7 +88,11 @@ export default function FavoriteButton({ kind, service, creatorId, postId, locat
       <button type="button" className="button favorite-button" aria-pressed={isFavorite} disabled={busy} onClick={toggle}>
         {isFavorite ? '★ Unfavorite' : '☆ Favorite'}
       </button>
-      {error && <span className="favorite-button__error" role="alert">{error}</span>}
+      {error && (
+        <span className="favorite-button__error" role="alert">
+          {error}
+        </span>
+      )}
     </>
   );
 }

@@ -3,10 +3,10 @@
  * island with the first page it sorted (`items`, `total`), so the page works without JavaScript: the
  * form is a plain GET form and the paginator's links are real URLs. Once hydrated, the first change
  * loads the whole list (GET /v1/account/favorites) and every later sort or page is done here with
- * src/lib/favorites-sort.ts, the server's own rules; each applied listing goes into the URL and history.
+ * shared/favorites-sort.ts, the server's own rules; each applied listing goes into the URL and history.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { api, describeError } from '../../lib/api-client.ts';
+import { api, describeError } from '@site/client/api-client.ts';
 import {
   FAVORITE_CREATOR_SORT_OPTIONS,
   FAVORITE_ORDER_OPTIONS,
@@ -19,9 +19,9 @@ import {
   type FavoritePostItem,
   type FavoritesKind,
   type FavoritesQuery,
-} from '../../lib/favorites-sort.ts';
-import { paginate } from '../../lib/pagination.ts';
-import type { SortOrder } from '../../lib/validators.ts';
+} from '@shared/favorites-sort.ts';
+import { paginate } from '@shared/pagination.ts';
+import type { SortOrder } from '@shared/validators.ts';
 import CreatorCardView from '../artists/CreatorCardView.tsx';
 import PaginatorView from '../artists/PaginatorView.tsx';
 import PostCardView, { type CardPost } from '../files/PostCardView.tsx';
@@ -77,13 +77,15 @@ export default function FavoritesBrowser({ kind, initial, items, total, iconsPat
   const options = kind === 'artists' ? FAVORITE_CREATOR_SORT_OPTIONS : FAVORITE_POST_SORT_OPTIONS;
 
   const load = useCallback(() => {
-    loading.current ??= api.v1.get<Item[]>('/account/favorites', { query: { type: kind === 'artists' ? 'artist' : 'post' }, cache: false }).then(
-      (all) => setLoaded({ all }),
-      (error: unknown) => {
-        loading.current = undefined; // the next change tries again
-        setLoaded({ error });
-      },
-    );
+    loading.current ??= api.v1
+      .get<Item[]>('/account/favorites', { query: { type: kind === 'artists' ? 'artist' : 'post' }, cache: false })
+      .then(
+        (all) => setLoaded({ all }),
+        (error: unknown) => {
+          loading.current = undefined; // the next change tries again
+          setLoaded({ error });
+        },
+      );
   }, [kind]);
 
   const show = useCallback(

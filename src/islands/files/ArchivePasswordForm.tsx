@@ -6,7 +6,7 @@
  */
 import { useId } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
-import { api } from '../../lib/api-client.ts';
+import { api } from '@site/client/api-client.ts';
 
 export const PASSWORD_REQUIRED = 'Please enter a password.';
 
@@ -18,7 +18,7 @@ export interface ArchivePasswordFormProps {
 
 export default function ArchivePasswordForm({ hash, onUnlocked }: ArchivePasswordFormProps) {
   const inputId = useId();
-  async function submit(data: FormData): Promise<readonly string[] | void> {
+  async function submit(data: FormData): Promise<readonly string[] | undefined> {
     const password = String(data.get('password') ?? '');
     if (password === '') return [PASSWORD_REQUIRED];
     // The site's call is v1 with the password alone in an array, as kemono's (v2 takes {password}).

@@ -1,6 +1,8 @@
 /** What a hash search found: post cards, the Discord messages carrying the file, or the empty state. */
-import { discordHitLabel, isEmptyAnswer, type HashResultsData } from '../../lib/hash-search.ts';
-import { discordServerUrl } from '../../lib/urls.ts';
+import { discordHitLabel } from '@site/client/hash-search.ts';
+import { isEmptyAnswer } from '@shared/hash-search.ts';
+import type { HashResultsData } from '@shared/shapes/hash-search.ts';
+import { discordServerUrl } from '@shared/urls.ts';
 import PostCardView from './PostCardView.tsx';
 
 interface Props {

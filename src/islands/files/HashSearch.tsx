@@ -11,13 +11,14 @@ import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
 import HashResults from './HashResults.tsx';
 import { useHydrated } from '../shell/useHydrated.ts';
-import { describeError } from '../../lib/api-client.ts';
-import { sha256OfFile, type HashProgress } from '../../lib/file-hash.ts';
-import { fetchHashSearch, type HashSearchFound } from '../../lib/hash-search.ts';
-import { hashSearchUrl } from '../../lib/urls.ts';
-import { firstIssueMessage, sha256Hash } from '../../lib/validators.ts';
+import { describeError } from '@site/client/api-client.ts';
+import { sha256OfFile, type HashProgress } from '@site/client/file-hash.ts';
+import { fetchHashSearch } from '@site/client/hash-search.ts';
+import type { HashSearchFound } from '@shared/shapes/hash-search.ts';
+import { hashSearchUrl } from '@shared/urls.ts';
+import { firstIssueMessage, sha256Hash } from '@shared/validators.ts';
 
-/** What the server made of the page's URL (src/lib/pages/hash-search.ts). */
+/** What the server made of the page's URL (src/loaders/hash-search.ts). */
 export interface HashSearchInitial {
   /** The `hash` parameter as sent; null when absent. */
   query: string | null;
@@ -57,6 +58,7 @@ export default function HashSearch({ imageHost, initial = NO_SEARCH }: Props) {
     if (ticket === latest.current) setFound({ hash, answer });
   }
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on mount; search() reads only refs and state setters
   useEffect(() => {
     function searchFromUrl() {
       const raw = new URLSearchParams(window.location.search).get('hash');
@@ -120,7 +122,7 @@ export default function HashSearch({ imageHost, initial = NO_SEARCH }: Props) {
     }
   }
 
-  async function submit(data: FormData): Promise<readonly string[] | void> {
+  async function submit(data: FormData): Promise<readonly string[] | undefined> {
     setUrlErrors([]);
     let hash: string;
     if (file) {

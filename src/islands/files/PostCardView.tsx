@@ -1,11 +1,11 @@
 /**
  * The post card for islands. Same markup and classes as src/components/archive/PostCard.astro (the
- * browser test compares the two), same rules from src/lib/post-card.ts; the image host comes in as a
+ * browser test compares the two), same rules from shared/post-card.ts; the image host comes in as a
  * prop because islands cannot read the server configuration.
  */
-import { cardAttachmentLabel, cardThumbnailPath, cardTitle } from '../../lib/post-card.ts';
-import { formatDate } from '../../lib/format.ts';
-import { postUrl, thumbnailUrl } from '../../lib/urls.ts';
+import { cardAttachmentLabel, cardThumbnailPath, cardTitle } from '@shared/post-card.ts';
+import { formatDate } from '@shared/format.ts';
+import { postUrl, thumbnailUrl } from '@shared/urls.ts';
 
 export interface CardPost {
   id: string;

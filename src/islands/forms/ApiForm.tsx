@@ -8,7 +8,7 @@
  * line says 'Loading...' and submitting is disabled.
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { describeError } from '../../lib/api-client.ts';
+import { describeError } from '@site/client/api-client.ts';
 import { useHydrated } from '../shell/useHydrated.ts';
 
 export const FORM_STATUS = {
@@ -18,6 +18,7 @@ export const FORM_STATUS = {
 } as const;
 
 export interface ApiFormProps {
+  // biome-ignore lint/suspicious/noConfusingVoidType: a submit handler that shows no errors is any function returning nothing, sync or async
   onSubmit: (data: FormData, form: HTMLFormElement) => Promise<void | readonly string[]> | void | readonly string[];
   children?: ReactNode;
   /** Initial data is loading: status 'Loading...', submit disabled. */
@@ -70,7 +71,7 @@ export default function ApiForm({
     setErrors([]);
     try {
       const messages = await onSubmit(new FormData(form), form);
-      if (mounted.current && messages && messages.length) setErrors(messages);
+      if (mounted.current && messages?.length) setErrors(messages);
     } catch (error) {
       if (mounted.current) setErrors([describeError(error)]);
     } finally {

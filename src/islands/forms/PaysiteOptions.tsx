@@ -1,5 +1,5 @@
 /** The `<option>`s of a paysite select, in the spec's order with their labels (one list for every form). */
-import { PAYSITES, PAYSITE_LABELS } from '../../lib/paysites.ts';
+import { PAYSITES, PAYSITE_LABELS } from '@shared/paysites.ts';
 
 export default function PaysiteOptions() {
   return (

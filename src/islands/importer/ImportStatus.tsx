@@ -4,11 +4,11 @@
  * Newest first are toggle buttons (aria-pressed) whose labels stay the same in both states.
  */
 import { useEffect, useState, type ReactNode } from 'react';
-import { ApiError, api } from '../../lib/api-client.ts';
-import { IMPORT_POLL_MS } from '../../lib/constants.ts';
-import { formatDateTime } from '../../lib/format.ts';
-import { paysiteLabel } from '../../lib/paysites.ts';
-import type { ImportView } from '../../lib/pages/importer.ts';
+import { ApiError, api } from '@site/client/api-client.ts';
+import { IMPORT_POLL_MS } from '@shared/constants.ts';
+import { formatDateTime } from '@shared/format.ts';
+import { paysiteLabel } from '@shared/paysites.ts';
+import type { ImportView } from '@site/loaders/importer.ts';
 
 export const NOT_FOUND = 'Your import could not be found.';
 
@@ -36,7 +36,9 @@ export default function ImportStatus({ importId, initial }: Props) {
     const timer = setInterval(async () => {
       try {
         // One call: the import carries its log lines.
-        const { logs, ...view } = await api.v1.get<ImportView & { logs: string[] }>(`/imports/${encodeURIComponent(importId)}`, { cache: false });
+        const { logs, ...view } = await api.v1.get<ImportView & { logs: string[] }>(`/imports/${encodeURIComponent(importId)}`, {
+          cache: false,
+        });
         if (!stopped) setState({ view, logs });
       } catch (error) {
         if (!stopped && error instanceof ApiError && error.status === 404) setState(null);

@@ -1,15 +1,15 @@
 /**
  * The importer form (SPEC.md section 2, Importer): Paysite select, the service's inputs, checkboxes
- * sent as '1'/'0', 'Submit Key'. The same rules as the server (src/lib/importer.ts) run before sending,
+ * sent as '1'/'0', 'Submit Key'. The same rules as the server (shared/importer.ts) run before sending,
  * so a bad key shows 'Error: {message}' at once; on success the browser opens the import's status page.
  */
 import { useEffect, useId, useState } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
-import { api, describeError } from '../../lib/api-client.ts';
-import { IMPORTER_SERVICES, importSubmissionError, importerService } from '../../lib/importer.ts';
-import { KEY_MAX_LENGTH } from '../../lib/constants.ts';
-import type { Paysite } from '../../lib/paysites.ts';
-import { importStatusUrl } from '../../lib/urls.ts';
+import { api, describeError } from '@site/client/api-client.ts';
+import { IMPORTER_SERVICES, importSubmissionError, importerService } from '@shared/importer.ts';
+import { KEY_MAX_LENGTH } from '@shared/constants.ts';
+import type { Paysite } from '@shared/paysites.ts';
+import { importStatusUrl } from '@shared/urls.ts';
 
 interface Props {
   signedIn: boolean;
@@ -24,7 +24,7 @@ export default function ImporterForm({ signedIn }: Props) {
   useEffect(() => setUserAgent(navigator.userAgent), []);
   const current = importerService(service);
 
-  async function submit(data: FormData): Promise<readonly string[] | void> {
+  async function submit(data: FormData): Promise<readonly string[] | undefined> {
     const body: Record<string, string> = { service };
     for (const field of current.fields) body[field.name] = String(data.get(field.name) ?? '');
     for (const name of CHECKBOXES) body[name] = data.get(name) ? '1' : '0';
@@ -50,9 +50,7 @@ export default function ImporterForm({ signedIn }: Props) {
       </select>
       {current.fields.map((field, index) => (
         <div className="importer-field" key={`${service}-${field.name}`}>
-          <label htmlFor={`${id}-${field.name}`}>
-            {index === 0 ? <a href="/importer/tutorial">{field.label}</a> : field.label}
-          </label>
+          <label htmlFor={`${id}-${field.name}`}>{index === 0 ? <a href="/importer/tutorial">{field.label}</a> : field.label}</label>
           <input
             id={`${id}-${field.name}`}
             name={field.name}

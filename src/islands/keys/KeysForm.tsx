@@ -4,12 +4,12 @@
  * empty selection costs no request.
  */
 import { useState } from 'react';
-import { api } from '../../lib/api-client';
-import { formatDateTime } from '../../lib/format';
-import { importStatusUrl } from '../../lib/urls';
-import { firstIssueMessage, keysRevokeSchema } from '../../lib/validators';
+import { api } from '@site/client/api-client';
+import { formatDateTime } from '@shared/format';
+import { importStatusUrl } from '@shared/urls';
+import { firstIssueMessage, keysRevokeSchema } from '@shared/validators';
 import ApiForm from '../forms/ApiForm';
-import { countLabel } from '../../lib/format.ts';
+import { countLabel } from '@shared/format.ts';
 
 export interface KeyRow {
   id: number;
@@ -37,7 +37,11 @@ export default function KeysForm({ keys: initial }: { keys: KeyRow[] }) {
   if (keys.length === 0) {
     return (
       <>
-        {done && <p className="keys-form__done" role="status">{done}</p>}
+        {done && (
+          <p className="keys-form__done" role="status">
+            {done}
+          </p>
+        )}
         <p className="empty-state">You have no stored keys.</p>
       </>
     );
@@ -49,7 +53,13 @@ export default function KeysForm({ keys: initial }: { keys: KeyRow[] }) {
         {keys.map((key) => (
           <li className="key-item" key={key.id} data-key-id={key.id}>
             <label className="key-item__revoke">
-              <input type="checkbox" name="revoke" value={key.id} aria-label={`Revoke the ${key.service} key added ${formatDateTime(key.added)}`} /> Revoke
+              <input
+                type="checkbox"
+                name="revoke"
+                value={key.id}
+                aria-label={`Revoke the ${key.service} key added ${formatDateTime(key.added)}`}
+              />{' '}
+              Revoke
             </label>
             <dl className="key-item__facts">
               <dt>Service</dt>
@@ -78,7 +88,11 @@ export default function KeysForm({ keys: initial }: { keys: KeyRow[] }) {
           </li>
         ))}
       </ul>
-      {done && <p className="keys-form__done" role="status">{done}</p>}
+      {done && (
+        <p className="keys-form__done" role="status">
+          {done}
+        </p>
+      )}
     </ApiForm>
   );
 }

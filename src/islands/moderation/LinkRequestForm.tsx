@@ -4,9 +4,9 @@
  * of at most LINK_REASON_MAX characters, and 'Request link', disabled until a creator is chosen.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { api } from '../../lib/api-client';
-import { LINK_CANDIDATES_MAX, LINK_REASON_MAX } from '../../lib/constants';
-import { paysiteLabel } from '../../lib/paysites';
+import { api } from '@site/client/api-client';
+import { LINK_CANDIDATES_MAX, LINK_REASON_MAX } from '@shared/constants';
+import { paysiteLabel } from '@shared/paysites';
 import ApiForm from '../forms/ApiForm';
 import PaysiteOptions from '../forms/PaysiteOptions.tsx';
 
@@ -54,13 +54,16 @@ export default function LinkRequestForm({ service, creatorId, creatorName }: Pro
     return found;
   }, [creators, serviceFilter, nameFilter, service, creatorId]);
 
-  async function submit(): Promise<readonly string[] | void> {
+  async function submit(): Promise<readonly string[] | undefined> {
     if (!selected) return ['Please select a creator.'];
-    const answer = await api.v1.post<{ message: string }>(`/${encodeURIComponent(service)}/user/${encodeURIComponent(creatorId)}/links/new`, {
-      service: selected.service,
-      artist_id: selected.id,
-      reason: reason.trim() || undefined,
-    });
+    const answer = await api.v1.post<{ message: string }>(
+      `/${encodeURIComponent(service)}/user/${encodeURIComponent(creatorId)}/links/new`,
+      {
+        service: selected.service,
+        artist_id: selected.id,
+        reason: reason.trim() || undefined,
+      },
+    );
     setDone(answer.message);
   }
 
@@ -94,7 +97,13 @@ export default function LinkRequestForm({ service, creatorId, creatorName }: Pro
         </label>
         <label>
           Profile name
-          <input type="search" value={nameFilter} onChange={(e) => setNameFilter(e.currentTarget.value)} name="name-filter" placeholder="Name" />
+          <input
+            type="search"
+            value={nameFilter}
+            onChange={(e) => setNameFilter(e.currentTarget.value)}
+            name="name-filter"
+            placeholder="Name"
+          />
         </label>
       </div>
       {creators !== null && candidates.length === 0 && <p className="empty">No creators found for your query.</p>}

@@ -3,9 +3,9 @@
  * and role, Approve and Reject. After an action the list reloads from the API (SPEC.md section 4).
  */
 import { useState } from 'react';
-import { api, describeError } from '../../lib/api-client';
-import { paysiteLabel } from '../../lib/paysites';
-import { creatorPageUrl } from '../../lib/urls';
+import { api, describeError } from '@site/client/api-client';
+import { paysiteLabel } from '@shared/paysites';
+import { creatorPageUrl } from '@shared/urls';
 import { useHydrated } from '../shell/useHydrated';
 
 interface LinkCreator {
@@ -88,7 +88,12 @@ export default function LinkRequestList({ initial }: { initial: PendingLinkReque
                 <button type="button" className="button" disabled={busy !== null || !hydrated} onClick={() => review(request.id, 'reject')}>
                   Reject
                 </button>
-                <button type="button" className="button button--primary" disabled={busy !== null || !hydrated} onClick={() => review(request.id, 'approve')}>
+                <button
+                  type="button"
+                  className="button button--primary"
+                  disabled={busy !== null || !hydrated}
+                  onClick={() => review(request.id, 'approve')}
+                >
                   Approve
                 </button>
               </div>

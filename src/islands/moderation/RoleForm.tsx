@@ -3,8 +3,8 @@
  * (SPEC.md section 6); the server refuses anything else, administrators' accounts and one's own.
  */
 import { useState } from 'react';
-import { api } from '../../lib/api-client';
-import { ASSIGNABLE_ROLES } from '../../lib/validators';
+import { api } from '@site/client/api-client';
+import { ASSIGNABLE_ROLES } from '@shared/validators';
 import ApiForm from '../forms/ApiForm';
 
 interface Props {
@@ -24,7 +24,13 @@ export default function RoleForm({ accountId, username, role }: Props) {
   }
 
   return (
-    <ApiForm onSubmit={submit} submitLabel="Change role" className="role-form" id={`role-form-${accountId}`} aria-label={`Role of ${username}`}>
+    <ApiForm
+      onSubmit={submit}
+      submitLabel="Change role"
+      className="role-form"
+      id={`role-form-${accountId}`}
+      aria-label={`Role of ${username}`}
+    >
       <label>
         Role
         <select name="role" defaultValue={(ASSIGNABLE_ROLES as readonly string[]).includes(current) ? current : 'consumer'}>

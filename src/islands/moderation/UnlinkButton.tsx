@@ -4,7 +4,7 @@
  * visitor's role; the server checks the role again (DELETE .../links is administrator-only).
  */
 import { useState } from 'react';
-import { api, describeError } from '../../lib/api-client';
+import { api, describeError } from '@site/client/api-client';
 import { useShellSession } from '../shell/useShellSession';
 
 interface Props {

@@ -7,7 +7,7 @@
  * means flagged, 404 not flagged (kemono's statuses).
  */
 import { useEffect, useState } from 'react';
-import { api, ApiError } from '../../lib/api-client';
+import { api, ApiError } from '@site/client/api-client';
 import { useShellSession } from '../shell/useShellSession';
 
 interface Props {

@@ -3,7 +3,7 @@
  * order: most votes first, fewest first, then the stored order again (SPEC.md, post page).
  */
 import { useState, type CSSProperties } from 'react';
-import { nextPollSort, pollPercent, sortPollChoices, type PollChoiceLike, type PollSort } from '../../lib/poll';
+import { nextPollSort, pollPercent, sortPollChoices, type PollChoiceLike, type PollSort } from '@shared/poll';
 
 interface Props {
   choices: PollChoiceLike[];

@@ -47,7 +47,13 @@ export default function TagRow({ tags }: Props) {
         ))}
       </ul>
       {(overflows || expanded) && (
-        <button type="button" className="post-tags__toggle" aria-expanded={expanded} aria-controls="post-tags-list" onClick={() => setExpanded(!expanded)}>
+        <button
+          type="button"
+          className="post-tags__toggle"
+          aria-expanded={expanded}
+          aria-controls="post-tags-list"
+          onClick={() => setExpanded(!expanded)}
+        >
           {expanded ? '« Hide' : 'Show all »'}
         </button>
       )}

@@ -34,10 +34,18 @@ export default function SearchBox({ action, value = '', label, minLength, delayM
   };
 
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a form with role=search is the landmark every browser and reader knows; <search> is newer
     <form ref={form} className="search-box" action={action} method="get" role="search">
       <label className="search-box__label">
         <span className="visually-hidden">{label}</span>
-        <input type="search" name="q" value={query} placeholder={label} autoComplete="off" onChange={(event) => onChange(event.target.value)} />
+        <input
+          type="search"
+          name="q"
+          value={query}
+          placeholder={label}
+          autoComplete="off"
+          onChange={(event) => onChange(event.target.value)}
+        />
       </label>
       {keep.map(([name, kept], index) => (
         <input key={`${name}-${index}`} type="hidden" name={name} value={kept} />

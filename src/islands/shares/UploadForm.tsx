@@ -6,10 +6,10 @@
 import { useEffect, useId, useState } from 'react';
 import { flushSync } from 'react-dom';
 import ApiForm from '../forms/ApiForm.tsx';
-import { ApiError, api, describeError } from '../../lib/api-client.ts';
-import { PAYSITES } from '../../lib/paysites.ts';
-import { checkUploadFiles, formatBytes } from '../../lib/upload-limits.ts';
-import { loginUrl, shareUrl } from '../../lib/urls.ts';
+import { ApiError, api, describeError } from '@site/client/api-client.ts';
+import { PAYSITES } from '@shared/paysites.ts';
+import { checkUploadFiles, formatBytes } from '@shared/upload-limits.ts';
+import { loginUrl, shareUrl } from '@shared/urls.ts';
 import { postWithProgress } from './upload-request.ts';
 import PaysiteOptions from '../forms/PaysiteOptions.tsx';
 
@@ -54,7 +54,9 @@ export default function UploadForm({ service = '', user = '' }: UploadFormProps)
     const login = loginUrl(globalThis.location?.pathname + globalThis.location?.search);
     return (
       <div className="upload-guest">
-        <p className="error" role="alert">{MUST_REGISTER}</p>
+        <p className="error" role="alert">
+          {MUST_REGISTER}
+        </p>
         <p>
           <a href={login}>Login</a> or <a href="/authentication/register">Register</a>
         </p>

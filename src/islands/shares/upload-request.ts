@@ -3,8 +3,8 @@
  * (fetch does not). Failures become the api-client's ApiError with the same section 8 messages, so the
  * form shows them as every other form does (describeError: the server's own message when it sent one).
  */
-import { API_ERROR_MESSAGES, ApiError, messageForStatus } from '../../lib/api-client.ts';
-import { clearLoginState } from '../../lib/stores/session.ts';
+import { API_ERROR_MESSAGES, ApiError, messageForStatus } from '@site/client/api-client.ts';
+import { clearLoginState } from '@site/client/stores/session.ts';
 
 export interface UploadProgress {
   loaded: number;

@@ -42,22 +42,22 @@ function OriginText({ origin, status }: { origin: ErrorOrigin; status?: number }
     case 'maintenance':
       return (
         <>
-          The error came from the server: it is in maintenance or not available right now. There is
-          no need to report it; please try again later.
+          The error came from the server: it is in maintenance or not available right now. There is no need to report it; please try again
+          later.
         </>
       );
     case 'server':
       return (
         <>
-          The error came from the server. If it keeps happening, please report it through the{' '}
-          <a href="/contact">contact page</a> with the details below.
+          The error came from the server. If it keeps happening, please report it through the <a href="/contact">contact page</a> with the
+          details below.
         </>
       );
     case 'network':
       return (
         <>
-          The error came from the client: the request did not reach the server (network problem, browser
-          extension or browser settings). Check your connection and try again.
+          The error came from the client: the request did not reach the server (network problem, browser extension or browser settings).
+          Check your connection and try again.
         </>
       );
     default:
@@ -66,16 +66,15 @@ function OriginText({ origin, status }: { origin: ErrorOrigin; status?: number }
       if (status === 404) {
         return (
           <>
-            The error came from the client's request: there is nothing at this address. Check the address; if a
-            link on this site led here, report it through the <a href="/contact">contact page</a> with the details below.
+            The error came from the client's request: there is nothing at this address. Check the address; if a link on this site led here,
+            report it through the <a href="/contact">contact page</a> with the details below.
           </>
         );
       }
       return (
         <>
-          The error came from the client's request: the server did not accept it. Check the address or the
-          values you entered; if you believe they are right, report it through the{' '}
-          <a href="/contact">contact page</a> with the details below.
+          The error came from the client's request: the server did not accept it. Check the address or the values you entered; if you
+          believe they are right, report it through the <a href="/contact">contact page</a> with the details below.
         </>
       );
   }

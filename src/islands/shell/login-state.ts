@@ -5,7 +5,7 @@
  * data-auth before first paint from localStorage; this keeps it on $session afterwards: logout, a 401
  * answered to any API call (which clears the login state), another tab logging in or out.
  */
-import { $session } from '../../lib/stores/session';
+import { $session } from '@site/client/stores/session';
 
 let started = false;
 

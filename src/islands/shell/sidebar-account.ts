@@ -5,7 +5,7 @@
  * review. A 401 there means the server session is gone: the login state is cleared, as every API call
  * does, and the shell turns back to the guest links. Any other failure only means no dot.
  */
-import { $session, clearLoginState } from '../../lib/stores/session';
+import { $session, clearLoginState } from '@site/client/stores/session';
 import { followLoginState } from './login-state';
 
 export const PENDING_DMS_PATH = '/api/v1/has_pending_dms';
@@ -26,7 +26,10 @@ export async function fetchPendingDms(signal?: AbortSignal): Promise<boolean> {
 function showDot(link: Element | null, pending: boolean): void {
   const dot = link?.querySelector('.pending-dot');
   if (!link || pending === !!dot) return;
-  if (!pending) return dot!.remove();
+  if (!pending) {
+    dot!.remove();
+    return;
+  }
   const added = document.createElement('span');
   added.className = 'pending-dot';
   added.setAttribute('role', 'img');

@@ -9,7 +9,7 @@
  * value is returned.
  */
 import { useStore } from '@nanostores/react';
-import { $session } from '../../lib/stores/session';
+import { $session } from '@site/client/stores/session';
 import { useHydrated } from './useHydrated';
 
 export interface ShellSession {

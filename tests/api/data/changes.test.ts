@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeTransaction } from '../../../api/data/db.ts';
-import { getKv, iterateChangesSince, lastChangeId, readChangesSince, recordChange, setKv, type Change } from '../../../api/data/changes.ts';
-import { touchCreatorUpdated, upsertAnnouncement, upsertCreator, upsertFancard } from '../../../api/data/creators.ts';
-import { deletePost, upsertComment, upsertPost } from '../../../api/data/posts.ts';
-import { registerFile, setArchiveInfo } from '../../../api/data/files.ts';
-import { createAccount } from '../../../api/data/accounts.ts';
-import { reviewDms, upsertDm } from '../../../api/data/dms.ts';
-import { createShare } from '../../../api/data/shares.ts';
-import { approveLinkRequest, createLinkRequest, rejectLinkRequest } from '../../../api/data/moderation.ts';
-import { upsertDiscordChannel, upsertDiscordMessages } from '../../../api/data/discord.ts';
-import { upsertCommunityChannel, upsertCommunityMessages } from '../../../api/data/community.ts';
+import { writeTransaction } from '@api/data/db.ts';
+import { getKv, iterateChangesSince, lastChangeId, readChangesSince, recordChange, setKv, type Change } from '@api/data/changes.ts';
+import { touchCreatorUpdated, upsertAnnouncement, upsertCreator, upsertFancard } from '@api/data/creators.ts';
+import { deletePost, upsertComment, upsertPost } from '@api/data/posts.ts';
+import { registerFile, setArchiveInfo } from '@api/data/files.ts';
+import { createAccount } from '@api/data/accounts.ts';
+import { reviewDms, upsertDm } from '@api/data/dms.ts';
+import { createShare } from '@api/data/shares.ts';
+import { approveLinkRequest, createLinkRequest, rejectLinkRequest } from '@api/data/moderation.ts';
+import { upsertDiscordChannel, upsertDiscordMessages } from '@api/data/discord.ts';
+import { upsertCommunityChannel, upsertCommunityMessages } from '@api/data/community.ts';
 import { tempDb, type TempDb } from './helpers.ts';
 
 type Brief = Pick<Change, 'kind' | 'action'> & Partial<Pick<Change, 'service' | 'creator_id' | 'post_id' | 'ref'>>;
@@ -75,7 +75,9 @@ describe('change log', () => {
     ] as const) {
       upsertPost(t.db, { service: 'fanbox', user: '1', id, title: id, published: `2024-01-0${day}T00:00:00` });
     }
-    expect(since()).toEqual(['a', 'b', 'c'].map((id) => ({ kind: 'post', action: 'upsert', service: 'fanbox', creator_id: '1', post_id: id })));
+    expect(since()).toEqual(
+      ['a', 'b', 'c'].map((id) => ({ kind: 'post', action: 'upsert', service: 'fanbox', creator_id: '1', post_id: id })),
+    );
 
     upsertPost(t.db, { service: 'fanbox', user: '1', id: 'b', title: 'b', published: '2024-01-02T00:00:00' });
     expect(since()).toEqual([]);
@@ -164,7 +166,11 @@ describe('change log', () => {
       { kind: 'file', action: 'upsert', ref: 'e'.repeat(64) },
     ]);
 
-    const share = createShare(t.db, { name: 'Pack', files: [{ filename: 'a.png', hash: file.hash }], creators: [{ service: 'fanbox', creator_id: '1' }] });
+    const share = createShare(t.db, {
+      name: 'Pack',
+      files: [{ filename: 'a.png', hash: file.hash }],
+      creators: [{ service: 'fanbox', creator_id: '1' }],
+    });
     expect(since()).toEqual([{ kind: 'share', action: 'upsert', service: 'fanbox', creator_id: '1', ref: String(share) }]);
 
     upsertAnnouncement(t.db, { service: 'fanbox', user_id: '1', hash: 'ann', content: '<p>news</p>' });
@@ -176,8 +182,22 @@ describe('change log', () => {
 
     upsertDiscordChannel(t.db, { id: '901', server_id: '900', name: 'general' });
     upsertDiscordMessages(t.db, [
-      { id: 'm1', server_id: '900', channel_id: '901', author: { id: 'u', username: 'u' }, content: 'hi', published: '2024-01-01T00:00:00' },
-      { id: 'm2', server_id: '900', channel_id: '901', author: { id: 'u', username: 'u' }, content: 'yo', published: '2024-01-01T00:01:00' },
+      {
+        id: 'm1',
+        server_id: '900',
+        channel_id: '901',
+        author: { id: 'u', username: 'u' },
+        content: 'hi',
+        published: '2024-01-01T00:00:00',
+      },
+      {
+        id: 'm2',
+        server_id: '900',
+        channel_id: '901',
+        author: { id: 'u', username: 'u' },
+        content: 'yo',
+        published: '2024-01-01T00:01:00',
+      },
     ]);
     expect(since()).toEqual([
       { kind: 'discord', action: 'upsert', service: 'discord', creator_id: '900', ref: '901' },

@@ -4,9 +4,9 @@
  * ties on the timestamp included, and stay right after messages are removed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { deleteDiscordMessages, listDiscordMessages, upsertDiscordChannel, upsertDiscordMessages } from '../../../api/data/discord.ts';
-import { listCommunityMessages, upsertCommunityChannel, upsertCommunityMessages } from '../../../api/data/community.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { deleteDiscordMessages, listDiscordMessages, upsertDiscordChannel, upsertDiscordMessages } from '@api/data/discord.ts';
+import { listCommunityMessages, upsertCommunityChannel, upsertCommunityMessages } from '@api/data/community.ts';
 import { tempDb, type TempDb } from './helpers.ts';
 
 let temp: TempDb;
@@ -28,7 +28,10 @@ beforeAll(() => {
   );
   upsertCreator(db, { service: 'patreon', id: 'p', name: 'P' });
   upsertCommunityChannel(db, { channel_id: 'k', creator_id: 'p', name: 'k' });
-  upsertCommunityMessages(db, order.map((n) => ({ message_id: id(n), channel_id: 'k', created_at: stamp(n) })));
+  upsertCommunityMessages(
+    db,
+    order.map((n) => ({ message_id: id(n), channel_id: 'k', created_at: stamp(n) })),
+  );
 });
 
 afterAll(() => temp.cleanup());

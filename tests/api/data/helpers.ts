@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { migrate, openDatabase, type Db } from '../../../api/data/db.ts';
+import { migrate, openDatabase, type Db } from '@api/data/db.ts';
 
 export interface TempDb {
   db: Db;

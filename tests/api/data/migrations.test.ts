@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../../../api/data/db.ts';
-import { MIGRATIONS } from '../../../api/data/migrations/index.ts';
+import { migrate, openDatabase, type Db } from '@api/data/db.ts';
+import { MIGRATIONS } from '@api/data/migrations/index.ts';
 
 describe('migrations', () => {
   let dir: string | undefined;
@@ -24,7 +24,9 @@ describe('migrations', () => {
     const latest = MIGRATIONS[MIGRATIONS.length - 1].version;
     expect(migrate(db)).toEqual({ from: 0, to: latest });
     expect(db.pragma('user_version', { simple: true })).toBe(latest);
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").all() as { name: string }[]).map((r) => r.name);
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").all() as { name: string }[]).map(
+      (r) => r.name,
+    );
     for (const table of [
       'accounts',
       'sessions',

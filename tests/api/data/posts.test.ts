@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { upsertCreator } from '../../../api/data/creators.ts';
+import { upsertCreator } from '@api/data/creators.ts';
 import {
   countCreatorPosts,
   countPosts,
@@ -21,7 +21,7 @@ import {
   upsertComment,
   upsertPost,
   type PostInput,
-} from '../../../api/data/posts.ts';
+} from '@api/data/posts.ts';
 import { tempDb, type TempDb } from './helpers.ts';
 
 const HASH_A = 'a'.repeat(64);
@@ -85,7 +85,23 @@ describe('posts', () => {
     });
     const [summary] = listCreatorPosts(t.db, 'patreon', '200', 0, 50);
     expect(Object.keys(summary).sort()).toEqual(
-      ['id', 'user', 'service', 'title', 'substring', 'published', 'added', 'edited', 'tags', 'file', 'attachments', 'poll', 'incomplete_rewards', 'embed', 'shared_file'].sort(),
+      [
+        'id',
+        'user',
+        'service',
+        'title',
+        'substring',
+        'published',
+        'added',
+        'edited',
+        'tags',
+        'file',
+        'attachments',
+        'poll',
+        'incomplete_rewards',
+        'embed',
+        'shared_file',
+      ].sort(),
     );
     expect(summary).toMatchObject({
       id: '9',
@@ -128,7 +144,14 @@ describe('posts', () => {
   });
 
   it('stores the previous version as a revision when content changes, and nothing when identical', () => {
-    const post: PostInput = { service: 'fanbox', user: '100', id: '5', title: 'v1', content: '<p>first</p>', published: '2024-02-01T00:00:00' };
+    const post: PostInput = {
+      service: 'fanbox',
+      user: '100',
+      id: '5',
+      title: 'v1',
+      content: '<p>first</p>',
+      published: '2024-02-01T00:00:00',
+    };
     expect(upsertPost(t.db, post).action).toBe('inserted');
     expect(upsertPost(t.db, post).action).toBe('unchanged');
     expect(listPostRevisions(t.db, 'fanbox', '100', '5')).toEqual([]);
@@ -139,7 +162,12 @@ describe('posts', () => {
     expect(getPost(t.db, 'fanbox', '100', '5')).toMatchObject({ title: 'v2', content: '<p>second</p>' });
     const revisions = listPostRevisions(t.db, 'fanbox', '100', '5');
     expect(revisions).toHaveLength(1);
-    expect(revisions[0]).toMatchObject({ revision_id: result.revision_id, title: 'v1', content: '<p>first</p>', added: '2024-02-02T00:00:00' });
+    expect(revisions[0]).toMatchObject({
+      revision_id: result.revision_id,
+      title: 'v1',
+      content: '<p>first</p>',
+      added: '2024-02-02T00:00:00',
+    });
     expect(getPostRevisionPage(t.db, 'fanbox', '100', '5', result.revision_id!)?.post).toMatchObject({ title: 'v1' });
     expect(getPostRevisionPage(t.db, 'fanbox', '100', '5', 999)).toBeUndefined();
     expect(getPostRevisionPage(t.db, 'fanbox', '100', 'missing', result.revision_id!)).toBeUndefined();
@@ -148,7 +176,11 @@ describe('posts', () => {
     expect(listPostRevisions(t.db, 'fanbox', '100', '5').map((r) => r.title)).toEqual(['v2', 'v1']);
     const page = getPostPage(t.db, 'fanbox', '100', '5')!;
     // [index, version]: 0 is the post as it is now, then 1, 2 for older versions, newest first.
-    expect(page.props.revisions.map(([index, version]) => [index, version.title])).toEqual([[0, 'v3'], [1, 'v2'], [2, 'v1']]);
+    expect(page.props.revisions.map(([index, version]) => [index, version.title])).toEqual([
+      [0, 'v3'],
+      [1, 'v2'],
+      [2, 'v1'],
+    ]);
     expect(page.props.revisions[0][1]).not.toHaveProperty('revision_id');
   });
 
@@ -177,10 +209,38 @@ describe('posts', () => {
 
   describe('search', () => {
     beforeEach(() => {
-      upsertPost(t.db, { service: 'fanbox', user: '100', id: '1', title: '黒猫の日常', content: '<p>今日も<b>黒猫</b>は眠い</p>', published: '2024-01-01T00:00:00' });
-      upsertPost(t.db, { service: 'fanbox', user: '100', id: '2', title: 'Weekly sketch dump', content: '<p>A <em>watercolour</em> study</p>', published: '2024-01-02T00:00:00' });
-      upsertPost(t.db, { service: 'patreon', user: '200', id: '3', title: '黑猫日记', content: '<p>原创插画</p>', published: '2024-01-03T00:00:00' });
-      upsertPost(t.db, { service: 'patreon', user: '200', id: '4', title: 'Sunset', content: '<p>Sketch of a sunset</p>', published: '2024-01-04T00:00:00' });
+      upsertPost(t.db, {
+        service: 'fanbox',
+        user: '100',
+        id: '1',
+        title: '黒猫の日常',
+        content: '<p>今日も<b>黒猫</b>は眠い</p>',
+        published: '2024-01-01T00:00:00',
+      });
+      upsertPost(t.db, {
+        service: 'fanbox',
+        user: '100',
+        id: '2',
+        title: 'Weekly sketch dump',
+        content: '<p>A <em>watercolour</em> study</p>',
+        published: '2024-01-02T00:00:00',
+      });
+      upsertPost(t.db, {
+        service: 'patreon',
+        user: '200',
+        id: '3',
+        title: '黑猫日记',
+        content: '<p>原创插画</p>',
+        published: '2024-01-03T00:00:00',
+      });
+      upsertPost(t.db, {
+        service: 'patreon',
+        user: '200',
+        id: '4',
+        title: 'Sunset',
+        content: '<p>Sketch of a sunset</p>',
+        published: '2024-01-04T00:00:00',
+      });
     });
 
     const ids = (q: string, extra: Record<string, unknown> = {}) => searchPosts(t.db, { q, ...extra }).posts.map((p) => p.id);
@@ -213,7 +273,14 @@ describe('posts', () => {
     });
 
     it('follows updates and deletions', () => {
-      upsertPost(t.db, { service: 'fanbox', user: '100', id: '2', title: 'Renamed', content: '<p>gouache</p>', published: '2024-01-02T00:00:00' });
+      upsertPost(t.db, {
+        service: 'fanbox',
+        user: '100',
+        id: '2',
+        title: 'Renamed',
+        content: '<p>gouache</p>',
+        published: '2024-01-02T00:00:00',
+      });
       expect(ids('watercolour')).toEqual([]);
       expect(ids('gouache')).toEqual(['2']);
       deletePost(t.db, 'patreon', '200', '4');
@@ -243,7 +310,9 @@ describe('posts', () => {
       { type: 'thumbnail', server: 'http://localhost:4321', name: 'extra.jpg', path: path('d'.repeat(64), '.jpg'), caption: null },
       { type: 'embed', url: 'https://example.com/v', subject: 'Video', description: 'A video' },
     ]);
-    expect(page.videos).toEqual([{ index: 0, path: path(HASH_B, '.mp4'), name: 'clip.mp4', extension: '.mp4', server: 'http://localhost:4321', caption: null }]);
+    expect(page.videos).toEqual([
+      { index: 0, path: path(HASH_B, '.mp4'), name: 'clip.mp4', extension: '.mp4', server: 'http://localhost:4321', caption: null },
+    ]);
     expect(page.attachments.map((a) => a.name)).toEqual(['clip.mp4', 'pack.zip']);
     expect(page.attachments[1]).toEqual({
       server: 'http://localhost:4321',

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrate, openDatabase, type Db } from '../../../api/data/db.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { deletePost, listAllTags, upsertPost } from '../../../api/data/posts.ts';
+import { migrate, openDatabase, type Db } from '@api/data/db.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { deletePost, listAllTags, upsertPost } from '@api/data/posts.ts';
 
 let dir: string;
 let db: Db;

@@ -1,12 +1,12 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp } from '../../../api/app.ts';
-import { deleteSession } from '../../../api/data/accounts.ts';
-import type { Db } from '../../../api/data/db.ts';
-import { hashSessionToken, passesCsrfCheck, readCookie } from '../../../api/http/session.ts';
-import { defineRoutes, route } from '../../../api/http/route.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { createApp } from '@api/app.ts';
+import { deleteSession } from '@api/data/accounts.ts';
+import type { Db } from '@api/data/db.ts';
+import { hashSessionToken, passesCsrfCheck, readCookie } from '@api/http/session.ts';
+import { defineRoutes, route } from '@api/http/route.ts';
+import { readConfig } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 

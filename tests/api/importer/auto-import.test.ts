@@ -10,17 +10,17 @@ import { generateKeyPairSync, createPrivateKey } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { listAutoImportRounds, requestAutoImportRound } from '../../../api/data/auto-import.ts';
-import { createImport, getImport, getImportLogs, getImportWorkKey, markKeyDead, revokeKeys, updateImport } from '../../../api/data/imports.ts';
-import { nowIso } from '../../../api/data/util.ts';
-import { AUTO_IMPORT_LINES, runAutoImportRound } from '../../../api/importer/auto-import.ts';
-import { startAutoImportScheduler, startDemoAutoImport } from '../../../api/importer/auto-import-scheduler.ts';
-import { encryptSessionKey } from '../../../api/importer/key-crypto.ts';
-import { keyFingerprint, saveSubmittedKey } from '../../../api/importer/key-store.ts';
-import { operatorPublicKey } from '../../../api/importer/operator-key.ts';
-import { openForWorker } from '../../../api/importer/work-key.ts';
-import { AUTO_IMPORT_PRIORITY, SUBMITTED_PRIORITY } from '../../../api/routes/importer.ts';
-import { dataPaths, readConfig, type Config } from '../../../src/lib/config.ts';
+import { listAutoImportRounds, requestAutoImportRound } from '@api/data/auto-import.ts';
+import { createImport, getImport, getImportLogs, getImportWorkKey, markKeyDead, revokeKeys, updateImport } from '@api/data/imports.ts';
+import { nowIso } from '@api/data/util.ts';
+import { AUTO_IMPORT_LINES, runAutoImportRound } from '@api/importer/auto-import.ts';
+import { startAutoImportScheduler, startDemoAutoImport } from '@api/importer/auto-import-scheduler.ts';
+import { encryptSessionKey } from '@api/importer/key-crypto.ts';
+import { keyFingerprint, saveSubmittedKey } from '@api/importer/key-store.ts';
+import { operatorPublicKey } from '@api/importer/operator-key.ts';
+import { openForWorker } from '@api/importer/work-key.ts';
+import { AUTO_IMPORT_PRIORITY, SUBMITTED_PRIORITY } from '@api/routes/importer.ts';
+import { dataPaths, readConfig, type Config } from '@api/config.ts';
 import { signIn } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
@@ -43,7 +43,9 @@ beforeEach(() => {
 });
 
 /** A key kept by its owner's submission, whose import finished `lastImportHours` ago. */
-function keep(options: { key?: string; service?: string; autoImport?: boolean; lastImportHours?: number; credential?: string; channels?: string } = {}) {
+function keep(
+  options: { key?: string; service?: string; autoImport?: boolean; lastImportHours?: number; credential?: string; channels?: string } = {},
+) {
   const owner = signIn(t.db).account;
   const service = options.service ?? 'patreon';
   const key = options.key ?? `Kept-Key-${(seq += 1)}-`.padEnd(43, 'x');
@@ -61,9 +63,12 @@ function keep(options: { key?: string; service?: string; autoImport?: boolean; l
   return { owner, key, keyId, importId };
 }
 
-const round = (now = new Date(), log?: (line: string) => void) => runAutoImportRound(t.db, config, fs.readFileSync(privatePem, 'utf8'), { now, log });
+const round = (now = new Date(), log?: (line: string) => void) =>
+  runAutoImportRound(t.db, config, fs.readFileSync(privatePem, 'utf8'), { now, log });
 const importsOfKey = (keyId: number) =>
-  (t.db.prepare('SELECT id FROM imports WHERE key_id = ? ORDER BY created_at').all(keyId) as { id: string }[]).map((r) => getImport(t.db, r.id)!);
+  (t.db.prepare('SELECT id FROM imports WHERE key_id = ? ORDER BY created_at').all(keyId) as { id: string }[]).map(
+    (r) => getImport(t.db, r.id)!,
+  );
 
 describe('runAutoImportRound', () => {
   it('queues a due key below submitted imports, for its owner, with the key sealed for the worker', () => {
@@ -71,7 +76,15 @@ describe('runAutoImportRound', () => {
     const lines: string[] = [];
     expect(round(new Date(), (line) => lines.push(line))).toEqual({ queued: 1, skipped: 0, failed: 0 });
     const [, queued] = importsOfKey(kept.keyId);
-    expect(queued).toMatchObject({ service: 'patreon', account_id: kept.owner.id, key_id: kept.keyId, priority: AUTO_IMPORT_PRIORITY, save_dms: false, auto_import: true, finished_at: null });
+    expect(queued).toMatchObject({
+      service: 'patreon',
+      account_id: kept.owner.id,
+      key_id: kept.keyId,
+      priority: AUTO_IMPORT_PRIORITY,
+      save_dms: false,
+      auto_import: true,
+      finished_at: null,
+    });
     expect(AUTO_IMPORT_PRIORITY).toBeLessThan(SUBMITTED_PRIORITY);
     expect(openForWorker(config, queued.id, getImportWorkKey(t.db, queued.id)!)).toBe(kept.key);
     expect(getImportLogs(t.db, queued.id)).toEqual([AUTO_IMPORT_LINES.queued]);
@@ -121,7 +134,12 @@ describe('runAutoImportRound', () => {
   });
 
   it('carries OnlyFans credentials and Discord channels into the new import', () => {
-    const credential = JSON.stringify({ session_key: 'of-sess-secret', auth_id: '998877', 'x-bc': 'ab'.repeat(20), user_agent: 'Mozilla/5.0 Test' });
+    const credential = JSON.stringify({
+      session_key: 'of-sess-secret',
+      auth_id: '998877',
+      'x-bc': 'ab'.repeat(20),
+      user_agent: 'Mozilla/5.0 Test',
+    });
     const onlyfans = keep({ service: 'onlyfans', key: 'of-sess-secret', credential });
     const discord = keep({ service: 'discord', channels: '111,222' });
     expect(round().queued).toBe(2);
@@ -155,7 +173,10 @@ describe('startAutoImportScheduler', () => {
     keep();
     let now = new Date('2030-01-01T00:00:00Z');
     const lines: string[] = [];
-    const scheduler = startAutoImportScheduler({ db: t.db, config, privateKeyPath: privatePem, log: (l) => lines.push(l) }, { autoStart: false, now: () => now });
+    const scheduler = startAutoImportScheduler(
+      { db: t.db, config, privateKeyPath: privatePem, log: (l) => lines.push(l) },
+      { autoStart: false, now: () => now },
+    );
     const requested = requestAutoImportRound(t.db, null, nowIso(now));
     expect(scheduler.tick()).toEqual({ round: requested.id, counts: { queued: 1, skipped: 0, failed: 0 } });
     now = new Date('2030-01-01T23:59:00Z');
@@ -181,14 +202,16 @@ describe('startAutoImportScheduler', () => {
     expect([a.tick(), b.tick()].filter(Boolean)).toHaveLength(1);
   });
 
-  it("runs in npm start only for the demo pair, and an unusable demo key turns it off without stopping the server", () => {
+  it('runs in npm start only for the demo pair, and an unusable demo key turns it off without stopping the server', () => {
     const lines: string[] = [];
     const demo = startDemoAutoImport({ db: t.db, config, log: (l) => lines.push(l) });
     expect(demo).toBeDefined();
     demo!.stop();
     const operatorPem = path.join(t.dir, 'operator-public.pem');
     fs.copyFileSync(path.join(dataPaths(t.dir).operatorKeys, 'public.pem'), operatorPem);
-    expect(startDemoAutoImport({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test', OPERATOR_PUBLIC_KEY: operatorPem }) })).toBeUndefined();
+    expect(
+      startDemoAutoImport({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test', OPERATOR_PUBLIC_KEY: operatorPem }) }),
+    ).toBeUndefined();
     const broken = tempDb();
     try {
       const brokenConfig = readConfig({ DATA_DIR: broken.dir, TROVE_ENV: 'test' });
@@ -204,7 +227,9 @@ describe('startAutoImportScheduler', () => {
 
   it('refuses to start without a readable private key, naming the file only', () => {
     const missing = path.join(t.dir, 'missing.pem');
-    expect(() => startAutoImportScheduler({ db: t.db, config, privateKeyPath: missing })).toThrow(`Cannot read the private key ${missing}: ENOENT.`);
+    expect(() => startAutoImportScheduler({ db: t.db, config, privateKeyPath: missing })).toThrow(
+      `Cannot read the private key ${missing}: ENOENT.`,
+    );
     const notKey = path.join(t.dir, 'not-a-key.pem');
     fs.writeFileSync(notKey, 'hello');
     expect(() => startAutoImportScheduler({ db: t.db, config, privateKeyPath: notKey })).toThrow(`${notKey} is not a private key.`);

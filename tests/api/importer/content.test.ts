@@ -9,12 +9,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { getFileByHash } from '../../../api/data/files.ts';
-import { archiveCreatorImage, archiveFile, archiveInlineImages, imageSources, nameFromUrl } from '../../../api/importer/content.ts';
-import { TransientError } from '../../../api/importer/errors.ts';
-import { createPaysiteClient } from '../../../api/importer/fetch.ts';
-import type { ImportContext } from '../../../api/importer/paysites/index.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { getFileByHash } from '@api/data/files.ts';
+import { archiveCreatorImage, archiveFile, archiveInlineImages, imageSources, nameFromUrl } from '@api/importer/content.ts';
+import { TransientError } from '@api/importer/errors.ts';
+import { createPaysiteClient } from '@api/importer/fetch.ts';
+import type { ImportContext } from '@api/importer/paysites/index.ts';
+import { readConfig } from '@api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 import { closeAll, startServer, startTcpCounter, type LocalServer } from './local-server.ts';
 
@@ -29,8 +29,12 @@ const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const stored = (bytes: Buffer, ext: string) => `/${sha(bytes).slice(0, 2)}/${sha(bytes).slice(2, 4)}/${sha(bytes)}${ext}`;
 
 beforeAll(async () => {
-  png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#c0ffee' } }).png().toBuffer();
-  jpeg = await sharp({ create: { width: 5, height: 5, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+  png = await sharp({ create: { width: 4, height: 3, channels: 3, background: '#c0ffee' } })
+    .png()
+    .toBuffer();
+  jpeg = await sharp({ create: { width: 5, height: 5, channels: 3, background: '#336699' } })
+    .jpeg()
+    .toBuffer();
 });
 
 beforeEach(async () => {
@@ -190,11 +194,26 @@ describe('archiveInlineImages', () => {
     expect(out.match(/<img /g)).toHaveLength(3);
     expect(out).toContain('<p>Hello <b>patrons</b></p>');
     expect(out).toContain('<a href="https://patreon.com/x" rel="noopener noreferrer nofollow" target="_blank">ok</a>');
-    for (const gone of ['script', 'onerror', 'onclick', 'javascript:', 'tracker', 'deleted', 'data:', 'SECRETTOKEN', server.url, 'localhost']) {
+    for (const gone of [
+      'script',
+      'onerror',
+      'onclick',
+      'javascript:',
+      'tracker',
+      'deleted',
+      'data:',
+      'SECRETTOKEN',
+      server.url,
+      'localhost',
+    ]) {
       expect([gone, out.includes(gone)]).toEqual([gone, false]);
     }
     // The repeated image was fetched once; the data: image and the foreign one not at all.
-    expect(server.requests.map((r) => new URL(r.url, 'http://x').pathname)).toEqual(['/media/pic.png', '/media/relative.jpg', '/gone/deleted.png']);
+    expect(server.requests.map((r) => new URL(r.url, 'http://x').pathname)).toEqual([
+      '/media/pic.png',
+      '/media/relative.jpg',
+      '/gone/deleted.png',
+    ]);
     expect(foreign.connections()).toBe(0);
     expect(lines).toEqual([
       'Skipped tracker.gif: Patreon pointed at localhost, which is not one of its hosts.',
@@ -205,7 +224,9 @@ describe('archiveInlineImages', () => {
 
   it('sanitizes HTML without images and lists image sources once', async () => {
     const ctx = context();
-    expect(await archiveInlineImages(ctx, clientFor(ctx), '<p>Hi<script>x()</script><iframe src="https://evil.test"></iframe></p>')).toBe('<p>Hi</p>');
+    expect(await archiveInlineImages(ctx, clientFor(ctx), '<p>Hi<script>x()</script><iframe src="https://evil.test"></iframe></p>')).toBe(
+      '<p>Hi</p>',
+    );
     expect(imageSources('<img src="a.png"><p><img src="b.png"><img src="a.png"><img alt="none"></p>')).toEqual(['a.png', 'b.png']);
     expect(server.requests).toHaveLength(0);
   });

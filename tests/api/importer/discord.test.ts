@@ -7,13 +7,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getCreator } from '../../../api/data/creators.ts';
-import { addAutoImportKey, createImport, getImport, getImportLogs, getImportWorkKey, updateImport } from '../../../api/data/imports.ts';
-import { listDiscordChannels, listDiscordMessages } from '../../../api/data/discord.ts';
-import { nowIso } from '../../../api/data/util.ts';
-import { sealForWorker } from '../../../api/importer/work-key.ts';
-import { startImportWorker, type ImportWorker } from '../../../api/importer/worker.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { getCreator } from '@api/data/creators.ts';
+import { addAutoImportKey, createImport, getImport, getImportLogs, getImportWorkKey, updateImport } from '@api/data/imports.ts';
+import { listDiscordChannels, listDiscordMessages } from '@api/data/discord.ts';
+import { nowIso } from '@api/data/util.ts';
+import { sealForWorker } from '@api/importer/work-key.ts';
+import { startImportWorker, type ImportWorker } from '@api/importer/worker.ts';
+import { readConfig } from '@api/config.ts';
 import { startFakeDiscord, type FakeDiscord } from '../../fakes/discord.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
@@ -62,7 +62,9 @@ function worker(): ImportWorker {
 
 const count = (sql: string, ...params: unknown[]) => (t.db.prepare(sql).get(...params) as { n: number }).n;
 const messageCount = (channel?: string) =>
-  channel ? count('SELECT count(*) AS n FROM discord_messages WHERE channel_id = ?', channel) : count('SELECT count(*) AS n FROM discord_messages');
+  channel
+    ? count('SELECT count(*) AS n FROM discord_messages WHERE channel_id = ?', channel)
+    : count('SELECT count(*) AS n FROM discord_messages');
 const messagesOf = (channel: string) => listDiscordMessages(t.db, channel, 0, 1000);
 const apiRequests = () => fake.requests.filter((r) => r.url.startsWith('/api/v10/'));
 const readable = () => [fake.ids.category, fake.ids.general];
@@ -84,7 +86,9 @@ describe('a full import', () => {
     expect(creator.name).toBe(GUILD_NAME);
     expect(creator.has_chats).toBe(true);
     expect(creator.last_imported).not.toBeNull();
-    expect(fs.readFileSync(path.join(t.dir, 'icons', 'discord', ids.guild))).toEqual(fake.files.get(`/cdn/icons/${ids.guild}/${fake.guild.icon}.png`));
+    expect(fs.readFileSync(path.join(t.dir, 'icons', 'discord', ids.guild))).toEqual(
+      fake.files.get(`/cdn/icons/${ids.guild}/${fake.guild.icon}.png`),
+    );
 
     const channels = listDiscordChannels(t.db, ids.guild);
     expect(channels.filter((c) => c.type !== 11).map((c) => [c.name, c.type, c.parent_channel_id, c.post_count])).toEqual([
@@ -98,7 +102,11 @@ describe('a full import', () => {
     const threads = channels.filter((c) => c.type === 11);
     expect(threads).toHaveLength(27);
     expect(threads.every((c) => c.parent_channel_id === ids.forum && c.post_count === 1)).toBe(true);
-    expect(apiRequests().filter((r) => r.url.includes('/threads/search')).map((r) => new URL(r.url, 'http://x').searchParams.get('offset'))).toEqual(['0', '25']);
+    expect(
+      apiRequests()
+        .filter((r) => r.url.includes('/threads/search'))
+        .map((r) => new URL(r.url, 'http://x').searchParams.get('offset')),
+    ).toEqual(['0', '25']);
     expect(channels.find((c) => c.name === 'general')!.is_nsfw).toBe(true);
     expect(channels.find((c) => c.name === 'art-drops')!.topic).toBe('New art every week');
 
@@ -106,9 +114,19 @@ describe('a full import', () => {
     expect(messageCount(ids.art)).toBe(250);
     const art = messagesOf(ids.art);
     expect(new Set(art.map((m) => m.id)).size).toBe(250);
-    expect(art.map((m) => m.id).sort()).toEqual(fake.messages.get(ids.art)!.map((m) => m.id).sort());
+    expect(art.map((m) => m.id).sort()).toEqual(
+      fake.messages
+        .get(ids.art)!
+        .map((m) => m.id)
+        .sort(),
+    );
     const general = messagesOf(ids.general);
-    expect(general.map((m) => m.content).reverse()).toEqual(['hello <:wave:1187654321098765432>', 'new post https://example.com/post/1', 'two files', 'last one']);
+    expect(general.map((m) => m.content).reverse()).toEqual([
+      'hello <:wave:1187654321098765432>',
+      'new post https://example.com/post/1',
+      'two files',
+      'last one',
+    ]);
 
     // Authors and mentions keep ids and avatar hashes (avatars are not downloaded); times in archive form.
     const thanks = art.find((m) => m.content.startsWith('thanks'))!;
@@ -174,7 +192,11 @@ describe('a full import', () => {
     const first = queue(readable());
     await worker().runOnce();
     expect(getImport(t.db, first)!.finished_at).not.toBeNull();
-    const before = { messages: messageCount(), files: count('SELECT count(*) AS n FROM files'), attachments: count('SELECT count(*) AS n FROM discord_attachments') };
+    const before = {
+      messages: messageCount(),
+      files: count('SELECT count(*) AS n FROM files'),
+      attachments: count('SELECT count(*) AS n FROM discord_attachments'),
+    };
 
     const edited = fake.messages.get(fake.ids.art)![120];
     fake.editMessage(fake.ids.art, edited.id, 'art message 120 (fixed typo)');
@@ -189,7 +211,11 @@ describe('a full import', () => {
     const stored = messagesOf(fake.ids.art).find((m) => m.id === edited.id)!;
     expect(stored.content).toBe('art message 120 (fixed typo)');
     expect(stored.edited).not.toBeNull();
-    expect(messagesOf(fake.ids.general).slice(0, 2).map((m) => m.id)).toEqual(added.map((m) => m.id).reverse());
+    expect(
+      messagesOf(fake.ids.general)
+        .slice(0, 2)
+        .map((m) => m.id),
+    ).toEqual(added.map((m) => m.id).reverse());
     expect(getImportLogs(t.db, second)).toContain(`Channel #general (${GUILD_NAME}): imported 6 messages.`);
   });
 
@@ -231,9 +257,13 @@ describe('rate limits and outages', () => {
     expect(getImport(t.db, id)!.finished_at).not.toBeNull();
     expect(messageCount()).toBe(254);
     // Resumed right after the last stored page, without looking the channels up again.
-    const resumed = apiRequests().slice(requestsBefore).map((r) => r.url);
+    const resumed = apiRequests()
+      .slice(requestsBefore)
+      .map((r) => r.url);
     expect(resumed[0]).toBe('/api/v10/users/@me');
-    expect(resumed[1]).toBe(`/api/v10/channels/${fake.ids.art}/messages?limit=100&after=${fake.messages.get(fake.ids.art)![partial - 1].id}`);
+    expect(resumed[1]).toBe(
+      `/api/v10/channels/${fake.ids.art}/messages?limit=100&after=${fake.messages.get(fake.ids.art)![partial - 1].id}`,
+    );
     const logs = getImportLogs(t.db, id);
     expect(logs.filter((l) => l.startsWith('Found'))).toHaveLength(1);
     expect(logs).toContain(`Channel #art-drops (${GUILD_NAME}): imported 250 messages.`);
@@ -261,7 +291,9 @@ describe('rate limits and outages', () => {
     expect(waiting.finished_at).toBeNull();
     expect(waiting.retry_count).toBe(1);
     expect(getImportLogs(t.db, id).at(-1)).toMatch(
-      new RegExp(`^Discord error: Discord answered the messages of channel ${fake.ids.general} in a shape the importer does not understand \\(0\\.author: .+\\); retrying at `),
+      new RegExp(
+        `^Discord error: Discord answered the messages of channel ${fake.ids.general} in a shape the importer does not understand \\(0\\.author: .+\\); retrying at `,
+      ),
     );
     expect(messageCount(fake.ids.art)).toBe(250); // what came before stays
   });
@@ -315,7 +347,9 @@ describe('crash resume', () => {
     const first = worker();
     const running = first.runOnce();
     while (messageCount(fake.ids.art) < 100) await sleep(5);
-    t.db.prepare("UPDATE imports SET lease_owner = 'thief', lease_expires_at = ? WHERE id = ?").run(nowIso(new Date(Date.now() - 1000)), id);
+    t.db
+      .prepare("UPDATE imports SET lease_owner = 'thief', lease_expires_at = ? WHERE id = ?")
+      .run(nowIso(new Date(Date.now() - 1000)), id);
     await running;
     const atLoss = messageCount(fake.ids.art);
     expect(atLoss).toBeLessThan(250);
@@ -325,7 +359,9 @@ describe('crash resume', () => {
     await worker().runOnce(); // the thief's lease has expired: claimed again
     expect(getImport(t.db, id)!.finished_at).not.toBeNull();
     expect(messageCount()).toBe(254);
-    expect(getImportLogs(t.db, id).filter((l) => l.startsWith('Channel #art-drops'))).toEqual([`Channel #art-drops (${GUILD_NAME}): imported 250 messages.`]);
+    expect(getImportLogs(t.db, id).filter((l) => l.startsWith('Channel #art-drops'))).toEqual([
+      `Channel #art-drops (${GUILD_NAME}): imported 250 messages.`,
+    ]);
   });
 
   it('resumes after the worker stops mid-channel: every message once, no step logged twice', async () => {

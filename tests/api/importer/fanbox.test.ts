@@ -7,14 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getCreator, listAnnouncements, listFancards } from '../../../api/data/creators.ts';
-import { addAutoImportKey, createImport, getImport, getImportLogs, updateImport } from '../../../api/data/imports.ts';
-import { getPost, listComments } from '../../../api/data/posts.ts';
-import { nowIso } from '../../../api/data/util.ts';
-import { fanboxImporter } from '../../../api/importer/paysites/fanbox.ts';
-import { sealForWorker } from '../../../api/importer/work-key.ts';
-import { startImportWorker, type ImportWorker } from '../../../api/importer/worker.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { getCreator, listAnnouncements, listFancards } from '@api/data/creators.ts';
+import { addAutoImportKey, createImport, getImport, getImportLogs, updateImport } from '@api/data/imports.ts';
+import { getPost, listComments } from '@api/data/posts.ts';
+import { nowIso } from '@api/data/util.ts';
+import { fanboxImporter } from '@api/importer/paysites/fanbox.ts';
+import { sealForWorker } from '@api/importer/work-key.ts';
+import { startImportWorker, type ImportWorker } from '@api/importer/worker.ts';
+import { readConfig } from '@api/config.ts';
 import { startFakeFanbox, type FakeFanbox } from '../../fakes/fanbox.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
@@ -132,7 +132,11 @@ describe('fanbox import', () => {
     expect(comments).toHaveLength(13);
     expect(fake.requests.filter((r) => r.path.startsWith('/post.getComments?postId=5002')).length).toBe(2);
     expect(comments.find((c) => c.id === 'r1')).toMatchObject({ parent_id: 'c1', commenter: '1000001', commenter_name: 'Alice' });
-    expect(comments.find((c) => c.id === 'c3')).toMatchObject({ parent_id: null, content: '<p>Comment 3 &lt;b&gt;</p>', commenter_name: 'Fan 3' });
+    expect(comments.find((c) => c.id === 'c3')).toMatchObject({
+      parent_id: null,
+      content: '<p>Comment 3 &lt;b&gt;</p>',
+      commenter_name: 'Fan 3',
+    });
 
     const cards = listFancards(t.db, 'fanbox', '1000001');
     expect(cards).toHaveLength(1);
@@ -291,8 +295,15 @@ describe('fanbox import', () => {
     // The subscription list was not asked for again; the resumed run continued from the cursor.
     expect(fake.requests.slice(before).some((r) => r.path === '/plan.listSupporting')).toBe(false);
     const logs = getImportLogs(t.db, id);
-    for (const line of ['Found 2 subscriptions.', 'Creator Alice: page 1 of 3 done.', 'Creator Alice: imported 22 posts. 1 post above your plan skipped.']) {
-      expect(logs.filter((l) => l === line), line).toHaveLength(1);
+    for (const line of [
+      'Found 2 subscriptions.',
+      'Creator Alice: page 1 of 3 done.',
+      'Creator Alice: imported 22 posts. 1 post above your plan skipped.',
+    ]) {
+      expect(
+        logs.filter((l) => l === line),
+        line,
+      ).toHaveLength(1);
     }
     expectNoKeyLeak(id);
   });

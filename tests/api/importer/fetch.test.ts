@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KeyRejectedError, TransientError } from '../../../api/importer/errors.ts';
+import { KeyRejectedError, TransientError } from '@api/importer/errors.ts';
 import {
   ForbiddenHostError,
   PaysiteRequestError,
@@ -19,9 +19,9 @@ import {
   isAllowedHost,
   isRefusedAddress,
   type PaysiteClientOptions,
-} from '../../../api/importer/fetch.ts';
-import { FileTooLargeError } from '../../../api/media/store.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+} from '@api/importer/fetch.ts';
+import { FileTooLargeError } from '@api/media/store.ts';
+import { readConfig } from '@api/config.ts';
 import { closeAll, sendJson, startServer, startTcpCounter } from './local-server.ts';
 
 let dataDir: string;
@@ -179,7 +179,9 @@ describe('host allowlist', () => {
     const named = await failure(client(`http://localhost:${counter.port}`).getJson('/api'));
     expect(named).toBeInstanceOf(ForbiddenHostError);
     // Without the test switch a private literal needs https too (and is then refused as an address).
-    const strict = await failure(client(`http://127.0.0.1:${counter.port}`, { env: { IMPORTER_ALLOW_PRIVATE_ADDRESSES: '0' } }).getJson('/api'));
+    const strict = await failure(
+      client(`http://127.0.0.1:${counter.port}`, { env: { IMPORTER_ALLOW_PRIVATE_ADDRESSES: '0' } }).getJson('/api'),
+    );
     expect(strict).toBeInstanceOf(ForbiddenHostError);
     expect(counter.connections()).toBe(0);
   });
@@ -215,7 +217,13 @@ describe('resolved addresses', () => {
 
   it('refuses literal private addresses without connecting', async () => {
     const counter = await startTcpCounter();
-    for (const base of [`https://127.0.0.1:${counter.port}`, `https://[::1]:${counter.port}`, 'https://10.1.2.3', 'https://169.254.169.254', 'https://[::ffff:127.0.0.1]']) {
+    for (const base of [
+      `https://127.0.0.1:${counter.port}`,
+      `https://[::1]:${counter.port}`,
+      'https://10.1.2.3',
+      'https://169.254.169.254',
+      'https://[::ffff:127.0.0.1]',
+    ]) {
       const error = await failure(client(base, { env: strict }).getJson('/latest/meta-data'));
       expect([base, error.name]).toEqual([base, 'ForbiddenHostError']);
     }
@@ -282,7 +290,8 @@ describe('answers and errors', () => {
 
   it('waits out a Discord-style 429 whose wait is only in the JSON body', async () => {
     const server = await startServer((_req, res, seen) => {
-      if (seen.requests.length === 1) return sendJson(res, 429, { message: 'You are being rate limited.', retry_after: 0.3, global: false });
+      if (seen.requests.length === 1)
+        return sendJson(res, 429, { message: 'You are being rate limited.', retry_after: 0.3, global: false });
       sendJson(res, 200, []);
     });
     const started = Date.now();
@@ -326,7 +335,9 @@ describe('answers and errors', () => {
   });
 
   it('treats a 200 that is not JSON as transient', async () => {
-    const server = await startServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Just a moment...</html>'));
+    const server = await startServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Just a moment...</html>'),
+    );
     const error = await failure(client(server.url).getJson('/x'));
     expect(error).toBeInstanceOf(TransientError);
     expect(error.message).toBe('Patreon answered something that is not JSON');
@@ -397,9 +408,17 @@ describe('downloads', () => {
   const sha = createHash('sha256').update(png).digest('hex');
 
   it('streams a file to files/ab/cd/<sha256>.<ext> with its type', async () => {
-    const server = await startServer((_req, res) => res.writeHead(200, { 'content-type': 'image/png; charset=binary', 'content-length': png.length }).end(png));
+    const server = await startServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'image/png; charset=binary', 'content-length': png.length }).end(png),
+    );
     const file = await client(server.url).download('/media/a.png?token=t', filesDir, '.png');
-    expect(file).toMatchObject({ sha256: sha, size: png.length, path: `/${sha.slice(0, 2)}/${sha.slice(2, 4)}/${sha}.png`, mime: 'image/png', written: true });
+    expect(file).toMatchObject({
+      sha256: sha,
+      size: png.length,
+      path: `/${sha.slice(0, 2)}/${sha.slice(2, 4)}/${sha}.png`,
+      mime: 'image/png',
+      written: true,
+    });
     const onDisk = fs.readFileSync(path.join(filesDir, sha.slice(0, 2), sha.slice(2, 4), `${sha}.png`));
     expect(createHash('sha256').update(onDisk).digest('hex')).toBe(sha);
     expect(server.requests[0].headers.accept).toBe('*/*');
@@ -420,7 +439,7 @@ describe('downloads', () => {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       let sent = 0;
       const timer = setInterval(() => {
-        if (res.destroyed || sent > 100_000) return clearInterval(timer), res.end();
+        if (res.destroyed || sent > 100_000) return (clearInterval(timer), res.end());
         res.write(Buffer.alloc(1024, 1));
         sent += 1024;
       }, 1);

@@ -1,7 +1,7 @@
 /** Sealing session keys: round trip, the envelope's shape, tampering and a wrong private key refused. */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decryptSessionKey, encryptSessionKey, KeyDecryptionError, parseEnvelope, publicKeyId } from '../../../api/importer/key-crypto.ts';
+import { decryptSessionKey, encryptSessionKey, KeyDecryptionError, parseEnvelope, publicKeyId } from '@api/importer/key-crypto.ts';
 
 let operator: { publicKey: KeyObject; privateKey: KeyObject };
 let other: { publicKey: KeyObject; privateKey: KeyObject };
@@ -58,7 +58,12 @@ describe('key-crypto', () => {
   });
 
   it('refuses what is not an envelope, without echoing it', () => {
-    for (const blob of [Buffer.from('not json'), Buffer.from('null'), Buffer.from('{"v":2}'), Buffer.from('{"v":1,"alg":"RSA-OAEP-SHA256/AES-256-GCM"}')]) {
+    for (const blob of [
+      Buffer.from('not json'),
+      Buffer.from('null'),
+      Buffer.from('{"v":2}'),
+      Buffer.from('{"v":1,"alg":"RSA-OAEP-SHA256/AES-256-GCM"}'),
+    ]) {
       expect(() => decryptSessionKey(blob, operator.privateKey)).toThrow(KeyDecryptionError);
     }
     try {

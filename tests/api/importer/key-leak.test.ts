@@ -12,14 +12,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { getImport } from '../../../api/data/imports.ts';
-import { runAutoImportRound } from '../../../api/importer/auto-import.ts';
-import { parseOnlyfansCredential } from '../../../api/importer/credential.ts';
-import { TransientError, type PaysiteImporter } from '../../../api/importer/paysites/index.ts';
-import { startImportWorker } from '../../../api/importer/worker.ts';
-import { dataPaths, readConfig } from '../../../src/lib/config.ts';
+import { createApp } from '@api/app.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { getImport } from '@api/data/imports.ts';
+import { runAutoImportRound } from '@api/importer/auto-import.ts';
+import { parseOnlyfansCredential } from '@api/importer/credential.ts';
+import { TransientError, type PaysiteImporter } from '@api/importer/paysites/index.ts';
+import { startImportWorker } from '@api/importer/worker.ts';
+import { dataPaths, readConfig } from '@api/config.ts';
 import { signIn } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
@@ -59,7 +59,10 @@ function filesUnder(dir: string): string[] {
 /** Where each secret was found: 'file: form' entries. */
 function findSecrets(secrets: string[], files: string[], texts: string[]): string[] {
   const found: string[] = [];
-  const sources = [...files.map((file) => ({ name: path.relative(t.dir, file), bytes: fs.readFileSync(file) })), ...texts.map((text, i) => ({ name: `said #${i}`, bytes: Buffer.from(text) }))];
+  const sources = [
+    ...files.map((file) => ({ name: path.relative(t.dir, file), bytes: fs.readFileSync(file) })),
+    ...texts.map((text, i) => ({ name: `said #${i}`, bytes: Buffer.from(text) })),
+  ];
   for (const secret of secrets) {
     for (const [form, needle] of needles(secret).entries()) {
       for (const source of sources) if (source.bytes.includes(needle)) found.push(`${source.name}: ${secret.slice(0, 6)}… form ${form}`);
@@ -73,7 +76,10 @@ const leaky: PaysiteImporter = {
   async run(ctx) {
     const parts = parseOnlyfansCredential(ctx.key) ?? { session_key: ctx.key };
     ctx.log(`Signing in with ${ctx.key} (${Object.values(parts).join(' / ')})`);
-    ctx.step(() => upsertCreator(ctx.db, { service: ctx.service, id: `leak-${ctx.importId}`, name: 'Leak test' }), { cursor: { n: 1 }, log: [`cookie=${ctx.key}`] });
+    ctx.step(() => upsertCreator(ctx.db, { service: ctx.service, id: `leak-${ctx.importId}`, name: 'Leak test' }), {
+      cursor: { n: 1 },
+      log: [`cookie=${ctx.key}`],
+    });
     if (ctx.service === 'fanbox') throw new TransientError(`refused ${ctx.key}`);
     if (ctx.service === 'onlyfans') throw new Error(`unexpected with ${Object.values(parts).join(',')}`);
   },
@@ -84,7 +90,10 @@ beforeAll(() => {
   // Keep every written page in the WAL (no checkpoint into the main file) so the search sees it there.
   t.db.pragma('wal_autocheckpoint = 0');
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void said.push(args.map((a) => (a instanceof Error ? a.stack : typeof a === 'string' ? a : JSON.stringify(a))).join(' ')));
+    vi.spyOn(console, method).mockImplementation(
+      (...args: unknown[]) =>
+        void said.push(args.map((a) => (a instanceof Error ? a.stack : typeof a === 'string' ? a : JSON.stringify(a))).join(' ')),
+    );
   }
 });
 afterAll(() => {
@@ -95,7 +104,11 @@ afterAll(() => {
 describe('submitted keys never reach logs, answers or the data folder in clear', () => {
   it('survive submission, the worker, an auto-import round and revocation without leaking', async () => {
     const config = readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' });
-    const app = createApp({ db: t.db, config, logger: { error: (m, d) => said.push(m + JSON.stringify(d ?? {})), warn: (m, d) => said.push(m + JSON.stringify(d ?? {})) } });
+    const app = createApp({
+      db: t.db,
+      config,
+      logger: { error: (m, d) => said.push(m + JSON.stringify(d ?? {})), warn: (m, d) => said.push(m + JSON.stringify(d ?? {})) },
+    });
     const alice = signIn(t.db);
     const answers: string[] = [];
     const call = async (test: request.Test) => {
@@ -111,11 +124,20 @@ describe('submitted keys never reach logs, answers or the data folder in clear',
     const patreon = await submit({ service: 'patreon', session_key: PATREON_KEY, save_session_key: '1', auto_import: '1' }, alice.cookie);
     const onlyfans = await submit({ service: 'onlyfans', ...ONLYFANS, save_session_key: '1', auto_import: '1' }, alice.cookie);
     const fanbox = await submit({ service: 'fanbox', session_key: FANBOX_KEY, auto_import: '1' });
-    const form = await call(request(app).post('/api/v1/importer/submit').set('Cookie', alice.cookie).type('form').send({ service: 'onlyfans', ...ONLYFANS }));
+    const form = await call(
+      request(app)
+        .post('/api/v1/importer/submit')
+        .set('Cookie', alice.cookie)
+        .type('form')
+        .send({ service: 'onlyfans', ...ONLYFANS }),
+    );
     expect([patreon.status, onlyfans.status, fanbox.status, form.status]).toEqual([200, 200, 200, 200]);
     expect(form.body.import_id).toBe(onlyfans.body.import_id); // same session, pending
 
-    const worker = startImportWorker({ db: t.db, config, log: (line) => said.push(line) }, { autoStart: false, importers: () => leaky, backoffMs: 1 });
+    const worker = startImportWorker(
+      { db: t.db, config, log: (line) => said.push(line) },
+      { autoStart: false, importers: () => leaky, backoffMs: 1 },
+    );
     while (await worker.runOnce());
     for (const id of [patreon.body.import_id, onlyfans.body.import_id, fanbox.body.import_id]) {
       await call(request(app).get(`/api/v1/imports/${id}`));
@@ -130,15 +152,31 @@ describe('submitted keys never reach logs, answers or the data folder in clear',
     while (await worker.runOnce());
     await worker.stop();
 
-    const keys = (await call(request(app).get('/api/v1/account/keys').set('Cookie', alice.cookie))).body.props.service_keys as { id: number; service: string }[];
+    const keys = (await call(request(app).get('/api/v1/account/keys').set('Cookie', alice.cookie))).body.props.service_keys as {
+      id: number;
+      service: string;
+    }[];
     expect(keys.map((k) => k.service).sort()).toEqual(['onlyfans', 'patreon']);
-    const revoked = await call(request(app).post('/api/v1/account/keys').set('Cookie', alice.cookie).send({ revoke: [keys.find((k) => k.service === 'patreon')!.id] }));
+    const revoked = await call(
+      request(app)
+        .post('/api/v1/account/keys')
+        .set('Cookie', alice.cookie)
+        .send({ revoke: [keys.find((k) => k.service === 'patreon')!.id] }),
+    );
     expect(revoked.status).toBe(200);
 
     // The control: a value written on purpose is found, in the WAL, so the search can fail.
     upsertCreator(t.db, { service: 'patreon', id: 'canary', name: CANARY });
     const files = filesUnder(t.dir);
-    expect(files.map((f) => path.relative(t.dir, f))).toEqual(expect.arrayContaining(['trove.sqlite', 'trove.sqlite-wal', 'trove.sqlite-shm', 'secrets/import-work.key', 'operator-keys/private.pem']));
+    expect(files.map((f) => path.relative(t.dir, f))).toEqual(
+      expect.arrayContaining([
+        'trove.sqlite',
+        'trove.sqlite-wal',
+        'trove.sqlite-shm',
+        'secrets/import-work.key',
+        'operator-keys/private.pem',
+      ]),
+    );
     expect(findSecrets([CANARY], [path.join(t.dir, 'trove.sqlite-wal')], [])).not.toEqual([]);
     expect(said.length).toBeGreaterThan(5);
     expect(said.some((line) => line.includes('[key]'))).toBe(true); // the worker's log line for the unexpected error, scrubbed

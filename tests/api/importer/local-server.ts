@@ -30,7 +30,9 @@ async function listenOn(server: net.Server): Promise<number> {
 }
 
 /** An HTTP server answering with `handler`; closed by closeAll() when not closed before. */
-export async function startServer(handler: (req: http.IncomingMessage, res: http.ServerResponse, seen: LocalServer) => void): Promise<LocalServer> {
+export async function startServer(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse, seen: LocalServer) => void,
+): Promise<LocalServer> {
   const server = http.createServer();
   const port = await listenOn(server);
   const state: LocalServer = {

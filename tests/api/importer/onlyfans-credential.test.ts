@@ -9,15 +9,15 @@ import path from 'node:path';
 import { createPrivateKey } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { getAutoImportKey, getImport, getImportLogs, getImportWorkKey } from '../../../api/data/imports.ts';
-import { credentialSecrets, parseOnlyfansCredential, redactCredential } from '../../../api/importer/credential.ts';
-import { decryptSessionKey } from '../../../api/importer/key-crypto.ts';
-import { keyFingerprint } from '../../../api/importer/key-store.ts';
-import { TransientError } from '../../../api/importer/paysites/index.ts';
-import { openForWorker } from '../../../api/importer/work-key.ts';
-import { startImportWorker } from '../../../api/importer/worker.ts';
-import { dataPaths, readConfig, type Config } from '../../../src/lib/config.ts';
+import { createApp } from '@api/app.ts';
+import { getAutoImportKey, getImport, getImportLogs, getImportWorkKey } from '@api/data/imports.ts';
+import { credentialSecrets, parseOnlyfansCredential, redactCredential } from '@api/importer/credential.ts';
+import { decryptSessionKey } from '@api/importer/key-crypto.ts';
+import { keyFingerprint } from '@api/importer/key-store.ts';
+import { TransientError } from '@api/importer/paysites/index.ts';
+import { openForWorker } from '@api/importer/work-key.ts';
+import { startImportWorker } from '@api/importer/worker.ts';
+import { dataPaths, readConfig, type Config } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
@@ -42,7 +42,10 @@ const values = Object.values(FIELDS);
 beforeAll(() => {
   t = tempDb();
   config = readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' });
-  const logger = { error: (m: string, d?: unknown) => logged.push(m + JSON.stringify(d ?? {})), warn: (m: string, d?: unknown) => logged.push(m + JSON.stringify(d ?? {})) };
+  const logger = {
+    error: (m: string, d?: unknown) => logged.push(m + JSON.stringify(d ?? {})),
+    warn: (m: string, d?: unknown) => logged.push(m + JSON.stringify(d ?? {})),
+  };
   app = createApp({ db: t.db, config, logger });
   alice = signIn(t.db);
 });
@@ -62,7 +65,10 @@ describe('submitting an OnlyFans key', () => {
     expect(JSON.parse(decryptSessionKey(getAutoImportKey(t.db, row.key_id!)!.encrypted_key, privateKey))).toEqual(FIELDS);
     const stored = t.db.prepare('SELECT key_fingerprint FROM imports WHERE id = ?').get(importId) as { key_fingerprint: string };
     expect(stored.key_fingerprint).toBe(keyFingerprint(config, 'onlyfans', FIELDS.session_key));
-    const keyRow = t.db.prepare('SELECT fingerprint, auto_import FROM auto_import_keys WHERE id = ?').get(row.key_id) as { fingerprint: string; auto_import: number };
+    const keyRow = t.db.prepare('SELECT fingerprint, auto_import FROM auto_import_keys WHERE id = ?').get(row.key_id) as {
+      fingerprint: string;
+      auto_import: number;
+    };
     expect(keyRow).toEqual({ fingerprint: stored.key_fingerprint, auto_import: 1 });
     // Nothing readable in the import row or its logs.
     const dump = JSON.stringify(t.db.prepare('SELECT * FROM imports').all()) + JSON.stringify(getImportLogs(t.db, importId));
@@ -72,7 +78,11 @@ describe('submitting an OnlyFans key', () => {
   it('scripts/decrypt-key.ts says it is an OnlyFans credential and prints the four fields only with --print', () => {
     const keyId = String(getImport(t.db, importId)!.key_id);
     const pem = path.join(dataPaths(t.dir).operatorKeys, 'private.pem');
-    const run = (...args: string[]) => spawnSync('npx', ['tsx', 'scripts/decrypt-key.ts', '--private-key', pem, ...args, keyId], { env: { ...process.env, DATA_DIR: t.dir }, encoding: 'utf8' });
+    const run = (...args: string[]) =>
+      spawnSync('npx', ['tsx', 'scripts/decrypt-key.ts', '--private-key', pem, ...args, keyId], {
+        env: { ...process.env, DATA_DIR: t.dir },
+        encoding: 'utf8',
+      });
     const checked = run();
     expect(checked.stderr).toContain('decrypts (an OnlyFans credential: JSON of session_key, auth_id, x-bc and user_agent)');
     for (const value of values) expect(checked.stdout + checked.stderr).not.toContain(value);

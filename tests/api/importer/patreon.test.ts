@@ -8,15 +8,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getCreator } from '../../../api/data/creators.ts';
-import { listDmsForReview } from '../../../api/data/dms.ts';
-import { addAutoImportKey, createImport, getImport, getImportLogs, updateImport } from '../../../api/data/imports.ts';
-import { getPost, listComments, listPostRevisions } from '../../../api/data/posts.ts';
-import { nowIso } from '../../../api/data/util.ts';
-import { DMS_DONE_LINE } from '../../../api/importer/paysites/patreon/dms.ts';
-import { sealForWorker } from '../../../api/importer/work-key.ts';
-import { startImportWorker, type ImportWorker } from '../../../api/importer/worker.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { getCreator } from '@api/data/creators.ts';
+import { listDmsForReview } from '@api/data/dms.ts';
+import { addAutoImportKey, createImport, getImport, getImportLogs, updateImport } from '@api/data/imports.ts';
+import { getPost, listComments, listPostRevisions } from '@api/data/posts.ts';
+import { nowIso } from '@api/data/util.ts';
+import { DMS_DONE_LINE } from '@api/importer/paysites/patreon/dms.ts';
+import { sealForWorker } from '@api/importer/work-key.ts';
+import { startImportWorker, type ImportWorker } from '@api/importer/worker.ts';
+import { readConfig } from '@api/config.ts';
 import {
   FAKE_CREATOR_ID as CREATOR,
   FAKE_CREATOR_NAME,
@@ -37,7 +37,13 @@ let importCount = 0;
 
 async function setup(options: FakePatreonOptions = {}, env: Record<string, string> = {}) {
   fake = await startFakePatreon({ pageSize: 5, commentPageSize: 1, ...options });
-  config = readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test', IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1', IMPORTER_PATREON_URL: fake.url, ...env });
+  config = readConfig({
+    DATA_DIR: t.dir,
+    TROVE_ENV: 'test',
+    IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
+    IMPORTER_PATREON_URL: fake.url,
+    ...env,
+  });
 }
 
 beforeEach(() => {
@@ -51,7 +57,14 @@ afterEach(async () => {
 
 function queue(input: { save_dms?: boolean; account_id?: number; key_id?: number; key?: string } = {}): string {
   const id = `patreon-${++importCount}`;
-  createImport(t.db, { id, service: 'patreon', save_dms: input.save_dms, account_id: input.account_id, key_id: input.key_id, work_key: sealForWorker(config, id, input.key ?? KEY) });
+  createImport(t.db, {
+    id,
+    service: 'patreon',
+    save_dms: input.save_dms,
+    account_id: input.account_id,
+    key_id: input.key_id,
+    work_key: sealForWorker(config, id, input.key ?? KEY),
+  });
   return id;
 }
 
@@ -91,7 +104,12 @@ describe('a full import', () => {
     expect(getCreator(t.db, 'patreon', CREATOR)).toMatchObject({ name: FAKE_CREATOR_NAME });
     expect(getCreator(t.db, 'patreon', CREATOR)!.last_imported).not.toBeNull();
     for (const kind of ['icons', 'banners']) {
-      expect(fs.readFileSync(path.join(t.dir, kind, 'patreon', CREATOR)).subarray(1, 4).toString()).toBe('PNG');
+      expect(
+        fs
+          .readFileSync(path.join(t.dir, kind, 'patreon', CREATOR))
+          .subarray(1, 4)
+          .toString(),
+      ).toBe('PNG');
     }
     // 12 posts over 3 pages of 5.
     expect(postCount()).toBe(12);
@@ -100,7 +118,10 @@ describe('a full import', () => {
     const first = getPost(t.db, 'patreon', CREATOR, '90000001')!;
     expect(first.title).toBe('Fake post 1');
     expect(first.published).toBe('2024-01-01T01:00:00');
-    expect(first.file).toMatchObject({ name: 'post-1.png', path: expect.stringMatching(/^\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.png$/) });
+    expect(first.file).toMatchObject({
+      name: 'post-1.png',
+      path: expect.stringMatching(/^\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.png$/),
+    });
     // post-1.png is also in the post's images: stored once, as the file.
     expect(first.attachments.map((a) => a.name)).toEqual(['gallery-1.png', 'extra-1.png']);
     for (const file of [first.file as { path: string }, ...first.attachments]) expect(onDisk(file.path)).toBe(true);
@@ -108,7 +129,15 @@ describe('a full import', () => {
     expect(first.content).not.toContain(fake.url);
     expect(first.tags).toEqual(['sketch', 'color']);
     expect(first.embed).toMatchObject({ url: 'https://www.youtube.com/watch?v=fake1', subject: 'A video' });
-    expect(first.poll).toMatchObject({ title: 'Next theme?', total_votes: 8, allow_multiple: false, choices: [{ text: 'Forest', votes: 3 }, { text: 'Sea', votes: 5 }] });
+    expect(first.poll).toMatchObject({
+      title: 'Next theme?',
+      total_votes: 8,
+      allow_multiple: false,
+      choices: [
+        { text: 'Forest', votes: 3 },
+        { text: 'Sea', votes: 5 },
+      ],
+    });
 
     const twelfth = getPost(t.db, 'patreon', CREATOR, '90000012')!;
     expect(twelfth.attachments.map((a) => a.name)).toEqual(['extra-12.png']);
@@ -125,11 +154,17 @@ describe('a full import', () => {
     expect(comments.find((c) => c.id === '300001')!.content).toBe('First! &lt;3 the colours');
     expect(comments.find((c) => c.id === '300002')!.content).toBe('Thank you!<br>More soon.');
     // Posts without comments are not asked for them.
-    expect(fake.requests.filter((r) => r.path.endsWith('/comments')).map((r) => r.path)).toEqual(['/api/posts/90000001/comments', '/api/posts/90000001/comments']);
+    expect(fake.requests.filter((r) => r.path.endsWith('/comments')).map((r) => r.path)).toEqual([
+      '/api/posts/90000001/comments',
+      '/api/posts/90000001/comments',
+    ]);
 
     // Only the creator's messages, pending for the importing account.
     const dms = listDmsForReview(t.db, account.id, 'pending');
-    expect(dms.map((d) => d.content).sort()).toEqual(['Monthly &lt;b&gt;rewards&lt;/b&gt; are out.', 'Thanks for joining! Here is your welcome pack.']);
+    expect(dms.map((d) => d.content).sort()).toEqual([
+      'Monthly &lt;b&gt;rewards&lt;/b&gt; are out.',
+      'Thanks for joining! Here is your welcome pack.',
+    ]);
     expect(dms.every((d) => d.user === CREATOR)).toBe(true);
 
     const logs = getImportLogs(t.db, id);

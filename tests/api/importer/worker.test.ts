@@ -17,13 +17,13 @@ import {
   getImportLogs,
   getImportWorkKey,
   updateImport,
-} from '../../../api/data/imports.ts';
-import { nowIso } from '../../../api/data/util.ts';
-import { KeyRejectedError, TransientError, notAvailableLine, type PaysiteImporter } from '../../../api/importer/paysites/index.ts';
-import { SLOW_TEST_CREATOR } from '../../../api/importer/paysites/test-slow.ts';
-import { openForWorker, sealForWorker } from '../../../api/importer/work-key.ts';
-import { WORKER_LINES, startImportWorker, type ImportWorker, type WorkerOptions } from '../../../api/importer/worker.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+} from '@api/data/imports.ts';
+import { nowIso } from '@api/data/util.ts';
+import { KeyRejectedError, TransientError, notAvailableLine, type PaysiteImporter } from '@api/importer/paysites/index.ts';
+import { SLOW_TEST_CREATOR } from '@api/importer/paysites/test-slow.ts';
+import { openForWorker, sealForWorker } from '@api/importer/work-key.ts';
+import { WORKER_LINES, startImportWorker, type ImportWorker, type WorkerOptions } from '@api/importer/worker.ts';
+import { readConfig } from '@api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 const KEY = 'sEcReT-session-key-0123456789abcdefghijklmn';
@@ -60,11 +60,12 @@ function worker(importer: PaysiteImporter | undefined, options: WorkerOptions = 
   return w;
 }
 
-const leaseOf = (id: string) => t.db.prepare('SELECT lease_owner, lease_expires_at, cursor FROM imports WHERE id = ?').get(id) as {
-  lease_owner: string | null;
-  lease_expires_at: string | null;
-  cursor: string | null;
-};
+const leaseOf = (id: string) =>
+  t.db.prepare('SELECT lease_owner, lease_expires_at, cursor FROM imports WHERE id = ?').get(id) as {
+    lease_owner: string | null;
+    lease_expires_at: string | null;
+    cursor: string | null;
+  };
 const secondsFromNow = (s: number) => nowIso(new Date(Date.now() + s * 1000));
 
 describe('claiming', () => {
@@ -119,7 +120,11 @@ describe('running imports', () => {
     const done = getImport(t.db, id)!;
     expect(done.finished_at).not.toBeNull();
     expect(done.is_key_invalid).toBe(false);
-    expect(getImportLogs(t.db, id)).toEqual([WORKER_LINES.started, 'Gumroad importer is not available yet; nothing was imported.', WORKER_LINES.finished]);
+    expect(getImportLogs(t.db, id)).toEqual([
+      WORKER_LINES.started,
+      'Gumroad importer is not available yet; nothing was imported.',
+      WORKER_LINES.finished,
+    ]);
     expect(notAvailableLine('patreon')).toBe('Patreon importer is not available yet; nothing was imported.');
     expect(getImportWorkKey(t.db, id)).toBeUndefined();
     expect(leaseOf(id)).toEqual({ lease_owner: null, lease_expires_at: null, cursor: null });
@@ -151,15 +156,13 @@ describe('running imports', () => {
 
   it('stops writing when its lease was taken over, leaving the import to the new owner', async () => {
     const id = queue({ id: 'taken' });
-    const w = worker(
-      {
-        async run(ctx) {
-          ctx.step(() => undefined, { cursor: { page: 1 }, log: ['Saved page 1.'] });
-          t.db.prepare("UPDATE imports SET lease_owner = 'thief' WHERE id = ?").run(id);
-          ctx.step(() => undefined, { cursor: { page: 2 }, log: ['Saved page 2.'] });
-        },
+    const w = worker({
+      async run(ctx) {
+        ctx.step(() => undefined, { cursor: { page: 1 }, log: ['Saved page 1.'] });
+        t.db.prepare("UPDATE imports SET lease_owner = 'thief' WHERE id = ?").run(id);
+        ctx.step(() => undefined, { cursor: { page: 2 }, log: ['Saved page 2.'] });
       },
-    );
+    });
     await w.runOnce();
     expect(getImportLogs(t.db, id)).toEqual([WORKER_LINES.started, 'Saved page 1.']);
     expect(JSON.parse(leaseOf(id).cursor!)).toEqual({ page: 1 });
@@ -232,7 +235,12 @@ describe('running imports', () => {
 
   it('stops an import whose sealed key is gone or was sealed for another import', async () => {
     createImport(t.db, { id: 'nokey', service: 'patreon' });
-    createImport(t.db, { id: 'swapped', service: 'patreon', created_at: '2999-01-01T00:00:00', work_key: sealForWorker(config, 'other', KEY) });
+    createImport(t.db, {
+      id: 'swapped',
+      service: 'patreon',
+      created_at: '2999-01-01T00:00:00',
+      work_key: sealForWorker(config, 'other', KEY),
+    });
     const w = worker({ run: async () => Promise.reject(new Error('must not run')) });
     await w.runOnce();
     await w.runOnce();
@@ -343,7 +351,9 @@ describe('crash test: kill -9 scripts/worker.ts mid-import, then start it again'
     second.kill('SIGTERM');
     await new Promise((resolve) => second.once('exit', resolve));
 
-    const ids = (t.db.prepare('SELECT id FROM posts WHERE "user" = ? ORDER BY id').all(SLOW_TEST_CREATOR) as { id: string }[]).map((r) => r.id);
+    const ids = (t.db.prepare('SELECT id FROM posts WHERE "user" = ? ORDER BY id').all(SLOW_TEST_CREATOR) as { id: string }[]).map(
+      (r) => r.id,
+    );
     expect(ids).toEqual(Array.from({ length: 12 }, (_, i) => `slow-${i}`).sort());
     const logs = getImportLogs(t.db, id);
     const saved = logs.filter((l) => l.startsWith('Saved post'));

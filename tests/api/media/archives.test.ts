@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ArchiveBusyError,
-  archiveTypeOf,
-  createArchiveLister,
-  isUnsafeEntryName,
-  type ArchiveListing,
-} from '../../../api/media/archives.ts';
+import { ArchiveBusyError, archiveTypeOf, createArchiveLister, isUnsafeEntryName, type ArchiveListing } from '@api/media/archives.ts';
 import {
   FIXTURE_PASSWORD,
   SAMPLE_ENTRIES,

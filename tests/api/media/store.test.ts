@@ -3,7 +3,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileTooLargeError, hashFile, storeFile, storeFileFromPath, storeFileSync, storeLocation, storePath, storeStream } from '../../../api/media/store.ts';
+import {
+  FileTooLargeError,
+  hashFile,
+  storeFile,
+  storeFileFromPath,
+  storeFileSync,
+  storeLocation,
+  storePath,
+  storeStream,
+} from '@api/media/store.ts';
 
 describe('content-addressed file store', () => {
   let dir: string;
@@ -18,7 +27,12 @@ describe('content-addressed file store', () => {
     const data = Buffer.from('hello trove');
     const hash = sha(data);
     const stored = await storeFile(dir, data, 'PNG');
-    expect(stored).toEqual({ sha256: hash, path: `/${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}.png`, size: data.length, written: true });
+    expect(stored).toEqual({
+      sha256: hash,
+      path: `/${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}.png`,
+      size: data.length,
+      written: true,
+    });
     expect(fs.readFileSync(path.join(dir, hash.slice(0, 2), hash.slice(2, 4), `${hash}.png`))).toEqual(data);
     expect(storeLocation(dir, stored.path)).toBe(path.join(dir, hash.slice(0, 2), hash.slice(2, 4), `${hash}.png`));
     expect(storePath(hash, '.png')).toBe(stored.path);
@@ -68,7 +82,11 @@ describe('content-addressed file store', () => {
     const location = storeLocation(files, first.path);
     const before = fs.statSync(location);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const again = await Promise.all([storeStream(files, [data], 'txt'), storeFile(files, data, 'txt'), storeFileFromPath(files, location, 'txt')]);
+    const again = await Promise.all([
+      storeStream(files, [data], 'txt'),
+      storeFile(files, data, 'txt'),
+      storeFileFromPath(files, location, 'txt'),
+    ]);
     expect(again.map((stored) => stored.written)).toEqual([false, false, false]);
     const after = fs.statSync(location);
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
@@ -92,7 +110,9 @@ describe('content-addressed file store', () => {
   it('stores concurrent uploads of the same bytes once', async () => {
     const files = path.join(dir, 'files');
     const data = Buffer.alloc(2 * 1024 * 1024, 9);
-    const results = await Promise.all(Array.from({ length: 5 }, () => storeStream(files, [data.subarray(0, 1024 * 1024), data.subarray(1024 * 1024)], 'zip')));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => storeStream(files, [data.subarray(0, 1024 * 1024), data.subarray(1024 * 1024)], 'zip')),
+    );
     expect(new Set(results.map((stored) => stored.path)).size).toBe(1);
     const location = storeLocation(files, results[0].path);
     expect(fs.readdirSync(path.dirname(location))).toEqual([path.basename(location)]);

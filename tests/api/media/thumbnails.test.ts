@@ -11,9 +11,9 @@ import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest, listen } from '../../helpers/http.ts';
-import { storeFile, storeLocation, type StoredFile } from '../../../api/media/store.ts';
-import { makeThumbnail, Thumbnailer } from '../../../api/media/thumbnails.ts';
-import { createMediaHandler, THUMBNAIL_PLACEHOLDER, type MediaHandler } from '../../../api/server/media.ts';
+import { storeFile, storeLocation, type StoredFile } from '@api/media/store.ts';
+import { makeThumbnail, Thumbnailer } from '@api/media/thumbnails.ts';
+import { createMediaHandler, THUMBNAIL_PLACEHOLDER, type MediaHandler } from '@api/server/media.ts';
 
 let dir: string;
 let files: string;
@@ -41,7 +41,12 @@ function bombPng(width: number, height: number): Buffer {
   header.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA
   // The first rows, deflated: a real bomb would carry all of them (about 3.6 GB of pixels here).
   const rows = zlib.deflateSync(Buffer.alloc((width * 4 + 1) * 16));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', rows), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', rows),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 function crc32(bytes: Buffer): number {
@@ -68,18 +73,35 @@ describe('makeThumbnail', () => {
     const target = path.join(dir, 'out', 'wide.webp');
     await makeThumbnail(storeLocation(files, wide.path), target);
     expect(await sharp(target).metadata()).toMatchObject({ format: 'webp', width: 600, height: 450 });
-    const tall = await storeFile(files, await sharp({ create: { width: 300, height: 1500, channels: 4, background: '#123a' } }).png().toBuffer(), 'png');
+    const tall = await storeFile(
+      files,
+      await sharp({ create: { width: 300, height: 1500, channels: 4, background: '#123a' } })
+        .png()
+        .toBuffer(),
+      'png',
+    );
     await makeThumbnail(storeLocation(files, tall.path), path.join(dir, 'out', 'tall.webp'));
     expect(await sharp(path.join(dir, 'out', 'tall.webp')).metadata()).toMatchObject({ width: 120, height: 600 });
-    const small = await storeFile(files, await sharp({ create: { width: 100, height: 50, channels: 3, background: '#fff' } }).webp().toBuffer(), 'webp');
+    const small = await storeFile(
+      files,
+      await sharp({ create: { width: 100, height: 50, channels: 3, background: '#fff' } })
+        .webp()
+        .toBuffer(),
+      'webp',
+    );
     await makeThumbnail(storeLocation(files, small.path), path.join(dir, 'out', 'small.webp'));
     expect(await sharp(path.join(dir, 'out', 'small.webp')).metadata()).toMatchObject({ width: 100, height: 50 });
     expect(fs.readdirSync(path.join(dir, 'out')).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 
   it('takes the first frame of an animated GIF', async () => {
-    const frame = (colour: string) => sharp({ create: { width: 40, height: 30, channels: 3, background: colour } }).png().toBuffer();
-    const gif = await sharp([await frame('#f00'), await frame('#00f')], { join: { animated: true } }).gif().toBuffer();
+    const frame = (colour: string) =>
+      sharp({ create: { width: 40, height: 30, channels: 3, background: colour } })
+        .png()
+        .toBuffer();
+    const gif = await sharp([await frame('#f00'), await frame('#00f')], { join: { animated: true } })
+      .gif()
+      .toBuffer();
     const stored = await storeFile(files, gif, 'gif');
     const target = path.join(dir, 'out', 'gif.webp');
     await makeThumbnail(storeLocation(files, stored.path), target);
@@ -97,7 +119,9 @@ describe('Thumbnailer', () => {
     const image = await storeFile(files, await photo(800, 600), 'jpeg');
     const first = await thumbs.thumbnail(hashOf(image), 'jpeg');
     expect(first).toEqual({ kind: 'thumbnail', file: thumbs.thumbnailFile(image.sha256) });
-    expect(thumbs.thumbnailFile(image.sha256)).toBe(path.join(dir, 'cache-a', image.sha256.slice(0, 2), image.sha256.slice(2, 4), `${image.sha256}.webp`));
+    expect(thumbs.thumbnailFile(image.sha256)).toBe(
+      path.join(dir, 'cache-a', image.sha256.slice(0, 2), image.sha256.slice(2, 4), `${image.sha256}.webp`),
+    );
     expect(await thumbs.thumbnail(hashOf(image), 'jpeg')).toEqual(first);
     expect(thumbs.generated).toBe(1);
     const zip = await storeFile(files, Buffer.from('PK not an image'), 'zip');
@@ -123,7 +147,11 @@ describe('Thumbnailer', () => {
   it('gives the placeholder for a corrupt image or a decompression bomb, quickly, and does not retry', async () => {
     const logged: string[] = [];
     const thumbs = new Thumbnailer({ filesDir: files, thumbnailsDir: path.join(dir, 'cache-b'), log: (line) => logged.push(line) });
-    const corrupt = await storeFile(files, Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.from('garbage'.repeat(100))]), 'png');
+    const corrupt = await storeFile(
+      files,
+      Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), Buffer.from('garbage'.repeat(100))]),
+      'png',
+    );
     const truncated = await storeFile(files, (await photo(400, 300)).subarray(0, 200), 'jpg');
     const bomb = await storeFile(files, bombPng(30000, 30000), 'png');
     const started = Date.now();
@@ -199,7 +227,11 @@ describe('/thumbnail/data over HTTP', () => {
     const root = path.join(dir, 'http', 'files');
     const corrupt = await storeFile(root, Buffer.from('not a gif at all'), 'gif');
     const placeholder = await httpRequest(`${base}/thumbnail/data${corrupt.path}`);
-    expect([placeholder.status, placeholder.headers['content-type'], placeholder.headers['cache-control']]).toEqual([200, 'image/webp', 'public, max-age=600']);
+    expect([placeholder.status, placeholder.headers['content-type'], placeholder.headers['cache-control']]).toEqual([
+      200,
+      'image/webp',
+      'public, max-age=600',
+    ]);
     expect(placeholder.body.equals(fs.readFileSync(THUMBNAIL_PLACEHOLDER))).toBe(true);
     const video = await storeFile(root, Buffer.from('not really a video'), 'mp4');
     expect((await httpRequest(`${base}/thumbnail/data${video.path}`)).status).toBe(404);
@@ -210,7 +242,12 @@ describe('/thumbnail/data over HTTP', () => {
 
   it('answers 503 with Retry-After when the queue is full', async () => {
     const root = path.join(dir, 'busy');
-    const busy = createMediaHandler({ files: path.join(root, 'files'), icons: root, banners: root, thumbnailer: { concurrency: 1, queueLimit: 0 } });
+    const busy = createMediaHandler({
+      files: path.join(root, 'files'),
+      icons: root,
+      banners: root,
+      thumbnailer: { concurrency: 1, queueLimit: 0 },
+    });
     const busyServer = http.createServer((req, res) => void busy(req, res));
     const busyBase = await listen(busyServer);
     try {

@@ -5,13 +5,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { httpRequest } from '../../helpers/http.ts';
-import { createAccount } from '../../../api/data/accounts.ts';
-import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { addFavoriteCreator } from '../../../api/data/favorites.ts';
-import { affectedByChanges } from '../../../api/pages/affected.ts';
-import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES } from '../../../api/pages/keys.ts';
-import { allArchivePages } from '../../../api/pages/rebuild.ts';
+import { createAccount } from '@api/data/accounts.ts';
+import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { addFavoriteCreator } from '@api/data/favorites.ts';
+import { affectedByChanges } from '@api/pages/affected.ts';
+import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES } from '@api/pages/keys.ts';
+import { allArchivePages } from '@api/pages/rebuild.ts';
 
 let site: TestSite;
 let base: string;
@@ -23,7 +23,13 @@ beforeAll(async () => {
   for (let n = 0; n < 120; n += 1) {
     const id = String(1000 + n);
     const service = n % 2 ? 'patreon' : 'fanbox';
-    upsertCreator(site.db, { service, id, name: `Creator ${String(n).padStart(3, '0')}`, indexed: 1_700_000_000 + n * 86_400, updated: 1_700_000_000 });
+    upsertCreator(site.db, {
+      service,
+      id,
+      name: `Creator ${String(n).padStart(3, '0')}`,
+      indexed: 1_700_000_000 + n * 86_400,
+      updated: 1_700_000_000,
+    });
     for (const fan of fans.slice(0, n % 7)) addFavoriteCreator(site.db, fan, service, id);
   }
   base = await site.start();
@@ -32,7 +38,8 @@ beforeAll(async () => {
 afterAll(() => site?.close());
 
 const get = (path: string) => httpRequest(`${base}${path}`);
-const cardIds = (html: string) => [...html.matchAll(/class="creator-card" data-service="[^"]+" data-id="([^"]+)"/g)].map((match) => Number(match[1]) - 1000);
+const cardIds = (html: string) =>
+  [...html.matchAll(/class="creator-card" data-service="[^"]+" data-id="([^"]+)"/g)].map((match) => Number(match[1]) - 1000);
 
 describe('the /artists page', () => {
   it('stores the default listing: 50 cards, most favourited first', async () => {

@@ -3,13 +3,13 @@
  * stored pages a Discord or community change affects, and that a full rebuild includes them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { affectedByChanges } from '../../../api/pages/affected.ts';
-import { allArchivePages } from '../../../api/pages/rebuild.ts';
-import { canonicalPageKey } from '../../../api/pages/keys.ts';
-import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertDiscordChannel, upsertDiscordMessages, type DiscordMessageInput } from '../../../api/data/discord.ts';
-import { upsertCommunityChannel, upsertCommunityMessages } from '../../../api/data/community.ts';
+import { affectedByChanges } from '@api/pages/affected.ts';
+import { allArchivePages } from '@api/pages/rebuild.ts';
+import { canonicalPageKey } from '@api/pages/keys.ts';
+import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertDiscordChannel, upsertDiscordMessages, type DiscordMessageInput } from '@api/data/discord.ts';
+import { upsertCommunityChannel, upsertCommunityMessages } from '@api/data/community.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 describe('chat page keys', () => {
@@ -81,17 +81,32 @@ describe('pages a chat change affects', () => {
     const from = lastChangeId(t.db);
     upsertCommunityMessages(
       t.db,
-      Array.from({ length: 160 }, (_, i) => ({ message_id: `m${i}`, channel_id: 'c1', created_at: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString() })),
+      Array.from({ length: 160 }, (_, i) => ({
+        message_id: `m${i}`,
+        channel_id: 'c1',
+        created_at: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
+      })),
     );
     const affected = affectedByChanges(t.db, readChangesSince(t.db, from));
     expect([...affected.render].sort()).toEqual(
-      ['/patreon/user/pat/community', '/patreon/user/pat/community/c1', '/patreon/user/pat/community/c1?o=150', '/patreon/user/pat/community/c2'].sort(),
+      [
+        '/patreon/user/pat/community',
+        '/patreon/user/pat/community/c1',
+        '/patreon/user/pat/community/c1?o=150',
+        '/patreon/user/pat/community/c2',
+      ].sort(),
     );
   });
 
   it('a full rebuild includes every chat page', () => {
     const all = allArchivePages(t.db).render;
-    for (const key of ['/discord/server/srv/big?o=300', '/discord/server/srv/small?o=150', '/patreon/user/pat/community', '/patreon/user/pat/community/c1?o=150', '/patreon/user/pat/community/c2']) {
+    for (const key of [
+      '/discord/server/srv/big?o=300',
+      '/discord/server/srv/small?o=150',
+      '/patreon/user/pat/community',
+      '/patreon/user/pat/community/c1?o=150',
+      '/patreon/user/pat/community/c2',
+    ]) {
       expect(all, key).toContain(key);
     }
     expect([...all].some((key) => key.startsWith('/discord/server/srv/cat'))).toBe(false);

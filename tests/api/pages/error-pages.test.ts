@@ -4,7 +4,7 @@
  * and the page, status, method and URL. Real front server, real SQLite, real HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upsertCreator } from '../../../api/data/creators.ts';
+import { upsertCreator } from '@api/data/creators.ts';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { httpRequest } from '../../helpers/http.ts';
 
@@ -33,11 +33,22 @@ function textOf(html: string): string {
 async function errorPage(path: string) {
   const answer = await httpRequest(site.base + path);
   const html = answer.body.toString('utf8');
-  const view = /<section class="error-view"[\s\S]*?<\/section>\s*(?:<p class="button-row">[\s\S]*?<\/p>\s*)?<\/section>/.exec(html)?.[0] ?? '';
+  const view =
+    /<section class="error-view"[\s\S]*?<\/section>\s*(?:<p class="button-row">[\s\S]*?<\/p>\s*)?<\/section>/.exec(html)?.[0] ?? '';
   const details = /<section class="error-details"[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
-  const rows = Object.fromEntries([...details.matchAll(/<dt>([^<]*)<\/dt><dd>([^<]*)<\/dd>/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]));
+  const rows = Object.fromEntries(
+    [...details.matchAll(/<dt>([^<]*)<\/dt><dd>([^<]*)<\/dd>/g)].map((m) => [m[1], m[2].replace(/&amp;/g, '&')]),
+  );
   const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
-  return { status: answer.status, html, view, text: textOf(view), origin: textOf(/<p class="error-details__origin">[\s\S]*?<\/p>/.exec(details)?.[0] ?? ''), rows, title };
+  return {
+    status: answer.status,
+    html,
+    view,
+    text: textOf(view),
+    origin: textOf(/<p class="error-details__origin">[\s\S]*?<\/p>/.exec(details)?.[0] ?? ''),
+    rows,
+    title,
+  };
 }
 
 const CLIENT = "The error came from the client's request";

@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { httpRequest } from '../../helpers/http.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertPost } from '../../../api/data/posts.ts';
-import { addFavoriteCreator, addFavoritePost } from '../../../api/data/favorites.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { addFavoriteCreator, addFavoritePost } from '@api/data/favorites.ts';
 
 let site: TestSite;
 let base: string;
@@ -35,7 +35,8 @@ beforeAll(async () => {
 afterAll(() => site?.close());
 
 const get = (path: string, session?: TestSession) => httpRequest(`${base}${path}`, { headers: session ? { cookie: session.cookie } : {} });
-const creatorIds = (html: string) => [...html.matchAll(/class="creator-card" data-service="[^"]+" data-id="([^"]+)"/g)].map((m) => Number(m[1]) - 1000);
+const creatorIds = (html: string) =>
+  [...html.matchAll(/class="creator-card" data-service="[^"]+" data-id="([^"]+)"/g)].map((m) => Number(m[1]) - 1000);
 const postIds = (html: string) => [...html.matchAll(/class="post-card" data-id="([^"]+)"/g)].map((m) => m[1]);
 
 describe('favourites pages', () => {

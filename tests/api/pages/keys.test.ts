@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES, pageKey } from '../../../api/pages/keys.ts';
+import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES, pageKey } from '@api/pages/keys.ts';
 
 describe('canonicalPageKey', () => {
   it('keys creator listings by path and offset, dropping o=0 and trailing slashes', () => {

@@ -3,13 +3,13 @@
  * offset); dated pages render on demand; popularity and post changes re-render the stored ones.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { affectedByChanges } from '../../../api/pages/affected.ts';
-import { allArchivePages } from '../../../api/pages/rebuild.ts';
-import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES } from '../../../api/pages/keys.ts';
-import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { addPopularity, upsertPost } from '../../../api/data/posts.ts';
-import { todayUtc } from '../../../src/lib/popular.ts';
+import { affectedByChanges } from '@api/pages/affected.ts';
+import { allArchivePages } from '@api/pages/rebuild.ts';
+import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES } from '@api/pages/keys.ts';
+import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { addPopularity, upsertPost } from '@api/data/posts.ts';
+import { todayUtc } from '@shared/popular.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 describe('popular page keys', () => {
@@ -36,15 +36,26 @@ describe('popular pages a change affects', () => {
   beforeAll(() => {
     t = tempDb();
     upsertCreator(t.db, { service: 'fanbox', id: 'alpha', name: 'Alpha' });
-    for (let n = 1; n <= 60; n++) upsertPost(t.db, { service: 'fanbox', user: 'alpha', id: String(n), title: `Post ${n}`, published: '2024-01-01T00:00:00' });
+    for (let n = 1; n <= 60; n++)
+      upsertPost(t.db, { service: 'fanbox', user: 'alpha', id: String(n), title: `Post ${n}`, published: '2024-01-01T00:00:00' });
   });
   afterAll(() => t.cleanup());
 
   it('a popularity change renders the stored pages of every period, as many as the period holds', () => {
     const from = lastChangeId(t.db);
-    addPopularity(t.db, Array.from({ length: 60 }, (_, n) => ({ day: today, service: 'fanbox', user: 'alpha', post_id: String(n + 1), favorites: n })));
+    addPopularity(
+      t.db,
+      Array.from({ length: 60 }, (_, n) => ({ day: today, service: 'fanbox', user: 'alpha', post_id: String(n + 1), favorites: n })),
+    );
     const affected = affectedByChanges(t.db, readChangesSince(t.db, from));
-    for (const key of ['/posts/popular', '/posts/popular?o=50', '/posts/popular?period=day', '/posts/popular?period=day&o=50', '/posts/popular?period=week', '/posts/popular?period=month&o=50']) {
+    for (const key of [
+      '/posts/popular',
+      '/posts/popular?o=50',
+      '/posts/popular?period=day',
+      '/posts/popular?period=day&o=50',
+      '/posts/popular?period=week',
+      '/posts/popular?period=month&o=50',
+    ]) {
       expect(affected.render, key).toContain(key);
     }
     expect(affected.listings.get('/posts/popular?period=week')).toBe(50);

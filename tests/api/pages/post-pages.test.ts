@@ -3,12 +3,12 @@
  * what the real SSR handler renders (meta tags, poll, downloads, comments, revisions, guards).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalPageKey } from '../../../api/pages/keys.ts';
-import { affectedByChanges } from '../../../api/pages/affected.ts';
-import { allArchivePages } from '../../../api/pages/rebuild.ts';
-import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { deletePost, listRevisionIds, upsertComment, upsertPost } from '../../../api/data/posts.ts';
+import { canonicalPageKey } from '@api/pages/keys.ts';
+import { affectedByChanges } from '@api/pages/affected.ts';
+import { allArchivePages } from '@api/pages/rebuild.ts';
+import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { deletePost, listRevisionIds, upsertComment, upsertPost } from '@api/data/posts.ts';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { httpRequest } from '../../helpers/http.ts';
 

@@ -3,10 +3,10 @@
  * command run by hand; with nothing new in the change log it renders nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRebuildLoop, type RebuildLoop } from '../../../api/pages/rebuild-loop.ts';
-import { inProcessRenderer } from '../../../api/pages/render-into-store.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertPost } from '../../../api/data/posts.ts';
+import { startRebuildLoop, type RebuildLoop } from '@api/pages/rebuild-loop.ts';
+import { inProcessRenderer } from '@api/pages/render-into-store.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 
 let site: TestSite;

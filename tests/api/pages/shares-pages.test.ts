@@ -2,12 +2,12 @@
  * Share pages in the page store: their canonical keys, and which stored pages a share change affects.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { affectedByChanges } from '../../../api/pages/affected.ts';
-import { allArchivePages } from '../../../api/pages/rebuild.ts';
-import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES } from '../../../api/pages/keys.ts';
-import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { createShare, deleteShare } from '../../../api/data/shares.ts';
+import { affectedByChanges } from '@api/pages/affected.ts';
+import { allArchivePages } from '@api/pages/rebuild.ts';
+import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES } from '@api/pages/keys.ts';
+import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { createShare, deleteShare } from '@api/data/shares.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 describe('share page keys', () => {
@@ -67,7 +67,7 @@ describe('pages a share change affects', () => {
     expect([...affected.render].some((key) => key.startsWith('/fanbox/'))).toBe(false);
   });
 
-  it('a full rebuild includes every share page, the list and each creator\'s uploads tab', () => {
+  it("a full rebuild includes every share page, the list and each creator's uploads tab", () => {
     const kept = createShare(t.db, { name: 'Kept', files: [], creators: [{ service: 'fanbox', creator_id: 'beta' }] });
     const all = allArchivePages(t.db);
     expect(all.render).toContain(`/share/${kept}`);

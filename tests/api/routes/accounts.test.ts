@@ -8,16 +8,16 @@
 import http from 'node:http';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { createAccount, createSession } from '../../../api/data/accounts.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { createNotification } from '../../../api/data/notifications.ts';
-import { hashPassword } from '../../../api/auth/passwords.ts';
-import { RATE_LIMIT_MESSAGES } from '../../../api/auth/rate-limits.ts';
-import { hashSessionToken } from '../../../api/http/session.ts';
-import { ACCOUNT_MESSAGES } from '../../../api/routes/accounts.ts';
-import { readConfig } from '../../../src/lib/config.ts';
-import { AUTH_RATE_LIMITS } from '../../../src/lib/constants.ts';
+import { createApp } from '@api/app.ts';
+import { createAccount, createSession } from '@api/data/accounts.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { createNotification } from '@api/data/notifications.ts';
+import { hashPassword } from '@api/auth/passwords.ts';
+import { RATE_LIMIT_MESSAGES } from '@api/auth/rate-limits.ts';
+import { hashSessionToken } from '@api/http/session.ts';
+import { ACCOUNT_MESSAGES } from '@api/routes/accounts.ts';
+import { readConfig } from '@api/config.ts';
+import { AUTH_RATE_LIMITS } from '@shared/constants.ts';
 import { listen } from '../../helpers/http.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
@@ -36,7 +36,9 @@ interface CallOptions {
 }
 
 function call(method: 'get' | 'post', path: string, options: CallOptions = {}) {
-  const req = request(app)[method](path).set('X-Forwarded-For', options.from ?? nextAddress());
+  const req = request(app)
+    [method](path)
+    .set('X-Forwarded-For', options.from ?? nextAddress());
   if (options.cookie) req.set('Cookie', options.cookie);
   for (const [name, value] of Object.entries(options.headers ?? {})) req.set(name, value);
   if (options.body) {
@@ -66,7 +68,11 @@ const count = (sql: string, ...params: unknown[]) => (t.db.prepare(sql).get(...p
 
 beforeAll(() => {
   t = tempDb();
-  app = createApp({ db: t.db, config: { ...readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), trustProxy: true }, logger: { error() {} } });
+  app = createApp({
+    db: t.db,
+    config: { ...readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), trustProxy: true },
+    logger: { error() {} },
+  });
   upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice' });
   upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Bob' });
 });
@@ -87,7 +93,10 @@ describe('POST /api/v1/authentication/register', () => {
     const stored = t.db.prepare('SELECT password_hash FROM accounts WHERE id = ?').get(res.body.id) as { password_hash: string };
     expect(stored.password_hash).toMatch(/^\$argon2id\$/);
     const faves = t.db.prepare('SELECT service, creator_id FROM favorite_creators WHERE account_id = ? ORDER BY service').all(res.body.id);
-    expect(faves).toEqual([{ service: 'fanbox', creator_id: '200' }, { service: 'patreon', creator_id: '100' }]);
+    expect(faves).toEqual([
+      { service: 'fanbox', creator_id: '200' },
+      { service: 'patreon', creator_id: '100' },
+    ]);
     const cookie = sessionCookie(res);
     const me = await call('get', '/api/v1/account', { cookie: cookie.header });
     expect(me.status).toBe(200);
@@ -106,8 +115,14 @@ describe('POST /api/v1/authentication/register', () => {
   it.each([
     [{ password: 'secret5', confirm_password: 'secret5' }, 'Username is required.'],
     [{ username: '!!!', password: 'secret5', confirm_password: 'secret5' }, 'Username is required.'],
-    [{ username: 'ab', password: 'secret5', confirm_password: 'secret5' }, 'Username must be at least 3 characters and no more than 15 characters long.'],
-    [{ username: 'a'.repeat(16), password: 'secret5', confirm_password: 'secret5' }, 'Username must be at least 3 characters and no more than 15 characters long.'],
+    [
+      { username: 'ab', password: 'secret5', confirm_password: 'secret5' },
+      'Username must be at least 3 characters and no more than 15 characters long.',
+    ],
+    [
+      { username: 'a'.repeat(16), password: 'secret5', confirm_password: 'secret5' },
+      'Username must be at least 3 characters and no more than 15 characters long.',
+    ],
     [{ username: '_abc', password: 'secret5', confirm_password: 'secret5' }, expect.stringMatching(/^Username doesn't match pattern/)],
     [{ username: 'okname' }, 'Password is required.'],
     [{ username: 'okname', password: 'abcd', confirm_password: 'abcd' }, 'Password must have at least 5 characters.'],
@@ -133,10 +148,16 @@ describe('POST /api/v1/authentication/register', () => {
     const from = nextAddress();
     const { points } = AUTH_RATE_LIMITS.registrationPerAddress;
     for (let i = 0; i < points; i += 1) {
-      const res = await call('post', '/api/v1/authentication/register', { from, body: { username: `bulk${i}`, password: 'secret5', confirm_password: 'secret5' } });
+      const res = await call('post', '/api/v1/authentication/register', {
+        from,
+        body: { username: `bulk${i}`, password: 'secret5', confirm_password: 'secret5' },
+      });
       expect(res.status).toBe(200);
     }
-    const refused = await call('post', '/api/v1/authentication/register', { from, body: { username: 'bulkmore', password: 'secret5', confirm_password: 'secret5' } });
+    const refused = await call('post', '/api/v1/authentication/register', {
+      from,
+      body: { username: 'bulkmore', password: 'secret5', confirm_password: 'secret5' },
+    });
     expect(refused.status).toBe(429);
     expect(refused.body).toEqual({ error: RATE_LIMIT_MESSAGES.registration });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
@@ -300,14 +321,18 @@ describe('rate limits on login', () => {
       new Promise<number>((resolve, reject) => {
         // A new username each time: only the address limit can trip.
         const body = JSON.stringify({ username: `loopback${(guess += 1)}`, password: 'wrong' });
-        const req = http.request(`${base}/api/v1/authentication/login`, {
-          method: 'POST',
-          localAddress,
-          headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': forwardedFor },
-        }, (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        });
+        const req = http.request(
+          `${base}/api/v1/authentication/login`,
+          {
+            method: 'POST',
+            localAddress,
+            headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': forwardedFor },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
         req.on('error', reject);
         req.end(body);
       });
@@ -365,7 +390,13 @@ describe('GET /api/v1/account and /api/v1/account/notifications', () => {
     expect(first.body.props.currentPage).toBe('account');
     expect(first.body.props.notifications).toEqual([
       { id: expect.any(Number), type: 7, extra_info: null, created_at: expect.any(String), isSeen: false },
-      { id: expect.any(Number), type: 1, extra_info: { old_role: 'consumer', new_role: 'moderator' }, created_at: expect.any(String), isSeen: false },
+      {
+        id: expect.any(Number),
+        type: 1,
+        extra_info: { old_role: 'consumer', new_role: 'moderator' },
+        created_at: expect.any(String),
+        isSeen: false,
+      },
     ]);
     const second = await call('get', '/api/v1/account/notifications', { cookie: header });
     expect(second.body.props.notifications.map((n: { isSeen: boolean }) => n.isSeen)).toEqual([true, true]);
@@ -397,8 +428,14 @@ describe('POST /api/v1/account/change_password', () => {
   it.each([
     [{ 'new-password': 'newpass1', 'new-password-confirmation': 'newpass1' }, 'Password cannot be empty.'],
     [{ 'current-password': 'password1', 'new-password': '   ', 'new-password-confirmation': '' }, 'New password cannot be empty.'],
-    [{ 'current-password': 'password1', 'new-password': 'abcd', 'new-password-confirmation': 'abcd' }, 'New password must have at least 5 characters.'],
-    [{ 'current-password': 'password1', 'new-password': 'newpass1', 'new-password-confirmation': 'newpass2' }, 'New password and confirmation do not match.'],
+    [
+      { 'current-password': 'password1', 'new-password': 'abcd', 'new-password-confirmation': 'abcd' },
+      'New password must have at least 5 characters.',
+    ],
+    [
+      { 'current-password': 'password1', 'new-password': 'newpass1', 'new-password-confirmation': 'newpass2' },
+      'New password and confirmation do not match.',
+    ],
   ])('refuses %j with the spec message', async (body, message) => {
     const { header } = sessionCookie(await register(`cp${(address += 1)}`));
     const res = await change(header, body);
@@ -417,7 +454,11 @@ describe('POST /api/v1/account/change_password', () => {
   it('changes the password, ends every session of the account and gives this browser a fresh one', async () => {
     const mine = sessionCookie(await register('changer'));
     const otherDevice = sessionCookie(await login('changer', 'password1'));
-    const res = await change(mine.header, { 'current-password': 'password1', 'new-password': ' newpass1 ', 'new-password-confirmation': 'newpass1' });
+    const res = await change(mine.header, {
+      'current-password': 'password1',
+      'new-password': ' newpass1 ',
+      'new-password-confirmation': 'newpass1',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toBe(true);
     const fresh = sessionCookie(res);
@@ -432,7 +473,11 @@ describe('POST /api/v1/account/change_password', () => {
   it('refuses a cross-origin POST carrying the cookie (CSRF) and changes nothing', async () => {
     const { header } = sessionCookie(await register('csrfvictim'));
     const body = { 'current-password': 'password1', 'new-password': 'hijacked1', 'new-password-confirmation': 'hijacked1' };
-    const foreign: Record<string, string>[] = [{ Origin: 'https://evil.example' }, { 'Sec-Fetch-Site': 'cross-site' }, { Referer: 'https://evil.example/page' }];
+    const foreign: Record<string, string>[] = [
+      { Origin: 'https://evil.example' },
+      { 'Sec-Fetch-Site': 'cross-site' },
+      { Referer: 'https://evil.example/page' },
+    ];
     for (const headers of foreign) {
       const res = await change(header, body, headers);
       expect(res.status).toBe(403);

@@ -5,11 +5,11 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { CSRF_MESSAGE } from '../../../api/http/session.ts';
-import { startAutoImportScheduler } from '../../../api/importer/auto-import-scheduler.ts';
-import { operatorPublicKey } from '../../../api/importer/operator-key.ts';
-import { dataPaths, readConfig, type Config } from '../../../src/lib/config.ts';
+import { createApp } from '@api/app.ts';
+import { CSRF_MESSAGE } from '@api/http/session.ts';
+import { startAutoImportScheduler } from '@api/importer/auto-import-scheduler.ts';
+import { operatorPublicKey } from '@api/importer/operator-key.ts';
+import { dataPaths, readConfig, type Config } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 import path from 'node:path';
@@ -70,7 +70,16 @@ describe('GET /api/v1/admin/auto_import', () => {
   it('lists rounds newest first, with their progress once the auto-import process ran them', async () => {
     const waiting = (await list(admin)).body;
     expect(waiting).toEqual([
-      { id: expect.any(Number), requested_at: expect.any(String), requested_by: admin.account.id, started_at: null, finished_at: null, queued: null, skipped: null, failed: null },
+      {
+        id: expect.any(Number),
+        requested_at: expect.any(String),
+        requested_by: admin.account.id,
+        started_at: null,
+        finished_at: null,
+        queued: null,
+        skipped: null,
+        failed: null,
+      },
     ]);
     operatorPublicKey(config);
     const scheduler = startAutoImportScheduler(
@@ -79,7 +88,14 @@ describe('GET /api/v1/admin/auto_import', () => {
     );
     expect(scheduler.tick()?.round).toBe(waiting[0].id);
     const ran = (await list(admin)).body;
-    expect(ran[0]).toMatchObject({ id: waiting[0].id, queued: 0, skipped: 0, failed: 0, started_at: expect.any(String), finished_at: expect.any(String) });
+    expect(ran[0]).toMatchObject({
+      id: waiting[0].id,
+      queued: 0,
+      skipped: 0,
+      failed: 0,
+      started_at: expect.any(String),
+      finished_at: expect.any(String),
+    });
     // A new request after it started is a new round.
     const next = (await post(admin)).body;
     expect(next.round_id).toBeGreaterThan(waiting[0].id);

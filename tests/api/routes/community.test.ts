@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertCommunityChannel, upsertCommunityMessages, type CommunityMessageInput } from '../../../api/data/community.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { createApp } from '@api/app.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertCommunityChannel, upsertCommunityMessages, type CommunityMessageInput } from '@api/data/community.ts';
+import { readConfig } from '@api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 let temp: TempDb;
@@ -20,7 +20,11 @@ function message(n: number): CommunityMessageInput {
     deleted_at: n === 5 ? new Date(START + 10 ** 8).toISOString() : null,
     embeds: n === 6 ? [{ type: 'link', title: 'A link', title_link: 'https://example.org' }, { title: 'No type' }] : [],
     attachments: n === 7 ? [{ path: `/ab/cd/${'cd'.repeat(32)}.jpg` }] : [],
-    original_json: { user: { name: `Member ${n % 4}`, role: ['user', 'campaign', 'admin', 'patreon_admin'][n % 4] }, created_at: created, text: `hello ${n}` },
+    original_json: {
+      user: { name: `Member ${n % 4}`, role: ['user', 'campaign', 'admin', 'patreon_admin'][n % 4] },
+      created_at: created,
+      text: `hello ${n}`,
+    },
   };
 }
 let newestFirst: string[];

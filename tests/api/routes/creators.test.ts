@@ -2,11 +2,11 @@ import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { upsertAnnouncement, upsertCreator, upsertFancard } from '../../../api/data/creators.ts';
-import { registerFile } from '../../../api/data/files.ts';
-import { upsertPost } from '../../../api/data/posts.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { createApp } from '@api/app.ts';
+import { upsertAnnouncement, upsertCreator, upsertFancard } from '@api/data/creators.ts';
+import { registerFile } from '@api/data/files.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { readConfig } from '@api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 import { httpRequest } from '../../helpers/http.ts';
 
@@ -139,8 +139,15 @@ describe('creator tabs', () => {
     expect(answer.body[0]).toMatchObject({ user_id: '100', hash: HASH, path: `/ab/ab/${HASH}.png`, price: '500', ext: '.png' });
     expect(answer.body[0].server).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     // Behind a TLS-terminating proxy (TRUST_PROXY=1) the server is the forwarded one.
-    const proxied = createApp({ db: temp.db, config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test', TRUST_PROXY: '1' }), logger: { error() {} } });
-    const forwarded = await request(proxied).get('/api/v1/fanbox/user/100/fancards').set('Host', 'archive.example.org').set('X-Forwarded-Proto', 'https');
+    const proxied = createApp({
+      db: temp.db,
+      config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test', TRUST_PROXY: '1' }),
+      logger: { error() {} },
+    });
+    const forwarded = await request(proxied)
+      .get('/api/v1/fanbox/user/100/fancards')
+      .set('Host', 'archive.example.org')
+      .set('X-Forwarded-Proto', 'https');
     expect(forwarded.body[0].server).toBe('https://archive.example.org');
     const patreon = await request(app).get('/api/v1/patreon/user/200/fancards');
     expect(patreon.status).toBe(400);

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertDiscordChannel, upsertDiscordMessages, type DiscordMessageInput } from '../../../api/data/discord.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { createApp } from '@api/app.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertDiscordChannel, upsertDiscordMessages, type DiscordMessageInput } from '@api/data/discord.ts';
+import { readConfig } from '@api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 let temp: TempDb;

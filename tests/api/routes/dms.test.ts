@@ -1,11 +1,11 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertDm } from '../../../api/data/dms.ts';
-import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
-import { affectedByChanges } from '../../../api/pages/affected.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { createApp } from '@api/app.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertDm } from '@api/data/dms.ts';
+import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
+import { affectedByChanges } from '@api/pages/affected.ts';
+import { readConfig } from '@api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 
@@ -22,10 +22,24 @@ beforeAll(() => {
   reviewer = signIn(db);
   other = signIn(db);
   for (let n = 0; n < 60; n++) {
-    upsertDm(db, { service: 'patreon', user: '42', hash: `p${String(n).padStart(3, '0')}`, content: n === 3 ? 'Thanks for the sketchbook!' : `Message ${n}`, published: `2024-01-${String((n % 28) + 1).padStart(2, '0')}T00:00:00`, status: 'approved' });
+    upsertDm(db, {
+      service: 'patreon',
+      user: '42',
+      hash: `p${String(n).padStart(3, '0')}`,
+      content: n === 3 ? 'Thanks for the sketchbook!' : `Message ${n}`,
+      published: `2024-01-${String((n % 28) + 1).padStart(2, '0')}T00:00:00`,
+      status: 'approved',
+    });
   }
   upsertDm(db, { service: 'fanbox', user: '7', hash: 'f1', content: 'Hello from fanbox', status: 'approved' });
-  upsertDm(db, { service: 'fanbox', user: '7', hash: 'pending1', content: 'Waiting for review', status: 'pending', account_id: reviewer.account.id });
+  upsertDm(db, {
+    service: 'fanbox',
+    user: '7',
+    hash: 'pending1',
+    content: 'Waiting for review',
+    status: 'pending',
+    account_id: reviewer.account.id,
+  });
   app = createApp({ db, config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
 });
 
@@ -78,7 +92,9 @@ describe('/api/v1/account/review_dms', () => {
     return session ? call.set('Cookie', session.cookie) : call;
   };
   const submit = (session: TestSession | undefined, body: unknown) => {
-    const call = request(app).post('/api/v1/account/review_dms').send(body as object);
+    const call = request(app)
+      .post('/api/v1/account/review_dms')
+      .send(body as object);
     return session ? call.set('Cookie', session.cookie) : call;
   };
   const statusOf = (hash: string) =>
@@ -90,7 +106,16 @@ describe('/api/v1/account/review_dms', () => {
     alice = signIn(db);
     bob = signIn(db);
     const dm = (hash: string, status: 'pending' | 'ignored', owner: TestSession, added: string) =>
-      upsertDm(db, { service: 'fansly', user: '9', hash, content: `<p>DM ${hash}</p><script>alert(1)</script>`, published: '2024-03-01T00:00:00', added, status, account_id: owner.account.id });
+      upsertDm(db, {
+        service: 'fansly',
+        user: '9',
+        hash,
+        content: `<p>DM ${hash}</p><script>alert(1)</script>`,
+        published: '2024-03-01T00:00:00',
+        added,
+        status,
+        account_id: owner.account.id,
+      });
     dm('a-pend-1', 'pending', alice, '2024-03-05T00:00:00');
     dm('a-pend-2', 'pending', alice, '2024-03-04T00:00:00');
     dm('a-pend-3', 'pending', alice, '2024-03-03T00:00:00');
@@ -105,7 +130,13 @@ describe('/api/v1/account/review_dms', () => {
     expect(answer.body.props.status).toBe('pending');
     expect(answer.body.props.currentPage).toBe('account');
     expect(answer.body.props.dms.map((d: { hash: string }) => d.hash)).toEqual(['a-pend-1', 'a-pend-2', 'a-pend-3']);
-    expect(answer.body.props.dms[0]).toMatchObject({ service: 'fansly', user: '9', user_id: '9', published: '2024-03-01T00:00:00', artist: { id: '9', name: 'Dancer', service: 'fansly' } });
+    expect(answer.body.props.dms[0]).toMatchObject({
+      service: 'fansly',
+      user: '9',
+      user_id: '9',
+      published: '2024-03-01T00:00:00',
+      artist: { id: '9', name: 'Dancer', service: 'fansly' },
+    });
     expect(hashes((await review(alice, 'ignored')).body)).toEqual(['a-ign-1']);
     expect(hashes((await review(bob, 'pending')).body)).toEqual(['b-pend-1']);
   });
@@ -152,7 +183,14 @@ describe('/api/v1/account/review_dms', () => {
   });
 
   it('approves from the ignored view and deletes the other ignored DMs, but not DMs still pending', async () => {
-    upsertDm(temp.db, { service: 'fansly', user: '9', hash: 'a-pend-new', content: 'Arrived later', status: 'pending', account_id: alice.account.id });
+    upsertDm(temp.db, {
+      service: 'fansly',
+      user: '9',
+      hash: 'a-pend-new',
+      content: 'Arrived later',
+      status: 'pending',
+      account_id: alice.account.id,
+    });
     const answer = await submit(alice, { approved_hashes: ['a-pend-2'], delete_ignored: true });
     expect(answer.body).toEqual({ approved: 1, ignored: 1, deleted: 2 });
     expect(statusOf('a-pend-2')).toBe('approved');

@@ -6,12 +6,12 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
-import { listAllCreators, upsertCreator } from '../../../api/data/creators.ts';
-import { upsertPost } from '../../../api/data/posts.ts';
-import { affectedByChanges } from '../../../api/pages/affected.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { createApp } from '@api/app.ts';
+import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
+import { listAllCreators, upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { affectedByChanges } from '@api/pages/affected.ts';
+import { readConfig } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
@@ -30,9 +30,24 @@ const count = (sql: string, ...args: unknown[]) => (t.db.prepare(sql).get(...arg
 beforeAll(() => {
   t = tempDb();
   app = createApp({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
-  upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice Art', public_id: 'aliceart', updated: 1_700_000_000, last_imported: 1_700_100_000 });
+  upsertCreator(t.db, {
+    service: 'patreon',
+    id: '100',
+    name: 'Alice Art',
+    public_id: 'aliceart',
+    updated: 1_700_000_000,
+    last_imported: 1_700_100_000,
+  });
   upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Bob Draws', updated: 1_600_000_000 });
-  upsertPost(t.db, { service: 'patreon', user: '100', id: '1', title: 'First', content: '<p>Hello there</p>', published: '2024-01-02T03:04:05', tags: ['a'] });
+  upsertPost(t.db, {
+    service: 'patreon',
+    user: '100',
+    id: '1',
+    title: 'First',
+    content: '<p>Hello there</p>',
+    published: '2024-01-02T03:04:05',
+    tags: ['a'],
+  });
   upsertPost(t.db, { service: 'patreon', user: '100', id: '2', title: 'Second', published: '2024-02-02T03:04:05' });
   alice = signIn(t.db);
   bob = signIn(t.db);
@@ -62,7 +77,14 @@ describe('favourite creators', () => {
     expect(Object.keys(list.body[0]).sort()).toEqual(
       ['faved_seq', 'id', 'indexed', 'last_imported', 'name', 'public_id', 'relation_id', 'service', 'updated'].sort(),
     );
-    expect(list.body[0]).toMatchObject({ id: '100', service: 'patreon', name: 'Alice Art', public_id: 'aliceart', updated: '2023-11-14T22:13:20', last_imported: '2023-11-16T02:00:00' });
+    expect(list.body[0]).toMatchObject({
+      id: '100',
+      service: 'patreon',
+      name: 'Alice Art',
+      public_id: 'aliceart',
+      updated: '2023-11-14T22:13:20',
+      last_imported: '2023-11-16T02:00:00',
+    });
     // type defaults to artist, as kemono
     expect((await get('/account/favorites', alice)).body).toEqual(list.body);
   });
@@ -132,7 +154,14 @@ describe('favourite posts', () => {
     expect(list.status).toBe(200);
     expect(list.body.map((p: { id: string }) => p.id)).toEqual(['2', '1']);
     const first = list.body.find((p: { id: string }) => p.id === '1');
-    expect(first).toMatchObject({ id: '1', user: '100', service: 'patreon', title: 'First', published: '2024-01-02T03:04:05', tags: ['a'] });
+    expect(first).toMatchObject({
+      id: '1',
+      user: '100',
+      service: 'patreon',
+      title: 'First',
+      published: '2024-01-02T03:04:05',
+      tags: ['a'],
+    });
     expect(first.substring).toContain('Hello there');
     expect(list.body[0].faved_seq).toBeGreaterThan(first.faved_seq);
     expect((await get('/account/favorites?type=post', bob)).body).toEqual([]);
@@ -205,7 +234,10 @@ describe('flags', () => {
     const put = (session: TestSession | undefined, data: unknown) =>
       as(session, request(app).put('/api/v2/account/flags/post')).send({ type: 'api_request', data });
     const target = { service: 'patreon', creator_id: '100', post_id: '2', reason: 'reason-other' };
-    expect((await put(undefined, target)).body).toEqual({ type: 'api_error', error: { type: 'unauthorized', message: 'You must be registered to access this page.' } });
+    expect((await put(undefined, target)).body).toEqual({
+      type: 'api_error',
+      error: { type: 'unauthorized', message: 'You must be registered to access this page.' },
+    });
     const created = await put(alice, target);
     expect(created.status).toBe(201);
     expect(created.body).toEqual({ type: 'api_response', data: true });

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { getArchiveRecord, registerFile } from '../../../api/data/files.ts';
-import { storeFile } from '../../../api/media/store.ts';
-import { dataPaths } from '../../../src/lib/config.ts';
+import { createApp } from '@api/app.ts';
+import { getArchiveRecord, registerFile } from '@api/data/files.ts';
+import { storeFile } from '@api/media/store.ts';
+import { dataPaths } from '@api/config.ts';
 import {
   FIXTURE_PASSWORD,
   SAMPLE_ENTRIES,
@@ -19,10 +19,10 @@ import {
   zipSlip,
 } from '../../helpers/archive-fixtures.ts';
 import { httpRequest } from '../../helpers/http.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertPost } from '../../../api/data/posts.ts';
-import { upsertDiscordChannel, upsertDiscordMessages } from '../../../api/data/discord.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { upsertDiscordChannel, upsertDiscordMessages } from '@api/data/discord.ts';
+import { readConfig } from '@api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 const IMAGE = 'a'.repeat(64);
@@ -61,12 +61,31 @@ beforeAll(async () => {
   registerFile(t.db, { hash: IMAGE, size: 1234, ext: 'png', added: '2024-01-02T03:04:05' });
   registerFile(t.db, { hash: ORPHAN, size: 10, ext: 'txt', added: '2024-01-02T03:04:05' });
   upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Painter' });
-  upsertPost(t.db, { service: 'patreon', user: '100', id: '1', title: 'With the image', file: { name: 'art.png', path: `/aa/aa/${IMAGE}.png` } });
-  upsertPost(t.db, { service: 'patreon', user: '100', id: '2', title: 'Attached too', attachments: [{ name: 'art.png', path: `/aa/aa/${IMAGE}.png` }] });
+  upsertPost(t.db, {
+    service: 'patreon',
+    user: '100',
+    id: '1',
+    title: 'With the image',
+    file: { name: 'art.png', path: `/aa/aa/${IMAGE}.png` },
+  });
+  upsertPost(t.db, {
+    service: 'patreon',
+    user: '100',
+    id: '2',
+    title: 'Attached too',
+    attachments: [{ name: 'art.png', path: `/aa/aa/${IMAGE}.png` }],
+  });
   upsertCreator(t.db, { service: 'discord', id: '900', name: 'Server X' });
   upsertDiscordChannel(t.db, { id: '901', server_id: '900', name: 'channel-y' });
   upsertDiscordMessages(t.db, [
-    { id: '9001', server_id: '900', channel_id: '901', author: { id: '1', username: 'someone' } as never, published: '2024-01-01T00:00:00', attachments: [{ name: 'art.png', path: `/aa/aa/${IMAGE}.png` }] },
+    {
+      id: '9001',
+      server_id: '900',
+      channel_id: '901',
+      author: { id: '1', username: 'someone' } as never,
+      published: '2024-01-01T00:00:00',
+      attachments: [{ name: 'art.png', path: `/aa/aa/${IMAGE}.png` }],
+    },
   ]);
 }, 60_000);
 afterAll(() => t.cleanup());
@@ -79,7 +98,13 @@ describe('GET /api/v1/search_hash/{hash}', () => {
     expect(typeof res.body.id).toBe('number');
     expect(res.body.posts.map((p: { id: string }) => p.id).sort()).toEqual(['1', '2']);
     expect(res.body.discord_posts).toHaveLength(1);
-    expect(res.body.discord_posts[0]).toMatchObject({ id: '9001', server: '900', server_name: 'Server X', channel: '901', channel_name: 'channel-y' });
+    expect(res.body.discord_posts[0]).toMatchObject({
+      id: '9001',
+      server: '900',
+      server_name: 'Server X',
+      channel: '901',
+      channel_name: 'channel-y',
+    });
   });
 
   it('answers a known file that no post carries with empty lists', async () => {
@@ -176,7 +201,10 @@ describe('PATCH /api/v2/file/{hash}', () => {
     request(app).patch(`/api/v2/file/${hash}`).set('Content-Type', 'application/json').send(JSON.stringify(body));
 
   it("answers 'Please enter a password.' for an empty password", async () => {
-    for (const body of [{ type: 'x', data: { password: '' } }, { type: 'x', data: {} }]) {
+    for (const body of [
+      { type: 'x', data: { password: '' } },
+      { type: 'x', data: {} },
+    ]) {
       const res = await patch(archives.locked, body);
       expect(res.status).toBe(400);
       expect(res.body.error.message).toBe('Please enter a password.');
@@ -222,7 +250,8 @@ describe('PATCH /api/v2/file/{hash}', () => {
 
 // kemono's site tests a password with a v1 PATCH whose body is a JSON array holding it.
 describe('PATCH /api/v1/file/{hash}', () => {
-  const patch = (hash: string, body: string, type = 'application/json') => request(app).patch(`/api/v1/file/${hash}`).set('Content-Type', type).send(body);
+  const patch = (hash: string, body: string, type = 'application/json') =>
+    request(app).patch(`/api/v1/file/${hash}`).set('Content-Type', type).send(body);
 
   it("answers 'Please enter a password.' for an empty or missing password, in the v1 error shape", async () => {
     for (const body of ['[""]', '[]', '{}', '{"password": ""}']) {

@@ -5,13 +5,13 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { appendImportLog, getImport, updateImport } from '../../../api/data/imports.ts';
-import { IMPORTER_MESSAGES, SUBMITTED_PRIORITY } from '../../../api/routes/importer.ts';
-import { IMPORT_RATE_LIMIT_MESSAGE } from '../../../api/importer/submit-limits.ts';
-import { readConfig } from '../../../src/lib/config.ts';
-import { IMPORT_RATE_LIMITS } from '../../../src/lib/constants.ts';
-import { PAYSITES } from '../../../src/lib/paysites.ts';
+import { createApp } from '@api/app.ts';
+import { appendImportLog, getImport, updateImport } from '@api/data/imports.ts';
+import { IMPORTER_MESSAGES, SUBMITTED_PRIORITY } from '@api/routes/importer.ts';
+import { IMPORT_RATE_LIMIT_MESSAGE } from '@api/importer/submit-limits.ts';
+import { readConfig } from '@api/config.ts';
+import { IMPORT_RATE_LIMITS } from '@shared/constants.ts';
+import { PAYSITES } from '@shared/paysites.ts';
 import { boostyKey, validSubmission } from '../../helpers/import-keys.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
@@ -96,9 +96,33 @@ describe('queueing', () => {
     const id = answer.body.import_id as string;
     const status = await get(`/imports/${id}`);
     expect(status.status).toBe(200);
-    expect(status.body).toMatchObject({ id, service, priority: SUBMITTED_PRIORITY, sub_count: 0, save_dms: false, finished_at: null, is_key_invalid: false, retry_count: 0 });
+    expect(status.body).toMatchObject({
+      id,
+      service,
+      priority: SUBMITTED_PRIORITY,
+      sub_count: 0,
+      save_dms: false,
+      finished_at: null,
+      is_key_invalid: false,
+      retry_count: 0,
+    });
     expect(Object.keys(status.body).sort()).toEqual(
-      ['created_at', 'current_try_started_at', 'finished_at', 'first_started_at', 'id', 'is_key_invalid', 'key_failed_at', 'logs', 'priority', 'resuming_at', 'retry_count', 'save_dms', 'service', 'sub_count'].sort(),
+      [
+        'created_at',
+        'current_try_started_at',
+        'finished_at',
+        'first_started_at',
+        'id',
+        'is_key_invalid',
+        'key_failed_at',
+        'logs',
+        'priority',
+        'resuming_at',
+        'retry_count',
+        'save_dms',
+        'service',
+        'sub_count',
+      ].sort(),
     );
     // The import carries its log lines (a list of strings), as the separate log call has them.
     expect(status.body.logs).toEqual([IMPORTER_MESSAGES.queued]);

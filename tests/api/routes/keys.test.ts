@@ -8,11 +8,11 @@ import path from 'node:path';
 import { createPrivateKey } from 'node:crypto';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { createImport, getAutoImportKey, getImport, markKeyDead } from '../../../api/data/imports.ts';
-import { decryptSessionKey } from '../../../api/importer/key-crypto.ts';
-import { keyFingerprint, saveSubmittedKey } from '../../../api/importer/key-store.ts';
-import { dataPaths, readConfig, type Config } from '../../../src/lib/config.ts';
+import { createApp } from '@api/app.ts';
+import { createImport, getAutoImportKey, getImport, markKeyDead } from '@api/data/imports.ts';
+import { decryptSessionKey } from '@api/importer/key-crypto.ts';
+import { keyFingerprint, saveSubmittedKey } from '@api/importer/key-store.ts';
+import { dataPaths, readConfig, type Config } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
@@ -49,7 +49,12 @@ describe('saveSubmittedKey', () => {
     expect(fs.readFileSync(path.join(dir, 'README.txt'), 'utf8')).toMatch(/must NOT be on the server/);
     const publicPem = fs.readFileSync(path.join(dir, 'public.pem'), 'utf8');
     expect(getImport(t.db, first)!.key_id).toBe(id);
-    saveSubmittedKey(t.db, config, { accountId: alice.account.id, service: 'fanbox', key: FANBOX_KEY, importId: queued(alice.account.id, 'fanbox') });
+    saveSubmittedKey(t.db, config, {
+      accountId: alice.account.id,
+      service: 'fanbox',
+      key: FANBOX_KEY,
+      importId: queued(alice.account.id, 'fanbox'),
+    });
     expect(fs.readFileSync(path.join(dir, 'public.pem'), 'utf8')).toBe(publicPem);
   }, 60_000);
 
@@ -71,12 +76,24 @@ describe('saveSubmittedKey', () => {
     const original = (t.db.prepare("SELECT id FROM auto_import_keys WHERE service = 'patreon'").get() as { id: number }).id;
     markKeyDead(t.db, original);
     const again = queued(alice.account.id);
-    expect(saveSubmittedKey(t.db, config, { accountId: alice.account.id, service: 'patreon', key: PATREON_KEY, importId: again })).toBe(original);
+    expect(saveSubmittedKey(t.db, config, { accountId: alice.account.id, service: 'patreon', key: PATREON_KEY, importId: again })).toBe(
+      original,
+    );
     expect(getAutoImportKey(t.db, original)!.dead).toBe(0);
     expect(getImport(t.db, again)!.key_id).toBe(original);
-    const otherService = saveSubmittedKey(t.db, config, { accountId: alice.account.id, service: 'fantia', key: PATREON_KEY, importId: queued(alice.account.id, 'fantia') });
+    const otherService = saveSubmittedKey(t.db, config, {
+      accountId: alice.account.id,
+      service: 'fantia',
+      key: PATREON_KEY,
+      importId: queued(alice.account.id, 'fantia'),
+    });
     expect(otherService).not.toBe(original);
-    const bobs = saveSubmittedKey(t.db, config, { accountId: bob.account.id, service: 'patreon', key: PATREON_KEY, importId: queued(bob.account.id) });
+    const bobs = saveSubmittedKey(t.db, config, {
+      accountId: bob.account.id,
+      service: 'patreon',
+      key: PATREON_KEY,
+      importId: queued(bob.account.id),
+    });
     expect(bobs).not.toBe(original);
     expect(count('SELECT count(*) AS n FROM auto_import_keys WHERE account_id = ?', alice.account.id)).toBe(3);
   });

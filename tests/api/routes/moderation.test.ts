@@ -4,14 +4,14 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { getAccount } from '../../../api/data/accounts.ts';
-import { lastChangeId, readChangesSince } from '../../../api/data/changes.ts';
-import { linkedCreators, upsertCreator } from '../../../api/data/creators.ts';
-import { createLinkRequest, getLinkRequest, linkCreators } from '../../../api/data/moderation.ts';
-import { listNotifications } from '../../../api/data/notifications.ts';
-import { ACCOUNT_MESSAGES, LINK_MESSAGES } from '../../../api/routes/moderation.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { createApp } from '@api/app.ts';
+import { getAccount } from '@api/data/accounts.ts';
+import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
+import { linkedCreators, upsertCreator } from '@api/data/creators.ts';
+import { createLinkRequest, getLinkRequest, linkCreators } from '@api/data/moderation.ts';
+import { listNotifications } from '@api/data/notifications.ts';
+import { ACCOUNT_MESSAGES, LINK_MESSAGES } from '@api/routes/moderation.ts';
+import { readConfig } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
@@ -50,7 +50,8 @@ const patch = (url: string, session: TestSession | null, body: object) => {
   if (session) call.set('Cookie', session.cookie);
   return call.send(body);
 };
-const pendingIds = () => (t.db.prepare(`SELECT id FROM link_requests WHERE status = 'pending' ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
+const pendingIds = () =>
+  (t.db.prepare(`SELECT id FROM link_requests WHERE status = 'pending' ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
 
 // What /account/{service}/user/{id}/links/new shows, for clients: the page needs an account too.
 describe('GET /api/v1/{service}/user/{id}/links/new', () => {
@@ -58,7 +59,14 @@ describe('GET /api/v1/{service}/user/{id}/links/new', () => {
     const answer = await get('/api/v1/patreon/user/100/links/new', consumer);
     expect(answer.status).toBe(200);
     const { props } = answer.body;
-    expect(props).toMatchObject({ currentPage: 'artists', id: '100', service: 'patreon', name: 'Alice', reason_max: 140, candidates_max: 20 });
+    expect(props).toMatchObject({
+      currentPage: 'artists',
+      id: '100',
+      service: 'patreon',
+      name: 'Alice',
+      reason_max: 140,
+      candidates_max: 20,
+    });
     expect(props.artist).toMatchObject({ id: '100', service: 'patreon', name: 'Alice', public_id: 'alice', post_count: 0 });
     expect(props.services).toContain('fanbox');
     expect(props.services[0]).toBe('patreon');
@@ -173,7 +181,9 @@ describe('moderator review', () => {
     expect([answer.status, answer.body]).toEqual([200, { message: LINK_MESSAGES.approved }]);
     expect(linkedCreators(t.db, 'patreon', '100').map((c) => `${c.service}/${c.id}`)).toEqual(['fanbox/200']);
     expect(linkedCreators(t.db, 'fanbox', '200').map((c) => `${c.service}/${c.id}`)).toEqual(['patreon/100']);
-    const changed = readChangesSince(t.db, before).filter((c) => c.kind === 'link').map((c) => `${c.service}/${c.creator_id}`);
+    const changed = readChangesSince(t.db, before)
+      .filter((c) => c.kind === 'link')
+      .map((c) => `${c.service}/${c.creator_id}`);
     expect(new Set(changed)).toEqual(new Set(['patreon/100', 'fanbox/200']));
     expect(getLinkRequest(t.db, id)!.status).toBe('approved');
     expect((await get(list, moderator)).body).toEqual([]);
@@ -185,7 +195,13 @@ describe('moderator review', () => {
   });
 
   it('rejects without linking; unknown and malformed ids', async () => {
-    const id = createLinkRequest(t.db, { from_service: 'fantia', from_id: '300', to_service: 'patreon', to_id: '100', requester_id: consumer.account.id });
+    const id = createLinkRequest(t.db, {
+      from_service: 'fantia',
+      from_id: '300',
+      to_service: 'patreon',
+      to_id: '100',
+      requester_id: consumer.account.id,
+    });
     const answer = await post(`/api/v2/account/moderator/creator_link_requests/${id}/reject`, admin);
     expect([answer.status, answer.body]).toEqual([200, { type: 'api_response', data: { message: LINK_MESSAGES.rejected } }]);
     expect(getLinkRequest(t.db, id)!.status).toBe('rejected');
@@ -219,7 +235,11 @@ describe('DELETE /api/v1/{service}/user/{id}/links', () => {
 
 describe('account administration', () => {
   it('guards every route with the administrator message', async () => {
-    for (const url of ['/api/v1/account/administrator/accounts', '/api/v1/account/administrator/accounts/1', `/api/v1/account/administrator/account/${consumer.account.id}`]) {
+    for (const url of [
+      '/api/v1/account/administrator/accounts',
+      '/api/v1/account/administrator/accounts/1',
+      `/api/v1/account/administrator/account/${consumer.account.id}`,
+    ]) {
       expect((await get(url, null)).status).toBe(401);
       const refused = await get(url, moderator);
       expect([refused.status, refused.body]).toEqual([403, { error: 'Account is not administrator.' }]);
@@ -273,12 +293,15 @@ describe('account administration', () => {
     // The new role takes effect at once for the existing session.
     expect((await get('/api/v1/account/moderator/tasks/creator_links', target)).status).toBe(200);
     // Back to consumer through v2 (envelope).
-    const back = await request(app).patch(`/api/v2/account/administrator/account/${target.account.id}`).set('Cookie', admin.cookie).send({ type: 'x', data: { role: 'consumer' } });
+    const back = await request(app)
+      .patch(`/api/v2/account/administrator/account/${target.account.id}`)
+      .set('Cookie', admin.cookie)
+      .send({ type: 'x', data: { role: 'consumer' } });
     expect(back.body.data.role).toBe('consumer');
     expect(listNotifications(t.db, target.account.id)[0].extra_info).toEqual({ old_role: 'moderator', new_role: 'consumer' });
   });
 
-  it('refuses other roles, administrators, one\'s own role and unknown accounts, changing nothing', async () => {
+  it("refuses other roles, administrators, one's own role and unknown accounts, changing nothing", async () => {
     const target = signIn(t.db, { username: 'staysame' });
     const other = signIn(t.db, { username: 'otheradmin', role: 'administrator' });
     const cases: Array<[number, object, number, string]> = [

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { addPopularity, deletePost, upsertComment, upsertPost } from '../../../api/data/posts.ts';
-import { readConfig } from '../../../src/lib/config.ts';
+import { createApp } from '@api/app.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { addPopularity, deletePost, upsertComment, upsertPost } from '@api/data/posts.ts';
+import { readConfig } from '@api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 let temp: TempDb;
@@ -35,9 +35,46 @@ beforeAll(() => {
       attachments: n === 5 ? [{ name: 'extras.zip', path: ZIP }] : [],
     });
   }
-  upsertPost(db, { service: 'patreon', user: '42', id: '5', title: 'Sunset over the harbour', content: '<p>Edited body</p>', published: day(5), edited: day(200), file: { name: 'sunset.png', path: IMAGE }, attachments: [{ name: 'extras.zip', path: ZIP }], tags: ['odd'] }, { now: day(201) });
-  upsertComment(db, { service: 'patreon', user: '42', post_id: '5', id: 'c1', commenter: 'u1', commenter_name: 'Fan', content: 'Lovely', published: day(6) });
-  upsertComment(db, { service: 'patreon', user: '42', post_id: '5', id: 'c1', commenter: 'u1', commenter_name: 'Fan', content: 'Lovely!', published: day(6) }, { now: day(7) });
+  upsertPost(
+    db,
+    {
+      service: 'patreon',
+      user: '42',
+      id: '5',
+      title: 'Sunset over the harbour',
+      content: '<p>Edited body</p>',
+      published: day(5),
+      edited: day(200),
+      file: { name: 'sunset.png', path: IMAGE },
+      attachments: [{ name: 'extras.zip', path: ZIP }],
+      tags: ['odd'],
+    },
+    { now: day(201) },
+  );
+  upsertComment(db, {
+    service: 'patreon',
+    user: '42',
+    post_id: '5',
+    id: 'c1',
+    commenter: 'u1',
+    commenter_name: 'Fan',
+    content: 'Lovely',
+    published: day(6),
+  });
+  upsertComment(
+    db,
+    {
+      service: 'patreon',
+      user: '42',
+      post_id: '5',
+      id: 'c1',
+      commenter: 'u1',
+      commenter_name: 'Fan',
+      content: 'Lovely!',
+      published: day(6),
+    },
+    { now: day(7) },
+  );
   addPopularity(db, [
     { day: '2024-03-01', service: 'patreon', user: '42', post_id: '10', favorites: 5 },
     { day: '2024-03-01', service: 'patreon', user: '42', post_id: '11', favorites: 9 },
@@ -62,19 +99,35 @@ describe('the file server behind a proxy (`server` of attachments, previews and 
   ];
 
   beforeAll(() => {
-    upsertPost(temp.db, { service: 'fanbox', user: '7', id: 'v1', title: 'Clip', file: { name: 'cover.png', path: IMAGE }, attachments: [{ name: 'clip.mp4', path: VIDEO }, { name: 'extras.zip', path: ZIP }] });
+    upsertPost(temp.db, {
+      service: 'fanbox',
+      user: '7',
+      id: 'v1',
+      title: 'Clip',
+      file: { name: 'cover.png', path: IMAGE },
+      attachments: [
+        { name: 'clip.mp4', path: VIDEO },
+        { name: 'extras.zip', path: ZIP },
+      ],
+    });
   });
   // The global listings below count the creator's posts only.
   afterAll(() => void deletePost(temp.db, 'fanbox', '7', 'v1'));
 
   it('with TRUST_PROXY=1 uses X-Forwarded-Proto and the Host header', async () => {
     const proxied = appWith({ TRUST_PROXY: '1' });
-    const answer = await request(proxied).get('/api/v1/fanbox/user/7/post/v1').set('Host', 'archive.example.org').set('X-Forwarded-Proto', 'https');
+    const answer = await request(proxied)
+      .get('/api/v1/fanbox/user/7/post/v1')
+      .set('Host', 'archive.example.org')
+      .set('X-Forwarded-Proto', 'https');
     expect(answer.status).toBe(200);
     const all = servers(answer.body);
     expect(all).toHaveLength(4);
     expect(new Set(all)).toEqual(new Set(['https://archive.example.org']));
-    const legacy = await request(proxied).get('/api/v1/fanbox/user/7/posts-legacy').set('Host', 'archive.example.org').set('X-Forwarded-Proto', 'https');
+    const legacy = await request(proxied)
+      .get('/api/v1/fanbox/user/7/posts-legacy')
+      .set('Host', 'archive.example.org')
+      .set('X-Forwarded-Proto', 'https');
     expect(legacy.body.result_previews[0][0].server).toBe('https://archive.example.org');
     expect(legacy.body.result_attachments[0][0].server).toBe('https://archive.example.org');
   });
@@ -107,7 +160,10 @@ describe('the file server behind a proxy (`server` of attachments, previews and 
 
   it('IMAGE_HOST still wins', async () => {
     const hosted = appWith({ TRUST_PROXY: '1', IMAGE_HOST: 'https://img.example.org/' });
-    const answer = await request(hosted).get('/api/v1/fanbox/user/7/post/v1').set('X-Forwarded-Proto', 'https').set('Host', 'archive.example.org');
+    const answer = await request(hosted)
+      .get('/api/v1/fanbox/user/7/post/v1')
+      .set('X-Forwarded-Proto', 'https')
+      .set('Host', 'archive.example.org');
     expect(new Set(servers(answer.body))).toEqual(new Set(['https://img.example.org']));
   });
 });
@@ -121,7 +177,23 @@ describe('GET /api/v1/{service}/user/{id}/posts', () => {
     expect(first.body).toHaveLength(50);
     expect(first.body[0].id).toBe(String(TOTAL));
     expect(Object.keys(first.body[0]).sort()).toEqual(
-      ['added', 'attachments', 'edited', 'embed', 'file', 'id', 'incomplete_rewards', 'poll', 'published', 'service', 'shared_file', 'substring', 'tags', 'title', 'user'].sort(),
+      [
+        'added',
+        'attachments',
+        'edited',
+        'embed',
+        'file',
+        'id',
+        'incomplete_rewards',
+        'poll',
+        'published',
+        'service',
+        'shared_file',
+        'substring',
+        'tags',
+        'title',
+        'user',
+      ].sort(),
     );
     expect(first.body[0].file).toEqual({});
     expect((await request(app).get(`${url}?o=100`)).body).toHaveLength(TOTAL - 100);
@@ -157,7 +229,15 @@ describe('GET /api/v1/{service}/user/{id}/posts-legacy', () => {
   it('answers the legacy page shape with per-result media', async () => {
     const answer = await request(app).get('/api/v1/patreon/user/42/posts-legacy?o=100');
     expect(answer.status).toBe(200);
-    expect(answer.body.props).toMatchObject({ currentPage: 'posts', id: '42', service: 'patreon', name: 'Painter', count: TOTAL, limit: 50, has_links: false });
+    expect(answer.body.props).toMatchObject({
+      currentPage: 'posts',
+      id: '42',
+      service: 'patreon',
+      name: 'Painter',
+      count: TOTAL,
+      limit: 50,
+      has_links: false,
+    });
     expect(answer.body.props.artist.post_count).toBe(TOTAL);
     expect(answer.body.base).toEqual({ service: 'patreon', artist_id: '42' });
     const index = answer.body.results.findIndex((p: { id: string }) => p.id === '5');
@@ -203,8 +283,18 @@ describe('GET /api/v1/{service}/user/{id}/post/{post} and its revisions and comm
     const one = await request(app).get(`/api/v1/patreon/user/42/post/5/revision/${list.body[0].revision_id}`);
     expect(one.status).toBe(200);
     expect(Object.keys(one.body).sort()).toEqual(['attachments', 'post', 'previews', 'props', 'videos']);
-    expect(one.body.post).toMatchObject({ id: '5', revision_id: list.body[0].revision_id, content: '<p>Body of post 5</p>', next: '4', prev: '6' });
-    expect(one.body.attachments[0]).toMatchObject({ path: ZIP, name: 'extras.zip', server: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+    expect(one.body.post).toMatchObject({
+      id: '5',
+      revision_id: list.body[0].revision_id,
+      content: '<p>Body of post 5</p>',
+      next: '4',
+      prev: '6',
+    });
+    expect(one.body.attachments[0]).toMatchObject({
+      path: ZIP,
+      name: 'extras.zip',
+      server: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+    });
     expect(one.body.previews[0]).toMatchObject({ type: 'thumbnail', path: IMAGE });
     expect(one.body.props.revisions.map(([index]: [number]) => index)).toEqual([0, 1]);
     expect((await request(app).get('/api/v1/patreon/user/42/post/5/revision/999')).status).toBe(404);
@@ -215,7 +305,12 @@ describe('GET /api/v1/{service}/user/{id}/post/{post} and its revisions and comm
   it('answers comments with their revisions', async () => {
     const answer = await request(app).get('/api/v1/patreon/user/42/post/5/comments');
     expect(answer.body).toEqual([
-      expect.objectContaining({ id: 'c1', commenter_name: 'Fan', content: 'Lovely!', revisions: [expect.objectContaining({ content: 'Lovely' })] }),
+      expect.objectContaining({
+        id: 'c1',
+        commenter_name: 'Fan',
+        content: 'Lovely!',
+        revisions: [expect.objectContaining({ content: 'Lovely' })],
+      }),
     ]);
     expect((await request(app).get('/api/v1/patreon/user/42/post/6/comments')).body).toEqual([]);
   });
@@ -263,7 +358,10 @@ describe('GET /api/v1/posts/popular', () => {
   it('ranks a day by favourites and navigates per scale', async () => {
     const answer = await request(app).get('/api/v1/posts/popular?period=day&date=2024-03-01');
     expect(answer.status).toBe(200);
-    expect(answer.body.posts.map((p: { id: string; fav_count: number }) => [p.id, p.fav_count])).toEqual([['11', 9], ['10', 5]]);
+    expect(answer.body.posts.map((p: { id: string; fav_count: number }) => [p.id, p.fav_count])).toEqual([
+      ['11', 9],
+      ['10', 5],
+    ]);
     expect(answer.body.info).toMatchObject({
       date: '2024-03-01',
       min_date: '2024-02-10',

@@ -9,16 +9,16 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { readChangesSince, lastChangeId } from '../../../api/data/changes.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { registerFile } from '../../../api/data/files.ts';
-import { createShare } from '../../../api/data/shares.ts';
-import { defineRoutes } from '../../../api/http/route.ts';
-import { storeFileSync } from '../../../api/media/store.ts';
-import { uploadRoute } from '../../../api/routes/shares.ts';
-import { readConfig } from '../../../src/lib/config.ts';
-import { SHARE_UPLOAD_LIMITS } from '../../../src/lib/constants.ts';
+import { createApp } from '@api/app.ts';
+import { readChangesSince, lastChangeId } from '@api/data/changes.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { registerFile } from '@api/data/files.ts';
+import { createShare } from '@api/data/shares.ts';
+import { defineRoutes } from '@api/http/route.ts';
+import { storeFileSync } from '@api/media/store.ts';
+import { uploadRoute } from '@api/routes/shares.ts';
+import { readConfig } from '@api/config.ts';
+import { SHARE_UPLOAD_LIMITS } from '@shared/constants.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
@@ -116,7 +116,14 @@ describe('GET /api/v1/{service}/user/{id}/shares', () => {
   it("lists the creator's shares with share_count and the profile", async () => {
     const res = await request(app).get('/api/v1/patreon/user/100/shares');
     expect(res.status).toBe(200);
-    expect(res.body.props).toMatchObject({ currentPage: 'shares', id: '100', service: 'patreon', name: 'Alice', share_count: 18, limit: 50 });
+    expect(res.body.props).toMatchObject({
+      currentPage: 'shares',
+      id: '100',
+      service: 'patreon',
+      name: 'Alice',
+      share_count: 18,
+      limit: 50,
+    });
     expect(res.body.props.artist).toMatchObject({ id: '100', share_count: 18 });
     expect(res.body.shares).toHaveLength(18);
     expect(res.body.shares.every((s: { name: string }) => Number(s.name.split(' ')[1]) % 3 === 0)).toBe(true);
@@ -221,7 +228,10 @@ describe('upload', () => {
     const id = res.body.share_id;
     expect(Number.isInteger(id)).toBe(true);
 
-    for (const [data, ext] of [[one, '.txt'], [two, '.bin']] as const) {
+    for (const [data, ext] of [
+      [one, '.txt'],
+      [two, '.bin'],
+    ] as const) {
       const hash = sha256(data);
       const onDisk = path.join(filesDir, hash.slice(0, 2), hash.slice(2, 4), `${hash}${ext}`);
       expect(fs.readFileSync(onDisk).equals(data)).toBe(true);
@@ -241,7 +251,9 @@ describe('upload', () => {
     expect(uploader.uploader_id).toBe(user.account.id);
 
     const changes = readChangesSince(t.db, changesBefore);
-    expect(changes).toContainEqual(expect.objectContaining({ kind: 'share', action: 'upsert', service: 'fanbox', creator_id: '200', ref: String(id) }));
+    expect(changes).toContainEqual(
+      expect.objectContaining({ kind: 'share', action: 'upsert', service: 'fanbox', creator_id: '200', ref: String(id) }),
+    );
     expect(changes.filter((c) => c.kind === 'file')).toHaveLength(2);
   });
 
@@ -289,8 +301,16 @@ describe('upload', () => {
   it.each([
     ['missing name', { service: 'fanbox', user: '200' }, 'Name is required.'],
     ['blank name', { service: 'fanbox', user: '200', name: '   ' }, 'Name is required.'],
-    ['long name', { service: 'fanbox', user: '200', name: 'x'.repeat(SHARE_UPLOAD_LIMITS.nameMax + 1) }, `Name must be at most ${SHARE_UPLOAD_LIMITS.nameMax} characters long.`],
-    ['long description', { service: 'fanbox', user: '200', name: 'n', description: 'd'.repeat(SHARE_UPLOAD_LIMITS.descriptionMax + 1) }, `Description must be at most ${SHARE_UPLOAD_LIMITS.descriptionMax} characters long.`],
+    [
+      'long name',
+      { service: 'fanbox', user: '200', name: 'x'.repeat(SHARE_UPLOAD_LIMITS.nameMax + 1) },
+      `Name must be at most ${SHARE_UPLOAD_LIMITS.nameMax} characters long.`,
+    ],
+    [
+      'long description',
+      { service: 'fanbox', user: '200', name: 'n', description: 'd'.repeat(SHARE_UPLOAD_LIMITS.descriptionMax + 1) },
+      `Description must be at most ${SHARE_UPLOAD_LIMITS.descriptionMax} characters long.`,
+    ],
     ['missing service', { user: '200', name: 'n' }, 'Service name is required.'],
     ['unknown service', { service: 'myspace', user: '200', name: 'n' }, '"myspace" is not a valid paysite.'],
     ['missing creator', { service: 'fanbox', name: 'n' }, 'Artist ID is required.'],
@@ -339,7 +359,12 @@ describe('upload', () => {
   });
 
   const small = () =>
-    request(app).post('/api/v1/test/shares/upload').set('Cookie', user.cookie).field('service', 'fanbox').field('user', '200').field('name', 'Big');
+    request(app)
+      .post('/api/v1/test/shares/upload')
+      .set('Cookie', user.cookie)
+      .field('service', 'fanbox')
+      .field('user', '200')
+      .field('name', 'Big');
 
   it('answers 413 for a file over the limit and leaves nothing behind', async () => {
     const res = await small()

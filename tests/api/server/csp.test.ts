@@ -2,29 +2,35 @@
  * The pages' Content-Security-Policy and Strict-Transport-Security through the real front server and
  * build: every page (stored, prerendered, rendered on demand; each page file of the permission matrix as
  * the role that may see it) carries the policy, and every inline script in it is allowed by hash, so a
- * new `<script is:inline>` that is not in src/lib/inline-scripts.ts fails here. Media and the API keep
+ * new `<script is:inline>` that is not in shared/inline-scripts.ts fails here. Media and the API keep
  * their own headers.
  */
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../../api/app.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { getFileByHash } from '../../../api/data/files.ts';
-import { upsertPost } from '../../../api/data/posts.ts';
-import type { Role } from '../../../api/data/accounts.ts';
-import { storeFile } from '../../../api/media/store.ts';
-import { cameOverHttps, pageSecurityPolicy, scriptHashSource, STRICT_TRANSPORT_SECURITY } from '../../../api/server/csp.ts';
-import { createFrontServer } from '../../../api/server/front.ts';
-import { readConfig } from '../../../src/lib/config.ts';
-import { INLINE_SCRIPTS } from '../../../src/lib/inline-scripts.ts';
+import { createApp } from '@api/app.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { getFileByHash } from '@api/data/files.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import type { Role } from '@api/data/accounts.ts';
+import { storeFile } from '@api/media/store.ts';
+import { cameOverHttps, pageSecurityPolicy, scriptHashSource, STRICT_TRANSPORT_SECURITY } from '@api/server/csp.ts';
+import { createFrontServer } from '@api/server/front.ts';
+import { readConfig } from '@api/config.ts';
+import { INLINE_SCRIPTS } from '@shared/inline-scripts.ts';
 import { DIST_DIR } from '../../../scripts/lib/build.ts';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { httpRequest, listen, type RawAnswer } from '../../helpers/http.ts';
 import { signIn } from '../../helpers/session.ts';
 import { PAGE_COVERAGE } from '../page-coverage.ts';
 
-const SETTINGS = { imageHost: '', discordContentHost: 'https://cdn.discordapp.com', iconsPath: '/icons', bannersPath: '/banners', trustProxy: false };
+const SETTINGS = {
+  imageHost: '',
+  discordContentHost: 'https://cdn.discordapp.com',
+  iconsPath: '/icons',
+  bannersPath: '/banners',
+  trustProxy: false,
+};
 
 let site: TestSite;
 let base: string;
@@ -43,7 +49,10 @@ function inlineScripts(html: string): { attributes: string; text: string }[] {
 }
 
 function scriptSources(policy: string): string[] {
-  const directive = policy.split(';').map((part) => part.trim()).find((part) => part.startsWith('script-src '));
+  const directive = policy
+    .split(';')
+    .map((part) => part.trim())
+    .find((part) => part.startsWith('script-src '));
   return directive ? directive.split(/\s+/).slice(1) : [];
 }
 
@@ -86,9 +95,17 @@ describe('the policy', () => {
     const scripts = scriptSources(policy);
     expect(scripts.slice(0, 2)).toEqual(["'self'", "'wasm-unsafe-eval'"]);
     expect(scripts.slice(2).every((source) => /^'sha256-[A-Za-z0-9+/]{43}='$/.test(source))).toBe(true);
-    expect(scripts.filter((source) => /^('unsafe-inline'|'unsafe-eval'|'unsafe-hashes'|'strict-dynamic'|\*|https?:|data:|blob:)/.test(source))).toEqual([]);
+    expect(
+      scripts.filter((source) => /^('unsafe-inline'|'unsafe-eval'|'unsafe-hashes'|'strict-dynamic'|\*|https?:|data:|blob:)/.test(source)),
+    ).toEqual([]);
     for (const text of INLINE_SCRIPTS) expect(scripts).toContain(scriptHashSource(text));
-    for (const directive of ["default-src 'self'", "object-src 'none'", "base-uri 'none'", "frame-ancestors 'self'", "form-action 'self'"]) {
+    for (const directive of [
+      "default-src 'self'",
+      "object-src 'none'",
+      "base-uri 'none'",
+      "frame-ancestors 'self'",
+      "form-action 'self'",
+    ]) {
       expect(policy).toContain(directive);
     }
     expect(policy).toContain("img-src 'self' https://cdn.discordapp.com;");
@@ -142,15 +159,18 @@ describe('pages carry it', () => {
     expect(redirect.headers['content-security-policy']).toBe(pageSecurityPolicy(SETTINGS));
   });
 
-  it.each(Object.entries(PAGE_COVERAGE).map(([file, page]) => ({ file, ...page })))('on $file as a role that may see it', async ({ url, access }) => {
-    const role = ({ account: 'consumer', moderator: 'moderator', administrator: 'administrator' } as Record<string, Role>)[access];
-    const answer = await get(url, role ? { cookie: cookies.get(role)! } : {});
-    if (answer.status >= 300 && answer.status < 400) {
-      expect(answer.headers['content-security-policy'], url).toBe(pageSecurityPolicy(SETTINGS));
-      return;
-    }
-    expectPolicyCovers(answer, `${url} (${answer.status})`);
-  });
+  it.each(Object.entries(PAGE_COVERAGE).map(([file, page]) => ({ file, ...page })))(
+    'on $file as a role that may see it',
+    async ({ url, access }) => {
+      const role = ({ account: 'consumer', moderator: 'moderator', administrator: 'administrator' } as Record<string, Role>)[access];
+      const answer = await get(url, role ? { cookie: cookies.get(role)! } : {});
+      if (answer.status >= 300 && answer.status < 400) {
+        expect(answer.headers['content-security-policy'], url).toBe(pageSecurityPolicy(SETTINGS));
+        return;
+      }
+      expectPolicyCovers(answer, `${url} (${answer.status})`);
+    },
+  );
 
   it('keeps bundled page scripts as files of this origin, never inline modules', async () => {
     const post = (await get('/fanbox/user/artist1/post/p1')).body.toString();
@@ -180,6 +200,7 @@ describe('Strict-Transport-Security', () => {
       store: site.store,
       ssr: site.handler,
       renderer: site.renderer,
+      site: { db: site.db, config: site.config },
       security: { ...SETTINGS, trustProxy: true },
     });
     const proxied = await listen(server);
@@ -188,7 +209,9 @@ describe('Strict-Transport-Security', () => {
         const https = await get(pathname, { 'x-forwarded-proto': 'https' }, proxied);
         expect(https.headers['strict-transport-security'], pathname).toBe(STRICT_TRANSPORT_SECURITY);
       }
-      expect((await get('/contact', { 'x-forwarded-proto': 'https, http' }, proxied)).headers['strict-transport-security']).toBe(STRICT_TRANSPORT_SECURITY);
+      expect((await get('/contact', { 'x-forwarded-proto': 'https, http' }, proxied)).headers['strict-transport-security']).toBe(
+        STRICT_TRANSPORT_SECURITY,
+      );
       expect((await get('/contact', { 'x-forwarded-proto': 'http' }, proxied)).headers['strict-transport-security']).toBeUndefined();
       expect((await get('/contact', {}, proxied)).headers['strict-transport-security']).toBeUndefined();
     } finally {
@@ -197,7 +220,8 @@ describe('Strict-Transport-Security', () => {
   });
 
   it('reads a TLS socket as https whatever the proxy setting', () => {
-    const request = (encrypted: boolean, proto?: string) => ({ socket: { encrypted }, headers: proto ? { 'x-forwarded-proto': proto } : {} }) as unknown as IncomingMessage;
+    const request = (encrypted: boolean, proto?: string) =>
+      ({ socket: { encrypted }, headers: proto ? { 'x-forwarded-proto': proto } : {} }) as unknown as IncomingMessage;
     expect(cameOverHttps(request(true), false)).toBe(true);
     expect(cameOverHttps(request(false, 'https'), false)).toBe(false);
     expect(cameOverHttps(request(false, 'HTTPS'), true)).toBe(true);

@@ -4,20 +4,18 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import type http from 'node:http';
 import path from 'node:path';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest } from '../../helpers/http.ts';
-import { type Db } from '../../../api/data/db.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertPost } from '../../../api/data/posts.ts';
-import { storeFile } from '../../../api/media/store.ts';
-import { PageStore } from '../../../api/server/page-store.ts';
+import type { Db } from '@api/data/db.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { storeFile } from '@api/media/store.ts';
+import type { PageStore } from '@api/server/page-store.ts';
 import { DIST_DIR } from '../../../scripts/lib/build.ts';
 
 let site: TestSite;
-let dataDir: string;
 let db: Db;
 let store: PageStore;
 let base: string;
@@ -29,13 +27,21 @@ function request(pathname: string, headers: Record<string, string> = {}, method 
 
 beforeAll(async () => {
   site = await createTestSite('front');
-  ({ dataDir, db, store } = site);
+  ({ db, store } = site);
   const paths = site.paths;
   image = await storeFile(paths.files, Buffer.from('not really a png, but bytes with a known hash'), 'png');
   fs.mkdirSync(path.join(paths.icons, 'fanbox'), { recursive: true });
   fs.writeFileSync(path.join(paths.icons, 'fanbox', 'artist1'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));
   upsertCreator(db, { service: 'fanbox', id: 'artist1', name: 'Front Test Artist', indexed: 1_700_000_000, updated: 1_700_000_000 });
-  upsertPost(db, { service: 'fanbox', user: 'artist1', id: 'p1', title: 'First post', content: '<p>Hi<script>alert(1)</script></p>', published: '2024-05-01T10:00:00', file: { name: 'a.png', path: image.path } });
+  upsertPost(db, {
+    service: 'fanbox',
+    user: 'artist1',
+    id: 'p1',
+    title: 'First post',
+    content: '<p>Hi<script>alert(1)</script></p>',
+    published: '2024-05-01T10:00:00',
+    file: { name: 'a.png', path: image.path },
+  });
 
   base = await site.start();
 }, 300_000);

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { httpRequest, type RawAnswer } from '../../helpers/http.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertPost } from '../../../api/data/posts.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
 
 let site: TestSite;
 let base: string;
@@ -37,7 +37,14 @@ async function consoleLines(run: () => Promise<void>): Promise<string[]> {
 beforeAll(async () => {
   site = await createTestSite('hostile');
   upsertCreator(site.db, { service: 'fanbox', id: 'artist1', name: 'Hostile Test Artist', indexed: 1_700_000_000, updated: 1_700_000_000 });
-  upsertPost(site.db, { service: 'fanbox', user: 'artist1', id: 'p1', title: 'A post', content: '<p>Hi</p>', published: '2024-05-01T10:00:00' });
+  upsertPost(site.db, {
+    service: 'fanbox',
+    user: 'artist1',
+    id: 'p1',
+    title: 'A post',
+    content: '<p>Hi</p>',
+    published: '2024-05-01T10:00:00',
+  });
   base = await site.start({}, { log: (line) => frontLog.push(line) });
 }, 300_000);
 

@@ -9,10 +9,10 @@ import sharp from 'sharp';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest, type RawAnswer } from '../../helpers/http.ts';
-import { type Db } from '../../../api/data/db.ts';
-import { registerFile } from '../../../api/data/files.ts';
-import { storeFile, type StoredFile } from '../../../api/media/store.ts';
-import { DEFAULT_BANNER, DEFAULT_ICON } from '../../../api/server/media.ts';
+import type { Db } from '@api/data/db.ts';
+import { registerFile } from '@api/data/files.ts';
+import { storeFile, type StoredFile } from '@api/media/store.ts';
+import { DEFAULT_BANNER, DEFAULT_ICON } from '@api/server/media.ts';
 
 const SECRET = 'TOP-SECRET-MARKER';
 let site: TestSite;
@@ -39,7 +39,14 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dataDir, 'secret.txt'), SECRET);
   bigBytes = crypto.randomBytes(1024 * 1024 + 123);
   await store('big', bigBytes, 'bin');
-  await store('png', await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c33' } }).png().toBuffer(), 'png', 'image/png');
+  await store(
+    'png',
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c33' } })
+      .png()
+      .toBuffer(),
+    'png',
+    'image/png',
+  );
   await store('typed', Buffer.from('bytes whose record says png'), 'bin', 'image/png');
   await store('html', Buffer.from('<script>alert(1)</script>page'), 'html');
   await store('svg', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), 'svg', 'image/svg+xml');
@@ -49,8 +56,18 @@ beforeAll(async () => {
   await store('text', Buffer.from('plain notes'), 'txt');
   await store('empty', Buffer.alloc(0), 'dat');
   for (const [dir, bytes] of [
-    [paths.icons, await sharp({ create: { width: 4, height: 4, channels: 3, background: '#00f' } }).png().toBuffer()],
-    [paths.banners, await sharp({ create: { width: 8, height: 2, channels: 3, background: '#0f0' } }).jpeg().toBuffer()],
+    [
+      paths.icons,
+      await sharp({ create: { width: 4, height: 4, channels: 3, background: '#00f' } })
+        .png()
+        .toBuffer(),
+    ],
+    [
+      paths.banners,
+      await sharp({ create: { width: 8, height: 2, channels: 3, background: '#0f0' } })
+        .jpeg()
+        .toBuffer(),
+    ],
   ] as const) {
     fs.mkdirSync(path.join(dir, 'fanbox'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'fanbox', 'artist1'), bytes);
@@ -147,7 +164,9 @@ describe('stored files', () => {
     const hostile = await request(`/data${png}?f=${encodeURIComponent('a"b\\c%41.png\r\nSet-Cookie: stolen=1\u0000')}`);
     expect(hostile.status).toBe(200);
     expect(hostile.headers['set-cookie']).toBeUndefined();
-    expect(hostile.headers['content-disposition']).toBe(`inline; filename="a_b_c_41.pngSet-Cookie: stolen=1"; filename*=UTF-8''a%22b%5Cc%2541.pngSet-Cookie%3A%20stolen%3D1`);
+    expect(hostile.headers['content-disposition']).toBe(
+      `inline; filename="a_b_c_41.pngSet-Cookie: stolen=1"; filename*=UTF-8''a%22b%5Cc%2541.pngSet-Cookie%3A%20stolen%3D1`,
+    );
     // Without ?f= a safe type has no Content-Disposition at all.
     expect((await request(`/data${png}`)).headers['content-disposition']).toBeUndefined();
     // Invalid UTF-8 in ?f= must not break the answer.
@@ -162,7 +181,9 @@ describe('stored files', () => {
     const bidi = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C'];
     for (const mark of bidi) {
       const answer = await request(`/data${png}?f=${encodeURIComponent(`photo${mark}lmth.png`)}`);
-      expect(answer.headers['content-disposition'], `U+${mark.codePointAt(0)!.toString(16)}`).toBe(`inline; filename="photolmth.png"; filename*=UTF-8''photolmth.png`);
+      expect(answer.headers['content-disposition'], `U+${mark.codePointAt(0)!.toString(16)}`).toBe(
+        `inline; filename="photolmth.png"; filename*=UTF-8''photolmth.png`,
+      );
     }
     const others = await request(`/data${stored.html.path}?f=${encodeURIComponent('a\u2028b\u2029c\uFEFF\u00AD\u0085\u009Bd.html')}`);
     expect(others.headers['content-disposition']).toBe(`attachment; filename="abcd.html"; filename*=UTF-8''abcd.html`);
@@ -266,7 +287,16 @@ describe('traversal', () => {
     '/etc/passwd',
     '%2fetc%2fpasswd',
   ];
-  const prefixes = ['/data/', '/', '/thumbnail/data/', '/thumbnail/', '/icons/fanbox/', '/banners/fanbox/', '/icons/', '/media/icons/fanbox/'];
+  const prefixes = [
+    '/data/',
+    '/',
+    '/thumbnail/data/',
+    '/thumbnail/',
+    '/icons/fanbox/',
+    '/banners/fanbox/',
+    '/icons/',
+    '/media/icons/fanbox/',
+  ];
 
   it('answers 404 or 400 for every payload under every media prefix, and never the bytes', async () => {
     const hash = stored.png.sha256;
@@ -289,7 +319,14 @@ describe('traversal', () => {
 
   it('does not let dot segments turn one media path into another', async () => {
     const { path: png } = stored.png;
-    for (const target of [`/thumbnail/data/../..${png}`, `/data/..${png}`, `/icons/..${png}`, `/x/..${png}`, `/data/%2e%2e${png}`, `/data/.${png}`]) {
+    for (const target of [
+      `/thumbnail/data/../..${png}`,
+      `/data/..${png}`,
+      `/icons/..${png}`,
+      `/x/..${png}`,
+      `/data/%2e%2e${png}`,
+      `/data/.${png}`,
+    ]) {
       expect((await request(target)).status, target).toBe(404);
     }
   });

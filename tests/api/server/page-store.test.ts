@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PageStore, type WriteOptions } from '../../../api/server/page-store.ts';
+import { PageStore, type WriteOptions } from '@api/server/page-store.ts';
 
 let root: string;
 let store: PageStore;
@@ -68,7 +68,10 @@ describe('PageStore', () => {
     await store.write('/fanbox/user/1?o=50', 'b');
     await store.write('/fanbox/user/1?o=100', 'c');
     await store.write('/fanbox/user/1/tags', 'tags');
-    const files = store.listingFiles('/fanbox/user/1').map((file) => PageStore.offsetOf(file)).sort((a, b) => a - b);
+    const files = store
+      .listingFiles('/fanbox/user/1')
+      .map((file) => PageStore.offsetOf(file))
+      .sort((a, b) => a - b);
     expect(files).toEqual([0, 50, 100]);
     expect(store.remove('/fanbox/user/1?o=100')).toBe(true);
     expect(fs.existsSync(store.fileFor('/fanbox/user/1?o=100') + '.br')).toBe(false);
@@ -76,10 +79,20 @@ describe('PageStore', () => {
   });
 
   it('lists the pages of a listing selected by a parameter apart from the plain listing', async () => {
-    for (const key of ['/posts/popular', '/posts/popular?o=50', '/posts/popular?period=week', '/posts/popular?period=week&o=100', '/posts/popular?period=day']) {
+    for (const key of [
+      '/posts/popular',
+      '/posts/popular?o=50',
+      '/posts/popular?period=week',
+      '/posts/popular?period=week&o=100',
+      '/posts/popular?period=day',
+    ]) {
       await store.write(key, key);
     }
-    const offsets = (listing: string) => store.listingFiles(listing).map((file) => PageStore.offsetOf(file)).sort((a, b) => a - b);
+    const offsets = (listing: string) =>
+      store
+        .listingFiles(listing)
+        .map((file) => PageStore.offsetOf(file))
+        .sort((a, b) => a - b);
     expect(offsets('/posts/popular')).toEqual([0, 50]);
     expect(offsets('/posts/popular?period=week')).toEqual([0, 100]);
     expect(offsets('/posts/popular?period=day')).toEqual([0]);

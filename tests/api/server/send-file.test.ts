@@ -5,7 +5,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest, listen } from '../../helpers/http.ts';
-import { cleanDownloadName, contentDisposition, sendFile } from '../../../api/server/send-file.ts';
+import { cleanDownloadName, contentDisposition, sendFile } from '@api/server/send-file.ts';
 
 let root: string;
 let server: http.Server;

@@ -8,10 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpRequest, listen } from '../../helpers/http.ts';
-import { migrate, openDatabase, type Db } from '../../../api/data/db.ts';
-import { upsertCreator } from '../../../api/data/creators.ts';
-import { upsertPost } from '../../../api/data/posts.ts';
-import { createPageRenderer, loadSsrHandler, type PageRenderer } from '../../../api/server/ssr.ts';
+import { migrate, openDatabase, type Db } from '@api/data/db.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { readConfig } from '@api/config.ts';
+import { createPageRenderer, loadSsrHandler, ssrLocals, type PageRenderer } from '@api/server/ssr.ts';
 import { DIST_DIR } from '../../../scripts/lib/build.ts';
 
 let dataDir: string;
@@ -26,17 +27,31 @@ function overHttp(pathname: string) {
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-ssr-'));
-  process.env.DATA_DIR = dataDir;
   db = openDatabase(path.join(dataDir, 'trove.sqlite'));
   migrate(db);
-  upsertCreator(db, { service: 'patreon', id: '42', name: 'Renderer Artist', public_id: 'renderer', indexed: 1_700_000_000, updated: 1_700_000_000 });
+  upsertCreator(db, {
+    service: 'patreon',
+    id: '42',
+    name: 'Renderer Artist',
+    public_id: 'renderer',
+    indexed: 1_700_000_000,
+    updated: 1_700_000_000,
+  });
   upsertCreator(db, { service: 'discord', id: '900', name: 'A Server', indexed: 1_700_000_000, updated: 1_700_000_000 });
   for (let n = 0; n < 3; n += 1) {
-    upsertPost(db, { service: 'patreon', user: '42', id: String(n), title: `Render ${n} 黒猫の日常`, content: `<p>Body ${n}</p>`, published: `2024-02-0${n + 1}T00:00:00` });
+    upsertPost(db, {
+      service: 'patreon',
+      user: '42',
+      id: String(n),
+      title: `Render ${n} 黒猫の日常`,
+      content: `<p>Body ${n}</p>`,
+      published: `2024-02-0${n + 1}T00:00:00`,
+    });
   }
+  const site = { db, config: { ...readConfig({ DATA_DIR: dataDir }), environment: 'test' } };
   const handler = await loadSsrHandler(DIST_DIR);
-  renderer = createPageRenderer(handler);
-  server = http.createServer((req, res) => handler(req, res));
+  renderer = createPageRenderer(handler, site);
+  server = http.createServer((req, res) => handler(req, res, undefined, ssrLocals(site)));
   base = await listen(server);
 }, 300_000);
 

@@ -1,7 +1,7 @@
 /** Server rendering of the Patreon community message list (static HTML). */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import CommunityMessages from '../../../src/components/chat/CommunityMessages.tsx';
+import CommunityMessages from '@site/components/chat/CommunityMessages.tsx';
 import { FILE, at, communityMessage } from './fixtures.ts';
 
 const render = (messages = [communityMessage()]) => renderToStaticMarkup(<CommunityMessages messages={messages} imageHost="" />);
@@ -27,7 +27,9 @@ describe('CommunityMessages', () => {
   });
 
   it("shows 'Message deleted' and nothing else of a deleted message", () => {
-    const html = render([communityMessage({ deleted_at: at(3600_000), original_json: { user: { name: 'Creator', role: 'campaign' }, text: 'secret words' } })]);
+    const html = render([
+      communityMessage({ deleted_at: at(3600_000), original_json: { user: { name: 'Creator', role: 'campaign' }, text: 'secret words' } }),
+    ]);
     expect(html).toContain('<p class="chat-community__deleted">Message deleted</p>');
     expect(html).toContain('class="chat-community chat-community--deleted"');
     expect(html).not.toContain('secret words');
@@ -39,7 +41,9 @@ describe('CommunityMessages', () => {
     const html = render([communityMessage({ embeds: [{ title: 'Broken', text: 'no type' }, ...communityMessage().embeds] })]);
     expect(html).toContain('<div class="chat-embed chat-embed--invalid">Invalid embed!</div>');
     expect(html).not.toContain('Broken');
-    expect(html).toContain('<a class="chat-embed__title" href="https://example.com/news" target="_blank" rel="noopener noreferrer">Shop update</a>');
+    expect(html).toContain(
+      '<a class="chat-embed__title" href="https://example.com/news" target="_blank" rel="noopener noreferrer">Shop update</a>',
+    );
     expect(html).toContain(`<img class="chat-embed__media" src="/thumbnail/data${FILE}.png" alt="Shop update"`);
   });
 
@@ -52,7 +56,11 @@ describe('CommunityMessages', () => {
   });
 
   it('shows messages oldest first whatever order they come in', () => {
-    const html = render([communityMessage({ message_id: '3', created_at: at(2000) }), communityMessage({ message_id: '1', created_at: at(0) }), communityMessage({ message_id: '2', created_at: at(1000) })]);
+    const html = render([
+      communityMessage({ message_id: '3', created_at: at(2000) }),
+      communityMessage({ message_id: '1', created_at: at(0) }),
+      communityMessage({ message_id: '2', created_at: at(1000) }),
+    ]);
     expect([...html.matchAll(/id="community-message-(\d+)"/g)].map((m) => m[1])).toEqual(['1', '2', '3']);
   });
 });

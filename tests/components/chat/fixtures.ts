@@ -1,6 +1,6 @@
 /** Chat messages with every field filled, for the component and security tests. */
-import type { DiscordMessage } from '../../../api/data/discord.ts';
-import type { CommunityMessage } from '../../../api/data/community.ts';
+import type { DiscordMessage } from '@api/data/discord.ts';
+import type { CommunityMessage } from '@api/data/community.ts';
 
 export const HASH = `abcd${'0'.repeat(60)}`;
 export const FILE = `/ab/cd/${HASH}`;
@@ -62,7 +62,15 @@ export function communityMessage(over: Partial<CommunityMessage> = {}): Communit
     deleted_at: null,
     replies: [{ user: { name: 'kiwi_fan', role: 'user' }, text: 'Agreed!', created_at: at(60_000) }],
     embeds: [
-      { type: 'link', asset_url: null, title_link: 'https://example.com/news', image_url: `/data${FILE}.png`, thumb_url: `/data${FILE}.png`, title: 'Shop update', text: 'New prints' },
+      {
+        type: 'link',
+        asset_url: null,
+        title_link: 'https://example.com/news',
+        image_url: `/data${FILE}.png`,
+        thumb_url: `/data${FILE}.png`,
+        title: 'Shop update',
+        text: 'New prints',
+      },
     ],
     attachments: [{ path: `${FILE}.png`, name: 'print.png' }],
     original_json: { user: { name: 'Creator', role: 'campaign' }, created_at: at(0), text: 'The new pack is **live**' },

@@ -4,8 +4,8 @@
  * disguised with case, whitespace, control characters and entities, and markdown link tricks, with the
  * paths of every field of a Discord message and a community message to put them in.
  */
-import type { DiscordMessage } from '../../../api/data/discord.ts';
-import type { CommunityMessage } from '../../../api/data/community.ts';
+import type { DiscordMessage } from '@api/data/discord.ts';
+import type { CommunityMessage } from '@api/data/community.ts';
 import { communityMessage, discordMessage, videoEmbed } from './fixtures.ts';
 
 export const PAYLOADS = [
@@ -150,7 +150,10 @@ export function fullCommunityMessage(): CommunityMessage {
 
 /** One message per payload with `field` set to it (ids kept apart unless the id is the field). */
 export function hostileDiscordPage(field: string): DiscordMessage[] {
-  return PAYLOADS.map((payload, index) => ({ ...withField(fullDiscordMessage(), field, payload), ...(field === 'id' ? {} : { id: String(index) }) }));
+  return PAYLOADS.map((payload, index) => ({
+    ...withField(fullDiscordMessage(), field, payload),
+    ...(field === 'id' ? {} : { id: String(index) }),
+  }));
 }
 
 export function hostileCommunityPage(field: string): CommunityMessage[] {

@@ -6,26 +6,67 @@
  */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import DiscordMessages from '../../../src/components/chat/DiscordMessages.tsx';
-import CommunityMessages from '../../../src/components/chat/CommunityMessages.tsx';
-import type { DiscordMessage } from '../../../api/data/discord.ts';
-import type { CommunityMessage } from '../../../api/data/community.ts';
+import DiscordMessages from '@site/components/chat/DiscordMessages.tsx';
+import CommunityMessages from '@site/components/chat/CommunityMessages.tsx';
+import type { DiscordMessage } from '@api/data/discord.ts';
+import type { CommunityMessage } from '@api/data/community.ts';
 import { discordMessage } from './fixtures.ts';
-import { COMMUNITY_FIELDS, DISCORD_FIELDS, PAYLOADS, fullCommunityMessage, fullDiscordMessage, hostileCommunityPage, hostileDiscordPage, withField } from './hostile.ts';
+import {
+  COMMUNITY_FIELDS,
+  DISCORD_FIELDS,
+  PAYLOADS,
+  fullCommunityMessage,
+  fullDiscordMessage,
+  hostileCommunityPage,
+  hostileDiscordPage,
+  withField,
+} from './hostile.ts';
 
 const CONTENT_HOST = 'https://cdn.test';
-const ALLOWED_TAGS = new Set(['ol', 'ul', 'li', 'div', 'span', 'a', 'img', 'video', 'br', 'strong', 'em', 'u', 's', 'code', 'pre', 'blockquote', 'small', 'time', 'dl', 'dt', 'dd', 'p', 'svg', 'title', 'path']);
+const ALLOWED_TAGS = new Set([
+  'ol',
+  'ul',
+  'li',
+  'div',
+  'span',
+  'a',
+  'img',
+  'video',
+  'br',
+  'strong',
+  'em',
+  'u',
+  's',
+  'code',
+  'pre',
+  'blockquote',
+  'small',
+  'time',
+  'dl',
+  'dt',
+  'dd',
+  'p',
+  'svg',
+  'title',
+  'path',
+]);
 const URL_ATTRIBUTES = new Set(['href', 'src', 'poster', 'srcset', 'action', 'formaction', 'data', 'xlink:href', 'background', 'cite']);
 const ARCHIVE = /^\/(?:thumbnail\/)?data\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}(?:\.[a-z0-9]+)?(?:\?f=[^"]*)?$/i;
 const BROWSE = /^\/file\/[0-9a-f]{64}$/;
-const CONTENT_HOST_MEDIA = /^https:\/\/cdn\.test\/(?:avatars\/\d+\/(?:a_)?[0-9a-f]{32}\.png|embed\/avatars\/[0-5]\.png|emojis\/\d+\.(?:png|gif))$/;
+const CONTENT_HOST_MEDIA =
+  /^https:\/\/cdn\.test\/(?:avatars\/\d+\/(?:a_)?[0-9a-f]{32}\.png|embed\/avatars\/[0-5]\.png|emojis\/\d+\.(?:png|gif))$/;
 
 function decode(value: string): string {
-  return value.replace(/&quot;/g, '"').replace(/&#x27;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return value
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 /** Every problem found in the markup, as readable lines (empty when safe). */
-export function unsafeParts(html: string): string[] {
+function unsafeParts(html: string): string[] {
   const problems: string[] = [];
   for (const tag of html.matchAll(/<([a-zA-Z][a-zA-Z0-9:-]*)((?:\s[^>]*)?)\/?>/g)) {
     const [, name, attributes] = tag;
@@ -42,7 +83,9 @@ export function unsafeParts(html: string): string[] {
       if (key === 'style' && !/^--embed-color:#[0-9a-f]{6}$/.test(value)) problems.push(`style ${JSON.stringify(value)}`);
       if (!URL_ATTRIBUTES.has(key)) continue;
       const isMedia = key !== 'href';
-      const ok = isMedia ? ARCHIVE.test(value) && !value.includes('?') || CONTENT_HOST_MEDIA.test(value) : /^https?:\/\//i.test(value) || ARCHIVE.test(value) || BROWSE.test(value);
+      const ok = isMedia
+        ? (ARCHIVE.test(value) && !value.includes('?')) || CONTENT_HOST_MEDIA.test(value)
+        : /^https?:\/\//i.test(value) || ARCHIVE.test(value) || BROWSE.test(value);
       if (!ok) problems.push(`${key}=${JSON.stringify(value)} on <${name}>`);
       if (isMedia && !['img', 'video'].includes(name)) problems.push(`${key} on <${name}>`);
     }
@@ -70,7 +113,20 @@ describe('Discord messages with hostile fields', () => {
 
   it('the untouched message renders every part (so each field below is really rendered)', () => {
     const html = renderToStaticMarkup(<DiscordMessages messages={[base]} contentHost={CONTENT_HOST} imageHost="" />);
-    for (const part of ['chat-embed__provider', 'chat-embed__author', 'chat-embed__title', 'chat-embed__description', 'chat-embed__footer', '<dt>', 'video class="chat-embed__media"', 'chat-attachment--image', 'chat-attachment--video', 'chat-file--archive', 'chat-file__name', 'chat-group__avatar']) {
+    for (const part of [
+      'chat-embed__provider',
+      'chat-embed__author',
+      'chat-embed__title',
+      'chat-embed__description',
+      'chat-embed__footer',
+      '<dt>',
+      'video class="chat-embed__media"',
+      'chat-attachment--image',
+      'chat-attachment--video',
+      'chat-file--archive',
+      'chat-file__name',
+      'chat-group__avatar',
+    ]) {
       expect(html).toContain(part);
     }
     expect(unsafeParts(html)).toEqual([]);
@@ -94,7 +150,15 @@ describe('community messages with hostile fields', () => {
 
   it('the untouched message renders every part', () => {
     const html = renderToStaticMarkup(<CommunityMessages messages={[base]} imageHost="" />);
-    for (const part of ['chat-embed__title', 'chat-embed__description', 'chat-embed__media', 'Invalid embed!', 'chat-attachment--image', 'chat-community__replies', 'chat-badge']) {
+    for (const part of [
+      'chat-embed__title',
+      'chat-embed__description',
+      'chat-embed__media',
+      'Invalid embed!',
+      'chat-attachment--image',
+      'chat-community__replies',
+      'chat-badge',
+    ]) {
       expect(html).toContain(part);
     }
     expect(unsafeParts(html)).toEqual([]);
@@ -112,7 +176,9 @@ describe('community messages with hostile fields', () => {
 
 describe('hostile text shows as text', () => {
   it('keeps a script tag in content visible and escaped', () => {
-    const html = renderToStaticMarkup(<DiscordMessages messages={[discordMessage({ content: '<script>alert(1)</script>' })]} contentHost={CONTENT_HOST} imageHost="" />);
+    const html = renderToStaticMarkup(
+      <DiscordMessages messages={[discordMessage({ content: '<script>alert(1)</script>' })]} contentHost={CONTENT_HOST} imageHost="" />,
+    );
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   });
 });

@@ -7,8 +7,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import { TransientError } from '../../errors.ts';
-import { createPaysiteClient, type PaysiteClient } from '../../fetch.ts';
+import { TransientError } from '@api/importer/errors.ts';
+import { createPaysiteClient, type PaysiteClient } from '@api/importer/fetch.ts';
 import type { ImportContext } from '../index.ts';
 
 /** Messages a page: the API's maximum. */
@@ -108,7 +108,9 @@ function parse<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  throw new TransientError(`Discord answered ${what} in a shape the importer does not understand (${issue?.path.join('.') || 'root'}: ${issue?.message})`);
+  throw new TransientError(
+    `Discord answered ${what} in a shape the importer does not understand (${issue?.path.join('.') || 'root'}: ${issue?.message})`,
+  );
 }
 
 /** Discord's API for one import: the user token of the import, its abort signal, the configured endpoint. */

@@ -4,11 +4,11 @@
  * it, as the kemono API hands it out. Avatars and emojis are not downloaded; the viewer builds their
  * URLs from the ids and hashes kept here.
  */
-import { nowIso } from '../../../data/util.ts';
-import { archiveTime } from '../../text.ts';
-import type { ArchivedFile } from '../../content.ts';
-import type { DiscordAuthor, DiscordChannelInput, DiscordEmbed, DiscordMessageInput } from '../../../data/discord.ts';
-export { DISCORD_CATEGORY_TYPE as CATEGORY_TYPE } from '../../../data/discord.ts';
+import { nowIso } from '@api/data/util.ts';
+import { archiveTime } from '@api/importer/text.ts';
+import type { ArchivedFile } from '@api/importer/content.ts';
+import type { DiscordAuthor, DiscordChannelInput, DiscordEmbed, DiscordMessageInput } from '@api/data/discord.ts';
+export { DISCORD_CATEGORY_TYPE as CATEGORY_TYPE } from '@api/data/discord.ts';
 import type { DiscordApiChannel, DiscordApiEmbed, DiscordApiMessage, DiscordApiUser } from './api.ts';
 
 /** Channel types whose messages we read: text, voice (its text chat), announcement, threads, stage. */
@@ -73,7 +73,11 @@ export function embedMediaUrls(embed: DiscordApiEmbed): string[] {
 export function toEmbed(embed: DiscordApiEmbed, archived: Map<string, string>): DiscordEmbed {
   const { thumbnail, image, video, ...rest } = embed;
   const out: DiscordEmbed = { ...rest };
-  for (const [kind, media] of [['thumbnail', thumbnail], ['image', image], ['video', video]] as const) {
+  for (const [kind, media] of [
+    ['thumbnail', thumbnail],
+    ['image', image],
+    ['video', video],
+  ] as const) {
     const local = media?.proxy_url ? archived.get(media.proxy_url) : undefined;
     if (media && local) out[kind] = { url: `/data${local}`, width: media.width, height: media.height };
   }

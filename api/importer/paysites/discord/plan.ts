@@ -6,14 +6,14 @@
  * the viewer can group them) channel rows.
  * The plan is committed with the writes, so a resumed import never looks the channels up again.
  */
-import { getCreator, upsertCreator } from '../../../data/creators.ts';
-import { upsertDiscordChannel, type DiscordChannelInput } from '../../../data/discord.ts';
-import { archiveCreatorImage } from '../../content.ts';
-import { PaysiteRequestError } from '../../fetch.ts';
+import { getCreator, upsertCreator } from '@api/data/creators.ts';
+import { upsertDiscordChannel, type DiscordChannelInput } from '@api/data/discord.ts';
+import { archiveCreatorImage } from '@api/importer/content.ts';
+import { PaysiteRequestError } from '@api/importer/fetch.ts';
 import type { ImportContext } from '../index.ts';
 import type { DiscordApi, DiscordApiChannel, DiscordApiGuild } from './api.ts';
 import { CATEGORY_TYPE, DM_TYPES, FORUM_TYPES, MESSAGE_CHANNEL_TYPES, toChannelInput } from './map.ts';
-import { countLabel } from '../../../../src/lib/format.ts';
+import { countLabel } from '@shared/format.ts';
 
 export interface PlannedChannel {
   id: string;

@@ -6,8 +6,8 @@
  * importer does not know is a TransientError (retried later) rather than a crash or a silent skip.
  */
 import { z } from 'zod';
-import { TransientError } from '../../errors.ts';
-import { createPaysiteClient, PaysiteRequestError, type PaysiteClient } from '../../fetch.ts';
+import { TransientError } from '@api/importer/errors.ts';
+import { createPaysiteClient, PaysiteRequestError, type PaysiteClient } from '@api/importer/fetch.ts';
 import type { ImportContext } from '../index.ts';
 
 const user = z.object({ userId: z.string(), name: z.string(), iconUrl: z.string().nullish() });
@@ -42,8 +42,19 @@ export type PostItem = z.infer<typeof postItem>;
 
 const image = z.object({ id: z.string(), extension: z.string().nullish(), originalUrl: z.string(), thumbnailUrl: z.string().nullish() });
 const file = z.object({ id: z.string(), name: z.string(), extension: z.string().nullish(), url: z.string(), size: z.number().nullish() });
-const embed = z.object({ id: z.string().optional(), serviceProvider: z.string(), contentId: z.string().nullish(), videoId: z.string().nullish() });
-const urlEmbed = z.object({ id: z.string().optional(), type: z.string(), url: z.string().nullish(), html: z.string().nullish(), host: z.string().nullish() });
+const embed = z.object({
+  id: z.string().optional(),
+  serviceProvider: z.string(),
+  contentId: z.string().nullish(),
+  videoId: z.string().nullish(),
+});
+const urlEmbed = z.object({
+  id: z.string().optional(),
+  type: z.string(),
+  url: z.string().nullish(),
+  html: z.string().nullish(),
+  host: z.string().nullish(),
+});
 const block = z.object({
   type: z.string(),
   text: z.string().nullish(),

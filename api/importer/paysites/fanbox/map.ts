@@ -2,8 +2,8 @@
  * Fanbox shapes into Trove's: dates, the post body as HTML (before its images are archived), embeds and
  * comments. Pure functions; the importer does the fetching and the writing.
  */
-import type { CommentInput, PostEmbed } from '../../../data/posts.ts';
-import { archiveTime, escapeHtml } from '../../text.ts';
+import type { CommentInput, PostEmbed } from '@api/data/posts.ts';
+import { archiveTime, escapeHtml } from '@api/importer/text.ts';
 import type { FanboxBlock, FanboxComment, FanboxEmbed, FanboxFile, FanboxImage, PostBody, PostInfo } from './api.ts';
 
 /** Plain text (a post's text, a comment, a newsletter) as paragraphs; blank lines separate them. */
@@ -146,13 +146,17 @@ export function postEmbed(post: PostInfo): PostEmbed | null {
   const first = body?.video ?? Object.values(body?.embedMap ?? {})[0];
   const url = first && embedUrl(first);
   if (url) return { url, subject: post.title || null, description: null };
-  const card = Object.values(body?.urlEmbedMap ?? {}).map(urlEmbedUrl).find(Boolean);
+  const card = Object.values(body?.urlEmbedMap ?? {})
+    .map(urlEmbedUrl)
+    .find(Boolean);
   return card ? { url: card, subject: null, description: null } : null;
 }
 
 /** A Fanbox file's name with its extension ('data' + 'zip' -> 'data.zip'). */
 export function fileName(file: FanboxFile): string {
-  return file.extension && !file.name.toLowerCase().endsWith(`.${file.extension.toLowerCase()}`) ? `${file.name}.${file.extension}` : file.name;
+  return file.extension && !file.name.toLowerCase().endsWith(`.${file.extension.toLowerCase()}`)
+    ? `${file.name}.${file.extension}`
+    : file.name;
 }
 
 /** Comments with their replies flattened (a reply points at its parent), as CommentInputs. */

@@ -6,8 +6,8 @@
  * the importer does not understand ends the try as a TransientError (retried later), never a crash.
  */
 import { z } from 'zod';
-import { TransientError } from '../../errors.ts';
-import type { PaysiteClient } from '../../fetch.ts';
+import { TransientError } from '@api/importer/errors.ts';
+import type { PaysiteClient } from '@api/importer/fetch.ts';
 
 const id = z.union([z.string(), z.number()]).transform(String);
 const linkage = z.object({ type: z.string(), id });
@@ -19,13 +19,19 @@ export const resourceSchema = z
     type: z.string(),
     id,
     attributes: z.record(z.string(), z.unknown()).optional().default({}),
-    relationships: z.record(z.string(), z.union([toOne, toMany, z.unknown()])).optional().default({}),
+    relationships: z
+      .record(z.string(), z.union([toOne, toMany, z.unknown()]))
+      .optional()
+      .default({}),
   })
   .passthrough();
 export type Resource = z.infer<typeof resourceSchema>;
 
 /** `links.next` is a URL string on Patreon (older answers leave out the scheme), or JSON:API's {href}. */
-const nextLink = z.union([z.string(), z.object({ href: z.string() }).transform((l) => l.href)]).nullable().optional();
+const nextLink = z
+  .union([z.string(), z.object({ href: z.string() }).transform((l) => l.href)])
+  .nullable()
+  .optional();
 
 export const documentSchema = z
   .object({

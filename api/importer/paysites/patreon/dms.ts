@@ -4,8 +4,8 @@
  * importing account's review ('pending'). One step per conversation, so a restart goes on from the
  * next one; DM hashes come from Patreon's message ids, so a conversation done twice stores nothing twice.
  */
-import { upsertDm } from '../../../data/dms.ts';
-import type { PaysiteClient } from '../../fetch.ts';
+import { upsertDm } from '@api/data/dms.ts';
+import type { PaysiteClient } from '@api/importer/fetch.ts';
 import type { ImportContext } from '../index.ts';
 import { CONVERSATIONS_PATH, getDocument, messagesPath, nextPath } from './api.ts';
 import { dataList, dmPlan, relatedId, type DmPlan } from './map.ts';

@@ -4,8 +4,8 @@
  * their replies; DMs. Pure functions: downloads and writes happen in the importer.
  */
 import { createHash } from 'node:crypto';
-import type { CommentInput, Poll, PostEmbed } from '../../../data/posts.ts';
-import { archiveTime, escapeHtml } from '../../text.ts';
+import type { CommentInput, Poll, PostEmbed } from '@api/data/posts.ts';
+import { archiveTime, escapeHtml } from '@api/importer/text.ts';
 import {
   attachmentAttributes,
   commentAttributes,
@@ -115,7 +115,9 @@ export function postPlan(post: Resource, index: Included): PostPlan {
     ...mediaFiles(post, 'attachments_media', index),
     ...mediaFiles(post, 'audio', index),
   ];
-  const embed = attrs.embed?.url ? { url: attrs.embed.url, subject: attrs.embed.subject ?? null, description: attrs.embed.description ?? null } : null;
+  const embed = attrs.embed?.url
+    ? { url: attrs.embed.url, subject: attrs.embed.subject ?? null, description: attrs.embed.description ?? null }
+    : null;
   const tags = related(post, 'user_defined_tags', index).map((tag) => parseOr(tagAttributes, tag.attributes, 'a tag').value);
   return {
     id: post.id,

@@ -3,9 +3,9 @@
  * images, attachments and audio, each file once), its HTML with inline images archived, and all its
  * comments. Everything slow happens here, before the step that writes it.
  */
-import { archiveFiles, archiveInlineImages, type ArchivedFile } from '../../content.ts';
-import { PaysiteRequestError, type PaysiteClient } from '../../fetch.ts';
-import type { CommentInput, PostInput } from '../../../data/posts.ts';
+import { archiveFiles, archiveInlineImages, type ArchivedFile } from '@api/importer/content.ts';
+import { PaysiteRequestError, type PaysiteClient } from '@api/importer/fetch.ts';
+import type { CommentInput, PostInput } from '@api/data/posts.ts';
 import type { ImportContext } from '../index.ts';
 import { commentsPath, getDocument, nextPath } from './api.ts';
 import { commentInputs, type PostPlan } from './map.ts';
@@ -15,11 +15,17 @@ export interface PreparedPost {
   comments: CommentInput[];
 }
 
-async function archiveAll(ctx: ImportContext, client: PaysiteClient, plan: PostPlan): Promise<{ file: ArchivedFile | null; attachments: ArchivedFile[] }> {
+async function archiveAll(
+  ctx: ImportContext,
+  client: PaysiteClient,
+  plan: PostPlan,
+): Promise<{ file: ArchivedFile | null; attachments: ArchivedFile[] }> {
   const [file = null] = plan.file ? await archiveFiles(ctx, client, [plan.file]) : [];
   // Patreon lists a post's image both as its image and among its images: keep one copy.
   const seen = new Set(file ? [file.hash] : []);
-  const attachments = (await archiveFiles(ctx, client, plan.attachments)).filter((archived) => !seen.has(archived.hash) && seen.add(archived.hash));
+  const attachments = (await archiveFiles(ctx, client, plan.attachments)).filter(
+    (archived) => !seen.has(archived.hash) && seen.add(archived.hash),
+  );
   return { file, attachments };
 }
 

@@ -1,0 +1,117 @@
+/**
+ * The signed-in account's favourites, cached in localStorage as `favs` (creators: {service, id}) and
+ * `post_favs` (posts: {service, user, id}) (SPEC.md sections 3 and 4). Favouriting calls the server,
+ * then reloads the whole list and rewrites the cache. Guests have none. Browser-safe; nothing touches
+ * storage at import time.
+ */
+import { atom, onMount } from 'nanostores';
+import { api } from '../api-client.ts';
+import { STORAGE_KEYS } from '@shared/constants.ts';
+import { $session } from './session.ts';
+
+export type FavoriteKind = 'creator' | 'post';
+
+export interface FavoriteTarget {
+  kind: FavoriteKind;
+  service: string;
+  /** The creator's id (for a post, its creator). */
+  creatorId: string;
+  postId?: string;
+}
+
+/** Keys 'service:id' (creators) and 'service:user:id' (posts). */
+export const $favorites = atom<{ creators: ReadonlySet<string>; posts: ReadonlySet<string> }>({ creators: new Set(), posts: new Set() });
+
+const creatorKey = (service: string, id: string) => `${service}:${id}`;
+const postKey = (service: string, user: string, id: string | undefined) => `${service}:${user}:${id}`;
+
+export function favoriteKey(target: FavoriteTarget): string {
+  return target.kind === 'creator'
+    ? creatorKey(target.service, target.creatorId)
+    : postKey(target.service, target.creatorId, target.postId);
+}
+
+interface CreatorFav {
+  service: string;
+  id: string;
+}
+interface PostFav {
+  service: string;
+  user: string;
+  id: string;
+}
+
+function readList<T>(key: string): T[] {
+  try {
+    const parsed: unknown = JSON.parse(globalThis.localStorage?.getItem(key) ?? '[]');
+    return Array.isArray(parsed) ? (parsed as T[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function publish(creators: CreatorFav[], posts: PostFav[]): void {
+  $favorites.set({
+    creators: new Set(creators.map((c) => creatorKey(c.service, c.id))),
+    posts: new Set(posts.map((p) => postKey(p.service, p.user, p.id))),
+  });
+}
+
+onMount($favorites, () => {
+  if ($session.get().loggedIn) publish(readList(STORAGE_KEYS.favs), readList(STORAGE_KEYS.postFavs));
+});
+
+/** Fetches both lists from the server and rewrites the local cache. */
+export async function reloadFavorites(): Promise<void> {
+  const [creators, posts] = await Promise.all([
+    api.v1.get<CreatorFav[]>('/account/favorites', { query: { type: 'artist' }, cache: false }),
+    api.v1.get<PostFav[]>('/account/favorites', { query: { type: 'post' }, cache: false }),
+  ]);
+  const slim = {
+    creators: creators.map(({ service, id }) => ({ service, id })),
+    posts: posts.map(({ service, user, id }) => ({ service, user, id })),
+  };
+  try {
+    globalThis.localStorage?.setItem(STORAGE_KEYS.favs, JSON.stringify(slim.creators));
+    globalThis.localStorage?.setItem(STORAGE_KEYS.postFavs, JSON.stringify(slim.posts));
+  } catch {
+    // Storage may be unavailable: the list then lasts for this page only.
+  }
+  publish(slim.creators, slim.posts);
+}
+
+/** Whether this browser holds the cached lists (written by the last reload). */
+export function hasCachedFavorites(): boolean {
+  try {
+    const store = globalThis.localStorage;
+    return !!store && store.getItem(STORAGE_KEYS.favs) !== null && store.getItem(STORAGE_KEYS.postFavs) !== null;
+  } catch {
+    return false;
+  }
+}
+
+let syncing: Promise<void> | undefined;
+
+/**
+ * Loads the lists from the server once when a signed-in browser has no cached copy (the first page
+ * after logging in, or storage cleared): every favourite button of the page shares the one request.
+ */
+export function ensureFavorites(): Promise<void> {
+  if (!$session.get().loggedIn || hasCachedFavorites()) return Promise.resolve();
+  syncing ??= reloadFavorites().finally(() => {
+    syncing = undefined;
+  });
+  return syncing;
+}
+
+/** Adds or removes a favourite on the server, then reloads the list. */
+export async function setFavorite(target: FavoriteTarget, favorite: boolean): Promise<void> {
+  const enc = encodeURIComponent;
+  const path =
+    target.kind === 'creator'
+      ? `/favorites/creator/${enc(target.service)}/${enc(target.creatorId)}`
+      : `/favorites/post/${enc(target.service)}/${enc(target.creatorId)}/${enc(target.postId ?? '')}`;
+  if (favorite) await api.v1.post(path);
+  else await api.v1.delete(path);
+  await reloadFavorites();
+}

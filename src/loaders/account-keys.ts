@@ -1,0 +1,20 @@
+/** The account's stored session keys (rendered on demand, never stored): what GET /account/keys answers. */
+import type { SiteDeps } from './deps.ts';
+import { listAccountKeys, type AutoImportKey } from '@api/data/imports.ts';
+import { requireAccess } from './account.ts';
+import { ok, type PageOutcome } from './outcome.ts';
+
+export type KeyView = Pick<AutoImportKey, 'id' | 'service' | 'dead' | 'added' | 'import_ids'>;
+
+export function loadAccountKeys(deps: SiteDeps, request: Request): PageOutcome<{ keys: KeyView[] }> {
+  const access = requireAccess(deps, request, 'account');
+  if (access.kind !== 'ok') return access;
+  const keys = listAccountKeys(deps.db, access.data.account.id).map(({ id, service, dead, added, import_ids }) => ({
+    id,
+    service,
+    dead,
+    added,
+    import_ids,
+  }));
+  return ok({ keys });
+}

@@ -1,0 +1,154 @@
+/**
+ * Loaders of the archive pages: each takes the route's parameters and returns what the page renders,
+ * or a redirect / not-found / bad-request outcome. Server side only.
+ */
+import type { SiteDeps } from './deps.ts';
+import { getCreator, getCreatorByPublicId, listCreatorsUpdated, countCreators } from '@api/data/creators.ts';
+import {
+  countCreatorPosts,
+  countPosts,
+  listAllTags,
+  listCreatorPosts,
+  listCreatorTags,
+  listRecentPosts,
+  searchPosts,
+} from '@api/data/posts.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
+import { firstIssueMessage, postsSearchQuery } from '@shared/validators.ts';
+import { isPaysite, type Paysite } from '@shared/paysites.ts';
+import { paginate } from '@shared/pagination.ts';
+import { creatorUrl, discordServerUrl } from '@shared/urls.ts';
+import { GLOBAL_LISTING_STORED_PAGES } from '@api/pages/keys.ts';
+import { badRequest, notFound, ok, readOffset, redirect, type PageOutcome } from './outcome.ts';
+
+type Creator = NonNullable<ReturnType<typeof getCreator>>;
+
+/** The creator of a creator-page URL, a redirect from its public id, or the guard messages. */
+export function resolveCreator(
+  deps: SiteDeps,
+  service: string | undefined,
+  id: string | undefined,
+  subpath = '',
+): PageOutcome<{ creator: Creator; service: Paysite }> {
+  if (!service) return badRequest('Service name is required.');
+  if (!id) return badRequest('Artist ID is required.');
+  if (!isPaysite(service)) return notFound;
+  const db = deps.db;
+  const creator = getCreator(db, service, id);
+  if (creator) return ok({ creator, service });
+  const byPublicId = getCreatorByPublicId(db, service, id);
+  if (byPublicId && byPublicId.id !== id) return redirect(creatorUrl(service, byPublicId.id) + subpath);
+  return notFound;
+}
+
+interface SearchFilter {
+  q: string;
+  tags: string[];
+}
+
+/** `q` (at least 2 characters) and repeated `tag` parameters, validated by the shared rules. */
+function readSearch(search: URLSearchParams): SearchFilter | { error: string } {
+  const parsed = postsSearchQuery.safeParse(search.get('q') ?? undefined);
+  if (!parsed.success) return { error: firstIssueMessage(parsed.error) };
+  return {
+    q: parsed.data ?? '',
+    tags: search
+      .getAll('tag')
+      .map((tag) => tag.trim())
+      .filter(Boolean),
+  };
+}
+
+/**
+ * The count a search's paginator shows. Search counts stop at SEARCH_COUNT_LIMIT; past it, a full
+ * page promises one more page, so a visitor can always go on while results last.
+ */
+function searchTotal(found: { count: number; capped: boolean; posts: unknown[] }, offset: number): number {
+  if (!found.capped) return found.count;
+  const more = found.posts.length === PAGE_SIZE ? PAGE_SIZE : 0;
+  return Math.max(found.count, offset + found.posts.length + more);
+}
+
+/** A listing URL that keeps the search, for the paginator's links. */
+function searchUrl(base: string, filter: SearchFilter): string {
+  const params = new URLSearchParams();
+  if (filter.q) params.set('q', filter.q);
+  for (const tag of filter.tags) params.append('tag', tag);
+  return `${base}?${params}`;
+}
+
+/** Listing pages past the last one do not exist (the API answers [] there; a page answers 404). */
+export function pastTheEnd(offset: number, total: number): boolean {
+  return offset > 0 && offset >= total;
+}
+
+export function loadCreatorPosts(deps: SiteDeps, params: { service?: string; id?: string }, search: URLSearchParams) {
+  const resolved = resolveCreator(deps, params.service, params.id);
+  if (resolved.kind !== 'ok') return resolved;
+  const { creator, service } = resolved.data;
+  if (service === 'discord') return redirect(discordServerUrl(creator.id));
+  const offset = readOffset(search.get('o'));
+  if ('error' in offset) return badRequest(offset.error);
+  const db = deps.db;
+  const baseUrl = creatorUrl(service, creator.id);
+  const filter = readSearch(search);
+  if ('error' in filter) return badRequest(filter.error);
+  if (filter.q || filter.tags.length > 0) {
+    const found = searchPosts(db, { q: filter.q, tag: filter.tags, service, user: creator.id, offset: offset.offset, limit: PAGE_SIZE });
+    return ok({
+      creator,
+      service,
+      posts: found.posts,
+      pagination: paginate(searchTotal(found, offset.offset), offset.offset),
+      baseUrl: searchUrl(baseUrl, filter),
+      filter,
+    });
+  }
+  const total = countCreatorPosts(db, service, creator.id);
+  if (pastTheEnd(offset.offset, total)) return notFound;
+  const posts = listCreatorPosts(db, service, creator.id, offset.offset, PAGE_SIZE);
+  return ok({ creator, service, posts, pagination: paginate(total, offset.offset), baseUrl, filter });
+}
+
+export function loadCreatorTags(deps: SiteDeps, params: { service?: string; id?: string }) {
+  const resolved = resolveCreator(deps, params.service, params.id, '/tags');
+  if (resolved.kind !== 'ok') return resolved;
+  const { creator, service } = resolved.data;
+  return ok({ creator, service, tags: listCreatorTags(deps.db, service, creator.id), baseUrl: creatorUrl(service, creator.id) });
+}
+
+export function loadRecentPosts(deps: SiteDeps, search: URLSearchParams) {
+  const offset = readOffset(search.get('o'));
+  if ('error' in offset) return badRequest(offset.error);
+  const db = deps.db;
+  const filter = readSearch(search);
+  if ('error' in filter) return badRequest(filter.error);
+  if (filter.q || filter.tags.length > 0) {
+    const found = searchPosts(db, { q: filter.q, tag: filter.tags, offset: offset.offset, limit: PAGE_SIZE });
+    return ok({
+      posts: found.posts,
+      pagination: paginate(searchTotal(found, offset.offset), offset.offset),
+      baseUrl: searchUrl('/posts', filter),
+      filter,
+    });
+  }
+  const total = countPosts(db);
+  if (pastTheEnd(offset.offset, total)) return notFound;
+  const posts = listRecentPosts(db, offset.offset, PAGE_SIZE);
+  return ok({ posts, pagination: paginate(total, offset.offset), baseUrl: '/posts', filter });
+}
+
+export function loadUpdatedCreators(deps: SiteDeps, search: URLSearchParams) {
+  const offset = readOffset(search.get('o'));
+  if ('error' in offset) return badRequest(offset.error);
+  const db = deps.db;
+  // "Latest cached updated creators": the list is bounded like the other global listings.
+  const total = Math.min(countCreators(db), GLOBAL_LISTING_STORED_PAGES * PAGE_SIZE);
+  if (pastTheEnd(offset.offset, total)) return notFound;
+  const creators = listCreatorsUpdated(db, offset.offset, PAGE_SIZE);
+  return ok({ creators, pagination: paginate(total, offset.offset) });
+}
+
+export function loadAllTags(deps: SiteDeps) {
+  return ok({ tags: listAllTags(deps.db) });
+}

@@ -1,0 +1,46 @@
+/**
+ * The favourites pages (/account/favorites/artists and /posts): signed-in only, rendered on demand.
+ * The first page is sorted on the server by the same function the island uses (shared/favorites-sort.ts),
+ * so the page works without JavaScript and the island re-sorts without a reload. Server side only.
+ */
+import type { SiteDeps } from './deps.ts';
+import { listFavoriteCreators, listFavoritePosts } from '@api/data/favorites.ts';
+import { favoritesPage, favoritesUrl, type FavoritesKind, type FavoritesQuery } from '@shared/favorites-sort.ts';
+import { paginate } from '@shared/pagination.ts';
+import { favoriteCreatorsQuerySchema, favoritePostsQuerySchema, firstIssueMessage } from '@shared/validators.ts';
+import { requireAccess } from './account.ts';
+import { paramsObject } from './artists.ts';
+import { badRequest, ok, redirect } from './outcome.ts';
+
+/** /favorites and /account/favorites open the favourite profiles. */
+export const favoritesRedirect = () => redirect('/account/favorites/artists', 302);
+
+function readQuery(kind: FavoritesKind, search: URLSearchParams) {
+  const schema = kind === 'artists' ? favoriteCreatorsQuerySchema : favoritePostsQuerySchema;
+  return schema.safeParse(paramsObject(search));
+}
+
+export type FavoritesPageData = Extract<ReturnType<typeof loadFavorites>, { kind: 'ok' }>['data'];
+
+/**
+ * The account's favourites of one kind, one page sorted. Access is checked before the query, so a guest
+ * learns nothing about the inputs (as with the API); a bad sort_by or order is the spec's 400.
+ */
+export function loadFavorites(deps: SiteDeps, kind: FavoritesKind, request: Request, search: URLSearchParams) {
+  const access = requireAccess(deps, request, 'account');
+  if (access.kind !== 'ok') return access;
+  const parsed = readQuery(kind, search);
+  if (!parsed.success) return badRequest(firstIssueMessage(parsed.error));
+  const query: FavoritesQuery<string> = parsed.data;
+  const db = deps.db;
+  const accountId = access.data.account.id;
+  const creators = kind === 'artists' ? favoritesPage(kind, listFavoriteCreators(db, accountId), query) : undefined;
+  const posts = kind === 'posts' ? favoritesPage(kind, listFavoritePosts(db, accountId), query) : undefined;
+  return ok({
+    query,
+    baseUrl: favoritesUrl(kind, { ...query, o: 0 }),
+    creators: creators?.items ?? [],
+    posts: posts?.items ?? [],
+    pagination: paginate(creators?.total ?? posts?.total ?? 0, query.o),
+  });
+}

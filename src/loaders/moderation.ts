@@ -1,0 +1,60 @@
+/**
+ * Loaders of the link request form, the moderators' review and the administrators' account pages.
+ * All are rendered on demand (they depend on the signed-in account) with the API's rules and messages.
+ * Server side only.
+ */
+import type { SiteDeps } from './deps.ts';
+import { countAccounts, getAccount, listAccounts } from '@api/data/accounts.ts';
+import { listPendingLinkRequests } from '@api/data/moderation.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
+import { paginate } from '@shared/pagination.ts';
+import { accountId, accountsFilterSchema, firstIssueMessage, pageNumber } from '@shared/validators.ts';
+import { resolveCreator } from './archive.ts';
+import { requireAccess } from './account.ts';
+import { badRequest, notFound, ok } from './outcome.ts';
+
+type Params = { service?: string; id?: string };
+
+/** The link form of a creator; `prefix` is '/account' when reached through that path. */
+export function loadLinkForm(deps: SiteDeps, request: Request, params: Params, prefix: '' | '/account') {
+  const access = requireAccess(deps, request, 'account');
+  if (access.kind !== 'ok') return access;
+  const resolved = resolveCreator(deps, params.service, params.id, '/links/new');
+  if (resolved.kind === 'redirect') return { ...resolved, location: prefix + resolved.location };
+  return resolved;
+}
+
+export function loadLinkRequests(deps: SiteDeps, request: Request) {
+  const access = requireAccess(deps, request, 'moderator');
+  if (access.kind !== 'ok') return access;
+  return ok({ requests: listPendingLinkRequests(deps.db) });
+}
+
+export function loadAccounts(deps: SiteDeps, request: Request, params: { page?: string }, search: URLSearchParams) {
+  const access = requireAccess(deps, request, 'administrator');
+  if (access.kind !== 'ok') return access;
+  const page = pageNumber.safeParse(params.page);
+  if (!page.success) return badRequest(firstIssueMessage(page.error));
+  const filter = accountsFilterSchema.safeParse({ name: search.get('name') ?? undefined, role: search.get('role') ?? undefined });
+  if (!filter.success) return badRequest(firstIssueMessage(filter.error));
+  const db = deps.db;
+  const count = countAccounts(db, filter.data);
+  const offset = (page.data - 1) * PAGE_SIZE;
+  // Past the last page is a 404, like the archive listings; page 1 of nothing shows 'No accounts found.'
+  if (page.data > 1 && offset >= count) return notFound;
+  return ok({
+    me: access.data.account,
+    filter: filter.data,
+    accounts: listAccounts(db, { ...filter.data, offset, limit: PAGE_SIZE }),
+    pagination: paginate(count, offset),
+  });
+}
+
+export function loadAccount(deps: SiteDeps, request: Request, params: { id?: string }) {
+  const access = requireAccess(deps, request, 'administrator');
+  if (access.kind !== 'ok') return access;
+  const id = accountId.safeParse(params.id);
+  if (!id.success) return badRequest(firstIssueMessage(id.error));
+  const account = getAccount(deps.db, id.data);
+  return account ? ok({ me: access.data.account, account }) : notFound;
+}

@@ -1,0 +1,29 @@
+/**
+ * Pages that only send the visitor elsewhere: a random creator or post, and a post named by service
+ * and id alone. Rendered on demand, never stored (a stored random page would always pick the same).
+ */
+import type { SiteDeps } from './deps.ts';
+import { randomCreator } from '@api/data/creators.ts';
+import { randomPost, resolvePost } from '@api/data/posts.ts';
+import { isPaysite } from '@shared/paysites.ts';
+import { creatorPageUrl, postUrl } from '@shared/urls.ts';
+import { badRequest, notFound, redirect, type PageOutcome } from './outcome.ts';
+
+export function loadRandomCreator(deps: SiteDeps): PageOutcome<never> {
+  const creator = randomCreator(deps.db);
+  return creator ? redirect(creatorPageUrl(creator.service, creator.id)) : notFound;
+}
+
+export function loadRandomPost(deps: SiteDeps): PageOutcome<never> {
+  const post = randomPost(deps.db);
+  return post ? redirect(postUrl(post.service, post.user, post.id)) : notFound;
+}
+
+/** /{service}/post/{post}: 303 to the post's full URL (SPEC.md section 2). */
+export function loadPostLookup(deps: SiteDeps, service: string | undefined, postId: string | undefined): PageOutcome<never> {
+  if (!service) return badRequest('Service name is required.');
+  if (!postId) return badRequest('Post ID is required.');
+  if (!isPaysite(service)) return notFound;
+  const found = resolvePost(deps.db, service, postId);
+  return found ? redirect(postUrl(found.service, found.artist_id, found.post_id), 303) : notFound;
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { cardThumbnailPath, cardTitle } from '@shared/post-card.ts';
+
+describe('post card rules', () => {
+  it('cuts titles over 50 characters and adds an ellipsis', () => {
+    const long = 'x'.repeat(51);
+    expect(cardTitle(long, '')).toBe(`${'x'.repeat(50)}…`);
+    expect(cardTitle('x'.repeat(50), '')).toBe('x'.repeat(50));
+    expect(cardTitle('猫'.repeat(60), '')).toBe(`${'猫'.repeat(50)}…`);
+  });
+
+  it('falls back to the content for DM or empty titles', () => {
+    expect(cardTitle('DM', 'hello there')).toBe('hello there');
+    expect(cardTitle('  ', 'c'.repeat(70))).toBe(`${'c'.repeat(50)}…`);
+  });
+
+  it('takes the thumbnail from an image file, or from an attachment on some paysites', () => {
+    const image = { path: '/ab/cd/x.JPG' };
+    expect(cardThumbnailPath({ service: 'patreon', file: image })).toBe('/ab/cd/x.JPG');
+    expect(cardThumbnailPath({ service: 'patreon', file: { path: '/ab/cd/x.zip' }, attachments: [{ path: '/a.png' }] })).toBeUndefined();
+    expect(cardThumbnailPath({ service: 'gumroad', file: {}, attachments: [{ path: '/a.zip' }, { path: '/b.webp' }] })).toBe('/b.webp');
+  });
+});
