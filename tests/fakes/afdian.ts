@@ -125,10 +125,14 @@ export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<
   };
 
   const registerPost = async (post: AfdianPost) => {
-    if (post.audio) files.set(vodPath(post, 'audio', post.audio.name), { type: 'audio/mpeg', bytes: silentMp3({ seconds: post.audio.seconds }) });
+    if (post.audio)
+      files.set(vodPath(post, 'audio', post.audio.name), { type: 'audio/mpeg', bytes: silentMp3({ seconds: post.audio.seconds }) });
     if (post.video) files.set(vodPath(post, 'video', post.video.name), { type: 'video/mp4', bytes: media.mp4() });
     for (const a of post.attachments ?? []) {
-      const bytes = await zipOf([{ name: 'README.txt', data: `${a.name}\n` }, { name: '设定/角色A.txt', data: '角色 A\n' }]);
+      const bytes = await zipOf([
+        { name: 'README.txt', data: `${a.name}\n` },
+        { name: '设定/角色A.txt', data: '角色 A\n' },
+      ]);
       files.set(vodPath(post, 'file', a.name), { type: 'application/zip', name: a.name, bytes });
     }
   };
@@ -139,8 +143,10 @@ export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<
     return key !== null && token !== undefined && sameText(token, key);
   };
   const creatorBy = (field: 'userId' | 'slug', value: string | null) => dataset.creators.find((c) => c[field] === value);
-  const sponsoredPrice = (c: AfdianCreator) => (c.sponsorship && !c.sponsorship.expired ? c.plans.find((p) => p.planId === c.sponsorship!.planId)?.price ?? 0 : 0);
-  const hasRight = (c: AfdianCreator, post: AfdianPost, user: boolean) => post.minPrice === 0 || (user && sponsoredPrice(c) >= post.minPrice);
+  const sponsoredPrice = (c: AfdianCreator) =>
+    c.sponsorship && !c.sponsorship.expired ? (c.plans.find((p) => p.planId === c.sponsorship!.planId)?.price ?? 0) : 0;
+  const hasRight = (c: AfdianCreator, post: AfdianPost, user: boolean) =>
+    post.minPrice === 0 || (user && sponsoredPrice(c) >= post.minPrice);
   const live = (c: AfdianCreator) => c.posts.filter((p) => !p.deleted).sort((a, b) => publishSn(b) - publishSn(a));
   const findPost = (postId: string | null) => findCreatorPost(dataset.creators, (p) => p.postId === postId);
 
@@ -153,13 +159,32 @@ export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<
         if (!user) return sendJson(res, options.refusal === 'ec' ? 200 : 401, LOGIN);
         if (url.pathname === '/api/my/profile') {
           const me = dataset.me;
-          return sendJson(res, 200, ok({ user: { user_id: me.userId, name: me.name, avatar: hosts.pic(me.userId, 'avatar', { name: 'me', width: 64, height: 64 }), cover: '', url_slug: me.slug, is_verified: 0, creator: {} }, ip_info: { country: '中国' } }));
+          return sendJson(
+            res,
+            200,
+            ok({
+              user: {
+                user_id: me.userId,
+                name: me.name,
+                avatar: hosts.pic(me.userId, 'avatar', { name: 'me', width: 64, height: 64 }),
+                cover: '',
+                url_slug: me.slug,
+                is_verified: 0,
+                creator: {},
+              },
+              ip_info: { country: '中国' },
+            }),
+          );
         }
         const sponsored = dataset.creators.filter((c) => c.sponsorship);
-        return sendJson(res, 200, ok({
-          sponsoring: sponsored.filter((c) => !c.sponsorship!.expired).map((c) => sponsoringItem(c, hosts)),
-          sponsoring_expired: sponsored.filter((c) => c.sponsorship!.expired).map((c) => sponsoringItem(c, hosts)),
-        }));
+        return sendJson(
+          res,
+          200,
+          ok({
+            sponsoring: sponsored.filter((c) => !c.sponsorship!.expired).map((c) => sponsoringItem(c, hosts)),
+            sponsoring_expired: sponsored.filter((c) => c.sponsorship!.expired).map((c) => sponsoringItem(c, hosts)),
+          }),
+        );
       }
       case '/api/user/get-profile-by-slug':
       case '/api/user/get-profile': {
@@ -171,28 +196,45 @@ export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<
         if (!c) return sendJson(res, 200, notFound('用户'));
         const type = q.get('type') ?? 'old';
         if (type !== 'old' && type !== 'new') return sendJson(res, 200, { ec: 400, em: '参数错误', data: {} });
-        const size = options.pageSize ?? (Math.min(Number(q.get('per_page')) || 10, 50));
+        const size = options.pageSize ?? Math.min(Number(q.get('per_page')) || 10, 50);
         const cursor = q.get('publish_sn') ?? '';
         let posts = live(c);
         if (q.get('plan_id')) posts = posts.filter((p) => planIds(c, p).includes(q.get('plan_id')!));
         if (cursor) posts = posts.filter((p) => publishSn(p) < Number(cursor));
         const page = posts.slice(0, size);
         const pinned = cursor ? [] : live(c).filter((p) => p.pinned);
-        return sendJson(res, 200, ok({ list: [...pinned, ...page].map((p) => postObject(c, p, { hasRight: hasRight(c, p, user), list: true }, hosts)), has_more: posts.length > size ? 1 : 0 }));
+        return sendJson(
+          res,
+          200,
+          ok({
+            list: [...pinned, ...page].map((p) => postObject(c, p, { hasRight: hasRight(c, p, user), list: true }, hosts)),
+            has_more: posts.length > size ? 1 : 0,
+          }),
+        );
       }
       case '/api/post/get-detail': {
         const found = findPost(q.get('post_id'));
         if (!found || found.post.deleted) return sendJson(res, 200, notFound('动态'));
-        return sendJson(res, 200, ok({ post: postObject(found.creator, found.post, { hasRight: hasRight(found.creator, found.post, user), list: false }, hosts) }));
+        return sendJson(
+          res,
+          200,
+          ok({ post: postObject(found.creator, found.post, { hasRight: hasRight(found.creator, found.post, user), list: false }, hosts) }),
+        );
       }
       case '/api/comment/get-list': {
         const found = findPost(q.get('post_id'));
         if (!found || found.post.deleted) return sendJson(res, 200, notFound('动态'));
         const size = options.commentPageSize ?? 10;
         const cursor = Number(q.get('publish_sn')) || Infinity;
-        const all = [...(found.post.comments ?? [])].sort((a, b) => b.publishTime - a.publishTime).filter((cm) => cm.publishTime * 10000 + 1 < cursor);
+        const all = [...(found.post.comments ?? [])]
+          .sort((a, b) => b.publishTime - a.publishTime)
+          .filter((cm) => cm.publishTime * 10000 + 1 < cursor);
         const list = all.slice(0, size).map((cm) => commentObject(cm, hosts, found.post));
-        return sendJson(res, 200, ok({ list, hot_list: cursor === Infinity && q.get('hot') === '1' ? list.slice(0, 1) : [], has_more: all.length > size ? 1 : 0 }));
+        return sendJson(
+          res,
+          200,
+          ok({ list, hot_list: cursor === Infinity && q.get('hot') === '1' ? list.slice(0, 1) : [], has_more: all.length > size ? 1 : 0 }),
+        );
       }
       default:
         return send(res, 404, '<html><body><h1>404</h1></body></html>', 'text/html');
@@ -214,8 +256,13 @@ export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<
     if (!file) return send(res, 404, 'Not Found', 'text/plain');
     const [t, us, sign] = ['t', 'us', 'sign'].map((k) => url.searchParams.get(k) ?? '');
     const dir = url.pathname.slice(0, url.pathname.lastIndexOf('/') + 1);
-    if (!sign || !sameText(sign, md5Hex(signKey + dir + t + us)) || parseInt(t, 16) < nowS()) return send(res, 403, '<html><body><h1>403 Forbidden</h1></body></html>', 'text/html');
-    const disposition = file.name ? { 'content-disposition': `attachment; filename="${encodeURIComponent(file.name)}"; filename*=UTF-8''${encodeURIComponent(file.name)}` } : undefined;
+    if (!sign || !sameText(sign, md5Hex(signKey + dir + t + us)) || parseInt(t, 16) < nowS())
+      return send(res, 403, '<html><body><h1>403 Forbidden</h1></body></html>', 'text/html');
+    const disposition = file.name
+      ? {
+          'content-disposition': `attachment; filename="${encodeURIComponent(file.name)}"; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+        }
+      : undefined;
     return sendBytes(req, res, file.bytes, file.type, disposition);
   };
 
@@ -226,12 +273,20 @@ export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<
     delay: () => fake.delayMs,
     handler: (req, res, url) => {
       const fault = url.pathname.startsWith('/api/') ? faults.take() : null;
-      if (fault?.kind === 'limit') return send(res, 429, '<html><body><h1>429 Too Many Requests</h1></body></html>', 'text/html', { 'retry-after': String(fault.retryAfter) });
+      if (fault?.kind === 'limit')
+        return send(res, 429, '<html><body><h1>429 Too Many Requests</h1></body></html>', 'text/html', {
+          'retry-after': String(fault.retryAfter),
+        });
       if (fault) return send(res, fault.status, `<html><body><h1>${fault.status}</h1></body></html>`, 'text/html');
       return api(req, res, url);
     },
   });
-  const cdnServer = await startHost({ port: options.cdnPort, log: logInto(requests, 'cdn', ['cookie', 'referer', 'range']), delay: () => fake.delayMs, handler: cdnHandler });
+  const cdnServer = await startHost({
+    port: options.cdnPort,
+    log: logInto(requests, 'cdn', ['cookie', 'referer', 'range']),
+    delay: () => fake.delayMs,
+    handler: cdnHandler,
+  });
   cdn = cdnServer.origin;
 
   return Object.assign(fake, {

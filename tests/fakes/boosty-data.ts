@@ -114,7 +114,19 @@ export const mediaId = (post: BoostyPost, index: number) => uuidFrom(`${post.id}
 export const videoVid = (post: BoostyPost, index: number) => String(7_000_000_000 + ((post.intId * 31 + index) % 1_000_000_000));
 
 export const MP4_TYPES = ['ultra_hd', 'quad_hd', 'full_hd', 'high', 'medium', 'low', 'lowest', 'tiny'] as const;
-export const MANIFEST_TYPES = ['hls', 'dash', 'dash_uni', 'ondemand_hls', 'ondemand_dash', 'live_hls', 'live_dash', 'live_playback_hls', 'live_playback_dash', 'live_ondemand_hls', 'live_cmaf'] as const;
+export const MANIFEST_TYPES = [
+  'hls',
+  'dash',
+  'dash_uni',
+  'ondemand_hls',
+  'ondemand_dash',
+  'live_hls',
+  'live_dash',
+  'live_playback_hls',
+  'live_playback_dash',
+  'live_ondemand_hls',
+  'live_cmaf',
+] as const;
 /** The qualities the fake serves (the seed clip is 320x180): the others answer url "". */
 export const SERVED_TYPES = new Set(['low', 'lowest', 'hls']);
 
@@ -124,7 +136,13 @@ export const FILE_SIZE_GUESS = 4096;
 
 /** Renders a post body as Boosty's block list. */
 /** `base`: the index of the first item (a teaser's items count on after the body's, so ids never clash). */
-export function renderBlocks(post: BoostyPost, content: BoostyContent[], hosts: BoostyHosts, sizes: (id: string) => number = () => FILE_SIZE_GUESS, base = 0): Record<string, unknown>[] {
+export function renderBlocks(
+  post: BoostyPost,
+  content: BoostyContent[],
+  hosts: BoostyHosts,
+  sizes: (id: string) => number = () => FILE_SIZE_GUESS,
+  base = 0,
+): Record<string, unknown>[] {
   const blocks: Record<string, unknown>[] = [];
   content.forEach((item, i) => {
     const index = base + i;
@@ -133,34 +151,78 @@ export function renderBlocks(post: BoostyPost, content: BoostyContent[], hosts: 
       case 'p':
         for (const run of item.runs) {
           const r = typeof run === 'string' ? { text: run } : run;
-          if (r.url) blocks.push({ type: 'link', url: r.url, explicit: false, content: textContent(r.text, item.style, r.styles), modificator: '' });
+          if (r.url)
+            blocks.push({ type: 'link', url: r.url, explicit: false, content: textContent(r.text, item.style, r.styles), modificator: '' });
           else blocks.push({ type: 'text', content: textContent(r.text, item.style, r.styles), modificator: '' });
         }
         blocks.push(blockEnd);
         break;
       case 'list':
-        blocks.push({ type: 'list', style: item.style, items: item.items.map((text) => ({ data: [{ type: 'text', content: textContent(text), modificator: '' }], items: [] })) });
+        blocks.push({
+          type: 'list',
+          style: item.style,
+          items: item.items.map((text) => ({ data: [{ type: 'text', content: textContent(text), modificator: '' }], items: [] })),
+        });
         break;
       case 'image':
-        blocks.push({ type: 'image', id, url: hosts.image(id), width: item.width ?? 16, height: item.height ?? 12, size: sizes(id), rendition: '', isInvalid: null });
+        blocks.push({
+          type: 'image',
+          id,
+          url: hosts.image(id),
+          width: item.width ?? 16,
+          height: item.height ?? 12,
+          size: sizes(id),
+          rendition: '',
+          isInvalid: null,
+        });
         break;
       case 'file':
         blocks.push({ type: 'file', id, url: hosts.file(id), title: item.name, size: sizes(id), complete: true, isInvalid: false });
         break;
       case 'audio':
         blocks.push({
-          type: 'audio_file', id, url: hosts.audio(id), title: item.name, size: sizes(id), duration: item.seconds ?? 2, fileType: 'MP3',
-          artist: item.artist ?? '', album: item.album ?? '', track: '', complete: true, uploadStatus: 'ok', timeCode: 0, viewsCounter: 3, showViewsCounter: false,
+          type: 'audio_file',
+          id,
+          url: hosts.audio(id),
+          title: item.name,
+          size: sizes(id),
+          duration: item.seconds ?? 2,
+          fileType: 'MP3',
+          artist: item.artist ?? '',
+          album: item.album ?? '',
+          track: '',
+          complete: true,
+          uploadStatus: 'ok',
+          timeCode: 0,
+          viewsCounter: 3,
+          showViewsCounter: false,
         });
         break;
       case 'okvideo': {
         const vid = videoVid(post, index);
         const complete = item.complete !== false;
-        const playerUrls = [...MP4_TYPES, ...MANIFEST_TYPES].map((type) => ({ type, url: complete && SERVED_TYPES.has(type) ? hosts.video(vid, type) : '' }));
+        const playerUrls = [...MP4_TYPES, ...MANIFEST_TYPES].map((type) => ({
+          type,
+          url: complete && SERVED_TYPES.has(type) ? hosts.video(vid, type) : '',
+        }));
         blocks.push({
-          type: 'ok_video', id, vid, title: item.title, duration: 3, width: 320, height: 180, url: '',
-          preview: hosts.image(`${id}-preview`), defaultPreview: hosts.image(`${id}-preview`), failoverHost: new URL(hosts.video(vid, 'low')).host,
-          complete, uploadStatus: complete ? 'ok' : 'processing', status: complete ? 'ok' : 'processing', timeCode: 0, showViewsCounter: false, viewsCounter: 12,
+          type: 'ok_video',
+          id,
+          vid,
+          title: item.title,
+          duration: 3,
+          width: 320,
+          height: 180,
+          url: '',
+          preview: hosts.image(`${id}-preview`),
+          defaultPreview: hosts.image(`${id}-preview`),
+          failoverHost: new URL(hosts.video(vid, 'low')).host,
+          complete,
+          uploadStatus: complete ? 'ok' : 'processing',
+          status: complete ? 'ok' : 'processing',
+          timeCode: 0,
+          showViewsCounter: false,
+          viewsCounter: 12,
           playerUrls: complete ? playerUrls : [],
         });
         break;
@@ -169,7 +231,15 @@ export function renderBlocks(post: BoostyPost, content: BoostyContent[], hosts: 
         blocks.push({ type: 'video', url: item.url });
         break;
       case 'smile':
-        blocks.push({ type: 'smile', id, name: item.name, smallUrl: hosts.smile(id, 'small'), mediumUrl: hosts.smile(id, 'medium'), largeUrl: hosts.smile(id, 'large'), isAnimated: false });
+        blocks.push({
+          type: 'smile',
+          id,
+          name: item.name,
+          smallUrl: hosts.smile(id, 'small'),
+          mediumUrl: hosts.smile(id, 'medium'),
+          largeUrl: hosts.smile(id, 'large'),
+          isAnimated: false,
+        });
         break;
       case 'raw':
         blocks.push(item.block);
@@ -183,7 +253,17 @@ export function ownerObject(blog: BoostyBlog, hosts: BoostyHosts) {
   return { id: blog.ownerId, name: blog.ownerName, hasAvatar: true, avatarUrl: hosts.avatar(blog.ownerId) };
 }
 
-const BLOG_FLAGS = { showPostDonations: true, hasSubscriptionLevels: true, hasTargets: false, isAlien: false, allowIndex: true, allowGoogleIndex: true, acceptDonationMessages: true, isRssFeedEnabled: false, forbiddenChangeHasAdultContent: false };
+const BLOG_FLAGS = {
+  showPostDonations: true,
+  hasSubscriptionLevels: true,
+  hasTargets: false,
+  isAlien: false,
+  allowIndex: true,
+  allowGoogleIndex: true,
+  acceptDonationMessages: true,
+  isRssFeedEnabled: false,
+  forbiddenChangeHasAdultContent: false,
+};
 
 export function blogObject(blog: BoostyBlog, hosts: BoostyHosts) {
   return {
@@ -200,25 +280,61 @@ export function blogObject(blog: BoostyBlog, hosts: BoostyHosts) {
 
 export function subscriptionObject(blog: BoostyBlog, hosts: BoostyHosts) {
   const s = blog.subscription!;
-  const level = { id: s.levelId, name: s.name, price: s.price, currencyPrices: { USD: Math.round(s.price / 90), RUB: s.price }, isLimited: false, isArchived: false, isHidden: false, deleted: false, ownerId: blog.ownerId, createdAt: s.onTime - 86400, data: [] };
+  const level = {
+    id: s.levelId,
+    name: s.name,
+    price: s.price,
+    currencyPrices: { USD: Math.round(s.price / 90), RUB: s.price },
+    isLimited: false,
+    isArchived: false,
+    isHidden: false,
+    deleted: false,
+    ownerId: blog.ownerId,
+    createdAt: s.onTime - 86400,
+    data: [],
+  };
   const { count: _count, isSubscribed: _subscribed, ...blogFields } = blogObject(blog, hosts);
   return {
-    id: s.subscriptionId, levelId: s.levelId, parentId: null, name: s.name, price: s.price, customPrice: s.price, period: 1,
-    onTime: s.onTime, offTime: null, nextPayTime: s.price > 0 ? s.onTime + 30 * 86400 : null,
-    isPause: false, isSuspended: false, isArchived: false, isApplePayed: false, isFeePaid: false, ownerId: blog.ownerId,
-    subscriptionLevel: level, blog: blogFields, recommendedPromo: null,
+    id: s.subscriptionId,
+    levelId: s.levelId,
+    parentId: null,
+    name: s.name,
+    price: s.price,
+    customPrice: s.price,
+    period: 1,
+    onTime: s.onTime,
+    offTime: null,
+    nextPayTime: s.price > 0 ? s.onTime + 30 * 86400 : null,
+    isPause: false,
+    isSuspended: false,
+    isArchived: false,
+    isApplePayed: false,
+    isFeePaid: false,
+    ownerId: blog.ownerId,
+    subscriptionLevel: level,
+    blog: blogFields,
+    recommendedPromo: null,
   };
 }
 
 export function commentObject(c: BoostyComment, hosts: BoostyHosts, replyLimit: number): Record<string, unknown> {
   const replies = c.replies ?? [];
   return {
-    id: uuidFrom(`comment:${c.intId}`), intId: c.intId, createdAt: c.createdAt, updatedAt: null, isDeleted: false, isUpdated: false, isBlocked: false,
+    id: uuidFrom(`comment:${c.intId}`),
+    intId: c.intId,
+    createdAt: c.createdAt,
+    updatedAt: null,
+    isDeleted: false,
+    isUpdated: false,
+    isBlocked: false,
     author: { id: c.authorId, name: c.authorName, hasAvatar: false, avatarUrl: hosts.avatar(c.authorId) },
     data: [{ type: 'text', content: textContent(c.text), modificator: '' }, blockEnd],
     reactions: { like: 1, heart: 0, fire: 0, wonder: 0, sad: 0, angry: 0, laught: 0, dislike: 0 },
     replyCount: replies.length,
-    replies: { data: replies.slice(0, replyLimit).map((r) => commentObject(r, hosts, 0)), extra: { isFirst: true, isLast: replies.length <= replyLimit } },
+    replies: {
+      data: replies.slice(0, replyLimit).map((r) => commentObject(r, hosts, 0)),
+      extra: { isFirst: true, isLast: replies.length <= replyLimit },
+    },
   };
 }
 
@@ -241,22 +357,52 @@ export function postObject(
   const comments = post.comments ?? [];
   const price = post.singlePrice ?? 0;
   return {
-    id: post.id, int_id: post.intId, title: post.title,
-    createdAt: post.publishTime - 60, publishTime: post.publishTime, updatedAt: post.updatedAt ?? post.publishTime,
-    hasAccess: view.hasAccess, price, currencyPrices: { RUB: price, USD: Math.round(price / 90) },
-    isPublished: true, isDeleted: false, isBlocked: false, isPinned: !!post.pinned, isRecord: false, isWaitingVideo: false,
-    hasAdultContent: !!(post.adult ?? blog.adult), sortOrder: sortOrder(post),
+    id: post.id,
+    int_id: post.intId,
+    title: post.title,
+    createdAt: post.publishTime - 60,
+    publishTime: post.publishTime,
+    updatedAt: post.updatedAt ?? post.publishTime,
+    hasAccess: view.hasAccess,
+    price,
+    currencyPrices: { RUB: price, USD: Math.round(price / 90) },
+    isPublished: true,
+    isDeleted: false,
+    isBlocked: false,
+    isPinned: !!post.pinned,
+    isRecord: false,
+    isWaitingVideo: false,
+    hasAdultContent: !!(post.adult ?? blog.adult),
+    sortOrder: sortOrder(post),
     signedQuery: view.hasAccess ? view.signedQuery : '',
     tags: (post.tags ?? []).map((title) => ({ id: tagId(title), title })),
     user: { ...ownerObject(blog, hosts), blogUrl: blog.blogUrl, flags: { showPostDonations: true } },
     data,
     teaser: view.hasAccess ? [] : renderBlocks(post, post.teaser ?? [], hosts, sizes, post.data.length),
     contentCounters: [...counters].map(([type, c]) => ({ type, count: c.count, size: c.size })),
-    count: { likes: 4, comments: comments.length, reactions: { heart: 2, like: 2, fire: 0, wonder: 0, sad: 0, angry: 0, laught: 0, dislike: 0 } },
-    comments: { data: comments.slice(0, view.commentsLimit).map((c) => commentObject(c, hosts, view.replyLimit)), extra: { isFirst: true, isLast: comments.length <= view.commentsLimit } },
-    donators: { data: [], extra: { isLast: true } }, donations: 0,
+    count: {
+      likes: 4,
+      comments: comments.length,
+      reactions: { heart: 2, like: 2, fire: 0, wonder: 0, sad: 0, angry: 0, laught: 0, dislike: 0 },
+    },
+    comments: {
+      data: comments.slice(0, view.commentsLimit).map((c) => commentObject(c, hosts, view.replyLimit)),
+      extra: { isFirst: true, isLast: comments.length <= view.commentsLimit },
+    },
+    donators: { data: [], extra: { isLast: true } },
+    donations: 0,
     ...(post.poll
-      ? { poll: { id: post.poll.id, title: [post.poll.title], isMultiple: false, isFinished: false, counter: post.poll.options.reduce((s, [, n]) => s + n, 0), answer: [], options: post.poll.options.map(([text, counter], i) => ({ id: post.poll!.id * 10 + i, text, counter, fraction: 0 })) } }
+      ? {
+          poll: {
+            id: post.poll.id,
+            title: [post.poll.title],
+            isMultiple: false,
+            isFinished: false,
+            counter: post.poll.options.reduce((s, [, n]) => s + n, 0),
+            answer: [],
+            options: post.poll.options.map(([text, counter], i) => ({ id: post.poll!.id * 10 + i, text, counter, fraction: 0 })),
+          },
+        }
       : {}),
   };
 }
@@ -291,44 +437,144 @@ export function demoDataset(): BoostyDataset {
     return { id: uuidFrom(`post:${n}`), intId: 5_547_100 + n, publishTime: T0 + day * DAY, ...rest };
   };
   const mariya: BoostyPost[] = [
-    post(1, { day: 0, title: 'Добро пожаловать! 📌', price: 0, pinned: true, tags: ['новости'], data: [p('Здесь я выкладываю скетчи, исходники и таймлапсы.'), p('Правила: ', { text: 'без репостов', styles: [[0, 0, 12]] }, '.')] }),
+    post(1, {
+      day: 0,
+      title: 'Добро пожаловать! 📌',
+      price: 0,
+      pinned: true,
+      tags: ['новости'],
+      data: [p('Здесь я выкладываю скетчи, исходники и таймлапсы.'), p('Правила: ', { text: 'без репостов', styles: [[0, 0, 12]] }, '.')],
+    }),
     post(2, {
-      day: 20, title: 'Заметки о цвете', price: 300, tags: ['теория', 'цвет'],
+      day: 20,
+      title: 'Заметки о цвете',
+      price: 300,
+      tags: ['теория', 'цвет'],
       data: [
         { kind: 'p', style: 'header-one', runs: ['Тёплое и холодное'] },
-        p({ text: 'Жирный и курсив в одной строке.', styles: [[0, 0, 6], [2, 9, 6]] }),
+        p({
+          text: 'Жирный и курсив в одной строке.',
+          styles: [
+            [0, 0, 6],
+            [2, 9, 6],
+          ],
+        }),
         { kind: 'list', style: 'ordered', items: ['Палитра', 'Свет', 'Тень'] },
         { kind: 'smile', name: 'heart' },
         { kind: 'raw', block: { type: 'hologram_message', id: 'h1' } },
       ],
       comments: [
-        { intId: 9001, authorId: 40001, authorName: 'Ольга', createdAt: T0 + 21 * DAY, text: 'Спасибо, очень полезно!', replies: [{ intId: 9002, authorId: 144001, authorName: 'Мария Иванова 🎨', createdAt: T0 + 21 * DAY + 600, text: 'Рада, что пригодилось 💛' }] },
+        {
+          intId: 9001,
+          authorId: 40001,
+          authorName: 'Ольга',
+          createdAt: T0 + 21 * DAY,
+          text: 'Спасибо, очень полезно!',
+          replies: [
+            {
+              intId: 9002,
+              authorId: 144001,
+              authorName: 'Мария Иванова 🎨',
+              createdAt: T0 + 21 * DAY + 600,
+              text: 'Рада, что пригодилось 💛',
+            },
+          ],
+        },
         { intId: 9003, authorId: 40002, authorName: 'Pavel', createdAt: T0 + 22 * DAY, text: 'A <b>tag</b> & an ampersand' },
         { intId: 9004, authorId: 40003, authorName: 'Анна', createdAt: T0 + 22 * DAY + 60, text: 'Третий комментарий' },
       ],
     }),
-    post(3, { day: 19, title: 'Скетчи недели', price: 300, tags: ['скетчи'], data: [p('Три наброска.'), { kind: 'image', name: 'sketch-1.png', width: 16, height: 12 }, { kind: 'image', name: 'sketch-2.png' }, { kind: 'image', name: 'sketch-3.png' }] }),
-    post(4, { day: 18, title: 'Исходники PSD', price: 300, data: [p('Архив и отдельный файл.'), { kind: 'file', name: 'Исходники_скетчей.zip' }, { kind: 'file', name: '24.12.12-109 копия.png' }] }),
-    post(5, {
-      day: 17, title: 'Как я рисую облака ☁️', price: 300,
-      data: [p('Сначала подмалёвок:'), { kind: 'image', name: 'clouds-step-1.png', width: 32, height: 24 }, p('Потом детали. Подробнее в ', { text: 'статье', url: 'https://example.org/clouds' }, '.')],
+    post(3, {
+      day: 19,
+      title: 'Скетчи недели',
+      price: 300,
+      tags: ['скетчи'],
+      data: [
+        p('Три наброска.'),
+        { kind: 'image', name: 'sketch-1.png', width: 16, height: 12 },
+        { kind: 'image', name: 'sketch-2.png' },
+        { kind: 'image', name: 'sketch-3.png' },
+      ],
     }),
-    post(6, { day: 16, title: 'Таймлапс: закат', price: 300, data: [p('Три секунды заката.'), { kind: 'okvideo', title: 'sunset-timelapse' }] }),
-    post(7, { day: 15, title: 'Стрим на YouTube', price: 0, data: [p('Запись стрима:'), { kind: 'video', url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }] }),
-    post(8, { day: 14, title: 'Подкаст #1', price: 300, data: [p('Говорим о кистях.'), { kind: 'audio', name: 'podcast-01.mp3', artist: 'Мария Иванова', album: 'Подкаст', seconds: 2 }] }),
+    post(4, {
+      day: 18,
+      title: 'Исходники PSD',
+      price: 300,
+      data: [
+        p('Архив и отдельный файл.'),
+        { kind: 'file', name: 'Исходники_скетчей.zip' },
+        { kind: 'file', name: '24.12.12-109 копия.png' },
+      ],
+    }),
+    post(5, {
+      day: 17,
+      title: 'Как я рисую облака ☁️',
+      price: 300,
+      data: [
+        p('Сначала подмалёвок:'),
+        { kind: 'image', name: 'clouds-step-1.png', width: 32, height: 24 },
+        p('Потом детали. Подробнее в ', { text: 'статье', url: 'https://example.org/clouds' }, '.'),
+      ],
+    }),
+    post(6, {
+      day: 16,
+      title: 'Таймлапс: закат',
+      price: 300,
+      data: [p('Три секунды заката.'), { kind: 'okvideo', title: 'sunset-timelapse' }],
+    }),
+    post(7, {
+      day: 15,
+      title: 'Стрим на YouTube',
+      price: 0,
+      data: [p('Запись стрима:'), { kind: 'video', url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }],
+    }),
+    post(8, {
+      day: 14,
+      title: 'Подкаст #1',
+      price: 300,
+      data: [p('Говорим о кистях.'), { kind: 'audio', name: 'podcast-01.mp3', artist: 'Мария Иванова', album: 'Подкаст', seconds: 2 }],
+    }),
     post(9, {
-      day: 13, title: 'Только для меценатов', price: 1000, singlePrice: 500,
+      day: 13,
+      title: 'Только для меценатов',
+      price: 1000,
+      singlePrice: 500,
       data: [p('Полный процесс.'), { kind: 'image', name: 'patron-only.png' }, { kind: 'file', name: 'patron-pack.zip' }],
       teaser: [p('Превью для всех, полный пост — для уровня «Меценат».')],
     }),
     post(10, { day: 12, title: 'Удалённый пост', price: 300, deleted: true, data: [p('Этого поста больше нет.')] }),
-    post(11, { day: 11, title: '日本語タイトル — ünïcödé ✨ 🎉', price: 300, tags: ['ünïcödé'], data: [p('Текст: 日本語、emoji 🎨, RTL: שלום, combining: é.')] }),
-    post(12, { day: 10, title: 'Опрос: следующая тема', price: 300, data: [p('Голосуйте!')], poll: { id: 77001, title: 'Что дальше?', options: [['Портреты', 5], ['Пейзажи', 8]] } }),
+    post(11, {
+      day: 11,
+      title: '日本語タイトル — ünïcödé ✨ 🎉',
+      price: 300,
+      tags: ['ünïcödé'],
+      data: [p('Текст: 日本語、emoji 🎨, RTL: שלום, combining: é.')],
+    }),
+    post(12, {
+      day: 10,
+      title: 'Опрос: следующая тема',
+      price: 300,
+      data: [p('Голосуйте!')],
+      poll: {
+        id: 77001,
+        title: 'Что дальше?',
+        options: [
+          ['Портреты', 5],
+          ['Пейзажи', 8],
+        ],
+      },
+    }),
     post(13, { day: 9, title: null, price: 300, data: [p('Пост без заголовка.')] }),
   ];
-  for (let i = 0; i < 3; i++) mariya.push(post(20 + i, { day: 5 - i, title: `Дневник #${i + 1}`, price: 300, data: [p(`Запись ${i + 1}.`)] }));
+  for (let i = 0; i < 3; i++)
+    mariya.push(post(20 + i, { day: 5 - i, title: `Дневник #${i + 1}`, price: 300, data: [p(`Запись ${i + 1}.`)] }));
   const synth: BoostyPost[] = [
-    post(30, { day: 25, title: 'Free track', price: 0, data: [p('A free loop for followers.'), { kind: 'audio', name: 'loop-free.mp3', seconds: 1 }] }),
+    post(30, {
+      day: 25,
+      title: 'Free track',
+      price: 0,
+      data: [p('A free loop for followers.'), { kind: 'audio', name: 'loop-free.mp3', seconds: 1 }],
+    }),
     post(31, { day: 24, title: 'Patron pack', price: 200, data: [{ kind: 'file', name: 'stems.zip' }], teaser: [p('Stems for patrons.')] }),
     post(32, { day: 23, title: 'Cover art', price: 0, data: [{ kind: 'image', name: 'cover-art.png', width: 24, height: 24 }] }),
     post(33, { day: 22, title: 'Behind the scenes', price: 200, data: [p('Studio tour.')], teaser: [] }),
@@ -336,8 +582,23 @@ export function demoDataset(): BoostyDataset {
   return {
     user: { id: FAKE_BOOSTY_USER_ID, name: 'Fake Boosty Fan' },
     blogs: [
-      { blogUrl: 'mariya-art', ownerId: 144_001, ownerName: 'Мария Иванова 🎨', title: 'Мастерская Марии', subscription: { levelId: 1_848_100, name: 'Патрон', price: 300, subscriptionId: 39_989_001, onTime: T0 - 10 * DAY }, posts: mariya },
-      { blogUrl: 'synthwave-lab', ownerId: 144_002, ownerName: 'Synthwave Lab', title: 'Synthwave Lab', adult: true, subscription: { levelId: 1_848_200, name: 'Follower', price: 0, subscriptionId: 39_989_002, onTime: T0 - 5 * DAY }, posts: synth },
+      {
+        blogUrl: 'mariya-art',
+        ownerId: 144_001,
+        ownerName: 'Мария Иванова 🎨',
+        title: 'Мастерская Марии',
+        subscription: { levelId: 1_848_100, name: 'Патрон', price: 300, subscriptionId: 39_989_001, onTime: T0 - 10 * DAY },
+        posts: mariya,
+      },
+      {
+        blogUrl: 'synthwave-lab',
+        ownerId: 144_002,
+        ownerName: 'Synthwave Lab',
+        title: 'Synthwave Lab',
+        adult: true,
+        subscription: { levelId: 1_848_200, name: 'Follower', price: 0, subscriptionId: 39_989_002, onTime: T0 - 5 * DAY },
+        posts: synth,
+      },
     ],
   };
 }

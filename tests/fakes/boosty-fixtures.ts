@@ -15,7 +15,8 @@ export interface BoostyFixture {
   body: unknown;
 }
 
-const SIGNED_QUERY = '?user_id=30000001&content_id=5547104&expire_time=1711114234&sign=3f9c2a7be1d04c5f8a6b9e0d1c2b3a4f5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0b';
+const SIGNED_QUERY =
+  '?user_id=30000001&content_id=5547104&expire_time=1711114234&sign=3f9c2a7be1d04c5f8a6b9e0d1c2b3a4f5e6d7c8b9a0f1e2d3c4b5a6f7e8d9c0b';
 
 const data = demoDataset();
 const [mariya, synth] = data.blogs as [BoostyBlog, BoostyBlog];
@@ -30,7 +31,8 @@ const seen = (blog: BoostyBlog, title: string | null, hasAccess = true) =>
 export const boostyFixtures: BoostyFixture[] = [
   {
     kind: 'text only (header, bold/italic ranges, ordered list, smile, unknown block type)',
-    source: 'text/list/smile blocks: notes §3 (boosty-downloader post_data_types, BoostBuddy Posts.kt style triples; hologram_message from BD test/fixtures/single_post.json); post fields: GD test results + BD fixture (§2.5)',
+    source:
+      'text/list/smile blocks: notes §3 (boosty-downloader post_data_types, BoostBuddy Posts.kt style triples; hologram_message from BD test/fixtures/single_post.json); post fields: GD test results + BD fixture (§2.5)',
     status: 200,
     body: seen(mariya, 'Заметки о цвете'),
   },
@@ -42,7 +44,8 @@ export const boostyFixtures: BoostyFixture[] = [
   },
   {
     kind: 'files with real names (zip and png)',
-    source: 'file block {id,url,title,size,complete,isInvalid}, cdn.boosty.to/file/{uuid}: notes §3 (gallery-dl issue #2387 sample) and §4 (signedQuery)',
+    source:
+      'file block {id,url,title,size,complete,isInvalid}, cdn.boosty.to/file/{uuid}: notes §3 (gallery-dl issue #2387 sample) and §4 (signedQuery)',
     status: 200,
     body: seen(mariya, 'Исходники PSD'),
   },
@@ -60,7 +63,8 @@ export const boostyFixtures: BoostyFixture[] = [
   },
   {
     kind: 'video (ok_video with playerUrls; unused qualities "")',
-    source: 'ok_video block and playerUrls types: notes §3 (gallery-dl _extract_video docs, BD ok_video_ranking); host names unconfirmed (§4, open question 5)',
+    source:
+      'ok_video block and playerUrls types: notes §3 (gallery-dl _extract_video docs, BD ok_video_ranking); host names unconfirmed (§4, open question 5)',
     status: 200,
     body: seen(mariya, 'Таймлапс: закат'),
   },
@@ -78,7 +82,8 @@ export const boostyFixtures: BoostyFixture[] = [
   },
   {
     kind: 'deleted (gone: 404 on its own, absent from the list)',
-    source: 'notes §2.5 (BD: 404 when the post is not in that blog) and §3 "Deleted"; the error body is the fake\'s choice (§8 open question 6)',
+    source:
+      'notes §2.5 (BD: 404 when the post is not in that blog) and §3 "Deleted"; the error body is the fake\'s choice (§8 open question 6)',
     status: 404,
     body: { error: 'post_not_found', error_description: 'Post not found' },
   },

@@ -105,7 +105,8 @@ interface Media {
   bytes: () => Promise<Buffer>;
 }
 
-const ERROR_5XX = (status: number) => `<html><head><title>${status}</title></head><body><center><h1>${status}</h1></center><hr><center>nginx</center></body></html>`;
+const ERROR_5XX = (status: number) =>
+  `<html><head><title>${status}</title></head><body><center><h1>${status}</h1></center><hr><center>nginx</center></body></html>`;
 
 export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<FakeBoosty> {
   const dataset = options.dataset ?? demoDataset();
@@ -153,15 +154,27 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
   };
   const register = (post: BoostyPost, item: BoostyContent, index: number, owner: number | null) => {
     const id = mediaId(post, index);
-    if (item.kind === 'image') remember(id, { postIntId: null, type: 'image/png', bytes: () => image(`${id}:${item.name}`, { width: item.width, height: item.height }) });
+    if (item.kind === 'image')
+      remember(id, {
+        postIntId: null,
+        type: 'image/png',
+        bytes: () => image(`${id}:${item.name}`, { width: item.width, height: item.height }),
+      });
     if (item.kind === 'smile') remember(id, { postIntId: null, type: 'image/png', bytes: () => image(`smile:${item.name}`) });
-    if (item.kind === 'audio') remember(id, { postIntId: owner, type: 'audio/mpeg', bytes: async () => silentMp3({ seconds: item.seconds ?? 2 }) });
+    if (item.kind === 'audio')
+      remember(id, { postIntId: owner, type: 'audio/mpeg', bytes: async () => silentMp3({ seconds: item.seconds ?? 2 }) });
     if (item.kind === 'file') {
       const zip = item.name.endsWith('.zip');
       remember(id, {
         postIntId: owner,
         type: zip ? 'application/zip' : 'image/png',
-        bytes: zip ? () => zipOf([{ name: 'readme.txt', data: `${item.name}\n` }, { name: 'Слои/слой-1.txt', data: 'layer 1\n' }]) : () => image(`${id}:${item.name}`),
+        bytes: zip
+          ? () =>
+              zipOf([
+                { name: 'readme.txt', data: `${item.name}\n` },
+                { name: 'Слои/слой-1.txt', data: 'layer 1\n' },
+              ])
+          : () => image(`${id}:${item.name}`),
       });
     }
     if (item.kind === 'okvideo') {
@@ -170,25 +183,40 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
     }
   };
   for (const blog of dataset.blogs) {
-    remember(`avatar:${blog.ownerId}`, { postIntId: null, type: 'image/jpeg', bytes: () => image(`avatar:${blog.ownerId}`, { format: 'jpeg', width: 64, height: 64 }) });
-    remember(`cover:${blog.ownerId}`, { postIntId: null, type: 'image/jpeg', bytes: () => image(`cover:${blog.ownerId}`, { format: 'jpeg', width: 96, height: 32 }) });
+    remember(`avatar:${blog.ownerId}`, {
+      postIntId: null,
+      type: 'image/jpeg',
+      bytes: () => image(`avatar:${blog.ownerId}`, { format: 'jpeg', width: 64, height: 64 }),
+    });
+    remember(`cover:${blog.ownerId}`, {
+      postIntId: null,
+      type: 'image/jpeg',
+      bytes: () => image(`cover:${blog.ownerId}`, { format: 'jpeg', width: 96, height: 32 }),
+    });
     for (const post of blog.posts) registerPost(post);
   }
   await Promise.all([...media.values()].map((m) => m.bytes()));
 
-  const error = (res: http.ServerResponse, status: number, code: string, description: string) => sendJson(res, status, { error: code, error_description: description });
+  const error = (res: http.ServerResponse, status: number, code: string, description: string) =>
+    sendJson(res, status, { error: code, error_description: description });
   const blogOf = (name: string) => dataset.blogs.find((b) => b.blogUrl === name);
   const visiblePosts = (blog: BoostyBlog) =>
     blog.posts.filter((p) => !p.deleted).sort((a, b) => sortOrder(b) - sortOrder(a) || b.intId - a.intId);
   const hasAccess = (blog: BoostyBlog, post: BoostyPost, userId: number | null) =>
     post.price === 0 || (userId !== null && blog.subscription !== null && blog.subscription.price >= post.price);
   const render = (blog: BoostyBlog, post: BoostyPost, userId: number | null, q: URLSearchParams) =>
-    postObject(blog, post, {
-      hasAccess: hasAccess(blog, post, userId),
-      signedQuery: userId === null ? '' : signQuery(userId, post),
-      commentsLimit: Number(q.get('comments_limit') ?? 0) || 0,
-      replyLimit: Number(q.get('reply_limit') ?? 0) || 0,
-    }, hosts, (id) => sizes.get(id) ?? FILE_SIZE_GUESS);
+    postObject(
+      blog,
+      post,
+      {
+        hasAccess: hasAccess(blog, post, userId),
+        signedQuery: userId === null ? '' : signQuery(userId, post),
+        commentsLimit: Number(q.get('comments_limit') ?? 0) || 0,
+        replyLimit: Number(q.get('reply_limit') ?? 0) || 0,
+      },
+      hosts,
+      (id) => sizes.get(id) ?? FILE_SIZE_GUESS,
+    );
 
   /** The user a request is for: null without a token, 'refused' for a wrong or expired one. */
   const whoIs = (req: http.IncomingMessage): number | null | 'refused' => {
@@ -202,12 +230,16 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
   const refresh = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (req.method !== 'POST') return error(res, 405, 'method_not_allowed', 'Method Not Allowed');
     const body = await readBody(req);
-    const form = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded') ? new URLSearchParams(body) : new URLSearchParams();
+    const form = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')
+      ? new URLSearchParams(body)
+      : new URLSearchParams();
     const grant = form.get('grant_type');
-    if (!grant || !form.get('refresh_token') || !form.get('device_id')) return error(res, 400, 'invalid_request', 'grant_type, refresh_token and device_id are required');
+    if (!grant || !form.get('refresh_token') || !form.get('device_id'))
+      return error(res, 400, 'invalid_request', 'grant_type, refresh_token and device_id are required');
     if (grant !== 'refresh_token') return error(res, 400, 'unsupported_grant_type', 'Unsupported grant type');
     const old = form.get('refresh_token')!;
-    if (!refreshTokens.has(old) || (options.deviceId !== undefined && form.get('device_id') !== options.deviceId)) return error(res, 400, 'invalid_grant', 'Invalid refresh token');
+    if (!refreshTokens.has(old) || (options.deviceId !== undefined && form.get('device_id') !== options.deviceId))
+      return error(res, 400, 'invalid_grant', 'Invalid refresh token');
     refreshTokens.delete(old);
     const access = randomBytes(32).toString('hex');
     const next = randomBytes(32).toString('hex');
@@ -218,7 +250,13 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
 
   const api = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     const fault = faults.take();
-    if (fault?.kind === 'limit') return sendJson(res, 429, { error: 'too_many_requests', error_description: 'Too Many Requests' }, { 'retry-after': String(fault.retryAfter) });
+    if (fault?.kind === 'limit')
+      return sendJson(
+        res,
+        429,
+        { error: 'too_many_requests', error_description: 'Too Many Requests' },
+        { 'retry-after': String(fault.retryAfter) },
+      );
     if (fault) return send(res, fault.status, ERROR_5XX(fault.status), 'text/html');
     const path = url.pathname;
     const q = url.searchParams;
@@ -228,12 +266,25 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
     if (req.method !== 'GET') return error(res, 405, 'method_not_allowed', 'Method Not Allowed');
     if (path === '/v1/user/current' || path === '/v1/user/subscriptions') {
       if (user === null) return error(res, 401, 'unauthorized', 'Unauthorized');
-      if (path === '/v1/user/current') return sendJson(res, 200, { id: user, name: dataset.user.name, hasAvatar: false, avatarUrl: '', email: 'fan@example.com', isVerifiedEmail: true });
+      if (path === '/v1/user/current')
+        return sendJson(res, 200, {
+          id: user,
+          name: dataset.user.name,
+          hasAvatar: false,
+          avatarUrl: '',
+          email: 'fan@example.com',
+          isVerifiedEmail: true,
+        });
       const follows = q.get('with_follow') === 'true';
       const subs = dataset.blogs.filter((b) => b.subscription && (follows || b.subscription.price > 0));
       const limit = Math.min(Number(q.get('limit')) || 30, subscriptionCap);
       const offset = Number(q.get('offset')) || 0;
-      return sendJson(res, 200, { data: subs.slice(offset, offset + limit).map((b) => subscriptionObject(b, hosts)), total: subs.length, limit, offset });
+      return sendJson(res, 200, {
+        data: subs.slice(offset, offset + limit).map((b) => subscriptionObject(b, hosts)),
+        total: subs.length,
+        limit,
+        offset,
+      });
     }
     const m = /^\/v1\/blog\/([^/]+)(?:\/post\/(?:([^/]+)(\/comment\/)?)?)?$/.exec(path);
     if (!m) return error(res, 404, 'not_found', 'Not Found');
@@ -258,7 +309,10 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
       const page = posts.slice(0, limit);
       const isLast = posts.length <= limit;
       const last = page[page.length - 1];
-      return sendJson(res, 200, { data: page.map((p) => render(blog, p, user, q)), extra: { offset: isLast || !last ? '' : `${sortOrder(last)}:${last.intId}`, isLast } });
+      return sendJson(res, 200, {
+        data: page.map((p) => render(blog, p, user, q)),
+        extra: { offset: isLast || !last ? '' : `${sortOrder(last)}:${last.intId}`, isLast },
+      });
     }
     const post = blog.posts.find((p) => p.id === m[2] && !p.deleted);
     if (!post) return error(res, 404, 'post_not_found', 'Post not found');
@@ -268,13 +322,17 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
     const rest = after ? all.filter((c) => c.intId > after) : all;
     const limit = Math.max(1, Number(q.get('limit')) || 20);
     const page: BoostyComment[] = rest.slice(0, limit);
-    return sendJson(res, 200, { data: page.map((c) => commentObject(c, hosts, Number(q.get('reply_limit') ?? 2) || 0)), extra: { isFirst: !after, isLast: rest.length <= limit } });
+    return sendJson(res, 200, {
+      data: page.map((c) => commentObject(c, hosts, Number(q.get('reply_limit') ?? 2) || 0)),
+      extra: { isFirst: !after, isLast: rest.length <= limit },
+    });
   };
 
   const cdnHandler = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     const q = url.searchParams;
     const path = url.pathname;
-    const serve = async (entry: Media | undefined) => (entry ? sendBytes(req, res, await entry.bytes(), entry.type) : send(res, 404, ERROR_5XX(404), 'text/html'));
+    const serve = async (entry: Media | undefined) =>
+      entry ? sendBytes(req, res, await entry.bytes(), entry.type) : send(res, 404, ERROR_5XX(404), 'text/html');
     let m = /^\/(image|smile)\/([^/]+)(?:\/(?:small|medium|large))?$/.exec(path);
     if (m) return serve(media.get(m[2]));
     m = /^\/(user|blog)\/(\d+)\/(avatar|cover)$/.exec(path);
@@ -284,13 +342,15 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
       const entry = media.get(m[2]);
       if (!entry) return send(res, 404, ERROR_5XX(404), 'text/html');
       const [userId, contentId, expire, sign] = ['user_id', 'content_id', 'expire_time', 'sign'].map((k) => q.get(k) ?? '');
-      if (!sign || !sameText(sign, hmacHex(secret, userId, contentId, expire)) || Number(contentId) !== entry.postIntId) return send(res, 403, ERROR_5XX(403), 'text/html');
+      if (!sign || !sameText(sign, hmacHex(secret, userId, contentId, expire)) || Number(contentId) !== entry.postIntId)
+        return send(res, 403, ERROR_5XX(403), 'text/html');
       if (Number(expire) * 1000 < now()) return send(res, 401, ERROR_5XX(401), 'text/html');
       return serve(entry);
     }
     if (path === '/okvideo/' || path === '/okvideo/video.m3u8') {
       const [expires, id, type, sig] = ['expires', 'id', 'type', 'sig'].map((k) => q.get(k) ?? '');
-      if (!sig || !sameText(sig, hmacHex(secret, id, type, expires)) || Number(expires) < now()) return send(res, 403, 'Forbidden', 'text/plain');
+      if (!sig || !sameText(sig, hmacHex(secret, id, type, expires)) || Number(expires) < now())
+        return send(res, 403, 'Forbidden', 'text/plain');
       if (type === 'hls') {
         return send(res, 200, hlsPlaylist([{ uri: hosts.video(id, 'low'), seconds: 3 }], 1), HLS_TYPE);
       }
@@ -302,8 +362,18 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
   const fake = {
     delayMs: 0,
   } as FakeBoosty;
-  const apiServer = await startHost({ port: options.port, log: logInto(requests, 'api', ['authorization', 'origin', 'content-type']), delay: () => fake.delayMs, handler: api });
-  const cdnServer = await startHost({ port: options.cdnPort, log: logInto(requests, 'cdn', ['authorization', 'range', 'referer']), delay: () => fake.delayMs, handler: cdnHandler });
+  const apiServer = await startHost({
+    port: options.port,
+    log: logInto(requests, 'api', ['authorization', 'origin', 'content-type']),
+    delay: () => fake.delayMs,
+    handler: api,
+  });
+  const cdnServer = await startHost({
+    port: options.cdnPort,
+    log: logInto(requests, 'cdn', ['authorization', 'range', 'referer']),
+    delay: () => fake.delayMs,
+    handler: cdnHandler,
+  });
   cdn = cdnServer.origin;
 
   const findPost = (postId: string) => dataset.blogs.flatMap((b) => b.posts).find((p) => p.id === postId);

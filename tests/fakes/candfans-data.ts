@@ -60,7 +60,14 @@ export function demoDataset(): CandfansDataset {
   let postId = 880000;
   let file = 0;
   const stem = () => `${(0xa1b2c3d4 + ++file * 7919).toString(16)}-${(1000 + file).toString(16)}-4e1c-9b2a-5f6d7e8a9b0c`;
-  const p = (day: number, kind: CandfansKind, postType: CandfansPost['postType'], title: string, text: string, extra: Partial<CandfansPost> = {}): CandfansPost => ({
+  const p = (
+    day: number,
+    kind: CandfansKind,
+    postType: CandfansPost['postType'],
+    title: string,
+    text: string,
+    extra: Partial<CandfansPost> = {},
+  ): CandfansPost => ({
     id: (postId += 11),
     date: jst(day),
     kind,
@@ -84,7 +91,8 @@ export function demoDataset(): CandfansDataset {
     p(10, 'text', 0, 'お知らせ', 'ウィッシュリストはこちら https://example.com/wishlist'),
     p(11, 'images', 1, '期間限定公開', '月末まで公開です。', { files: [stem()], limitDate: '2024-02-29 23:59:59' }),
   ];
-  for (let d = 12; d <= 20; d++) sakura.push(p(d, d % 2 ? 'images' : 'text', 1, `日記 ${d}`, `今日の日記 ${d}`, d % 2 ? { files: [stem()] } : {}));
+  for (let d = 12; d <= 20; d++)
+    sakura.push(p(d, d % 2 ? 'images' : 'text', 1, `日記 ${d}`, `今日の日記 ${d}`, d % 2 ? { files: [stem()] } : {}));
   return {
     me: { id: 7700001, code: '', name: 'fan_account', email: 'fan@example.com' },
     creators: [
@@ -108,9 +116,36 @@ export function demoDataset(): CandfansDataset {
         plans: [{ id: 601, name: 'Basic', price: 500, detail: 'All posts', joined: false }],
         followed: true,
         posts: [
-          { id: 890001, date: jst(3, 12), kind: 'text', postType: 0, title: 'Hello', text: 'Free post for everyone.', files: [], planIds: [] },
-          { id: 890002, date: jst(4, 12), kind: 'images', postType: 0, title: 'Studio', text: 'My studio.', files: ['0ren-studio-0001'], planIds: [] },
-          { id: 890003, date: jst(5, 12), kind: 'video', postType: 1, title: 'Session', text: 'Members only.', files: ['0ren-session-0002'], planIds: [601] },
+          {
+            id: 890001,
+            date: jst(3, 12),
+            kind: 'text',
+            postType: 0,
+            title: 'Hello',
+            text: 'Free post for everyone.',
+            files: [],
+            planIds: [],
+          },
+          {
+            id: 890002,
+            date: jst(4, 12),
+            kind: 'images',
+            postType: 0,
+            title: 'Studio',
+            text: 'My studio.',
+            files: ['0ren-studio-0001'],
+            planIds: [],
+          },
+          {
+            id: 890003,
+            date: jst(5, 12),
+            kind: 'video',
+            postType: 1,
+            title: 'Session',
+            text: 'Members only.',
+            files: ['0ren-session-0002'],
+            planIds: [601],
+          },
         ],
       },
     ],
@@ -128,7 +163,10 @@ export interface RenderContext {
 
 const ext = (kind: CandfansKind) => (kind === 'images' ? 'jpg' : kind === 'audio' ? 'mp3' : '');
 export const postDir = (creator: { id: number }, post: { id: number }) => `/user/${creator.id}/post/${post.id}`;
-export const profilePaths = (creator: { id: number }) => ({ icon: `/user/${creator.id}/profile/icon-${creator.id}.jpg`, cover: `/user/${creator.id}/profile_cover/cover-${creator.id}.jpg` });
+export const profilePaths = (creator: { id: number }) => ({
+  icon: `/user/${creator.id}/profile/icon-${creator.id}.jpg`,
+  cover: `/user/${creator.id}/profile_cover/cover-${creator.id}.jpg`,
+});
 
 /** Paths of a post's files: images and audio as files, video as master / high / low playlists. */
 export function filePaths(creator: CandfansCreator, post: CandfansPost) {
@@ -228,7 +266,14 @@ export function renderPostDetail(ctx: RenderContext, creator: CandfansCreator, p
   return {
     ...base,
     post_attachments: ok
-      ? post.files.map((s, i) => ({ post_id: post.id, uuid: s, sort: i + 1, default_path: post.kind === 'video' ? `${s}_high.m3u8` : `${s}.${ext(post.kind)}`, file_type: contentsType[post.kind], video_key: post.kind === 'video' ? s : null }))
+      ? post.files.map((s, i) => ({
+          post_id: post.id,
+          uuid: s,
+          sort: i + 1,
+          default_path: post.kind === 'video' ? `${s}_high.m3u8` : `${s}.${ext(post.kind)}`,
+          file_type: contentsType[post.kind],
+          video_key: post.kind === 'video' ? s : null,
+        }))
       : [],
   };
 }
@@ -302,10 +347,19 @@ export function renderUser(creator: CandfansCreator, viewerFollows: boolean) {
 export const envelope = <T>(message: string, data: T) => ({ status: 'SUCCESS', message, data });
 
 /** GET /api/contents/get-timeline with these posts. */
-export const timelineAnswer = (ctx: RenderContext, creator: CandfansCreator, posts: CandfansPost[]) => envelope('タイムラインを取得しました。', posts.map((p) => renderPost(ctx, creator, p)));
+export const timelineAnswer = (ctx: RenderContext, creator: CandfansCreator, posts: CandfansPost[]) =>
+  envelope(
+    'タイムラインを取得しました。',
+    posts.map((p) => renderPost(ctx, creator, p)),
+  );
 
 /** GET /api/contents/get-timeline/{post_id}. */
-export const postAnswer = (ctx: RenderContext, creator: CandfansCreator, post: CandfansPost) => envelope('投稿を取得しました。', { post: renderPostDetail(ctx, creator, post) });
+export const postAnswer = (ctx: RenderContext, creator: CandfansCreator, post: CandfansPost) =>
+  envelope('投稿を取得しました。', { post: renderPostDetail(ctx, creator, post) });
 
 /** GET /api/user/get-users?user_code= (`viewerFollows`: the key's account follows the creator). */
-export const userAnswer = (creator: CandfansCreator, viewerFollows: boolean) => envelope('ユーザー情報を取得しました。', { user: renderUser(creator, viewerFollows), plans: creator.plans.map((p) => renderPlan(creator, p)) });
+export const userAnswer = (creator: CandfansCreator, viewerFollows: boolean) =>
+  envelope('ユーザー情報を取得しました。', {
+    user: renderUser(creator, viewerFollows),
+    plans: creator.plans.map((p) => renderPlan(creator, p)),
+  });

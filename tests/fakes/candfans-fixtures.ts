@@ -44,7 +44,10 @@ export const CANDFANS_FIXTURES = {
   /** limit_post_date set (the post expires): KO recorded field; notes 3 "Dates". */
   expiring: { source: 'KO limit_post_date; notes 3', answer: timeline('期間限定公開') },
   /** get-timeline/{post_id}: data.post with post_attachments[].default_path: DJ, script id 20812315575 in the notes. */
-  detail: { source: 'DJ Candfans-ripper.ps1 (post_attachments, default_path); notes 2.5', answer: postAnswer(ctx, sakura, post('撮影オフショット')) },
+  detail: {
+    source: 'DJ Candfans-ripper.ps1 (post_attachments, default_path); notes 2.5',
+    answer: postAnswer(ctx, sakura, post('撮影オフショット')),
+  },
   /** get-users: data.user (relative profile_img / profile_cover_img) and data.plans: KO recorded get-users answer. */
   profile: { source: 'KO tests/data get-users?user_code=dummy_user', answer: userAnswer(sakura, true) },
 };

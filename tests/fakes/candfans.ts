@@ -67,7 +67,9 @@ export function laravelEncrypt(plaintext: string, iv: Buffer = randomBytes(16)):
   const cipher = createCipheriv('aes-256-cbc', APP_KEY, iv);
   const value = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]).toString('base64');
   const ivText = iv.toString('base64');
-  const mac = createHmac('sha256', APP_KEY).update(ivText + value).digest('hex');
+  const mac = createHmac('sha256', APP_KEY)
+    .update(ivText + value)
+    .digest('hex');
   return Buffer.from(JSON.stringify({ iv: ivText, value, mac, tag: '' })).toString('base64');
 }
 
@@ -75,7 +77,11 @@ export function laravelEncrypt(plaintext: string, iv: Buffer = randomBytes(16)):
 export function laravelDecrypt(payload: string): string | null {
   try {
     const { iv, value, mac } = JSON.parse(Buffer.from(payload, 'base64').toString()) as { iv: string; value: string; mac: string };
-    const expected = Buffer.from(createHmac('sha256', APP_KEY).update(iv + value).digest('hex'));
+    const expected = Buffer.from(
+      createHmac('sha256', APP_KEY)
+        .update(iv + value)
+        .digest('hex'),
+    );
     if (typeof mac !== 'string' || mac.length !== expected.length || !timingSafeEqual(Buffer.from(mac), expected)) return null;
     const decipher = createDecipheriv('aes-256-cbc', APP_KEY, Buffer.from(iv, 'base64'));
     return Buffer.concat([decipher.update(Buffer.from(value, 'base64')), decipher.final()]).toString('utf8');
@@ -105,7 +111,11 @@ export function decryptCookie(name: string, stored: string): string | null {
 
 export const FAKE_CANDFANS_SESSION_ID = 'Qm9uQ2FuZEZhbnNGYWtlU2Vzc2lvbklkMDEyMzQ1';
 /** The demo key: the session cookie's value as the browser's devtools show it. */
-export const FAKE_CANDFANS_KEY = encryptCookie(SESSION_COOKIE, FAKE_CANDFANS_SESSION_ID, createHash('md5').update(FAKE_CANDFANS_SESSION_ID).digest());
+export const FAKE_CANDFANS_KEY = encryptCookie(
+  SESSION_COOKIE,
+  FAKE_CANDFANS_SESSION_ID,
+  createHash('md5').update(FAKE_CANDFANS_SESSION_ID).digest(),
+);
 
 export interface FakeCandfansOptions {
   dataset?: CandfansDataset;
@@ -154,28 +164,51 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
   const faults = new Faults(500);
   const clock = new Clock();
   const requests: FakeRequestLog[] = [];
-  const sessions = new Map<string, Session>([[FAKE_CANDFANS_SESSION_ID, { userId: dataset.me.id, csrf: randomBytes(20).toString('hex'), alive: true }]]);
+  const sessions = new Map<string, Session>([
+    [FAKE_CANDFANS_SESSION_ID, { userId: dataset.me.id, csrf: randomBytes(20).toString('hex'), alive: true }],
+  ]);
   const recent: number[] = [];
   const delay = () => fake.delayMs;
 
-  const imageHost = await startHost({ port: options.imagePort, log: logInto(requests, 'image', ['cookie', 'referer']), delay, handler: (req, res, url) => files(res, url, images) });
-  const videoHost = await startHost({ port: options.videoPort, log: logInto(requests, 'video', ['cookie', 'referer']), delay, handler: (req, res, url) => files(res, url, videos) });
+  const imageHost = await startHost({
+    port: options.imagePort,
+    log: logInto(requests, 'image', ['cookie', 'referer']),
+    delay,
+    handler: (_req, res, url) => files(res, url, images),
+  });
+  const videoHost = await startHost({
+    port: options.videoPort,
+    log: logInto(requests, 'video', ['cookie', 'referer']),
+    delay,
+    handler: (_req, res, url) => files(res, url, videos),
+  });
   const ctx: RenderContext = { image: imageHost.origin, video: videoHost.origin };
-  const apiHost = await startHost({ port: options.port, log: logInto(requests, 'api', RELEVANT), delay, handler: (req, res, url) => handle(req, res, url) });
+  const apiHost = await startHost({
+    port: options.port,
+    log: logInto(requests, 'api', RELEVANT),
+    delay,
+    handler: (req, res, url) => handle(req, res, url),
+  });
 
   const creatorById = (id: number) => dataset.creators.find((c) => c.id === id);
   const findPost = (id: number) => findCreatorPost(dataset.creators, (p) => p.id === id);
 
   const handle = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     const path = url.pathname;
-    if (!path.startsWith('/api/')) return send(res, 404, '<!DOCTYPE html><html><body>404 Not Found</body></html>', 'text/html; charset=UTF-8');
+    if (!path.startsWith('/api/'))
+      return send(res, 404, '<!DOCTYPE html><html><body>404 Not Found</body></html>', 'text/html; charset=UTF-8');
     // Laravel's throttle, before anything else.
     const now = clock.now();
     while (recent.length && recent[0] <= now - 60_000) recent.shift();
     const fault = faults.take();
     if (fault?.kind === 'limit' || recent.length >= perMinute) {
       const retryAfter = fault?.kind === 'limit' ? fault.retryAfter : Math.ceil((recent[0] + 60_000 - now) / 1000);
-      return json(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': String(retryAfter), 'x-ratelimit-limit': String(perMinute), 'x-ratelimit-remaining': '0' });
+      return json(
+        res,
+        429,
+        { message: 'Too Many Attempts.' },
+        { 'retry-after': String(retryAfter), 'x-ratelimit-limit': String(perMinute), 'x-ratelimit-remaining': '0' },
+      );
     }
     recent.push(now);
     const limits = { 'x-ratelimit-limit': String(perMinute), 'x-ratelimit-remaining': String(perMinute - recent.length) };
@@ -191,7 +224,12 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
     const setCookies = (): Record<string, string[]> => {
       if (!session || !sessionId) return {};
       const attrs = `expires=${new Date(now + 7200_000).toUTCString()}; Max-Age=7200; path=/; samesite=lax`;
-      return { 'set-cookie': [`XSRF-TOKEN=${encryptCookie('XSRF-TOKEN', session.csrf)}; ${attrs}`, `${SESSION_COOKIE}=${encryptCookie(SESSION_COOKIE, sessionId)}; ${attrs}; httponly`] };
+      return {
+        'set-cookie': [
+          `XSRF-TOKEN=${encryptCookie('XSRF-TOKEN', session.csrf)}; ${attrs}`,
+          `${SESSION_COOKIE}=${encryptCookie(SESSION_COOKIE, sessionId)}; ${attrs}; httponly`,
+        ],
+      };
     };
 
     if (path === '/api/sanctum/csrf-cookie' && req.method === 'GET') {
@@ -209,7 +247,8 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
     const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(req.method ?? 'GET');
     if (session && (unsafe || (xsrfMode === 'all' && !isPublic))) {
       const given = header(req, 'x-xsrf-token');
-      if (!given || decryptCookie('XSRF-TOKEN', given) !== session.csrf) return json(res, 419, { message: 'CSRF token mismatch.' }, { ...limits, ...setCookies() });
+      if (!given || decryptCookie('XSRF-TOKEN', given) !== session.csrf)
+        return json(res, 419, { message: 'CSRF token mismatch.' }, { ...limits, ...setCookies() });
     }
     const answer = route(req.method ?? 'GET', path, url, session?.userId ?? null);
     if (answer === undefined) return json(res, 404, { message: 'Not Found' }, limits);
@@ -217,7 +256,11 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
     json(res, status, body, { ...limits, ...setCookies() });
   };
 
-  const postTypes = (q: URLSearchParams) => [...q.keys()].filter((k) => /^post_type\[\d*\]$/.test(k)).flatMap((k) => q.getAll(k)).map(Number);
+  const postTypes = (q: URLSearchParams) =>
+    [...q.keys()]
+      .filter((k) => /^post_type\[\d*\]$/.test(k))
+      .flatMap((k) => q.getAll(k))
+      .map(Number);
 
   const route = (method: string, path: string, url: URL, userId: number | null): [number, unknown] | undefined => {
     const q = url.searchParams;
@@ -230,17 +273,65 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
     }
     if (method !== 'GET') return undefined;
     if (path === '/api/user/get-user-mine') {
-      return [200, envelope('ユーザー情報を取得しました。', { users: [{ id: me.id, user_code: me.code, email: me.email, username: me.name, profile_img: '', profile_cover_img: '', profile_text: '', follower_cnt: 0, follow_cnt: dataset.creators.filter((c) => c.followed).length + dataset.otherFollows.length, fans_cnt: 0, is_ban: 0, delete_at: null, is_official_creator: 0, reg_dt: '2023-10-30T08:11:35.000000Z', is_on_air: false, live_url: '', has_plans: false }], plans: [] })];
+      return [
+        200,
+        envelope('ユーザー情報を取得しました。', {
+          users: [
+            {
+              id: me.id,
+              user_code: me.code,
+              email: me.email,
+              username: me.name,
+              profile_img: '',
+              profile_cover_img: '',
+              profile_text: '',
+              follower_cnt: 0,
+              follow_cnt: dataset.creators.filter((c) => c.followed).length + dataset.otherFollows.length,
+              fans_cnt: 0,
+              is_ban: 0,
+              delete_at: null,
+              is_official_creator: 0,
+              reg_dt: '2023-10-30T08:11:35.000000Z',
+              is_on_air: false,
+              live_url: '',
+              has_plans: false,
+            },
+          ],
+          plans: [],
+        }),
+      ];
     }
     if (path === '/api/user/get-entry-plans') {
-      const joined = dataset.creators.flatMap((c) => c.plans.filter((p) => p.joined).map((p) => ({ ...renderPlan(c, p), user_code: c.code, username: c.name, profile_img: profilePaths(c).icon, entry_date: '2024-01-15 10:00:00' })));
+      const joined = dataset.creators.flatMap((c) =>
+        c.plans
+          .filter((p) => p.joined)
+          .map((p) => ({
+            ...renderPlan(c, p),
+            user_code: c.code,
+            username: c.name,
+            profile_img: profilePaths(c).icon,
+            entry_date: '2024-01-15 10:00:00',
+          })),
+      );
       return [200, envelope('加入プランを取得しました。', joined)];
     }
     m = /^\/api\/user\/get-follow\/(\d+)$/.exec(path);
     if (m) {
       const page = Math.max(1, Number(q.get('page') ?? 1));
-      const all = Number(m[1]) === userId ? [...dataset.creators.filter((c) => c.followed).map((c) => ({ id: c.id, code: c.code, name: c.name })), ...dataset.otherFollows] : [];
-      const data = all.slice((page - 1) * followPageSize, page * followPageSize).map((u) => ({ user_id: u.id, user_code: u.code, username: u.name, profile_img: `/user/${u.id}/profile/icon-${u.id}.jpg`, is_follow: 1, is_official_creator: 0, is_on_air: false, live_url: '' }));
+      const all =
+        Number(m[1]) === userId
+          ? [...dataset.creators.filter((c) => c.followed).map((c) => ({ id: c.id, code: c.code, name: c.name })), ...dataset.otherFollows]
+          : [];
+      const data = all.slice((page - 1) * followPageSize, page * followPageSize).map((u) => ({
+        user_id: u.id,
+        user_code: u.code,
+        username: u.name,
+        profile_img: `/user/${u.id}/profile/icon-${u.id}.jpg`,
+        is_follow: 1,
+        is_official_creator: 0,
+        is_on_air: false,
+        live_url: '',
+      }));
       return [200, envelope('フォロー情報を取得しました。', data)];
     }
     if (path === '/api/user/get-users') {
@@ -264,7 +355,13 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
     if (path === '/api/contents/get-timeline-month') {
       const creator = creatorById(Number(q.get('user_id')));
       const months = [...new Set((creator?.posts ?? []).map((p) => p.date.slice(0, 7)))].sort().reverse();
-      return [200, envelope('タイムライン月を取得しました。', months.map((x) => ({ column_name: `${x.slice(0, 4)}年${x.slice(5, 7)}月` })))];
+      return [
+        200,
+        envelope(
+          'タイムライン月を取得しました。',
+          months.map((x) => ({ column_name: `${x.slice(0, 4)}年${x.slice(5, 7)}月` })),
+        ),
+      ];
     }
     m = /^\/api\/contents\/get-timeline\/(\d+)$/.exec(path);
     if (m) {
@@ -285,7 +382,10 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
   type MediaFile = { type: string; bytes: () => Promise<Buffer> | Buffer };
   const images = new Map<string, MediaFile>();
   const videos = new Map<string, MediaFile>();
-  const jpeg = (path: string, w = 64, h = 48): MediaFile => ({ type: 'image/jpeg', bytes: () => image(path, { format: 'jpeg', width: w, height: h, inset: true }) });
+  const jpeg = (path: string, w = 64, h = 48): MediaFile => ({
+    type: 'image/jpeg',
+    bytes: () => image(path, { format: 'jpeg', width: w, height: h, inset: true }),
+  });
   const user = (u: { id: number }) => {
     const p = profilePaths(u);
     images.set(p.icon, jpeg(p.icon, 32, 32));
@@ -301,10 +401,26 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
       if (post.kind === 'video') {
         const stem = `${postDir(c, post)}/${post.files[0]}`;
         const name = post.files[0];
-        videos.set(paths.master!, { type: HLS_TYPE, bytes: () => Buffer.from(hlsMaster([{ uri: `${name}_high.m3u8`, width: 320, height: 180, bandwidth: 140000 }, { uri: `${name}_low.m3u8`, width: 160, height: 90, bandwidth: 60000 }])) });
+        videos.set(paths.master!, {
+          type: HLS_TYPE,
+          bytes: () =>
+            Buffer.from(
+              hlsMaster([
+                { uri: `${name}_high.m3u8`, width: 320, height: 180, bandwidth: 140000 },
+                { uri: `${name}_low.m3u8`, width: 160, height: 90, bandwidth: 60000 },
+              ]),
+            ),
+        });
         for (const quality of ['high', 'low']) {
-          videos.set(`${stem}_${quality}.m3u8`, { type: HLS_TYPE, bytes: () => Buffer.from(hlsMedia([0, 1, 2].map((n) => `${name}_${quality}_${String(n).padStart(3, '0')}.ts`))) });
-          media.segments().forEach((bytes, n) => videos.set(`${stem}_${quality}_${String(n).padStart(3, '0')}.ts`, { type: 'video/mp2t', bytes: () => bytes }));
+          videos.set(`${stem}_${quality}.m3u8`, {
+            type: HLS_TYPE,
+            bytes: () => Buffer.from(hlsMedia([0, 1, 2].map((n) => `${name}_${quality}_${String(n).padStart(3, '0')}.ts`))),
+          });
+          media
+            .segments()
+            .forEach((bytes, n) =>
+              videos.set(`${stem}_${quality}_${String(n).padStart(3, '0')}.ts`, { type: 'video/mp2t', bytes: () => bytes }),
+            );
         }
       }
     }

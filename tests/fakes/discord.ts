@@ -49,7 +49,16 @@ export interface FakeMessage {
   content: string;
   timestamp: string;
   edited_timestamp: string | null;
-  attachments: { id: string; filename: string; size: number; url: string; proxy_url: string; content_type: string; width?: number; height?: number }[];
+  attachments: {
+    id: string;
+    filename: string;
+    size: number;
+    url: string;
+    proxy_url: string;
+    content_type: string;
+    width?: number;
+    height?: number;
+  }[];
   embeds: Record<string, unknown>[];
   mentions: FakeUser[];
 }
@@ -70,7 +79,17 @@ export interface FakeDiscord {
   /** The CDN base (IMPORTER_DISCORD_CDN_URL). */
   cdnUrl: string;
   token: string;
-  ids: { guild: string; category: string; art: string; general: string; secret: string; locked: string; forum: string; dm: string; emptyCategory: string };
+  ids: {
+    guild: string;
+    category: string;
+    art: string;
+    general: string;
+    secret: string;
+    locked: string;
+    forum: string;
+    dm: string;
+    emptyCategory: string;
+  };
   guild: { id: string; name: string; icon: string };
   channels: Map<string, FakeChannel>;
   messages: Map<string, FakeMessage[]>;
@@ -99,7 +118,8 @@ const png = (r: number, g: number, b: number) => image('', { width: 8, height: 8
 
 export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
   const host = await startHost({
-    log: (req, url) => void requests.push({ method: req.method ?? '', url: `${url.pathname}${url.search}`, authorization: req.headers.authorization }),
+    log: (req, url) =>
+      void requests.push({ method: req.method ?? '', url: `${url.pathname}${url.search}`, authorization: req.headers.authorization }),
     delay: (url) => (url.pathname.startsWith('/api/v10/') ? fake.delayMs : 0),
     handler: (req, res, url) => (url.pathname.startsWith('/api/v10/') ? api(req, res, url) : cdn(res, url)),
   });
@@ -274,13 +294,18 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     if (req.headers.authorization !== token || expired) return json(res, 401, { message: '401: Unauthorized', code: 0 });
     if (limited.n > 0 && limited.skip-- <= 0) {
       limited.n--;
-      return json(res, 429, { message: 'You are being rate limited.', retry_after: limited.retryAfter, global: false }, {
-        'retry-after': String(Math.ceil(limited.retryAfter)),
-        'x-ratelimit-limit': '5',
-        'x-ratelimit-remaining': '0',
-        'x-ratelimit-reset-after': String(limited.retryAfter),
-        'x-ratelimit-scope': 'user',
-      });
+      return json(
+        res,
+        429,
+        { message: 'You are being rate limited.', retry_after: limited.retryAfter, global: false },
+        {
+          'retry-after': String(Math.ceil(limited.retryAfter)),
+          'x-ratelimit-limit': '5',
+          'x-ratelimit-remaining': '0',
+          'x-ratelimit-reset-after': String(limited.retryAfter),
+          'x-ratelimit-scope': 'user',
+        },
+      );
     }
     if (failing.n > 0 && failing.skip-- <= 0) {
       failing.n--;
@@ -288,11 +313,18 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     }
     const missing = () => json(res, 403, { message: 'Missing Access', code: 50001 });
     const unknown = () => json(res, 404, { message: 'Unknown Channel', code: 10003 });
-    if (path === '/users/@me') return json(res, 200, { ...users[0], email: 'mikan@example.com', verified: true, mfa_enabled: false }, bucket);
+    if (path === '/users/@me')
+      return json(res, 200, { ...users[0], email: 'mikan@example.com', verified: true, mfa_enabled: false }, bucket);
     let m = /^\/guilds\/(\d+)(\/channels)?$/.exec(path);
     if (m) {
       if (m[1] !== guild.id) return json(res, 404, { message: 'Unknown Guild', code: 10004 });
-      if (m[2]) return json(res, 200, [...channels.values()].filter((c) => c.guild_id).map(({ noAccess: _, ...c }) => c), bucket);
+      if (m[2])
+        return json(
+          res,
+          200,
+          [...channels.values()].filter((c) => c.guild_id).map(({ noAccess: _, ...c }) => c),
+          bucket,
+        );
       return json(res, 200, { ...guild, banner: null, owner_id: users[0].id, roles: [], emojis: [], features: [] }, bucket);
     }
     m = /^\/channels\/(\d+)\/threads\/search$/.exec(path);
@@ -302,8 +334,18 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       const limit = Number(url.searchParams.get('limit') ?? 25);
       const offset = Number(url.searchParams.get('offset') ?? 0);
       const all = [...channels.values()].filter((c) => c.parent_id === forum.id && c.type === 11).reverse();
-      const page = all.slice(offset, offset + limit).map(({ noAccess: _, ...c }) => ({ ...c, owner_id: users[0].id, thread_metadata: { archived: false, locked: false }, message_count: 1 }));
-      return json(res, 200, { threads: page, members: [], has_more: offset + limit < all.length, total_results: all.length, first_messages: [] }, bucket);
+      const page = all.slice(offset, offset + limit).map(({ noAccess: _, ...c }) => ({
+        ...c,
+        owner_id: users[0].id,
+        thread_metadata: { archived: false, locked: false },
+        message_count: 1,
+      }));
+      return json(
+        res,
+        200,
+        { threads: page, members: [], has_more: offset + limit < all.length, total_results: all.length, first_messages: [] },
+        bucket,
+      );
     }
     m = /^\/channels\/(\d+)(\/messages)?$/.exec(path);
     if (!m) return json(res, 404, { message: '404: Not Found', code: 0 });
@@ -312,7 +354,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     if (found.noAccess === 'channel') return missing();
     if (!m[2]) {
       const { noAccess: _, ...shape } = found;
-      return json(res, 200, found.type === 1 ? { id: found.id, type: 1, recipients: [users[1]], last_message_id: null } : { ...shape, rate_limit_per_user: 0 }, bucket);
+      return json(
+        res,
+        200,
+        found.type === 1 ? { id: found.id, type: 1, recipients: [users[1]], last_message_id: null } : { ...shape, rate_limit_per_user: 0 },
+        bucket,
+      );
     }
     if (found.noAccess === 'history') return missing();
     const limit = Number(url.searchParams.get('limit') ?? 50);
@@ -332,7 +379,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     if (url.pathname === movedPath) return redirect(res, `http://localhost:${port}${url.pathname}${url.search}`);
     const path = url.pathname.startsWith('/media/attachments/') ? `/cdn${url.pathname.slice('/media'.length)}` : url.pathname;
     const bytes = files.get(path);
-    if (!bytes || (path.startsWith('/cdn/attachments/') && !url.search.includes(signature(path)))) return send(res, 404, 'This content is no longer available.', 'text/plain');
+    if (!bytes || (path.startsWith('/cdn/attachments/') && !url.search.includes(signature(path))))
+      return send(res, 404, 'This content is no longer available.', 'text/plain');
     send(res, 200, bytes, path.endsWith('.psd') ? 'image/vnd.adobe.photoshop' : 'image/png');
   };
   return fake;

@@ -30,11 +30,16 @@ export function loginPage(token: string, failed = false): string {
 
 export const pageExpired = () => htmlPage('Page Expired', '<div class="title">419 | Page Expired</div>');
 /** The store's top page and the end of the login chain; 'ログイン中です' when the session is good. */
-export const homePage = (loggedIn: boolean) => htmlPage('DLsite', loggedIn ? '<p class="login_status">ログイン中です</p>' : '<a href="/login?user=self">ログイン</a>');
-export const notFoundPage = () => htmlPage('お探しのページは見つかりませんでした | DLsite', '<h1>お探しのページは見つかりませんでした。</h1>');
+export const homePage = (loggedIn: boolean) =>
+  htmlPage('DLsite', loggedIn ? '<p class="login_status">ログイン中です</p>' : '<a href="/login?user=self">ログイン</a>');
+export const notFoundPage = () =>
+  htmlPage('お探しのページは見つかりませんでした | DLsite', '<h1>お探しのページは見つかりませんでした。</h1>');
 
 export function ageGatePage(w: DlsiteWork): string {
-  return htmlPage('年齢認証 | DLsite', `<div id="adult_check"><p>このページには18歳未満の方に不適切な内容が含まれています。</p><a href="?adultchecked=1">はい</a><a href="/home/">いいえ</a><!-- ${w.workno} --></div>`);
+  return htmlPage(
+    '年齢認証 | DLsite',
+    `<div id="adult_check"><p>このページには18歳未満の方に不適切な内容が含まれています。</p><a href="?adultchecked=1">はい</a><a href="/home/">いいえ</a><!-- ${w.workno} --></div>`,
+  );
 }
 
 export function workPage(w: DlsiteWork, maker: DlsiteMaker, img: ImgHost, origin: string): string {
@@ -45,7 +50,12 @@ export function workPage(w: DlsiteWork, maker: DlsiteMaker, img: ImgHost, origin
     const names = w.creators.filter((c) => c.class === cls).map((c) => `<a href="#">${esc(c.name)}</a>`);
     return names.length ? row(label, names.join(' / ')) : '';
   };
-  const genre = w.genres.length ? row('ジャンル', `<div class="main_genre">${w.genres.map((g) => `<a href="${origin}/${w.site}/fsr/=/genre/${g.id}">${esc(g.name)}</a>`).join('')}</div>`) : '';
+  const genre = w.genres.length
+    ? row(
+        'ジャンル',
+        `<div class="main_genre">${w.genres.map((g) => `<a href="${origin}/${w.site}/fsr/=/genre/${g.id}">${esc(g.name)}</a>`).join('')}</div>`,
+      )
+    : '';
   const icons = [w.workType, ...(w.icons ?? [])].map((i) => `<span class="icon_${i}" title="${i}">${i}</span>`).join('');
   return `<!DOCTYPE html>
 <html lang="ja"><head><meta charset="utf-8"><title>${esc(w.name.ja_JP)} [${esc(maker.name)}] | DLsite</title>
@@ -73,8 +83,14 @@ export function circlePage(maker: DlsiteMaker, works: DlsiteWork[], origin: stri
 }
 
 export function splitPage(w: DlsiteWork, origin: string): string {
-  const links = filesOf(w).map((name, i) => `<tr><td>${esc(name)}</td><td><a href="${origin}/home/download/=/number/${i + 1}/product_id/${w.workno}.html" class="btn_dl">ダウンロード</a></td></tr>`);
-  return htmlPage('分割ダウンロード | DLsite', `<h2>分割ダウンロード</h2><table class="work_dl_list">${links.join('')}</table><a href="/home/download/split/=/product_id/${w.workno}.html">self</a>`);
+  const links = filesOf(w).map(
+    (name, i) =>
+      `<tr><td>${esc(name)}</td><td><a href="${origin}/home/download/=/number/${i + 1}/product_id/${w.workno}.html" class="btn_dl">ダウンロード</a></td></tr>`,
+  );
+  return htmlPage(
+    '分割ダウンロード | DLsite',
+    `<h2>分割ダウンロード</h2><table class="work_dl_list">${links.join('')}</table><a href="/home/download/split/=/product_id/${w.workno}.html">self</a>`,
+  );
 }
 
 export function serialPage(w: DlsiteWork, origin: string, serial: string): string {

@@ -37,10 +37,47 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { FAKE_DLSITE_KEY, FAKE_DLSITE_LOGIN, ajaxInfo, archiveBytes, bucketOf, demoDataset, domainOf, downloadPath, filesOf, playWork, productJson, salesItem, type DlsiteDataset, type DlsiteWork } from './dlsite-data.ts';
-import { ageGatePage, circlePage, homePage, loginPage, notFoundPage, pageExpired, serialPage, splitPage, workPage } from './dlsite-pages.ts';
+import {
+  FAKE_DLSITE_KEY,
+  FAKE_DLSITE_LOGIN,
+  ajaxInfo,
+  archiveBytes,
+  bucketOf,
+  demoDataset,
+  domainOf,
+  downloadPath,
+  filesOf,
+  playWork,
+  productJson,
+  salesItem,
+  type DlsiteDataset,
+  type DlsiteWork,
+} from './dlsite-data.ts';
+import {
+  ageGatePage,
+  circlePage,
+  homePage,
+  loginPage,
+  notFoundPage,
+  pageExpired,
+  serialPage,
+  splitPage,
+  workPage,
+} from './dlsite-pages.ts';
 import { image } from './kit/media.ts';
-import { Clock, Faults, cookiesOf, logInto, readBody, redirect, send, sendBytes, sendJson, startHost, type FakeRequestLog } from './kit/server.ts';
+import {
+  Clock,
+  Faults,
+  cookiesOf,
+  logInto,
+  readBody,
+  redirect,
+  send,
+  sendBytes,
+  sendJson,
+  startHost,
+  type FakeRequestLog,
+} from './kit/server.ts';
 import { CLOUDFRONT_ERRORS, cfDecode, cfEncode, sameText } from './kit/signing.ts';
 
 export * from './dlsite-data.ts';
@@ -137,7 +174,8 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
     if (!s || !sameText(s, createHmac('sha256', secret).update(`${h}.${p}`).digest('base64url'))) return null;
     return JSON.parse(Buffer.from(p, 'base64url').toString());
   };
-  const html = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string | string[]> = {}) => send(res, status, body, 'text/html; charset=UTF-8', headers);
+  const html = (res: http.ServerResponse, status: number, body: string, headers: Record<string, string | string[]> = {}) =>
+    send(res, status, body, 'text/html; charset=UTF-8', headers);
   /** The form keeps the session's token (as Laravel does) and issues one for a new visitor. */
   const loginForm = (req: http.IncomingMessage, res: http.ServerResponse, failed = false) => {
     const current = cookiesOf(req).get('XSRF-TOKEN');
@@ -151,33 +189,44 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
     if (p === '/login' && req.method === 'POST') {
       const form = new URLSearchParams(await readBody(req));
       const token = form.get('_token') ?? '';
-      if (!xsrf.has(token) || cookiesOf(req).get('XSRF-TOKEN') !== token) return html(res, 419, pageExpired()), true;
-      if (form.get('login_id') !== account.loginId || form.get('password') !== account.password) return loginForm(req, res, true), true;
+      if (!xsrf.has(token) || cookiesOf(req).get('XSRF-TOKEN') !== token) return (html(res, 419, pageExpired()), true);
+      if (form.get('login_id') !== account.loginId || form.get('password') !== account.password) return (loginForm(req, res, true), true);
       const sid = randomBytes(20).toString('hex');
       storeSessions.add(sid);
-      return redirect(res, `${origin}/home/`, { 'set-cookie': [`__DLsite_SID=${sid}; Path=/; HttpOnly`, 'loginchecked=1; Path=/'] }), true;
+      return (
+        redirect(res, `${origin}/home/`, { 'set-cookie': [`__DLsite_SID=${sid}; Path=/; HttpOnly`, 'loginchecked=1; Path=/'] }), true
+      );
     }
-    if (p === '/login') return loginForm(req, res), true;
+    if (p === '/login') return (loginForm(req, res), true);
     if (p === '/home/login/=/skip_register/1' || p === '/oauth/authorize') {
-      if (!storeOk(req)) return redirect(res, `${origin}/login?user=self`), true;
+      if (!storeOk(req)) return (redirect(res, `${origin}/login?user=self`), true);
       if (p.startsWith('/home/')) {
         const state = randomBytes(8).toString('hex');
-        return redirect(res, `${origin}/oauth/authorize?response_type=code&client_id=dlsite-play&redirect_uri=${encodeURIComponent(`${origin}/login/callback`)}&state=${state}`), true;
+        return (
+          redirect(
+            res,
+            `${origin}/oauth/authorize?response_type=code&client_id=dlsite-play&redirect_uri=${encodeURIComponent(`${origin}/login/callback`)}&state=${state}`,
+          ),
+          true
+        );
       }
       const code = randomBytes(16).toString('hex');
       codes.set(code, cookiesOf(req).get('__DLsite_SID')!);
-      return redirect(res, `${origin}/login/callback?code=${code}&state=${url.searchParams.get('state') ?? ''}`), true;
+      return (redirect(res, `${origin}/login/callback?code=${code}&state=${url.searchParams.get('state') ?? ''}`), true);
     }
     if (p === '/login/callback') {
       const code = url.searchParams.get('code') ?? '';
       const sid = codes.get(code);
       codes.delete(code);
-      if (!sid || !storeSessions.has(sid)) return redirect(res, `${origin}/login?user=self`), true;
+      if (!sid || !storeSessions.has(sid)) return (redirect(res, `${origin}/login?user=self`), true);
       const session = randomBytes(24).toString('hex');
       playSessions.set(session, now() + playTtl * 1000);
-      return redirect(res, `${origin}/home/login/finish`, { 'set-cookie': [`play_session=${session}; Path=/; HttpOnly; SameSite=Lax`] }), true;
+      return (
+        redirect(res, `${origin}/home/login/finish`, { 'set-cookie': [`play_session=${session}; Path=/; HttpOnly; SameSite=Lax`] }), true
+      );
     }
-    if (p === '/home/login/finish') return (storeOk(req) ? html(res, 200, homePage(true)) : redirect(res, `${origin}/login?user=self`)), true;
+    if (p === '/home/login/finish')
+      return (storeOk(req) ? html(res, 200, homePage(true)) : redirect(res, `${origin}/login?user=self`), true);
     return false;
   };
 
@@ -185,7 +234,9 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
     const q = url.searchParams;
     if (!playOk(req)) return sendJson(res, 401, UNAUTHENTICATED);
     const last = Number(q.get('last') ?? 0) * 1000;
-    const library = dataset.works.filter((w) => w.salesDate !== undefined && Date.parse(w.salesDate) >= last).sort((a, b) => a.salesDate!.localeCompare(b.salesDate!));
+    const library = dataset.works
+      .filter((w) => w.salesDate !== undefined && Date.parse(w.salesDate) >= last)
+      .sort((a, b) => a.salesDate!.localeCompare(b.salesDate!));
     switch (url.pathname) {
       case '/api/v3/content/count':
         return sendJson(res, 200, { user: library.length, production: 0, page_limit: pageLimit, concurrency: 500 });
@@ -199,10 +250,21 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
         } catch {
           ids = null;
         }
-        if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string')) return sendJson(res, 400, { message: 'The given data was invalid.' });
-        if (ids.length > pageLimit) return sendJson(res, 400, { message: `The number of worknos may not be greater than ${pageLimit}.`, page_limit: pageLimit });
+        if (!Array.isArray(ids) || !ids.every((id) => typeof id === 'string'))
+          return sendJson(res, 400, { message: 'The given data was invalid.' });
+        if (ids.length > pageLimit)
+          return sendJson(res, 400, { message: `The number of worknos may not be greater than ${pageLimit}.`, page_limit: pageLimit });
         const works = [...new Set(ids)].map(workBy).filter(owned);
-        return sendJson(res, 200, { works: works.map((w) => playWork(w, makerOf(w), img, filesOf(w).reduce((s, n) => s + (sizes.get(n) ?? 0), 0))) });
+        return sendJson(res, 200, {
+          works: works.map((w) =>
+            playWork(
+              w,
+              makerOf(w),
+              img,
+              filesOf(w).reduce((s, n) => s + (sizes.get(n) ?? 0), 0),
+            ),
+          ),
+        });
       }
       case '/api/v3/download': {
         const w = workBy(q.get('workno'));
@@ -215,7 +277,11 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
         const base = `${origin}/content/work/${domainOf(w)}/${bucketOf(w.workno)}/${w.workno}/`;
         const expires = Math.floor(now() / 1000) + 3600;
         const policy = JSON.stringify({ Statement: [{ Resource: `${base}*`, Condition: { DateLessThan: { 'AWS:EpochTime': expires } } }] });
-        const cookies = { 'CloudFront-Policy': cfEncode(policy), 'CloudFront-Signature': cfEncode(createHmac('sha256', secret).update(policy).digest()), 'CloudFront-Key-Pair-Id': 'APKAFAKEDLSITEPLAY' };
+        const cookies = {
+          'CloudFront-Policy': cfEncode(policy),
+          'CloudFront-Signature': cfEncode(createHmac('sha256', secret).update(policy).digest()),
+          'CloudFront-Key-Pair-Id': 'APKAFAKEDLSITEPLAY',
+        };
         const jstExpiry = new Date(expires * 1000 + 9 * 3600_000).toISOString().slice(0, 19) + '+0900';
         return sendJson(res, 200, { url: base, cookies, expires: jstExpiry });
       }
@@ -231,19 +297,46 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
     const policy = cfDecode(jar.get('CloudFront-Policy')!).toString();
     if (!sameText(jar.get('CloudFront-Signature')!, cfEncode(createHmac('sha256', secret).update(policy).digest()))) return denied('bad');
     const statement = JSON.parse(policy).Statement[0];
-    if (!(origin + url.pathname).startsWith(statement.Resource.slice(0, -1)) || statement.Condition.DateLessThan['AWS:EpochTime'] * 1000 < now()) return denied('bad');
+    if (
+      !(origin + url.pathname).startsWith(statement.Resource.slice(0, -1)) ||
+      statement.Condition.DateLessThan['AWS:EpochTime'] * 1000 < now()
+    )
+      return denied('bad');
     const m = /^\/content\/work\/[a-z]+\/[A-Z]{2}\d+\/([A-Z]{2}\d+)\/(ziptree\.json|optimized\/(.+))$/.exec(url.pathname);
     const w = workBy(m?.[1] ?? null);
     if (!m || !w?.playPages) return denied('bad');
-    const pages = Array.from({ length: w.playPages }, (_, i) => ({ name: `${String(i + 1).padStart(3, '0')}.jpg`, hash: createHmac('md5', w.workno).update(String(i)).digest('hex') }));
+    const pages = Array.from({ length: w.playPages }, (_, i) => ({
+      name: `${String(i + 1).padStart(3, '0')}.jpg`,
+      hash: createHmac('md5', w.workno).update(String(i)).digest('hex'),
+    }));
     if (m[3]) {
       if (!pages.some((p) => `${p.hash}.jpg` === m[3])) return denied('bad');
       return sendBytes(req, res, await image(`${w.workno}:play:${m[3]}`, { format: 'jpeg', width: 30, height: 40 }), 'image/jpeg');
     }
     return sendJson(res, 200, {
-      hash: createHmac('md5', secret).update(w.workno).digest('hex'), workno: w.workno, version: 1, revision: 1, updated_at: '2024-02-11 08:00:00',
-      tree: [{ type: 'folder', name: '本編', path: '本編', children: pages.map((p) => ({ type: 'file', name: p.name, hashname: `${p.hash}.jpg`, path: `本編/${p.name}` })) }],
-      playfile: Object.fromEntries(pages.map((p) => [`${p.hash}.jpg`, { type: 'image', length: 4096, image: { optimized: { name: `${p.hash}.jpg`, length: 2048, crypt: false, width: 30, height: 40 }, files: {} } }])),
+      hash: createHmac('md5', secret).update(w.workno).digest('hex'),
+      workno: w.workno,
+      version: 1,
+      revision: 1,
+      updated_at: '2024-02-11 08:00:00',
+      tree: [
+        {
+          type: 'folder',
+          name: '本編',
+          path: '本編',
+          children: pages.map((p) => ({ type: 'file', name: p.name, hashname: `${p.hash}.jpg`, path: `本編/${p.name}` })),
+        },
+      ],
+      playfile: Object.fromEntries(
+        pages.map((p) => [
+          `${p.hash}.jpg`,
+          {
+            type: 'image',
+            length: 4096,
+            image: { optimized: { name: `${p.hash}.jpg`, length: 2048, crypt: false, width: 30, height: 40 }, files: {} },
+          },
+        ]),
+      ),
     });
   };
 
@@ -269,7 +362,17 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
     m = /^\/[a-z]+\/circle\/profile\/=\/maker_id\/([A-Z]{2}\d+)\.html$/.exec(p);
     if (m) {
       const maker = dataset.makers.find((x) => x.id === m![1]);
-      return maker ? html(res, 200, circlePage(maker, dataset.works.filter((w) => w.makerId === maker.id && !w.gone), origin)) : html(res, 404, notFoundPage());
+      return maker
+        ? html(
+            res,
+            200,
+            circlePage(
+              maker,
+              dataset.works.filter((w) => w.makerId === maker.id && !w.gone),
+              origin,
+            ),
+          )
+        : html(res, 404, notFoundPage());
     }
     const split = /^\/home\/download\/split\/=\/product_id\/([A-Z]{2}\d+)\.html$/.exec(p);
     const serial = /^\/home\/serial\/=\/product_id\/([A-Z]{2}\d+)\.html$/.exec(p);
@@ -278,8 +381,12 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
     if (!storeOk(req)) return html(res, 200, loginPage('expired'));
     const w = workBy((split ?? serial ?? download)![split || serial ? 1 : 2]);
     if (!owned(w) || w.delivery.kind === 'browser') return html(res, 404, notFoundPage());
-    if (split) return w.delivery.kind === 'split' ? html(res, 200, splitPage(w, origin)) : redirect(res, `${origin}/home/download/=/product_id/${w.workno}.html`);
-    if (serial) return w.delivery.kind === 'serial' ? html(res, 200, serialPage(w, origin, w.delivery.serial)) : redirect(res, `${origin}/home/`);
+    if (split)
+      return w.delivery.kind === 'split'
+        ? html(res, 200, splitPage(w, origin))
+        : redirect(res, `${origin}/home/download/=/product_id/${w.workno}.html`);
+    if (serial)
+      return w.delivery.kind === 'serial' ? html(res, 200, serialPage(w, origin, w.delivery.serial)) : redirect(res, `${origin}/home/`);
     const files = filesOf(w);
     const number = download![1] ? Number(download![1]) : null;
     if (number === null && files.length > 1) return redirect(res, 'Array');
@@ -294,7 +401,8 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
   const fileServer = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     const m = /^(\/get\/=\/type\/work\/domain\/[a-z]+\/dir\/[A-Z]{2}\d+\/file\/([^/]+))\/_\/\d+$/.exec(url.pathname);
     const claims = verify(cookiesOf(req).get('download_token'));
-    if (!m || !claims || claims.path !== m[1] || claims.exp * 1000 < now() || !storeSessions.has(claims.sid)) return html(res, 403, '<html><body><h1>403 Forbidden</h1></body></html>');
+    if (!m || !claims || claims.path !== m[1] || claims.exp * 1000 < now() || !storeSessions.has(claims.sid))
+      return html(res, 403, '<html><body><h1>403 Forbidden</h1></body></html>');
     const name = decodeURIComponent(m[2]);
     const bytes = archives.get(name);
     if (!bytes) return html(res, 404, notFoundPage());
@@ -311,7 +419,8 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
       const p = url.pathname;
       if (p.startsWith('/api/') || /^\/[a-z]+\/(api\/|product\/info\/)/.test(p)) {
         const fault = faults.take();
-        if (fault?.kind === 'limit') return sendJson(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': String(fault.retryAfter) });
+        if (fault?.kind === 'limit')
+          return sendJson(res, 429, { message: 'Too Many Attempts.' }, { 'retry-after': String(fault.retryAfter) });
         if (fault) return html(res, fault.status, `<html><body><h1>${fault.status}</h1></body></html>`);
       }
       if (await auth(req, res, url)) return;
@@ -327,7 +436,9 @@ export async function startFakeDlsite(options: FakeDlsiteOptions = {}): Promise<
     log: logInto(requests, 'img', ['referer']),
     delay: () => fake.delayMs,
     handler: async (req, res, url) => {
-      const m = /^\/(?:modpub|resize)\/images2\/work\/[a-z]+\/[A-Z]{2}\d+\/([A-Z]{2}\d+)_img_(main|sam|smp\d+)(_240x240)?\.jpg$/.exec(url.pathname);
+      const m = /^\/(?:modpub|resize)\/images2\/work\/[a-z]+\/[A-Z]{2}\d+\/([A-Z]{2}\d+)_img_(main|sam|smp\d+)(_240x240)?\.jpg$/.exec(
+        url.pathname,
+      );
       const w = workBy(m?.[1] ?? null);
       if (!m || !w || w.gone) return send(res, 404, notFoundPage(), 'text/html');
       const [width, height] = m[3] ? [240, 240] : m[2] === 'sam' ? [100, 75] : [56, 42];

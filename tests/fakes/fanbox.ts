@@ -133,7 +133,7 @@ export async function startFakeFanbox(options: FakeFanboxOptions): Promise<FakeF
     excerpt: '',
   });
 
-  const api = (path: string, q: URLSearchParams, res: http.ServerResponse): void => {
+  const api = (path: string, q: URLSearchParams, res: http.ServerResponse) => {
     switch (path) {
       case '/plan.listSupporting':
         return json(res, 200, {
@@ -152,7 +152,23 @@ export async function startFakeFanbox(options: FakeFanboxOptions): Promise<FakeF
       case '/creator.get': {
         const c = creatorBy('creatorId', q.get('creatorId'));
         if (!c) return json(res, 404, GENERAL_ERROR);
-        return json(res, 200, files({ body: { user: user(c), creatorId: c.creatorId, description: 'hello', hasAdultContent: false, coverImageUrl: `FILES/cover-${c.userId}.png`, profileLinks: [], profileItems: [], isFollowed: true, isSupported: true } }));
+        return json(
+          res,
+          200,
+          files({
+            body: {
+              user: user(c),
+              creatorId: c.creatorId,
+              description: 'hello',
+              hasAdultContent: false,
+              coverImageUrl: `FILES/cover-${c.userId}.png`,
+              profileLinks: [],
+              profileItems: [],
+              isFollowed: true,
+              isSupported: true,
+            },
+          }),
+        );
       }
       case '/post.paginateCreator': {
         const c = creatorBy('creatorId', q.get('creatorId'));
@@ -177,7 +193,21 @@ export async function startFakeFanbox(options: FakeFanboxOptions): Promise<FakeF
         const c = fake.creators.find((cr) => cr.posts.some((p) => p.id === q.get('postId')));
         const p = fake.post(q.get('postId') ?? '');
         if (!c || !p) return json(res, 404, GENERAL_ERROR);
-        return json(res, 200, files({ body: { ...item(c, p), type: p.type, coverImageUrl: p.coverImage ? `FILES/${p.coverImage}` : null, body: p.isRestricted ? null : p.body, nextPost: null, prevPost: null, imageForShare: '' } }));
+        return json(
+          res,
+          200,
+          files({
+            body: {
+              ...item(c, p),
+              type: p.type,
+              coverImageUrl: p.coverImage ? `FILES/${p.coverImage}` : null,
+              body: p.isRestricted ? null : p.body,
+              nextPost: null,
+              prevPost: null,
+              imageForShare: '',
+            },
+          }),
+        );
       }
       case '/post.getComments': {
         const p = fake.post(q.get('postId') ?? '');
@@ -185,14 +215,25 @@ export async function startFakeFanbox(options: FakeFanboxOptions): Promise<FakeF
         const limit = Number(q.get('limit') ?? 10);
         const offset = Number(q.get('offset') ?? 0);
         const all = p.comments ?? [];
-        const nextUrl = offset + limit < all.length ? `${base}/post.getComments?postId=${p.id}&limit=${limit}&offset=${offset + limit}` : null;
-        return json(res, 200, { body: { commentList: { items: all.slice(offset, offset + limit).map((cm) => comment(cm, '0', cm.id)), nextUrl } } });
+        const nextUrl =
+          offset + limit < all.length ? `${base}/post.getComments?postId=${p.id}&limit=${limit}&offset=${offset + limit}` : null;
+        return json(res, 200, {
+          body: { commentList: { items: all.slice(offset, offset + limit).map((cm) => comment(cm, '0', cm.id)), nextUrl } },
+        });
       }
       case '/newsletter.list':
         return json(res, 200, {
           body: fake.newsletters.map((n) => {
             const c = creatorBy('userId', n.userId);
-            return { id: n.id, body: n.body, createdAt: n.createdAt, isRead: false, creator: n.userId ? { creatorId: c?.creatorId ?? `gone${n.userId}`, user: c ? user(c) : { userId: n.userId, name: 'Someone', iconUrl: null } } : null };
+            return {
+              id: n.id,
+              body: n.body,
+              createdAt: n.createdAt,
+              isRead: false,
+              creator: n.userId
+                ? { creatorId: c?.creatorId ?? `gone${n.userId}`, user: c ? user(c) : { userId: n.userId, name: 'Someone', iconUrl: null } }
+                : null,
+            };
           }),
         });
       case '/legacy/support/creator': {
@@ -226,7 +267,9 @@ export async function startFakeFanbox(options: FakeFanboxOptions): Promise<FakeF
       return res.end();
     }
     if (name.startsWith('gone-')) return json(res, 404, GENERAL_ERROR);
-    const bytes = name.endsWith('.zip') ? Buffer.from(`PK\u0005\u0006${'\0'.repeat(18)}${name}`) : await image(decodeURIComponent(name), { colour: 'x31' });
+    const bytes = name.endsWith('.zip')
+      ? Buffer.from(`PK\u0005\u0006${'\0'.repeat(18)}${name}`)
+      : await image(decodeURIComponent(name), { colour: 'x31' });
     send(res, 200, bytes, name.endsWith('.zip') ? 'application/zip' : 'image/png');
   }
 
@@ -268,13 +311,27 @@ export function defaultCreators(): FakeCreator[] {
       body: {
         blocks: [
           { type: 'header', text: 'Chapter <1>' },
-          { type: 'p', text: 'Bold and a link here.', styles: [{ type: 'bold', offset: 0, length: 4 }], links: [{ offset: 11, length: 4, url: 'https://example.com/x' }] },
+          {
+            type: 'p',
+            text: 'Bold and a link here.',
+            styles: [{ type: 'bold', offset: 0, length: 4 }],
+            links: [{ offset: 11, length: 4, url: 'https://example.com/x' }],
+          },
           { type: 'image', imageId: 'img1' },
           { type: 'file', fileId: 'f1' },
           { type: 'embed', embedId: 'e1' },
           { type: 'url_embed', urlEmbedId: 'u1' },
         ],
-        imageMap: { img1: { id: 'img1', extension: 'png', width: 16, height: 12, originalUrl: 'FILES/article-img1.png', thumbnailUrl: 'FILES/article-img1-thumb.png' } },
+        imageMap: {
+          img1: {
+            id: 'img1',
+            extension: 'png',
+            width: 16,
+            height: 12,
+            originalUrl: 'FILES/article-img1.png',
+            thumbnailUrl: 'FILES/article-img1-thumb.png',
+          },
+        },
         fileMap: { f1: { id: 'f1', name: 'bonus pack', extension: 'zip', size: 40, url: 'FILES/bonus-pack.zip' } },
         embedMap: { e1: { id: 'e1', serviceProvider: 'youtube', contentId: 'dQw4w9WgXcQ' } },
         urlEmbedMap: { u1: { id: 'u1', type: 'default', url: 'https://example.org/page', host: 'example.org' } },
@@ -294,8 +351,16 @@ export function defaultCreators(): FakeCreator[] {
         ],
       },
       comments: [
-        ...Array.from({ length: 12 }, (_, i) => ({ id: `c${i + 1}`, body: `Comment ${i + 1} <b>`, userId: `9${i}`, name: `Fan ${i + 1}`, createdDatetime: day(27) })),
-      ].map((c, i) => (i === 0 ? { ...c, replies: [{ id: 'r1', body: 'Thanks!', userId: '1000001', name: 'Alice', createdDatetime: day(28) }] } : c)),
+        ...Array.from({ length: 12 }, (_, i) => ({
+          id: `c${i + 1}`,
+          body: `Comment ${i + 1} <b>`,
+          userId: `9${i}`,
+          name: `Fan ${i + 1}`,
+          createdDatetime: day(27),
+        })),
+      ].map((c, i) =>
+        i === 0 ? { ...c, replies: [{ id: 'r1', body: 'Thanks!', userId: '1000001', name: 'Alice', createdDatetime: day(28) }] } : c,
+      ),
     },
     {
       id: '5003',
@@ -307,7 +372,13 @@ export function defaultCreators(): FakeCreator[] {
     { id: '5004', title: 'For the higher plan', type: 'image', publishedDatetime: day(25), isRestricted: true, body: null },
   ];
   for (let i = 0; i < 19; i++) {
-    alice.push({ id: String(4000 + i), title: `Diary ${i}`, type: 'text', publishedDatetime: `2024-02-${String(i + 1).padStart(2, '0')}T09:00:00+09:00`, body: { text: `Entry ${i}` } });
+    alice.push({
+      id: String(4000 + i),
+      title: `Diary ${i}`,
+      type: 'text',
+      publishedDatetime: `2024-02-${String(i + 1).padStart(2, '0')}T09:00:00+09:00`,
+      body: { text: `Entry ${i}` },
+    });
   }
   return [
     { userId: '1000001', creatorId: 'alice-art', name: 'Alice', fee: 500, hasFancard: true, posts: alice },
@@ -318,7 +389,13 @@ export function defaultCreators(): FakeCreator[] {
       fee: 300,
       hasFancard: false,
       posts: [
-        { id: '6001', title: 'Video', type: 'video', publishedDatetime: day(10), body: { text: 'Watch', video: { serviceProvider: 'vimeo', videoId: '12345' } } },
+        {
+          id: '6001',
+          title: 'Video',
+          type: 'video',
+          publishedDatetime: day(10),
+          body: { text: 'Watch', video: { serviceProvider: 'vimeo', videoId: '12345' } },
+        },
         { id: '6002', title: 'Hello', type: 'text', publishedDatetime: day(9), body: { text: 'First post' } },
       ],
     },

@@ -99,18 +99,31 @@ export function demoDataset(): FanslyDataset {
   const mika: FanslyPost[] = [
     { id: id(), createdAt: day(1), content: 'Hello Fansly! First post, text only. #hello #intro', media: [], pinned: true },
     { id: id(), createdAt: day(2), content: 'New piece finished #illustration', media: [m('image')] },
-    { id: id(), createdAt: day(3), content: 'Three sketches from this week #sketch #wip', media: [m('image'), m('image'), m('image')], bundleId: id(), wallId: walls[1].id },
+    {
+      id: id(),
+      createdAt: day(3),
+      content: 'Three sketches from this week #sketch #wip',
+      media: [m('image'), m('image'), m('image')],
+      bundleId: id(),
+      wallId: walls[1].id,
+    },
     { id: id(), createdAt: day(4), content: 'Timelapse of the painting', media: [m('video')] },
     { id: id(), createdAt: day(5), content: 'Stream replay (streamed only)', media: [m('video-hls')] },
     { id: id(), createdAt: day(6), content: 'Voice note for subscribers', media: [m('audio')] },
     { id: id(), createdAt: day(7), content: 'Full-resolution set, pay-per-view', media: [m('image', { locked: true, price: 4990 })] },
     { id: id(), createdAt: day(8), content: 'This one was removed', media: [m('image', { deleted: true })] },
     { id: id(), createdAt: day(9), content: 'Check out Noah! @noah_sfx', media: [], repostOf: noahPosts[2].id },
-    { id: id(), createdAt: day(10), content: '日本語のタイトル 🎨\n«Ünïcödé» & <b>not bold</b>\nSecond line #日本語 #art', media: [m('image')] },
+    {
+      id: id(),
+      createdAt: day(10),
+      content: '日本語のタイトル 🎨\n«Ünïcödé» & <b>not bold</b>\nSecond line #日本語 #art',
+      media: [m('image')],
+    },
     { id: id(), createdAt: day(11), content: 'Process write-up on my site: https://example.com/process', media: [] },
     { id: id(), createdAt: day(12), content: 'A sketch and a clip', media: [m('image'), m('video')], bundleId: id(), wallId: walls[1].id },
   ];
-  for (let n = 13; n <= 17; n++) mika.push({ id: id(), createdAt: day(n), content: `Daily doodle ${n} #daily`, media: n % 2 ? [m('image')] : [] });
+  for (let n = 13; n <= 17; n++)
+    mika.push({ id: id(), createdAt: day(n), content: `Daily doodle ${n} #daily`, media: n % 2 ? [m('image')] : [] });
   const meId = sf(900);
   const strangerId = sf(950);
   const messages: FanslyMessage[] = [];
@@ -193,7 +206,20 @@ export function mediaPaths(accountId: string, spec: FanslyMediaSpec) {
 }
 
 const permissions = (ownerId: string, tierId: string, price: number) => ({
-  permissionFlags: [{ id: plus(ownerId, 7), accountMediaId: ownerId, type: 0, flags: 2, price, metadata: '', validAfter: null, validBefore: null, verificationFlags: 2, verificationMetadata: '{}' }],
+  permissionFlags: [
+    {
+      id: plus(ownerId, 7),
+      accountMediaId: ownerId,
+      type: 0,
+      flags: 2,
+      price,
+      metadata: '',
+      validAfter: null,
+      validBefore: null,
+      verificationFlags: 2,
+      verificationMetadata: '{}',
+    },
+  ],
   accountPermissionFlags: { flags: 6, metadata: JSON.stringify({ 4: JSON.stringify({ subscriptionTierId: tierId }) }) },
 });
 
@@ -205,7 +231,19 @@ export function renderMedia(ctx: RenderContext, accountId: string, spec: FanslyM
   const variants: Record<string, unknown>[] = [];
   if (spec.kind === 'image' || spec.kind === 'video' || spec.kind === 'video-hls') {
     const [tw, th] = spec.kind === 'image' ? SIZES.thumb : SIZES.poster;
-    variants.push({ id: plus(spec.id, 2), type: 1, status: 1, mimetype: 'image/jpeg', flags: 0, location: paths.thumb, width: tw, height: th, metadata: '{"resolutionMode":1}', updatedAt: createdAt + 1, locations: loc(paths.thumb) });
+    variants.push({
+      id: plus(spec.id, 2),
+      type: 1,
+      status: 1,
+      mimetype: 'image/jpeg',
+      flags: 0,
+      location: paths.thumb,
+      width: tw,
+      height: th,
+      metadata: '{"resolutionMode":1}',
+      updatedAt: createdAt + 1,
+      locations: loc(paths.thumb),
+    });
   }
   if (spec.kind !== 'image' && spec.kind !== 'audio') {
     const p = ctx.signer.params(`${ctx.cdn}/${accountId}/${plus(spec.id, 3)}*`, ctx.ttl);
@@ -223,7 +261,8 @@ export function renderMedia(ctx: RenderContext, accountId: string, spec: FanslyM
       locations: withLocations ? [{ locationId: '102', location: `${ctx.cdn}${paths.hls}`, metadata: { ...p } }] : [],
     });
   }
-  const meta = spec.kind === 'image' ? { resolutionMode: 1 } : { duration: 3, ...(spec.kind === 'audio' ? {} : { resolutionMode: 1, frameRate: 12 }) };
+  const meta =
+    spec.kind === 'image' ? { resolutionMode: 1 } : { duration: 3, ...(spec.kind === 'audio' ? {} : { resolutionMode: 1, frameRate: 12 }) };
   return {
     id: spec.id,
     type: spec.kind === 'image' ? 1 : spec.kind === 'audio' ? 3 : 2,
@@ -244,7 +283,12 @@ export function renderMedia(ctx: RenderContext, accountId: string, spec: FanslyM
 }
 
 /** An accountMedia object as /account/media and the timeline's accountMedia list give it. */
-export function renderAccountMedia(ctx: RenderContext, creator: { id: string; tier: { id: string } }, spec: FanslyMediaSpec, createdAt: number) {
+export function renderAccountMedia(
+  ctx: RenderContext,
+  creator: { id: string; tier: { id: string } },
+  spec: FanslyMediaSpec,
+  createdAt: number,
+) {
   const access = !spec.locked && !spec.deleted;
   const previewed = !!spec.locked;
   const preview = previewed
@@ -437,9 +481,31 @@ export function renderAccount(ctx: RenderContext, creator: FanslyCreator, fanId 
       bundleVideoCount: 0,
       fetchedAt: T0,
     },
-    pinnedPosts: creator.posts.filter((p) => p.pinned).map((p, pos) => ({ postId: p.id, accountId: creator.id, pos, createdAt: p.createdAt * 1000 })),
-    walls: creator.walls.map((w, pos) => ({ id: w.id, accountId: creator.id, pos, name: w.name, description: w.description, metadata: '' })),
-    subscriptionTiers: [{ id: creator.tier.id, accountId: creator.id, name: creator.tier.name, color: '#2699f7', pos: 0, price: creator.tier.price, maxSubscribers: 0, subscriptionBenefits: ['All posts'], includedTierIds: [], plans: [] }],
+    pinnedPosts: creator.posts
+      .filter((p) => p.pinned)
+      .map((p, pos) => ({ postId: p.id, accountId: creator.id, pos, createdAt: p.createdAt * 1000 })),
+    walls: creator.walls.map((w, pos) => ({
+      id: w.id,
+      accountId: creator.id,
+      pos,
+      name: w.name,
+      description: w.description,
+      metadata: '',
+    })),
+    subscriptionTiers: [
+      {
+        id: creator.tier.id,
+        accountId: creator.id,
+        name: creator.tier.name,
+        color: '#2699f7',
+        pos: 0,
+        price: creator.tier.price,
+        maxSubscribers: 0,
+        subscriptionBenefits: ['All posts'],
+        includedTierIds: [],
+        plans: [],
+      },
+    ],
     profileSocials: [],
     profileAccess: true,
     profileAccessFlags: 0,
@@ -479,7 +545,16 @@ export function renderMessagePage(ctx: RenderContext, dataset: FanslyDataset, gr
     if (msg.bundleId) bundles.push(renderBundle(owner, msg.bundleId, msg.media, msg.createdAt));
     for (const spec of msg.media) accountMedia.push(renderAccountMedia(ctx, owner, spec, msg.createdAt));
   }
-  return { messages: page.map((msg) => renderMessage(msg, groupId)), accountMedia, accountMediaBundles: bundles, tips: [], tipGoals: [], accountMediaOrders: [], stories: [], storyOrders: [] };
+  return {
+    messages: page.map((msg) => renderMessage(msg, groupId)),
+    accountMedia,
+    accountMediaBundles: bundles,
+    tips: [],
+    tipGoals: [],
+    accountMediaOrders: [],
+    stories: [],
+    storyOrders: [],
+  };
 }
 
 /** The HLS files of a video: master playlist, its one rendition and the rendition's segments. */

@@ -8,10 +8,22 @@
  * tests/fixtures/json_data (captured from the real API), "notes" is /work/research/fansly.md.
  */
 import { UrlSigner } from './kit/signing.ts';
-import { demoDataset, renderAccount, renderAccountMedia, renderMessagePage, renderPostContainer, type FanslyPost, type RenderContext } from './fansly-data.ts';
+import {
+  demoDataset,
+  renderAccount,
+  renderAccountMedia,
+  renderMessagePage,
+  renderPostContainer,
+  type FanslyPost,
+  type RenderContext,
+} from './fansly-data.ts';
 
 const NOW = 1737290990;
-const ctx: RenderContext = { cdn: 'https://cdn3.fansly.com', signer: new UrlSigner('fixture-secret', 'K2JCJMDEHXQW5F', () => NOW * 1000), ttl: 3600 };
+const ctx: RenderContext = {
+  cdn: 'https://cdn3.fansly.com',
+  signer: new UrlSigner('fixture-secret', 'K2JCJMDEHXQW5F', () => NOW * 1000),
+  ttl: 3600,
+};
 const data = demoDataset();
 const [mika] = data.creators;
 const [chat] = data.groups;

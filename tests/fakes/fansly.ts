@@ -81,7 +81,8 @@ export function cyrb53(text: string, seed = 0): number {
 }
 
 /** The fansly-client-check header for a request path (no query) from this device. */
-export const fanslyClientCheck = (checkKey: string, pathname: string, deviceId: string) => cyrb53(`${checkKey}_${pathname}_${deviceId}`).toString(16);
+export const fanslyClientCheck = (checkKey: string, pathname: string, deviceId: string) =>
+  cyrb53(`${checkKey}_${pathname}_${deviceId}`).toString(16);
 
 /** The session id a token carries (first ':' field of its base64 text). */
 export const sessionIdOf = (token: string) => Buffer.from(token, 'base64').toString().split(':')[0];
@@ -124,7 +125,17 @@ export interface FakeFansly {
 const unauthorized = { success: false, error: { code: 401, details: 'unauthorized' } };
 const ok = (response: unknown) => ({ success: true, response });
 const json = jsonAs('application/json');
-const RELEVANT = ['authorization', 'fansly-client-id', 'fansly-client-ts', 'fansly-client-check', 'fansly-session-id', 'origin', 'referer', 'user-agent', 'cookie'];
+const RELEVANT = [
+  'authorization',
+  'fansly-client-id',
+  'fansly-client-ts',
+  'fansly-client-check',
+  'fansly-session-id',
+  'origin',
+  'referer',
+  'user-agent',
+  'cookie',
+];
 
 export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<FakeFansly> {
   const token = options.token ?? FAKE_FANSLY_TOKEN;
@@ -142,9 +153,19 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
   const delay = () => fake.delayMs;
   const signer = new UrlSigner(`fansly-cdn-${Math.random()}`, 'K2JCJMDEHXQW5F', clock.now);
 
-  const cdnHost = await startHost({ port: options.cdnPort, log: logInto(requests, 'cdn', ['cookie', 'authorization', 'origin', 'referer']), delay, handler: (req, res, url) => cdn(req, res, url) });
+  const cdnHost = await startHost({
+    port: options.cdnPort,
+    log: logInto(requests, 'cdn', ['cookie', 'authorization', 'origin', 'referer']),
+    delay,
+    handler: (req, res, url) => cdn(req, res, url),
+  });
   const ctx: RenderContext = { cdn: cdnHost.origin, signer, ttl: options.urlTtlSeconds ?? 3600 };
-  const apiHost = await startHost({ port: options.port, log: logInto(requests, 'api', RELEVANT), delay, handler: (req, res, url) => handle(req, res, url) });
+  const apiHost = await startHost({
+    port: options.port,
+    log: logInto(requests, 'api', RELEVANT),
+    delay,
+    handler: (req, res, url) => handle(req, res, url),
+  });
 
   // -------------------------------------------------------------------------------------------
   // Lookups
@@ -154,11 +175,14 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
   /** Every media item with its owner, creation time and bundle, from posts and messages. */
   const allMedia = () => {
     const out: { owner: FanslyCreator; spec: FanslyMediaSpec; createdAt: number; bundleId?: string; siblings: FanslyMediaSpec[] }[] = [];
-    for (const c of dataset.creators) for (const p of c.posts) for (const spec of p.media) out.push({ owner: c, spec, createdAt: p.createdAt, bundleId: p.bundleId, siblings: p.media });
+    for (const c of dataset.creators)
+      for (const p of c.posts)
+        for (const spec of p.media) out.push({ owner: c, spec, createdAt: p.createdAt, bundleId: p.bundleId, siblings: p.media });
     for (const g of dataset.groups) {
       for (const msg of g.messages) {
         const owner = creatorById(msg.senderId);
-        if (owner) for (const spec of msg.media) out.push({ owner, spec, createdAt: msg.createdAt, bundleId: msg.bundleId, siblings: msg.media });
+        if (owner)
+          for (const spec of msg.media) out.push({ owner, spec, createdAt: msg.createdAt, bundleId: msg.bundleId, siblings: msg.media });
       }
     }
     return out;
@@ -170,14 +194,25 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
 
   const site = (res: http.ServerResponse, path: string): boolean => {
     if (path === '/') {
-      send(res, 200, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fansly</title><base href="/"></head><body><app-root></app-root><script src="runtime.1b2c3d4e5f6a7b8c.js" type="module"></script><script src="${FANSLY_MAIN_JS}" type="module"></script></body></html>`, 'text/html; charset=utf-8');
+      send(
+        res,
+        200,
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fansly</title><base href="/"></head><body><app-root></app-root><script src="runtime.1b2c3d4e5f6a7b8c.js" type="module"></script><script src="${FANSLY_MAIN_JS}" type="module"></script></body></html>`,
+        'text/html; charset=utf-8',
+      );
       return true;
     }
     if (path === `/${FANSLY_MAIN_JS}`) {
       // The key is an expression now (JK evaluates it): two parts reversed and joined, plus the last.
       const [a, b, c] = checkKey.split('-');
-      const expression = c === undefined ? JSON.stringify(checkKey) : `[${JSON.stringify(b)},${JSON.stringify(a)}].reverse().join("-")+"-${c}"`;
-      send(res, 200, `"use strict";(self.webpackChunkfansly=self.webpackChunkfansly||[]).push([[179],{4821:(e,t,n)=>{class r{constructor(){this.deviceId_=null;this.checkKey_=${expression},this.cache_=new Map}}}}]);`, 'application/javascript');
+      const expression =
+        c === undefined ? JSON.stringify(checkKey) : `[${JSON.stringify(b)},${JSON.stringify(a)}].reverse().join("-")+"-${c}"`;
+      send(
+        res,
+        200,
+        `"use strict";(self.webpackChunkfansly=self.webpackChunkfansly||[]).push([[179],{4821:(e,t,n)=>{class r{constructor(){this.deviceId_=null;this.checkKey_=${expression},this.cache_=new Map}}}}]);`,
+        'application/javascript',
+      );
       return true;
     }
     return false;
@@ -189,7 +224,8 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
       res.writeHead(204, {
         'access-control-allow-origin': 'https://fansly.com',
         'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
-        'access-control-allow-headers': 'authorization,fansly-client-check,fansly-client-id,fansly-client-ts,fansly-session-id,content-type',
+        'access-control-allow-headers':
+          'authorization,fansly-client-check,fansly-client-id,fansly-client-ts,fansly-session-id,content-type',
         'access-control-allow-credentials': 'true',
       });
       return res.end();
@@ -200,9 +236,20 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
     }
     const fault = faults.take();
     if (fault?.kind === 'limit') {
-      return json(res, 429, { success: false, error: { code: 429, details: 'Too Many Requests' } }, fault.retryAfter > 0 ? { 'retry-after': String(fault.retryAfter) } : {});
+      return json(
+        res,
+        429,
+        { success: false, error: { code: 429, details: 'Too Many Requests' } },
+        fault.retryAfter > 0 ? { 'retry-after': String(fault.retryAfter) } : {},
+      );
     }
-    if (fault?.kind === 'fail') return send(res, fault.status, `<html><head><title>${fault.status}</title></head><body><center><h1>${fault.status}</h1></center></body></html>`, 'text/html');
+    if (fault?.kind === 'fail')
+      return send(
+        res,
+        fault.status,
+        `<html><head><title>${fault.status}</title></head><body><center><h1>${fault.status}</h1></center></body></html>`,
+        'text/html',
+      );
     if (path === '/api/v1/device/id') {
       const deviceId = String(780000000000000000n + BigInt(Math.floor(clock.now() / 1000)) * 1000n + ++deviceCounter);
       deviceIds.add(deviceId);
@@ -212,7 +259,12 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
     const deviceId = header(req, 'fansly-client-id') ?? '';
     const ts = Number(header(req, 'fansly-client-ts'));
     const check = header(req, 'fansly-client-check');
-    if (!deviceIds.has(deviceId) || !Number.isFinite(ts) || Math.abs(ts - clock.now()) > tolerance || check !== fanslyClientCheck(checkKey, path, deviceId)) {
+    if (
+      !deviceIds.has(deviceId) ||
+      !Number.isFinite(ts) ||
+      Math.abs(ts - clock.now()) > tolerance ||
+      check !== fanslyClientCheck(checkKey, path, deviceId)
+    ) {
       return json(res, 401, unauthorized);
     }
     if (path !== '/api/v1/account/me' && header(req, 'fansly-session-id') !== sessionId) return json(res, 401, unauthorized);
@@ -225,11 +277,27 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
   const route = (path: string, url: URL): unknown => {
     const me = dataset.me;
     if (path === '/api/v1/account/me') {
-      return { account: { id: me.id, username: me.username, displayName: me.displayName, flags: 0, version: 1, createdAt: 1700000000000, followCount: dataset.creators.filter((c) => c.following).length, subscriberCount: 0, about: '', location: '' } };
+      return {
+        account: {
+          id: me.id,
+          username: me.username,
+          displayName: me.displayName,
+          flags: 0,
+          version: 1,
+          createdAt: 1700000000000,
+          followCount: dataset.creators.filter((c) => c.following).length,
+          subscriberCount: 0,
+          about: '',
+          location: '',
+        },
+      };
     }
     if (path === '/api/v1/subscriptions') {
       const ids = idList(url, 'ids');
-      const subs = dataset.creators.filter((c) => c.subscribed).map((c) => renderSubscription(c, me.id)).filter((s) => ids.length === 0 || ids.includes(s.id));
+      const subs = dataset.creators
+        .filter((c) => c.subscribed)
+        .map((c) => renderSubscription(c, me.id))
+        .filter((s) => ids.length === 0 || ids.includes(s.id));
       return { stats: { totalActive: subs.length, totalExpired: 0, total: subs.length }, subscriptions: subs };
     }
     let m = /^\/api\/v1\/account\/(\d+)\/following$/.exec(path);
@@ -242,9 +310,27 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
     if (path === '/api/v1/account') {
       const ids = idList(url, 'ids');
       const names = idList(url, 'usernames').map((n) => n.toLowerCase());
-      const creators = dataset.creators.filter((c) => ids.includes(c.id) || names.includes(c.username.toLowerCase())).map((c) => renderAccount(ctx, c, me.id));
-      const others = dataset.groups.map((g) => g.partner).filter((p) => !creatorById(p.id) && (ids.includes(p.id) || names.includes(p.username)));
-      return [...creators, ...others.map((p) => ({ id: p.id, username: p.username, displayName: p.displayName, flags: 0, version: 1, createdAt: 1700000000000, followCount: 0, subscriberCount: 0, about: '', location: '' }))];
+      const creators = dataset.creators
+        .filter((c) => ids.includes(c.id) || names.includes(c.username.toLowerCase()))
+        .map((c) => renderAccount(ctx, c, me.id));
+      const others = dataset.groups
+        .map((g) => g.partner)
+        .filter((p) => !creatorById(p.id) && (ids.includes(p.id) || names.includes(p.username)));
+      return [
+        ...creators,
+        ...others.map((p) => ({
+          id: p.id,
+          username: p.username,
+          displayName: p.displayName,
+          flags: 0,
+          version: 1,
+          createdAt: 1700000000000,
+          followCount: 0,
+          subscriberCount: 0,
+          about: '',
+          location: '',
+        })),
+      ];
     }
     m = /^\/api\/v1\/timelinenew\/(\d+)$/.exec(path);
     if (m) {
@@ -257,15 +343,23 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
         .filter((p) => before === 0n || BigInt(p.id) < before)
         .sort((a, b) => (BigInt(b.id) > BigInt(a.id) ? 1 : -1))
         .slice(0, pageSize);
-      return renderPostContainer(ctx, dataset, posts.map((post) => ({ creator, post })));
+      return renderPostContainer(
+        ctx,
+        dataset,
+        posts.map((post) => ({ creator, post })),
+      );
     }
     if (path === '/api/v1/post') {
-      const found = idList(url, 'ids').map(findPost).filter((x) => x !== undefined);
+      const found = idList(url, 'ids')
+        .map(findPost)
+        .filter((x) => x !== undefined);
       return renderPostContainer(ctx, dataset, found);
     }
     if (path === '/api/v1/account/media') {
       const ids = idList(url, 'ids');
-      return allMedia().filter((x) => ids.includes(x.spec.id)).map((x) => renderAccountMedia(ctx, x.owner, x.spec, x.createdAt));
+      return allMedia()
+        .filter((x) => ids.includes(x.spec.id))
+        .map((x) => renderAccountMedia(ctx, x.owner, x.spec, x.createdAt));
     }
     if (path === '/api/v1/messaging/groups') {
       return {
@@ -283,9 +377,20 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
         aggregationData: {
           accounts: dataset.groups.map(({ partner: p }) => {
             const creator = creatorById(p.id);
-            return creator ? renderAccount(ctx, creator, me.id) : { id: p.id, username: p.username, displayName: p.displayName, flags: 0, version: 1, createdAt: 1700000000000 };
+            return creator
+              ? renderAccount(ctx, creator, me.id)
+              : { id: p.id, username: p.username, displayName: p.displayName, flags: 0, version: 1, createdAt: 1700000000000 };
           }),
-          groups: dataset.groups.map((g) => ({ id: g.id, type: 1, users: [{ groupId: g.id, userId: me.id }, { groupId: g.id, userId: g.partner.id }], createdBy: g.partner.id, lastMessageId: g.messages.at(-1)?.id ?? null })),
+          groups: dataset.groups.map((g) => ({
+            id: g.id,
+            type: 1,
+            users: [
+              { groupId: g.id, userId: me.id },
+              { groupId: g.id, userId: g.partner.id },
+            ],
+            createdBy: g.partner.id,
+            lastMessageId: g.messages.at(-1)?.id ?? null,
+          })),
         },
       };
     }
@@ -307,7 +412,11 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
 
   type CdnFile = { type: string; hls: boolean; bytes: () => Promise<Buffer> | Buffer };
   const files = new Map<string, CdnFile>();
-  const jpeg = (path: string, w: number, h: number): CdnFile => ({ type: 'image/jpeg', hls: false, bytes: () => image(path, { format: 'jpeg', width: w, height: h, inset: true }) });
+  const jpeg = (path: string, w: number, h: number): CdnFile => ({
+    type: 'image/jpeg',
+    hls: false,
+    bytes: () => image(path, { format: 'jpeg', width: w, height: h, inset: true }),
+  });
   const register = (owner: string, spec: FanslyMediaSpec) => {
     const paths = mediaPaths(owner, spec);
     files.set(paths.preview, jpeg(paths.preview, SIZES.thumb[0], SIZES.thumb[1]));
@@ -322,7 +431,11 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
     const hls = hlsFiles(owner, spec);
     const segments = media.segments();
     files.set(hls.master, { type: HLS_TYPE, hls: true, bytes: () => Buffer.from(hls.masterText) });
-    files.set(hls.rendition, { type: HLS_TYPE, hls: true, bytes: () => Buffer.from(hlsMedia(segments.map((_, n) => hls.segment(n).split('/').pop()!))) });
+    files.set(hls.rendition, {
+      type: HLS_TYPE,
+      hls: true,
+      bytes: () => Buffer.from(hlsMedia(segments.map((_, n) => hls.segment(n).split('/').pop()!))),
+    });
     segments.forEach((bytes, n) => files.set(hls.segment(n), { type: 'video/mp2t', hls: true, bytes: () => bytes }));
   };
   for (const c of dataset.creators) {
@@ -366,4 +479,3 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
   };
   return fake;
 }
-

@@ -123,20 +123,49 @@ const publicImage = (v: FantiaView, dir: string, file: string, variants: string[
   Object.fromEntries(variants.map((k) => [k, `${v.c}/uploads/${dir}/${k === 'original' ? '' : `${k}_`}${file}`]));
 
 function renderPlan(v: FantiaView, plan: FantiaPlan, withOrder: boolean) {
-  const base = { id: plan.id, price: plan.price, name: plan.name, description: plan.description, limit: 0, thumb: `${v.site}/images/fallback/plan/thumb_default.png` };
+  const base = {
+    id: plan.id,
+    price: plan.price,
+    name: plan.name,
+    description: plan.description,
+    limit: 0,
+    thumb: `${v.site}/images/fallback/plan/thumb_default.png`,
+  };
   if (!withOrder) return base;
-  return { ...base, vacant_seat: '', order: v.joinedPlans.has(plan.id) ? { status: 'joined', is_oneclick: false, uri: `/orders/plan/${plan.id}` } : null };
+  return {
+    ...base,
+    vacant_seat: '',
+    order: v.joinedPlans.has(plan.id) ? { status: 'joined', is_oneclick: false, uri: `/orders/plan/${plan.id}` } : null,
+  };
 }
 
 /** The fanclub object of GET /api/v1/fanclubs/{id} (and post.fanclub). */
 export function renderFanclub(v: FantiaView, fc: FantiaFanclub) {
-  const icon = fc.icon ? publicImage(v, `fanclub/icon_image/${fc.id}`, fc.icon, ['thumb', 'thumb_webp', 'main', 'original']) : { thumb: '', thumb_webp: '', main: '', original: '' };
-  const cover = fc.cover ? publicImage(v, `fanclub/cover_image/${fc.id}`, fc.cover, ['thumb', 'medium', 'main', 'ogp', 'original']) : { thumb: '', medium: '', main: '', ogp: '', original: '' };
-  const userImage = fc.icon ? publicImage(v, `user/image/${fc.userId}`, fc.icon, ['small', 'medium', 'large']) : { small: '', medium: '', large: '' };
+  const icon = fc.icon
+    ? publicImage(v, `fanclub/icon_image/${fc.id}`, fc.icon, ['thumb', 'thumb_webp', 'main', 'original'])
+    : { thumb: '', thumb_webp: '', main: '', original: '' };
+  const cover = fc.cover
+    ? publicImage(v, `fanclub/cover_image/${fc.id}`, fc.cover, ['thumb', 'medium', 'main', 'ogp', 'original'])
+    : { thumb: '', medium: '', main: '', ogp: '', original: '' };
+  const userImage = fc.icon
+    ? publicImage(v, `user/image/${fc.userId}`, fc.icon, ['small', 'medium', 'large'])
+    : { small: '', medium: '', large: '' };
   return {
     id: fc.id,
-    user: { id: fc.userId, toranoana_identify_token: `tora${fc.userId}`, name: fc.creatorName, image: userImage, profile_text: fc.profile, has_fanclub: true },
-    category: { id: 1, name: 'イラスト', slug: 'illust', uri: { fanclub: '/fanclubs?category=illust', products: '/products?category=illust', posts: '/posts?category=illust' } },
+    user: {
+      id: fc.userId,
+      toranoana_identify_token: `tora${fc.userId}`,
+      name: fc.creatorName,
+      image: userImage,
+      profile_text: fc.profile,
+      has_fanclub: true,
+    },
+    category: {
+      id: 1,
+      name: 'イラスト',
+      slug: 'illust',
+      uri: { fanclub: '/fanclubs?category=illust', products: '/products?category=illust', posts: '/posts?category=illust' },
+    },
     name: fc.fanclubName,
     fanclub_name: fc.fanclubName,
     creator_name: fc.creatorName,
@@ -151,10 +180,18 @@ export function renderFanclub(v: FantiaView, fc: FantiaFanclub) {
     fan_count: 120 + fc.posts.length,
     posts_count: newestFirst(fc).length,
     products_count: 0,
-    uri: { show: `/fanclubs/${fc.id}`, posts: `/fanclubs/${fc.id}/posts`, plans: `/fanclubs/${fc.id}/plans`, products: `/fanclubs/${fc.id}/products`, users: `/fanclubs/${fc.id}/users` },
+    uri: {
+      show: `/fanclubs/${fc.id}`,
+      posts: `/fanclubs/${fc.id}/posts`,
+      plans: `/fanclubs/${fc.id}/plans`,
+      products: `/fanclubs/${fc.id}/products`,
+      users: `/fanclubs/${fc.id}/users`,
+    },
     is_blocked: false,
     user_support_point: 0,
-    recent_posts: newestFirst(fc).slice(0, 3).map((p) => renderSummary(v, p)),
+    recent_posts: newestFirst(fc)
+      .slice(0, 3)
+      .map((p) => renderSummary(v, p)),
     recent_products: [],
     plans: fc.plans.map((p) => renderPlan(v, p, true)),
     point_top_users: [],
@@ -166,7 +203,20 @@ export function renderFanclub(v: FantiaView, fc: FantiaFanclub) {
 /** A post summary (fanclub.recent_posts[], timelines, post.links). */
 export function renderSummary(v: FantiaView, post: FantiaPost) {
   const thumb = post.thumb
-    ? publicImage(v, `post/file/${post.id}`, post.thumb, ['thumb', 'thumb_webp', 'medium', 'medium_webp', 'large', 'main', 'main_webp', 'ogp', 'blurred_ogp', 'micro', 'blurred_image', 'original'])
+    ? publicImage(v, `post/file/${post.id}`, post.thumb, [
+        'thumb',
+        'thumb_webp',
+        'medium',
+        'medium_webp',
+        'large',
+        'main',
+        'main_webp',
+        'ogp',
+        'blurred_ogp',
+        'micro',
+        'blurred_image',
+        'original',
+      ])
     : null;
   return {
     id: post.id,
@@ -199,7 +249,11 @@ export function visibleStatus(v: FantiaView, fc: FantiaFanclub, post: FantiaPost
 }
 
 const signedUrl = (v: FantiaView, path: string) => `${v.cc}${path}?${v.sign(path)}`;
-const endpoints = (kind: string, id: number) => ({ get_url: `/api/v1/${kind}/${id}/comments`, post_uri: `/api/v1/${kind}/${id}/comments`, delete_uri: `/api/v1/${kind}/${id}/comments` });
+const endpoints = (kind: string, id: number) => ({
+  get_url: `/api/v1/${kind}/${id}/comments`,
+  post_uri: `/api/v1/${kind}/${id}/comments`,
+  delete_uri: `/api/v1/${kind}/${id}/comments`,
+});
 
 /** The Quill delta string of a blog content, with fantiaImage ops rendered as fantia.jp answers them. */
 export function blogDelta(v: FantiaView, post: FantiaPost, ops: FantiaOp[]): string {
@@ -207,7 +261,15 @@ export function blogDelta(v: FantiaView, post: FantiaPost, ops: FantiaOp[]): str
     ops: ops.map((op) => {
       if (typeof op.insert === 'object' && 'fantiaImage' in op.insert) {
         const { album, file } = op.insert.fantiaImage;
-        return { insert: { fantiaImage: { id: String(album), url: signedUrl(v, `/uploads/album_image/file/${album}/main_${file}`), original_url: `/posts/${post.id}/album_image?query=${v.albumQuery(post.id, album)}` } } };
+        return {
+          insert: {
+            fantiaImage: {
+              id: String(album),
+              url: signedUrl(v, `/uploads/album_image/file/${album}/main_${file}`),
+              original_url: `/posts/${post.id}/album_image?query=${v.albumQuery(post.id, album)}`,
+            },
+          },
+        };
       }
       return op;
     }),
@@ -217,7 +279,7 @@ export function blogDelta(v: FantiaView, post: FantiaPost, ops: FantiaOp[]): str
 export function renderContent(v: FantiaView, fc: FantiaFanclub, post: FantiaPost, c: FantiaContent) {
   const status = visibleStatus(v, fc, post, c);
   const visible = status === 'visible';
-  const plan = c.planId === null ? null : fc.plans.find((p) => p.id === c.planId) ?? null;
+  const plan = c.planId === null ? null : (fc.plans.find((p) => p.id === c.planId) ?? null);
   const out: Record<string, unknown> = {
     id: c.id,
     title: c.title ?? '',
@@ -225,14 +287,15 @@ export function renderContent(v: FantiaView, fc: FantiaFanclub, post: FantiaPost
     published_state: 'published',
     category: c.category,
     comment: !visible ? null : c.category === 'blog' ? blogDelta(v, post, c.ops ?? []) : c.comment,
-    embed_url: visible && c.category === 'embed' ? c.embedUrl ?? null : null,
+    embed_url: visible && c.category === 'embed' ? (c.embedUrl ?? null) : null,
     content_type: c.category === 'file' ? fileType(c.filename ?? '') : null,
     comments: endpoints('post_contents', c.id),
     comments_reactions: endpoints('post_contents', c.id),
     embed_api_url: `/api/v1/post_contents/${c.id}/embed`,
     reactions: endpoints('post_contents', c.id),
     reaction_types_url: '/api/v1/reaction_types',
-    post_content_photos_micro: visible && c.photos ? c.photos.map((p) => signedUrl(v, `/uploads/post_content_photo/file/${p.id}/micro_${p.file}`)) : [],
+    post_content_photos_micro:
+      visible && c.photos ? c.photos.map((p) => signedUrl(v, `/uploads/post_content_photo/file/${p.id}/micro_${p.file}`)) : [],
     plan: plan ? renderPlan(v, plan, false) : null,
     product: c.product ? { id: c.product.id, name: c.product.name, price: c.product.price, uri: `/products/${c.product.id}` } : null,
     onsale_backnumber: null,
@@ -246,7 +309,12 @@ export function renderContent(v: FantiaView, fc: FantiaFanclub, post: FantiaPost
   if (c.category === 'photo_gallery' && visible) {
     out.post_content_photos = (c.photos ?? []).map((p) => ({
       id: p.id,
-      url: Object.fromEntries(['thumb', 'medium', 'large', 'main', 'micro', 'original'].map((k) => [k, signedUrl(v, `/uploads/post_content_photo/file/${p.id}/${k === 'original' ? '' : `${k}_`}${p.file}`)])),
+      url: Object.fromEntries(
+        ['thumb', 'medium', 'large', 'main', 'micro', 'original'].map((k) => [
+          k,
+          signedUrl(v, `/uploads/post_content_photo/file/${p.id}/${k === 'original' ? '' : `${k}_`}${p.file}`),
+        ]),
+      ),
       comment: p.comment,
       show_original_uri: `/posts/${post.id}/post_content_photo/${p.id}`,
       is_converted: true,
@@ -264,7 +332,17 @@ export function renderContent(v: FantiaView, fc: FantiaFanclub, post: FantiaPost
 
 export function fileType(name: string): string {
   const ext = /\.([a-z0-9]+)$/i.exec(name)?.[1].toLowerCase();
-  return ext === 'mp4' ? 'video/mp4' : ext === 'mp3' ? 'audio/mpeg' : ext === 'zip' ? 'application/zip' : ext === 'pdf' ? 'application/pdf' : ext === 'png' ? 'image/png' : 'application/octet-stream';
+  return ext === 'mp4'
+    ? 'video/mp4'
+    : ext === 'mp3'
+      ? 'audio/mpeg'
+      : ext === 'zip'
+        ? 'application/zip'
+        : ext === 'pdf'
+          ? 'application/pdf'
+          : ext === 'png'
+            ? 'image/png'
+            : 'application/octet-stream';
 }
 
 /** GET /api/v1/posts/{id}: {"post": {...}}. */
@@ -311,47 +389,121 @@ const DAY = 86_400_000;
 export function demoDataset(): FantiaDataset {
   const at = (n: number) => T0 + n * DAY;
   const text = (id: number, title: string, comment: string | null, n: number, extra: Partial<FantiaPost> = {}): FantiaPost => ({
-    id, title, comment, rating: 'general', postedAt: at(n), convertedAt: null, tags: [], thumb: null, contents: [], ...extra,
+    id,
+    title,
+    comment,
+    rating: 'general',
+    postedAt: at(n),
+    convertedAt: null,
+    tags: [],
+    thumb: null,
+    contents: [],
+    ...extra,
   });
   const yume: FantiaPost[] = [
     text(2100001, '初投稿です！', 'はじめまして。\r\nよろしくお願いします。', 0, { tags: ['お知らせ'] }),
     text(2100002, 'Gallery: spring set 🌸', '春のイラスト3枚です。', 1, {
       thumb: 'b7f0c1d2-spring.jpg',
       tags: ['イラスト', 'spring'],
-      contents: [{ id: 3100002, category: 'photo_gallery', title: '春セット', comment: 'JPEG and PNG', planId: 11, photos: [
-        { id: 4100001, file: 'a01ddcb7-sakura.jpg', comment: '桜' },
-        { id: 4100002, file: '611669be-hanami.png', comment: null },
-        { id: 4100003, file: '0d621f52-tsukushi.jpg', comment: 'つくし' },
-      ] }],
+      contents: [
+        {
+          id: 3100002,
+          category: 'photo_gallery',
+          title: '春セット',
+          comment: 'JPEG and PNG',
+          planId: 11,
+          photos: [
+            { id: 4100001, file: 'a01ddcb7-sakura.jpg', comment: '桜' },
+            { id: 4100002, file: '611669be-hanami.png', comment: null },
+            { id: 4100003, file: '0d621f52-tsukushi.jpg', comment: 'つくし' },
+          ],
+        },
+      ],
     }),
-    text(2100003, '素材パック配布', '差分つきです。', 2, { contents: [{ id: 3100003, category: 'file', title: 'ZIP', comment: 'PSD同梱', filename: '素材パック v2.zip', planId: 11 }] }),
+    text(2100003, '素材パック配布', '差分つきです。', 2, {
+      contents: [{ id: 3100003, category: 'file', title: 'ZIP', comment: 'PSD同梱', filename: '素材パック v2.zip', planId: 11 }],
+    }),
     text(2100004, 'メイキング動画', null, 3, {
       thumb: 'c3d4e5f6-making.jpg',
       contents: [{ id: 3100004, category: 'file', title: '', comment: null, filename: 'sh83-1_メイキング.mp4', planId: 11 }],
     }),
-    text(2100005, 'ボイス: おやすみ', 'イヤホン推奨', 4, { contents: [{ id: 3100005, category: 'file', title: '音声', comment: null, filename: 'おやすみボイス.mp3', planId: 11 }] }),
+    text(2100005, 'ボイス: おやすみ', 'イヤホン推奨', 4, {
+      contents: [{ id: 3100005, category: 'file', title: '音声', comment: null, filename: 'おやすみボイス.mp3', planId: 11 }],
+    }),
     text(2100006, 'ブログ: 制作日記', '', 5, {
       isBlog: true,
-      contents: [{ id: 3100006, category: 'blog', title: '制作日記', comment: null, planId: null, ops: [
-        { insert: '今日はラフを描きました。\n' },
-        { insert: { fantiaImage: { album: 5100001, file: 'e1f2a3b4-rough.png' } } },
-        { insert: '\n参考: ' },
-        { insert: 'pixiv', attributes: { link: 'https://www.pixiv.net/users/1' } },
-        { insert: '\n' },
-        { insert: { image: 'https://example.com/outside.png' } },
-        { insert: '\nおわり\n' },
-      ] }],
+      contents: [
+        {
+          id: 3100006,
+          category: 'blog',
+          title: '制作日記',
+          comment: null,
+          planId: null,
+          ops: [
+            { insert: '今日はラフを描きました。\n' },
+            { insert: { fantiaImage: { album: 5100001, file: 'e1f2a3b4-rough.png' } } },
+            { insert: '\n参考: ' },
+            { insert: 'pixiv', attributes: { link: 'https://www.pixiv.net/users/1' } },
+            { insert: '\n' },
+            { insert: { image: 'https://example.com/outside.png' } },
+            { insert: '\nおわり\n' },
+          ],
+        },
+      ],
     }),
-    text(2100007, 'YouTube 配信アーカイブ', '配信ありがとうございました', 6, { contents: [{ id: 3100007, category: 'embed', title: 'アーカイブ', comment: null, embedUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', planId: null }] }),
-    text(2100008, 'テキスト: 設定資料', '本文はコンテンツ内にあります', 7, { contents: [{ id: 3100008, category: 'text', title: '設定', comment: '身長: 155cm\r\n好きなもの: 🍓', planId: 11 }] }),
+    text(2100007, 'YouTube 配信アーカイブ', '配信ありがとうございました', 6, {
+      contents: [
+        {
+          id: 3100007,
+          category: 'embed',
+          title: 'アーカイブ',
+          comment: null,
+          embedUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+          planId: null,
+        },
+      ],
+    }),
+    text(2100008, 'テキスト: 設定資料', '本文はコンテンツ内にあります', 7, {
+      contents: [{ id: 3100008, category: 'text', title: '設定', comment: '身長: 155cm\r\n好きなもの: 🍓', planId: 11 }],
+    }),
     text(2100009, '上位プラン限定 高解像度版', '1500円プラン向け', 8, {
       contents: [
         { id: 3100009, category: 'text', title: 'お知らせ', comment: '全員に見えます', planId: null },
-        { id: 3100010, category: 'photo_gallery', title: '高解像度', comment: null, planId: 12, photos: [{ id: 4100009, file: '9a8b7c6d-hires.png', comment: null }] },
+        {
+          id: 3100010,
+          category: 'photo_gallery',
+          title: '高解像度',
+          comment: null,
+          planId: 12,
+          photos: [{ id: 4100009, file: '9a8b7c6d-hires.png', comment: null }],
+        },
       ],
     }),
-    text(2100010, '成人向け: 差分', '18歳未満閲覧禁止', 9, { rating: 'adult', contents: [{ id: 3100011, category: 'photo_gallery', title: '差分', comment: null, planId: 11, photos: [{ id: 4100010, file: 'adadadad-variant.png', comment: null }] }] }),
-    text(2100011, '新作ショップ情報', 'BOOTHでも', 10, { contents: [{ id: 3100012, category: 'product', title: '商品', comment: null, planId: null, product: { id: 900001, name: '画集 Vol.1', price: 1200 } }] }),
+    text(2100010, '成人向け: 差分', '18歳未満閲覧禁止', 9, {
+      rating: 'adult',
+      contents: [
+        {
+          id: 3100011,
+          category: 'photo_gallery',
+          title: '差分',
+          comment: null,
+          planId: 11,
+          photos: [{ id: 4100010, file: 'adadadad-variant.png', comment: null }],
+        },
+      ],
+    }),
+    text(2100011, '新作ショップ情報', 'BOOTHでも', 10, {
+      contents: [
+        {
+          id: 3100012,
+          category: 'product',
+          title: '商品',
+          comment: null,
+          planId: null,
+          product: { id: 900001, name: '画集 Vol.1', price: 1200 },
+        },
+      ],
+    }),
     text(2100012, '修正版アップしました', '誤字を直しました', 11, { convertedAt: at(12) + 3600_000 }),
     text(2100013, '消えた投稿', 'この投稿は削除されました', 12, { deleted: true }),
     text(2100014, '🎉 100人達成！ありがとう 🙏', '記念イラストは来週！\r\n🎂🎂🎂', 13, { tags: ['記念', '🎉'] }),
@@ -359,24 +511,71 @@ export function demoDataset(): FantiaDataset {
   for (let i = 0; i < 9; i++) yume.push(text(2100020 + i, `日記 ${i + 1}`, `${i + 1}日目の日記`, 14 + i));
   const owl: FantiaPost[] = [
     text(2200001, 'Hello from Night Owl', 'First post.', 0, { thumb: 'owl-first.jpg' }),
-    text(2200002, 'Night sketch', 'Sketch', 1, { contents: [{ id: 3200002, category: 'photo_gallery', title: '', comment: null, planId: 21, photos: [{ id: 4200001, file: 'owl-sketch.png', comment: null }] }] }),
-    text(2200003, 'Brushes', 'My brushes', 2, { contents: [{ id: 3200003, category: 'file', title: 'brushes', comment: null, filename: 'owl brushes.zip', planId: 21 }] }),
+    text(2200002, 'Night sketch', 'Sketch', 1, {
+      contents: [
+        {
+          id: 3200002,
+          category: 'photo_gallery',
+          title: '',
+          comment: null,
+          planId: 21,
+          photos: [{ id: 4200001, file: 'owl-sketch.png', comment: null }],
+        },
+      ],
+    }),
+    text(2200003, 'Brushes', 'My brushes', 2, {
+      contents: [{ id: 3200003, category: 'file', title: 'brushes', comment: null, filename: 'owl brushes.zip', planId: 21 }],
+    }),
     text(2200004, 'Free note', 'Thanks!', 3),
   ];
   const follow: FantiaPost[] = [
-    text(2300001, '無料フォロー向け', '見えません', 0, { contents: [{ id: 3300001, category: 'text', title: '', comment: 'secret', planId: 31 }] }),
-    text(2300002, '有料のみ', '見えません', 1, { contents: [{ id: 3300002, category: 'file', title: '', comment: null, filename: 'x.zip', planId: 31 }] }),
+    text(2300001, '無料フォロー向け', '見えません', 0, {
+      contents: [{ id: 3300001, category: 'text', title: '', comment: 'secret', planId: 31 }],
+    }),
+    text(2300002, '有料のみ', '見えません', 1, {
+      contents: [{ id: 3300002, category: 'file', title: '', comment: null, filename: 'x.zip', planId: 31 }],
+    }),
   ];
   return {
     me: { id: 7000001, name: 'テスト支援者' },
     fanclubs: [
-      { id: 130541, userId: 52152, fanclubName: 'ゆめかわ工房', creatorName: '夢川ユメ', profile: 'ゆめかわいいイラストを描いています。', icon: '5c1c8f2e-icon.jpg', cover: '8d3e2a10-cover.png', plans: [
-        { id: 10, price: 0, name: '無料プラン', description: 'フォロー' },
-        { id: 11, price: 500, name: 'ラフプラン', description: 'ラフと差分' },
-        { id: 12, price: 1500, name: '高解像度プラン', description: '高解像度版' },
-      ], posts: yume },
-      { id: 245001, userId: 61001, fanclubName: 'Night Owl Studio', creatorName: 'Owl', profile: 'Night drawings.', icon: 'owl-icon.png', cover: null, plans: [{ id: 21, price: 300, name: 'Supporter', description: 'All posts' }], posts: owl },
-      { id: 300777, userId: 61777, fanclubName: '無料フォロー', creatorName: 'フォロー先', profile: '', icon: null, cover: null, plans: [{ id: 31, price: 1000, name: '有料', description: '' }], posts: follow },
+      {
+        id: 130541,
+        userId: 52152,
+        fanclubName: 'ゆめかわ工房',
+        creatorName: '夢川ユメ',
+        profile: 'ゆめかわいいイラストを描いています。',
+        icon: '5c1c8f2e-icon.jpg',
+        cover: '8d3e2a10-cover.png',
+        plans: [
+          { id: 10, price: 0, name: '無料プラン', description: 'フォロー' },
+          { id: 11, price: 500, name: 'ラフプラン', description: 'ラフと差分' },
+          { id: 12, price: 1500, name: '高解像度プラン', description: '高解像度版' },
+        ],
+        posts: yume,
+      },
+      {
+        id: 245001,
+        userId: 61001,
+        fanclubName: 'Night Owl Studio',
+        creatorName: 'Owl',
+        profile: 'Night drawings.',
+        icon: 'owl-icon.png',
+        cover: null,
+        plans: [{ id: 21, price: 300, name: 'Supporter', description: 'All posts' }],
+        posts: owl,
+      },
+      {
+        id: 300777,
+        userId: 61777,
+        fanclubName: '無料フォロー',
+        creatorName: 'フォロー先',
+        profile: '',
+        icon: null,
+        cover: null,
+        plans: [{ id: 31, price: 1000, name: '有料', description: '' }],
+        posts: follow,
+      },
     ],
     followed: [130541, 245001, 300777],
     joinedPlans: [10, 11, 21],

@@ -17,7 +17,8 @@
  */
 import { NOT_FOUND, demoDataset, postOf, renderPost, type FantiaView } from './fantia-data.ts';
 
-const SIGNED = 'Key-Pair-Id=APKAEXAMPLEKEYPAIR&Policy=eyJTdGF0ZW1lbnQiOlt7IlJlc291cmNlIjoiaHR0cHM6Ly9jYy5mYW50aWEuanAvIn1dfQ__&Signature=Zm9v~YmFy';
+const SIGNED =
+  'Key-Pair-Id=APKAEXAMPLEKEYPAIR&Policy=eyJTdGF0ZW1lbnQiOlt7IlJlc291cmNlIjoiaHR0cHM6Ly9jYy5mYW50aWEuanAvIn1dfQ__&Signature=Zm9v~YmFy';
 const data = demoDataset();
 const view = (adult: boolean): FantiaView => ({
   site: 'https://fantia.jp',

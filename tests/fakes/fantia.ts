@@ -49,7 +49,20 @@ import {
   type FantiaView,
 } from './fantia-data.ts';
 import { bytesFor } from './kit/media.ts';
-import { Clock, Faults, cookiesOf, escapeHtml as h, logInto, railsRedirect, readBody, send, sendHtml, sendJson, startHost, type FakeRequestLog } from './kit/server.ts';
+import {
+  Clock,
+  Faults,
+  cookiesOf,
+  escapeHtml as h,
+  logInto,
+  railsRedirect,
+  readBody,
+  send,
+  sendHtml,
+  sendJson,
+  startHost,
+  type FakeRequestLog,
+} from './kit/server.ts';
 import { CLOUDFRONT_ERRORS, NO_SUCH_KEY, Signer, cfDecode, cfEncode } from './kit/signing.ts';
 
 export * from './fantia-data.ts';
@@ -118,8 +131,11 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
   let captcha = false;
   const state = { adult: options.adult ?? true };
 
-  const host = (name: string, port: number | undefined, handler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<number>) =>
-    startHost({ port, log: logInto(requests, name, LOG_HEADERS), delay: () => fake.delayMs, handler });
+  const host = (
+    name: string,
+    port: number | undefined,
+    handler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<number>,
+  ) => startHost({ port, log: logInto(requests, name, LOG_HEADERS), delay: () => fake.delayMs, handler });
   const site = await host('site', options.port, (req, res) => handle(req, res));
   const cdn = await host('cdn', options.cdnPort, (req, res) => serveCdn(req, res));
   const url = site.origin;
@@ -147,11 +163,14 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
     adult: user && state.adult,
     joinedPlans: new Set(user ? dataset.joinedPlans : []),
     sign(path) {
-      const policy = JSON.stringify({ Statement: [{ Resource: `${cdnUrl}${path}`, Condition: { DateLessThan: { 'AWS:EpochTime': Math.floor(now() / 1000) + ttl } } }] });
+      const policy = JSON.stringify({
+        Statement: [{ Resource: `${cdnUrl}${path}`, Condition: { DateLessThan: { 'AWS:EpochTime': Math.floor(now() / 1000) + ttl } } }],
+      });
       const encoded = cfEncode(policy);
       return `Key-Pair-Id=${KEY_PAIR_ID}&Policy=${encoded}&Signature=${signer.sign(encoded)}`;
     },
-    albumQuery: (postId, albumId) => `${Buffer.from(`${postId}:${albumId}`).toString('base64url')}.${signer.sign(`album:${postId}:${albumId}`).slice(0, 16)}`,
+    albumQuery: (postId, albumId) =>
+      `${Buffer.from(`${postId}:${albumId}`).toString('base64url')}.${signer.sign(`album:${postId}:${albumId}`).slice(0, 16)}`,
   });
 
   /** An HTML page; without a live session it starts an anonymous one, as Rails does. */
@@ -191,13 +210,18 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
         return `<div class="col-xs-6 col-sm-4 col-md-3"><div class="post"><a class="link-block" href="/posts/${p.id}"><div class="post-thumbnail"><img alt="${h(p.title)}" src="${h(renderSummary(v, p).thumb_micro)}"></div><div class="post-inner"><h3 class="post-title">${h(p.title)}</h3><span class="post-date"><span class="mr-5">${listDateJst(p.postedAt)}</span>${edited}</span></div></a></div></div>`;
       })
       .join('');
-    const next = pageNo * pageSize < all.length ? `<li class="page-item"><a class="page-link" rel="next" href="/fanclubs/${fc.id}/posts?page=${pageNo + 1}">›</a></li>` : '';
+    const next =
+      pageNo * pageSize < all.length
+        ? `<li class="page-item"><a class="page-link" rel="next" href="/fanclubs/${fc.id}/posts?page=${pageNo + 1}">›</a></li>`
+        : '';
     return `<h1 class="fanclub-name">${h(fc.fanclubName)}</h1><div class="row row-packed row-eq-height">${cards}</div><ul class="pagination">${next}</ul>`;
   };
 
   const plansPage = (type: string, pageNo: number) => {
     const joined = dataset.fanclubs.flatMap((fc) =>
-      fc.plans.filter((p) => dataset.joinedPlans.includes(p.id) && (type === 'free' ? p.price === 0 : p.price > 0)).map((plan) => ({ fc, plan })),
+      fc.plans
+        .filter((p) => dataset.joinedPlans.includes(p.id) && (type === 'free' ? p.price === 0 : p.price > 0))
+        .map((plan) => ({ fc, plan })),
     );
     return joined
       .slice((pageNo - 1) * plansPageSize, pageNo * plansPageSize)
@@ -208,36 +232,61 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
       .join('');
   };
 
-  const api = (path: string, q: URLSearchParams, req: http.IncomingMessage, res: http.ServerResponse, sid: string | undefined, user: boolean): number => {
+  const api = (
+    path: string,
+    q: URLSearchParams,
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    sid: string | undefined,
+    user: boolean,
+  ): number => {
     const meOnly = path === '/api/v1/me' || path.startsWith('/api/v1/me/');
-    if (meOnly && !user) return sendJson(res, 401, { error: 'ログインもしくはアカウント登録してください。' }), 401;
+    if (meOnly && !user) return (sendJson(res, 401, { error: 'ログインもしくはアカウント登録してください。' }), 401);
     if (path === '/api/v1/me') {
-      return sendJson(res, 200, { id: dataset.me.id, name: dataset.me.name, image: { small: `${cdnUrl}/uploads/user/image/${dataset.me.id}/small_me.png` }, has_fanclub: false }), 200;
+      return (
+        sendJson(res, 200, {
+          id: dataset.me.id,
+          name: dataset.me.name,
+          image: { small: `${cdnUrl}/uploads/user/image/${dataset.me.id}/small_me.png` },
+          has_fanclub: false,
+        }),
+        200
+      );
     }
-    if (path === '/api/v1/me/fanclubs') return sendJson(res, 200, { fanclub_ids: dataset.followed }), 200;
+    if (path === '/api/v1/me/fanclubs') return (sendJson(res, 200, { fanclub_ids: dataset.followed }), 200);
     if (path === '/api/v1/me/timelines/posts') {
       const per = Math.max(1, Number(q.get('per')) || 24);
       const pageNo = Math.max(1, Number(q.get('page')) || 1);
-      const all = dataset.fanclubs.filter((f) => dataset.followed.includes(f.id)).flatMap((f) => newestFirst(f)).sort((a, b) => b.postedAt - a.postedAt);
+      const all = dataset.fanclubs
+        .filter((f) => dataset.followed.includes(f.id))
+        .flatMap((f) => newestFirst(f))
+        .sort((a, b) => b.postedAt - a.postedAt);
       const v = view(true);
-      return sendJson(res, 200, { posts: all.slice((pageNo - 1) * per, pageNo * per).map((p) => renderSummary(v, p)), has_next: pageNo * per < all.length }), 200;
+      return (
+        sendJson(res, 200, {
+          posts: all.slice((pageNo - 1) * per, pageNo * per).map((p) => renderSummary(v, p)),
+          has_next: pageNo * per < all.length,
+        }),
+        200
+      );
     }
     const fanclub = /^\/api\/v1\/fanclubs\/(\d+)$/.exec(path);
     if (fanclub) {
       const fc = fanclubById(Number(fanclub[1]));
-      if (!fc) return sendJson(res, 404, NOT_FOUND), 404;
-      return sendJson(res, 200, { fanclub: renderFanclub(view(user), fc) }), 200;
+      if (!fc) return (sendJson(res, 404, NOT_FOUND), 404);
+      return (sendJson(res, 200, { fanclub: renderFanclub(view(user), fc) }), 200);
     }
     const post = /^\/api\/v1\/posts\/(\d+)$/.exec(path);
     if (post) {
-      if (!csrfValid(sid, req.headers['x-csrf-token'] as string | undefined)) return sendJson(res, 403, { error_text: 'システムエラー' }), 403;
-      if (req.headers['x-requested-with'] !== 'XMLHttpRequest') return sendJson(res, 422, { error_text: 'システムエラー' }), 422;
-      if (captcha && user) return sendJson(res, 200, { redirect: '/recaptcha' }), 200;
+      if (!csrfValid(sid, req.headers['x-csrf-token'] as string | undefined))
+        return (sendJson(res, 403, { error_text: 'システムエラー' }), 403);
+      if (req.headers['x-requested-with'] !== 'XMLHttpRequest') return (sendJson(res, 422, { error_text: 'システムエラー' }), 422);
+      if (captcha && user) return (sendJson(res, 200, { redirect: '/recaptcha' }), 200);
       const found = livePost(Number(post[1]));
-      if (!found) return sendJson(res, 404, NOT_FOUND), 404;
-      return sendJson(res, 200, renderPost(view(user), found.fanclub, found.post)), 200;
+      if (!found) return (sendJson(res, 404, NOT_FOUND), 404);
+      return (sendJson(res, 200, renderPost(view(user), found.fanclub, found.post)), 200);
     }
-    return sendJson(res, 404, NOT_FOUND), 404;
+    return (sendJson(res, 404, NOT_FOUND), 404);
   };
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<number> => {
@@ -246,27 +295,45 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
     const sid = cookiesOf(req).get('_session_id');
     const user = !!sid && sessions.get(sid) === 'user';
     const refused = faults.take();
-    if (refused?.kind === 'limit') return send(res, 429, 'Too Many Requests', 'text/plain', { 'retry-after': String(refused.retryAfter) }), 429;
-    if (refused?.kind === 'fail') return sendHtml(res, refused.status, '<h1>We\'re sorry, but something went wrong.</h1>'), refused.status;
+    if (refused?.kind === 'limit')
+      return (send(res, 429, 'Too Many Requests', 'text/plain', { 'retry-after': String(refused.retryAfter) }), 429);
+    if (refused?.kind === 'fail') return (sendHtml(res, refused.status, "<h1>We're sorry, but something went wrong.</h1>"), refused.status);
     if (path.startsWith('/api/')) return api(path, u.searchParams, req, res, sid, user);
-    if (LOGGED_IN_ONLY.test(path) && !user) return railsRedirect(res, `${url}/sessions/signin`), 302;
-    if (captcha && user && req.method === 'GET' && path !== '/recaptcha') return railsRedirect(res, `${url}/recaptcha`), 302;
+    if (LOGGED_IN_ONLY.test(path) && !user) return (railsRedirect(res, `${url}/sessions/signin`), 302);
+    if (captcha && user && req.method === 'GET' && path !== '/recaptcha') return (railsRedirect(res, `${url}/recaptcha`), 302);
 
     if (req.method === 'POST' && path === '/mypage/users/update_rating') {
       const form = new URLSearchParams(await readBody(req));
-      if (!csrfValid(sid, form.get('authenticity_token') ?? undefined)) return sendHtml(res, 422, '<h1>The change you wanted was rejected.</h1>'), 422;
+      if (!csrfValid(sid, form.get('authenticity_token') ?? undefined))
+        return (sendHtml(res, 422, '<h1>The change you wanted was rejected.</h1>'), 422);
       state.adult = form.get('user[rating]') === 'adult';
-      return railsRedirect(res, `${url}/mypage/account/edit`), 302;
+      return (railsRedirect(res, `${url}/mypage/account/edit`), 302);
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return page(res, sid, 'Not Found', '<h1>404</h1>', 404);
     if (path === '/') return page(res, sid, 'ファンティア', '<h1>Fantia</h1>');
-    if (path === '/sessions/signin') return page(res, sid, 'ログイン', '<form id="new_user" action="/sessions" method="post"><input type="email" name="user[email]"><input type="password" name="user[password]"></form>');
+    if (path === '/sessions/signin')
+      return page(
+        res,
+        sid,
+        'ログイン',
+        '<form id="new_user" action="/sessions" method="post"><input type="email" name="user[email]"><input type="password" name="user[password]"></form>',
+      );
     if (path === '/recaptcha') {
-      return page(res, sid, 'reCAPTCHA', `<form id="recaptcha_verify" action="/recaptcha/verify" method="post"><input type="hidden" name="authenticity_token" value="${sid && sessions.has(sid) ? csrfToken(sid) : ''}"><input type="hidden" name="recaptcha_site_key" value="6LfakeFantiaSiteKey"><input type="submit" name="commit" value="ページを表示する"></form>`);
+      return page(
+        res,
+        sid,
+        'reCAPTCHA',
+        `<form id="recaptcha_verify" action="/recaptcha/verify" method="post"><input type="hidden" name="authenticity_token" value="${sid && sessions.has(sid) ? csrfToken(sid) : ''}"><input type="hidden" name="recaptcha_site_key" value="6LfakeFantiaSiteKey"><input type="submit" name="commit" value="ページを表示する"></form>`,
+      );
     }
     if (path === '/mypage/users/plans') {
       const pageNo = Math.max(1, Number(u.searchParams.get('page')) || 1);
-      return page(res, sid, '支援中のプラン', `<div class="mypage-plans">${plansPage(u.searchParams.get('type') ?? 'not_free', pageNo)}</div>`);
+      return page(
+        res,
+        sid,
+        '支援中のプラン',
+        `<div class="mypage-plans">${plansPage(u.searchParams.get('type') ?? 'not_free', pageNo)}</div>`,
+      );
     }
     if (path === '/mypage/account/edit') {
       const token = csrfToken(sid!);
@@ -281,36 +348,58 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
     if (fanclubPosts) {
       const fc = fanclubById(Number(fanclubPosts[1]));
       if (!fc) return page(res, sid, 'Not Found', '<h1>ページが見つかりませんでした</h1>', 404);
-      if (!fanclubPosts[2]) return page(res, sid, fc.fanclubName, `<h1 class="fanclub-name">${h(fc.fanclubName)}</h1><a href="/fanclubs/${fc.id}/posts">投稿一覧</a>`);
+      if (!fanclubPosts[2])
+        return page(
+          res,
+          sid,
+          fc.fanclubName,
+          `<h1 class="fanclub-name">${h(fc.fanclubName)}</h1><a href="/fanclubs/${fc.id}/posts">投稿一覧</a>`,
+        );
       return page(res, sid, `${fc.fanclubName}の投稿一覧`, listPage(fc, Math.max(1, Number(u.searchParams.get('page')) || 1)));
     }
     const postPage = /^\/posts\/(\d+)$/.exec(path);
     if (postPage) {
       const found = livePost(Number(postPage[1]));
       if (!found) return page(res, sid, 'Not Found', '<h1>ページが見つかりませんでした</h1>', 404);
-      return page(res, sid, found.post.title, `<div id="page" data-post-id="${found.post.id}"><h1 class="post-title">${h(found.post.title)}</h1></div>`);
+      return page(
+        res,
+        sid,
+        found.post.title,
+        `<div id="page" data-post-id="${found.post.id}"><h1 class="post-title">${h(found.post.title)}</h1></div>`,
+      );
     }
     const download = /^\/posts\/(\d+)\/download\/(\d+)$/.exec(path);
     if (download) {
       const found = livePost(Number(download[1]));
       const content = found?.post.contents.find((c) => c.id === Number(download[2]) && c.category === 'file');
       if (!found || !content) return page(res, sid, 'Not Found', '<h1>ページが見つかりませんでした</h1>', 404);
-      if (visibleStatus(view(user), found.fanclub, found.post, content) !== 'visible') return railsRedirect(res, `${url}/posts/${found.post.id}`), 302;
+      if (visibleStatus(view(user), found.fanclub, found.post, content) !== 'visible')
+        return (railsRedirect(res, `${url}/posts/${found.post.id}`), 302);
       const file = `/uploads/post_content/file/${content.id}/${encodeURIComponent(content.filename ?? 'file')}`;
-      return railsRedirect(res, `${cdnUrl}${file}?${view(user).sign(file)}`), 302;
+      return (railsRedirect(res, `${cdnUrl}${file}?${view(user).sign(file)}`), 302);
     }
     const album = /^\/posts\/(\d+)\/album_image$/.exec(path);
     if (album) {
       const [encoded, sig] = (u.searchParams.get('query') ?? '').split('.');
-      const [postId, albumId] = Buffer.from(encoded ?? '', 'base64url').toString().split(':').map(Number);
+      const [postId, albumId] = Buffer.from(encoded ?? '', 'base64url')
+        .toString()
+        .split(':')
+        .map(Number);
       const found = livePost(Number(album[1]));
       const ok = found && postId === found.post.id && signer.sign(`album:${postId}:${albumId}`).slice(0, 16) === sig;
-      const content = ok ? found.post.contents.find((c) => c.ops?.some((op) => typeof op.insert === 'object' && 'fantiaImage' in op.insert && op.insert.fantiaImage.album === albumId)) : undefined;
+      const content = ok
+        ? found.post.contents.find((c) =>
+            c.ops?.some((op) => typeof op.insert === 'object' && 'fantiaImage' in op.insert && op.insert.fantiaImage.album === albumId),
+          )
+        : undefined;
       if (!found || !content) return page(res, sid, 'Not Found', '<h1>ページが見つかりませんでした</h1>', 404);
-      if (visibleStatus(view(user), found.fanclub, found.post, content) !== 'visible') return railsRedirect(res, `${url}/posts/${found.post.id}`), 302;
-      const op = content.ops!.find((o) => typeof o.insert === 'object' && 'fantiaImage' in o.insert && o.insert.fantiaImage.album === albumId)!;
+      if (visibleStatus(view(user), found.fanclub, found.post, content) !== 'visible')
+        return (railsRedirect(res, `${url}/posts/${found.post.id}`), 302);
+      const op = content.ops!.find(
+        (o) => typeof o.insert === 'object' && 'fantiaImage' in o.insert && o.insert.fantiaImage.album === albumId,
+      )!;
       const file = `/uploads/album_image/file/${albumId}/${(op.insert as { fantiaImage: { file: string } }).fantiaImage.file}`;
-      return railsRedirect(res, `${cdnUrl}${file}?${view(user).sign(file)}`), 302;
+      return (railsRedirect(res, `${cdnUrl}${file}?${view(user).sign(file)}`), 302);
     }
     return page(res, sid, 'Not Found', '<h1>ページが見つかりませんでした</h1>', 404);
   };
@@ -320,27 +409,33 @@ export async function startFakeFantia(options: FakeFantiaOptions = {}): Promise<
   const publicPaths = () => {
     const v = { ...view(true), c: '' };
     const text = JSON.stringify(dataset.fanclubs.map((fc) => [renderFanclub(v, fc), fc.posts.map((p) => renderSummary(v, p))]));
-    return new Set([...(text.match(/"\/uploads\/[^"]+"/g) ?? []).map((m) => m.slice(1, -1)), `/uploads/user/image/${dataset.me.id}/small_me.png`]);
+    return new Set([
+      ...(text.match(/"\/uploads\/[^"]+"/g) ?? []).map((m) => m.slice(1, -1)),
+      `/uploads/user/image/${dataset.me.id}/small_me.png`,
+    ]);
   };
   const serveCdn = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<number> => {
     const u = new URL(req.url ?? '/', cdnUrl);
     if (SIGNED.test(u.pathname)) {
       const q = u.searchParams;
-      if (!q.get('Key-Pair-Id')) return send(res, 403, CLOUDFRONT_ERRORS.missing, 'text/xml'), 403;
+      if (!q.get('Key-Pair-Id')) return (send(res, 403, CLOUDFRONT_ERRORS.missing, 'text/xml'), 403);
       const policy = q.get('Policy') ?? '';
       let good = q.get('Key-Pair-Id') === KEY_PAIR_ID && signer.check(policy, q.get('Signature'));
       if (good) {
-        const statement = (JSON.parse(cfDecode(policy).toString()) as { Statement: { Resource: string; Condition: { DateLessThan: { 'AWS:EpochTime': number } } }[] }).Statement[0];
+        const statement = (
+          JSON.parse(cfDecode(policy).toString()) as {
+            Statement: { Resource: string; Condition: { DateLessThan: { 'AWS:EpochTime': number } } }[];
+          }
+        ).Statement[0];
         good = statement.Resource === `${cdnUrl}${u.pathname}` && statement.Condition.DateLessThan['AWS:EpochTime'] * 1000 > now();
       }
-      if (!good) return send(res, 403, CLOUDFRONT_ERRORS.bad, 'text/xml'), 403;
+      if (!good) return (send(res, 403, CLOUDFRONT_ERRORS.bad, 'text/xml'), 403);
     } else if (!publicPaths().has(u.pathname)) {
-      return send(res, 404, NO_SUCH_KEY, 'text/xml'), 404;
+      return (send(res, 404, NO_SUCH_KEY, 'text/xml'), 404);
     }
     const { bytes, type } = await bytesFor(decodeURIComponent(u.pathname.split('/').pop() ?? ''));
-    return send(res, 200, bytes, type, { 'cache-control': 'max-age=31536000' }), 200;
+    return (send(res, 200, bytes, type, { 'cache-control': 'max-age=31536000' }), 200);
   };
-
 
   const findPost = (id: number): FantiaPost => {
     const found = postOf(dataset, id);

@@ -98,17 +98,20 @@ export const productBy = (data: GrDataset, permalink: string) => {
 /** The size of each purchased file's bytes (kit bytesFor, by its name), by file id. */
 export async function fileSizes(data: GrDataset): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
-  for (const seller of data.sellers) for (const p of seller.products) for (const f of p.files) sizes.set(f.id, (await bytesFor(fileNameOf(f))).bytes.length);
+  for (const seller of data.sellers)
+    for (const p of seller.products) for (const f of p.files) sizes.set(f.id, (await bytesFor(fileNameOf(f))).bytes.length);
   return sizes;
 }
 
 export const avatarOf = (v: GrView, s: GrSeller) => (s.avatar ? v.publicUrl(s.avatar) : v.assetUrl('gumroad-default-avatar-5.png'));
 const profileUrl = (v: GrView, s: GrSeller) => `${v.creator(s.username)}?recommended_by=library`;
 const creatorOf = (v: GrView, s: GrSeller) => ({ name: s.name, profile_url: profileUrl(v, s), avatar_url: avatarOf(v, s) });
-const thumbOf = (v: GrView, p: GrProduct) => (p.thumbnail ? v.publicUrl(p.thumbnail) : p.covers[0]?.type === 'image' ? v.publicUrl(p.covers[0].file) : null);
+const thumbOf = (v: GrView, p: GrProduct) =>
+  p.thumbnail ? v.publicUrl(p.thumbnail) : p.covers[0]?.type === 'image' ? v.publicUrl(p.covers[0].file) : null;
 
 /** Purchases shown in the library: not refunded, memberships alive. */
-export const libraryPurchases = (data: GrDataset) => data.purchases.filter((p) => (p.state ?? 'ok') !== 'refunded' && p.state !== 'membership_inactive');
+export const libraryPurchases = (data: GrDataset) =>
+  data.purchases.filter((p) => (p.state ?? 'ok') !== 'refunded' && p.state !== 'membership_inactive');
 
 /** One library card: the 2026 shape (generation 'inertia') or the 2025 one ('react_on_rails'). */
 export function libraryCard(v: GrView, data: GrDataset, purchase: GrPurchase, generation: 'inertia' | 'react_on_rails') {
@@ -143,7 +146,7 @@ export function libraryCard(v: GrView, data: GrDataset, purchase: GrPurchase, ge
   };
 }
 
-export function contentItems(v: GrView, product: GrProduct, token: string, sizes: Map<string, number>) {
+export function contentItems(_v: GrView, product: GrProduct, token: string, sizes: Map<string, number>) {
   const item = (f: GrFile) => {
     const video = f.extension === 'MP4';
     const audio = f.extension === 'MP3';
@@ -187,7 +190,10 @@ export function contentItems(v: GrView, product: GrProduct, token: string, sizes
 }
 
 /** TipTap documents with PUBLIC:<name> image sources resolved to public-files URLs. */
-export const resolveDoc = (v: GrView, doc: unknown) => JSON.parse(JSON.stringify(doc), (key, value) => (key === 'src' && typeof value === 'string' && value.startsWith('PUBLIC:') ? v.publicUrl(value.slice(7)) : value));
+export const resolveDoc = (v: GrView, doc: unknown) =>
+  JSON.parse(JSON.stringify(doc), (key, value) =>
+    key === 'src' && typeof value === 'string' && value.startsWith('PUBLIC:') ? v.publicUrl(value.slice(7)) : value,
+  );
 
 /** The props of the download page (DownloadPageWithContent / UrlRedirects/DownloadPage). */
 export function downloadPageProps(v: GrView, data: GrDataset, purchase: GrPurchase, sizes: Map<string, number>) {
@@ -197,7 +203,14 @@ export function downloadPageProps(v: GrView, data: GrDataset, purchase: GrPurcha
       license: null,
       content_items: contentItems(v, product, purchase.token, sizes),
       rich_content_pages: product.pages.length
-        ? product.pages.map((p) => ({ id: p.id, page_id: p.id, title: p.title, variant_id: null, description: resolveDoc(v, p.doc), updated_at: iso(product.contentUpdatedAt ?? product.createdAt) }))
+        ? product.pages.map((p) => ({
+            id: p.id,
+            page_id: p.id,
+            title: p.title,
+            variant_id: null,
+            description: resolveDoc(v, p.doc),
+            updated_at: iso(product.contentUpdatedAt ?? product.createdAt),
+          }))
         : null,
       posts: [],
       video_transcoding_info: null,
@@ -229,7 +242,14 @@ export function downloadPageProps(v: GrView, data: GrDataset, purchase: GrPurcha
       product_long_url: `${v.creator(seller.username)}/l/${product.permalink}`,
       allows_review: true,
       review: null,
-      membership: product.nativeType === 'membership' ? { has_active_subscription: purchase.state !== 'membership_inactive', subscription_id: `sub_${purchase.id}`, is_subscription_ended: false } : null,
+      membership:
+        product.nativeType === 'membership'
+          ? {
+              has_active_subscription: purchase.state !== 'membership_inactive',
+              subscription_id: `sub_${purchase.id}`,
+              is_subscription_ended: false,
+            }
+          : null,
       purchase_custom_fields: [],
       call: null,
     },
@@ -243,8 +263,30 @@ export function downloadPageProps(v: GrView, data: GrDataset, purchase: GrPurcha
 export function productPageProps(v: GrView, seller: GrSeller, product: GrProduct, purchase: GrPurchase | undefined) {
   const covers = product.covers.map((c) =>
     c.type === 'image'
-      ? { id: c.id, url: v.publicUrl(`variant:${c.file}`), original_url: v.publicUrl(c.file), thumbnail: v.publicUrl(`variant:${c.file}`), type: 'image', filetype: c.file.split('.').pop(), width: 670, height: 503, native_width: 16, native_height: 12 }
-      : { id: c.id, url: c.file, original_url: c.file, thumbnail: v.publicUrl('oembed-thumb.jpg'), type: 'oembed', filetype: null, width: 670, height: 377, native_width: 1280, native_height: 720 },
+      ? {
+          id: c.id,
+          url: v.publicUrl(`variant:${c.file}`),
+          original_url: v.publicUrl(c.file),
+          thumbnail: v.publicUrl(`variant:${c.file}`),
+          type: 'image',
+          filetype: c.file.split('.').pop(),
+          width: 670,
+          height: 503,
+          native_width: 16,
+          native_height: 12,
+        }
+      : {
+          id: c.id,
+          url: c.file,
+          original_url: c.file,
+          thumbnail: v.publicUrl('oembed-thumb.jpg'),
+          type: 'oembed',
+          filetype: null,
+          width: 670,
+          height: 377,
+          native_width: 1280,
+          native_height: 720,
+        },
   );
   return {
     product: {
@@ -265,7 +307,9 @@ export function productPageProps(v: GrView, seller: GrSeller, product: GrProduct
       rated_as_adult: false,
       public_files: [],
     },
-    purchase: purchase ? { id: purchase.id, content_url: `${v.app.replace('//app.', '//')}/d/${purchase.token}`, created_at: iso(purchase.createdAt) } : null,
+    purchase: purchase
+      ? { id: purchase.id, content_url: `${v.app.replace('//app.', '//')}/d/${purchase.token}`, created_at: iso(purchase.createdAt) }
+      : null,
   };
 }
 
@@ -285,35 +329,97 @@ const DAY = 86_400_000;
  */
 export function demoDataset(): GrDataset {
   const product = (permalink: string, name: string, n: number, extra: Partial<GrProduct> = {}): GrProduct => ({
-    permalink, externalId: `ext_${permalink}`, name, nativeType: 'digital', descriptionHtml: `<p>${name}.</p>`, covers: [], thumbnail: null, files: [], pages: [], createdAt: T0 + n * DAY, contentUpdatedAt: null, ...extra,
+    permalink,
+    externalId: `ext_${permalink}`,
+    name,
+    nativeType: 'digital',
+    descriptionHtml: `<p>${name}.</p>`,
+    covers: [],
+    thumbnail: null,
+    files: [],
+    pages: [],
+    createdAt: T0 + n * DAY,
+    contentUpdatedAt: null,
+    ...extra,
   });
   const alice: GrProduct[] = [
     product('brushpk', 'Brush pack', 0, {
-      descriptionHtml: '<p>24 brushes for <strong>Procreate</strong>.</p><p><a href="https://example.com/alice" target="_blank" rel="noopener noreferrer nofollow">My site</a></p>',
-      covers: [{ id: 'cov1', type: 'image', file: 'brush-cover.jpg' }, { id: 'cov2', type: 'image', file: 'brush-strokes.png' }, { id: 'cov3', type: 'oembed', file: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' }],
+      descriptionHtml:
+        '<p>24 brushes for <strong>Procreate</strong>.</p><p><a href="https://example.com/alice" target="_blank" rel="noopener noreferrer nofollow">My site</a></p>',
+      covers: [
+        { id: 'cov1', type: 'image', file: 'brush-cover.jpg' },
+        { id: 'cov2', type: 'image', file: 'brush-strokes.png' },
+        { id: 'cov3', type: 'oembed', file: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ' },
+      ],
       thumbnail: 'brush-thumb.png',
-      files: [{ id: 'pf_brush_zip', name: 'Brushes v2', extension: 'ZIP' }, { id: 'pf_brush_pdf', name: 'Guide', extension: 'PDF', folder: 'Extras' }],
-      pages: [{ id: 'pg_welcome', title: 'Welcome', doc: doc(
-        { type: 'heading', attrs: { level: 2 }, content: [text('Welcome!')] },
-        para(text('Thanks for buying. '), text('Read me', [{ type: 'bold' }]), text(' and visit '), text('my site', [{ type: 'link', attrs: { href: 'https://example.com/alice', target: '_blank' } }])),
-        { type: 'image', attrs: { src: 'PUBLIC:inline-preview.png', link: null }, content: [text('The brushes in use')] },
-        { type: 'fileEmbed', attrs: { id: 'pf_brush_zip', uid: '5b0e1c2d-0000-4000-8000-000000000001', url: null, collapsed: false } },
-        { type: 'mediaEmbed', attrs: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', title: 'Process video', html: '<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ" allowfullscreen></iframe>' } },
-      ) }],
+      files: [
+        { id: 'pf_brush_zip', name: 'Brushes v2', extension: 'ZIP' },
+        { id: 'pf_brush_pdf', name: 'Guide', extension: 'PDF', folder: 'Extras' },
+      ],
+      pages: [
+        {
+          id: 'pg_welcome',
+          title: 'Welcome',
+          doc: doc(
+            { type: 'heading', attrs: { level: 2 }, content: [text('Welcome!')] },
+            para(
+              text('Thanks for buying. '),
+              text('Read me', [{ type: 'bold' }]),
+              text(' and visit '),
+              text('my site', [{ type: 'link', attrs: { href: 'https://example.com/alice', target: '_blank' } }]),
+            ),
+            { type: 'image', attrs: { src: 'PUBLIC:inline-preview.png', link: null }, content: [text('The brushes in use')] },
+            { type: 'fileEmbed', attrs: { id: 'pf_brush_zip', uid: '5b0e1c2d-0000-4000-8000-000000000001', url: null, collapsed: false } },
+            {
+              type: 'mediaEmbed',
+              attrs: {
+                url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+                title: 'Process video',
+                html: '<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ" allowfullscreen></iframe>',
+              },
+            },
+          ),
+        },
+      ],
       archive: true,
     }),
-    product('tlcourse', 'Timelapse course', 1, { nativeType: 'course', files: [{ id: 'pf_video', name: 'Lesson 1 - Sketching', extension: 'MP4' }, { id: 'pf_audio', name: 'Lesson 1 commentary', extension: 'MP3' }], covers: [{ id: 'cov4', type: 'image', file: 'course.jpg' }] }),
-    product('thanks', 'Thank-you note', 2, { descriptionHtml: '<p>Just a note.</p>', pages: [{ id: 'pg_note', title: 'Note', doc: doc(para(text('Thank you for the support — it means a lot.'))) }] }),
+    product('tlcourse', 'Timelapse course', 1, {
+      nativeType: 'course',
+      files: [
+        { id: 'pf_video', name: 'Lesson 1 - Sketching', extension: 'MP4' },
+        { id: 'pf_audio', name: 'Lesson 1 commentary', extension: 'MP3' },
+      ],
+      covers: [{ id: 'cov4', type: 'image', file: 'course.jpg' }],
+    }),
+    product('thanks', 'Thank-you note', 2, {
+      descriptionHtml: '<p>Just a note.</p>',
+      pages: [{ id: 'pg_note', title: 'Note', doc: doc(para(text('Thank you for the support — it means a lot.'))) }],
+    }),
     product('unicode', 'Ünïcode 日本語パック ✨', 3, { files: [{ id: 'pf_uni', name: '日本語 ファイル', extension: 'PNG' }] }),
-    product('stamped', 'Watermarked ebook', 4, { nativeType: 'ebook', files: [{ id: 'pf_stamped', name: 'Ebook', extension: 'PDF', stamped: 'pending' }] }),
-    product('pruned', 'Pruned pack', 5, { files: [{ id: 'pf_kept', name: 'Kept', extension: 'ZIP' }, { id: 'pf_gone', name: 'Gone', extension: 'ZIP', deleted: true }] }),
+    product('stamped', 'Watermarked ebook', 4, {
+      nativeType: 'ebook',
+      files: [{ id: 'pf_stamped', name: 'Ebook', extension: 'PDF', stamped: 'pending' }],
+    }),
+    product('pruned', 'Pruned pack', 5, {
+      files: [
+        { id: 'pf_kept', name: 'Kept', extension: 'ZIP' },
+        { id: 'pf_gone', name: 'Gone', extension: 'ZIP', deleted: true },
+      ],
+    }),
     product('monthly', 'Monthly sketches', 6, { nativeType: 'membership', files: [{ id: 'pf_month', name: 'January', extension: 'ZIP' }] }),
     product('refund', 'Refunded thing', 7, { files: [{ id: 'pf_refund', name: 'Refunded', extension: 'ZIP' }] }),
     product('oldie', 'Archived oldie', 8, { files: [{ id: 'pf_old', name: 'Old', extension: 'ZIP' }] }),
   ];
   const bob: GrProduct[] = [product('synth', 'Synth presets', 9, { files: [{ id: 'pf_synth', name: 'Presets', extension: 'ZIP' }] })];
-  for (let i = 1; i <= 12; i++) bob.push(product(`pack${i}`, `Sample pack ${i}`, 9 + i, { files: [{ id: `pf_pack${i}`, name: `Pack ${i}`, extension: 'ZIP' }] }));
-  const buy = (permalink: string, n: number, extra: Partial<GrPurchase> = {}): GrPurchase => ({ id: `pur_${permalink}`, token: `tok${permalink}0123456789abcdef`.slice(0, 22), permalink, createdAt: T0 + (n + 30) * DAY, ...extra });
+  for (let i = 1; i <= 12; i++)
+    bob.push(product(`pack${i}`, `Sample pack ${i}`, 9 + i, { files: [{ id: `pf_pack${i}`, name: `Pack ${i}`, extension: 'ZIP' }] }));
+  const buy = (permalink: string, n: number, extra: Partial<GrPurchase> = {}): GrPurchase => ({
+    id: `pur_${permalink}`,
+    token: `tok${permalink}0123456789abcdef`.slice(0, 22),
+    permalink,
+    createdAt: T0 + (n + 30) * DAY,
+    ...extra,
+  });
   return {
     buyer: { id: 'buyer_01', email: 'buyer@example.com', name: 'Fake Buyer' },
     sellers: [

@@ -14,7 +14,16 @@
  *   - redirects and 404s: UrlRedirectsController#check_permissions.
  * Ids and tokens are made up; file sizes are those of the files the fake serves.
  */
-import { demoDataset, downloadPageProps, fileSizes, libraryCard, productBy, productPageProps, publicFilePath, type GrView } from './gumroad-data.ts';
+import {
+  demoDataset,
+  downloadPageProps,
+  fileSizes,
+  libraryCard,
+  productBy,
+  productPageProps,
+  publicFilePath,
+  type GrView,
+} from './gumroad-data.ts';
 
 const real: GrView = {
   app: 'https://app.gumroad.com',
@@ -62,5 +71,9 @@ export const gumroadFixtures = {
   /** Refunded: absent from the library, 404 on its download page. */
   deleted: { status: 404 },
   /** Not logged in: /library redirects to the login page. */
-  loggedOut: { status: 302, location: 'https://app.gumroad.com/login?next=%2Flibrary', body: '<html><body>You are being <a href="https://app.gumroad.com/login?next=%2Flibrary">redirected</a>.</body></html>' },
+  loggedOut: {
+    status: 302,
+    location: 'https://app.gumroad.com/login?next=%2Flibrary',
+    body: '<html><body>You are being <a href="https://app.gumroad.com/login?next=%2Flibrary">redirected</a>.</body></html>',
+  },
 };

@@ -50,13 +50,28 @@ import {
 } from './gumroad-data.ts';
 import { HLS_TYPE, hlsPlaylist } from './kit/hls.ts';
 import { bytesFor, zipFor } from './kit/media.ts';
-import { Clock, Faults, cookiesOf, escapeHtml as h, logInto, railsRedirect, readBody, send, sendHtml, sendJson, startHost, type FakeHost, type FakeRequestLog } from './kit/server.ts';
+import {
+  Clock,
+  Faults,
+  cookiesOf,
+  escapeHtml as h,
+  logInto,
+  railsRedirect,
+  readBody,
+  send,
+  sendHtml,
+  sendJson,
+  startHost,
+  type FakeHost,
+  type FakeRequestLog,
+} from './kit/server.ts';
 import { Signer } from './kit/signing.ts';
 
 export * from './gumroad-data.ts';
 
 /** A cookie-store session value with + / = in it (send it URL-encoded, as browsers show it). */
-export const FAKE_GUMROAD_KEY = 'b3Bz+ZmFrZS9ndW1yb2FkL3Nlc3Npb24=--Tm90QVJlYWxLZXkrT25seUZvclRlc3Rz/Zm9v--a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4';
+export const FAKE_GUMROAD_KEY =
+  'b3Bz+ZmFrZS9ndW1yb2FkL3Nlc3Npb24=--Tm90QVJlYWxLZXkrT25seUZvclRlc3Rz/Zm9v--a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4';
 export const INERTIA_VERSION = 'f4c3b2a1e0d9';
 
 export interface FakeGumroadOptions {
@@ -106,15 +121,20 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
   const publicFiles = new Map<string, string>();
   const sizes = await fileSizes(dataset);
   const files = new Map<string, { file: GrFile; sellerId: string }>();
-  for (const seller of dataset.sellers) for (const p of seller.products) for (const f of p.files) files.set(f.id, { file: f, sellerId: seller.externalId });
+  for (const seller of dataset.sellers)
+    for (const p of seller.products) for (const f of p.files) files.set(f.id, { file: f, sellerId: seller.externalId });
 
   /** The file hosts answer without the delay and the fault knobs. */
-  const host = (name: string, port: number | undefined, handler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<number>) =>
-    startHost({ port, log: logInto(requests, name, LOG_HEADERS), delay: () => (name === 'cdn' ? 0 : fake.delayMs), handler });
+  const host = (
+    name: string,
+    port: number | undefined,
+    handler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<number>,
+  ) => startHost({ port, log: logInto(requests, name, LOG_HEADERS), delay: () => (name === 'cdn' ? 0 : fake.delayMs), handler });
   const app = await host('app', options.port, (req, res) => handle('app')(req, res));
   const cdn = await host('cdn', options.cdnPort, (req, res) => serveCdn(req, res));
   const creators = new Map<string, FakeHost>();
-  for (const { username } of dataset.sellers) creators.set(username, await host(`creator:${username}`, undefined, (req, res) => handle(`creator:${username}`)(req, res)));
+  for (const { username } of dataset.sellers)
+    creators.set(username, await host(`creator:${username}`, undefined, (req, res) => handle(`creator:${username}`)(req, res)));
 
   const view: GrView = {
     app: app.origin,
@@ -134,26 +154,61 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
       ? `${cdn.origin}${path}?response-content-disposition=attachment&verify=${expires}-${encodeURIComponent(sig)}`
       : `${cdn.origin}${path}?Expires=${expires}&Signature=${sig}&Key-Pair-Id=APKAFAKEGUMROAD`;
   };
-  const fileTtl = (f: GrFile) => (f.extension === 'MP4' ? 12 * 3600 : Math.min(10800, Math.max(600, Math.ceil((sizes.get(f.id) ?? 0) / 51200))));
-  const filePath = (f: GrFile, sellerId: string) => `/attachments/${sellerId}/${digest(f.id, 32)}/original/${encodeURIComponent(fileNameOf(f))}`;
+  const fileTtl = (f: GrFile) =>
+    f.extension === 'MP4' ? 12 * 3600 : Math.min(10800, Math.max(600, Math.ceil((sizes.get(f.id) ?? 0) / 51200)));
+  const filePath = (f: GrFile, sellerId: string) =>
+    `/attachments/${sellerId}/${digest(f.id, 32)}/original/${encodeURIComponent(fileNameOf(f))}`;
 
   const csrf = (session: string) => createHmac('sha256', csrfSecret).update(session).digest('base64');
   const confirmation = (token: string) => signer.sign(`confirmed:${token}`);
 
   /** A page with its props embedded the way the current generation does. */
-  const renderPage = (req: http.IncomingMessage, res: http.ServerResponse, session: { id: string; fresh: boolean }, component: { inertia: string; react: string }, props: unknown, status = 200) => {
-    const headers: Record<string, string> = session.fresh ? { 'set-cookie': `_gumroad_app_session=${encodeURIComponent(session.id)}; path=/; secure; HttpOnly; SameSite=Lax` } : {};
+  const renderPage = (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    session: { id: string; fresh: boolean },
+    component: { inertia: string; react: string },
+    props: unknown,
+    status = 200,
+  ) => {
+    const headers: Record<string, string> = session.fresh
+      ? { 'set-cookie': `_gumroad_app_session=${encodeURIComponent(session.id)}; path=/; secure; HttpOnly; SameSite=Lax` }
+      : {};
     if (generation === 'inertia') {
-      const page = { component: component.inertia, props, url: req.url ?? '/', version: INERTIA_VERSION, encryptHistory: false, clearHistory: false };
+      const page = {
+        component: component.inertia,
+        props,
+        url: req.url ?? '/',
+        version: INERTIA_VERSION,
+        encryptHistory: false,
+        clearHistory: false,
+      };
       if (req.headers['x-inertia'] === 'true') {
-        if (req.headers['x-inertia-version'] !== INERTIA_VERSION) return send(res, 409, '', 'text/plain', { 'x-inertia-location': `${app.origin}${req.url}` }), 409;
-        return sendJson(res, status, page, { ...headers, 'x-inertia': 'true', vary: 'X-Inertia' }), status;
+        if (req.headers['x-inertia-version'] !== INERTIA_VERSION)
+          return (send(res, 409, '', 'text/plain', { 'x-inertia-location': `${app.origin}${req.url}` }), 409);
+        return (sendJson(res, status, page, { ...headers, 'x-inertia': 'true', vary: 'X-Inertia' }), status);
       }
-      return sendHtml(res, status, `<!DOCTYPE html><html><head><meta name="csrf-param" content="authenticity_token"><meta name="csrf-token" content="${csrf(session.id)}"><title>Gumroad</title></head><body><div id="app" data-page="${h(JSON.stringify(page))}"></div></body></html>`, { ...headers, vary: 'X-Inertia' }), status;
+      return (
+        sendHtml(
+          res,
+          status,
+          `<!DOCTYPE html><html><head><meta name="csrf-param" content="authenticity_token"><meta name="csrf-token" content="${csrf(session.id)}"><title>Gumroad</title></head><body><div id="app" data-page="${h(JSON.stringify(page))}"></div></body></html>`,
+          { ...headers, vary: 'X-Inertia' },
+        ),
+        status
+      );
     }
     const dom = `${component.react}-react-component-${randomBytes(8).toString('hex')}`;
     const json = JSON.stringify(props).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
-    return sendHtml(res, status, `<!DOCTYPE html><html><head><meta name="csrf-param" content="authenticity_token"><meta name="csrf-token" content="${csrf(session.id)}"><title>Gumroad</title></head><body><script type="application/json" class="js-react-on-rails-component" data-component-name="${component.react}" data-dom-id="${dom}">${json}</script><div id="${dom}"></div></body></html>`, headers), status;
+    return (
+      sendHtml(
+        res,
+        status,
+        `<!DOCTYPE html><html><head><meta name="csrf-param" content="authenticity_token"><meta name="csrf-token" content="${csrf(session.id)}"><title>Gumroad</title></head><body><script type="application/json" class="js-react-on-rails-component" data-component-name="${component.react}" data-dom-id="${dom}">${json}</script><div id="${dom}"></div></body></html>`,
+        headers,
+      ),
+      status
+    );
   };
 
   const library = (q: URLSearchParams) => {
@@ -174,7 +229,13 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
       counts.set(s.externalId, { id: s.externalId, name: s.name, count: (counts.get(s.externalId)?.count ?? 0) + 1 });
     }
     if (generation === 'react_on_rails') {
-      return { results: all.map((p) => libraryCard(view, dataset, p, generation)), creators: [...counts.values()], bundles: [], reviews_page_enabled: true, following_wishlists_enabled: true };
+      return {
+        results: all.map((p) => libraryCard(view, dataset, p, generation)),
+        creators: [...counts.values()],
+        bundles: [],
+        reviews_page_enabled: true,
+        following_wishlists_enabled: true,
+      };
     }
     const pages = Math.max(1, Math.ceil(all.length / pageSize));
     const asked = /^\d+$/.test(q.get('page') ?? '') ? Number(q.get('page')) : 1;
@@ -193,122 +254,225 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
     };
   };
 
-  const handle = (host: string) => async (req: http.IncomingMessage, res: http.ServerResponse): Promise<number> => {
-    const origin = host === 'app' ? app.origin : creators.get(host.slice(8))!.origin;
-    const u = new URL(req.url ?? '/', origin);
-    const path = u.pathname;
-    const q = u.searchParams;
-    const cookies = cookiesOf(req);
-    const raw = cookies.get('_gumroad_app_session');
-    const session = { id: raw ? formDecode(raw) : randomBytes(24).toString('base64'), fresh: !raw };
-    const loggedIn = live && session.id === key;
-    const refused = faults.take();
-    if (refused?.kind === 'limit') return send(res, 429, 'Retry later\n', 'text/plain', refused.retryAfter ? { 'retry-after': String(refused.retryAfter) } : {}), 429;
-    if (refused?.kind === 'fail') return sendHtml(res, refused.status, "<h1>We're sorry, but something went wrong.</h1>"), refused.status;
-    const notFound = () => (sendHtml(res, 404, "<!DOCTYPE html><html><body><h1>The page you were looking for doesn't exist.</h1></body></html>"), 404);
-    const purchaseOf = (token: string) => dataset.purchases.find((p) => p.token === token);
-    const allowed = (p: GrPurchase) => loggedIn || cookies.get('confirmed_redirect') === encodeURIComponent(`${p.token}--${confirmation(p.token)}`);
-    /** The checks /d/, /r/ and /zip/ share; a number when it answered. */
-    const gate = (token: string): GrPurchase | number => {
-      const p = purchaseOf(token);
-      if (!p || p.state === 'refunded') return notFound();
-      if (p.state === 'revoked') return railsRedirect(res, `${app.origin}/r/${token}/expired`), 302;
-      if (p.state === 'membership_inactive') return railsRedirect(res, `${app.origin}/r/${token}/membership_inactive`), 302;
-      if (!allowed(p)) return railsRedirect(res, `${app.origin}/confirm?id=${token}&destination=download_page`), 302;
-      return p;
-    };
+  const handle =
+    (host: string) =>
+    async (req: http.IncomingMessage, res: http.ServerResponse): Promise<number> => {
+      const origin = host === 'app' ? app.origin : creators.get(host.slice(8))!.origin;
+      const u = new URL(req.url ?? '/', origin);
+      const path = u.pathname;
+      const q = u.searchParams;
+      const cookies = cookiesOf(req);
+      const raw = cookies.get('_gumroad_app_session');
+      const session = { id: raw ? formDecode(raw) : randomBytes(24).toString('base64'), fresh: !raw };
+      const loggedIn = live && session.id === key;
+      const refused = faults.take();
+      if (refused?.kind === 'limit')
+        return (
+          send(res, 429, 'Retry later\n', 'text/plain', refused.retryAfter ? { 'retry-after': String(refused.retryAfter) } : {}), 429
+        );
+      if (refused?.kind === 'fail')
+        return (sendHtml(res, refused.status, "<h1>We're sorry, but something went wrong.</h1>"), refused.status);
+      const notFound = () => (
+        sendHtml(res, 404, "<!DOCTYPE html><html><body><h1>The page you were looking for doesn't exist.</h1></body></html>"), 404
+      );
+      const purchaseOf = (token: string) => dataset.purchases.find((p) => p.token === token);
+      const allowed = (p: GrPurchase) =>
+        loggedIn || cookies.get('confirmed_redirect') === encodeURIComponent(`${p.token}--${confirmation(p.token)}`);
+      /** The checks /d/, /r/ and /zip/ share; a number when it answered. */
+      const gate = (token: string): GrPurchase | number => {
+        const p = purchaseOf(token);
+        if (!p || p.state === 'refunded') return notFound();
+        if (p.state === 'revoked') return (railsRedirect(res, `${app.origin}/r/${token}/expired`), 302);
+        if (p.state === 'membership_inactive') return (railsRedirect(res, `${app.origin}/r/${token}/membership_inactive`), 302);
+        if (!allowed(p)) return (railsRedirect(res, `${app.origin}/confirm?id=${token}&destination=download_page`), 302);
+        return p;
+      };
 
-    if (req.method === 'POST' && path === '/confirm-redirect') {
-      const form = new URLSearchParams(await readBody(req));
-      if (session.fresh || form.get('authenticity_token') !== csrf(session.id)) return sendHtml(res, 422, '<h1>The change you wanted was rejected.</h1>'), 422;
-      const token = form.get('id') ?? '';
-      if (!purchaseOf(token) || form.get('email') !== dataset.buyer.email) return railsRedirect(res, `${app.origin}/confirm?id=${encodeURIComponent(token)}&destination=download_page`), 302;
-      return railsRedirect(res, `${app.origin}/d/${token}`, 302, { 'set-cookie': `confirmed_redirect=${encodeURIComponent(`${token}--${confirmation(token)}`)}; path=/; secure; HttpOnly` }), 302;
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return notFound();
+      if (req.method === 'POST' && path === '/confirm-redirect') {
+        const form = new URLSearchParams(await readBody(req));
+        if (session.fresh || form.get('authenticity_token') !== csrf(session.id))
+          return (sendHtml(res, 422, '<h1>The change you wanted was rejected.</h1>'), 422);
+        const token = form.get('id') ?? '';
+        if (!purchaseOf(token) || form.get('email') !== dataset.buyer.email)
+          return (railsRedirect(res, `${app.origin}/confirm?id=${encodeURIComponent(token)}&destination=download_page`), 302);
+        return (
+          railsRedirect(res, `${app.origin}/d/${token}`, 302, {
+            'set-cookie': `confirmed_redirect=${encodeURIComponent(`${token}--${confirmation(token)}`)}; path=/; secure; HttpOnly`,
+          }),
+          302
+        );
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') return notFound();
 
-    if (host !== 'app') {
-      const seller = dataset.sellers.find((s) => s.username === host.slice(8))!;
-      if (path === '/') return renderPage(req, res, session, { inertia: 'Users/Show', react: 'Profile' }, { creator_profile: { external_id: seller.externalId, avatar_url: avatarOf(view, seller), name: seller.name, twitter_handle: null, subdomain: new URL(origin).host } });
-      const product = /^\/l\/([^/.]+)(\.json)?$/.exec(path);
-      if (product) {
-        const p = seller.products.find((x) => x.permalink === product[1]);
-        if (!p) return notFound();
-        if (product[2]) {
-          const cover = p.covers.find((c) => c.type === 'image');
-          return sendJson(res, 200, { name: p.name, description: p.descriptionHtml, require_shipping: false, preview_url: cover ? view.publicUrl(cover.file) : null, id: p.permalink, external_id: p.externalId, price: 500, currency: 'usd', short_url: `${app.origin}/l/${p.permalink}`, formatted_price: '$5', recommendable: true, rated_as_adult: false, custom_delivery_url: null }), 200;
+      if (host !== 'app') {
+        const seller = dataset.sellers.find((s) => s.username === host.slice(8))!;
+        if (path === '/')
+          return renderPage(
+            req,
+            res,
+            session,
+            { inertia: 'Users/Show', react: 'Profile' },
+            {
+              creator_profile: {
+                external_id: seller.externalId,
+                avatar_url: avatarOf(view, seller),
+                name: seller.name,
+                twitter_handle: null,
+                subdomain: new URL(origin).host,
+              },
+            },
+          );
+        const product = /^\/l\/([^/.]+)(\.json)?$/.exec(path);
+        if (product) {
+          const p = seller.products.find((x) => x.permalink === product[1]);
+          if (!p) return notFound();
+          if (product[2]) {
+            const cover = p.covers.find((c) => c.type === 'image');
+            return (
+              sendJson(res, 200, {
+                name: p.name,
+                description: p.descriptionHtml,
+                require_shipping: false,
+                preview_url: cover ? view.publicUrl(cover.file) : null,
+                id: p.permalink,
+                external_id: p.externalId,
+                price: 500,
+                currency: 'usd',
+                short_url: `${app.origin}/l/${p.permalink}`,
+                formatted_price: '$5',
+                recommendable: true,
+                rated_as_adult: false,
+                custom_delivery_url: null,
+              }),
+              200
+            );
+          }
+          const bought = loggedIn ? dataset.purchases.find((x) => x.permalink === p.permalink && x.state !== 'refunded') : undefined;
+          return renderPage(
+            req,
+            res,
+            session,
+            { inertia: 'Products/Show', react: 'ProductPage' },
+            productPageProps(view, seller, p, bought),
+          );
         }
-        const bought = loggedIn ? dataset.purchases.find((x) => x.permalink === p.permalink && x.state !== 'refunded') : undefined;
-        return renderPage(req, res, session, { inertia: 'Products/Show', react: 'ProductPage' }, productPageProps(view, seller, p, bought));
+        if (!path.startsWith('/d/')) return notFound();
       }
-      if (!path.startsWith('/d/')) return notFound();
-    }
 
-    if (path === '/login') return renderPage(req, res, session, { inertia: 'Logins/New', react: 'LoginPage' }, { email: null, application_name: null, recaptcha_site_key: null });
-    if (path === '/library') {
-      if (/application\/json/.test(req.headers.accept ?? '') && req.headers['x-inertia'] !== 'true') return sendJson(res, 404, { success: false, error: 'Not found' }), 404;
-      if (!loggedIn) return railsRedirect(res, `${app.origin}/login?next=%2Flibrary`), 302;
-      return renderPage(req, res, session, { inertia: 'Library/Index', react: 'LibraryPage' }, library(q));
-    }
-    const l = /^\/l\/([^/]+)$/.exec(path);
-    if (l) {
-      const found = productBy(dataset, l[1].replace(/\.json$/, ''));
-      return found ? (railsRedirect(res, `${view.creator(found.seller.username)}${path}${u.search}`, 301), 301) : notFound();
-    }
-    if (path === '/confirm') {
-      const p = purchaseOf(q.get('id') ?? '');
-      if (!p) return notFound();
-      const props = { content_unavailability_reason_code: 'email_confirmation_required', confirmation_info: { id: p.token, destination: q.get('destination') ?? 'download_page', display: null, email: null }, creator: null, installment: null, purchase: null };
-      return renderPage(req, res, session, { inertia: 'UrlRedirects/ConfirmPage', react: 'DownloadPageWithoutContent' }, props);
-    }
-    const d = /^\/d\/([^/]+)$/.exec(path);
-    if (d) {
-      const p = gate(d[1]);
-      if (typeof p === 'number') return p;
-      return renderPage(req, res, session, { inertia: 'UrlRedirects/DownloadPage', react: 'DownloadPageWithContent' }, downloadPageProps(view, dataset, p, sizes));
-    }
-    const notice = /^\/r\/([^/]+)\/(expired|membership_inactive|rental_expired)$/.exec(path);
-    if (notice) return sendHtml(res, 200, `<!DOCTYPE html><html><body><h1>${notice[2] === 'expired' ? 'Access to this product has been revoked.' : 'Your membership is inactive.'}</h1></body></html>`), 200;
-    const download = /^\/r\/([^/]+)\/product_files(\.json)?$/.exec(path);
-    if (download) {
-      const p = gate(download[1]);
-      if (typeof p === 'number') return p;
-      const { product } = productBy(dataset, p.permalink)!;
-      const picked = q.getAll('product_file_ids[]').map((id) => product.files.find((f) => f.id === id && !f.deleted));
-      if (!picked.length || picked.some((f) => !f)) return notFound();
-      const urls = picked.map((f) => ({ url: signedFile(filePath(f!, files.get(f!.id)!.sellerId), fileTtl(f!)), filename: fileNameOf(f!) }));
-      if (download[2]) return sendJson(res, 200, { files: urls }), 200;
-      const first = picked[0]!;
-      if (first.stamped === 'pending') {
-        first.stamped = 'ready';
-        return railsRedirect(res, `${app.origin}/d/${p.token}`, 302, { 'set-cookie': `flash=${encodeURIComponent('We are preparing the file for download. Please try again in a few minutes.')}; path=/` }), 302;
+      if (path === '/login')
+        return renderPage(
+          req,
+          res,
+          session,
+          { inertia: 'Logins/New', react: 'LoginPage' },
+          { email: null, application_name: null, recaptcha_site_key: null },
+        );
+      if (path === '/library') {
+        if (/application\/json/.test(req.headers.accept ?? '') && req.headers['x-inertia'] !== 'true')
+          return (sendJson(res, 404, { success: false, error: 'Not found' }), 404);
+        if (!loggedIn) return (railsRedirect(res, `${app.origin}/login?next=%2Flibrary`), 302);
+        return renderPage(req, res, session, { inertia: 'Library/Index', react: 'LibraryPage' }, library(q));
       }
-      return railsRedirect(res, urls[0].url), 302;
-    }
-    const zip = /^\/zip\/([^/.]+)(\.json)?$/.exec(path);
-    if (zip) {
-      const p = gate(zip[1]);
-      if (typeof p === 'number') return p;
-      const { seller, product } = productBy(dataset, p.permalink)!;
-      if (!product.archive) return notFound();
-      const url = signedFile(`/attachments/${seller.externalId}/${digest(product.permalink, 32)}/archive/${encodeURIComponent(product.name)}.zip`, 3600);
-      return zip[2] ? (sendJson(res, 200, { url }), 200) : (railsRedirect(res, url), 302);
-    }
-    const media = /^\/(r|s|read)\/([^/]+)\/([^/]+)(\/index\.m3u8)?$/.exec(path);
-    if (media && (media[1] !== 'r' || media[4])) {
-      const p = gate(media[2]);
-      if (typeof p === 'number') return p;
-      const entry = files.get(media[3]);
-      if (!entry || entry.file.deleted || !productBy(dataset, p.permalink)!.product.files.includes(entry.file)) return notFound();
-      if (media[1] === 'r') {
-        const segment = signedFile(filePath(entry.file, entry.sellerId), 12 * 3600, 'cloudfront');
-        return send(res, 200, hlsPlaylist([{ uri: segment, seconds: 3 }], 3), HLS_TYPE), 200;
+      const l = /^\/l\/([^/]+)$/.exec(path);
+      if (l) {
+        const found = productBy(dataset, l[1].replace(/\.json$/, ''));
+        return found ? (railsRedirect(res, `${view.creator(found.seller.username)}${path}${u.search}`, 301), 301) : notFound();
       }
-      const src = media[1] === 's' ? `/r/${p.token}/${entry.file.id}/index.m3u8` : `/r/${p.token}/product_files?product_file_ids%5B%5D=${entry.file.id}`;
-      return sendHtml(res, 200, `<!DOCTYPE html><html><body><${media[1] === 's' ? 'video controls' : 'iframe'} src="${h(src)}"></${media[1] === 's' ? 'video' : 'iframe'}></body></html>`), 200;
-    }
-    return notFound();
-  };
+      if (path === '/confirm') {
+        const p = purchaseOf(q.get('id') ?? '');
+        if (!p) return notFound();
+        const props = {
+          content_unavailability_reason_code: 'email_confirmation_required',
+          confirmation_info: { id: p.token, destination: q.get('destination') ?? 'download_page', display: null, email: null },
+          creator: null,
+          installment: null,
+          purchase: null,
+        };
+        return renderPage(req, res, session, { inertia: 'UrlRedirects/ConfirmPage', react: 'DownloadPageWithoutContent' }, props);
+      }
+      const d = /^\/d\/([^/]+)$/.exec(path);
+      if (d) {
+        const p = gate(d[1]);
+        if (typeof p === 'number') return p;
+        return renderPage(
+          req,
+          res,
+          session,
+          { inertia: 'UrlRedirects/DownloadPage', react: 'DownloadPageWithContent' },
+          downloadPageProps(view, dataset, p, sizes),
+        );
+      }
+      const notice = /^\/r\/([^/]+)\/(expired|membership_inactive|rental_expired)$/.exec(path);
+      if (notice)
+        return (
+          sendHtml(
+            res,
+            200,
+            `<!DOCTYPE html><html><body><h1>${notice[2] === 'expired' ? 'Access to this product has been revoked.' : 'Your membership is inactive.'}</h1></body></html>`,
+          ),
+          200
+        );
+      const download = /^\/r\/([^/]+)\/product_files(\.json)?$/.exec(path);
+      if (download) {
+        const p = gate(download[1]);
+        if (typeof p === 'number') return p;
+        const { product } = productBy(dataset, p.permalink)!;
+        const picked = q.getAll('product_file_ids[]').map((id) => product.files.find((f) => f.id === id && !f.deleted));
+        if (!picked.length || picked.some((f) => !f)) return notFound();
+        const urls = picked.map((f) => ({
+          url: signedFile(filePath(f!, files.get(f!.id)!.sellerId), fileTtl(f!)),
+          filename: fileNameOf(f!),
+        }));
+        if (download[2]) return (sendJson(res, 200, { files: urls }), 200);
+        const first = picked[0]!;
+        if (first.stamped === 'pending') {
+          first.stamped = 'ready';
+          return (
+            railsRedirect(res, `${app.origin}/d/${p.token}`, 302, {
+              'set-cookie': `flash=${encodeURIComponent('We are preparing the file for download. Please try again in a few minutes.')}; path=/`,
+            }),
+            302
+          );
+        }
+        return (railsRedirect(res, urls[0].url), 302);
+      }
+      const zip = /^\/zip\/([^/.]+)(\.json)?$/.exec(path);
+      if (zip) {
+        const p = gate(zip[1]);
+        if (typeof p === 'number') return p;
+        const { seller, product } = productBy(dataset, p.permalink)!;
+        if (!product.archive) return notFound();
+        const url = signedFile(
+          `/attachments/${seller.externalId}/${digest(product.permalink, 32)}/archive/${encodeURIComponent(product.name)}.zip`,
+          3600,
+        );
+        return zip[2] ? (sendJson(res, 200, { url }), 200) : (railsRedirect(res, url), 302);
+      }
+      const media = /^\/(r|s|read)\/([^/]+)\/([^/]+)(\/index\.m3u8)?$/.exec(path);
+      if (media && (media[1] !== 'r' || media[4])) {
+        const p = gate(media[2]);
+        if (typeof p === 'number') return p;
+        const entry = files.get(media[3]);
+        if (!entry || entry.file.deleted || !productBy(dataset, p.permalink)!.product.files.includes(entry.file)) return notFound();
+        if (media[1] === 'r') {
+          const segment = signedFile(filePath(entry.file, entry.sellerId), 12 * 3600, 'cloudfront');
+          return (send(res, 200, hlsPlaylist([{ uri: segment, seconds: 3 }], 3), HLS_TYPE), 200);
+        }
+        const src =
+          media[1] === 's'
+            ? `/r/${p.token}/${entry.file.id}/index.m3u8`
+            : `/r/${p.token}/product_files?product_file_ids%5B%5D=${entry.file.id}`;
+        return (
+          sendHtml(
+            res,
+            200,
+            `<!DOCTYPE html><html><body><${media[1] === 's' ? 'video controls' : 'iframe'} src="${h(src)}"></${media[1] === 's' ? 'video' : 'iframe'}></body></html>`,
+          ),
+          200
+        );
+      }
+      return notFound();
+    };
 
   const serveCdn = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<number> => {
     const u = new URL(req.url ?? '/', cdn.origin);
@@ -322,17 +486,19 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
       if (!sig || !signer.check(`${path}|${expires}`, sig) || expires * 1000 <= now()) return deny();
       const name = decodeURIComponent(path.split('/').pop()!);
       const { bytes, type } = path.includes('/archive/') ? { bytes: await zipFor(name), type: 'application/zip' } : await bytesFor(name);
-      const disposition: Record<string, string> = q.get('response-content-disposition') === 'attachment' ? { 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}` } : {};
-      return send(res, 200, bytes, type, disposition), 200;
+      const disposition: Record<string, string> =
+        q.get('response-content-disposition') === 'attachment'
+          ? { 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(name)}` }
+          : {};
+      return (send(res, 200, bytes, type, disposition), 200);
     }
     const asset = /^\/assets\/(gumroad-default-avatar-5\.png)$/.exec(path);
     const publicKey = /^\/(?:variants\/)?([0-9a-f]{28})(?:\/[0-9a-f]{64})?$/.exec(path);
     const name = asset ? asset[1] : publicKey ? publicFiles.get(publicKey[1]) : undefined;
-    if (!name) return send(res, 404, 'Not Found', 'text/plain'), 404;
+    if (!name) return (send(res, 404, 'Not Found', 'text/plain'), 404);
     const { bytes, type } = await bytesFor(name);
-    return send(res, 200, bytes, type, { 'cache-control': 'public, max-age=31536000' }), 200;
+    return (send(res, 200, bytes, type, { 'cache-control': 'public, max-age=31536000' }), 200);
   };
-
 
   const fake: FakeGumroad = {
     url: app.origin,
@@ -351,7 +517,14 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
       const p = found.product;
       if (change.name !== undefined) p.name = change.name;
       if (change.descriptionHtml !== undefined) p.descriptionHtml = change.descriptionHtml;
-      if (change.pageText !== undefined) p.pages = [{ id: p.pages[0]?.id ?? 'pg_edit', title: p.pages[0]?.title ?? 'Content', doc: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: change.pageText }] }] } }];
+      if (change.pageText !== undefined)
+        p.pages = [
+          {
+            id: p.pages[0]?.id ?? 'pg_edit',
+            title: p.pages[0]?.title ?? 'Content',
+            doc: { type: 'doc', content: [{ type: 'paragraph', content: [{ type: 'text', text: change.pageText }] }] },
+          },
+        ];
       p.contentUpdatedAt = now();
     },
     advanceTime: clock.advance,

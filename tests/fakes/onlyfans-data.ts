@@ -59,9 +59,19 @@ const DAY = 86400;
  */
 export function demoDataset(): OnlyfansDataset {
   let mediaId = 3000000000;
-  const m = (kind: OnlyfansMediaKind, extra: Partial<OnlyfansMediaSpec> = {}): OnlyfansMediaSpec => ({ id: (mediaId += 7), kind, ...extra });
+  const m = (kind: OnlyfansMediaKind, extra: Partial<OnlyfansMediaSpec> = {}): OnlyfansMediaSpec => ({
+    id: (mediaId += 7),
+    kind,
+    ...extra,
+  });
   let postId = 1000000000;
-  const p = (day: number, rawText: string, media: OnlyfansMediaSpec[] = [], extra: Partial<OnlyfansPost> = {}): OnlyfansPost => ({ id: (postId += 13), postedAt: T0 + day * DAY, rawText, media, ...extra });
+  const p = (day: number, rawText: string, media: OnlyfansMediaSpec[] = [], extra: Partial<OnlyfansPost> = {}): OnlyfansPost => ({
+    id: (postId += 13),
+    postedAt: T0 + day * DAY,
+    rawText,
+    media,
+    ...extra,
+  });
   const luna: OnlyfansPost[] = [
     p(1, 'Hi everyone! Text only today.'),
     p(2, 'Golden hour', [m('photo')]),
@@ -81,7 +91,15 @@ export function demoDataset(): OnlyfansDataset {
   return {
     me: { id: 48151623421, username: 'u48151623421', name: 'Fan Account' },
     creators: [
-      { id: 4815162, username: 'luna_moon', name: 'Luna 月', about: 'Photographer & singer.\nNew sets every week.', subscription: 'active', subscribePrice: 9.99, posts: luna },
+      {
+        id: 4815162,
+        username: 'luna_moon',
+        name: 'Luna 月',
+        about: 'Photographer & singer.\nNew sets every week.',
+        subscription: 'active',
+        subscribePrice: 9.99,
+        posts: luna,
+      },
       {
         id: 2342000,
         username: 'kai_draws',
@@ -108,7 +126,8 @@ export interface RenderContext {
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace('.000Z', '+00:00');
 export const precise = (seconds: number) => `${seconds}.000000`;
 const hash = (text: string) => createHash('md5').update(text).digest('hex');
-const escapeHtml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+const escapeHtml = (text: string) =>
+  text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 /** rawText as OnlyFans renders it in `text`: escaped, newlines as <br />, links as <a>. */
 export function htmlText(raw: string): string {
@@ -138,7 +157,10 @@ export function mediaPaths(spec: OnlyfansMediaSpec) {
 
 export function avatarPaths(creator: { id: number }) {
   const h = hash(`of-user-${creator.id}`);
-  return { avatar: `/files/${h[0]}/${h.slice(0, 2)}/${h.slice(0, 3)}/${h}/${creator.id}/avatar.jpg`, header: `/files/${h[0]}/${h.slice(0, 2)}/${h.slice(0, 3)}/${h}/${creator.id}/header.jpg` };
+  return {
+    avatar: `/files/${h[0]}/${h.slice(0, 2)}/${h.slice(0, 3)}/${h}/${creator.id}/avatar.jpg`,
+    header: `/files/${h[0]}/${h.slice(0, 2)}/${h.slice(0, 3)}/${h}/${creator.id}/header.jpg`,
+  };
 }
 
 export function renderMedia(ctx: RenderContext, spec: OnlyfansMediaSpec, postedAt: number) {
@@ -147,13 +169,26 @@ export function renderMedia(ctx: RenderContext, spec: OnlyfansMediaSpec, postedA
   const url = (path: string) => (canView ? ctx.signer.sign(`${ctx.cdn}${path}`, ctx.ttl) : null);
   const [fw, fh] = spec.kind === 'video' ? SIZES.video : spec.kind === 'audio' ? [0, 0] : SIZES.full;
   const hasImages = spec.kind !== 'audio';
-  const common = { id: spec.id, type: spec.kind, convertedToVideo: false, canView, hasError: false, createdAt: iso(postedAt), isReady: true, duration: spec.kind === 'photo' ? 0 : 3, hasCustomPreview: false };
+  const common = {
+    id: spec.id,
+    type: spec.kind,
+    convertedToVideo: false,
+    canView,
+    hasError: false,
+    createdAt: iso(postedAt),
+    isReady: true,
+    duration: spec.kind === 'photo' ? 0 : 3,
+    hasCustomPreview: false,
+  };
   if (spec.legacy) {
     const full = spec.drm ? null : url(paths.full);
     return {
       ...common,
       source: { source: full, width: fw, height: fh, size: 0, duration: common.duration },
-      info: { source: { source: full, width: fw, height: fh, size: 0 }, preview: { width: SIZES.preview[0], height: SIZES.preview[1], size: 0 } },
+      info: {
+        source: { source: full, width: fw, height: fh, size: 0 },
+        preview: { width: SIZES.preview[0], height: SIZES.preview[1], size: 0 },
+      },
       squarePreview: hasImages ? url(paths.squarePreview) : null,
       full,
       preview: hasImages ? url(paths.preview) : null,
@@ -170,8 +205,15 @@ export function renderMedia(ctx: RenderContext, spec: OnlyfansMediaSpec, postedA
   };
   if (spec.drm) {
     const policy = ctx.signer.params(`${ctx.cdn}${paths.drmHls.replace(/\.m3u8$/, '')}*`, ctx.ttl);
-    const cookies = { 'CloudFront-Policy': policy.Policy, 'CloudFront-Signature': policy.Signature, 'CloudFront-Key-Pair-Id': policy['Key-Pair-Id'] };
-    files.drm = { manifest: { hls: `${ctx.cdn}${paths.drmHls}`, dash: `${ctx.cdn}${paths.drmDash}` }, signature: { hls: cookies, dash: cookies } };
+    const cookies = {
+      'CloudFront-Policy': policy.Policy,
+      'CloudFront-Signature': policy.Signature,
+      'CloudFront-Key-Pair-Id': policy['Key-Pair-Id'],
+    };
+    files.drm = {
+      manifest: { hls: `${ctx.cdn}${paths.drmHls}`, dash: `${ctx.cdn}${paths.drmDash}` },
+      signature: { hls: cookies, dash: cookies },
+    };
   }
   return { ...common, files, ...(spec.kind === 'video' ? { videoSources: { 720: spec.drm ? null : url(paths.full), 240: null } } : {}) };
 }
@@ -230,10 +272,16 @@ export function renderUser(ctx: RenderContext, creator: OnlyfansCreator) {
   return {
     view: 's',
     avatar: `${ctx.publicHost}${p.avatar}`,
-    avatarThumbs: { c50: `${ctx.publicHost}${p.avatar.replace('/files/', '/files/thumbs/c50/')}`, c144: `${ctx.publicHost}${p.avatar.replace('/files/', '/files/thumbs/c144/')}` },
+    avatarThumbs: {
+      c50: `${ctx.publicHost}${p.avatar.replace('/files/', '/files/thumbs/c50/')}`,
+      c144: `${ctx.publicHost}${p.avatar.replace('/files/', '/files/thumbs/c144/')}`,
+    },
     header: `${ctx.publicHost}${p.header}`,
     headerSize: { width: SIZES.full[0], height: SIZES.full[1] },
-    headerThumbs: { w480: `${ctx.publicHost}${p.header.replace('/files/', '/files/thumbs/w480/')}`, w760: `${ctx.publicHost}${p.header.replace('/files/', '/files/thumbs/w760/')}` },
+    headerThumbs: {
+      w480: `${ctx.publicHost}${p.header.replace('/files/', '/files/thumbs/w480/')}`,
+      w760: `${ctx.publicHost}${p.header.replace('/files/', '/files/thumbs/w760/')}`,
+    },
     id: creator.id,
     name: creator.name,
     username: creator.username,
@@ -275,7 +323,18 @@ export function renderUser(ctx: RenderContext, creator: OnlyfansCreator) {
       expiredAt: expire,
       renewedAt: active ? iso(T0) : null,
       status: active ? null : 'expired',
-      subscribes: [{ id: creator.id * 10 + 1, userId: creator.id, subscriberId: 48151623421, startDate: iso(T0 - 30 * DAY), expireDate: expire, price: creator.subscribePrice, type: 'regular', isCurrent: true }],
+      subscribes: [
+        {
+          id: creator.id * 10 + 1,
+          userId: creator.id,
+          subscriberId: 48151623421,
+          startDate: iso(T0 - 30 * DAY),
+          expireDate: expire,
+          price: creator.subscribePrice,
+          type: 'regular',
+          isCurrent: true,
+        },
+      ],
     },
     lastSeen: iso(T0 + 30 * DAY),
   };

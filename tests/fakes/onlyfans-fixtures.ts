@@ -11,7 +11,12 @@ import { UrlSigner } from './kit/signing.ts';
 import { demoDataset, renderPost, renderUser, type RenderContext } from './onlyfans-data.ts';
 
 const NOW = 1717243200;
-const ctx: RenderContext = { cdn: 'https://cdn2.onlyfans.com', publicHost: 'https://public.onlyfans.com', signer: new UrlSigner('fixture-secret', 'APKAIN4QFZ7VFMVZBN5Q', () => NOW * 1000), ttl: 3600 };
+const ctx: RenderContext = {
+  cdn: 'https://cdn2.onlyfans.com',
+  publicHost: 'https://public.onlyfans.com',
+  signer: new UrlSigner('fixture-secret', 'APKAIN4QFZ7VFMVZBN5Q', () => NOW * 1000),
+  ttl: 3600,
+};
 const [luna] = demoDataset().creators;
 const post = (start: string) => {
   const found = luna.posts.find((p) => p.rawText.startsWith(start));

@@ -39,7 +39,16 @@ import { findCreatorPost } from './kit/data.ts';
 import { image, media } from './kit/media.ts';
 import { Clock, Faults, cookiesOf, header, jsonAs, logInto, send, startHost, type FakeRequestLog } from './kit/server.ts';
 import { CLOUDFRONT_ERRORS, NO_SUCH_KEY, UrlSigner } from './kit/signing.ts';
-import { SIZES, avatarPaths, demoDataset, mediaPaths, renderPost, renderUser, type OnlyfansDataset, type RenderContext } from './onlyfans-data.ts';
+import {
+  SIZES,
+  avatarPaths,
+  demoDataset,
+  mediaPaths,
+  renderPost,
+  renderUser,
+  type OnlyfansDataset,
+  type RenderContext,
+} from './onlyfans-data.ts';
 
 export * from './onlyfans-data.ts';
 
@@ -132,10 +141,25 @@ export async function startFakeOnlyfans(options: FakeOnlyfansOptions = {}): Prom
   const delay = () => fake.delayMs;
   const signer = new UrlSigner(`of-cdn-${Math.random()}`, 'APKAIN4QFZ7VFMVZBN5Q', clock.now);
 
-  const cdnHost = await startHost({ port: options.cdnPort, log: logInto(requests, 'cdn', ['cookie', 'user-agent', 'referer']), delay, handler: (req, res, url) => cdn(res, url, true) });
-  const publicHost = await startHost({ port: options.publicPort, log: logInto(requests, 'public', ['cookie', 'user-agent']), delay, handler: (req, res, url) => cdn(res, url, false) });
+  const cdnHost = await startHost({
+    port: options.cdnPort,
+    log: logInto(requests, 'cdn', ['cookie', 'user-agent', 'referer']),
+    delay,
+    handler: (_req, res, url) => cdn(res, url, true),
+  });
+  const publicHost = await startHost({
+    port: options.publicPort,
+    log: logInto(requests, 'public', ['cookie', 'user-agent']),
+    delay,
+    handler: (_req, res, url) => cdn(res, url, false),
+  });
   const ctx: RenderContext = { cdn: cdnHost.origin, publicHost: publicHost.origin, signer, ttl: options.urlTtlSeconds ?? 3600 };
-  const apiHost = await startHost({ port: options.port, log: logInto(requests, 'api', RELEVANT), delay, handler: (req, res, url) => handle(req, res, url) });
+  const apiHost = await startHost({
+    port: options.port,
+    log: logInto(requests, 'api', RELEVANT),
+    delay,
+    handler: (req, res, url) => handle(req, res, url),
+  });
 
   const creatorOf = (key: string) => dataset.creators.find((c) => String(c.id) === key || c.username.toLowerCase() === key.toLowerCase());
   const findPost = (id: number) => findCreatorPost(dataset.creators, (p) => p.id === id);
@@ -143,19 +167,41 @@ export async function startFakeOnlyfans(options: FakeOnlyfansOptions = {}): Prom
   const handle = (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     if (!url.pathname.startsWith('/api2/v2/')) return send(res, 404, '<html><body>Not found</body></html>', 'text/html');
     const fault = faults.take();
-    if (fault?.kind === 'limit') return json(res, 429, { error: { code: 429, message: 'Too Many Requests' } }, fault.retryAfter > 0 ? { 'retry-after': String(fault.retryAfter) } : {});
-    if (fault?.kind === 'fail') return send(res, fault.status, `<html><head><title>${fault.status}</title></head><body>${fault.status} error</body></html>`, 'text/html');
+    if (fault?.kind === 'limit')
+      return json(
+        res,
+        429,
+        { error: { code: 429, message: 'Too Many Requests' } },
+        fault.retryAfter > 0 ? { 'retry-after': String(fault.retryAfter) } : {},
+      );
+    if (fault?.kind === 'fail')
+      return send(
+        res,
+        fault.status,
+        `<html><head><title>${fault.status}</title></head><body>${fault.status} error</body></html>`,
+        'text/html',
+      );
     // The signature: over the request target exactly as sent.
     const cookies = cookiesOf(req);
     const userId = header(req, 'user-id') ?? cookies.get('auth_id') ?? '0';
     const time = header(req, 'time') ?? '';
     const sign = header(req, 'sign') ?? '';
-    if (header(req, 'app-token') !== rules.app_token || !/^\d+$/.test(time) || Math.abs(Number(time) - clock.now()) > maxAge || sign !== onlyfansSign(rules, req.url ?? '', time, userId)) {
+    if (
+      header(req, 'app-token') !== rules.app_token ||
+      !/^\d+$/.test(time) ||
+      Math.abs(Number(time) - clock.now()) > maxAge ||
+      sign !== onlyfansSign(rules, req.url ?? '', time, userId)
+    ) {
       return json(res, 400, refresh);
     }
     // The session.
     const authId = cookies.get('auth_id');
-    if (!alive || cookies.get('sess') !== credential.session_key || (authId !== undefined && authId !== credential.auth_id) || (header(req, 'user-id') !== undefined && header(req, 'user-id') !== credential.auth_id)) {
+    if (
+      !alive ||
+      cookies.get('sess') !== credential.session_key ||
+      (authId !== undefined && authId !== credential.auth_id) ||
+      (header(req, 'user-id') !== undefined && header(req, 'user-id') !== credential.auth_id)
+    ) {
       return json(res, 401, denied);
     }
     if (header(req, 'x-bc') !== credential['x-bc'] || header(req, 'user-agent') !== credential.user_agent) {
@@ -174,18 +220,38 @@ export async function startFakeOnlyfans(options: FakeOnlyfansOptions = {}): Prom
   const route = (path: string, q: URLSearchParams): unknown => {
     if (path === '/users/me') {
       const me = dataset.me;
-      return { id: me.id, username: me.username, name: me.name, avatar: null, header: null, isAuth: true, isVerified: false, email: 'fan@example.com', subscribesCount: dataset.creators.filter((c) => c.subscription === 'active').length, hasNewAlerts: false, isPerformer: false };
+      return {
+        id: me.id,
+        username: me.username,
+        name: me.name,
+        avatar: null,
+        header: null,
+        isAuth: true,
+        isVerified: false,
+        email: 'fan@example.com',
+        subscribesCount: dataset.creators.filter((c) => c.subscription === 'active').length,
+        hasNewAlerts: false,
+        isPerformer: false,
+      };
     }
     if (path === '/subscriptions/count/all') {
       const active = dataset.creators.filter((c) => c.subscription === 'active').length;
-      return { subscriptions: { active, expired: dataset.creators.length - active, all: dataset.creators.length, activeOnline: 0 }, subscribers: { active: 0, expired: 0, all: 0 }, bookmarks: 0 };
+      return {
+        subscriptions: { active, expired: dataset.creators.length - active, all: dataset.creators.length, activeOnline: 0 },
+        subscribers: { active: 0, expired: 0, all: 0 },
+        bookmarks: 0,
+      };
     }
     if (path === '/subscriptions/subscribes') {
       const type = q.get('type') ?? 'all';
       const offset = Number(q.get('offset') ?? 0);
       const limit = Number(q.get('limit') ?? 10);
       const all = dataset.creators.filter((c) => type === 'all' || c.subscription === type);
-      return infinite(q, all.slice(offset, offset + limit).map((c) => renderUser(ctx, c)), offset + limit < all.length);
+      return infinite(
+        q,
+        all.slice(offset, offset + limit).map((c) => renderUser(ctx, c)),
+        offset + limit < all.length,
+      );
     }
     let m = /^\/posts\/(\d+)$/.exec(path);
     if (m) {
@@ -202,7 +268,11 @@ export async function startFakeOnlyfans(options: FakeOnlyfansOptions = {}): Prom
     if (q.get('pinned') === '1') {
       const offset = Number(q.get('offset') ?? 0);
       posts = posts.filter((p) => p.pinned).sort((a, b) => b.postedAt - a.postedAt);
-      return infinite(q, posts.slice(offset, offset + limit).map((p) => renderPost(ctx, creator, p)), offset + limit < posts.length);
+      return infinite(
+        q,
+        posts.slice(offset, offset + limit).map((p) => renderPost(ctx, creator, p)),
+        offset + limit < posts.length,
+      );
     }
     if (q.get('pinned') === '0') posts = posts.filter((p) => !p.pinned);
     const asc = q.get('order') === 'publish_date_asc';
@@ -211,7 +281,11 @@ export async function startFakeOnlyfans(options: FakeOnlyfansOptions = {}): Prom
     posts = posts
       .filter((p) => (before ? p.postedAt < Number(before) : true) && (after ? p.postedAt > Number(after) : true))
       .sort((a, b) => (asc ? a.postedAt - b.postedAt : b.postedAt - a.postedAt));
-    return infinite(q, posts.slice(0, limit).map((p) => renderPost(ctx, creator, p)), posts.length > limit);
+    return infinite(
+      q,
+      posts.slice(0, limit).map((p) => renderPost(ctx, creator, p)),
+      posts.length > limit,
+    );
   };
 
   // -------------------------------------------------------------------------------------------
@@ -220,7 +294,10 @@ export async function startFakeOnlyfans(options: FakeOnlyfansOptions = {}): Prom
   type CdnFile = { type: string; bytes: () => Promise<Buffer> | Buffer };
   const signed = new Map<string, CdnFile>();
   const open = new Map<string, CdnFile>();
-  const jpeg = (path: string, [w, h]: readonly [number, number]): CdnFile => ({ type: 'image/jpeg', bytes: () => image(path, { format: 'jpeg', width: w, height: h, inset: true }) });
+  const jpeg = (path: string, [w, h]: readonly [number, number]): CdnFile => ({
+    type: 'image/jpeg',
+    bytes: () => image(path, { format: 'jpeg', width: w, height: h, inset: true }),
+  });
   for (const c of dataset.creators) {
     const p = avatarPaths(c);
     open.set(p.avatar, jpeg(p.avatar, SIZES.preview));
@@ -234,14 +311,24 @@ export async function startFakeOnlyfans(options: FakeOnlyfansOptions = {}): Prom
           signed.set(paths.squarePreview, jpeg(paths.squarePreview, SIZES.thumb));
         }
         if (spec.drm) continue;
-        signed.set(paths.full, spec.kind === 'photo' ? jpeg(paths.full, SIZES.full) : spec.kind === 'video' ? { type: 'video/mp4', bytes: media.mp4 } : { type: 'audio/mpeg', bytes: media.mp3 });
+        signed.set(
+          paths.full,
+          spec.kind === 'photo'
+            ? jpeg(paths.full, SIZES.full)
+            : spec.kind === 'video'
+              ? { type: 'video/mp4', bytes: media.mp4 }
+              : { type: 'audio/mpeg', bytes: media.mp3 },
+        );
       }
     }
   }
 
   const cdn = async (res: http.ServerResponse, url: URL, needsSignature: boolean) => {
-    const file = (needsSignature ? signed : open).get(url.pathname) ?? (needsSignature ? undefined : open.get(url.pathname.replace(/\/thumbs\/[a-z]?\d+\//, '/')));
-    if (!file) return needsSignature ? send(res, 403, CLOUDFRONT_ERRORS.bad, 'application/xml') : send(res, 404, NO_SUCH_KEY, 'application/xml');
+    const file =
+      (needsSignature ? signed : open).get(url.pathname) ??
+      (needsSignature ? undefined : open.get(url.pathname.replace(/\/thumbs\/[a-z]?\d+\//, '/')));
+    if (!file)
+      return needsSignature ? send(res, 403, CLOUDFRONT_ERRORS.bad, 'application/xml') : send(res, 404, NO_SUCH_KEY, 'application/xml');
     if (needsSignature) {
       const verdict = signer.check(`${cdnHost.origin}${url.pathname}`, url.searchParams, new Map());
       if (verdict !== 'ok') return send(res, 403, CLOUDFRONT_ERRORS[verdict], 'application/xml');

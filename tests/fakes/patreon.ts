@@ -11,13 +11,7 @@ import type http from 'node:http';
 import { findCreatorPost } from './kit/data.ts';
 import { image } from './kit/media.ts';
 import { Faults, jsonAs, redirect, send, startHost } from './kit/server.ts';
-import {
-  campaignResource,
-  commentResources,
-  demoDataset,
-  postResources,
-  type FakeDataset,
-} from './patreon-data.ts';
+import { campaignResource, commentResources, demoDataset, postResources, type FakeDataset } from './patreon-data.ts';
 
 export * from './patreon-data.ts';
 
@@ -62,7 +56,9 @@ export interface FakePatreon {
 
 const sendJson = jsonAs('application/vnd.api+json');
 
-const errorDoc = (status: number, title: string) => ({ errors: [{ code: status === 401 ? 1 : 0, code_name: title.replace(/\s/g, ''), detail: title, status: String(status), title }] });
+const errorDoc = (status: number, title: string) => ({
+  errors: [{ code: status === 401 ? 1 : 0, code_name: title.replace(/\s/g, ''), detail: title, status: String(status), title }],
+});
 
 /** Opaque-looking page cursors, as Patreon's are. */
 const encodeCursor = (offset: number) => Buffer.from(`offset:${offset}`).toString('base64url');
@@ -91,7 +87,11 @@ export async function startFakePatreon(options: FakePatreonOptions = {}): Promis
       nextUrl.searchParams.set('page[cursor]', encodeCursor(offset + size));
       next = nextUrl.toString();
     }
-    return { page, links: next ? { next } : {}, meta: { pagination: { total: items.length, cursors: { next: next ? encodeCursor(offset + size) : null } } } };
+    return {
+      page,
+      links: next ? { next } : {},
+      meta: { pagination: { total: items.length, cursors: { next: next ? encodeCursor(offset + size) : null } } },
+    };
   };
 
   const api = (url: URL, res: http.ServerResponse): number => {
@@ -118,12 +118,16 @@ export async function startFakePatreon(options: FakePatreonOptions = {}): Promis
     }
     if (path === '/api/posts') {
       const campaign = dataset.campaigns.find((c) => c.id === url.searchParams.get('filter[campaign_id]'));
-      if (!campaign) return sendJson(res, 400, errorDoc(400, 'Bad Request')), 400;
+      if (!campaign) return (sendJson(res, 400, errorDoc(400, 'Bad Request')), 400);
       const sorted = [...campaign.posts].sort((a, b) => b.published_at.localeCompare(a.published_at));
       const { page, links, meta } = paged(url, sorted, pageSize);
       const rendered = page.map((p) => postResources(origin, campaign, p));
       const included = new Map<string, unknown>();
-      for (const r of [campaignResource(origin, campaign), { type: 'user', id: campaign.creatorUserId, attributes: { full_name: campaign.name } }, ...rendered.flatMap((x) => x.included)]) {
+      for (const r of [
+        campaignResource(origin, campaign),
+        { type: 'user', id: campaign.creatorUserId, attributes: { full_name: campaign.name } },
+        ...rendered.flatMap((x) => x.included),
+      ]) {
         included.set(`${r.type}:${r.id}`, r);
       }
       sendJson(res, 200, { data: rendered.map((r) => r.data), included: [...included.values()], links, meta });
@@ -132,7 +136,7 @@ export async function startFakePatreon(options: FakePatreonOptions = {}): Promis
     const comments = /^\/api\/posts\/([^/]+)\/comments$/.exec(path);
     if (comments) {
       const found = findPost(decodeURIComponent(comments[1]));
-      if (!found) return sendJson(res, 404, errorDoc(404, 'Not Found')), 404;
+      if (!found) return (sendJson(res, 404, errorDoc(404, 'Not Found')), 404);
       const { page, links, meta } = paged(url, found.post.comments, commentPageSize);
       const rendered = page.map((c) => commentResources(c, null));
       sendJson(res, 200, { data: rendered.map((r) => r.data), included: rendered.flatMap((r) => r.included), links, meta });
@@ -141,7 +145,12 @@ export async function startFakePatreon(options: FakePatreonOptions = {}): Promis
     if (path === '/api/conversations') {
       const { page, links } = paged(url, dataset.conversations, 20);
       sendJson(res, 200, {
-        data: page.map((c) => ({ type: 'conversation', id: c.id, attributes: {}, relationships: { participants: { data: c.participantIds.map((id) => ({ type: 'user', id })) } } })),
+        data: page.map((c) => ({
+          type: 'conversation',
+          id: c.id,
+          attributes: {},
+          relationships: { participants: { data: c.participantIds.map((id) => ({ type: 'user', id })) } },
+        })),
         included: [],
         links,
       });
@@ -150,10 +159,15 @@ export async function startFakePatreon(options: FakePatreonOptions = {}): Promis
     const messages = /^\/api\/conversations\/([^/]+)\/messages$/.exec(path);
     if (messages) {
       const conversation = dataset.conversations.find((c) => c.id === decodeURIComponent(messages[1]));
-      if (!conversation) return sendJson(res, 404, errorDoc(404, 'Not Found')), 404;
+      if (!conversation) return (sendJson(res, 404, errorDoc(404, 'Not Found')), 404);
       const { page, links } = paged(url, conversation.messages, 2);
       sendJson(res, 200, {
-        data: page.map((m) => ({ type: 'message', id: m.id, attributes: { content: m.content, sent_at: m.sent_at }, relationships: { sender: { data: { type: 'user', id: m.senderId } } } })),
+        data: page.map((m) => ({
+          type: 'message',
+          id: m.id,
+          attributes: { content: m.content, sent_at: m.sent_at },
+          relationships: { sender: { data: { type: 'user', id: m.senderId } } },
+        })),
         included: [],
         links,
       });
@@ -195,8 +209,10 @@ export async function startFakePatreon(options: FakePatreonOptions = {}): Promis
       const found = findPost(postId);
       const index = Number(attachmentId.slice(postId.length + 1));
       const name = found?.post.attachments[index];
-      if (!found || name === undefined) return res.writeHead(404).end(), 404;
-      const target = foreign.has(name) ? `http://localhost:${new URL(origin).port}/p/post/${postId}/${name}` : `${origin}/p/post/${postId}/${encodeURIComponent(name)}?token-hash=s3cr3tT0k3n`;
+      if (!found || name === undefined) return (res.writeHead(404).end(), 404);
+      const target = foreign.has(name)
+        ? `http://localhost:${new URL(origin).port}/p/post/${postId}/${name}`
+        : `${origin}/p/post/${postId}/${encodeURIComponent(name)}?token-hash=s3cr3tT0k3n`;
       redirect(res, target);
       return 302;
     }

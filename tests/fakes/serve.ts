@@ -45,12 +45,29 @@ export const SITES: Record<string, Site> = {
   afdian: {
     about: 'ifdian.net and its CDN; demoDataset (星野工作室, Lumen Audio, 旧梦)',
     env: 'FAKE_AFDIAN_KEY',
-    options: { 'cdn-port': port('pic1/vod.afdiancdn.com'), 'page-size': pageSize(5), refusal: { type: 'string', default: 'http401', arg: 'http401|ec', about: 'how /api/my/* refuses a bad key' } },
+    options: {
+      'cdn-port': port('pic1/vod.afdiancdn.com'),
+      'page-size': pageSize(5),
+      refusal: { type: 'string', default: 'http401', arg: 'http401|ec', about: 'how /api/my/* refuses a bad key' },
+    },
     async start(o) {
       const { FAKE_AFDIAN_KEY, startFakeAfdian } = await import('./afdian.ts');
       const key = env('FAKE_AFDIAN_KEY', FAKE_AFDIAN_KEY);
-      const fake = await startFakeAfdian({ port: o.number('port'), cdnPort: o.number('cdn-port'), pageSize: o.size('page-size'), refusal: o.oneOf('refusal', ['http401', 'ec'] as const), key });
-      return { close: fake.close, lines: [`fake afdian API (ifdian.net) on ${fake.url}`, `fake afdian CDN (pic1/vod.afdiancdn.com) on ${fake.cdnUrl}`, `key (the auth_token cookie): ${key}`] };
+      const fake = await startFakeAfdian({
+        port: o.number('port'),
+        cdnPort: o.number('cdn-port'),
+        pageSize: o.size('page-size'),
+        refusal: o.oneOf('refusal', ['http401', 'ec'] as const),
+        key,
+      });
+      return {
+        close: fake.close,
+        lines: [
+          `fake afdian API (ifdian.net) on ${fake.url}`,
+          `fake afdian CDN (pic1/vod.afdiancdn.com) on ${fake.cdnUrl}`,
+          `key (the auth_token cookie): ${key}`,
+        ],
+      };
     },
   },
   boosty: {
@@ -61,17 +78,34 @@ export const SITES: Record<string, Site> = {
       const fake = await startFakeBoosty({ port: o.number('port'), cdnPort: o.number('cdn-port'), pageSize: o.size('page-size') });
       return {
         close: fake.close,
-        lines: [`fake boosty API (api.boosty.to) on ${fake.url}`, `fake boosty CDN (images/cdn.boosty.to, video) on ${fake.cdnUrl}`, `key (the auth cookie): ${FAKE_BOOSTY_KEY}`, `bearer token: ${FAKE_BOOSTY_AUTH.accessToken}`],
+        lines: [
+          `fake boosty API (api.boosty.to) on ${fake.url}`,
+          `fake boosty CDN (images/cdn.boosty.to, video) on ${fake.cdnUrl}`,
+          `key (the auth cookie): ${FAKE_BOOSTY_KEY}`,
+          `bearer token: ${FAKE_BOOSTY_AUTH.accessToken}`,
+        ],
       };
     },
   },
   candfans: {
-    about: "candfans.jp (API under /api: send a candfans.jp Referer and do the XSRF handshake); demoDataset (Sakura: plan 'ライト' joined; Ren: followed only)",
+    about:
+      "candfans.jp (API under /api: send a candfans.jp Referer and do the XSRF handshake); demoDataset (Sakura: plan 'ライト' joined; Ren: followed only)",
     options: { 'image-port': port('image.candfans.jp'), 'video-port': port('video.candfans.jp'), 'page-size': pageSize(12) },
     async start(o) {
       const { startFakeCandfans } = await import('./candfans.ts');
-      const fake = await startFakeCandfans({ port: o.number('port'), imagePort: o.number('image-port'), videoPort: o.number('video-port'), pageSize: o.size('page-size') });
-      return { close: fake.close, lines: [`fake candfans listening on ${fake.url} (API ${fake.url}/api, images ${fake.imageUrl}, video ${fake.videoUrl})`, `secure_candfans_session: ${fake.key}`] };
+      const fake = await startFakeCandfans({
+        port: o.number('port'),
+        imagePort: o.number('image-port'),
+        videoPort: o.number('video-port'),
+        pageSize: o.size('page-size'),
+      });
+      return {
+        close: fake.close,
+        lines: [
+          `fake candfans listening on ${fake.url} (API ${fake.url}/api, images ${fake.imageUrl}, video ${fake.videoUrl})`,
+          `secure_candfans_session: ${fake.key}`,
+        ],
+      };
     },
   },
   dlsite: {
@@ -84,12 +118,18 @@ export const SITES: Record<string, Site> = {
       const fake = await startFakeDlsite({ key, port: o.number('port'), cdnPort: o.number('cdn-port'), pageLimit: o.size('page-limit') });
       return {
         close: fake.close,
-        lines: [`fake dlsite (www/play/login/download .dlsite.com) on ${fake.url}`, `fake dlsite images (img.dlsite.jp) on ${fake.cdnUrl}`, `key (the __DLsite_SID cookie): ${key}`, `password login: ${FAKE_DLSITE_LOGIN.loginId} / ${FAKE_DLSITE_LOGIN.password}`],
+        lines: [
+          `fake dlsite (www/play/login/download .dlsite.com) on ${fake.url}`,
+          `fake dlsite images (img.dlsite.jp) on ${fake.cdnUrl}`,
+          `key (the __DLsite_SID cookie): ${key}`,
+          `password login: ${FAKE_DLSITE_LOGIN.loginId} / ${FAKE_DLSITE_LOGIN.password}`,
+        ],
       };
     },
   },
   fansly: {
-    about: 'apiv3.fansly.com (API <url>/api/v1; the home page and main.*.js with the check key at <url>/) and cdn3.fansly.com; demoDataset (Mika, subscribed; Noah, followed only)',
+    about:
+      'apiv3.fansly.com (API <url>/api/v1; the home page and main.*.js with the check key at <url>/) and cdn3.fansly.com; demoDataset (Mika, subscribed; Noah, followed only)',
     env: 'FAKE_FANSLY_TOKEN, FAKE_FANSLY_CHECK_KEY',
     options: { 'cdn-port': port('cdn3.fansly.com'), 'page-size': pageSize(5) },
     async start(o) {
@@ -101,26 +141,43 @@ export const SITES: Record<string, Site> = {
         token: env('FAKE_FANSLY_TOKEN', FAKE_FANSLY_TOKEN),
         checkKey: env('FAKE_FANSLY_CHECK_KEY', FAKE_FANSLY_CHECK_KEY),
       });
-      return { close: fake.close, lines: [`fake fansly listening on ${fake.url} (API ${fake.apiUrl}, CDN ${fake.cdnUrl})`, `token: ${fake.token}`, `check key: ${fake.checkKey}   session id: ${fake.sessionId}`] };
+      return {
+        close: fake.close,
+        lines: [
+          `fake fansly listening on ${fake.url} (API ${fake.apiUrl}, CDN ${fake.cdnUrl})`,
+          `token: ${fake.token}`,
+          `check key: ${fake.checkKey}   session id: ${fake.sessionId}`,
+        ],
+      };
     },
   },
   fantia: {
-    about: 'fantia.jp, and c.fantia.jp + cc.fantia.jp on the CDN URL; demoDataset (ゆめかわ工房, Night Owl Studio, one fanclub only followed)',
+    about:
+      'fantia.jp, and c.fantia.jp + cc.fantia.jp on the CDN URL; demoDataset (ゆめかわ工房, Night Owl Studio, one fanclub only followed)',
     env: 'FAKE_FANTIA_KEY',
     options: { 'cdn-port': port('c.fantia.jp and cc.fantia.jp'), 'page-size': pageSize(5) },
     async start(o) {
       const { FAKE_FANTIA_KEY, startFakeFantia } = await import('./fantia.ts');
-      const fake = await startFakeFantia({ port: o.number('port'), cdnPort: o.number('cdn-port'), key: env('FAKE_FANTIA_KEY', FAKE_FANTIA_KEY), pageSize: o.size('page-size') });
-      return { close: fake.close, lines: [`fake fantia listening on ${fake.url} (files on ${fake.cdnUrl})`, `session key (_session_id): ${fake.key}`] };
+      const fake = await startFakeFantia({
+        port: o.number('port'),
+        cdnPort: o.number('cdn-port'),
+        key: env('FAKE_FANTIA_KEY', FAKE_FANTIA_KEY),
+        pageSize: o.size('page-size'),
+      });
+      return {
+        close: fake.close,
+        lines: [`fake fantia listening on ${fake.url} (files on ${fake.cdnUrl})`, `session key (_session_id): ${fake.key}`],
+      };
     },
   },
   gumroad: {
-    about: "app.gumroad.com, one host per seller ({username}.gumroad.com) and the file hosts; demoDataset (Alice Brushes and Bob Sounds, 19 purchases)",
+    about:
+      'app.gumroad.com, one host per seller ({username}.gumroad.com) and the file hosts; demoDataset (Alice Brushes and Bob Sounds, 19 purchases)',
     env: 'FAKE_GUMROAD_KEY (send it URL-encoded)',
     options: {
       'cdn-port': port('files, public-files and assets.gumroad.com'),
       'page-size': pageSize(15, 'library results per page'),
-      'react-on-rails': { type: 'boolean', about: "the 2025 react_on_rails pages instead of the 2026 Inertia ones" },
+      'react-on-rails': { type: 'boolean', about: 'the 2025 react_on_rails pages instead of the 2026 Inertia ones' },
     },
     async start(o) {
       const { FAKE_GUMROAD_KEY, startFakeGumroad } = await import('./gumroad.ts');
@@ -143,12 +200,17 @@ export const SITES: Record<string, Site> = {
     },
   },
   onlyfans: {
-    about: 'onlyfans.com (API <url>/api2/v2, requests signed with the rules file), cdn2 and public.onlyfans.com; demoDataset (Luna, active; Kai, expired)',
+    about:
+      'onlyfans.com (API <url>/api2/v2, requests signed with the rules file), cdn2 and public.onlyfans.com; demoDataset (Luna, active; Kai, expired)',
     options: {
       'cdn-port': port('cdn2.onlyfans.com'),
       'public-port': port('public.onlyfans.com'),
       'page-size': pageSize(10),
-      rules: { type: 'string', arg: 'FILE', about: 'the dynamic-rules JSON to sign with (default tests/fakes/onlyfans-rules.json; give the importer the same file)' },
+      rules: {
+        type: 'string',
+        arg: 'FILE',
+        about: 'the dynamic-rules JSON to sign with (default tests/fakes/onlyfans-rules.json; give the importer the same file)',
+      },
     },
     async start(o) {
       const { DEFAULT_ONLYFANS_RULES, FAKE_ONLYFANS_CREDENTIAL, startFakeOnlyfans } = await import('./onlyfans.ts');
@@ -163,23 +225,34 @@ export const SITES: Record<string, Site> = {
       });
       return {
         close: fake.close,
-        lines: [`fake onlyfans listening on ${fake.url} (API ${fake.apiUrl}, CDN ${fake.cdnUrl}, public ${fake.publicUrl})`, `credential: ${JSON.stringify(fake.credential)}`, `rules: ${rules ?? 'tests/fakes/onlyfans-rules.json'}`],
+        lines: [
+          `fake onlyfans listening on ${fake.url} (API ${fake.apiUrl}, CDN ${fake.cdnUrl}, public ${fake.publicUrl})`,
+          `credential: ${JSON.stringify(fake.credential)}`,
+          `rules: ${rules ?? 'tests/fakes/onlyfans-rules.json'}`,
+        ],
       };
     },
   },
   patreon: {
-    about: "www.patreon.com's API and files; demoDataset (one campaign 'Fake Patreon Creator'). Point Trove at it with IMPORTER_PATREON_URL=<url> TROVE_ENV=test IMPORTER_ALLOW_PRIVATE_ADDRESSES=1",
+    about:
+      "www.patreon.com's API and files; demoDataset (one campaign 'Fake Patreon Creator'). Point Trove at it with IMPORTER_PATREON_URL=<url> TROVE_ENV=test IMPORTER_ALLOW_PRIVATE_ADDRESSES=1",
     env: 'FAKE_PATREON_KEY',
     options: { posts: { type: 'string', default: '12', about: 'posts of the campaign' }, 'page-size': pageSize(5) },
     async start(o) {
       const { FAKE_PATREON_KEY, demoDataset, startFakePatreon } = await import('./patreon.ts');
       const key = env('FAKE_PATREON_KEY', FAKE_PATREON_KEY);
-      const fake = await startFakePatreon({ port: o.number('port'), key, dataset: demoDataset({ posts: o.number('posts') }), pageSize: o.size('page-size') });
+      const fake = await startFakePatreon({
+        port: o.number('port'),
+        key,
+        dataset: demoDataset({ posts: o.number('posts') }),
+        pageSize: o.size('page-size'),
+      });
       return { close: fake.close, lines: [`fake patreon listening on ${fake.url}`, `key (the session_id cookie): ${key}`] };
     },
   },
   subscribestar: {
-    about: 'www.subscribestar.com, the adult site (subscribestar.adult / .art) and the upload hosts; demoDataset (Ada Studio on .com, 夜桜アトリエ on the adult site)',
+    about:
+      'www.subscribestar.com, the adult site (subscribestar.adult / .art) and the upload hosts; demoDataset (Ada Studio on .com, 夜桜アトリエ on the adult site)',
     env: 'FAKE_SUBSCRIBESTAR_KEY, FAKE_SUBSCRIBESTAR_ADULT_KEY',
     options: { 'adult-port': port('subscribestar.adult'), 'cdn-port': port('the upload hosts'), 'page-size': pageSize(5) },
     async start(o) {
@@ -188,7 +261,10 @@ export const SITES: Record<string, Site> = {
         port: o.number('port'),
         adultPort: o.number('adult-port'),
         cdnPort: o.number('cdn-port'),
-        keys: { com: env('FAKE_SUBSCRIBESTAR_KEY', FAKE_SUBSCRIBESTAR_KEY), adult: env('FAKE_SUBSCRIBESTAR_ADULT_KEY', FAKE_SUBSCRIBESTAR_ADULT_KEY) },
+        keys: {
+          com: env('FAKE_SUBSCRIBESTAR_KEY', FAKE_SUBSCRIBESTAR_KEY),
+          adult: env('FAKE_SUBSCRIBESTAR_ADULT_KEY', FAKE_SUBSCRIBESTAR_ADULT_KEY),
+        },
         pageSize: o.size('page-size'),
       });
       return {
@@ -210,7 +286,10 @@ function usage(): string {
   const lines = ['usage: npx tsx tests/fakes/serve.ts <site> [--port N] [options]', ''];
   for (const [name, site] of Object.entries(SITES)) {
     lines.push(`${name}: ${site.about}`);
-    for (const [option, o] of Object.entries({ port: PORT, ...site.options })) lines.push(`  --${option}${o.type === 'string' ? ` ${o.arg ?? 'N'}` : ''}  ${o.about}${o.default !== undefined ? ` (default ${o.default})` : ''}`);
+    for (const [option, o] of Object.entries({ port: PORT, ...site.options }))
+      lines.push(
+        `  --${option}${o.type === 'string' ? ` ${o.arg ?? 'N'}` : ''}  ${o.about}${o.default !== undefined ? ` (default ${o.default})` : ''}`,
+      );
     if (site.env) lines.push(`  key(s) from the environment: ${site.env}`);
   }
   return lines.join('\n');
@@ -228,7 +307,12 @@ export function readOptions(site: Site, args: string[]): Read {
   const spec = { port: PORT, ...site.options };
   let values: Record<string, string | boolean | undefined>;
   try {
-    values = parseArgs({ args, options: Object.fromEntries(Object.entries(spec).map(([k, o]) => [k, o.default === undefined ? { type: o.type } : { type: o.type, default: o.default }])) }).values;
+    values = parseArgs({
+      args,
+      options: Object.fromEntries(
+        Object.entries(spec).map(([k, o]) => [k, o.default === undefined ? { type: o.type } : { type: o.type, default: o.default }]),
+      ),
+    }).values;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
@@ -241,7 +325,10 @@ export function readOptions(site: Site, args: string[]): Read {
     size: (option) => Math.max(1, number(option)),
     text: (option) => values[option] as string | undefined,
     flag: (option) => values[option] === true,
-    oneOf: (option, choices) => (choices.includes(values[option] as never) ? (values[option] as (typeof choices)[number]) : wrong(`--${option} must be ${choices.join(' or ')}`)),
+    oneOf: (option, choices) =>
+      choices.includes(values[option] as never)
+        ? (values[option] as (typeof choices)[number])
+        : wrong(`--${option} must be ${choices.join(' or ')}`),
   };
 }
 

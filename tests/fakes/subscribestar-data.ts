@@ -91,7 +91,7 @@ export const livePosts = (c: SsCreator) => c.posts.filter((p) => !p.deleted).sor
 export const canSee = (v: SsView, post: SsPost) => post.tier === 0 || (v.tier !== null && v.tier >= post.tier);
 
 const ext = (name: string) => /\.([a-z0-9]+)$/i.exec(name)?.[1].toLowerCase() ?? 'bin';
-const uuid = (n: number) => `${(n * 2654435761 >>> 0).toString(16).padStart(8, '0')}-5b1e-4c2a-9d3f-${String(n).padStart(12, '0')}`;
+const uuid = (n: number) => `${((n * 2654435761) >>> 0).toString(16).padStart(8, '0')}-5b1e-4c2a-9d3f-${String(n).padStart(12, '0')}`;
 
 export const avatarUrl = (v: SsView, c: SsCreator) => `${v.bunny ?? v.cdn}/uploads/users/${c.id}/avatar/${uuid(c.id)}.png`;
 export const coverUrl = (v: SsView, c: SsCreator) => `${v.bunny ?? v.cdn}/uploads/users/${c.id}/cover/${uuid(c.id + 1)}.jpg`;
@@ -104,7 +104,8 @@ export function uploadUrl(v: SsView, c: SsCreator, post: SsPost, u: SsUpload): s
   return `${v.cdn}${path}?${query}${v.sign(`${path}?${query}`)}`;
 }
 
-export const previewUrl = (v: SsView, c: SsCreator, post: SsPost, u: SsUpload) => `${v.cdn}/uploads_v2/users/${c.id}/posts/${post.id}/previews/${uuid(u.id)}.jpg`;
+export const previewUrl = (v: SsView, c: SsCreator, post: SsPost, u: SsUpload) =>
+  `${v.cdn}/uploads_v2/users/${c.id}/posts/${post.id}/previews/${uuid(u.id)}.jpg`;
 
 function galleryItem(v: SsView, c: SsCreator, post: SsPost, u: SsUpload, locked: boolean) {
   const url = locked ? previewUrl(v, c, post, u) : uploadUrl(v, c, post, u);
@@ -132,7 +133,14 @@ function bodyHtml(v: SsView, c: SsCreator, post: SsPost): string {
     .replace(/INLINE:(\d+)/g, () => {
       const u = post.inline!;
       const src = uploadUrl(v, c, post, u);
-      const attachment = JSON.stringify({ contentType: 'image/jpeg', uploadId: u.id, original_filename: u.name, url: src, width: 16, height: 12 });
+      const attachment = JSON.stringify({
+        contentType: 'image/jpeg',
+        uploadId: u.id,
+        original_filename: u.name,
+        url: src,
+        width: 16,
+        height: 12,
+      });
       return `<figure class="attachment attachment--preview attachment--${ext(u.name)}" data-trix-attachment="${h(attachment)}" data-trix-content-type="image/jpeg"><img src="${h(src)}" width="16" height="12"><figcaption class="attachment__caption">${h(u.name)}</figcaption></figure>`;
     });
 }
@@ -143,7 +151,9 @@ export function renderPost(v: SsView, c: SsCreator, post: SsPost, single = false
   const title = post.title === null ? '' : `<h1>${h(post.title)}</h1>`;
   const date = post.updatedAt ? `Updated on ${ssDate(post.updatedAt)}` : ssDate(post.publishedAt);
   const media = post.uploads.filter((u) => u.kind === 'image' || u.kind === 'video');
-  const gallery = media.length ? `<div class="uploads-images" data-role="post-uploads_images" data-gallery="${h(JSON.stringify(media.map((u) => galleryItem(v, c, post, u, locked))))}"></div>` : '';
+  const gallery = media.length
+    ? `<div class="uploads-images" data-role="post-uploads_images" data-gallery="${h(JSON.stringify(media.map((u) => galleryItem(v, c, post, u, locked))))}"></div>`
+    : '';
   const docs = locked ? [] : post.uploads.filter((u) => u.kind === 'doc');
   const audios = locked ? [] : post.uploads.filter((u) => u.kind === 'audio');
   const docsHtml = docs.length
@@ -153,7 +163,9 @@ export function renderPost(v: SsView, c: SsCreator, post: SsPost, single = false
     ? `<div class="uploads-audios">${audios.map((u) => `<div class="audio_preview-data" data-upload-id="${u.id}" src="${h(uploadUrl(v, c, post, u))}"><div class="audio_preview-title">${h(u.name)}</div></div>`).join('')}</div>`
     : '';
   const content = locked ? title : `${title}${bodyHtml(v, c, post)}`;
-  const notice = locked ? `<div class="post-locked_notice">This post belongs to a locked $${post.tier} tier. <a href="/${c.slug}/subscribe">Unlock</a></div>` : '';
+  const notice = locked
+    ? `<div class="post-locked_notice">This post belongs to a locked $${post.tier} tier. <a href="/${c.slug}/subscribe">Unlock</a></div>`
+    : '';
   const accessible = !locked && single ? ` data-post_id="${post.id}"` : '';
   const tags = post.tags.map((t) => `<a class="post-tag" href="/${c.slug}?tag=${encodeURIComponent(t)}">${h(t)}</a>`).join('');
   return (
@@ -167,7 +179,8 @@ export function renderPost(v: SsView, c: SsCreator, post: SsPost, single = false
   );
 }
 
-export const moreLink = (href: string) => `<a class="posts-more" data-role="infinite_scroll-next_page" href="${h(href)}">Show more posts</a>`;
+export const moreLink = (href: string) =>
+  `<a class="posts-more" data-role="infinite_scroll-next_page" href="${h(href)}">Show more posts</a>`;
 
 /** The star's profile header: name, bio, avatar and cover images. */
 export function profileHeader(v: SsView, c: SsCreator): string {
@@ -180,7 +193,10 @@ export function profileHeader(v: SsView, c: SsCreator): string {
 
 export function commentsHtml(post: SsPost): string {
   return (post.comments ?? [])
-    .map((cm) => `<div class="comments-row" data-comment-id="${cm.id}"><div class="comment-user">${h(cm.author)}</div><div class="comment-body">${h(cm.body)}</div><div class="comment-date">${ssDate(cm.at)}</div></div>`)
+    .map(
+      (cm) =>
+        `<div class="comments-row" data-comment-id="${cm.id}"><div class="comment-user">${h(cm.author)}</div><div class="comment-body">${h(cm.body)}</div><div class="comment-date">${ssDate(cm.at)}</div></div>`,
+    )
     .join('');
 }
 
@@ -197,10 +213,24 @@ const HOUR = 3600_000;
 export function demoDataset(): SsDataset {
   const at = (n: number) => T0 + n * 26 * HOUR;
   const post = (id: number, title: string | null, body: string, n: number, extra: Partial<SsPost> = {}): SsPost => ({
-    id, title, body, publishedAt: at(n), updatedAt: null, tags: [], uploads: [], tier: 5, ...extra,
+    id,
+    title,
+    body,
+    publishedAt: at(n),
+    updatedAt: null,
+    tags: [],
+    uploads: [],
+    tier: 5,
+    ...extra,
   });
   const ada: SsPost[] = [
-    post(1320001, 'Hello patrons', '<div>Thanks for joining! <strong>Bold</strong> and <em>italic</em>.</div><ul><li>one</li><li>two</li></ul>', 0, { tier: 0, tags: ['news'] }),
+    post(
+      1320001,
+      'Hello patrons',
+      '<div>Thanks for joining! <strong>Bold</strong> and <em>italic</em>.</div><ul><li>one</li><li>two</li></ul>',
+      0,
+      { tier: 0, tags: ['news'] },
+    ),
     post(1320002, 'Sketch gallery', '<div>Three sketches and a timelapse.</div>', 1, {
       tags: ['sketch', 'timelapse'],
       uploads: [
@@ -210,11 +240,33 @@ export function demoDataset(): SsDataset {
       ],
       comments: [{ id: 9001, author: 'Bo', body: 'Love the second one <3', at: at(1) + HOUR }],
     }),
-    post(1320003, 'Brush pack and guide', '<div>Files below.</div>', 2, { uploads: [{ id: 1957727, name: 'Ada brushes v3.zip', kind: 'doc' }, { id: 1957728, name: 'Training for freelancers - Guide.pdf', kind: 'doc' }] }),
-    post(1320004, 'Podcast #12', '<div>Listen while you draw.</div>', 3, { uploads: [{ id: 4627253, name: 'episode 12.mp3', kind: 'audio' }] }),
-    post(1320005, 'Process blog', '<div>Step one:</div>INLINE:1<div>Then colours.</div>', 4, { inline: { id: 203890, name: 'step-one.jpg', kind: 'image' } }),
-    post(1320006, 'Stream replay', '<div>Watch on <a href="AWAY:https://www.youtube.com/watch?v=dQw4w9WgXcQ" target="_blank">YouTube</a>.</div>', 5, { tier: 0 }),
-    post(1320007, 'Premium wallpapers', '<div>4K wallpapers.</div>', 6, { tier: 10, tags: ['premium'], uploads: [{ id: 203891, name: 'wall-4k.png', kind: 'image' }, { id: 1957729, name: 'walls.zip', kind: 'doc' }] }),
+    post(1320003, 'Brush pack and guide', '<div>Files below.</div>', 2, {
+      uploads: [
+        { id: 1957727, name: 'Ada brushes v3.zip', kind: 'doc' },
+        { id: 1957728, name: 'Training for freelancers - Guide.pdf', kind: 'doc' },
+      ],
+    }),
+    post(1320004, 'Podcast #12', '<div>Listen while you draw.</div>', 3, {
+      uploads: [{ id: 4627253, name: 'episode 12.mp3', kind: 'audio' }],
+    }),
+    post(1320005, 'Process blog', '<div>Step one:</div>INLINE:1<div>Then colours.</div>', 4, {
+      inline: { id: 203890, name: 'step-one.jpg', kind: 'image' },
+    }),
+    post(
+      1320006,
+      'Stream replay',
+      '<div>Watch on <a href="AWAY:https://www.youtube.com/watch?v=dQw4w9WgXcQ" target="_blank">YouTube</a>.</div>',
+      5,
+      { tier: 0 },
+    ),
+    post(1320007, 'Premium wallpapers', '<div>4K wallpapers.</div>', 6, {
+      tier: 10,
+      tags: ['premium'],
+      uploads: [
+        { id: 203891, name: 'wall-4k.png', kind: 'image' },
+        { id: 1957729, name: 'walls.zip', kind: 'doc' },
+      ],
+    }),
     post(1320008, 'Removed post', '<div>gone</div>', 7, { deleted: true }),
     post(1320009, 'Ünïcødé ✨ 日本語のタイトル', '<div>Emoji 🎨 and <strong>日本語</strong>.</div>', 8, { tags: ['日本語', 'ünï'] }),
     post(1320010, null, '<div>A quick note without a title.</div>', 9),
@@ -222,7 +274,13 @@ export function demoDataset(): SsDataset {
   ];
   for (let i = 0; i < 7; i++) ada.push(post(1320020 + i, `Weekly update ${i + 1}`, `<div>Update number ${i + 1}.</div>`, 11 + i));
   const yozakura: SsPost[] = [
-    post(2410001, '夜桜 gallery', '<div>R18 set.</div>', 0, { tier: 3, uploads: [{ id: 303881, name: '夜桜-1.jpg', kind: 'image' }, { id: 303882, name: 'clip.mp4', kind: 'video' }] }),
+    post(2410001, '夜桜 gallery', '<div>R18 set.</div>', 0, {
+      tier: 3,
+      uploads: [
+        { id: 303881, name: '夜桜-1.jpg', kind: 'image' },
+        { id: 303882, name: 'clip.mp4', kind: 'video' },
+      ],
+    }),
     post(2410002, 'Free hello', '<div>Welcome.</div>', 1, { tier: 0 }),
     post(2410003, 'VIP only', '<div>VIP.</div>', 2, { tier: 20, uploads: [{ id: 303883, name: 'vip.png', kind: 'image' }] }),
     post(2410004, 'Voice', '<div>ASMR.</div>', 3, { tier: 3, uploads: [{ id: 4627260, name: 'voice.mp3', kind: 'audio' }] }),
@@ -233,7 +291,16 @@ export function demoDataset(): SsDataset {
     creators: [
       { id: 11, slug: 'adastudio', name: 'Ada Studio', bio: 'Illustration & brushes.', domain: 'com', subscribed: 5, posts: ada },
       { id: 7021, slug: 'yozakura', name: '夜桜アトリエ', bio: '大人向けイラスト', domain: 'adult', subscribed: 3, posts: yozakura },
-      { id: 9090, slug: 'verifyme', name: 'Verify Me', bio: '', domain: 'com', subscribed: null, verifySubscriber: true, posts: [post(9090001, 'Hidden', '<div>x</div>', 0)] },
+      {
+        id: 9090,
+        slug: 'verifyme',
+        name: 'Verify Me',
+        bio: '',
+        domain: 'com',
+        subscribed: null,
+        verifySubscriber: true,
+        posts: [post(9090001, 'Hidden', '<div>x</div>', 0)],
+      },
     ],
   };
 }

@@ -30,7 +30,9 @@ const view = (c: SsCreator, tier: number | null): SsView => ({
   sign: () => '&Expires=1767225600&Signature=bG9yZW0taXBzdW0tc2lnbmF0dXJl&Key-Pair-Id=APKAEXAMPLEKEYPAIR',
   payload: (path) => Buffer.from(path).toString('base64url').slice(0, 48) + '.c2lnbmVk',
 });
-const answer = (c: SsCreator, id: number, tier: number | null = c.subscribed) => ({ html: renderPost(view(c, tier), c, c.posts.find((p) => p.id === id)!) });
+const answer = (c: SsCreator, id: number, tier: number | null = c.subscribed) => ({
+  html: renderPost(view(c, tier), c, c.posts.find((p) => p.id === id)!),
+});
 
 export const subscribestarFixtures = {
   /** Title <h1> and Trix text (bold, italic, list), a tag; no uploads. */

@@ -50,7 +50,20 @@ import {
   type SsView,
 } from './subscribestar-data.ts';
 import { bytesFor } from './kit/media.ts';
-import { Clock, Faults, cookiesOf, escapeHtml as h, logInto, railsRedirect, readBody, send, sendHtml, sendJson, startHost, type FakeRequestLog } from './kit/server.ts';
+import {
+  Clock,
+  Faults,
+  cookiesOf,
+  escapeHtml as h,
+  logInto,
+  railsRedirect,
+  readBody,
+  send,
+  sendHtml,
+  sendJson,
+  startHost,
+  type FakeRequestLog,
+} from './kit/server.ts';
 import { CLOUDFRONT_ERRORS, NO_SUCH_KEY, Signer } from './kit/signing.ts';
 
 export * from './subscribestar-data.ts';
@@ -107,7 +120,10 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
   const pageSize = options.pageSize ?? 10;
   const ttl = options.urlTtlSeconds ?? 3600;
   const cookieName = options.cookieName ?? '_personalization_id';
-  const keys: Record<Domain, string> = { com: options.keys?.com ?? FAKE_SUBSCRIBESTAR_KEY, adult: options.keys?.adult ?? FAKE_SUBSCRIBESTAR_ADULT_KEY };
+  const keys: Record<Domain, string> = {
+    com: options.keys?.com ?? FAKE_SUBSCRIBESTAR_KEY,
+    adult: options.keys?.adult ?? FAKE_SUBSCRIBESTAR_ADULT_KEY,
+  };
   const live: Record<Domain, boolean> = { com: true, adult: true };
   const faults = new Faults();
   const signer = new Signer();
@@ -117,8 +133,11 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
   const clock = new Clock();
   const now = clock.now;
 
-  const host = (name: string, port: number | undefined, handler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<number>) =>
-    startHost({ port, log: logInto(requests, name, LOG_HEADERS), delay: () => fake.delayMs, handler });
+  const host = (
+    name: string,
+    port: number | undefined,
+    handler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<number>,
+  ) => startHost({ port, log: logInto(requests, name, LOG_HEADERS), delay: () => fake.delayMs, handler });
   const hosts = [
     await host('com', options.port, (req, res) => site('com')(req, res)),
     await host('adult', options.adultPort, (req, res) => site('adult')(req, res)),
@@ -149,8 +168,17 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
 
   const csrf = (session: string) => createHmac('sha256', csrfSecret).update(session).digest('base64');
   /** A page; a request without a session cookie gets the one its csrf-token belongs to. */
-  const layout = (res: http.ServerResponse, session: { id: string; fresh: boolean }, loggedIn: boolean, title: string, body: string, status = 200) => {
-    const headers: Record<string, string> = session.fresh ? { 'set-cookie': `_subscribestar_session=${session.id}; path=/; HttpOnly; SameSite=Lax` } : {};
+  const layout = (
+    res: http.ServerResponse,
+    session: { id: string; fresh: boolean },
+    loggedIn: boolean,
+    title: string,
+    body: string,
+    status = 200,
+  ) => {
+    const headers: Record<string, string> = session.fresh
+      ? { 'set-cookie': `_subscribestar_session=${session.id}; path=/; HttpOnly; SameSite=Lax` }
+      : {};
     const top = loggedIn
       ? `<div class="top_bar-user-menu_wrapper"><div class="top_bar-user_info"><img class="top_bar-user_avatar" data-user-id="${dataset.me.id}" src="${cdnUrl}/uploads/users/${dataset.me.id}/avatar/me.png" alt="${h(dataset.me.name)}"><div class="top_bar-user_name">${h(dataset.me.name)}</div></div></div>`
       : `<a class="top_bar-login" href="/login">Log in</a>`;
@@ -164,109 +192,166 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
   };
 
   /** One page of posts older than `before` (an order position), with its load-more link when more follow. */
-  const pageOf = (domain: Domain, loggedIn: boolean, posts: { c: SsCreator; post: SsPost }[], before: number | null, next: (position: number) => string) => {
+  const pageOf = (
+    domain: Domain,
+    loggedIn: boolean,
+    posts: { c: SsCreator; post: SsPost }[],
+    before: number | null,
+    next: (position: number) => string,
+  ) => {
     const rest = posts.filter(({ post }) => before === null || orderPosition(post) < before);
     const page = rest.slice(0, pageSize);
     const html = page.map(({ c, post }) => renderPost(view(domain, c, loggedIn), c, post)).join('');
     return rest.length > pageSize ? html + moreLink(next(orderPosition(page[page.length - 1].post))) : html;
   };
-  const starPosts = (c: SsCreator, tag: string | null) => livePosts(c).filter((p) => !tag || p.tags.includes(tag)).map((post) => ({ c, post }));
+  const starPosts = (c: SsCreator, tag: string | null) =>
+    livePosts(c)
+      .filter((p) => !tag || p.tags.includes(tag))
+      .map((post) => ({ c, post }));
   const feedPosts = (domain: Domain) =>
-    dataset.creators.filter((c) => c.domain === domain && c.subscribed !== null).flatMap((c) => livePosts(c).map((post) => ({ c, post }))).sort((a, b) => b.post.publishedAt - a.post.publishedAt);
-  const starNext = (c: SsCreator, tag: string | null) => (pos: number) => `/posts?page_end_order_position=${pos}&star_id=${c.id}${tag ? `&tag=${encodeURIComponent(tag)}` : ''}`;
+    dataset.creators
+      .filter((c) => c.domain === domain && c.subscribed !== null)
+      .flatMap((c) => livePosts(c).map((post) => ({ c, post })))
+      .sort((a, b) => b.post.publishedAt - a.post.publishedAt);
+  const starNext = (c: SsCreator, tag: string | null) => (pos: number) =>
+    `/posts?page_end_order_position=${pos}&star_id=${c.id}${tag ? `&tag=${encodeURIComponent(tag)}` : ''}`;
 
-  const site = (domain: Domain) => async (req: http.IncomingMessage, res: http.ServerResponse): Promise<number> => {
-    const root = roots[domain];
-    const u = new URL(req.url ?? '/', root);
-    const path = u.pathname;
-    const q = u.searchParams;
-    const cookies = cookiesOf(req);
-    const known = cookies.get('_subscribestar_session');
-    const session = { id: known ?? randomBytes(16).toString('hex'), fresh: !known };
-    const loggedIn = live[domain] && cookies.get(cookieName) === keys[domain];
-    const refused = faults.take();
-    if (refused?.kind === 'limit') return sendHtml(res, 429, '<h1>Too many requests</h1>', { 'retry-after': String(refused.retryAfter) }), 429;
-    if (refused?.kind === 'fail') return sendHtml(res, refused.status, '<h1>We\'re sorry, but something went wrong.</h1>'), refused.status;
-    if (challenges > 0) {
-      challenges--;
-      return sendHtml(res, 403, '<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><div id="challenge-form">Checking your browser</div></body></html>', { 'cf-mitigated': 'challenge', server: 'cloudflare' }), 403;
-    }
-    const page = (title: string, body: string, status = 200) => layout(res, session, loggedIn, title, body, status);
-    const notFound = () => page('Not found', '<h1>The page you were looking for doesn\'t exist.</h1>', 404);
-
-    if (domain === 'adult' && !AGE_FREE.test(path) && cookies.get('18_plus_agreement_generic') !== 'true') {
-      return railsRedirect(res, `${root}/age_confirmation_warning?return_to=${encodeURIComponent(path + u.search)}`), 302;
-    }
-    if (path === '/age_confirmation_warning' && req.method === 'POST') {
-      const form = new URLSearchParams(await readBody(req));
-      if (session.fresh || form.get('authenticity_token') !== csrf(session.id)) return sendHtml(res, 422, '<h1>The change you wanted was rejected.</h1>'), 422;
-      const back = form.get('return_to') ?? '/';
-      return railsRedirect(res, `${root}${back.startsWith('/') ? back : '/'}`, 302, { 'set-cookie': '18_plus_agreement_generic=true; path=/; max-age=31536000' }), 302;
-    }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return notFound();
-    if (path === '/age_confirmation_warning') {
-      return page('Age confirmation', `<div class="age_confirmation"><p>This page contains adult content.</p><form action="/age_confirmation_warning" method="post"><input type="hidden" name="authenticity_token" value="${csrf(session.id)}"><input type="hidden" name="return_to" value="${h(q.get('return_to') ?? '/')}"><button type="submit">I am 18 years or older</button></form></div>`);
-    }
-    if (path === '/login') return page('Log in', '<form class="login-form" action="/session.json" method="post"><input name="email" type="email"></form>');
-    if (path === '/away') return railsRedirect(res, Buffer.from(q.get('url') ?? '', 'base64').toString()), 302;
-    if (path === '/uploads') {
-      const [encoded, sig] = (q.get('payload') ?? '').split('.');
-      const target = Buffer.from(encoded ?? '', 'base64url').toString();
-      if (!target.startsWith('/uploads_v2/') || !signer.check(`payload:${target}`, sig ?? null)) return notFound();
-      const location = `${cdnUrl}${target}${view(domain, undefined, false).sign(target)}`;
-      if (options.htmlRedirects) return sendHtml(res, 200, `<html><body>You are being <a href="${h(location)}">redirected</a>.</body></html>`), 200;
-      return railsRedirect(res, location), 302;
-    }
-    if ((path === '/feed' || path === '/feed/page.json' || path === '/profile/settings') && !loggedIn) return railsRedirect(res, `${root}/login`), 302;
-    if (path === '/profile/settings') return page('Settings', `<h1>Account settings</h1><div class="settings-name">${h(dataset.me.name)}</div>`);
-    if (path === '/feed') {
-      const more = (pos: number) => `/feed/page.json?page_end_order_position=${pos}`;
-      return page('Feed', `<div class="posts" data-role="infinite_scroll-container">${pageOf(domain, true, feedPosts(domain), null, more)}</div>`);
-    }
-    if (path === '/feed/page.json') {
-      const html = pageOf(domain, true, feedPosts(domain), Number(q.get('page_end_order_position')) || null, (pos) => `/feed/page.json?page_end_order_position=${pos}`);
-      return sendJson(res, 200, { html }), 200;
-    }
-    if (path === '/posts') {
-      const tag = q.get('tag');
-      if (q.has('slug')) {
-        const c = creatorBy(domain, (s) => s.slug === q.get('slug'));
-        if (!c) return sendJson(res, 404, { error: 'Not found' }), 404;
-        const n = Math.max(1, Number(q.get('page')) || 1);
-        const all = starPosts(c, tag);
-        const html = all.slice((n - 1) * pageSize, n * pageSize).map(({ post }) => renderPost(view(domain, c, loggedIn), c, post)).join('');
-        const next = n * pageSize < all.length ? moreLink(`/posts?slug=${c.slug}&page=${n + 1}&sort_by=newest`) : '';
-        return sendJson(res, 200, { html: html + next }), 200;
+  const site =
+    (domain: Domain) =>
+    async (req: http.IncomingMessage, res: http.ServerResponse): Promise<number> => {
+      const root = roots[domain];
+      const u = new URL(req.url ?? '/', root);
+      const path = u.pathname;
+      const q = u.searchParams;
+      const cookies = cookiesOf(req);
+      const known = cookies.get('_subscribestar_session');
+      const session = { id: known ?? randomBytes(16).toString('hex'), fresh: !known };
+      const loggedIn = live[domain] && cookies.get(cookieName) === keys[domain];
+      const refused = faults.take();
+      if (refused?.kind === 'limit')
+        return (sendHtml(res, 429, '<h1>Too many requests</h1>', { 'retry-after': String(refused.retryAfter) }), 429);
+      if (refused?.kind === 'fail')
+        return (sendHtml(res, refused.status, "<h1>We're sorry, but something went wrong.</h1>"), refused.status);
+      if (challenges > 0) {
+        challenges--;
+        return (
+          sendHtml(
+            res,
+            403,
+            '<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><div id="challenge-form">Checking your browser</div></body></html>',
+            { 'cf-mitigated': 'challenge', server: 'cloudflare' },
+          ),
+          403
+        );
       }
-      const c = creatorBy(domain, (s) => String(s.id) === q.get('star_id'));
-      if (!c) return sendJson(res, 404, { error: 'Not found' }), 404;
-      const html = pageOf(domain, loggedIn, starPosts(c, tag), Number(q.get('page_end_order_position')) || null, starNext(c, tag));
-      return sendJson(res, 200, { html }), 200;
-    }
-    const comments = /^\/posts\/(\d+)\/comments\.json$/.exec(path);
-    if (comments) {
-      const found = postById(domain, Number(comments[1]));
-      if (!found) return sendJson(res, 404, { html: '', error: 'Not found' }), 404;
-      return sendJson(res, 200, { html: commentsHtml(found.post), error: null }), 200;
-    }
-    const single = /^\/posts\/(\d+)$/.exec(path);
-    if (single) {
-      const found = postById(domain, Number(single[1]));
-      if (!found) return notFound();
-      const { c, post } = found;
-      const date = post.updatedAt ? `Updated on ${ssDate(post.updatedAt)}` : ssDate(post.publishedAt);
-      return page(post.title ?? c.name, `<div class="section-title_date">${date}</div><a class="star_link" href="/${c.slug}"><img data-type="avatar" data-user-id="${c.id}" alt="${h(c.name)}" src=""></a>${renderPost(view(domain, c, loggedIn), c, post, true)}`);
-    }
-    const verify = /^\/([A-Za-z0-9_-]+)\/verify_subscriber$/.exec(path);
-    if (verify) return page('Verification', '<div class="verify_subscriber">This creator asks subscribers to verify their account.</div>');
-    const star = /^\/([A-Za-z0-9_-]+)$/.exec(path);
-    const c = star ? creatorBy(domain, (s) => s.slug === star[1]) : undefined;
-    if (!c) return notFound();
-    if (c.verifySubscriber) return railsRedirect(res, `${root}/${c.slug}/verify_subscriber`), 302;
-    const tag = q.get('tag');
-    const posts = pageOf(domain, loggedIn, starPosts(c, tag), null, starNext(c, tag));
-    return page(c.name, `${profileHeader(view(domain, c, loggedIn), c)}<div class="posts" data-role="infinite_scroll-container">${posts}</div>`);
-  };
+      const page = (title: string, body: string, status = 200) => layout(res, session, loggedIn, title, body, status);
+      const notFound = () => page('Not found', "<h1>The page you were looking for doesn't exist.</h1>", 404);
+
+      if (domain === 'adult' && !AGE_FREE.test(path) && cookies.get('18_plus_agreement_generic') !== 'true') {
+        return (railsRedirect(res, `${root}/age_confirmation_warning?return_to=${encodeURIComponent(path + u.search)}`), 302);
+      }
+      if (path === '/age_confirmation_warning' && req.method === 'POST') {
+        const form = new URLSearchParams(await readBody(req));
+        if (session.fresh || form.get('authenticity_token') !== csrf(session.id))
+          return (sendHtml(res, 422, '<h1>The change you wanted was rejected.</h1>'), 422);
+        const back = form.get('return_to') ?? '/';
+        return (
+          railsRedirect(res, `${root}${back.startsWith('/') ? back : '/'}`, 302, {
+            'set-cookie': '18_plus_agreement_generic=true; path=/; max-age=31536000',
+          }),
+          302
+        );
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') return notFound();
+      if (path === '/age_confirmation_warning') {
+        return page(
+          'Age confirmation',
+          `<div class="age_confirmation"><p>This page contains adult content.</p><form action="/age_confirmation_warning" method="post"><input type="hidden" name="authenticity_token" value="${csrf(session.id)}"><input type="hidden" name="return_to" value="${h(q.get('return_to') ?? '/')}"><button type="submit">I am 18 years or older</button></form></div>`,
+        );
+      }
+      if (path === '/login')
+        return page('Log in', '<form class="login-form" action="/session.json" method="post"><input name="email" type="email"></form>');
+      if (path === '/away') return (railsRedirect(res, Buffer.from(q.get('url') ?? '', 'base64').toString()), 302);
+      if (path === '/uploads') {
+        const [encoded, sig] = (q.get('payload') ?? '').split('.');
+        const target = Buffer.from(encoded ?? '', 'base64url').toString();
+        if (!target.startsWith('/uploads_v2/') || !signer.check(`payload:${target}`, sig ?? null)) return notFound();
+        const location = `${cdnUrl}${target}${view(domain, undefined, false).sign(target)}`;
+        if (options.htmlRedirects)
+          return (sendHtml(res, 200, `<html><body>You are being <a href="${h(location)}">redirected</a>.</body></html>`), 200);
+        return (railsRedirect(res, location), 302);
+      }
+      if ((path === '/feed' || path === '/feed/page.json' || path === '/profile/settings') && !loggedIn)
+        return (railsRedirect(res, `${root}/login`), 302);
+      if (path === '/profile/settings')
+        return page('Settings', `<h1>Account settings</h1><div class="settings-name">${h(dataset.me.name)}</div>`);
+      if (path === '/feed') {
+        const more = (pos: number) => `/feed/page.json?page_end_order_position=${pos}`;
+        return page(
+          'Feed',
+          `<div class="posts" data-role="infinite_scroll-container">${pageOf(domain, true, feedPosts(domain), null, more)}</div>`,
+        );
+      }
+      if (path === '/feed/page.json') {
+        const html = pageOf(
+          domain,
+          true,
+          feedPosts(domain),
+          Number(q.get('page_end_order_position')) || null,
+          (pos) => `/feed/page.json?page_end_order_position=${pos}`,
+        );
+        return (sendJson(res, 200, { html }), 200);
+      }
+      if (path === '/posts') {
+        const tag = q.get('tag');
+        if (q.has('slug')) {
+          const c = creatorBy(domain, (s) => s.slug === q.get('slug'));
+          if (!c) return (sendJson(res, 404, { error: 'Not found' }), 404);
+          const n = Math.max(1, Number(q.get('page')) || 1);
+          const all = starPosts(c, tag);
+          const html = all
+            .slice((n - 1) * pageSize, n * pageSize)
+            .map(({ post }) => renderPost(view(domain, c, loggedIn), c, post))
+            .join('');
+          const next = n * pageSize < all.length ? moreLink(`/posts?slug=${c.slug}&page=${n + 1}&sort_by=newest`) : '';
+          return (sendJson(res, 200, { html: html + next }), 200);
+        }
+        const c = creatorBy(domain, (s) => String(s.id) === q.get('star_id'));
+        if (!c) return (sendJson(res, 404, { error: 'Not found' }), 404);
+        const html = pageOf(domain, loggedIn, starPosts(c, tag), Number(q.get('page_end_order_position')) || null, starNext(c, tag));
+        return (sendJson(res, 200, { html }), 200);
+      }
+      const comments = /^\/posts\/(\d+)\/comments\.json$/.exec(path);
+      if (comments) {
+        const found = postById(domain, Number(comments[1]));
+        if (!found) return (sendJson(res, 404, { html: '', error: 'Not found' }), 404);
+        return (sendJson(res, 200, { html: commentsHtml(found.post), error: null }), 200);
+      }
+      const single = /^\/posts\/(\d+)$/.exec(path);
+      if (single) {
+        const found = postById(domain, Number(single[1]));
+        if (!found) return notFound();
+        const { c, post } = found;
+        const date = post.updatedAt ? `Updated on ${ssDate(post.updatedAt)}` : ssDate(post.publishedAt);
+        return page(
+          post.title ?? c.name,
+          `<div class="section-title_date">${date}</div><a class="star_link" href="/${c.slug}"><img data-type="avatar" data-user-id="${c.id}" alt="${h(c.name)}" src=""></a>${renderPost(view(domain, c, loggedIn), c, post, true)}`,
+        );
+      }
+      const verify = /^\/([A-Za-z0-9_-]+)\/verify_subscriber$/.exec(path);
+      if (verify)
+        return page('Verification', '<div class="verify_subscriber">This creator asks subscribers to verify their account.</div>');
+      const star = /^\/([A-Za-z0-9_-]+)$/.exec(path);
+      const c = star ? creatorBy(domain, (s) => s.slug === star[1]) : undefined;
+      if (!c) return notFound();
+      if (c.verifySubscriber) return (railsRedirect(res, `${root}/${c.slug}/verify_subscriber`), 302);
+      const tag = q.get('tag');
+      const posts = pageOf(domain, loggedIn, starPosts(c, tag), null, starNext(c, tag));
+      return page(
+        c.name,
+        `${profileHeader(view(domain, c, loggedIn), c)}<div class="posts" data-role="infinite_scroll-container">${posts}</div>`,
+      );
+    };
 
   /** The avatar, cover and /previews paths the pages name (any other is 404). */
   const publicPaths = () => {
@@ -274,7 +359,8 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
     for (const c of dataset.creators) {
       const v = { ...view(c.domain, c, false), cdn: '' };
       paths.add(avatarUrl(v, c)).add(coverUrl(v, c));
-      for (const post of c.posts) for (const u of [...post.uploads, ...(post.inline ? [post.inline] : [])]) paths.add(previewUrl(v, c, post, u));
+      for (const post of c.posts)
+        for (const u of [...post.uploads, ...(post.inline ? [post.inline] : [])]) paths.add(previewUrl(v, c, post, u));
     }
     return paths;
   };
@@ -283,17 +369,17 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
     const q = u.searchParams;
     const isPublic = publicPaths().has(u.pathname);
     if (!isPublic) {
-      if (!/^\/uploads_v2\/users\/\d+\/posts\/\d+\/[^/]+$/.test(u.pathname)) return send(res, 404, NO_SUCH_KEY, 'text/xml'), 404;
-      if (!q.get('Key-Pair-Id')) return send(res, 403, CLOUDFRONT_ERRORS.missing, 'text/xml'), 403;
+      if (!/^\/uploads_v2\/users\/\d+\/posts\/\d+\/[^/]+$/.test(u.pathname)) return (send(res, 404, NO_SUCH_KEY, 'text/xml'), 404);
+      if (!q.get('Key-Pair-Id')) return (send(res, 403, CLOUDFRONT_ERRORS.missing, 'text/xml'), 403);
       const signed = `${u.pathname}?filename=${encodeURIComponent(q.get('filename') ?? '')}`;
       const expires = Number(q.get('Expires'));
-      if (!signer.check(`${signed}|${expires}`, q.get('Signature')) || expires * 1000 <= now()) return send(res, 403, CLOUDFRONT_ERRORS.bad, 'text/xml'), 403;
+      if (!signer.check(`${signed}|${expires}`, q.get('Signature')) || expires * 1000 <= now())
+        return (send(res, 403, CLOUDFRONT_ERRORS.bad, 'text/xml'), 403);
     }
     const name = decodeURIComponent(q.get('filename') ?? u.pathname.split('/').pop()!);
     const { bytes, type } = await bytesFor(name);
-    return send(res, 200, bytes, type, { 'content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(name)}` }), 200;
+    return (send(res, 200, bytes, type, { 'content-disposition': `inline; filename*=UTF-8''${encodeURIComponent(name)}` }), 200);
   };
-
 
   const findPost = (id: number) => {
     const post = dataset.creators.flatMap((c) => c.posts).find((p) => p.id === id);

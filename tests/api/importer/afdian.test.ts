@@ -46,7 +46,10 @@ async function walk(f: FakeAfdian, userId: string, headers: Record<string, strin
   const pages: Json[][] = [];
   let cursor = '';
   for (;;) {
-    const { body } = await get(`${f.url}/api/post/get-list?user_id=${userId}&type=old&publish_sn=${cursor}&per_page=10&group_id=&all=1&is_public=&plan_id=&title=&name=`, headers);
+    const { body } = await get(
+      `${f.url}/api/post/get-list?user_id=${userId}&type=old&publish_sn=${cursor}&per_page=10&group_id=&all=1&is_public=&plan_id=&title=&name=`,
+      headers,
+    );
     expect(body.ec).toBe(200);
     pages.push(body.data.list);
     if (!body.data.has_more) return pages;
@@ -100,7 +103,10 @@ describe('the fake Afdian', () => {
     expect(new Set(ids).size).toBe(13);
     expect(ids.filter((id) => id === pages[0][0].post_id)).toHaveLength(2);
     expect(pages.flat().some((p) => p.title === '已删除的动态')).toBe(false);
-    const sns = pages.flat().slice(1).map((p) => p.publish_sn);
+    const sns = pages
+      .flat()
+      .slice(1)
+      .map((p) => p.publish_sn);
     expect(sns).toEqual([...sns].sort((a, b) => b - a));
   });
 
@@ -142,7 +148,9 @@ describe('the fake Afdian', () => {
     const first = (await get(`${f.url}/api/comment/get-list?post_id=${postId(f, '日常碎碎念')}&publish_sn=&type=old&hot=1`)).body.data;
     expect(first.list).toHaveLength(2);
     expect(first.has_more).toBe(1);
-    const next = (await get(`${f.url}/api/comment/get-list?post_id=${postId(f, '日常碎碎念')}&publish_sn=${first.list[1].publish_sn}&type=old&hot=1`)).body.data;
+    const next = (
+      await get(`${f.url}/api/comment/get-list?post_id=${postId(f, '日常碎碎念')}&publish_sn=${first.list[1].publish_sn}&type=old&hot=1`)
+    ).body.data;
     expect(next.list.map((c: Json) => c.user.name)).toEqual(['小林']);
     expect(next.has_more).toBe(0);
     expect(first.list[1]).toMatchObject({ content: '谢谢～', reply_user: { name: '小林' } });
@@ -197,12 +205,19 @@ describe('the fake Afdian', () => {
     const started = Date.now();
     await get(`${f.url}/api/my/profile`);
     expect(Date.now() - started).toBeGreaterThanOrEqual(110);
-    expect(f.requests[0]).toMatchObject({ method: 'GET', host: 'api', path: '/api/my/profile', status: 429, headers: { cookie: COOKIE.cookie } });
+    expect(f.requests[0]).toMatchObject({
+      method: 'GET',
+      host: 'api',
+      path: '/api/my/profile',
+      status: 429,
+      headers: { cookie: COOKIE.cookie },
+    });
   });
 
   it('has a fixture for every content kind, in the shapes the fake serves', () => {
     const kinds = afdianFixtures.map((x) => x.kind.split(' (')[0]);
-    for (const kind of ['text only', 'gallery', 'file', 'blog', 'embed', 'video', 'audio', 'locked', 'deleted', 'unicode title']) expect(kinds).toContain(kind);
+    for (const kind of ['text only', 'gallery', 'file', 'blog', 'embed', 'video', 'audio', 'locked', 'deleted', 'unicode title'])
+      expect(kinds).toContain(kind);
     const locked = afdianFixtures.find((x) => x.kind.startsWith('locked'))!.body as Json;
     expect(locked.data.post).toMatchObject({ has_right: 0, audio: '', pics: [] });
     const audio = afdianFixtures.find((x) => x.kind.startsWith('audio'))!.body as Json;

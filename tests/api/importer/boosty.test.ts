@@ -38,7 +38,11 @@ const bytes = async (url: string, headers: Record<string, string> = {}) => {
   return { status: res.status, type: res.headers.get('content-type'), body: Buffer.from(await res.arrayBuffer()) };
 };
 const refresh = (f: FakeBoosty, form: Record<string, string>) =>
-  fetch(`${f.url}/oauth/token/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form) });
+  fetch(`${f.url}/oauth/token/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form),
+  });
 
 /** Every post of a blog, walking extra.offset until isLast. */
 async function walk(f: FakeBoosty, blog: string, limit: number, headers: Record<string, string> = BEARER) {
@@ -46,7 +50,10 @@ async function walk(f: FakeBoosty, blog: string, limit: number, headers: Record<
   let offset = '';
   let pages = 0;
   for (;;) {
-    const { status, body } = await get(`${f.url}/v1/blog/${blog}/post/?limit=${limit}&offset=${encodeURIComponent(offset)}&comments_limit=0&reply_limit=0`, headers);
+    const { status, body } = await get(
+      `${f.url}/v1/blog/${blog}/post/?limit=${limit}&offset=${encodeURIComponent(offset)}&comments_limit=0&reply_limit=0`,
+      headers,
+    );
     expect(status).toBe(200);
     pages++;
     posts.push(...body.data);
@@ -213,13 +220,23 @@ describe('the fake Boosty', () => {
     const f = await start();
     f.expireAccessToken();
     expect((await get(`${f.url}/v1/user/current`)).status).toBe(401);
-    const ok = await refresh(f, { device_id: 'd-1', device_os: 'web', grant_type: 'refresh_token', refresh_token: FAKE_BOOSTY_AUTH.refreshToken });
+    const ok = await refresh(f, {
+      device_id: 'd-1',
+      device_os: 'web',
+      grant_type: 'refresh_token',
+      refresh_token: FAKE_BOOSTY_AUTH.refreshToken,
+    });
     expect(ok.status).toBe(200);
     const tokens = await ok.json();
     expect(Object.keys(tokens).sort()).toEqual(['access_token', 'expires_in', 'refresh_token']);
     expect(tokens.expires_in).toBe(3600);
     expect((await get(`${f.url}/v1/user/current`, { authorization: `Bearer ${tokens.access_token}` })).status).toBe(200);
-    const reused = await refresh(f, { device_id: 'd-1', device_os: 'web', grant_type: 'refresh_token', refresh_token: FAKE_BOOSTY_AUTH.refreshToken });
+    const reused = await refresh(f, {
+      device_id: 'd-1',
+      device_os: 'web',
+      grant_type: 'refresh_token',
+      refresh_token: FAKE_BOOSTY_AUTH.refreshToken,
+    });
     expect(reused.status).toBe(400);
     expect(await reused.json()).toMatchObject({ error: 'invalid_grant' });
     expect((await refresh(f, { device_os: 'web', grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).status).toBe(400);
@@ -227,7 +244,9 @@ describe('the fake Boosty', () => {
     f.advanceTime(3601);
     expect((await get(`${f.url}/v1/user/current`, { authorization: `Bearer ${tokens.access_token}` })).status).toBe(401);
     f.expireKey();
-    expect((await refresh(f, { device_id: 'd-1', device_os: 'web', grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).status).toBe(400);
+    expect(
+      (await refresh(f, { device_id: 'd-1', device_os: 'web', grant_type: 'refresh_token', refresh_token: tokens.refresh_token })).status,
+    ).toBe(400);
   });
 
   it('binds the refresh to a device id when told to', async () => {
@@ -262,18 +281,36 @@ describe('the fake Boosty', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     f.expireKey();
     expect((await get(`${f.url}/v1/user/current`)).status).toBe(401);
-    expect(f.requests.find((r) => r.path === '/v1/user/current')).toMatchObject({ method: 'GET', host: 'api', status: 429, headers: { authorization: BEARER.authorization } });
+    expect(f.requests.find((r) => r.path === '/v1/user/current')).toMatchObject({
+      method: 'GET',
+      host: 'api',
+      status: 429,
+      headers: { authorization: BEARER.authorization },
+    });
   });
 
   it('has a fixture for every content kind, in the shapes the fake serves', () => {
     const kinds = boostyFixtures.map((x) => x.kind.split(' (')[0]);
-    for (const kind of ['text only', 'gallery', 'files with real names', 'blog post with an inline image and an inline link', 'embed', 'video', 'audio', 'locked', 'deleted', 'unicode title and body, tags']) {
+    for (const kind of [
+      'text only',
+      'gallery',
+      'files with real names',
+      'blog post with an inline image and an inline link',
+      'embed',
+      'video',
+      'audio',
+      'locked',
+      'deleted',
+      'unicode title and body, tags',
+    ]) {
       expect(kinds).toContain(kind);
     }
     for (const x of boostyFixtures) expect(x.source.length).toBeGreaterThan(10);
     const locked = boostyFixtures.find((x) => x.kind.startsWith('locked'))!.body as Json;
     expect(locked).toMatchObject({ hasAccess: false, data: [], signedQuery: '' });
     const video = boostyFixtures.find((x) => x.kind.startsWith('video'))!.body as Json;
-    expect(video.data.find((b: Json) => b.type === 'ok_video').playerUrls.find((u: Json) => u.type === 'low').url).toMatch(/^https:\/\/vd123\.okcdn\.ru\//);
+    expect(video.data.find((b: Json) => b.type === 'ok_video').playerUrls.find((u: Json) => u.type === 'low').url).toMatch(
+      /^https:\/\/vd123\.okcdn\.ru\//,
+    );
   });
 });

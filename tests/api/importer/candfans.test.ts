@@ -4,7 +4,7 @@
  * tests join this file when the importer exists.
  */
 import sharp from 'sharp';
-import { importSubmissionError } from '../../../src/lib/importer.ts';
+import { importSubmissionError } from '@shared/importer.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CANDFANS_FIXTURES } from '../../fakes/candfans-fixtures.ts';
 import { FAKE_CANDFANS_KEY, SESSION_COOKIE, startFakeCandfans, type FakeCandfans } from '../../fakes/candfans.ts';
@@ -104,7 +104,10 @@ describe('the fake CandFans', () => {
     expect((await c.call('/api/user/get-user-mine', { xsrf: 'not-a-token' })).status).toBe(419);
     // The 419 sets XSRF-TOKEN, so the next call passes.
     expect((await c.call('/api/user/get-user-mine')).status).toBe(200);
-    expect((await c.call(`/api/user/put-follow/${fake.dataset.creators[1].id}`, { method: 'PUT' })).body).toMatchObject({ status: 'SUCCESS', message: 'フォローしました。' });
+    expect((await c.call(`/api/user/put-follow/${fake.dataset.creators[1].id}`, { method: 'PUT' })).body).toMatchObject({
+      status: 'SUCCESS',
+      message: 'フォローしました。',
+    });
 
     await fake.close();
     fake = await startFakeCandfans({ xsrf: 'unsafe' });
@@ -151,7 +154,9 @@ describe('the fake CandFans', () => {
     const limited = await c.call(`/api/contents/get-timeline?user_id=${id}&post_type[0]=1&sort_order=old&record=50&page=1`);
     expect(limited.body.data.every((p: { post_type: number }) => p.post_type === 1)).toBe(true);
     expect(limited.body.data[0].post_date < limited.body.data.at(-1).post_date).toBe(true);
-    expect((await c.call(`/api/v3/timeline/content-length?user_id=${id}&post_type[]=1`)).body).toEqual({ content_length: limited.body.data.length });
+    expect((await c.call(`/api/v3/timeline/content-length?user_id=${id}&post_type[]=1`)).body).toEqual({
+      content_length: limited.body.data.length,
+    });
     expect((await c.call(`/api/contents/get-timeline-month?user_id=${id}`)).body.data).toEqual([{ column_name: '2024年02月' }]);
     expect((await c.call(`/api/contents/get-timeline?user_id=${id}&month=2024-03&page=1`)).body.data).toEqual([]);
   });
@@ -162,7 +167,8 @@ describe('the fake CandFans', () => {
     const byTitle = (title: string) => posts.find((p) => p.title === title)!;
     const gallery = byTitle('撮影オフショット');
     expect(gallery).toMatchObject({ contents_type: 1, can_browsing: 1, image_count: 3, attachment_length: 3 });
-    for (const a of gallery.attachments) expect(await sharp((await bytes(a.default)).body).metadata()).toMatchObject({ format: 'jpeg', width: 64, height: 48 });
+    for (const a of gallery.attachments)
+      expect(await sharp((await bytes(a.default)).body).metadata()).toMatchObject({ format: 'jpeg', width: 64, height: 48 });
     expect((await bytes(`${fake.imageUrl}${gallery.contents_path2}`)).status).toBe(200);
     expect((await bytes(`${fake.imageUrl}${gallery.thumbnail_file}`)).status).toBe(200);
 
@@ -233,11 +239,28 @@ describe('the fake CandFans', () => {
   });
 
   it('has a fixture for each content kind', () => {
-    expect(Object.keys(CANDFANS_FIXTURES)).toEqual(expect.arrayContaining(['textOnly', 'image', 'gallery', 'video', 'audio', 'locked', 'soldSeparately', 'backNumber', 'unicode', 'link', 'detail', 'profile']));
+    expect(Object.keys(CANDFANS_FIXTURES)).toEqual(
+      expect.arrayContaining([
+        'textOnly',
+        'image',
+        'gallery',
+        'video',
+        'audio',
+        'locked',
+        'soldSeparately',
+        'backNumber',
+        'unicode',
+        'link',
+        'detail',
+        'profile',
+      ]),
+    );
     for (const [kind, fixture] of Object.entries(CANDFANS_FIXTURES)) {
       expect(fixture.source, kind).toMatch(/\S/);
       expect(fixture.answer.status, kind).toBe('SUCCESS');
     }
-    expect(CANDFANS_FIXTURES.video.answer.data[0].attachments[0].default).toMatch(/^https:\/\/video\.candfans\.jp\/user\/\d+\/post\/\d+\/.+\.m3u8$/);
+    expect(CANDFANS_FIXTURES.video.answer.data[0].attachments[0].default).toMatch(
+      /^https:\/\/video\.candfans\.jp\/user\/\d+\/post\/\d+\/.+\.m3u8$/,
+    );
   });
 });

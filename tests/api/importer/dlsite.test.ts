@@ -71,7 +71,8 @@ async function loggedIn(f: FakeDlsite) {
   expect((await b.exchange(f)).ok).toBe(true);
   return b;
 }
-const worksOf = (b: Browser, f: FakeDlsite, ids: string[]) => b.json(`${f.url}/api/v3/content/works`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ids) });
+const worksOf = (b: Browser, f: FakeDlsite, ids: string[]) =>
+  b.json(`${f.url}/api/v3/content/works`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ids) });
 /** Resolves a work's download through Play and the store, following to the file (or the last answer). */
 async function download(b: Browser, f: FakeDlsite, workno: string) {
   const resolved = await b.fetch(`${f.url}/api/v3/download?workno=${workno}`);
@@ -117,10 +118,19 @@ describe('the fake DLsite', () => {
     const form = await b.fetch(`${f.url}/login?user=self`);
     const token = /name="_token" value="([^"]+)"/.exec(await form.text())![1];
     expect(b.jar.get('XSRF-TOKEN')).toBe(token);
-    const post = (fields: Record<string, string>, who = b) => who.fetch(`${f.url}/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+    const post = (fields: Record<string, string>, who = b) =>
+      who.fetch(`${f.url}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+      });
     expect((await post({ login_id: FAKE_DLSITE_LOGIN.loginId, password: FAKE_DLSITE_LOGIN.password })).status).toBe(419);
-    expect((await post({ _token: token, login_id: FAKE_DLSITE_LOGIN.loginId, password: FAKE_DLSITE_LOGIN.password }, new Browser(null))).status).toBe(419);
-    expect(await (await post({ _token: token, login_id: FAKE_DLSITE_LOGIN.loginId, password: 'wrong' })).text()).toContain('ログインIDかパスワードが間違っています。');
+    expect(
+      (await post({ _token: token, login_id: FAKE_DLSITE_LOGIN.loginId, password: FAKE_DLSITE_LOGIN.password }, new Browser(null))).status,
+    ).toBe(419);
+    expect(await (await post({ _token: token, login_id: FAKE_DLSITE_LOGIN.loginId, password: 'wrong' })).text()).toContain(
+      'ログインIDかパスワードが間違っています。',
+    );
     const ok = await post({ _token: token, login_id: FAKE_DLSITE_LOGIN.loginId, password: FAKE_DLSITE_LOGIN.password });
     expect(ok.status).toBe(302);
     expect(b.jar.get('__DLsite_SID')).toMatch(/^[0-9a-f]{40}$/);
@@ -143,14 +153,24 @@ describe('the fake DLsite', () => {
     expect(works).toHaveLength(9);
     expect(works.some((w) => w.workno === 'RJ01000009')).toBe(false);
     const voice = works.find((w) => w.workno === 'RJ01000001')!;
-    expect(voice).toMatchObject({ name: { ja_JP: '夏の終わりのASMR ～耳かきと子守唄～' }, maker: { id: 'RG01000001' }, work_type: 'SOU', age_category: 'r18', upgrade_date: '2024-08-01T03:00:00Z' });
+    expect(voice).toMatchObject({
+      name: { ja_JP: '夏の終わりのASMR ～耳かきと子守唄～' },
+      maker: { id: 'RG01000001' },
+      work_type: 'SOU',
+      age_category: 'r18',
+      upgrade_date: '2024-08-01T03:00:00Z',
+    });
     expect(voice.tags).toContainEqual({ class: 'voice_by', name: '声優X' });
     expect((await sharp((await b.bytes(voice.work_files.main)).body).metadata()).format).toBe('jpeg');
     const tooMany = await worksOf(b, f, ids.slice(0, 4));
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.page_limit).toBe(3);
     const since = Math.floor(Date.parse('2024-07-01T00:00:00Z') / 1000);
-    expect((await b.json(`${f.url}/api/v3/content/sales?last=${since}`)).body.map((s: Json) => s.workno)).toEqual(['RJ01000001', 'RJ01000007', 'RJ01000011']);
+    expect((await b.json(`${f.url}/api/v3/content/sales?last=${since}`)).body.map((s: Json) => s.workno)).toEqual([
+      'RJ01000001',
+      'RJ01000007',
+      'RJ01000011',
+    ]);
     f.buy('RJ01000010');
     expect((await b.json(`${f.url}/api/v3/content/count?last=${Math.floor(Date.now() / 1000) - 5}`)).body.user).toBe(1);
   });
@@ -170,7 +190,11 @@ describe('the fake DLsite', () => {
     expect(zip.headers.get('content-disposition')).toBe('attachment; filename="RJ01000001.zip"');
     const names = readZip(zip.body).map((e) => e.name);
     expect(names).toContain('RJ01000001/音声/01_はじめに.mp3');
-    expect(readZip(zip.body).find((e) => e.name.endsWith('01_はじめに.mp3'))!.data.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xfb]));
+    expect(
+      readZip(zip.body)
+        .find((e) => e.name.endsWith('01_はじめに.mp3'))!
+        .data.subarray(0, 2),
+    ).toEqual(Buffer.from([0xff, 0xfb]));
     const part = await b.bytes(file, { range: 'bytes=0-9' });
     expect(part.status).toBe(206);
     expect(part.headers.get('content-range')).toBe(`bytes 0-9/${zip.body.length}`);
@@ -218,7 +242,10 @@ describe('the fake DLsite', () => {
     const tree = (await viewer.json(`${signed.url}ziptree.json`)).body;
     expect(tree.tree[0].children.map((c: Json) => c.name)).toEqual(['001.jpg', '002.jpg', '003.jpg']);
     const optimized = tree.playfile[tree.tree[0].children[0].hashname].image.optimized;
-    expect(await sharp((await viewer.bytes(`${signed.url}optimized/${optimized.name}`)).body).metadata()).toMatchObject({ format: 'jpeg', width: 30 });
+    expect(await sharp((await viewer.bytes(`${signed.url}optimized/${optimized.name}`)).body).metadata()).toMatchObject({
+      format: 'jpeg',
+      width: 30,
+    });
     viewer.jar.set('CloudFront-Signature', 'forged');
     expect(await (await viewer.fetch(`${signed.url}ziptree.json`)).text()).toContain('<Code>AccessDenied</Code>');
   });
@@ -226,20 +253,34 @@ describe('the fake DLsite', () => {
   it('serves the public store: product.json with real file names, ajax info, the work page (age gate), the circle, images', async () => {
     const f = await start();
     const [product] = (await (await fetch(`${f.url}/maniax/api/=/product.json?workno=RJ01000002`)).json()) as Json[];
-    expect(product).toMatchObject({ workno: 'RJ01000002', maker_id: 'RG01000002', circle_id: 'RG01000002', age_category: 1, is_split_content: true, content_count: 2 });
+    expect(product).toMatchObject({
+      workno: 'RJ01000002',
+      maker_id: 'RG01000002',
+      circle_id: 'RG01000002',
+      age_category: 1,
+      is_split_content: true,
+      content_count: 2,
+    });
     expect(product.contents.map((c: Json) => c.file_name)).toEqual(['RJ01000002.zip.001', 'RJ01000002.zip.002']);
     expect(product.image_main.url.startsWith('//')).toBe(true);
-    expect(await sharp(Buffer.from(await (await fetch(`http:${product.image_main.url}`)).arrayBuffer())).metadata()).toMatchObject({ format: 'jpeg', width: 56 });
+    expect(await sharp(Buffer.from(await (await fetch(`http:${product.image_main.url}`)).arrayBuffer())).metadata()).toMatchObject({
+      format: 'jpeg',
+      width: 56,
+    });
     expect(await (await fetch(`${f.url}/home/api/=/product.json?workno=RJ01000009`)).json()).toEqual([]);
     expect(Object.keys(await (await fetch(`${f.url}/maniax/product/info/ajax?product_id=RJ01000007`)).json())).toEqual(['RJ01000007']);
     const gate = await (await fetch(`${f.url}/maniax/work/=/product_id/RJ01000001.html`)).text();
     expect(gate).toContain('年齢認証');
     const page = await (await fetch(`${f.url}/maniax/work/=/product_id/RJ01000001.html`, { headers: { cookie: 'adultchecked=1' } })).text();
     expect(page).toContain('<h1 id="work_name">夏の終わりのASMR ～耳かきと子守唄～</h1>');
-    expect(page).toMatch(/<div itemprop="description"[^>]*><p>夏の終わりに[^]*<img src="\/\/127\.0\.0\.1:\d+\/modpub\/images2\/work\/doujin\/RJ01001000\/RJ01000001_img_smp1\.jpg"/);
+    expect(page).toMatch(
+      /<div itemprop="description"[^>]*><p>夏の終わりに[\s\S]*<img src="\/\/127\.0\.0\.1:\d+\/modpub\/images2\/work\/doujin\/RJ01001000\/RJ01000001_img_smp1\.jpg"/,
+    );
     expect(page).toContain('<th>最終更新日</th>');
     expect(await (await fetch(`${f.url}/home/work/=/product_id/RJ01000004.html`)).text()).toContain('icon_WBO');
-    expect(await (await fetch(`${f.url}/maniax/circle/profile/=/maker_id/RG01000002.html`)).text()).toContain('<strong class="prof_maker_name">Pixel Lab ✦</strong>');
+    expect(await (await fetch(`${f.url}/maniax/circle/profile/=/maker_id/RG01000002.html`)).text()).toContain(
+      '<strong class="prof_maker_name">Pixel Lab ✦</strong>',
+    );
   });
 
   it('honours rateLimit, fail, editPost (a version up) and delayMs, and logs requests by host', async () => {
@@ -270,7 +311,8 @@ describe('the fake DLsite', () => {
   it('has a fixture for every content kind, in the shapes the fake serves', async () => {
     const fixtures = await dlsiteFixtures();
     const kinds = fixtures.map((x) => x.kind.split(' (')[0]);
-    for (const kind of ['text only', 'gallery', 'file', 'blog with inline image', 'embed', 'video', 'audio', 'locked', 'deleted']) expect(kinds).toContain(kind);
+    for (const kind of ['text only', 'gallery', 'file', 'blog with inline image', 'embed', 'video', 'audio', 'locked', 'deleted'])
+      expect(kinds).toContain(kind);
     expect(fixtures.some((x) => /unicode title/.test(x.kind))).toBe(true);
     const deleted = fixtures.find((x) => x.kind.startsWith('deleted'))!;
     expect(deleted).toMatchObject({ play: null, product: null, download: { status: 404 } });

@@ -37,14 +37,18 @@ describe('tests/fakes/serve.ts', () => {
 
     const patreon = await start('patreon', ['--posts', '3']);
     const key = /session_id cookie\): (\S+)/.exec(patreon.join('\n'))![1];
-    const posts = await (await fetch(`${firstUrl(patreon)}/api/posts?filter%5Bcampaign_id%5D=4100001`, { headers: { cookie: `session_id=${key}` } })).json();
+    const posts = await (
+      await fetch(`${firstUrl(patreon)}/api/posts?filter%5Bcampaign_id%5D=4100001`, { headers: { cookie: `session_id=${key}` } })
+    ).json();
     expect(posts.meta.pagination.total).toBe(3);
   });
 
   it('refuses unknown options and bad values', () => {
     expect(() => readOptions(SITES.boosty, ['--bogus'])).toThrow(UsageError);
     expect(() => readOptions(SITES.boosty, ['--port', 'abc']).number('port')).toThrow('--port must be a whole number');
-    expect(() => readOptions(SITES.afdian, ['--refusal', 'x']).oneOf('refusal', ['http401', 'ec'])).toThrow('--refusal must be http401 or ec');
+    expect(() => readOptions(SITES.afdian, ['--refusal', 'x']).oneOf('refusal', ['http401', 'ec'])).toThrow(
+      '--refusal must be http401 or ec',
+    );
     expect(readOptions(SITES.fansly, ['--page-size', '0']).size('page-size')).toBe(1);
   });
 });

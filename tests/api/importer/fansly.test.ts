@@ -3,9 +3,17 @@
  * do, over real HTTP. The importer's own tests join this file when the importer exists.
  */
 import sharp from 'sharp';
-import { importSubmissionError } from '../../../src/lib/importer.ts';
+import { importSubmissionError } from '@shared/importer.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_FANSLY_CHECK_KEY, FAKE_FANSLY_SESSION_ID, FAKE_FANSLY_TOKEN, cyrb53, fanslyClientCheck, startFakeFansly, type FakeFansly } from '../../fakes/fansly.ts';
+import {
+  FAKE_FANSLY_CHECK_KEY,
+  FAKE_FANSLY_SESSION_ID,
+  FAKE_FANSLY_TOKEN,
+  cyrb53,
+  fanslyClientCheck,
+  startFakeFansly,
+  type FakeFansly,
+} from '../../fakes/fansly.ts';
 import { FANSLY_FIXTURES } from '../../fakes/fansly-fixtures.ts';
 
 let fake: FakeFansly;
@@ -28,7 +36,11 @@ async function api(path: string, opts: { omit?: string[]; set?: Record<string, s
   };
   for (const name of opts.omit ?? []) delete headers[name];
   const res = await fetch(url.toString().replaceAll('%2C', ','), { headers });
-  return { status: res.status, headers: res.headers, body: res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text() };
+  return {
+    status: res.status,
+    headers: res.headers,
+    body: res.headers.get('content-type')?.includes('json') ? await res.json() : await res.text(),
+  };
 }
 const ok = async (path: string) => {
   const answer = await api(path);
@@ -75,7 +87,9 @@ describe('the fake Fansly', () => {
       expect((await api(path, { omit: [name] })).status, name).toBe(401);
     }
     expect((await api(path, { checkKey: 'qybZy9-fyszis-bybxyf' })).status).toBe(401);
-    expect((await api(path, { set: { 'fansly-client-check': fanslyClientCheck(fake.checkKey, '/api/v1/account/me', deviceId) } })).status).toBe(401);
+    expect(
+      (await api(path, { set: { 'fansly-client-check': fanslyClientCheck(fake.checkKey, '/api/v1/account/me', deviceId) } })).status,
+    ).toBe(401);
     expect((await api(path, { set: { 'fansly-client-ts': String(Date.now() - 10 * 60_000) } })).status).toBe(401);
     expect((await api(path, { set: { 'fansly-client-id': '700000000000000000' } })).status).toBe(401);
     expect((await api(path, { set: { 'fansly-session-id': '790000000000000002' } })).status).toBe(401);
@@ -272,7 +286,23 @@ describe('the fake Fansly', () => {
       const response = fixture.response as unknown[] | { posts?: unknown[]; messages?: unknown[] };
       expect(Array.isArray(response) || Array.isArray(response.posts) || Array.isArray(response.messages), kind).toBe(true);
     }
-    expect(FANSLY_FIXTURES.video.response.accountMedia[0].media.locations[0].location).toMatch(/^https:\/\/cdn3\.fansly\.com\/\d+\/\d+\.mp4\?Policy=/);
-    expect(Object.keys(FANSLY_FIXTURES)).toEqual(expect.arrayContaining(['textOnly', 'image', 'gallery', 'video', 'videoHlsOnly', 'audio', 'locked', 'deleted', 'unicode', 'repost', 'message']));
+    expect(FANSLY_FIXTURES.video.response.accountMedia[0].media.locations[0].location).toMatch(
+      /^https:\/\/cdn3\.fansly\.com\/\d+\/\d+\.mp4\?Policy=/,
+    );
+    expect(Object.keys(FANSLY_FIXTURES)).toEqual(
+      expect.arrayContaining([
+        'textOnly',
+        'image',
+        'gallery',
+        'video',
+        'videoHlsOnly',
+        'audio',
+        'locked',
+        'deleted',
+        'unicode',
+        'repost',
+        'message',
+      ]),
+    );
   });
 });

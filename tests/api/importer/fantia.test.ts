@@ -24,7 +24,13 @@ const csrfOf = (html: string) => /<meta name="csrf-token" content="([^"]+)"/.exe
 /** What an importer does: read a token from a page with the session, then call the post API. */
 async function postApi(id: number, key = FAKE_FANTIA_KEY, extra: Record<string, string> = {}) {
   const token = csrfOf(await (await get(`/posts/${id}`, cookie(key))).text());
-  return get(`/api/v1/posts/${id}`, { ...cookie(key), 'x-csrf-token': token, 'x-requested-with': 'XMLHttpRequest', accept: 'application/json, text/plain, */*', ...extra });
+  return get(`/api/v1/posts/${id}`, {
+    ...cookie(key),
+    'x-csrf-token': token,
+    'x-requested-with': 'XMLHttpRequest',
+    accept: 'application/json, text/plain, */*',
+    ...extra,
+  });
 }
 /** Parsed JSON answers, read loosely as an importer would. */
 type Json = Record<string, any>;
@@ -95,7 +101,9 @@ describe('the fake Fantia', () => {
     expect(ids).not.toContain(2100013);
     expect(ids[0]).toBe(2100028);
     const second = await (await get('/fanclubs/130541/posts?page=2', cookie())).text();
-    expect(second).toMatch(/<h3 class="post-title">修正版アップしました<\/h3><span class="post-date"><span class="mr-5">2024-05-12 12:00<\/span><small class="text-muted">更新<\/small>/);
+    expect(second).toMatch(
+      /<h3 class="post-title">修正版アップしました<\/h3><span class="post-date"><span class="mr-5">2024-05-12 12:00<\/span><small class="text-muted">更新<\/small>/,
+    );
     expect((await get('/fanclubs/999/posts?page=1')).status).toBe(404);
   });
 
@@ -121,7 +129,12 @@ describe('the fake Fantia', () => {
     expect(gallery.post_contents[0]).toMatchObject({ category: 'photo_gallery', visible_status: 'visible' });
     expect(gallery.post_contents[0].post_content_photos).toHaveLength(3);
     const file = (await postJson(2100003)).post_contents[0];
-    expect(file).toMatchObject({ category: 'file', filename: '素材パック v2.zip', content_type: 'application/zip', download_uri: '/posts/2100003/download/3100003' });
+    expect(file).toMatchObject({
+      category: 'file',
+      filename: '素材パック v2.zip',
+      content_type: 'application/zip',
+      download_uri: '/posts/2100003/download/3100003',
+    });
     const locked = (await postJson(2100009)).post_contents;
     expect(locked[0]).toMatchObject({ visible_status: 'visible', comment: '全員に見えます' });
     expect(locked[1]).toMatchObject({ visible_status: 'uncatchable', comment: null });
@@ -147,7 +160,13 @@ describe('the fake Fantia', () => {
     const edit = await (await get('/mypage/account/edit', cookie())).text();
     expect(edit).toMatch(/<input type="checkbox" value="adult" name="user\[rating\]" id="user_rating" checked="checked">/);
     const token = /name="authenticity_token" value="([^"]+)"/.exec(edit)![1];
-    const post = (body: string) => fetch(`${fake.url}/mypage/users/update_rating`, { method: 'POST', headers: { ...cookie(), 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
+    const post = (body: string) =>
+      fetch(`${fake.url}/mypage/users/update_rating`, {
+        method: 'POST',
+        headers: { ...cookie(), 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+        redirect: 'manual',
+      });
     expect((await post('utf8=%E2%9C%93&user%5Brating%5D=general&commit=x')).status).toBe(422);
     expect(fake.adult).toBe(true);
     const changed = await post(`utf8=%E2%9C%93&authenticity_token=${encodeURIComponent(token)}&user%5Brating%5D=general&commit=x`);
@@ -248,7 +267,19 @@ describe('the fake Fantia', () => {
 
   it('answers with the shapes of the recorded fixtures', async () => {
     const shape = (value: unknown): unknown =>
-      Array.isArray(value) ? (value.length ? [shape(value[0])] : []) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)]).sort()) : value === null ? null : typeof value;
+      Array.isArray(value)
+        ? value.length
+          ? [shape(value[0])]
+          : []
+        : value && typeof value === 'object'
+          ? Object.fromEntries(
+              Object.entries(value)
+                .map(([k, v]) => [k, shape(v)])
+                .sort(),
+            )
+          : value === null
+            ? null
+            : typeof value;
     const pairs: [number, Json][] = [
       [2100002, fantiaFixtures.gallery],
       [2100003, fantiaFixtures.file],
@@ -258,7 +289,12 @@ describe('the fake Fantia', () => {
     ];
     for (const [id, fixture] of pairs) {
       const answer = (await (await postApi(id)).json()) as Json;
-      const strip = (p: Json) => ({ ...p, fanclub: shape({ ...p.fanclub, recent_posts: [] }), links: null, thumb: p.thumb && shape(p.thumb) });
+      const strip = (p: Json) => ({
+        ...p,
+        fanclub: shape({ ...p.fanclub, recent_posts: [] }),
+        links: null,
+        thumb: p.thumb && shape(p.thumb),
+      });
       expect(shape(strip(answer.post)), String(id)).toEqual(shape(strip(fixture.post)));
     }
   });

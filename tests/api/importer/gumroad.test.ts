@@ -19,10 +19,18 @@ afterEach(() => fake.close());
 
 /** Parsed JSON answers, read loosely as an importer would. */
 type Json = Record<string, any>;
-const get = (url: string, headers: Record<string, string> = {}) => fetch(url.startsWith('http') ? url : `${fake.url}${url}`, { headers, redirect: 'manual' });
+const get = (url: string, headers: Record<string, string> = {}) =>
+  fetch(url.startsWith('http') ? url : `${fake.url}${url}`, { headers, redirect: 'manual' });
 const auth = () => ({ cookie: fake.cookie });
-const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-const pageOf = (html: string) => JSON.parse(unescape(/<div id="app" data-page="([^"]*)">/.exec(html)![1])) as { component: string; props: Json; version: string };
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+const pageOf = (html: string) =>
+  JSON.parse(unescapeHtml(/<div id="app" data-page="([^"]*)">/.exec(html)![1])) as { component: string; props: Json; version: string };
 const props = async (url: string, headers = auth()) => {
   const res = await get(url, headers);
   expect(res.status, url).toBe(200);
@@ -78,17 +86,36 @@ describe('the fake Gumroad', () => {
     expect(ids).not.toContain('pur_oldie');
     expect((await props('/library?page=99')).pagination.page).toBe(2);
     expect((await props('/library?page=garbage')).pagination.page).toBe(1);
-    expect(first.creators).toEqual([{ id: '4710001234567', name: 'Alice Brushes', count: 6 }, { id: '4710009876543', name: 'Bob Sounds', count: 13 }]);
+    expect(first.creators).toEqual([
+      { id: '4710001234567', name: 'Alice Brushes', count: 6 },
+      { id: '4710009876543', name: 'Bob Sounds', count: 13 },
+    ]);
     const alice = await props('/library?creators=4710001234567');
-    expect(alice.results.map((r: Json) => r.product.name)).toEqual(['Pruned pack', 'Watermarked ebook', 'Ünïcode 日本語パック ✨', 'Thank-you note', 'Timelapse course', 'Brush pack']);
-    expect(alice.results[0].product.creator).toEqual({ name: 'Alice Brushes', profile_url: `${fake.creatorUrl('alicebrushes')}?recommended_by=library`, avatar_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{28}$/) });
+    expect(alice.results.map((r: Json) => r.product.name)).toEqual([
+      'Pruned pack',
+      'Watermarked ebook',
+      'Ünïcode 日本語パック ✨',
+      'Thank-you note',
+      'Timelapse course',
+      'Brush pack',
+    ]);
+    expect(alice.results[0].product.creator).toEqual({
+      name: 'Alice Brushes',
+      profile_url: `${fake.creatorUrl('alicebrushes')}?recommended_by=library`,
+      avatar_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{28}$/),
+    });
     expect((await props('/library?show_archived_only=true')).results.map((r: Json) => r.purchase.id)).toEqual(['pur_oldie']);
     expect((await props('/library?sort=purchase_date')).results[0].purchase.id).toBe('pur_pack12');
     expect((await props('/library?query=SYNTH')).results.map((r: Json) => r.product.name)).toEqual(['Synth presets']);
   });
 
   it('answers the Inertia protocol, and the 2025 react_on_rails generation', async () => {
-    const inertia = await get('/library?page=2', { ...auth(), 'x-inertia': 'true', 'x-inertia-version': INERTIA_VERSION, accept: 'text/html, application/xhtml+xml' });
+    const inertia = await get('/library?page=2', {
+      ...auth(),
+      'x-inertia': 'true',
+      'x-inertia-version': INERTIA_VERSION,
+      accept: 'text/html, application/xhtml+xml',
+    });
     expect(inertia.headers.get('x-inertia')).toBe('true');
     expect(((await inertia.json()) as Json).props.pagination.page).toBe(2);
     const stale = await get('/library', { ...auth(), 'x-inertia': 'true', 'x-inertia-version': 'old' });
@@ -98,12 +125,23 @@ describe('the fake Gumroad', () => {
     const old = await startFakeGumroad({ generation: 'react_on_rails' });
     try {
       const html = await (await fetch(`${old.url}/library`, { headers: { cookie: old.cookie } })).text();
-      const script = /<script type="application\/json" class="js-react-on-rails-component" data-component-name="LibraryPage" data-dom-id="([^"]+)">([\s\S]*?)<\/script><div id="\1"><\/div>/.exec(html)!;
+      const script =
+        /<script type="application\/json" class="js-react-on-rails-component" data-component-name="LibraryPage" data-dom-id="([^"]+)">([\s\S]*?)<\/script><div id="\1"><\/div>/.exec(
+          html,
+        )!;
       const library = JSON.parse(script[2]);
       expect(library.results).toHaveLength(19);
-      expect(library.results[0].product).toMatchObject({ creator_id: expect.any(String), permalink: expect.any(String), updated_at: expect.any(String) });
+      expect(library.results[0].product).toMatchObject({
+        creator_id: expect.any(String),
+        permalink: expect.any(String),
+        updated_at: expect.any(String),
+      });
       expect(library.results[0].purchase.email).toBe('buyer@example.com');
-      const download = await (await fetch(library.results.find((r: Json) => r.product.permalink === 'brushpk').purchase.download_url, { headers: { cookie: old.cookie } })).text();
+      const download = await (
+        await fetch(library.results.find((r: Json) => r.product.permalink === 'brushpk').purchase.download_url, {
+          headers: { cookie: old.cookie },
+        })
+      ).text();
       expect(download).toContain('data-component-name="DownloadPageWithContent"');
     } finally {
       await old.close();
@@ -115,7 +153,13 @@ describe('the fake Gumroad', () => {
     const brush = await props(library.results.find((r: Json) => r.product.name === 'Brush pack').purchase.download_url);
     expect(brush.purchase).toMatchObject({ product_permalink: 'brushpk', product_name: 'Brush pack', email: 'buyer@example.com' });
     const [zip, folder] = brush.content.content_items;
-    expect([zip.file_name, zip.extension, folder.type, folder.name, folder.children[0].file_name]).toEqual(['Brushes v2', 'ZIP', 'folder', 'Extras', 'Guide']);
+    expect([zip.file_name, zip.extension, folder.type, folder.name, folder.children[0].file_name]).toEqual([
+      'Brushes v2',
+      'ZIP',
+      'folder',
+      'Extras',
+      'Guide',
+    ]);
     const zipFile = await fetchFile(zip.download_url);
     expect(zipFile.body.length).toBe(zip.file_size);
     expect(zipFile.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''Brushes%20v2.zip");
@@ -149,7 +193,10 @@ describe('the fake Gumroad', () => {
 
     expect((await props(`/d/${tokenOf('thanks')}`)).content).toMatchObject({ content_items: [], rich_content_pages: [{ title: 'Note' }] });
     const unicode = await props(`/d/${tokenOf('unicode')}`);
-    expect([unicode.purchase.product_name, unicode.content.content_items[0].file_name]).toEqual(['Ünïcode 日本語パック ✨', '日本語 ファイル']);
+    expect([unicode.purchase.product_name, unicode.content.content_items[0].file_name]).toEqual([
+      'Ünïcode 日本語パック ✨',
+      '日本語 ファイル',
+    ]);
     expect((await props(`/d/${tokenOf('pruned')}`)).content.content_items.map((i: Json) => i.file_name)).toEqual(['Kept']);
 
     const moved = await get('/l/brushpk');
@@ -161,7 +208,10 @@ describe('the fake Gumroad', () => {
     expect(covers.map((c: Json) => c.type)).toEqual(['image', 'image', 'oembed']);
     expect((await sharp((await bytes(covers[0].original_url)).body).metadata()).format).toBe('jpeg');
     expect((await sharp((await bytes(covers[1].url)).body).metadata()).format).toBe('png');
-    expect((await (await get(`${fake.creatorUrl('alicebrushes')}/l/brushpk.json`)).json()) as Json).toMatchObject({ id: 'brushpk', name: 'Brush pack' });
+    expect((await (await get(`${fake.creatorUrl('alicebrushes')}/l/brushpk.json`)).json()) as Json).toMatchObject({
+      id: 'brushpk',
+      name: 'Brush pack',
+    });
     const bob = await props(fake.creatorUrl('bobsounds'));
     expect(bob.creator_profile.avatar_url).toBe(`${fake.cdnUrl}/assets/gumroad-default-avatar-5.png`);
     expect((await sharp((await bytes(bob.creator_profile.avatar_url)).body).metadata()).format).toBe('png');
@@ -177,20 +227,32 @@ describe('the fake Gumroad', () => {
     const confirm = await get(away.headers.get('location')!);
     const session = /^_gumroad_app_session=([^;]+);/.exec(confirm.headers.get('set-cookie')!)![1];
     const html = await confirm.text();
-    expect(pageOf(html).props).toMatchObject({ content_unavailability_reason_code: 'email_confirmation_required', confirmation_info: { id: token } });
+    expect(pageOf(html).props).toMatchObject({
+      content_unavailability_reason_code: 'email_confirmation_required',
+      confirmation_info: { id: token },
+    });
     const csrf = /<meta name="csrf-token" content="([^"]+)">/.exec(html)![1];
     const post = (body: string) =>
-      fetch(`${fake.url}/confirm-redirect`, { method: 'POST', headers: { cookie: `_gumroad_app_session=${session}`, 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
+      fetch(`${fake.url}/confirm-redirect`, {
+        method: 'POST',
+        headers: { cookie: `_gumroad_app_session=${session}`, 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+        redirect: 'manual',
+      });
     expect((await post(`id=${token}&email=buyer%40example.com`)).status).toBe(422);
     const wrong = await post(`authenticity_token=${encodeURIComponent(csrf)}&id=${token}&destination=download_page&email=x%40y.z`);
     expect(wrong.headers.get('location')).toContain('/confirm?id=');
-    const ok = await post(`utf8=%E2%9C%93&authenticity_token=${encodeURIComponent(csrf)}&id=${token}&destination=download_page&email=buyer%40example.com`);
+    const ok = await post(
+      `utf8=%E2%9C%93&authenticity_token=${encodeURIComponent(csrf)}&id=${token}&destination=download_page&email=buyer%40example.com`,
+    );
     expect(ok.headers.get('location')).toBe(`${fake.url}/d/${token}`);
     const confirmed = /^(confirmed_redirect=[^;]+);/.exec(ok.headers.get('set-cookie')!)![1];
     expect((await props(`/d/${token}`, { cookie: confirmed })).token).toBe(token);
 
     expect((await get(`/d/${tokenOf('pack12')}`, auth())).headers.get('location')).toBe(`${fake.url}/r/${tokenOf('pack12')}/expired`);
-    expect((await get(`/d/${tokenOf('monthly')}`, auth())).headers.get('location')).toBe(`${fake.url}/r/${tokenOf('monthly')}/membership_inactive`);
+    expect((await get(`/d/${tokenOf('monthly')}`, auth())).headers.get('location')).toBe(
+      `${fake.url}/r/${tokenOf('monthly')}/membership_inactive`,
+    );
     expect((await get(`/d/${tokenOf('refund')}`, auth())).status).toBe(404);
     expect((await get('/d/nosuchtoken', auth())).status).toBe(404);
 
@@ -237,10 +299,27 @@ describe('the fake Gumroad', () => {
 
   it('answers with the shapes of the fixtures', async () => {
     const shape = (value: unknown): unknown =>
-      Array.isArray(value) ? (value.length ? [shape(value[0])] : []) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)]).sort()) : value === null ? null : typeof value;
+      Array.isArray(value)
+        ? value.length
+          ? [shape(value[0])]
+          : []
+        : value && typeof value === 'object'
+          ? Object.fromEntries(
+              Object.entries(value)
+                .map(([k, v]) => [k, shape(v)])
+                .sort(),
+            )
+          : value === null
+            ? null
+            : typeof value;
     const library = await props('/library?creators=4710001234567');
     expect(shape(library.results.find((r: Json) => r.product.name === 'Brush pack'))).toEqual(shape(gumroadFixtures.libraryCard));
-    for (const [permalink, fixture] of [['brushpk', gumroadFixtures.file], ['tlcourse', gumroadFixtures.video], ['thanks', gumroadFixtures.textOnly], ['unicode', gumroadFixtures.unicodeTitle]] as const) {
+    for (const [permalink, fixture] of [
+      ['brushpk', gumroadFixtures.file],
+      ['tlcourse', gumroadFixtures.video],
+      ['thanks', gumroadFixtures.textOnly],
+      ['unicode', gumroadFixtures.unicodeTitle],
+    ] as const) {
       expect(shape(await props(`/d/${tokenOf(permalink)}`)), permalink).toEqual(shape(fixture));
     }
     expect(shape(await props(`${fake.creatorUrl('alicebrushes')}/l/brushpk`))).toEqual(shape(gumroadFixtures.gallery));

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import sharp from 'sharp';
-import { importSubmissionError } from '../../../src/lib/importer.ts';
+import { importSubmissionError } from '@shared/importer.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ONLYFANS_FIXTURES } from '../../fakes/onlyfans-fixtures.ts';
 import { DEFAULT_ONLYFANS_RULES, onlyfansSign, startFakeOnlyfans, type FakeOnlyfans, type OnlyfansRules } from '../../fakes/onlyfans.ts';
@@ -69,7 +69,19 @@ describe('the fake OnlyFans', () => {
     expect(onlyfansSign(dh, '/api2/v2/users/me', '1700000000000', '123456')).toBe(expected);
     expect(onlyfansSign(DEFAULT_ONLYFANS_RULES, '/api2/v2/users/me', '1700000000000', '123456')).toBe(expected);
     const file = JSON.parse(fs.readFileSync('tests/fakes/onlyfans-rules.json', 'utf8'));
-    for (const field of ['static_param', 'format', 'prefix', 'suffix', 'checksum_indexes', 'checksum_constants', 'checksum_constant', 'app_token', 'revision', 'remove_headers']) expect(file, field).toHaveProperty(field);
+    for (const field of [
+      'static_param',
+      'format',
+      'prefix',
+      'suffix',
+      'checksum_indexes',
+      'checksum_constants',
+      'checksum_constant',
+      'app_token',
+      'revision',
+      'remove_headers',
+    ])
+      expect(file, field).toHaveProperty(field);
     expect(file.checksum_indexes).toHaveLength(32);
     expect(file.checksum_constants.reduce((a: number, b: number) => a + b, 0)).toBe(file.checksum_constant);
   });
@@ -93,7 +105,10 @@ describe('the fake OnlyFans', () => {
       ['signed as logged out (user 0)', { signUserId: '0' }],
       ['stale time', { time: String(Date.now() - 10 * 60_000) }],
       ['time in seconds', { time: String(Math.floor(Date.now() / 1000)) }],
-      ['other rules', { rules: { ...DEFAULT_ONLYFANS_RULES, static_param: 'hlH65SiFJONFFuIFbTwYvt3HpXzsg4MC', prefix: '54054', suffix: '697a0a2b' } }],
+      [
+        'other rules',
+        { rules: { ...DEFAULT_ONLYFANS_RULES, static_param: 'hlH65SiFJONFFuIFbTwYvt3HpXzsg4MC', prefix: '54054', suffix: '697a0a2b' } },
+      ],
     ];
     for (const [name, call] of cases) {
       const answer = await api(name === 'signed without the query' ? '/users/me?skip_users=all' : '/users/me', call);
@@ -118,7 +133,10 @@ describe('the fake OnlyFans', () => {
   });
 
   it('ends the session when the x-bc or User-Agent does not match it', async () => {
-    expect(await api('/users/me', { set: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0) Chrome/130.0' } })).toMatchObject({ status: 401, body: DENIED });
+    expect(await api('/users/me', { set: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0) Chrome/130.0' } })).toMatchObject({
+      status: 401,
+      body: DENIED,
+    });
     expect(fake.sessionAlive()).toBe(false);
     expect((await api('/users/me')).status).toBe(401);
     await fake.close();
@@ -172,7 +190,11 @@ describe('the fake OnlyFans', () => {
   });
 
   it('serves real media behind signed URLs, and marks locked, DRM and old-shape media as OnlyFans does', async () => {
-    const posts = (await ok(`/users/${luna().id}/posts?limit=100&order=publish_date_asc&pinned=0`)) as { rawText: string; media: Record<string, any>[]; [k: string]: unknown }[];
+    const posts = (await ok(`/users/${luna().id}/posts?limit=100&order=publish_date_asc&pinned=0`)) as {
+      rawText: string;
+      media: Record<string, any>[];
+      [k: string]: unknown;
+    }[];
     const byText = (text: string) => posts.find((p) => p.rawText.startsWith(text))!;
     const photo = byText('Golden hour').media[0];
     const image = await bytes(photo.files.full.url);
@@ -221,7 +243,9 @@ describe('the fake OnlyFans', () => {
     fake.editPost(post.id, 'Edited\nwith <html> & a link https://example.com/x');
     const edited = await ok(`/posts/${post.id}?skip_users=all`);
     expect(edited.rawText).toBe('Edited\nwith <html> & a link https://example.com/x');
-    expect(edited.text).toBe('Edited<br />with &lt;html&gt; &amp; a link <a href="https://example.com/x" target="_blank">https://example.com/x</a>');
+    expect(edited.text).toBe(
+      'Edited<br />with &lt;html&gt; &amp; a link <a href="https://example.com/x" target="_blank">https://example.com/x</a>',
+    );
     fake.delayMs = 120;
     const start = Date.now();
     await ok('/users/me');
@@ -232,8 +256,26 @@ describe('the fake OnlyFans', () => {
   });
 
   it('has a fixture for each content kind', () => {
-    expect(Object.keys(ONLYFANS_FIXTURES)).toEqual(expect.arrayContaining(['textOnly', 'image', 'gallery', 'video', 'audio', 'locked', 'drmVideo', 'legacyMedia', 'unicode', 'link', 'pinned', 'deleted', 'profile']));
+    expect(Object.keys(ONLYFANS_FIXTURES)).toEqual(
+      expect.arrayContaining([
+        'textOnly',
+        'image',
+        'gallery',
+        'video',
+        'audio',
+        'locked',
+        'drmVideo',
+        'legacyMedia',
+        'unicode',
+        'link',
+        'pinned',
+        'deleted',
+        'profile',
+      ]),
+    );
     for (const [kind, fixture] of Object.entries(ONLYFANS_FIXTURES)) expect(fixture.source, kind).toMatch(/\S/);
-    expect((ONLYFANS_FIXTURES.image.post.media[0] as { files: unknown }).files).toMatchObject({ full: { url: expect.stringMatching(/^https:\/\/cdn2\.onlyfans\.com\/files\/.+\.jpg\?Policy=/) } });
+    expect((ONLYFANS_FIXTURES.image.post.media[0] as { files: unknown }).files).toMatchObject({
+      full: { url: expect.stringMatching(/^https:\/\/cdn2\.onlyfans\.com\/files\/.+\.jpg\?Policy=/) },
+    });
   });
 });

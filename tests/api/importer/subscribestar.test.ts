@@ -9,7 +9,12 @@ import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createArchiveLister } from '../../../api/media/archives.ts';
 import { subscribestarFixtures } from '../../fakes/subscribestar-fixtures.ts';
-import { FAKE_SUBSCRIBESTAR_ADULT_KEY, FAKE_SUBSCRIBESTAR_KEY, startFakeSubscribestar, type FakeSubscribestar } from '../../fakes/subscribestar.ts';
+import {
+  FAKE_SUBSCRIBESTAR_ADULT_KEY,
+  FAKE_SUBSCRIBESTAR_KEY,
+  startFakeSubscribestar,
+  type FakeSubscribestar,
+} from '../../fakes/subscribestar.ts';
 
 let fake: FakeSubscribestar;
 beforeEach(async () => {
@@ -20,17 +25,29 @@ afterEach(() => fake.close());
 const com = `_personalization_id=${FAKE_SUBSCRIBESTAR_KEY}`;
 const adult = `_personalization_id=${FAKE_SUBSCRIBESTAR_ADULT_KEY}; 18_plus_agreement_generic=true`;
 const get = (url: string, cookie?: string) => fetch(url, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
-const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 const postIds = (html: string) => [...html.matchAll(/<div class="post [^"]*" data-id="(\d+)"/g)].map((m) => Number(m[1]));
 const moreHref = (html: string) => {
   const m = /<a class="posts-more" data-role="infinite_scroll-next_page" href="([^"]+)"/.exec(html);
-  return m ? unescape(m[1]) : null;
+  return m ? unescapeHtml(m[1]) : null;
 };
 const postBlock = (html: string, id: number) => {
   const start = html.indexOf(`data-id="${id}"`);
   return start < 0 ? '' : html.slice(start, html.indexOf('class="post-edit_form"', start));
 };
-const gallery = (block: string) => JSON.parse(unescape(/data-gallery="([^"]*)"/.exec(block)![1])) as { id: number; url: string; original_filename: string; type: string }[];
+const gallery = (block: string) =>
+  JSON.parse(unescapeHtml(/data-gallery="([^"]*)"/.exec(block)![1])) as {
+    id: number;
+    url: string;
+    original_filename: string;
+    type: string;
+  }[];
 async function bytes(url: string) {
   const res = await get(url);
   expect(res.status, url).toBe(200);
@@ -57,9 +74,16 @@ describe('the fake SubscribeStar', () => {
     expect(settings.status).toBe(200);
     const html = await settings.text();
     expect(html).toContain('<div class="top_bar-user_info">');
-    expect(html).toMatch(/<img class="top_bar-user_avatar" data-user-id="880001"[^>]*><div class="top_bar-user_name">Fake Subscriber<\/div>/);
+    expect(html).toMatch(
+      /<img class="top_bar-user_avatar" data-user-id="880001"[^>]*><div class="top_bar-user_name">Fake Subscriber<\/div>/,
+    );
     expect(html).toMatch(/<meta name="csrf-token" content="[^"]+">/);
-    for (const cookie of [undefined, '_personalization_id=wrong', `auth_token=${FAKE_SUBSCRIBESTAR_KEY}`, `_personalization_id=${FAKE_SUBSCRIBESTAR_ADULT_KEY}`]) {
+    for (const cookie of [
+      undefined,
+      '_personalization_id=wrong',
+      `auth_token=${FAKE_SUBSCRIBESTAR_KEY}`,
+      `_personalization_id=${FAKE_SUBSCRIBESTAR_ADULT_KEY}`,
+    ]) {
       const res = await get(`${fake.url}/profile/settings`, cookie);
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toBe(`${fake.url}/login`);
@@ -87,9 +111,17 @@ describe('the fake SubscribeStar', () => {
     const token = /name="authenticity_token" value="([^"]+)"/.exec(form)![1];
     expect(form).toContain('name="return_to" value="/yozakura"');
     const submit = (body: string, cookie: string) =>
-      fetch(`${fake.adultUrl}/age_confirmation_warning`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' });
+      fetch(`${fake.adultUrl}/age_confirmation_warning`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+        redirect: 'manual',
+      });
     expect((await submit('return_to=%2Fyozakura', `_subscribestar_session=${session}`)).status).toBe(422);
-    const agreed = await submit(`authenticity_token=${encodeURIComponent(token)}&return_to=%2Fyozakura`, `_subscribestar_session=${session}`);
+    const agreed = await submit(
+      `authenticity_token=${encodeURIComponent(token)}&return_to=%2Fyozakura`,
+      `_subscribestar_session=${session}`,
+    );
     expect(agreed.status).toBe(302);
     expect(agreed.headers.get('location')).toBe(`${fake.adultUrl}/yozakura`);
     expect(agreed.headers.get('set-cookie')).toMatch(/^18_plus_agreement_generic=true;/);
@@ -121,7 +153,11 @@ describe('the fake SubscribeStar', () => {
   it('marks each content kind as the site does and serves real media bytes', async () => {
     const all = (await walk(fake.url, '/adastudio', com)).join('');
     const items = gallery(postBlock(all, 1320002));
-    expect(items.map((i) => [i.original_filename, i.type])).toEqual([['sketch one.jpg', 'image'], ['sketch-two.png', 'image'], ['timelapse.mp4', 'video']]);
+    expect(items.map((i) => [i.original_filename, i.type])).toEqual([
+      ['sketch one.jpg', 'image'],
+      ['sketch-two.png', 'image'],
+      ['timelapse.mp4', 'video'],
+    ]);
     expect((await sharp((await bytes(items[0].url)).body).metadata()).format).toBe('jpeg');
     expect((await sharp((await bytes(items[1].url)).body).metadata()).format).toBe('png');
     const video = await bytes(items[2].url);
@@ -129,7 +165,9 @@ describe('the fake SubscribeStar', () => {
     expect(video.body.subarray(4, 8).toString()).toBe('ftyp');
 
     const docs = postBlock(all, 1320003);
-    const docLinks = [...docs.matchAll(/<a class="doc_preview-link" href="([^"]+)"[^>]*><div class="doc_preview-title">([^<]+)</g)].map((m) => [unescape(m[1]), m[2]]);
+    const docLinks = [...docs.matchAll(/<a class="doc_preview-link" href="([^"]+)"[^>]*><div class="doc_preview-title">([^<]+)</g)].map(
+      (m) => [unescapeHtml(m[1]), m[2]],
+    );
     expect(docLinks.map((d) => d[1])).toEqual(['Ada brushes v3.zip', 'Training for freelancers - Guide.pdf']);
     expect(docLinks[0][0]).toContain('?filename=Ada%2520brushes%2520v3.zip&');
     const zip = await bytes(docLinks[0][0]);
@@ -139,15 +177,20 @@ describe('the fake SubscribeStar', () => {
     fs.rmSync(dir, { recursive: true });
     expect(listing.kind).toBe('listed');
     expect((await bytes(docLinks[1][0])).body.subarray(0, 5).toString()).toBe('%PDF-');
-    const audio = /<div class="audio_preview-data" data-upload-id="4627253" src="([^"]+)"><div class="audio_preview-title">episode 12\.mp3</.exec(postBlock(all, 1320004))!;
-    expect((await bytes(unescape(audio[1]))).body.subarray(0, 3).toString()).toBe('ID3');
+    const audio =
+      /<div class="audio_preview-data" data-upload-id="4627253" src="([^"]+)"><div class="audio_preview-title">episode 12\.mp3</.exec(
+        postBlock(all, 1320004),
+      )!;
+    expect((await bytes(unescapeHtml(audio[1]))).body.subarray(0, 3).toString()).toBe('ID3');
 
     const blog = postBlock(all, 1320005);
-    const attachment = JSON.parse(unescape(/data-trix-attachment="([^"]+)"/.exec(blog)![1]));
+    const attachment = JSON.parse(unescapeHtml(/data-trix-attachment="([^"]+)"/.exec(blog)![1]));
     expect(attachment).toMatchObject({ uploadId: 203890, original_filename: 'step-one.jpg' });
     expect((await sharp((await bytes(attachment.url)).body).metadata()).format).toBe('jpeg');
-    const away = /<a href="(\/away\?url=[^"]+)" data-href="https:\/\/www\.youtube\.com\/watch\?v=dQw4w9WgXcQ"/.exec(postBlock(all, 1320006))!;
-    expect((await get(`${fake.url}${unescape(away[1])}`)).headers.get('location')).toBe('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
+    const away = /<a href="(\/away\?url=[^"]+)" data-href="https:\/\/www\.youtube\.com\/watch\?v=dQw4w9WgXcQ"/.exec(
+      postBlock(all, 1320006),
+    )!;
+    expect((await get(`${fake.url}${unescapeHtml(away[1])}`)).headers.get('location')).toBe('https://www.youtube.com/watch?v=dQw4w9WgXcQ');
 
     const locked = postBlock(all, 1320007);
     expect(locked).toContain('<div class="post-body is-locked"');
@@ -159,7 +202,9 @@ describe('the fake SubscribeStar', () => {
     expect((await sharp((await bytes(preview)).body).metadata()).format).toBe('jpeg');
     expect(postBlock(all, 1320009)).toContain('<h1>Ünïcødé ✨ 日本語のタイトル</h1>');
     expect(postBlock(all, 1320010)).not.toContain('<h1>');
-    expect(postBlock(all, 1320011)).toMatch(/<div class="post-date"><a href="\/posts\/1320011">Updated on [A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2} [ap]m<\/a>/);
+    expect(postBlock(all, 1320011)).toMatch(
+      /<div class="post-date"><a href="\/posts\/1320011">Updated on [A-Z][a-z]{2} \d{2}, \d{4} \d{2}:\d{2} [ap]m<\/a>/,
+    );
     const avatar = /<img data-type="avatar" data-user-id="11" alt="Ada Studio" src="([^"]+)">/.exec(all)![1];
     const cover = /<img data-type="cover" data-user-id="11" alt="Ada Studio" src="([^"]+)">/.exec(all)![1];
     expect((await sharp((await bytes(avatar)).body).metadata()).format).toBe('png');
@@ -171,7 +216,10 @@ describe('the fake SubscribeStar', () => {
     expect(single).toContain('data-post_id="1320002"');
     expect(await (await get(`${fake.url}/posts/1320007`, com)).text()).not.toContain('data-post_id');
     expect((await get(`${fake.url}/posts/1320008`, com)).status).toBe(404);
-    expect(await (await get(`${fake.url}/posts/1320002/comments.json`, com)).json()).toMatchObject({ error: null, html: expect.stringContaining('Love the second one &lt;3') });
+    expect(await (await get(`${fake.url}/posts/1320002/comments.json`, com)).json()).toMatchObject({
+      error: null,
+      html: expect.stringContaining('Love the second one &lt;3'),
+    });
   });
 
   it('refuses CDN URLs without, with a forged or with an expired signature', async () => {
@@ -191,7 +239,9 @@ describe('the fake SubscribeStar', () => {
   it('serves the adult site gallery through /uploads?payload= redirects (or Rails redirect pages)', async () => {
     const html = await (await get(`${fake.adultUrl}/yozakura`, adult)).text();
     expect(postIds(html)).toEqual([2410005, 2410004, 2410003, 2410002]);
-    const items = gallery(postBlock(((await (await get(`${fake.adultUrl}${moreHref(html)}`, adult)).json()) as { html: string }).html, 2410001));
+    const items = gallery(
+      postBlock(((await (await get(`${fake.adultUrl}${moreHref(html)}`, adult)).json()) as { html: string }).html, 2410001),
+    );
     expect(items[0].url).toMatch(/^\/uploads\?payload=/);
     const hop = await get(`${fake.adultUrl}${items[0].url}`);
     expect(hop.status).toBe(302);
@@ -202,13 +252,15 @@ describe('the fake SubscribeStar', () => {
 
     const pages = await startFakeSubscribestar({ htmlRedirects: true, pageSize: 10 });
     try {
-      const list = ((await (await get(`${pages.adultUrl}/posts?page_end_order_position=9999999999&star_id=7021`, adult)).json()) as { html: string }).html;
+      const list = (
+        (await (await get(`${pages.adultUrl}/posts?page_end_order_position=9999999999&star_id=7021`, adult)).json()) as { html: string }
+      ).html;
       const page = await get(`${pages.adultUrl}${gallery(postBlock(list, 2410001))[0].url}`);
       expect(page.status).toBe(200);
       const body = await page.text();
       expect(body.length).toBeLessThan(1000);
       expect(body).toMatch(/>redirected</);
-      expect((await bytes(unescape(/href="([^"]+)"/.exec(body)![1]))).body.length).toBeGreaterThan(0);
+      expect((await bytes(unescapeHtml(/href="([^"]+)"/.exec(body)![1]))).body.length).toBeGreaterThan(0);
     } finally {
       await pages.close();
     }
@@ -250,7 +302,9 @@ describe('the fake SubscribeStar', () => {
       if (kind === 'deleted') continue;
       const html = (fixture as { html: string }).html;
       expect(html.startsWith('<div class="post '), kind).toBe(true);
-      expect(html, kind).toMatch(/<div class="post-content" data-role="post_content-text">[\s\S]*<\/div><div class="post-uploads for-youtube"/);
+      expect(html, kind).toMatch(
+        /<div class="post-content" data-role="post_content-text">[\s\S]*<\/div><div class="post-uploads for-youtube"/,
+      );
       expect(html.indexOf('class="uploads'), kind).toBeLessThan(html.indexOf('class="post-edit_form"'));
       expect(html, kind).toMatch(/<div class="post_tags for-post">.*<div class="post-actions">/);
     }

@@ -9,7 +9,8 @@ export const HLS_TYPE = 'application/vnd.apple.mpegurl';
 /** A master playlist naming its renditions (relative URIs, as the sites write them). */
 export function hlsMaster(variants: { uri: string; width: number; height: number; bandwidth: number }[]): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:3'];
-  for (const v of variants) lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${v.bandwidth},RESOLUTION=${v.width}x${v.height},CODECS="avc1.42c00d"`, v.uri);
+  for (const v of variants)
+    lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=${v.bandwidth},RESOLUTION=${v.width}x${v.height},CODECS="avc1.42c00d"`, v.uri);
   return `${lines.join('\n')}\n`;
 }
 

@@ -54,7 +54,13 @@ export function image(seed: string, options: ImageOptions = {}): Promise<Buffer>
     let base = sharp({ create: { width, height, channels: 3, background } });
     if (inset) {
       const mark = { r: 255 - background.r, g: 255 - background.g, b: 255 - background.b };
-      base = base.composite([{ input: { create: { width: Math.max(1, width >> 2), height: Math.max(1, height >> 2), channels: 3, background: mark } }, left: 1, top: 1 }]);
+      base = base.composite([
+        {
+          input: { create: { width: Math.max(1, width >> 2), height: Math.max(1, height >> 2), channels: 3, background: mark } },
+          left: 1,
+          top: 1,
+        },
+      ]);
     }
     bytes = (format === 'png' ? base.png() : format === 'jpeg' ? base.jpeg({ quality: 80 }) : base.webp()).toBuffer();
     images.set(key, bytes);
@@ -111,7 +117,11 @@ export function silentMp3(options: { seconds?: number; frames?: number; title?: 
   length.writeUInt32BE(text.length);
   const tit2 = Buffer.concat([Buffer.from('TIT2'), length, Buffer.from([0, 0]), text]);
   const size = tit2.length;
-  const id3 = Buffer.concat([Buffer.from('ID3\u0003\u0000\u0000', 'latin1'), Buffer.from([(size >> 21) & 127, (size >> 14) & 127, (size >> 7) & 127, size & 127]), tit2]);
+  const id3 = Buffer.concat([
+    Buffer.from('ID3\u0003\u0000\u0000', 'latin1'),
+    Buffer.from([(size >> 21) & 127, (size >> 14) & 127, (size >> 7) & 127, size & 127]),
+    tit2,
+  ]);
   return Buffer.concat([id3, ...audio]);
 }
 
@@ -147,7 +157,13 @@ export function zipFor(name: string): Promise<Buffer> {
   let zip = zips.get(name);
   if (!zip) {
     zip = image(`${name}/preview`, { colour: 'fnv1a' }).then((png) =>
-      zipOf([{ name: 'readme.txt', data: `${name}: files from the fake paysite.\n` }, { name: 'images/preview.png', data: png }], new Date('2024-06-01T12:00:00Z')),
+      zipOf(
+        [
+          { name: 'readme.txt', data: `${name}: files from the fake paysite.\n` },
+          { name: 'images/preview.png', data: png },
+        ],
+        new Date('2024-06-01T12:00:00Z'),
+      ),
     );
     zips.set(name, zip);
   }

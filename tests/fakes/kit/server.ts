@@ -35,7 +35,7 @@ export interface HostOptions {
   /** 0 or absent: any free port. */
   port?: number;
   /** Records the request; the `status` of the entry it returns follows the head the handler writes. */
-  log?: (req: http.IncomingMessage, url: URL) => { status: number } | undefined | void;
+  log?: (req: http.IncomingMessage, url: URL) => { status: number } | undefined;
   /** Milliseconds to wait before answering this request. */
   delay?: (url: URL) => number;
   handler: Handler;
@@ -87,7 +87,13 @@ export function logInto(log: FakeRequestLog[], host: string | ((url: URL) => str
       const value = req.headers[name];
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     }
-    const entry: FakeRequestLog = { method: req.method ?? 'GET', host: typeof host === 'string' ? host : host(url), path: url.pathname + url.search, status: 0, headers };
+    const entry: FakeRequestLog = {
+      method: req.method ?? 'GET',
+      host: typeof host === 'string' ? host : host(url),
+      path: url.pathname + url.search,
+      status: 0,
+      headers,
+    };
     log.push(entry);
     return entry;
   };
@@ -137,7 +143,13 @@ export class Clock {
 // ---------------------------------------------------------------------------------------------
 // Answers
 
-export function send(res: http.ServerResponse, status: number, body: string | Buffer, type: string, headers: http.OutgoingHttpHeaders = {}): void {
+export function send(
+  res: http.ServerResponse,
+  status: number,
+  body: string | Buffer,
+  type: string,
+  headers: http.OutgoingHttpHeaders = {},
+): void {
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   res.writeHead(status, { 'content-type': type, 'content-length': bytes.length, ...headers });
   res.end(bytes);
@@ -151,10 +163,17 @@ export const jsonAs =
 
 export const sendJson = jsonAs('application/json; charset=utf-8');
 
-export const sendHtml = (res: http.ServerResponse, status: number, html: string, headers: http.OutgoingHttpHeaders = {}) => send(res, status, html, 'text/html; charset=utf-8', headers);
+export const sendHtml = (res: http.ServerResponse, status: number, html: string, headers: http.OutgoingHttpHeaders = {}) =>
+  send(res, status, html, 'text/html; charset=utf-8', headers);
 
 /** Bytes with Range support: 206 with Content-Range for `bytes=a-b` / `a-` / `-n`, 416 past the end. */
-export function sendBytes(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, type: string, headers: Record<string, string> = {}) {
+export function sendBytes(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  body: Buffer,
+  type: string,
+  headers: Record<string, string> = {},
+) {
   const common = { 'content-type': type, 'accept-ranges': 'bytes', ...headers };
   const range = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
   if (req.headers.range && range && (range[1] || range[2])) {
@@ -181,7 +200,10 @@ export function redirect(res: http.ServerResponse, location: string, headers: ht
 
 /** A Rails redirect: the status, Location, and Rails' own small "You are being redirected." body. */
 export function railsRedirect(res: http.ServerResponse, location: string, status = 302, headers: Record<string, string> = {}) {
-  sendHtml(res, status, `<html><body>You are being <a href="${escapeHtml(location)}">redirected</a>.</body></html>`, { location, ...headers });
+  sendHtml(res, status, `<html><body>You are being <a href="${escapeHtml(location)}">redirected</a>.</body></html>`, {
+    location,
+    ...headers,
+  });
 }
 
 export function escapeHtml(text: string): string {

@@ -8,7 +8,8 @@
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const hmacHex = (secret: string, ...parts: (string | number)[]) => createHmac('sha256', secret).update(parts.join('\n')).digest('hex');
+export const hmacHex = (secret: string, ...parts: (string | number)[]) =>
+  createHmac('sha256', secret).update(parts.join('\n')).digest('hex');
 export const md5Hex = (text: string) => createHash('md5').update(text).digest('hex');
 
 /** Equal texts, compared in constant time. */
@@ -30,12 +31,14 @@ export class Signer {
 }
 
 /** CloudFront's URL-safe base64 of some bytes. */
-export const cfEncode = (data: string | Buffer) => Buffer.from(data).toString('base64').replaceAll('+', '-').replaceAll('=', '_').replaceAll('/', '~');
+export const cfEncode = (data: string | Buffer) =>
+  Buffer.from(data).toString('base64').replaceAll('+', '-').replaceAll('=', '_').replaceAll('/', '~');
 /** The bytes of a CloudFront URL-safe base64 text. */
 export const cfDecode = (text: string) => Buffer.from(text.replaceAll('-', '+').replaceAll('_', '=').replaceAll('~', '/'), 'base64');
 
 /** An S3 / CloudFront XML error body. */
-export const awsError = (code: string, message: string) => `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`;
+export const awsError = (code: string, message: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`;
 
 export type SignCheck = 'ok' | 'missing' | 'bad' | 'expired';
 
@@ -70,7 +73,9 @@ export class UrlSigner {
   /** Signing parameters for `resource` (a URL, '*' allowed), valid for `ttlSeconds` from now. */
   params(resource: string, ttlSeconds: number): CloudFrontParams {
     const expires = Math.floor(this.now() / 1000) + ttlSeconds;
-    const policy = cfEncode(JSON.stringify({ Statement: [{ Resource: resource, Condition: { DateLessThan: { 'AWS:EpochTime': expires } } }] }));
+    const policy = cfEncode(
+      JSON.stringify({ Statement: [{ Resource: resource, Condition: { DateLessThan: { 'AWS:EpochTime': expires } } }] }),
+    );
     return { Policy: policy, Signature: this.mac(policy), 'Key-Pair-Id': this.keyPairId };
   }
 
@@ -94,7 +99,11 @@ export class UrlSigner {
     } catch {
       return 'bad';
     }
-    const pattern = new RegExp(`^${statement.Resource.split('*').map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+    const pattern = new RegExp(
+      `^${statement.Resource.split('*')
+        .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    );
     if (!pattern.test(fullUrl)) return 'bad';
     return statement.Condition.DateLessThan['AWS:EpochTime'] * 1000 > this.now() ? 'ok' : 'expired';
   }
