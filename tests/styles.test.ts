@@ -19,7 +19,9 @@ function importedBySources(): string[] {
   const names: string[] = [];
   for (const relative of fs.readdirSync(SRC, { recursive: true, encoding: 'utf8' })) {
     if (!/\.(astro|tsx?)$/.test(relative)) continue;
-    for (const match of fs.readFileSync(path.join(SRC, relative), 'utf8').matchAll(/^import ['"](?:[./]*|@site\/)styles\/([\w-]+\.css)['"];?$/gm))
+    for (const match of fs
+      .readFileSync(path.join(SRC, relative), 'utf8')
+      .matchAll(/^import ['"](?:[./]*|@site\/)styles\/([\w-]+\.css)['"];?$/gm))
       names.push(match[1]);
   }
   return names;
