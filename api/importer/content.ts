@@ -34,13 +34,37 @@ export function nameFromUrl(url: string): string {
   }
 }
 
+/** How often a long download says in the import log that it is still going. */
+export const PROGRESS_EVERY_MS = 5_000;
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * A progress reporter for one download: a log line at most every PROGRESS_EVERY_MS, so the status page
+ * shows a large video is still arriving (none for a file that arrives sooner).
+ */
+export function progressLogger(ctx: Pick<ImportContext, 'log'>, name: string, everyMs = PROGRESS_EVERY_MS) {
+  const started = Date.now();
+  let last = started;
+  return (received: number, total: number) => {
+    const now = Date.now();
+    if (now - last < everyMs) return;
+    last = now;
+    const seconds = Math.max(0.001, (now - started) / 1000);
+    const of = Number.isFinite(total) && total > 0 ? ` of ${megabytes(total)}` : '';
+    ctx.log(`Downloading ${name}: ${megabytes(received)}${of} (${megabytes(received / seconds)}/s).`);
+  };
+}
+
 /** IMPORTER_MAX_FILE_MB may be a fraction: below 1 MB the cap reads in KB rather than '0 MB'. */
 function capLabel(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
 /** Why a file was skipped, for the import log (never with the URL, whose query may carry a token). */
-function skipLine(name: string, error: unknown): string | undefined {
+export function skipLine(name: string, error: unknown): string | undefined {
   if (error instanceof FileTooLargeError) return `Skipped ${name}: larger than ${capLabel(error.maxBytes)}.`;
   if (error instanceof PaysiteRequestError) return `Skipped ${name}: the paysite answered ${error.status}.`;
   if (error instanceof ForbiddenHostError) return `Skipped ${name}: ${error.message}`;
@@ -57,12 +81,16 @@ export async function archiveFile(
   client: PaysiteClient,
   url: string,
   name?: string | null,
+  headers?: Record<string, string>,
 ): Promise<ArchivedFile | undefined> {
   const fileName = (name || nameFromUrl(url) || 'file').slice(0, 255);
   // The name's extension when the store takes it, else the URL's (a title like 'notes.v2!' is no extension).
   const ext = [extensionOf(fileName), extensionOf(nameFromUrl(url))].find((candidate) => /^\.[a-z0-9]{1,10}$/.test(candidate)) ?? '';
   try {
-    const stored = await client.download(url, dataPaths(ctx.config.dataDir).files, ext);
+    const stored = await client.download(url, dataPaths(ctx.config.dataDir).files, ext, {
+      headers,
+      onProgress: progressLogger(ctx, fileName),
+    });
     registerFile(ctx.db, { hash: stored.sha256, size: stored.size, ext: path.extname(stored.path), mime: stored.mime });
     return { name: fileName, path: stored.path, hash: stored.sha256 };
   } catch (error) {

@@ -14,6 +14,7 @@ import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ImporterConfig, PaysiteEndpoint } from '../config.ts';
 import { FileTooLargeError, storeStream, type StoredFile } from '../media/store.ts';
+import { type CookieJar, cookieHeaderFor, keepSetCookies } from './cookies.ts';
 import { KeyRejectedError, TransientError } from './errors.ts';
 
 /** A 4xx the paysite gave that is neither a refused key nor a rate limit (e.g. 404 for a deleted post). */
@@ -51,6 +52,21 @@ export interface PaysiteClientOptions {
   keyRejectedStatuses?: number[];
   /** Waits for a 429 whose Retry-After is at most this long, then asks again (default 60 s); longer ones end the try. */
   maxInlineRetryAfterMs?: number;
+  /**
+   * Cookies the paysite's hosts set are kept here and sent back where they belong (cookies.ts), on top of
+   * the credential headers; for sites whose session or CSRF cookie changes while the import talks to them.
+   */
+  cookies?: CookieJar;
+}
+
+export interface RequestInit {
+  headers?: Record<string, string>;
+  method?: string;
+  body?: string;
+  /** 'manual' answers a redirect itself (its Location in the headers) instead of following it. */
+  redirect?: 'follow' | 'manual';
+  /** Statuses answered to the caller as they are instead of becoming errors (e.g. a site's 302 to its login page). */
+  allowStatuses?: number[];
 }
 
 export interface JsonAnswer<T> {
@@ -61,6 +77,26 @@ export interface JsonAnswer<T> {
 
 export interface DownloadedFile extends StoredFile {
   mime: string | null;
+}
+
+export interface TextAnswer {
+  status: number;
+  body: string;
+  headers: http.IncomingHttpHeaders;
+  /** Where the answer came from, after redirects. */
+  url: string;
+}
+
+export interface BytesAnswer {
+  status: number;
+  body: Buffer;
+  headers: http.IncomingHttpHeaders;
+}
+
+export interface DownloadInit {
+  headers?: Record<string, string>;
+  /** Told the bytes received so far and the announced size (NaN when unknown), as they arrive. */
+  onProgress?: (received: number, total: number) => void;
 }
 
 const MAX_REDIRECTS = 5;
@@ -131,8 +167,12 @@ export interface PaysiteClient {
     url: string,
     init?: { headers?: Record<string, string>; method?: string; body?: string },
   ): Promise<JsonAnswer<T>>;
+  /** GETs (or sends) anything and answers its text: HTML pages, form posts, answers judged by their body. */
+  requestText(url: string, init?: RequestInit): Promise<TextAnswer>;
+  /** GETs bytes into memory (a video segment, a key), capped at IMPORTER_MAX_FILE_MB. */
+  requestBytes(url: string, init?: RequestInit): Promise<BytesAnswer>;
   /** Streams a file into the store under filesDir; FileTooLargeError past IMPORTER_MAX_FILE_MB (nothing kept). */
-  download(url: string, filesDir: string, ext: string): Promise<DownloadedFile>;
+  download(url: string, filesDir: string, ext: string, init?: DownloadInit): Promise<DownloadedFile>;
   /** An absolute URL of a path under the endpoint's base URL. */
   url(pathOrUrl: string): string;
 }
@@ -177,11 +217,14 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
   };
 
   /** One request with redirects followed by hand (each hop checked); resolves with the response head. */
-  const open = async (
-    raw: string,
-    init: { headers?: Record<string, string>; method?: string; body?: string },
-    deadline: AbortSignal,
-  ): Promise<{ res: http.IncomingMessage; url: URL }> => {
+  const cookieHeader = (url: URL): Record<string, string> => {
+    const fromJar = options.cookies ? cookieHeaderFor(options.cookies, url) : undefined;
+    const fromKey = sendsCredentials(url) ? options.headers.cookie : undefined;
+    const both = [fromKey, fromJar].filter(Boolean).join('; ');
+    return both ? { cookie: both } : {};
+  };
+
+  const open = async (raw: string, init: RequestInit, deadline: AbortSignal): Promise<{ res: http.IncomingMessage; url: URL }> => {
     let url = checkUrl(raw);
     for (let hop = 0; ; hop++) {
       const literal = url.hostname.replace(/^\[|\]$/g, '');
@@ -196,6 +239,7 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
             accept: 'application/json',
             ...options.publicHeaders,
             ...(sendsCredentials(url) ? options.headers : {}),
+            ...cookieHeader(url),
             ...init.headers,
           },
           lookup,
@@ -205,8 +249,9 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
         req.on('error', reject);
         req.end(init.body);
       });
+      if (options.cookies) keepSetCookies(options.cookies, url, res.headers['set-cookie']);
       const location = res.headers.location;
-      if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location) {
+      if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location && init.redirect !== 'manual') {
         res.resume();
         if (hop >= MAX_REDIRECTS) throw new TransientError(`${label} redirected too many times`);
         url = checkUrl(new URL(location, url).toString());
@@ -216,16 +261,21 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
     }
   };
 
-  const readBody = async (res: http.IncomingMessage): Promise<string> => {
+  const readBytes = async (res: http.IncomingMessage, cap: number, tooLarge: () => Error): Promise<Buffer> => {
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of res) {
       size += (chunk as Buffer).length;
-      if (size > MAX_JSON_BYTES) throw new TransientError(`${label} answer too large`);
+      if (size > cap) {
+        res.destroy();
+        throw tooLarge();
+      }
       chunks.push(chunk as Buffer);
     }
-    return Buffer.concat(chunks).toString('utf8');
+    return Buffer.concat(chunks);
   };
+  const readBody = async (res: http.IncomingMessage): Promise<string> =>
+    (await readBytes(res, MAX_JSON_BYTES, () => new TransientError(`${label} answer too large`))).toString('utf8');
 
   /** Runs one attempt under a deadline, turning network failures into TransientError. */
   const attempt = async <T>(timeoutMs: number, fn: (deadline: AbortSignal) => Promise<T>): Promise<T> => {
@@ -266,10 +316,40 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
     throw new PaysiteRequestError(`${label} answered ${status}`, status);
   };
 
-  const requestJson = async <T>(
-    pathOrUrl: string,
-    init: { headers?: Record<string, string>; method?: string; body?: string } = {},
-  ): Promise<JsonAnswer<T>> => {
+  const requestText = async (pathOrUrl: string, init: RequestInit = {}): Promise<TextAnswer> => {
+    for (let tries = 0; ; tries++) {
+      const answer = await attempt(importer.timeoutMs, async (deadline) => {
+        const { res, url } = await open(resolve(pathOrUrl), { ...init, headers: { accept: '*/*', ...init.headers } }, deadline);
+        return { status: res.statusCode ?? 0, headers: res.headers, body: await readBody(res), url: url.toString() };
+      });
+      if (init.allowStatuses?.includes(answer.status)) return answer;
+      if (init.redirect === 'manual' && answer.status >= 300 && answer.status < 400) return answer;
+      if ((await judge(answer.status, answer.headers, undefined)) === 'again' && tries < 5) continue;
+      if (answer.status === 429) throw new TransientError(`${label} rate limit reached (429)`);
+      return answer;
+    }
+  };
+
+  const requestBytes = async (pathOrUrl: string, init: RequestInit = {}): Promise<BytesAnswer> => {
+    for (let tries = 0; ; tries++) {
+      const answer = await attempt(importer.timeoutMs * 10, async (deadline) => {
+        const { res } = await open(resolve(pathOrUrl), { ...init, headers: { accept: '*/*', ...init.headers } }, deadline);
+        const status = res.statusCode ?? 0;
+        if (status < 200 || status >= 300) {
+          res.resume();
+          return { status, headers: res.headers, body: Buffer.alloc(0) };
+        }
+        const body = await readBytes(res, importer.maxFileBytes, () => new FileTooLargeError(importer.maxFileBytes));
+        return { status, headers: res.headers, body };
+      });
+      if (init.allowStatuses?.includes(answer.status)) return answer;
+      if ((await judge(answer.status, answer.headers, undefined)) === 'again' && tries < 5) continue;
+      if (answer.status === 429) throw new TransientError(`${label} rate limit reached (429)`);
+      return answer;
+    }
+  };
+
+  const requestJson = async <T>(pathOrUrl: string, init: RequestInit = {}): Promise<JsonAnswer<T>> => {
     for (let tries = 0; ; tries++) {
       const answer = await attempt(importer.timeoutMs, async (deadline) => {
         const { res } = await open(resolve(pathOrUrl), init, deadline);
@@ -292,13 +372,15 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
   return {
     url: resolve,
     requestJson,
+    requestText,
+    requestBytes,
     async getJson<T>(pathOrUrl: string, init?: { headers?: Record<string, string> }) {
       return (await requestJson<T>(pathOrUrl, init)).body;
     },
-    async download(pathOrUrl, filesDir, ext) {
+    async download(pathOrUrl, filesDir, ext, init = {}) {
       for (let tries = 0; ; tries++) {
         const result = await attempt(importer.timeoutMs * 10, async (deadline) => {
-          const { res } = await open(resolve(pathOrUrl), { headers: { accept: '*/*' } }, deadline);
+          const { res } = await open(resolve(pathOrUrl), { headers: { accept: '*/*', ...init.headers } }, deadline);
           const status = res.statusCode ?? 0;
           if (status < 200 || status >= 300) {
             res.resume();
@@ -309,7 +391,9 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
             res.destroy();
             return { file: undefined, tooBig: true };
           }
-          const stored = await storeStream(filesDir, res, ext, { maxBytes: importer.maxFileBytes });
+          const stored = await storeStream(filesDir, init.onProgress ? reporting(res, declared, init.onProgress) : res, ext, {
+            maxBytes: importer.maxFileBytes,
+          });
           const type = res.headers['content-type']?.split(';')[0].trim().toLowerCase() || null;
           return { file: { ...stored, mime: type } };
         });
@@ -320,4 +404,14 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
       }
     },
   };
+}
+
+/** Passes a download's chunks through, telling `onProgress` how far it got. */
+async function* reporting(source: AsyncIterable<Uint8Array>, total: number, onProgress: (received: number, total: number) => void) {
+  let received = 0;
+  for await (const chunk of source) {
+    received += chunk.byteLength;
+    onProgress(received, total);
+    yield chunk;
+  }
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getFileByHash } from '@api/data/files.ts';
-import { archiveCreatorImage, archiveFile, archiveInlineImages, imageSources, nameFromUrl } from '@api/importer/content.ts';
+import { archiveCreatorImage, archiveFile, archiveInlineImages, imageSources, nameFromUrl, progressLogger } from '@api/importer/content.ts';
 import { TransientError } from '@api/importer/errors.ts';
 import { createPaysiteClient } from '@api/importer/fetch.ts';
 import type { ImportContext } from '@api/importer/paysites/index.ts';
@@ -229,5 +229,21 @@ describe('archiveInlineImages', () => {
     );
     expect(imageSources('<img src="a.png"><p><img src="b.png"><img src="a.png"><img alt="none"></p>')).toEqual(['a.png', 'b.png']);
     expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('progressLogger', () => {
+  it('says how far a long download got, at most once per interval, with its size and speed', async () => {
+    const said: string[] = [];
+    const report = progressLogger({ log: (line) => said.push(line) }, 'Timelapse.mp4', 20);
+    report(1024 * 1024, 8 * 1024 * 1024);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    report(3 * 1024 * 1024, 8 * 1024 * 1024);
+    report(4 * 1024 * 1024, 8 * 1024 * 1024);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    report(5 * 1024 * 1024, Number.NaN);
+    expect(said).toHaveLength(2);
+    expect(said[0]).toMatch(/^Downloading Timelapse\.mp4: 3\.0 MB of 8\.0 MB \(\d+\.\d MB\/s\)\.$/);
+    expect(said[1]).toMatch(/^Downloading Timelapse\.mp4: 5\.0 MB \(\d+\.\d MB\/s\)\.$/);
   });
 });
