@@ -13,11 +13,11 @@
 import { touchCreatorUpdated, upsertCreator, getCreator } from '@api/data/creators.ts';
 import { upsertDiscordMessages } from '@api/data/discord.ts';
 import { nowEpoch } from '@api/data/util.ts';
-import { archiveFile, archiveFiles, type ArchivedFile } from '../content.ts';
-import { DiscordApi, type DiscordApiMessage } from './discord/api.ts';
-import { KEPT_MESSAGE_TYPES, embedMediaUrls, snowflakeMs, toMessageInput } from './discord/map.ts';
-import { planChannels, refusedLine, type DiscordCursor } from './discord/plan.ts';
-import type { ImportContext, PaysiteImporter } from './index.ts';
+import { archiveFile, archiveFiles, type ArchivedFile } from '@api/importer/content.ts';
+import { DiscordApi, type DiscordApiMessage } from './api.ts';
+import { KEPT_MESSAGE_TYPES, embedMediaUrls, snowflakeMs, toMessageInput } from './map.ts';
+import { planChannels, refusedLine, type DiscordCursor } from './plan.ts';
+import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
 import { countLabel } from '@shared/format.ts';
 
 /** Downloads a page's attachments and embed media; what could not be had is logged and left out. */

@@ -1,0 +1,15 @@
+import { KEY_MAX_LENGTH } from '../constants.ts';
+import { definePaysite } from './types.ts';
+import { fail, sessionKeyField } from './key-rules.ts';
+
+export const gumroad = definePaysite({
+  id: 'gumroad',
+  label: 'Gumroad',
+  profileUrl: (id) => `https://gumroad.com/${id}`,
+  tabs: [],
+  attachmentThumbnail: true,
+  keyFields: [
+    sessionKeyField((v) => (v.length >= 200 && v.length <= KEY_MAX_LENGTH ? v : fail('Invalid key: Expected 200 to 1024 characters.'))),
+  ],
+  dms: false,
+});

@@ -1,0 +1,12 @@
+import { definePaysite } from './types.ts';
+import { fail, sessionKeyField } from './key-rules.ts';
+
+export const patreon = definePaysite({
+  id: 'patreon',
+  label: 'Patreon',
+  profileUrl: (id) => `https://www.patreon.com/user?u=${id}`,
+  tabs: ['announcements', 'tags'],
+  attachmentThumbnail: false,
+  keyFields: [sessionKeyField((v) => (v.length === 43 ? v : fail(`Invalid key: Expected 43 characters, got ${v.length}`)))],
+  dms: true,
+});
