@@ -20,6 +20,7 @@ function candfansKey(value: string): string {
   return value;
 }
 
+/** Creator ids are numeric CandFans user ids. */
 export const candfans = definePaysite({
   id: 'candfans',
   label: 'CandFans',

@@ -2,6 +2,7 @@ import { KEY_MAX_LENGTH } from '../constants.ts';
 import { definePaysite } from './types.ts';
 import { fail, sessionKeyField } from './key-rules.ts';
 
+/** Creator ids are numeric pixiv user ids (the creator's handle is its public_id). */
 export const fanbox = definePaysite({
   id: 'fanbox',
   label: 'Pixiv Fanbox',

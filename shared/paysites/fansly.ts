@@ -20,6 +20,7 @@ function fanslyKey(value: string): string {
   return value;
 }
 
+/** Creator ids are numeric Fansly account ids. */
 export const fansly = definePaysite({
   id: 'fansly',
   label: 'Fansly',

@@ -1,6 +1,7 @@
 import { definePaysite } from './types.ts';
 import { fail, sessionKeyField } from './key-rules.ts';
 
+/** Creator ids are numeric fanclub ids. */
 export const fantia = definePaysite({
   id: 'fantia',
   label: 'Fantia',

@@ -2,6 +2,7 @@ import { KEY_MAX_LENGTH } from '../constants.ts';
 import { definePaysite } from './types.ts';
 import { fail, sessionKeyField } from './key-rules.ts';
 
+/** Creator ids are numeric Gumroad user ids (the user name is the public_id). */
 export const gumroad = definePaysite({
   id: 'gumroad',
   label: 'Gumroad',

@@ -13,7 +13,7 @@ export const fail = (message: string): never => {
   throw new KeyRuleFailure(message);
 };
 
-export const KEY_REQUIRED = 'Session key is required.';
+const KEY_REQUIRED = 'Session key is required.';
 const TOO_LONG = 'Key is too long.';
 
 /** The value, or fail(message) when it is longer than KEY_MAX_LENGTH. */

@@ -1,6 +1,7 @@
 import { definePaysite } from './types.ts';
 import { fail, sessionKeyField } from './key-rules.ts';
 
+/** Creator ids are the campaign owner's numeric Patreon user id (kemono's patreon/user/{id}). */
 export const patreon = definePaysite({
   id: 'patreon',
   label: 'Patreon',

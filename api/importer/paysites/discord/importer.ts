@@ -1,7 +1,7 @@
 /**
  * The Discord importer: archives the messages of the channels the user named (the key is a user token).
  * 1. GET /users/@me checks the token (401: the import fails, a kept key is marked dead).
- * 2. The plan (./discord/plan.ts): channels looked up, servers and channels stored, committed once.
+ * 2. The plan (./plan.ts): channels looked up, servers and channels stored, committed once.
  * 3. Each planned channel is read oldest to newest, GET /channels/{id}/messages?limit=100&after=<id>,
  *    starting after 0. One page is one step: its messages (attachments and embed media archived first)
  *    commit with the last message id read, so a resumed import continues right after the last stored
