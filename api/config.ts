@@ -3,6 +3,8 @@
  * Islands never import this module: the values they need are rendered into the page.
  */
 import path from 'node:path';
+import { readPaysiteEndpoints } from '@api/importer/paysites/endpoints.ts';
+import type { Paysite } from '@shared/paysites/index.ts';
 
 export interface Config {
   port: number;
@@ -49,12 +51,18 @@ export interface PaysiteEndpoint {
   baseUrl: string;
   /** Host names the importer may contact; a leading '.' allows subdomains. The base URL's host is always allowed. */
   hosts: string[];
+  /** Hosts that receive the session key besides the base URL's host (same matching as `hosts`). */
+  credentialHosts?: string[];
   /** Base of URLs the importer builds from asset ids (Discord's CDN: server icons); IMPORTER_{SERVICE}_CDN_URL. */
   cdnUrl?: string;
 }
 
 export interface ImporterConfig {
-  endpoints: { patreon: PaysiteEndpoint; fanbox: PaysiteEndpoint; discord: PaysiteEndpoint };
+  /**
+   * Keyed by paysite id, one per paysite with an importer; the settings (variables, defaults, hosts) are
+   * in each importer's folder, api/importer/paysites/<id>/endpoints.ts.
+   */
+  endpoints: Partial<Record<Paysite, PaysiteEndpoint>>;
   /**
    * Loopback and private addresses are refused unless IMPORTER_ALLOW_PRIVATE_ADDRESSES=1 (honoured only
    * under TROVE_ENV=test, for the fake paysites the tests start on 127.0.0.1).
@@ -66,24 +74,20 @@ export interface ImporterConfig {
   maxFileBytes: number;
 }
 
-function endpoint(raw: string | undefined, fallback: string, hosts: string[]): PaysiteEndpoint {
-  return { baseUrl: (raw || fallback).replace(/\/+$/, ''), hosts };
-}
-
 function importerConfig(env: NodeJS.ProcessEnv): ImporterConfig {
   return {
-    endpoints: {
-      patreon: endpoint(env.IMPORTER_PATREON_URL, 'https://www.patreon.com', ['.patreon.com', 'patreon.com', '.patreonusercontent.com']),
-      fanbox: endpoint(env.IMPORTER_FANBOX_URL, 'https://api.fanbox.cc', ['.fanbox.cc', '.pximg.net']),
-      discord: {
-        ...endpoint(env.IMPORTER_DISCORD_URL, 'https://discord.com/api/v10', ['discord.com', 'cdn.discordapp.com', 'media.discordapp.net']),
-        cdnUrl: (env.IMPORTER_DISCORD_CDN_URL || 'https://cdn.discordapp.com').replace(/\/+$/, ''),
-      },
-    },
+    endpoints: readPaysiteEndpoints(env),
     allowPrivateAddresses: env.TROVE_ENV === 'test' && /^(1|true|yes)$/i.test(env.IMPORTER_ALLOW_PRIVATE_ADDRESSES ?? ''),
     timeoutMs: positiveNumber(env.IMPORTER_TIMEOUT_SECONDS, 60) * 1000,
     maxFileBytes: positiveNumber(env.IMPORTER_MAX_FILE_MB, 2048) * 1024 * 1024,
   };
+}
+
+/** The endpoint of a paysite with an importer (its folder lists its settings). */
+export function paysiteEndpoint(importer: ImporterConfig, service: Paysite): PaysiteEndpoint {
+  const endpoint = importer.endpoints[service];
+  if (!endpoint) throw new Error(`No importer endpoint is configured for ${service}.`);
+  return endpoint;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -11,7 +11,7 @@
  * - Names compare case-insensitively by code unit, not by locale, for the same reason.
  */
 import { PAGE_SIZE } from './constants.ts';
-import type { Paysite } from './paysites.ts';
+import type { Paysite } from './paysites/index.ts';
 import type { ArtistSortField, SortOrder } from './validators.ts';
 
 /** What the list needs of a creators.txt item. */

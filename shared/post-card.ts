@@ -1,5 +1,5 @@
 /** Post card rules of SPEC.md section 2 ("Post cards"), shared by pages and islands. */
-import { ATTACHMENT_THUMBNAIL_PAYSITES, type Paysite } from './paysites.ts';
+import { takesAttachmentThumbnail } from './paysites/index.ts';
 import { POST_TITLE_MAX } from './constants.ts';
 import { countLabel } from './format.ts';
 
@@ -31,7 +31,7 @@ export function cardThumbnailPath(post: {
 }): string | undefined {
   const filePath = post.file && 'path' in post.file ? post.file.path : undefined;
   if (isImagePath(filePath)) return filePath;
-  if ((ATTACHMENT_THUMBNAIL_PAYSITES as readonly string[]).includes(post.service as Paysite)) {
+  if (takesAttachmentThumbnail(post.service)) {
     return post.attachments?.find((attachment) => isImagePath(attachment.path))?.path;
   }
   return undefined;

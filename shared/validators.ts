@@ -20,7 +20,7 @@ import {
   USERNAME_MAX,
   USERNAME_MIN,
 } from './constants.ts';
-import { PAYSITES, isPaysite, type Paysite } from './paysites.ts';
+import { PAYSITES, isPaysite, type Paysite } from './paysites/index.ts';
 
 // In browsers zod must not probe for `new Function` (its faster object parsing): the pages'
 // Content-Security-Policy forbids eval and reports even a caught probe as a violation. Every browser

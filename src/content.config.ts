@@ -9,7 +9,7 @@
  */
 import { defineCollection, z } from 'astro:content';
 import { glob } from 'astro/loaders';
-import { PAYSITES } from '@shared/paysites';
+import { PAYSITES } from '@shared/paysites/index.ts';
 
 const pages = defineCollection({
   loader: glob({ pattern: '*.md', base: './src/content/pages' }),

@@ -15,7 +15,7 @@ import { appendImportLog, createImport } from '../data/imports.ts';
 import { inTransaction, nowIso } from '../data/util.ts';
 import { AUTO_IMPORT_PRIORITY } from '../routes/importer.ts';
 import { decryptSessionKey, KeyDecryptionError } from './key-crypto.ts';
-import { paysiteLabel } from '@shared/paysites.ts';
+import { paysiteLabel } from '@shared/paysites/index.ts';
 import { sealForWorker } from './work-key.ts';
 
 export const AUTO_IMPORT_LINES = {

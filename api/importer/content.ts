@@ -15,7 +15,7 @@ import { extensionOf } from '../data/util.ts';
 import { FileTooLargeError } from '../media/store.ts';
 import { writeAtomic } from '../server/atomic-write.ts';
 import { ForbiddenHostError, PaysiteRequestError, type PaysiteClient } from './fetch.ts';
-import type { ImportContext } from './paysites/index.ts';
+import type { ImportContext } from './context.ts';
 
 export interface ArchivedFile {
   name: string;

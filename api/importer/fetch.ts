@@ -41,8 +41,9 @@ export interface PaysiteClientOptions {
   /** Sent with requests to the credential hosts (cookies, authorization); never logged. */
   headers: Record<string, string>;
   /**
-   * Hosts that get `headers` (same matching as the allowlist); default only the base URL's host, so a
-   * session cookie never travels to a file CDN, even through a redirect.
+   * Hosts that get `headers` besides the base URL's host (same matching as the allowlist); default the
+   * endpoint's credential hosts, else none, so a session cookie never travels to a file CDN, even
+   * through a redirect.
    */
   credentialHosts?: string[];
   /** Sent with every request (e.g. a user agent). */
@@ -182,7 +183,10 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
   const keyRejected = options.keyRejectedStatuses ?? [401];
   const maxInlineWait = options.maxInlineRetryAfterMs ?? 60_000;
 
-  const credentialEndpoint: PaysiteEndpoint = { baseUrl: endpoint.baseUrl, hosts: options.credentialHosts ?? [] };
+  const credentialEndpoint: PaysiteEndpoint = {
+    baseUrl: endpoint.baseUrl,
+    hosts: options.credentialHosts ?? endpoint.credentialHosts ?? [],
+  };
   const sendsCredentials = (url: URL) => isAllowedHost(credentialEndpoint, url.hostname);
 
   const resolve = (pathOrUrl: string) =>

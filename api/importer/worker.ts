@@ -27,15 +27,10 @@ import {
 import { inTransaction, nowIso } from '../data/util.ts';
 import { redactCredential } from './credential.ts';
 import { openForWorker } from './work-key.ts';
-import { paysiteLabel } from '@shared/paysites.ts';
-import {
-  KeyRejectedError,
-  LeaseLostError,
-  TransientError,
-  importerFor,
-  type ImportContext,
-  type PaysiteImporter,
-} from './paysites/index.ts';
+import { paysiteLabel } from '@shared/paysites/index.ts';
+import type { ImportContext, PaysiteImporter } from './context.ts';
+import { KeyRejectedError, LeaseLostError, TransientError } from './errors.ts';
+import { importerFor } from './paysites/index.ts';
 
 export interface WorkerOptions {
   /** How long a claim lasts without a heartbeat; a crashed worker's import waits this long. */

@@ -7,7 +7,7 @@ import { countCreatorPosts, countPosts, iterateCreatorPostIds, listRevisionIds, 
 import { countCreators } from '../data/creators.ts';
 import { countCreatorShares, countShares, iterateShareIds } from '../data/shares.ts';
 import { countCreatorDms, countDms } from '../data/dms.ts';
-import { hasTab } from '@shared/paysites.ts';
+import { hasTab } from '@shared/paysites/index.ts';
 import type { Change } from '../data/changes.ts';
 import { CHAT_PAGE_SIZE, PAGE_SIZE } from '@shared/constants.ts';
 import { communityUrl, creatorUrl, discordServerUrl, popularUrl, postUrl, revisionUrl, shareUrl } from '@shared/urls.ts';

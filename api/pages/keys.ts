@@ -4,7 +4,7 @@
  * Searches (q, tag and any other parameter) are rendered on demand and never stored.
  */
 import { PAGE_SIZE } from '@shared/constants.ts';
-import { isPaysite } from '@shared/paysites.ts';
+import { isPaysite } from '@shared/paysites/index.ts';
 import { POPULAR_PERIODS, chatOffset, offset as offsetRule } from '@shared/validators.ts';
 
 /** Global listings shift on every import; only their first pages are kept (deeper ones render on demand). */

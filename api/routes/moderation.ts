@@ -28,7 +28,7 @@ import {
 } from '../data/moderation.ts';
 import type { Db } from '../data/db.ts';
 import { LINK_CANDIDATES_MAX, LINK_REASON_MAX, PAGE_SIZE } from '@shared/constants.ts';
-import { PAYSITES } from '@shared/paysites.ts';
+import { PAYSITES } from '@shared/paysites/index.ts';
 import {
   ASSIGNABLE_ROLES,
   accountId,

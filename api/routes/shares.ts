@@ -21,7 +21,7 @@ import { receiveUpload, uploadMessages, type UploadLimits } from '../media/uploa
 import { PAGE_SIZE, SHARE_UPLOAD_LIMITS } from '@shared/constants.ts';
 import { dataPaths } from '../config.ts';
 import { artistIdParam, firstIssueMessage, offset, scalarText, serviceParam, shareIdParam } from '@shared/validators.ts';
-import { PAYSITES, isPaysite } from '@shared/paysites.ts';
+import { PAYSITES, isPaysite } from '@shared/paysites/index.ts';
 import { CREATOR_NOT_FOUND, creatorParams, creatorProfile, requireCreatorProfile } from './creator-common.ts';
 import { extensionOf } from '../data/util.ts';
 

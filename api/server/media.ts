@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mimeForExt } from '@shared/mime.ts';
-import { isPaysite } from '@shared/paysites.ts';
+import { isPaysite } from '@shared/paysites/index.ts';
 import { Thumbnailer, type ThumbnailerOptions } from '../media/thumbnails.ts';
 import { sendFile } from './send-file.ts';
 

@@ -1,5 +1,5 @@
 /** Service-shaped ids for demo creators and posts. Post ids embed a per-service counter, so they are unique. */
-import type { Paysite } from '@shared/paysites.ts';
+import type { Paysite } from '@shared/paysites/index.ts';
 import type { Rng } from './random.ts';
 
 export const DISCORD_EPOCH_MS = 1_420_070_400_000;

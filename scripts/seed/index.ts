@@ -25,7 +25,7 @@ import {
 } from '@api/data/posts.ts';
 import { countFiles } from '@api/data/files.ts';
 import { dataPaths } from '@api/config.ts';
-import { PAYSITES, TABS_BY_PAYSITE, type Paysite } from '@shared/paysites.ts';
+import { PAYSITES, hasTab, takesAttachmentThumbnail, type Paysite } from '@shared/paysites/index.ts';
 import { createRng, type Rng } from './random.ts';
 import { COMMENTER_NAMES, COMMENTS, TAGS, creatorName, handle, pickLanguage, postContent, postTitle, sentence } from './text.ts';
 import { creatorId as makeCreatorId, PostIdGenerator } from './ids.ts';
@@ -202,9 +202,6 @@ function pickAttachment(rng: Rng, pool: MediaPool): PoolFile {
   return rng.pick(pool.documents);
 }
 
-const TAGGED = new Set<string>(TABS_BY_PAYSITE.tags);
-const ATTACHMENT_FIRST = new Set<string>(['fansly', 'candfans', 'boosty', 'gumroad']);
-
 async function seedPosts(
   db: Db,
   rng: Rng,
@@ -256,14 +253,14 @@ async function seedPosts(
             edited:
               rng.chance(0.1) && addedMs - publishedMs > 3_600_000 ? iso(publishedMs + rng.int(3_600_000, addedMs - publishedMs)) : null,
             attachments: [],
-            tags: TAGGED.has(service) ? rng.sample(TAGS, rng.int(0, 4)) : [],
+            tags: hasTab('tags', service) ? rng.sample(TAGS, rng.int(0, 4)) : [],
           };
           // Every 101st post, one of the titles a post card must cut or replace (SPEC.md, post cards); no
           // random draw, so the rest of the archive stays as it was.
           if (i % 101 === 50) post.title = `${post.title}: ${'a much longer title than a card can show '.repeat(2).trim()}`;
           if (i % 101 === 51) post.title = 'DM';
           if (i % 101 === 52) post.title = '';
-          const attachmentOnly = ATTACHMENT_FIRST.has(service) && rng.chance(0.3);
+          const attachmentOnly = takesAttachmentThumbnail(service) && rng.chance(0.3);
           if (!attachmentOnly && rng.chance(0.85)) post.file = fileInput(rng.pick(pool.images));
           const attachmentCount = attachmentOnly ? rng.int(1, 3) : [0, 0, 0, 0, 1, 1, 1, 2, 2, 3][rng.int(0, 9)];
           const used = new Set<string>();

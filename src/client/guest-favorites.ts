@@ -3,7 +3,7 @@
  * section 5), read by the registration form and sent as favorites_json. Browser-safe.
  */
 import { GUEST_FAVORITES_COOKIE } from '@shared/constants.ts';
-import { isPaysite } from '@shared/paysites.ts';
+import { isPaysite } from '@shared/paysites/index.ts';
 
 export interface GuestFavorite {
   service: string;

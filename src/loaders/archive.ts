@@ -15,7 +15,7 @@ import {
 } from '@api/data/posts.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { firstIssueMessage, postsSearchQuery } from '@shared/validators.ts';
-import { isPaysite, type Paysite } from '@shared/paysites.ts';
+import { isPaysite, type Paysite } from '@shared/paysites/index.ts';
 import { paginate } from '@shared/pagination.ts';
 import { creatorUrl, discordServerUrl } from '@shared/urls.ts';
 import { GLOBAL_LISTING_STORED_PAGES } from '@api/pages/keys.ts';

@@ -7,7 +7,7 @@ import { linkedCreators, listAnnouncements, listFancards } from '@api/data/creat
 import { countCreatorDms, listCreatorDms } from '@api/data/dms.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { paginate } from '@shared/pagination.ts';
-import { hasTab } from '@shared/paysites.ts';
+import { hasTab } from '@shared/paysites/index.ts';
 import { creatorTabUrl } from '@shared/urls.ts';
 import { pastTheEnd, resolveCreator } from './archive.ts';
 import { badRequest, notFound, ok, readOffset } from './outcome.ts';

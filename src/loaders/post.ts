@@ -15,7 +15,7 @@ import { archiveTypeOf } from '@api/media/archives.ts';
 import { thumbnailFileOf } from '@api/media/thumbnails.ts';
 import { dataPaths } from '@api/config.ts';
 import { formatDateTime } from '@shared/format.ts';
-import { PAYSITE_LABELS } from '@shared/paysites.ts';
+import { paysiteLabel } from '@shared/paysites/index.ts';
 import { archiveFileUrl, fileUrl, postUrl, revisionUrl, thumbnailUrl } from '@shared/urls.ts';
 import { badRequest, notFound, ok } from './outcome.ts';
 import { resolveCreator } from './archive.ts';
@@ -134,6 +134,6 @@ export type PostView = Extract<ReturnType<typeof loadView>, { kind: 'ok' }>['dat
 
 /** The page part of the document title. */
 export function postPageTitle(view: PostView): string {
-  const title = `"${view.post.title || 'Untitled'}" by ${view.creator.name} from ${PAYSITE_LABELS[view.service]}`;
+  const title = `"${view.post.title || 'Untitled'}" by ${view.creator.name} from ${paysiteLabel(view.service)}`;
   return view.revisionId === null ? title : `${title} (revision ${view.revisionId})`;
 }

@@ -5,7 +5,7 @@
 import type { SiteDeps } from './deps.ts';
 import { randomCreator } from '@api/data/creators.ts';
 import { randomPost, resolvePost } from '@api/data/posts.ts';
-import { isPaysite } from '@shared/paysites.ts';
+import { isPaysite } from '@shared/paysites/index.ts';
 import { creatorPageUrl, postUrl } from '@shared/urls.ts';
 import { badRequest, notFound, redirect, type PageOutcome } from './outcome.ts';
 

@@ -7,7 +7,7 @@ import { countCreatorShares, countShares, getShare, listCreatorShares, listShare
 import { findCreator } from '@api/data/creators.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { paginate } from '@shared/pagination.ts';
-import { isPaysite } from '@shared/paysites.ts';
+import { isPaysite } from '@shared/paysites/index.ts';
 import { creatorTabUrl, fileUrl } from '@shared/urls.ts';
 import { badRequest, notFound, ok, readOffset } from './outcome.ts';
 import { pastTheEnd, resolveCreator } from './archive.ts';

@@ -6,7 +6,7 @@ import { expect, test } from '@playwright/test';
 import { e2eRow, readE2eDb } from './e2e-db.ts';
 import { expectScrollingRow } from './scroll-row.ts';
 import { epochToIso } from '@shared/format.ts';
-import { paysiteLabel } from '@shared/paysites.ts';
+import { paysiteLabel } from '@shared/paysites/index.ts';
 
 const fanbox = () =>
   e2eRow<{ id: string; announcements: number; fancards: number; dms: number }>(`

@@ -246,7 +246,7 @@ test.describe('without JavaScript', () => {
   });
 });
 
-/** Each paysite's page, written out here independently of shared/paysites.ts. */
+/** Each paysite's page, written out here independently of shared/paysites/. */
 const PAYSITE_PAGES: Record<string, (id: string) => string> = {
   patreon: (id) => `https://www.patreon.com/user?u=${id}`,
   fanbox: (id) => `https://www.pixiv.net/fanbox/creator/${id}`,

@@ -6,7 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PAYSITES } from '@shared/paysites.ts';
+import { PAYSITES } from '@shared/paysites/index.ts';
 import { signInBrowser } from './e2e-db.ts';
 
 const WIDE = { width: 1280, height: 800 };

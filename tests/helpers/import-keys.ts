@@ -2,7 +2,7 @@
  * Well-formed importer submissions for every service (SPEC.md section 5 rules), built at call time so
  * the boosty expiry is always in the future. Shared by the validator, API and browser tests.
  */
-import type { Paysite } from '@shared/paysites.ts';
+import type { Paysite } from '@shared/paysites/index.ts';
 
 const hex = (n: number, seed = 'a1') => seed.repeat(Math.ceil(n / seed.length)).slice(0, n);
 export const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64');

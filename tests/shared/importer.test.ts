@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DM_SERVICES, IMPORTER_SCHEMAS, IMPORTER_SERVICES, importSubmissionError, importSubmissionSchema } from '@shared/importer.ts';
-import { PAYSITES, type Paysite } from '@shared/paysites.ts';
+import { PAYSITES, type Paysite } from '@shared/paysites/index.ts';
 import { b64, boostyKey, validSubmission } from '../helpers/import-keys.ts';
 
 const hex = (n: number) => 'a'.repeat(n);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PAYSITES, paysiteProfileUrl } from '@shared/paysites.ts';
+import { PAYSITES, paysiteProfileUrl } from '@shared/paysites/index.ts';
 
 describe('paysite profile links', () => {
   it('build each paysite page from its own id', () => {

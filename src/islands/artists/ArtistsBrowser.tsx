@@ -25,7 +25,7 @@ import {
 } from '@shared/artists.ts';
 import { DEBOUNCE_ARTISTS_MS } from '@shared/constants.ts';
 import { paginate } from '@shared/pagination.ts';
-import { isPaysite } from '@shared/paysites.ts';
+import { isPaysite } from '@shared/paysites/index.ts';
 import type { ArtistSortField, SortOrder } from '@shared/validators.ts';
 import ErrorDetails from '../shell/ErrorDetails.tsx';
 import CreatorCardView from './CreatorCardView.tsx';

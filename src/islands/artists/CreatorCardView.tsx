@@ -3,7 +3,7 @@
  * (the artists browser test compares the two). The icons path comes in as a prop because islands
  * cannot read the server configuration.
  */
-import { paysiteLabel } from '@shared/paysites.ts';
+import { paysiteLabel } from '@shared/paysites/index.ts';
 import { creatorUrl, iconUrl } from '@shared/urls.ts';
 import { epochToIso, favoritesLabel, formatDate } from '@shared/format.ts';
 

@@ -7,7 +7,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { ApiError, api } from '@site/client/api-client.ts';
 import { IMPORT_POLL_MS } from '@shared/constants.ts';
 import { formatDateTime } from '@shared/format.ts';
-import { paysiteLabel } from '@shared/paysites.ts';
+import { paysiteLabel } from '@shared/paysites/index.ts';
 import type { ImportView } from '@site/loaders/importer.ts';
 
 export const NOT_FOUND = 'Your import could not be found.';

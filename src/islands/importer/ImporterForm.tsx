@@ -1,14 +1,14 @@
 /**
  * The importer form (SPEC.md section 2, Importer): Paysite select, the service's inputs, checkboxes
- * sent as '1'/'0', 'Submit Key'. The same rules as the server (shared/importer.ts) run before sending,
- * so a bad key shows 'Error: {message}' at once; on success the browser opens the import's status page.
+ * sent as '1'/'0', 'Submit Key'. The inputs and rules come from the paysite descriptors (shared/paysites);
+ * the same rules as the server (shared/importer.ts) run before sending, so a bad key shows
+ * 'Error: {message}' at once; on success the browser opens the import's status page.
  */
 import { useEffect, useId, useState } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
 import { api, describeError } from '@site/client/api-client.ts';
 import { IMPORTER_SERVICES, importSubmissionError, importerService } from '@shared/importer.ts';
-import { KEY_MAX_LENGTH } from '@shared/constants.ts';
-import type { Paysite } from '@shared/paysites.ts';
+import type { Paysite } from '@shared/paysites/index.ts';
 import { importStatusUrl } from '@shared/urls.ts';
 
 interface Props {
@@ -56,7 +56,7 @@ export default function ImporterForm({ signedIn }: Props) {
             name={field.name}
             type="text"
             required
-            maxLength={KEY_MAX_LENGTH}
+            maxLength={field.maxLength}
             autoComplete="off"
             spellCheck={false}
             defaultValue={field.name === 'user_agent' ? userAgent : undefined}

@@ -6,7 +6,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '@site/client/api-client';
 import { LINK_CANDIDATES_MAX, LINK_REASON_MAX } from '@shared/constants';
-import { paysiteLabel } from '@shared/paysites';
+import { paysiteLabel } from '@shared/paysites/index.ts';
 import ApiForm from '../forms/ApiForm';
 import PaysiteOptions from '../forms/PaysiteOptions.tsx';
 

@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import { api, describeError } from '@site/client/api-client';
-import { paysiteLabel } from '@shared/paysites';
+import { paysiteLabel } from '@shared/paysites/index.ts';
 import { creatorPageUrl } from '@shared/urls';
 import { useHydrated } from '../shell/useHydrated';
 

@@ -7,7 +7,7 @@ import { useEffect, useId, useState } from 'react';
 import { flushSync } from 'react-dom';
 import ApiForm from '../forms/ApiForm.tsx';
 import { ApiError, api, describeError } from '@site/client/api-client.ts';
-import { PAYSITES } from '@shared/paysites.ts';
+import { PAYSITES } from '@shared/paysites/index.ts';
 import { checkUploadFiles, formatBytes } from '@shared/upload-limits.ts';
 import { loginUrl, shareUrl } from '@shared/urls.ts';
 import { postWithProgress } from './upload-request.ts';

@@ -13,7 +13,7 @@ import { getFileByHash } from '@api/data/files.ts';
 import { archiveCreatorImage, archiveFile, archiveInlineImages, imageSources, nameFromUrl, progressLogger } from '@api/importer/content.ts';
 import { TransientError } from '@api/importer/errors.ts';
 import { createPaysiteClient } from '@api/importer/fetch.ts';
-import type { ImportContext } from '@api/importer/paysites/index.ts';
+import type { ImportContext } from '@api/importer/context.ts';
 import { readConfig } from '@api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 import { closeAll, startServer, startTcpCounter, type LocalServer } from './local-server.ts';

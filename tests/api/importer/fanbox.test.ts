@@ -11,7 +11,7 @@ import { getCreator, listAnnouncements, listFancards } from '@api/data/creators.
 import { addAutoImportKey, createImport, getImport, getImportLogs, updateImport } from '@api/data/imports.ts';
 import { getPost, listComments } from '@api/data/posts.ts';
 import { nowIso } from '@api/data/util.ts';
-import { fanboxImporter } from '@api/importer/paysites/fanbox.ts';
+import { fanboxImporter } from '@api/importer/paysites/fanbox/importer.ts';
 import { sealForWorker } from '@api/importer/work-key.ts';
 import { startImportWorker, type ImportWorker } from '@api/importer/worker.ts';
 import { readConfig } from '@api/config.ts';

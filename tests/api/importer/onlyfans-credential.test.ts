@@ -14,7 +14,7 @@ import { getAutoImportKey, getImport, getImportLogs, getImportWorkKey } from '@a
 import { credentialSecrets, parseOnlyfansCredential, redactCredential } from '@api/importer/credential.ts';
 import { decryptSessionKey } from '@api/importer/key-crypto.ts';
 import { keyFingerprint } from '@api/importer/key-store.ts';
-import { TransientError } from '@api/importer/paysites/index.ts';
+import { TransientError } from '@api/importer/errors.ts';
 import { openForWorker } from '@api/importer/work-key.ts';
 import { startImportWorker } from '@api/importer/worker.ts';
 import { dataPaths, readConfig, type Config } from '@api/config.ts';

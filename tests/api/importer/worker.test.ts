@@ -19,8 +19,10 @@ import {
   updateImport,
 } from '@api/data/imports.ts';
 import { nowIso } from '@api/data/util.ts';
-import { KeyRejectedError, TransientError, notAvailableLine, type PaysiteImporter } from '@api/importer/paysites/index.ts';
-import { SLOW_TEST_CREATOR } from '@api/importer/paysites/test-slow.ts';
+import type { PaysiteImporter } from '@api/importer/context.ts';
+import { KeyRejectedError, TransientError } from '@api/importer/errors.ts';
+import { notAvailableLine } from '@api/importer/paysites/index.ts';
+import { SLOW_TEST_CREATOR } from '@api/importer/test-slow.ts';
 import { openForWorker, sealForWorker } from '@api/importer/work-key.ts';
 import { WORKER_LINES, startImportWorker, type ImportWorker, type WorkerOptions } from '@api/importer/worker.ts';
 import { readConfig } from '@api/config.ts';

@@ -11,7 +11,7 @@ import { IMPORTER_MESSAGES, SUBMITTED_PRIORITY } from '@api/routes/importer.ts';
 import { IMPORT_RATE_LIMIT_MESSAGE } from '@api/importer/submit-limits.ts';
 import { readConfig } from '@api/config.ts';
 import { IMPORT_RATE_LIMITS } from '@shared/constants.ts';
-import { PAYSITES } from '@shared/paysites.ts';
+import { PAYSITES } from '@shared/paysites/index.ts';
 import { boostyKey, validSubmission } from '../../helpers/import-keys.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';

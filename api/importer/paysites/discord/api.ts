@@ -7,9 +7,11 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
+import { paysiteEndpoint } from '@api/config.ts';
 import { TransientError } from '@api/importer/errors.ts';
 import { createPaysiteClient, type PaysiteClient } from '@api/importer/fetch.ts';
-import type { ImportContext } from '../index.ts';
+import type { ImportContext } from '@api/importer/context.ts';
+import { discordEndpoints } from './endpoints.ts';
 
 /** Messages a page: the API's maximum. */
 export const MESSAGES_PER_PAGE = 100;
@@ -120,7 +122,7 @@ export class DiscordApi {
   constructor(private readonly ctx: ImportContext) {
     this.client = createPaysiteClient({
       label: 'Discord',
-      endpoint: ctx.config.importer.endpoints.discord,
+      endpoint: paysiteEndpoint(ctx.config.importer, 'discord'),
       importer: ctx.config.importer,
       headers: { authorization: ctx.key },
       signal: ctx.signal,
@@ -192,7 +194,7 @@ export class DiscordApi {
   /** The URL of a server's icon on Discord's CDN. */
   guildIconUrl(guild: DiscordApiGuild): string | undefined {
     if (!guild.icon) return undefined;
-    const cdn = this.ctx.config.importer.endpoints.discord.cdnUrl ?? 'https://cdn.discordapp.com';
+    const cdn = paysiteEndpoint(this.ctx.config.importer, 'discord').cdnUrl ?? discordEndpoints.cdn!.default;
     return `${cdn}/icons/${guild.id}/${guild.icon}.${guild.icon.startsWith('a_') ? 'gif' : 'png'}?size=512`;
   }
 }

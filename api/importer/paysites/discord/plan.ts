@@ -10,7 +10,7 @@ import { getCreator, upsertCreator } from '@api/data/creators.ts';
 import { upsertDiscordChannel, type DiscordChannelInput } from '@api/data/discord.ts';
 import { archiveCreatorImage } from '@api/importer/content.ts';
 import { PaysiteRequestError } from '@api/importer/fetch.ts';
-import type { ImportContext } from '../index.ts';
+import type { ImportContext } from '@api/importer/context.ts';
 import type { DiscordApi, DiscordApiChannel, DiscordApiGuild } from './api.ts';
 import { CATEGORY_TYPE, DM_TYPES, FORUM_TYPES, MESSAGE_CHANNEL_TYPES, toChannelInput } from './map.ts';
 import { countLabel } from '@shared/format.ts';

@@ -6,9 +6,10 @@
  * importer does not know is a TransientError (retried later) rather than a crash or a silent skip.
  */
 import { z } from 'zod';
+import { paysiteEndpoint } from '@api/config.ts';
 import { TransientError } from '@api/importer/errors.ts';
 import { createPaysiteClient, PaysiteRequestError, type PaysiteClient } from '@api/importer/fetch.ts';
-import type { ImportContext } from '../index.ts';
+import type { ImportContext } from '@api/importer/context.ts';
 
 const user = z.object({ userId: z.string(), name: z.string(), iconUrl: z.string().nullish() });
 
@@ -172,12 +173,10 @@ async function unlessGone<T>(promise: Promise<T>): Promise<T | undefined> {
 export function fanboxApi(ctx: ImportContext): FanboxApi {
   const client = createPaysiteClient({
     label: 'Fanbox',
-    endpoint: ctx.config.importer.endpoints.fanbox,
+    endpoint: paysiteEndpoint(ctx.config.importer, 'fanbox'),
     importer: ctx.config.importer,
-    // The session cookie goes to fanbox.cc hosts only (downloads.fanbox.cc needs it); pximg.net images
-    // need only the Referer.
+    // Sent to the endpoint's credential hosts only (./endpoints.ts).
     headers: { cookie: `FANBOXSESSID=${ctx.key}` },
-    credentialHosts: ['.fanbox.cc'],
     publicHeaders: {
       origin: 'https://www.fanbox.cc',
       referer: 'https://www.fanbox.cc/',

@@ -6,7 +6,7 @@
  */
 import { upsertDm } from '@api/data/dms.ts';
 import type { PaysiteClient } from '@api/importer/fetch.ts';
-import type { ImportContext } from '../index.ts';
+import type { ImportContext } from '@api/importer/context.ts';
 import { CONVERSATIONS_PATH, getDocument, messagesPath, nextPath } from './api.ts';
 import { dataList, dmPlan, relatedId, type DmPlan } from './map.ts';
 

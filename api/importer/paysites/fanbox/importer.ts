@@ -14,12 +14,19 @@ import { findFancardId, getCreator, upsertAnnouncement, upsertCreator, upsertFan
 import { getFileByHash } from '@api/data/files.ts';
 import { upsertComment, upsertPost, type CommentInput, type PostInput } from '@api/data/posts.ts';
 import { nowEpoch } from '@api/data/util.ts';
-import { archiveCreatorImage, archiveFile, archiveFiles, archiveInlineImages, nameFromUrl, type ArchivedFile } from '../content.ts';
-import { PaysiteRequestError } from '../fetch.ts';
-import { fanboxApi, type FanboxApi, type PostInfo, type PostItem } from './fanbox/api.ts';
-import { articleHtml, fileName, flattenComments, postEmbed, postMedia, textToHtml, type ArchivedFiles } from './fanbox/map.ts';
-import type { ImportContext, PaysiteImporter } from './index.ts';
-import { archiveTime, escapeHtml } from '../text.ts';
+import {
+  archiveCreatorImage,
+  archiveFile,
+  archiveFiles,
+  archiveInlineImages,
+  nameFromUrl,
+  type ArchivedFile,
+} from '@api/importer/content.ts';
+import { PaysiteRequestError } from '@api/importer/fetch.ts';
+import { fanboxApi, type FanboxApi, type PostInfo, type PostItem } from './api.ts';
+import { articleHtml, fileName, flattenComments, postEmbed, postMedia, textToHtml, type ArchivedFiles } from './map.ts';
+import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
+import { archiveTime, escapeHtml } from '@api/importer/text.ts';
 import { countLabel } from '@shared/format.ts';
 
 interface Sub {

@@ -1,7 +1,7 @@
 /**
  * The Discord importer: archives the messages of the channels the user named (the key is a user token).
  * 1. GET /users/@me checks the token (401: the import fails, a kept key is marked dead).
- * 2. The plan (./discord/plan.ts): channels looked up, servers and channels stored, committed once.
+ * 2. The plan (./plan.ts): channels looked up, servers and channels stored, committed once.
  * 3. Each planned channel is read oldest to newest, GET /channels/{id}/messages?limit=100&after=<id>,
  *    starting after 0. One page is one step: its messages (attachments and embed media archived first)
  *    commit with the last message id read, so a resumed import continues right after the last stored
@@ -13,11 +13,11 @@
 import { touchCreatorUpdated, upsertCreator, getCreator } from '@api/data/creators.ts';
 import { upsertDiscordMessages } from '@api/data/discord.ts';
 import { nowEpoch } from '@api/data/util.ts';
-import { archiveFile, archiveFiles, type ArchivedFile } from '../content.ts';
-import { DiscordApi, type DiscordApiMessage } from './discord/api.ts';
-import { KEPT_MESSAGE_TYPES, embedMediaUrls, snowflakeMs, toMessageInput } from './discord/map.ts';
-import { planChannels, refusedLine, type DiscordCursor } from './discord/plan.ts';
-import type { ImportContext, PaysiteImporter } from './index.ts';
+import { archiveFile, archiveFiles, type ArchivedFile } from '@api/importer/content.ts';
+import { DiscordApi, type DiscordApiMessage } from './api.ts';
+import { KEPT_MESSAGE_TYPES, embedMediaUrls, snowflakeMs, toMessageInput } from './map.ts';
+import { planChannels, refusedLine, type DiscordCursor } from './plan.ts';
+import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
 import { countLabel } from '@shared/format.ts';
 
 /** Downloads a page's attachments and embed media; what could not be had is logged and left out. */

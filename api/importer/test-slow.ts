@@ -6,7 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { upsertCreator } from '@api/data/creators.ts';
 import { upsertPost } from '@api/data/posts.ts';
-import type { ImportContext, PaysiteImporter } from './index.ts';
+import type { ImportContext, PaysiteImporter } from './context.ts';
 
 export const SLOW_TEST_CREATOR = 'slow-test-creator';
 

@@ -9,16 +9,17 @@
  * being worked on and how many of its posts are committed (one step per post), then the DM position.
  * The key is checked first on every run, so an expired key fails the import before anything else.
  */
+import { paysiteEndpoint } from '@api/config.ts';
 import { upsertCreator } from '@api/data/creators.ts';
 import { upsertComment, upsertPost } from '@api/data/posts.ts';
 import { nowEpoch } from '@api/data/util.ts';
-import { archiveCreatorImage } from '../content.ts';
-import { createPaysiteClient, type PaysiteClient } from '../fetch.ts';
-import type { ImportContext, PaysiteImporter } from './index.ts';
-import { CURRENT_USER_PATH, campaignAttributes, getDocument, nextPath, parseOr, postsPath } from './patreon/api.ts';
-import { FIRST_DM_CURSOR, importDms, type DmCursor } from './patreon/dms.ts';
-import { dataList, indexIncluded, postPlan, related, relatedId } from './patreon/map.ts';
-import { preparePost } from './patreon/posts.ts';
+import { archiveCreatorImage } from '@api/importer/content.ts';
+import { createPaysiteClient, type PaysiteClient } from '@api/importer/fetch.ts';
+import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
+import { CURRENT_USER_PATH, campaignAttributes, getDocument, nextPath, parseOr, postsPath } from './api.ts';
+import { FIRST_DM_CURSOR, importDms, type DmCursor } from './dms.ts';
+import { dataList, indexIncluded, postPlan, related, relatedId } from './map.ts';
+import { preparePost } from './posts.ts';
 import { countLabel } from '@shared/format.ts';
 
 interface Subscription {
@@ -146,7 +147,7 @@ export const patreonImporter: PaysiteImporter = { run: (ctx) => run(ctx) };
 async function run(ctx: ImportContext): Promise<void> {
   const client = createPaysiteClient({
     label: 'Patreon',
-    endpoint: ctx.config.importer.endpoints.patreon,
+    endpoint: paysiteEndpoint(ctx.config.importer, 'patreon'),
     importer: ctx.config.importer,
     headers: { cookie: `session_id=${ctx.key}`, 'user-agent': USER_AGENT },
     signal: ctx.signal,
