@@ -14,7 +14,7 @@ import { registerFile } from '../data/files.ts';
 import { storeStream } from '../media/store.ts';
 import { type ArchivedFile, progressLogger, skipLine } from './content.ts';
 import type { PaysiteClient } from './fetch.ts';
-import type { ImportContext } from './paysites/index.ts';
+import type { ImportContext } from './context.ts';
 
 export interface HlsVariant {
   url: string;

@@ -13,7 +13,7 @@ import { readConfig } from '@api/config.ts';
 import { getFileByHash } from '@api/data/files.ts';
 import { createPaysiteClient } from '@api/importer/fetch.ts';
 import { archiveHls, masterVariants, mediaPlaylist } from '@api/importer/hls.ts';
-import type { ImportContext } from '@api/importer/paysites/index.ts';
+import type { ImportContext } from '@api/importer/context.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 import { closeAll, startServer, type LocalServer } from './local-server.ts';
 
