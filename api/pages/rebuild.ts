@@ -4,8 +4,10 @@
  * and prunes listing pages past the end. Progress is reported through a callback.
  */
 import type { Db } from '../data/db.ts';
-import { getKv, iterateChangesSince, lastChangeId, setKv } from '../data/changes.ts';
-import { iteratePostKeys, iterateRevisionKeys } from '../data/posts.ts';
+import { getKv, setKv } from '../data/kv.ts';
+import { iterateChangesSince, lastChangeId } from '../data/changes.ts';
+import { iteratePostKeys } from '../data/posts.ts';
+import { iterateRevisionKeys } from '../data/post-revisions.ts';
 import { iterateCreatorKeys } from '../data/creators.ts';
 import { postUrl, revisionUrl } from '@shared/urls.ts';
 import { PageStore } from '../server/page-store.ts';

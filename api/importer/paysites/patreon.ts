@@ -10,7 +10,8 @@
  * The key is checked first on every run, so an expired key fails the import before anything else.
  */
 import { upsertCreator } from '@api/data/creators.ts';
-import { upsertComment, upsertPost } from '@api/data/posts.ts';
+import { upsertComment } from '@api/data/comments.ts';
+import { upsertPost } from '@api/data/posts.ts';
 import { nowEpoch } from '@api/data/util.ts';
 import { archiveCreatorImage } from '../content.ts';
 import { createPaysiteClient, type PaysiteClient } from '../fetch.ts';
