@@ -1,7 +1,7 @@
 /**
- * Comments of posts, oldest first. When an import brings a comment's content changed, the previous
- * content is kept as a comment revision. A comment change records a 'comment' change (the post page
- * shows them).
+ * Comments of posts, oldest first. When an import brings a comment with other content, the previous
+ * content is kept as a comment revision. A new or changed comment records a 'comment' change (the
+ * post page shows the comments).
  */
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
