@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../api/data/db.ts';
-import { getAutoImportKey } from '../api/data/imports.ts';
+import { getAutoImportKey } from '../api/data/auto-import-keys.ts';
 import { parseOnlyfansCredential } from '../api/importer/credential.ts';
 import { decryptSessionKey, KeyDecryptionError } from '../api/importer/key-crypto.ts';
 import { dataPaths } from '../api/config.ts';

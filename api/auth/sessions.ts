@@ -4,7 +4,8 @@
  * (no fixation), and the one it brought is deleted server-side when a new one is issued.
  */
 import type { Request, Response } from 'express';
-import { createSession, deleteSession, purgeExpiredRateLimits, purgeExpiredSessions } from '../data/accounts.ts';
+import { createSession, deleteSession, purgeExpiredSessions } from '../data/sessions.ts';
+import { purgeExpiredRateLimits } from '../data/rate-limits.ts';
 import type { Db } from '../data/db.ts';
 import { SESSION_DAYS } from '@shared/constants.ts';
 import { hashSessionToken, newSessionToken, readCookie, SESSION_COOKIE } from '../http/session.ts';

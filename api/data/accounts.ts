@@ -1,11 +1,11 @@
 /**
- * Accounts and server-side sessions. Password hashing (argon2id) and token generation happen in the
- * caller; this module stores the argon2 hash and the sha256 of the session token. Not archive data:
- * no change-log rows.
+ * Accounts: username, role and the argon2id password hash (hashing happens in the caller); their
+ * sessions are in sessions.ts. Not archive data: no change-log rows.
  */
 import { stmt, type Db } from './db.ts';
 import { createNotification, NOTIFICATION_ROLE_CHANGE } from './notifications.ts';
 import { inTransaction, likeContains, nowIso } from './util.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
 import type { Role, Account } from '@shared/shapes/accounts.ts';
 export type { Role, Account };
 
@@ -71,7 +71,7 @@ export function listAccounts(
   const { where, params } = accountFilter(filter);
   return stmt<Account>(db, `SELECT id, username, role, created_at FROM accounts ${where} ORDER BY id LIMIT ? OFFSET ?`).all(
     ...params,
-    filter.limit ?? 50,
+    filter.limit ?? PAGE_SIZE,
     filter.offset ?? 0,
   );
 }
@@ -96,45 +96,4 @@ export function setAccountRole(db: Db, id: number, role: Role): { old_role: Role
     }
     return { old_role: account.role, new_role: role };
   });
-}
-
-// Sessions -----------------------------------------------------------------------------------------
-
-/** Stores a session (by the sha256 of its token). */
-export function createSession(db: Db, input: { token_hash: string; account_id: number; expires_at: string; created_at?: string }): void {
-  stmt(db, 'INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(
-    input.token_hash,
-    input.account_id,
-    input.created_at ?? nowIso(),
-    input.expires_at,
-  );
-}
-
-/** The account of an unexpired session, or undefined. `now` is an ISO time (default: now). */
-export function getSessionAccount(db: Db, tokenHash: string, now: string = nowIso()): Account | undefined {
-  return stmt<Account>(
-    db,
-    `SELECT a.id, a.username, a.role, a.created_at FROM sessions s JOIN accounts a ON a.id = s.account_id
-      WHERE s.token_hash = ? AND s.expires_at > ?`,
-  ).get(tokenHash, now);
-}
-
-/** Deletes one session (logout). */
-export function deleteSession(db: Db, tokenHash: string): boolean {
-  return stmt(db, 'DELETE FROM sessions WHERE token_hash = ?').run(tokenHash).changes > 0;
-}
-
-/** Deletes every session of an account (e.g. after a password change). */
-export function deleteAccountSessions(db: Db, accountId: number): number {
-  return stmt(db, 'DELETE FROM sessions WHERE account_id = ?').run(accountId).changes;
-}
-
-/** Deletes expired sessions. */
-export function purgeExpiredSessions(db: Db, now: string = nowIso()): number {
-  return stmt(db, 'DELETE FROM sessions WHERE expires_at <= ?').run(now).changes;
-}
-
-/** Deletes expired rate-limit counters (rate_limits, migration 005; expire is epoch milliseconds). */
-export function purgeExpiredRateLimits(db: Db, nowMs: number = Date.now()): number {
-  return stmt(db, 'DELETE FROM rate_limits WHERE expire IS NOT NULL AND expire < ?').run(nowMs).changes;
 }

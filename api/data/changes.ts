@@ -1,6 +1,7 @@
 /**
  * The change log: every write to archive data appends what it touched, in the same transaction, so
  * `scripts/rebuild` can re-render exactly the affected pages (ARCHITECTURE.md, "The page store").
+ * A rebuild deletes the rows it has consumed (pruneChanges), so the log holds only what is pending.
  *
  * A row is (kind, action, service?, creator_id?, post_id?, ref?). action is 'upsert' (created or
  * changed; the page must be re-rendered) or 'delete' (gone; the stored page must be removed).
@@ -122,29 +123,13 @@ export function lastChangeId(db: Db): number {
   return row?.id ?? 0;
 }
 
-/** Deletes change rows with id <= upToId (e.g. after every consumer has processed them). */
+/**
+ * Deletes the change rows with id <= upToId, once every reader has consumed them: the page rebuild is
+ * the only reader of the rows (api/pages/rebuild.ts prunes up to its position after each rebuild); the
+ * creators.txt and /artists caches only compare lastChangeId. The newest row is always kept, so
+ * lastChangeId never goes back and new rows keep getting higher ids (SQLite numbers a new row
+ * max(id) + 1, and would start again at 1 in an empty table). @returns how many rows were deleted
+ */
 export function pruneChanges(db: Db, upToId: number): number {
-  return stmt(db, 'DELETE FROM changes WHERE id <= ?').run(upToId).changes;
-}
-
-/** Reads a value of the process-state table (e.g. 'rebuild:last_change_id'); undefined when unset. */
-export function getKv(db: Db, key: string): string | undefined {
-  const row = stmt<{ value: string | null }>(db, 'SELECT value FROM kv WHERE key = ?').get(key);
-  return row ? (row.value ?? undefined) : undefined;
-}
-
-/** Writes (inserts or replaces) a value of the process-state table. */
-export function setKv(db: Db, key: string, value: string): void {
-  stmt(db, 'INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
-}
-
-/** Increments an integer counter kept in kv and returns the new value (call inside a write transaction). */
-export function nextSequence(db: Db, name: string): number {
-  const row = stmt<{ value: string }>(
-    db,
-    `INSERT INTO kv (key, value) VALUES (?, '1')
-     ON CONFLICT (key) DO UPDATE SET value = CAST(CAST(kv.value AS INTEGER) + 1 AS TEXT)
-     RETURNING value`,
-  ).get(`seq:${name}`);
-  return Number(row!.value);
+  return stmt(db, 'DELETE FROM changes WHERE id <= ? AND id < (SELECT max(id) FROM changes)').run(upToId).changes;
 }

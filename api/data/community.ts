@@ -6,6 +6,7 @@ import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { inTransaction, nowIso, parseJson } from './util.ts';
 import { pageChatRows } from './chat-paging.ts';
+import { CHAT_PAGE_SIZE } from '@shared/constants.ts';
 import type { CommunityChannel, CommunityEmbed, CommunityMessage } from '@shared/shapes/chat.ts';
 export type { CommunityChannel, CommunityEmbed, CommunityMessage };
 
@@ -144,8 +145,8 @@ function toMessage(row: MessageRow): CommunityMessage {
   };
 }
 
-/** A channel's messages, newest first, `limit` (150) a page (see pageChatRows for how deep pages stay fast). */
-export function listCommunityMessages(db: Db, channelId: string, offset: number, limit = 150): CommunityMessage[] {
+/** A channel's messages, newest first, `limit` (CHAT_PAGE_SIZE) a page (see pageChatRows for how deep pages stay fast). */
+export function listCommunityMessages(db: Db, channelId: string, offset: number, limit = CHAT_PAGE_SIZE): CommunityMessage[] {
   const total = getCommunityChannel(db, channelId)?.post_count ?? 0;
   return pageChatRows<MessageRow>(
     db,

@@ -6,6 +6,7 @@ import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { getCreator } from './creators.ts';
 import { epochToIso } from '@shared/format.ts';
+import { CHAT_PAGE_SIZE, PAGE_SIZE } from '@shared/constants.ts';
 import { hashFromPath, inTransaction, nowIso, parseJson, placeholders } from './util.ts';
 import { pageChatRows } from './chat-paging.ts';
 import type { DiscordChannel, DiscordServer, DiscordAuthor, DiscordEmbed, DiscordMessage, DiscordFileHit } from '@shared/shapes/chat.ts';
@@ -198,8 +199,8 @@ function toMessage(row: MessageRow): DiscordMessage {
 
 const MESSAGE_COLUMNS = 'id, server_id, channel_id, author, content, embeds, mentions, attachments, published, edited, added';
 
-/** A channel's messages, newest first, `limit` (150) a page (see pageChatRows for how deep pages stay fast). */
-export function listDiscordMessages(db: Db, channelId: string, offset: number, limit = 150): DiscordMessage[] {
+/** A channel's messages, newest first, `limit` (CHAT_PAGE_SIZE) a page (see pageChatRows for how deep pages stay fast). */
+export function listDiscordMessages(db: Db, channelId: string, offset: number, limit = CHAT_PAGE_SIZE): DiscordMessage[] {
   const total = getDiscordChannel(db, channelId)?.post_count ?? 0;
   return pageChatRows<MessageRow>(
     db,
@@ -231,7 +232,7 @@ export function discordMessagePosition(db: Db, messageId: string): { channel_id:
 }
 
 /** Messages carrying a file of this sha256 (hash search), newest first. */
-export function listDiscordMessagesWithFile(db: Db, hash: string, limit = 50): DiscordFileHit[] {
+export function listDiscordMessagesWithFile(db: Db, hash: string, limit = PAGE_SIZE): DiscordFileHit[] {
   const rows = stmt<MessageRow & { server_name: string | null; channel_name: string | null }>(
     db,
     `SELECT m.id, m.server_id, m.channel_id, m.author, m.content, m.embeds, m.mentions, m.attachments, m.published,

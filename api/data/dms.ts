@@ -6,6 +6,7 @@ import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import type { CreatorFields } from './creators.ts';
 import { epochToIso } from '@shared/format.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
 import { inTransaction, likeContains, nowIso, parseJson, placeholders } from './util.ts';
 
 export type DmStatus = 'approved' | 'pending' | 'ignored';
@@ -137,7 +138,7 @@ export function upsertDm(db: Db, input: DmInput): void {
 }
 
 /** A creator's approved DMs, newest published first. */
-export function listCreatorDms(db: Db, service: string, creatorId: string, offset = 0, limit = 50): Dm[] {
+export function listCreatorDms(db: Db, service: string, creatorId: string, offset = 0, limit = PAGE_SIZE): Dm[] {
   return stmt<DmRow>(
     db,
     `SELECT ${DM_COLUMNS} FROM dms d WHERE d.service = ? AND d."user" = ? AND d.status = 'approved'
@@ -161,7 +162,7 @@ export function countCreatorDms(db: Db, service: string, creatorId: string): num
  */
 export function listDms(db: Db, options: { q?: string | null; offset?: number; limit?: number } = {}): DmWithArtist[] {
   const offset = options.offset ?? 0;
-  const limit = options.limit ?? 50;
+  const limit = options.limit ?? PAGE_SIZE;
   const base = `SELECT ${DM_COLUMNS}, ${ARTIST_COLUMNS} FROM dms d
     LEFT JOIN creators c ON c.service = d.service AND c.id = d."user" WHERE d.status = 'approved'`;
   const rows = options.q

@@ -8,10 +8,12 @@
  * post page shows no count; favourite buttons are islands): no change-log row.
  */
 import { stmt, type Db } from './db.ts';
-import { nextSequence, recordChange } from './changes.ts';
+import { recordChange } from './changes.ts';
+import { nextSequence } from './kv.ts';
 import { withIsoDates, type CreatorFields } from './creators.ts';
 import { epochToIso } from '@shared/format.ts';
-import { getPostSummaries, type PostSummary } from './posts.ts';
+import { getPostSummaries } from './posts.ts';
+import type { PostSummary } from '@shared/shapes/posts.ts';
 import { inTransaction, nowIso } from './util.ts';
 
 export interface FavoriteCreator extends CreatorFields<string> {
@@ -131,5 +133,14 @@ export function countCreatorFavorites(db: Db, service: string, creatorId: string
   return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM favorite_creators WHERE service = ? AND creator_id = ?').get(
     service,
     creatorId,
+  )!.n;
+}
+
+/** Number of favourites of a post by accounts. */
+export function countPostFavorites(db: Db, service: string, creatorId: string, postId: string): number {
+  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM favorite_posts WHERE service = ? AND "user" = ? AND post_id = ?').get(
+    service,
+    creatorId,
+    postId,
   )!.n;
 }

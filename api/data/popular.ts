@@ -1,11 +1,79 @@
 /**
- * Popular posts of a period, in the answer shape of GET /v1/posts/popular (API-NOTES.md); the popular
- * page renders the same object. The period rules live in shared/popular.ts.
+ * Post popularity: favourite and view counts of posts per day (post_popularity), and the popular posts
+ * of a period in the answer shape of GET /v1/posts/popular, which the popular page renders too. The
+ * period rules live in shared/popular.ts.
  */
-import type { Db } from './db.ts';
-import { listPopularPosts, popularityDateRange } from './posts.ts';
+import { stmt, type Db } from './db.ts';
+import { recordChange } from './changes.ts';
+import { inTransaction } from './util.ts';
+import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './post-rows.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
 import { popularRange, popularReferenceDate } from '@shared/popular.ts';
+import type { PostSummary } from '@shared/shapes/posts.ts';
 import type { PopularPeriod } from '@shared/validators.ts';
+
+export interface PopularityInput {
+  day: string;
+  service: string;
+  user: string;
+  post_id: string;
+  favorites?: number;
+  views?: number;
+}
+
+/**
+ * Adds favourite/view counts of posts for days (summed into existing counts). Records one
+ * 'popularity' change per distinct day.
+ */
+export function addPopularity(db: Db, rows: PopularityInput[]): void {
+  if (rows.length === 0) return;
+  inTransaction(db, () => {
+    const upsert = stmt(
+      db,
+      `INSERT INTO post_popularity (day, service, "user", post_id, favorites, views) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (day, service, "user", post_id) DO UPDATE SET
+         favorites = post_popularity.favorites + excluded.favorites, views = post_popularity.views + excluded.views`,
+    );
+    const days = new Set<string>();
+    for (const row of rows) {
+      upsert.run(row.day, row.service, row.user, row.post_id, row.favorites ?? 0, row.views ?? 0);
+      days.add(row.day);
+    }
+    for (const day of [...days].sort()) recordChange(db, { kind: 'popularity', action: 'upsert', ref: day });
+  });
+}
+
+/**
+ * Most favourited posts of the days from..to (inclusive, 'YYYY-MM-DD'), ties broken by views then
+ * newest. Each summary carries fav_count (favourites within the period).
+ */
+export function listPopularPosts(
+  db: Db,
+  options: { from: string; to: string; offset?: number; limit?: number },
+): { posts: (PostSummary & { fav_count: number })[]; count: number } {
+  const rows = stmt<SummaryRow & { fav_count: number }>(
+    db,
+    `SELECT ${SUMMARY_COLUMNS}, s.fav_count FROM (
+        SELECT service, "user", post_id, sum(favorites) AS fav_count, sum(views) AS view_count
+          FROM post_popularity WHERE day >= ? AND day <= ?
+         GROUP BY service, "user", post_id
+      ) s JOIN posts p ON p.service = s.service AND p."user" = s."user" AND p.id = s.post_id
+      ORDER BY s.fav_count DESC, s.view_count DESC, p.seq DESC LIMIT ? OFFSET ?`,
+  ).all(options.from, options.to, options.limit ?? PAGE_SIZE, options.offset ?? 0);
+  const count = stmt<{ n: number }>(
+    db,
+    `SELECT count(*) AS n FROM (SELECT DISTINCT service, "user", post_id FROM post_popularity WHERE day >= ? AND day <= ?)`,
+  ).get(options.from, options.to)!.n;
+  return { posts: rows.map((row) => ({ ...toSummary(row), fav_count: row.fav_count })), count };
+}
+
+/** First and last day that have popularity data ('YYYY-MM-DD'), or nulls. */
+export function popularityDateRange(db: Db): { min_day: string | null; max_day: string | null } {
+  return stmt<{ min_day: string | null; max_day: string | null }>(
+    db,
+    'SELECT min(day) AS min_day, max(day) AS max_day FROM post_popularity',
+  ).get()!;
+}
 
 export function popularPosts(db: Db, query: { date?: string; period: PopularPeriod; offset: number; limit: number }, today: string) {
   const data = popularityDateRange(db);

@@ -5,6 +5,7 @@ import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { registerFile, type FileInput } from './files.ts';
 import { extensionOf, hashPath, inTransaction, nowIso } from './util.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
 
 export interface Share {
   id: number;
@@ -99,7 +100,7 @@ export function getShare(db: Db, id: number): { share: Share; share_files: Share
 }
 
 /** All shares, newest first. */
-export function listShares(db: Db, offset = 0, limit = 50): Share[] {
+export function listShares(db: Db, offset = 0, limit = PAGE_SIZE): Share[] {
   return stmt<Share>(db, 'SELECT id, name, description, added FROM shares ORDER BY added DESC, id DESC LIMIT ? OFFSET ?').all(
     limit,
     offset,
@@ -112,7 +113,7 @@ export function countShares(db: Db): number {
 }
 
 /** A creator's shares, newest first. */
-export function listCreatorShares(db: Db, service: string, creatorId: string, offset = 0, limit = 50): Share[] {
+export function listCreatorShares(db: Db, service: string, creatorId: string, offset = 0, limit = PAGE_SIZE): Share[] {
   return stmt<Share>(
     db,
     `SELECT s.id, s.name, s.description, s.added FROM share_creators sc JOIN shares s ON s.id = sc.share_id

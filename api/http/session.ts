@@ -11,7 +11,8 @@
  */
 import crypto from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { getSessionAccount, type Account, type Role } from '../data/accounts.ts';
+import { getSessionAccount } from '../data/sessions.ts';
+import type { Account, Role } from '../data/accounts.ts';
 import type { Db } from '../data/db.ts';
 
 export const SESSION_COOKIE = 'session';

@@ -6,7 +6,8 @@
 import { createHmac } from 'node:crypto';
 import type { Db } from '../data/db.ts';
 import type { Config } from '../config.ts';
-import { getImport, updateImport, upsertKeyByFingerprint } from '../data/imports.ts';
+import { getImport, updateImport } from '../data/imports.ts';
+import { upsertKeyByFingerprint } from '../data/auto-import-keys.ts';
 import { encryptSessionKey } from './key-crypto.ts';
 import { fingerprintSecret, operatorPublicKey } from './operator-key.ts';
 

@@ -17,13 +17,13 @@ import {
   getImportCursor,
   getImportWorkKey,
   holdsImportLease,
-  markKeyDead,
   releaseImportLease,
   renewImportLease,
   setImportCursor,
   updateImport,
   type Import,
 } from '../data/imports.ts';
+import { markKeyDead } from '../data/auto-import-keys.ts';
 import { inTransaction, nowIso } from '../data/util.ts';
 import { redactCredential } from './credential.ts';
 import { openForWorker } from './work-key.ts';

@@ -6,14 +6,8 @@
  */
 import fs from 'node:fs';
 import type { Db } from '../data/db.ts';
-import {
-  getArchiveRecord,
-  getFileByHash,
-  setArchiveInfo,
-  type ArchiveFileInfo,
-  type ArchiveListStatus,
-  type FileRecord,
-} from '../data/files.ts';
+import { getArchiveRecord, setArchiveInfo, type ArchiveFileInfo, type ArchiveListStatus } from '../data/archive-files.ts';
+import { getFileByHash, type FileRecord } from '../data/files.ts';
 import { archiveTypeOf, sharedArchiveLister, type ArchiveLister, type ArchiveListing } from './archives.ts';
 import { storeLocation } from './store.ts';
 

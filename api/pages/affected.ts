@@ -3,7 +3,9 @@
  * (the touched creators' pages and a fixed number of global pages), never with the archive's size.
  */
 import type { Db } from '../data/db.ts';
-import { countCreatorPosts, countPosts, iterateCreatorPostIds, listRevisionIds, postPageNeighbours } from '../data/posts.ts';
+import { countCreatorPosts, countPosts, iterateCreatorPostIds } from '../data/posts.ts';
+import { listRevisionIds } from '../data/post-revisions.ts';
+import { postPageNeighbours } from '../data/post-neighbours.ts';
 import { countCreators } from '../data/creators.ts';
 import { countCreatorShares, countShares, iterateShareIds } from '../data/shares.ts';
 import { countCreatorDms, countDms } from '../data/dms.ts';

@@ -5,7 +5,8 @@
  * finds nothing new costs one indexed read.
  */
 import type { Db } from '../data/db.ts';
-import { getKv, lastChangeId } from '../data/changes.ts';
+import { getKv } from '../data/kv.ts';
+import { lastChangeId } from '../data/changes.ts';
 import type { PageStore } from '../server/page-store.ts';
 import { LAST_REBUILT_KEY, rebuildPages, type RebuildSummary } from './rebuild.ts';
 import type { StoreRenderer } from './render-into-store.ts';

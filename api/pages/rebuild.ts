@@ -4,8 +4,10 @@
  * and prunes listing pages past the end. Progress is reported through a callback.
  */
 import type { Db } from '../data/db.ts';
-import { getKv, iterateChangesSince, lastChangeId, setKv } from '../data/changes.ts';
-import { iteratePostKeys, iterateRevisionKeys } from '../data/posts.ts';
+import { getKv, setKv } from '../data/kv.ts';
+import { iterateChangesSince, lastChangeId, pruneChanges } from '../data/changes.ts';
+import { iteratePostKeys } from '../data/posts.ts';
+import { iterateRevisionKeys } from '../data/post-revisions.ts';
 import { iterateCreatorKeys } from '../data/creators.ts';
 import { postUrl, revisionUrl } from '@shared/urls.ts';
 import { PageStore } from '../server/page-store.ts';
@@ -134,7 +136,11 @@ export async function applyRebuild(
       }
     }
   }
-  if (summary.failed.length === 0) setKv(db, LAST_REBUILT_KEY, String(plan.upTo));
+  if (summary.failed.length === 0) {
+    setKv(db, LAST_REBUILT_KEY, String(plan.upTo));
+    // Nothing else reads the rows the rebuild has consumed: the log keeps only what is pending.
+    pruneChanges(db, plan.upTo);
+  }
   summary.seconds = (performance.now() - started) / 1000;
   return summary;
 }

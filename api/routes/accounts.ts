@@ -5,14 +5,8 @@
  */
 import type { Request } from 'express';
 import { z } from 'zod';
-import {
-  createAccount,
-  deleteAccountSessions,
-  getAccountByUsername,
-  getPasswordHash,
-  setPasswordHash,
-  type Account,
-} from '../data/accounts.ts';
+import { createAccount, getAccountByUsername, getPasswordHash, setPasswordHash, type Account } from '../data/accounts.ts';
+import { deleteAccountSessions } from '../data/sessions.ts';
 import type { Db } from '../data/db.ts';
 import { addFavoriteCreator } from '../data/favorites.ts';
 import { countUnseenNotifications, listNotifications, markNotificationsSeen } from '../data/notifications.ts';

@@ -1,14 +1,16 @@
 /** Creators: the whole list, profiles, random creator, linked profiles, and the non-post tabs. */
 import { z } from 'zod';
-import { linkedCreators, listAllCreators, listAnnouncements, listFancards, randomCreator } from '../data/creators.ts';
+import { linkedCreators, listAllCreators, randomCreator } from '../data/creators.ts';
+import { listAnnouncements } from '../data/announcements.ts';
+import { listFancards } from '../data/fancards.ts';
 import { lastChangeId } from '../data/changes.ts';
-import { listCreatorTags } from '../data/posts.ts';
+import { listCreatorTags } from '../data/tags.ts';
 import type { Db } from '../data/db.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { answeredNotModified, cacheJson, isoUtc, sendCachedJson, type CachedJson } from '../http/conditional.ts';
 import { fileServer } from '../http/file-server.ts';
 import { ANSWERED, defineRoutes, route } from '../http/route.ts';
-import { tagCount } from './post-schemas.ts';
+import { tagCount } from '@shared/shapes/posts.ts';
 import { creatorListRoute, creatorParams, creatorProfile, linkedCreator, requireCreator, requireCreatorProfile } from './creator-common.ts';
 import { artistIdParam, fanboxServiceParam } from '@shared/validators.ts';
 

@@ -17,7 +17,7 @@ import {
   removeFavoriteCreator,
   removeFavoritePost,
 } from '../data/favorites.ts';
-import { flagPost, isPostFlagged } from '../data/moderation.ts';
+import { flagPost, isPostFlagged } from '../data/flags.ts';
 import { postExists } from '../data/posts.ts';
 import type { Db } from '../data/db.ts';
 import type { Account } from '../data/accounts.ts';
@@ -25,7 +25,7 @@ import { ConflictError, NotFoundError } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
 import { artistIdParam, favoritesTypeQuerySchema, flagReason, postIdParam, serviceParam } from '@shared/validators.ts';
 import { creatorParams, creatorSummary, requireCreator } from './creator-common.ts';
-import { postSummary } from './post-schemas.ts';
+import { postSummary } from '@shared/shapes/posts.ts';
 
 const favoriteCreator = creatorSummary.extend({ faved_seq: z.number().int(), last_imported: z.string().nullable() });
 const favoritePost = postSummary.extend({ faved_seq: z.number().int() });

@@ -5,11 +5,12 @@
 import { z } from 'zod';
 import { defineRoutes, route, type AppContext } from '../http/route.ts';
 import { NotFoundError, ServiceUnavailableError, UnprocessableError, ValidationError } from '../http/errors.ts';
-import { searchHash, type ArchiveFileInfo, type ArchiveListStatus } from '../data/files.ts';
+import { searchHash } from '../data/files.ts';
+import type { ArchiveFileInfo, ArchiveListStatus } from '../data/archive-files.ts';
 import { ArchiveBusyError } from '../media/archives.ts';
 import { ARCHIVE_STATUS_MESSAGES, hasList, loadArchiveFile, testArchivePassword } from '../media/archives-info.ts';
 import { dataPaths } from '../config.ts';
-import { postSummary } from './post-schemas.ts';
+import { postSummary } from '@shared/shapes/posts.ts';
 import { archivePassword, fileHashParam, firstIssueMessage, sha256Hash } from '@shared/validators.ts';
 
 const discordHit = z.object({

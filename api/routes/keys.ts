@@ -1,6 +1,6 @@
 /** The signed-in account's stored session keys: listed without their material, and revoked. */
 import { z } from 'zod';
-import { listAccountKeys, revokeKeys } from '../data/imports.ts';
+import { listAccountKeys, revokeKeys } from '../data/auto-import-keys.ts';
 import { defineRoutes, route } from '../http/route.ts';
 import { keysRevokeSchema } from '@shared/validators.ts';
 

@@ -25,7 +25,7 @@ import {
   listPendingLinkRequests,
   rejectLinkRequest,
   unlinkCreator,
-} from '../data/moderation.ts';
+} from '../data/links.ts';
 import type { Db } from '../data/db.ts';
 import { LINK_CANDIDATES_MAX, LINK_REASON_MAX, PAGE_SIZE } from '@shared/constants.ts';
 import { PAYSITES } from '@shared/paysites/index.ts';

@@ -2,18 +2,13 @@
 import { z } from 'zod';
 import { hasLinkedCreators } from '../data/creators.ts';
 import { creatorListRoute, creatorParams, creatorProfile, requireCreator, requireCreatorProfile } from './creator-common.ts';
-import {
-  getPostPage,
-  getPostRevisionPage,
-  listAllTags,
-  listComments,
-  listPostRevisions,
-  postMedia,
-  randomPost,
-  resolvePost,
-  searchPosts,
-  IMAGE_EXTENSIONS,
-} from '../data/posts.ts';
+import { getPostPage, getPostRevisionPage } from '../data/post-page.ts';
+import { listAllTags } from '../data/tags.ts';
+import { listComments } from '../data/comments.ts';
+import { listPostRevisions } from '../data/post-revisions.ts';
+import { postMedia, IMAGE_EXTENSIONS } from '../data/post-media.ts';
+import { randomPost, resolvePost } from '../data/posts.ts';
+import { searchPosts } from '../data/post-search.ts';
 import { popularPosts } from '../data/popular.ts';
 import { todayUtc } from '@shared/popular.ts';
 import { NotFoundError } from '../http/errors.ts';
@@ -32,7 +27,7 @@ import {
   postSummary,
   preview,
   tagCount,
-} from './post-schemas.ts';
+} from '@shared/shapes/posts.ts';
 
 const postParams = creatorParams.extend({ post: postIdParam });
 

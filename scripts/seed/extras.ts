@@ -6,12 +6,14 @@
 import type { Db } from '@api/data/db.ts';
 import { writeTransaction } from '@api/data/db.ts';
 import { createAccount, getAccountByUsername, type Role } from '@api/data/accounts.ts';
-import { upsertAnnouncement, upsertFancard } from '@api/data/creators.ts';
-import { upsertComment } from '@api/data/posts.ts';
+import { upsertAnnouncement } from '@api/data/announcements.ts';
+import { upsertFancard } from '@api/data/fancards.ts';
+import { upsertComment } from '@api/data/comments.ts';
 import { upsertDm } from '@api/data/dms.ts';
 import { createShare } from '@api/data/shares.ts';
 import { addFavoriteCreator, addFavoritePost } from '@api/data/favorites.ts';
-import { createLinkRequest, flagPost, linkCreators } from '@api/data/moderation.ts';
+import { createLinkRequest, linkCreators } from '@api/data/links.ts';
+import { flagPost } from '@api/data/flags.ts';
 import { createNotification, listNotifications, NOTIFICATION_ROLE_CHANGE } from '@api/data/notifications.ts';
 import { appendImportLog, createImport, getImport, updateImport } from '@api/data/imports.ts';
 import type { Rng } from './random.ts';

@@ -14,15 +14,9 @@ import { hash as argon2Hash } from '@node-rs/argon2';
 import type { Db } from '@api/data/db.ts';
 import { writeTransaction } from '@api/data/db.ts';
 import { countCreators, touchCreatorUpdated, upsertCreator } from '@api/data/creators.ts';
-import {
-  addPopularity,
-  countPosts,
-  upsertComment,
-  upsertPost,
-  type PopularityInput,
-  type PostFileInput,
-  type PostInput,
-} from '@api/data/posts.ts';
+import { addPopularity, type PopularityInput } from '@api/data/popular.ts';
+import { countPosts, upsertPost, type PostFileInput, type PostInput } from '@api/data/posts.ts';
+import { upsertComment } from '@api/data/comments.ts';
 import { countFiles } from '@api/data/files.ts';
 import { dataPaths } from '@api/config.ts';
 import { PAYSITES, hasTab, takesAttachmentThumbnail, type Paysite } from '@shared/paysites/index.ts';

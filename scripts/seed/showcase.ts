@@ -6,7 +6,8 @@
  * as they were. Deterministic.
  */
 import type { Db } from '@api/data/db.ts';
-import { getPost, upsertComment, upsertPost, type PostFileInput, type PostInput } from '@api/data/posts.ts';
+import { getPost, upsertPost, type PostFileInput, type PostInput } from '@api/data/posts.ts';
+import { upsertComment } from '@api/data/comments.ts';
 import type { MediaPool, PoolFile } from './media.ts';
 import type { SeededCreator } from './extras.ts';
 import { DAY, iso } from './time.ts';

@@ -1,6 +1,6 @@
 /** The account's stored session keys (rendered on demand, never stored): what GET /account/keys answers. */
 import type { SiteDeps } from './deps.ts';
-import { listAccountKeys, type AutoImportKey } from '@api/data/imports.ts';
+import { listAccountKeys, type AutoImportKey } from '@api/data/auto-import-keys.ts';
 import { requireAccess } from './account.ts';
 import { ok, type PageOutcome } from './outcome.ts';
 

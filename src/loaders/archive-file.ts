@@ -5,7 +5,7 @@
 import type { SiteDeps } from './deps.ts';
 import { ARCHIVE_DEFAULTS, ArchiveBusyError, isUnsafeEntryName } from '@api/media/archives.ts';
 import { ARCHIVE_STATUS_MESSAGES, hasList, loadArchiveFile } from '@api/media/archives-info.ts';
-import { listPostsWithFile } from '@api/data/posts.ts';
+import { listPostsWithFile } from '@api/data/post-files.ts';
 import { dataPaths } from '@api/config.ts';
 import { firstIssueMessage, sha256Hash } from '@shared/validators.ts';
 import { hashSearchUrl, postUrl } from '@shared/urls.ts';

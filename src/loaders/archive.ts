@@ -4,15 +4,9 @@
  */
 import type { SiteDeps } from './deps.ts';
 import { getCreator, getCreatorByPublicId, listCreatorsUpdated, countCreators } from '@api/data/creators.ts';
-import {
-  countCreatorPosts,
-  countPosts,
-  listAllTags,
-  listCreatorPosts,
-  listCreatorTags,
-  listRecentPosts,
-  searchPosts,
-} from '@api/data/posts.ts';
+import { countCreatorPosts, countPosts, listCreatorPosts, listRecentPosts } from '@api/data/posts.ts';
+import { listAllTags, listCreatorTags } from '@api/data/tags.ts';
+import { searchPosts } from '@api/data/post-search.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { firstIssueMessage, postsSearchQuery } from '@shared/validators.ts';
 import { isPaysite, type Paysite } from '@shared/paysites/index.ts';

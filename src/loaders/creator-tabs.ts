@@ -3,7 +3,9 @@
  * Each resolves the creator the same way as the posts tab (public_id redirects, discord to its server).
  */
 import type { SiteDeps } from './deps.ts';
-import { linkedCreators, listAnnouncements, listFancards } from '@api/data/creators.ts';
+import { linkedCreators } from '@api/data/creators.ts';
+import { listAnnouncements } from '@api/data/announcements.ts';
+import { listFancards } from '@api/data/fancards.ts';
 import { countCreatorDms, listCreatorDms } from '@api/data/dms.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { paginate } from '@shared/pagination.ts';

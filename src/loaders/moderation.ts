@@ -5,7 +5,7 @@
  */
 import type { SiteDeps } from './deps.ts';
 import { countAccounts, getAccount, listAccounts } from '@api/data/accounts.ts';
-import { listPendingLinkRequests } from '@api/data/moderation.ts';
+import { listPendingLinkRequests } from '@api/data/links.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { paginate } from '@shared/pagination.ts';
 import { accountId, accountsFilterSchema, firstIssueMessage, pageNumber } from '@shared/validators.ts';

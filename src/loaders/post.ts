@@ -9,7 +9,10 @@
  */
 import type { SiteDeps } from './deps.ts';
 import fs from 'node:fs';
-import { findRevision, getPostPage, listComments, postMedia, type FullPost, type PostRevision, type Video } from '@api/data/posts.ts';
+import { findRevision, getPostPage } from '@api/data/post-page.ts';
+import { listComments } from '@api/data/comments.ts';
+import { postMedia } from '@api/data/post-media.ts';
+import type { FullPost, PostRevision, Video } from '@shared/shapes/posts.ts';
 import { htmlToText, hashFromPath, truncateChars } from '@api/data/util.ts';
 import { archiveTypeOf } from '@api/media/archives.ts';
 import { thumbnailFileOf } from '@api/media/thumbnails.ts';

@@ -17,7 +17,7 @@ import { upsertCreator } from '@api/data/creators.ts';
 import { upsertPost } from '@api/data/posts.ts';
 import { addFavoriteCreator, addFavoritePost } from '@api/data/favorites.ts';
 import { createNotification } from '@api/data/notifications.ts';
-import { createLinkRequest } from '@api/data/moderation.ts';
+import { createLinkRequest } from '@api/data/links.ts';
 import { ROUTE_COVERAGE } from './route-coverage.ts';
 import { tempDb, type TempDb } from './data/helpers.ts';
 

@@ -9,7 +9,7 @@ import { openDatabase } from '@api/data/db.ts';
 import { signIn } from '../helpers/session.ts';
 import { E2E_DATA_DIR, E2E_PORT } from '../../playwright.config.ts';
 import { upsertCreator } from '@api/data/creators.ts';
-import { linkCreators } from '@api/data/moderation.ts';
+import { linkCreators } from '@api/data/links.ts';
 import { E2E_DB_FILE, e2eRow, readE2eDb, signInBrowser } from './e2e-db.ts';
 
 const NARROW = { width: 375, height: 740 };

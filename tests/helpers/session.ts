@@ -2,7 +2,8 @@
  * Signing in for tests without the login form: an account and a session row in the real database,
  * and the cookie a browser would send. (The login route itself is tested through HTTP.)
  */
-import { createAccount, createSession, type Account, type Role } from '@api/data/accounts.ts';
+import { createAccount, type Account, type Role } from '@api/data/accounts.ts';
+import { createSession } from '@api/data/sessions.ts';
 import type { Db } from '@api/data/db.ts';
 import { hashSessionToken, newSessionToken, SESSION_COOKIE } from '@api/http/session.ts';
 

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from '@api/data/db.ts';
 import { getAccountByUsername } from '@api/data/accounts.ts';
-import { getArchiveFile } from '@api/data/files.ts';
+import { getArchiveFile } from '@api/data/archive-files.ts';
 import { PAYSITES } from '@shared/paysites/index.ts';
 import { dataPaths } from '@api/config.ts';
 import { DEMO_ACCOUNTS, seedDemoArchive, type SeedResult } from '../../scripts/seed/index.ts';

@@ -3,25 +3,21 @@ import { upsertCreator } from '@api/data/creators.ts';
 import {
   countCreatorPosts,
   countPosts,
-  creatorPostPosition,
   deletePost,
   getPost,
-  getPostPage,
-  getPostRevisionPage,
   iterateCreatorPostIds,
   iteratePostKeys,
-  listAllTags,
-  listComments,
   listCreatorPosts,
-  listCreatorTags,
-  listPostRevisions,
   listRecentPosts,
-  postPageNeighbours,
-  searchPosts,
-  upsertComment,
   upsertPost,
   type PostInput,
 } from '@api/data/posts.ts';
+import { creatorPostPosition, postPageNeighbours } from '@api/data/post-neighbours.ts';
+import { getPostPage, getPostRevisionPage } from '@api/data/post-page.ts';
+import { listAllTags, listCreatorTags } from '@api/data/tags.ts';
+import { listComments, upsertComment } from '@api/data/comments.ts';
+import { listPostRevisions } from '@api/data/post-revisions.ts';
+import { searchPosts } from '@api/data/post-search.ts';
 import { tempDb, type TempDb } from './helpers.ts';
 
 const HASH_A = 'a'.repeat(64);

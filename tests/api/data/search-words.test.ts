@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shortWordTerm, shortWordText } from '@api/data/search-words.ts';
-import { searchPosts, splitSearchQuery, upsertPost } from '@api/data/posts.ts';
+import { searchPosts, splitSearchQuery } from '@api/data/post-search.ts';
+import { upsertPost } from '@api/data/posts.ts';
 import { upsertCreator } from '@api/data/creators.ts';
 import { tempDb, type TempDb } from './helpers.ts';
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Db } from '@api/data/db.ts';
 import { upsertCreator } from '@api/data/creators.ts';
-import { deletePost, listAllTags, upsertPost } from '@api/data/posts.ts';
+import { deletePost, upsertPost } from '@api/data/posts.ts';
+import { listAllTags } from '@api/data/tags.ts';
 
 let dir: string;
 let db: Db;

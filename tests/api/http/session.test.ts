@@ -2,7 +2,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createApp } from '@api/app.ts';
-import { deleteSession } from '@api/data/accounts.ts';
+import { deleteSession } from '@api/data/sessions.ts';
 import type { Db } from '@api/data/db.ts';
 import { hashSessionToken, passesCsrfCheck, readCookie } from '@api/http/session.ts';
 import { defineRoutes, route } from '@api/http/route.ts';

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addAutoImportKey } from '@api/data/auto-import-keys.ts';
 import {
-  addAutoImportKey,
   appendImportLog,
   claimNextImport,
   createImport,

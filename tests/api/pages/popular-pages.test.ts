@@ -8,7 +8,8 @@ import { allArchivePages } from '@api/pages/rebuild.ts';
 import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES } from '@api/pages/keys.ts';
 import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
 import { upsertCreator } from '@api/data/creators.ts';
-import { addPopularity, upsertPost } from '@api/data/posts.ts';
+import { addPopularity } from '@api/data/popular.ts';
+import { upsertPost } from '@api/data/posts.ts';
 import { todayUtc } from '@shared/popular.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 

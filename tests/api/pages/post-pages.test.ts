@@ -8,7 +8,9 @@ import { affectedByChanges } from '@api/pages/affected.ts';
 import { allArchivePages } from '@api/pages/rebuild.ts';
 import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
 import { upsertCreator } from '@api/data/creators.ts';
-import { deletePost, listRevisionIds, upsertComment, upsertPost } from '@api/data/posts.ts';
+import { deletePost, upsertPost } from '@api/data/posts.ts';
+import { listRevisionIds } from '@api/data/post-revisions.ts';
+import { upsertComment } from '@api/data/comments.ts';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { httpRequest } from '../../helpers/http.ts';
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '@api/app.ts';
-import { getArchiveRecord, registerFile } from '@api/data/files.ts';
+import { getArchiveRecord } from '@api/data/archive-files.ts';
+import { registerFile } from '@api/data/files.ts';
 import { storeFile } from '@api/media/store.ts';
 import { dataPaths } from '@api/config.ts';
 import {

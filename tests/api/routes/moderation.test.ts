@@ -8,7 +8,7 @@ import { createApp } from '@api/app.ts';
 import { getAccount } from '@api/data/accounts.ts';
 import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
 import { linkedCreators, upsertCreator } from '@api/data/creators.ts';
-import { createLinkRequest, getLinkRequest, linkCreators } from '@api/data/moderation.ts';
+import { createLinkRequest, getLinkRequest, linkCreators } from '@api/data/links.ts';
 import { listNotifications } from '@api/data/notifications.ts';
 import { ACCOUNT_MESSAGES, LINK_MESSAGES } from '@api/routes/moderation.ts';
 import { readConfig } from '@api/config.ts';

@@ -2,7 +2,9 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '@api/app.ts';
 import { upsertCreator } from '@api/data/creators.ts';
-import { addPopularity, deletePost, upsertComment, upsertPost } from '@api/data/posts.ts';
+import { addPopularity } from '@api/data/popular.ts';
+import { deletePost, upsertPost } from '@api/data/posts.ts';
+import { upsertComment } from '@api/data/comments.ts';
 import { readConfig } from '@api/config.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 

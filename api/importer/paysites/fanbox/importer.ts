@@ -10,9 +10,12 @@
  * was in the middle of (files are content-addressed: a repeated download stores nothing twice).
  */
 import { createHash } from 'node:crypto';
-import { findFancardId, getCreator, upsertAnnouncement, upsertCreator, upsertFancard } from '@api/data/creators.ts';
+import { findFancardId, upsertFancard } from '@api/data/fancards.ts';
+import { getCreator, upsertCreator } from '@api/data/creators.ts';
+import { upsertAnnouncement } from '@api/data/announcements.ts';
 import { getFileByHash } from '@api/data/files.ts';
-import { upsertComment, upsertPost, type CommentInput, type PostInput } from '@api/data/posts.ts';
+import { upsertComment, type CommentInput } from '@api/data/comments.ts';
+import { upsertPost, type PostInput } from '@api/data/posts.ts';
 import { nowEpoch } from '@api/data/util.ts';
 import {
   archiveCreatorImage,

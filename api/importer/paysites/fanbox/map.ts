@@ -2,7 +2,8 @@
  * Fanbox shapes into Trove's: dates, the post body as HTML (before its images are archived), embeds and
  * comments. Pure functions; the importer does the fetching and the writing.
  */
-import type { CommentInput, PostEmbed } from '@api/data/posts.ts';
+import type { CommentInput } from '@api/data/comments.ts';
+import type { PostEmbed } from '@shared/shapes/posts.ts';
 import { archiveTime, escapeHtml } from '@api/importer/text.ts';
 import type { FanboxBlock, FanboxComment, FanboxEmbed, FanboxFile, FanboxImage, PostBody, PostInfo } from './api.ts';
 

@@ -11,7 +11,8 @@
  */
 import { paysiteEndpoint } from '@api/config.ts';
 import { upsertCreator } from '@api/data/creators.ts';
-import { upsertComment, upsertPost } from '@api/data/posts.ts';
+import { upsertComment } from '@api/data/comments.ts';
+import { upsertPost } from '@api/data/posts.ts';
 import { nowEpoch } from '@api/data/util.ts';
 import { archiveCreatorImage } from '@api/importer/content.ts';
 import { createPaysiteClient, type PaysiteClient } from '@api/importer/fetch.ts';

@@ -4,7 +4,8 @@
  * their replies; DMs. Pure functions: downloads and writes happen in the importer.
  */
 import { createHash } from 'node:crypto';
-import type { CommentInput, Poll, PostEmbed } from '@api/data/posts.ts';
+import type { CommentInput } from '@api/data/comments.ts';
+import type { Poll, PostEmbed } from '@shared/shapes/posts.ts';
 import { archiveTime, escapeHtml } from '@api/importer/text.ts';
 import {
   attachmentAttributes,

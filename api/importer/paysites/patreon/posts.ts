@@ -5,7 +5,8 @@
  */
 import { archiveFiles, archiveInlineImages, type ArchivedFile } from '@api/importer/content.ts';
 import { PaysiteRequestError, type PaysiteClient } from '@api/importer/fetch.ts';
-import type { CommentInput, PostInput } from '@api/data/posts.ts';
+import type { CommentInput } from '@api/data/comments.ts';
+import type { PostInput } from '@api/data/posts.ts';
 import type { ImportContext } from '@api/importer/context.ts';
 import { commentsPath, getDocument, nextPath } from './api.ts';
 import { commentInputs, type PostPlan } from './map.ts';

@@ -1,10 +1,11 @@
 /**
- * Flags on posts and creator link requests. Approving a link request joins the two creators' link
- * groups (creators.relation_id) and records a 'link' change for every member of the joined group.
- * Flags do not change stored pages (the flag button is an island): no change-log rows.
+ * Creator links: link requests, and the link groups (creators.relation_id) that approving one joins.
+ * Changing a group records a 'link' change for every member (their Linked Accounts tab changes); the
+ * linked profiles themselves are read with the creator (creators.ts).
  */
 import { stmt, type Db } from './db.ts';
-import { nextSequence, recordChange } from './changes.ts';
+import { recordChange } from './changes.ts';
+import { nextSequence } from './kv.ts';
 import { recordLinkGroupChanges } from './creators.ts';
 import { inTransaction, nowIso } from './util.ts';
 
@@ -18,39 +19,6 @@ export interface LinkRequest {
   reason: string | null;
   status: LinkRequestStatus;
   created_at: string;
-}
-
-/** Flags a post for an account. @returns false when this account already flagged it */
-export function flagPost(
-  db: Db,
-  input: { service: string; user: string; post_id: string; account_id: number | null; reason: string; created_at?: string },
-): boolean {
-  const info = stmt(
-    db,
-    `INSERT OR IGNORE INTO flags (service, "user", post_id, account_id, reason, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-  ).run(input.service, input.user, input.post_id, input.account_id, input.reason, input.created_at ?? nowIso());
-  return info.changes > 0;
-}
-
-/** Whether a post has been flagged. */
-export function isPostFlagged(db: Db, service: string, creatorId: string, postId: string): boolean {
-  return !!stmt(db, 'SELECT 1 FROM flags WHERE service = ? AND "user" = ? AND post_id = ? LIMIT 1').get(service, creatorId, postId);
-}
-
-/** Recent flags, newest first (for moderators). */
-export function listFlags(db: Db, offset = 0, limit = 50) {
-  return stmt<{
-    id: number;
-    service: string;
-    user: string;
-    post_id: string;
-    account_id: number | null;
-    reason: string;
-    created_at: string;
-  }>(db, 'SELECT id, service, "user", post_id, account_id, reason, created_at FROM flags ORDER BY id DESC LIMIT ? OFFSET ?').all(
-    limit,
-    offset,
-  );
 }
 
 /**

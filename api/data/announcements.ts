@@ -1,0 +1,42 @@
+/** A creator's announcements (the Announcements tab of fanbox and patreon creators), sanitized like post content. */
+import { stmt, type Db } from './db.ts';
+import { recordChange } from './changes.ts';
+import { inTransaction, nowIso } from './util.ts';
+
+export interface Announcement {
+  service: string;
+  user_id: string;
+  hash: string;
+  content: string;
+  published: string | null;
+  added: string;
+}
+
+/** Inserts or updates an announcement. Records an 'announcement' change. */
+export function upsertAnnouncement(
+  db: Db,
+  input: { service: string; user_id: string; hash: string; content: string; published?: string | null; added?: string | null },
+): void {
+  inTransaction(db, () => {
+    stmt(
+      db,
+      `INSERT INTO announcements (service, user_id, hash, content, published, added) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (service, user_id, hash) DO UPDATE SET content = excluded.content, published = excluded.published`,
+    ).run(input.service, input.user_id, input.hash, input.content, input.published ?? null, input.added ?? nowIso());
+    recordChange(db, { kind: 'announcement', action: 'upsert', service: input.service, creator_id: input.user_id, ref: input.hash });
+  });
+}
+
+/** A creator's announcements, newest first. */
+export function listAnnouncements(db: Db, service: string, creatorId: string): Announcement[] {
+  return stmt<Announcement>(
+    db,
+    `SELECT service, user_id, hash, content, published, added FROM announcements
+      WHERE service = ? AND user_id = ? ORDER BY published DESC, added DESC, hash DESC`,
+  ).all(service, creatorId);
+}
+
+/** Number of a creator's announcements. */
+export function countAnnouncements(db: Db, service: string, creatorId: string): number {
+  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM announcements WHERE service = ? AND user_id = ?').get(service, creatorId)!.n;
+}

@@ -1,0 +1,88 @@
+/**
+ * Archive files (.zip, .rar, .7z): the names inside, listed once on the first visit of /file/{hash}, and
+ * the password once it was tested correct (archive_files). A change records a 'file' change.
+ */
+import { stmt, type Db } from './db.ts';
+import { recordChange } from './changes.ts';
+import { inTransaction, nowIso, parseJson } from './util.ts';
+import { getFileByHash, type FileRecord } from './files.ts';
+
+/** GET /v1/file/{hash}: password is absent when not required, '' when required but unknown. */
+export interface ArchiveFileInfo {
+  file: FileRecord;
+  file_list: string[];
+  password?: string;
+}
+
+/**
+ * Stores the listing of an archive file. password: the known password, or null; passwordRequired:
+ * whether the archive is encrypted. Records a 'file' change.
+ */
+export function setArchiveInfo(
+  db: Db,
+  input: {
+    hash: string;
+    file_list: string[];
+    password?: string | null;
+    password_required?: boolean;
+    added?: string;
+    /** How complete file_list is (null: the whole list); see migration 003. */
+    list_status?: ArchiveListStatus | null;
+  },
+): void {
+  inTransaction(db, () => {
+    const hash = input.hash.toLowerCase();
+    stmt(
+      db,
+      `INSERT INTO archive_files (file_hash, file_list, password, password_required, added, list_status) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (file_hash) DO UPDATE SET file_list = excluded.file_list, password = excluded.password,
+         password_required = excluded.password_required, list_status = excluded.list_status`,
+    ).run(
+      hash,
+      JSON.stringify(input.file_list),
+      input.password ?? null,
+      input.password_required || input.password ? 1 : 0,
+      input.added ?? nowIso(),
+      input.list_status ?? null,
+    );
+    recordChange(db, { kind: 'file', action: 'upsert', ref: hash });
+  });
+}
+
+/** Saves the password of an archive after it was tested correct. Records a 'file' change. */
+export function setArchivePassword(db: Db, hash: string, password: string): boolean {
+  return inTransaction(db, () => {
+    const info = stmt(db, 'UPDATE archive_files SET password = ?, password_required = 1 WHERE file_hash = ?').run(
+      password,
+      hash.toLowerCase(),
+    );
+    if (info.changes > 0) recordChange(db, { kind: 'file', action: 'upsert', ref: hash.toLowerCase() });
+    return info.changes > 0;
+  });
+}
+
+/**
+ * The archive file answer: the file record, the names inside, and `password` (absent when the
+ * archive needs none, '' when it needs one that is not known). Undefined when the file is unknown or
+ * has no archive metadata.
+ */
+export function getArchiveFile(db: Db, hash: string): ArchiveFileInfo | undefined {
+  return getArchiveRecord(db, hash)?.info;
+}
+
+/** How complete a stored archive listing is: null when file_list is the whole list. */
+export type ArchiveListStatus = 'truncated' | 'unreadable' | 'too-big' | 'timed-out';
+
+/** getArchiveFile's answer with the listing's status (migration 003), or undefined likewise. */
+export function getArchiveRecord(db: Db, hash: string): { info: ArchiveFileInfo; status: ArchiveListStatus | null } | undefined {
+  const file = getFileByHash(db, hash);
+  if (!file) return undefined;
+  const row = stmt<{ file_list: string; password: string | null; password_required: number; list_status: string | null }>(
+    db,
+    'SELECT file_list, password, password_required, list_status FROM archive_files WHERE file_hash = ?',
+  ).get(file.hash);
+  if (!row) return undefined;
+  const info: ArchiveFileInfo = { file, file_list: parseJson<string[]>(row.file_list, []) };
+  if (row.password_required === 1 || row.password !== null) info.password = row.password ?? '';
+  return { info, status: (row.list_status as ArchiveListStatus | null) ?? null };
+}

@@ -1,0 +1,97 @@
+/**
+ * Post revisions: when an import changes an archived field of a post, the previous version is kept in
+ * post_revisions as the full post it was (without prev/next), stamped with the time it was replaced.
+ * Revisions go with their post (ON DELETE CASCADE).
+ */
+import { stmt, type Db } from './db.ts';
+import { parseJson } from './util.ts';
+import { postPageNeighbours } from './post-neighbours.ts';
+import type { PostKey } from './posts.ts';
+import type { FullPost, PostRevision } from '@shared/shapes/posts.ts';
+
+interface RevisionRow {
+  revision_id: number;
+  data: string;
+  added: string;
+}
+
+function toRevision(row: RevisionRow, neighbours: { prev: string | null; next: string | null }): PostRevision {
+  const data = parseJson<Omit<FullPost, 'next' | 'prev'>>(row.data, {} as Omit<FullPost, 'next' | 'prev'>);
+  return { ...data, added: row.added, revision_id: row.revision_id, next: neighbours.next, prev: neighbours.prev };
+}
+
+function revisionRows(db: Db, service: string, creatorId: string, postId: string): RevisionRow[] {
+  return stmt<RevisionRow>(
+    db,
+    `SELECT revision_id, data, added FROM post_revisions WHERE service = ? AND "user" = ? AND post_id = ?
+      ORDER BY revision_id DESC`,
+  ).all(service, creatorId, postId);
+}
+
+/**
+ * Previous versions of a post, newest first. Each is the full post as it was, with revision_id and
+ * `added` = when that version was replaced. next/prev are the current post's neighbours.
+ */
+export function listPostRevisions(db: Db, service: string, creatorId: string, postId: string): PostRevision[] {
+  const rows = revisionRows(db, service, creatorId, postId);
+  if (rows.length === 0) return [];
+  const neighbours = postPageNeighbours(db, service, creatorId, postId) ?? { prev: null, next: null };
+  return rows.map((row) => toRevision(row, neighbours));
+}
+
+/** Ids of a post's previous versions, newest first (the revision pages a change to the post re-renders). */
+export function listRevisionIds(db: Db, service: string, creatorId: string, postId: string): number[] {
+  return stmt<{ revision_id: number }>(
+    db,
+    `SELECT revision_id FROM post_revisions WHERE service = ? AND "user" = ? AND post_id = ? ORDER BY revision_id DESC`,
+  )
+    .all(service, creatorId, postId)
+    .map((row) => row.revision_id);
+}
+
+/** Every revision's key in revision order, in batches by keyset pagination (a full rebuild). */
+export function* iterateRevisionKeys(db: Db, batch = 10_000): Generator<PostKey & { revision_id: number }> {
+  let after = 0;
+  for (;;) {
+    const rows = stmt<PostKey & { revision_id: number }>(
+      db,
+      `SELECT service, "user", post_id AS id, revision_id FROM post_revisions WHERE revision_id > ? ORDER BY revision_id LIMIT ?`,
+    ).all(after, batch);
+    for (const row of rows) yield row;
+    if (rows.length < batch) return;
+    after = rows[rows.length - 1].revision_id;
+  }
+}
+
+/**
+ * A post's previous versions, newest first, carrying the given neighbours (the current post's, which
+ * the caller has just looked up).
+ */
+export function revisionsWithNeighbours(
+  db: Db,
+  service: string,
+  creatorId: string,
+  postId: string,
+  neighbours: { prev: string | null; next: string | null },
+): PostRevision[] {
+  return revisionRows(db, service, creatorId, postId).map((row) => toRevision(row, neighbours));
+}
+
+/**
+ * Stores a post as it is before an update (its prev/next are left out: they are the current post's)
+ * with `at`, the time it is replaced. @returns the revision id
+ */
+export function storePostRevision(db: Db, post: FullPost, at: string): number {
+  const snapshot: Partial<FullPost> = { ...post };
+  delete snapshot.next;
+  delete snapshot.prev;
+  return Number(
+    stmt(db, `INSERT INTO post_revisions (service, "user", post_id, data, added) VALUES (?, ?, ?, ?, ?)`).run(
+      post.service,
+      post.user,
+      post.id,
+      JSON.stringify(snapshot),
+      at,
+    ).lastInsertRowid,
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * How a row of the posts table becomes a post shape: the columns every post query selects, and the
+ * mapping of a row to a summary (listings, search, popular, favourites, hash search) or to the full
+ * post (post page, revisions). Used by the post modules only.
+ */
+import { stmt, type Db } from './db.ts';
+import { htmlToText, parseJson, truncateChars } from './util.ts';
+import type { FullPost, Poll, PostEmbed, PostFileRef, PostSummary } from '@shared/shapes/posts.ts';
+
+/**
+ * Length of a summary's substring (plain-text characters): one more than a post card shows (50), so a
+ * card falling back to the content knows when to cut it and add the ellipsis.
+ */
+export const SUBSTRING_LENGTH = 51;
+
+/** Columns of a summary, `p` being the posts table: the content's head only (the substring's source). */
+export const SUMMARY_COLUMNS = `p.service, p."user", p.id, p.title, substr(p.content, 1, 1000) AS head, p.published,
+  p.added, p.edited, p.tags, p.file, p.attachments, p.poll, p.incomplete_rewards, p.embed, p.shared_file`;
+
+const FULL_COLUMNS = `p.service, p."user", p.id, p.seq, p.title, p.content, p.published, p.added, p.edited, p.tags,
+  p.file, p.attachments, p.poll, p.incomplete_rewards, p.embed, p.shared_file`;
+
+export interface SummaryRow {
+  service: string;
+  user: string;
+  id: string;
+  title: string;
+  head: string;
+  published: string | null;
+  added: string;
+  edited: string | null;
+  tags: string;
+  file: string | null;
+  attachments: string;
+  poll: string | null;
+  incomplete_rewards: string | null;
+  embed: string | null;
+  shared_file: number;
+}
+
+export interface FullRow extends Omit<SummaryRow, 'head'> {
+  seq: number;
+  content: string;
+}
+
+export function toSummary(row: SummaryRow): PostSummary {
+  return {
+    id: row.id,
+    user: row.user,
+    service: row.service,
+    title: row.title,
+    substring: truncateChars(htmlToText(row.head), SUBSTRING_LENGTH),
+    published: row.published,
+    added: row.added,
+    edited: row.edited,
+    tags: parseJson<string[]>(row.tags, []),
+    file: parseJson<PostFileRef | Record<string, never>>(row.file, {}),
+    attachments: parseJson<PostFileRef[]>(row.attachments, []),
+    poll: parseJson<Poll | null>(row.poll, null),
+    incomplete_rewards: row.incomplete_rewards,
+    embed: parseJson<PostEmbed | Record<string, never>>(row.embed, {}),
+    shared_file: row.shared_file === 1,
+  };
+}
+
+export function toFullPost(row: FullRow, neighbours: { prev: string | null; next: string | null }): FullPost {
+  return {
+    id: row.id,
+    user: row.user,
+    service: row.service,
+    title: row.title,
+    content: row.content,
+    embed: parseJson<PostEmbed | Record<string, never>>(row.embed, {}),
+    shared_file: row.shared_file === 1,
+    added: row.added,
+    published: row.published,
+    edited: row.edited,
+    file: parseJson<PostFileRef | Record<string, never>>(row.file, {}),
+    attachments: parseJson<PostFileRef[]>(row.attachments, []),
+    poll: parseJson<Poll | null>(row.poll, null),
+    tags: parseJson<string[]>(row.tags, []),
+    incomplete_rewards: row.incomplete_rewards,
+    next: neighbours.next,
+    prev: neighbours.prev,
+  };
+}
+
+export function getFullRow(db: Db, service: string, user: string, id: string): FullRow | undefined {
+  return stmt<FullRow>(db, `SELECT ${FULL_COLUMNS} FROM posts p WHERE p.service = ? AND p."user" = ? AND p.id = ?`).get(service, user, id);
+}

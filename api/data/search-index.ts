@@ -1,0 +1,21 @@
+/**
+ * The text index of post search, kept by the post writers: posts_fts (trigrams of the title and the
+ * plain text, so words of three or more characters match anywhere) and posts_words (short words,
+ * search-words.ts). Both are contentless; their rowid is posts.seq.
+ */
+import { stmt, type Db } from './db.ts';
+import { htmlToText } from './util.ts';
+import { shortWordText } from './search-words.ts';
+
+/** Indexes a post's title and content (as plain text) under its seq. */
+export function indexPostText(db: Db, seq: number, title: string, content: string): void {
+  const text = htmlToText(content);
+  stmt(db, 'INSERT INTO posts_fts (rowid, title, body) VALUES (?, ?, ?)').run(seq, title, text);
+  stmt(db, 'INSERT INTO posts_words (rowid, text) VALUES (?, ?)').run(seq, shortWordText(title, text));
+}
+
+/** Removes a post's rows from both indexes (before indexing it again, or when it is deleted). */
+export function unindexPostText(db: Db, seq: number): void {
+  stmt(db, 'DELETE FROM posts_fts WHERE rowid = ?').run(seq);
+  stmt(db, 'DELETE FROM posts_words WHERE rowid = ?').run(seq);
+}

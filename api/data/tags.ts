@@ -1,0 +1,39 @@
+/**
+ * Post tags: post_tags holds one row per tag of a post (with its published date and seq, so a tag's
+ * listing is index-ordered), kept by the post writers; tag_counts (kept by triggers) counts the posts of
+ * every tag.
+ */
+import { stmt, type Db } from './db.ts';
+import type { TagCount } from '@shared/shapes/posts.ts';
+
+/** Every tag with its number of posts, most used first, then by name. */
+export function listAllTags(db: Db): TagCount[] {
+  return stmt<TagCount>(db, 'SELECT tag, post_count FROM tag_counts ORDER BY post_count DESC, tag').all();
+}
+
+/** A creator's tags with their number of posts, most used first, then by name. */
+export function listCreatorTags(db: Db, service: string, creatorId: string): TagCount[] {
+  return stmt<TagCount>(
+    db,
+    `SELECT tag, count(*) AS post_count FROM post_tags WHERE service = ? AND "user" = ?
+      GROUP BY tag ORDER BY post_count DESC, tag`,
+  ).all(service, creatorId);
+}
+
+/**
+ * Writes a post's tags (already trimmed and deduplicated). With replace, the post's rows are removed
+ * first (an update of its tags or of its published date).
+ */
+export function setPostTags(
+  db: Db,
+  post: { service: string; user: string; id: string },
+  tags: string[],
+  published: string | null,
+  seq: number,
+  options: { replace: boolean },
+): void {
+  if (options.replace)
+    stmt(db, 'DELETE FROM post_tags WHERE service = ? AND "user" = ? AND post_id = ?').run(post.service, post.user, post.id);
+  const insertTag = stmt(db, `INSERT INTO post_tags (service, "user", post_id, tag, published, post_seq) VALUES (?, ?, ?, ?, ?, ?)`);
+  for (const tag of tags) insertTag.run(post.service, post.user, post.id, tag, published, seq);
+}
