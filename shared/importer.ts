@@ -9,7 +9,7 @@
 import { z } from 'zod';
 import { KEY_MAX_LENGTH } from './constants.ts';
 import { PAYSITES, PAYSITE_LABELS, isPaysite, type Paysite } from './paysites.ts';
-import { booleanish, firstIssueMessage, scalarText } from './validators.ts';
+import { booleanish, firstIssueMessage, scalarText } from './validation/rules.ts';
 
 export type ImporterFieldName = 'session_key' | 'auth_id' | 'x-bc' | 'user_agent' | 'channel_ids';
 

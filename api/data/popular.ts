@@ -5,7 +5,7 @@
 import type { Db } from './db.ts';
 import { listPopularPosts, popularityDateRange } from './posts.ts';
 import { popularRange, popularReferenceDate } from '@shared/popular.ts';
-import type { PopularPeriod } from '@shared/validators.ts';
+import type { PopularPeriod } from '@shared/validation/popular.ts';
 
 export function popularPosts(db: Db, query: { date?: string; period: PopularPeriod; offset: number; limit: number }, today: string) {
   const data = popularityDateRange(db);

@@ -29,7 +29,7 @@ import { clearSessionCookie, endRequestSession, startSession } from '../auth/ses
 import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../http/errors.ts';
 import { defineRoutes, route, type AppContext } from '../http/route.ts';
 import { CSRF_MESSAGE, cameFromThisSite } from '../http/session.ts';
-import { changePasswordSchema, loginSchema, registrationSchema } from '@shared/validators.ts';
+import { changePasswordSchema, loginSchema, registrationSchema } from '@shared/validation/accounts.ts';
 
 export const ACCOUNT_MESSAGES = {
   taken: 'Username already taken.',

@@ -4,7 +4,7 @@ import { getCreator, getCreatorProfile, type Creator, type CreatorProfile } from
 import type { Db } from '../data/db.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { route } from '../http/route.ts';
-import { artistIdParam, serviceParam } from '@shared/validators.ts';
+import { artistIdParam, serviceParam } from '@shared/validation/params.ts';
 
 export const CREATOR_NOT_FOUND = 'Creator not found.';
 

@@ -23,7 +23,8 @@ import type { Db } from '../data/db.ts';
 import type { Account } from '../data/accounts.ts';
 import { ConflictError, NotFoundError } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
-import { artistIdParam, favoritesTypeQuerySchema, flagReason, postIdParam, serviceParam } from '@shared/validators.ts';
+import { artistIdParam, postIdParam, serviceParam } from '@shared/validation/params.ts';
+import { favoritesTypeQuerySchema, flagReason } from '@shared/validation/favorites.ts';
 import { creatorParams, creatorSummary, requireCreator } from './creator-common.ts';
 import { postSummary } from './post-schemas.ts';
 

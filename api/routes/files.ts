@@ -10,7 +10,9 @@ import { ArchiveBusyError } from '../media/archives.ts';
 import { ARCHIVE_STATUS_MESSAGES, hasList, loadArchiveFile, testArchivePassword } from '../media/archives-info.ts';
 import { dataPaths } from '../config.ts';
 import { postSummary } from './post-schemas.ts';
-import { archivePassword, fileHashParam, firstIssueMessage, sha256Hash } from '@shared/validators.ts';
+import { archivePassword, sha256Hash } from '@shared/validation/files.ts';
+import { fileHashParam } from '@shared/validation/params.ts';
+import { firstIssueMessage } from '@shared/validation/rules.ts';
 
 const discordHit = z.object({
   id: z.string(),

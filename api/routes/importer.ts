@@ -19,7 +19,7 @@ import { keyFingerprint, saveSubmittedKey } from '../importer/key-store.ts';
 import { takeImportSubmission } from '../importer/submit-limits.ts';
 import { sealForWorker } from '../importer/work-key.ts';
 import { importSubmissionSchema } from '@shared/importer.ts';
-import { importIdParam } from '@shared/validators.ts';
+import { importIdParam } from '@shared/validation/params.ts';
 
 export const IMPORTER_MESSAGES = {
   notFound: 'Your import could not be found.',

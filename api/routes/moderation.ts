@@ -29,18 +29,10 @@ import {
 import type { Db } from '../data/db.ts';
 import { LINK_CANDIDATES_MAX, LINK_REASON_MAX, PAGE_SIZE } from '@shared/constants.ts';
 import { PAYSITES } from '@shared/paysites.ts';
-import {
-  ASSIGNABLE_ROLES,
-  accountId,
-  accountsFilterSchema,
-  firstIssueMessage,
-  linkReason,
-  linkRequestSchema,
-  linkTarget,
-  pageNumber,
-  roleChangeSchema,
-  scalarText,
-} from '@shared/validators.ts';
+import { ASSIGNABLE_ROLES, accountId, accountsFilterSchema, roleChangeSchema } from '@shared/validation/administration.ts';
+import { firstIssueMessage, scalarText } from '@shared/validation/rules.ts';
+import { linkReason, linkRequestSchema, linkTarget } from '@shared/validation/links.ts';
+import { pageNumber } from '@shared/validation/params.ts';
 import { CREATOR_NOT_FOUND, creatorParams, creatorProfile } from './creator-common.ts';
 
 export const LINK_MESSAGES = {

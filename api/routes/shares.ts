@@ -20,7 +20,8 @@ import { FileTooLargeError, storeLocation, storeStream, type StoredFile } from '
 import { receiveUpload, uploadMessages, type UploadLimits } from '../media/upload.ts';
 import { PAGE_SIZE, SHARE_UPLOAD_LIMITS } from '@shared/constants.ts';
 import { dataPaths } from '../config.ts';
-import { artistIdParam, firstIssueMessage, offset, scalarText, serviceParam, shareIdParam } from '@shared/validators.ts';
+import { artistIdParam, offset, serviceParam, shareIdParam } from '@shared/validation/params.ts';
+import { firstIssueMessage, scalarText } from '@shared/validation/rules.ts';
 import { PAYSITES, isPaysite } from '@shared/paysites.ts';
 import { CREATOR_NOT_FOUND, creatorParams, creatorProfile, requireCreatorProfile } from './creator-common.ts';
 import { extensionOf } from '../data/util.ts';

@@ -14,7 +14,8 @@ import {
   searchPosts,
 } from '@api/data/posts.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
-import { firstIssueMessage, postsSearchQuery } from '@shared/validators.ts';
+import { firstIssueMessage } from '@shared/validation/rules.ts';
+import { postsSearchQuery } from '@shared/validation/listings.ts';
 import { isPaysite, type Paysite } from '@shared/paysites.ts';
 import { paginate } from '@shared/pagination.ts';
 import { creatorUrl, discordServerUrl } from '@shared/urls.ts';

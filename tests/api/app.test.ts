@@ -8,7 +8,8 @@ import { buildOpenApiDocument, openApiDocument, schemaConstraints, schemaText } 
 import { defineRoutes, route, type Logger } from '@api/http/route.ts';
 import { buildInfo } from '@api/build-info.ts';
 import { readConfig } from '@api/config.ts';
-import { artistIdParam, offset, requiredText } from '@shared/validators.ts';
+import { artistIdParam, offset } from '@shared/validation/params.ts';
+import { requiredText } from '@shared/validation/rules.ts';
 import { tempDb, type TempDb } from './data/helpers.ts';
 
 const testRoutes = defineRoutes('test', [
