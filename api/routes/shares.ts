@@ -20,7 +20,8 @@ import { FileTooLargeError, storeLocation, storeStream, type StoredFile } from '
 import { receiveUpload, uploadMessages, type UploadLimits } from '../media/upload.ts';
 import { PAGE_SIZE, SHARE_UPLOAD_LIMITS } from '@shared/constants.ts';
 import { dataPaths } from '../config.ts';
-import { artistIdParam, offset, serviceParam, shareIdParam } from '@shared/validation/params.ts';
+import { offset, shareIdParam } from '@shared/validation/params.ts';
+import { shareUploadFields } from '@shared/validation/shares.ts';
 import { firstIssueMessage, scalarText } from '@shared/validation/rules.ts';
 import { PAYSITES, isPaysite } from '@shared/paysites.ts';
 import { CREATOR_NOT_FOUND, creatorParams, creatorProfile, requireCreatorProfile } from './creator-common.ts';
@@ -44,24 +45,6 @@ function shareId(raw: string): number | undefined {
 }
 
 // --------------------------------------------------------------------------------------------- upload
-
-/** A trimmed text field of at most `max` characters; `required` gives the message for a blank one. */
-function textField(label: string, max: number, required?: string) {
-  return z
-    .unknown()
-    .optional()
-    .transform((raw) => (typeof raw === 'string' ? raw.trim() : ''))
-    .refine((value) => !required || value !== '', required)
-    .refine((value) => [...value].length <= max, `${label} must be at most ${max} characters long.`);
-}
-
-/** Form fields of an upload (files come as parts of any field name). */
-const uploadFields = z.object({
-  service: serviceParam,
-  user: artistIdParam,
-  name: textField('Name', SHARE_UPLOAD_LIMITS.nameMax, 'Name is required.'),
-  description: textField('Description', SHARE_UPLOAD_LIMITS.descriptionMax),
-});
 
 /** The stored file name: no control characters, at most filenameMax characters, keeping the extension. */
 export function cleanFilename(raw: string): string {
@@ -103,7 +86,7 @@ export function uploadRoute(limits: UploadLimits = SHARE_UPLOAD_LIMITS, routePat
         await Promise.all(orphans.map((file) => fsp.rm(storeLocation(filesDir, file.path), { force: true })));
       };
       const readFields = (raw: Record<string, string>) => {
-        const parsed = uploadFields.safeParse(raw);
+        const parsed = shareUploadFields.safeParse(raw);
         if (!parsed.success) throw new ValidationError(firstIssueMessage(parsed.error));
         const creator = findCreator(deps.db, parsed.data.service, parsed.data.user);
         if (!creator) throw new ValidationError(CREATOR_NOT_FOUND);
