@@ -339,6 +339,34 @@ describe('documentation helpers', () => {
     expect(doc.paths['/api/v1/test/items']).toBeUndefined();
   });
 
+  it('documents areas that share a section under one tag, described by the first of them', () => {
+    const one = (area: string, path: string) =>
+      route({ method: 'get', version: 1, path, summary: area, response: z.string(), handler: () => area });
+    const doc = buildOpenApiDocument([
+      defineRoutes('alpha', [one('alpha', '/alpha')], { section: 'letters', description: 'Letters.' }),
+      defineRoutes('beta', [one('beta', '/beta')], { section: 'letters' }),
+      defineRoutes('gamma', [one('gamma', '/gamma')], 'Gamma alone.'),
+    ]);
+    expect(doc.tags).toEqual([
+      { name: 'letters', description: 'Letters.' },
+      { name: 'gamma', description: 'Gamma alone.' },
+    ]);
+    expect(['/api/v1/alpha', '/api/v1/beta', '/api/v1/gamma'].map((path) => doc.paths[path]!.get!.tags)).toEqual([
+      ['letters'],
+      ['letters'],
+      ['gamma'],
+    ]);
+    // The API's own sections: link requests and account administration under 'moderation', flags
+    // under 'favorites', each section once.
+    const standard = openApiDocument();
+    const names = standard.tags!.map((tag) => tag.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).not.toContain('flags');
+    expect(standard.paths['/api/v1/account/administrator/accounts']!.get!.tags).toEqual(['moderation']);
+    expect(standard.paths['/api/v1/{service}/user/{id}/links/new']!.post!.tags).toEqual(['moderation']);
+    expect(standard.paths['/api/v2/account/flags/post']!.put!.tags).toEqual(['favorites']);
+  });
+
   it('renders schemas and constraints as readable text', () => {
     const doc = buildOpenApiDocument([testRoutes]);
     const echo = doc.paths['/api/v2/test/echo']!.post!;

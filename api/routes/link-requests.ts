@@ -1,20 +1,17 @@
 /**
- * Creator link requests, their review by moderators, link removal, and account administration
- * (SPEC.md sections 2, 6 and 7). Choices the spec leaves open are in docs/decisions.md:
+ * Creator link requests, their review by moderators, and link removal (SPEC.md sections 6 and 7).
+ * Choices the spec leaves open are in docs/decisions.md:
  *   GET /v1/{service}/user/{id}/links/new         what the link request form needs (signed in, as the page)
  *   POST /v1/{service}/user/{id}/links/new        {message}; 404 unknown creators, 400 itself,
  *                                                  409 already linked or already requested
  *   POST .../creator_link_requests/{id}/approve   404 unknown request, 409 already reviewed
  *   DELETE /v1/{service}/user/{id}/links          administrators take the creator out of its group
- *   GET /account/administrator/accounts           a bare integer (the spec: "used as a count")
- *   PATCH /account/administrator/account/{id}     consumer or moderator only; never an
- *                                                  administrator's role nor one's own (403)
- * The account routes answer on v1 and v2 (v2 enveloped).
+ * The moderator routes answer on v1 and v2 (v2 enveloped). Documented with account administration
+ * (api/routes/accounts-admin.ts) under 'moderation'.
  */
 import { z } from 'zod';
 import { defineRoutes, route } from '../http/route.ts';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../http/errors.ts';
-import { countAccounts, getAccount, listAccounts, setAccountRole, type Account } from '../data/accounts.ts';
+import { ConflictError, NotFoundError, ValidationError } from '../http/errors.ts';
 import { findCreator, getCreatorProfile, linkedCreators } from '../data/creators.ts';
 import {
   approveLinkRequest,
@@ -27,12 +24,10 @@ import {
   unlinkCreator,
 } from '../data/moderation.ts';
 import type { Db } from '../data/db.ts';
-import { LINK_CANDIDATES_MAX, LINK_REASON_MAX, PAGE_SIZE } from '@shared/constants.ts';
+import { LINK_CANDIDATES_MAX, LINK_REASON_MAX } from '@shared/constants.ts';
 import { PAYSITES } from '@shared/paysites.ts';
-import { ASSIGNABLE_ROLES, accountId, accountsFilterSchema, roleChangeSchema } from '@shared/validation/administration.ts';
 import { firstIssueMessage, scalarText } from '@shared/validation/rules.ts';
 import { linkReason, linkRequestSchema, linkTarget } from '@shared/validation/links.ts';
-import { pageNumber } from '@shared/validation/params.ts';
 import { CREATOR_NOT_FOUND, creatorParams, creatorProfile } from './creator-common.ts';
 
 export const LINK_MESSAGES = {
@@ -48,19 +43,7 @@ export const LINK_MESSAGES = {
   noLinks: 'No linked accounts found.',
 } as const;
 
-export const ACCOUNT_MESSAGES = {
-  notFound: 'Account not found.',
-  ownRole: 'You cannot change your own role.',
-  administratorRole: "An administrator's role cannot be changed.",
-} as const;
-
 const message = z.object({ message: z.string() });
-const account = z.object({
-  id: z.number().int(),
-  username: z.string(),
-  role: z.enum(['consumer', 'moderator', 'administrator']),
-  created_at: z.string(),
-});
 const linkCreator = z.object({ service: z.string(), id: z.string(), name: z.string() });
 const linkRequest = z.object({
   id: z.number().int(),
@@ -140,15 +123,6 @@ function reviewRoute(action: 'approve' | 'reject') {
   });
 }
 
-const accountsQuery = accountsFilterSchema;
-const accountIdParams = z.object({ id: accountId });
-
-function requireAccount(db: Db, id: number): Account {
-  const found = getAccount(db, id);
-  if (!found) throw new NotFoundError(ACCOUNT_MESSAGES.notFound);
-  return found;
-}
-
 /** What the link request page shows: the creator, the paysites of its filter, and the form's limits. */
 const linkForm = z.object({
   props: z.object({
@@ -164,7 +138,7 @@ const linkForm = z.object({
 });
 
 export default defineRoutes(
-  'moderation',
+  'link-requests',
   [
     route({
       method: 'get',
@@ -262,61 +236,9 @@ export default defineRoutes(
     }),
     reviewRoute('approve'),
     reviewRoute('reject'),
-    route({
-      method: 'get',
-      version: [1, 2],
-      path: '/account/administrator/accounts',
-      access: 'administrator',
-      summary: 'How many accounts match the filters (name: part of the username; role), as a bare number.',
-      query: accountsQuery,
-      response: z.number().int(),
-      errors: [401, 403],
-      handler: ({ query, deps }) => countAccounts(deps.db, query),
-    }),
-    route({
-      method: 'get',
-      version: [1, 2],
-      path: '/account/administrator/accounts/{page}',
-      access: 'administrator',
-      summary: `One page (${PAGE_SIZE} accounts, by id) of the accounts matching the filters; past the end an empty list.`,
-      params: z.object({ page: pageNumber }),
-      query: accountsQuery,
-      response: z.array(account),
-      errors: [401, 403],
-      handler: ({ params, query, deps }) => listAccounts(deps.db, { ...query, offset: (params.page - 1) * PAGE_SIZE, limit: PAGE_SIZE }),
-    }),
-    route({
-      method: 'get',
-      version: [1, 2],
-      path: '/account/administrator/account/{id}',
-      access: 'administrator',
-      summary: 'One account.',
-      params: accountIdParams,
-      response: account,
-      errors: [401, 403, 404],
-      handler: ({ params, deps }) => requireAccount(deps.db, params.id),
-    }),
-    route({
-      method: 'patch',
-      version: [1, 2],
-      path: '/account/administrator/account/{id}',
-      access: 'administrator',
-      form: true,
-      summary: "Changes an account's role to consumer or moderator and notifies the account (notification type 1).",
-      description: "Refused (403) for an administrator's account and for one's own.",
-      params: accountIdParams,
-      body: roleChangeSchema,
-      response: account,
-      errors: [401, 403, 404],
-      handler: ({ params, body, deps, account: me }) => {
-        if (!(ASSIGNABLE_ROLES as readonly string[]).includes(body.role)) throw new ValidationError('Invalid account role.');
-        const target = requireAccount(deps.db, params.id);
-        if (target.id === me!.id) throw new ForbiddenError(ACCOUNT_MESSAGES.ownRole);
-        if (target.role === 'administrator') throw new ForbiddenError(ACCOUNT_MESSAGES.administratorRole);
-        setAccountRole(deps.db, target.id, body.role);
-        return requireAccount(deps.db, target.id);
-      },
-    }),
   ],
-  'Creator link requests and their review, link removal, and account administration.',
+  {
+    section: 'moderation',
+    description: 'Creator link requests and their review, link removal, and account administration.',
+  },
 );
