@@ -3,22 +3,16 @@
  *   GET /account/administrator/accounts           a bare integer (the spec: "used as a count")
  *   PATCH /account/administrator/account/{id}     consumer or moderator only; never an
  *                                                  administrator's role nor one's own (403)
- * Documented with the link requests (api/routes/link-requests.ts) under 'moderation'.
+ * Role changes are checked by api/moderation/account-roles.ts. Documented with the link requests
+ * (api/routes/link-requests.ts) under 'moderation'.
  */
 import { z } from 'zod';
 import { defineRoutes, route } from '../http/route.ts';
-import { ForbiddenError, NotFoundError, ValidationError } from '../http/errors.ts';
-import { countAccounts, getAccount, listAccounts, setAccountRole, type Account } from '../data/accounts.ts';
-import type { Db } from '../data/db.ts';
+import { countAccounts, listAccounts } from '../data/accounts.ts';
+import { changeAccountRole, requireAccount } from '../moderation/account-roles.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
-import { ASSIGNABLE_ROLES, accountId, accountsFilterSchema, roleChangeSchema } from '@shared/validation/administration.ts';
+import { accountId, accountsFilterSchema, roleChangeSchema } from '@shared/validation/administration.ts';
 import { pageNumber } from '@shared/validation/params.ts';
-
-export const ACCOUNT_MESSAGES = {
-  notFound: 'Account not found.',
-  ownRole: 'You cannot change your own role.',
-  administratorRole: "An administrator's role cannot be changed.",
-} as const;
 
 const account = z.object({
   id: z.number().int(),
@@ -29,12 +23,6 @@ const account = z.object({
 
 const accountsQuery = accountsFilterSchema;
 const accountIdParams = z.object({ id: accountId });
-
-function requireAccount(db: Db, id: number): Account {
-  const found = getAccount(db, id);
-  if (!found) throw new NotFoundError(ACCOUNT_MESSAGES.notFound);
-  return found;
-}
 
 export default defineRoutes(
   'accounts-admin',
@@ -85,14 +73,7 @@ export default defineRoutes(
       body: roleChangeSchema,
       response: account,
       errors: [401, 403, 404],
-      handler: ({ params, body, deps, account: me }) => {
-        if (!(ASSIGNABLE_ROLES as readonly string[]).includes(body.role)) throw new ValidationError('Invalid account role.');
-        const target = requireAccount(deps.db, params.id);
-        if (target.id === me!.id) throw new ForbiddenError(ACCOUNT_MESSAGES.ownRole);
-        if (target.role === 'administrator') throw new ForbiddenError(ACCOUNT_MESSAGES.administratorRole);
-        setAccountRole(deps.db, target.id, body.role);
-        return requireAccount(deps.db, target.id);
-      },
+      handler: ({ params, body, deps, account: me }) => changeAccountRole(deps.db, params.id, body.role, me!),
     }),
   ],
   { section: 'moderation' },

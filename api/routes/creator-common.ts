@@ -3,12 +3,9 @@ import { z } from 'zod';
 import { getCreator, getCreatorProfile, type Creator, type CreatorProfile } from '../data/creators.ts';
 import type { Db } from '../data/db.ts';
 import { postExists } from '../data/posts.ts';
-import { NotFoundError } from '../http/errors.ts';
+import { CREATOR_NOT_FOUND, NotFoundError, POST_NOT_FOUND } from '../http/errors.ts';
 import { route } from '../http/route.ts';
 import { artistIdParam, serviceParam } from '@shared/validation/params.ts';
-
-export const CREATOR_NOT_FOUND = 'Creator not found.';
-export const POST_NOT_FOUND = 'Post not found.';
 
 export const creatorParams = z.object({ service: serviceParam, id: artistIdParam });
 

@@ -8,11 +8,11 @@ import { z } from 'zod';
 import { flagPost, isPostFlagged } from '../data/moderation.ts';
 import type { Db } from '../data/db.ts';
 import type { Account } from '../data/accounts.ts';
-import { ConflictError, NotFoundError } from '../http/errors.ts';
+import { ConflictError, NotFoundError, POST_NOT_FOUND } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
 import { artistIdParam, postIdParam, serviceParam } from '@shared/validation/params.ts';
 import { flagReason } from '@shared/validation/favorites.ts';
-import { POST_NOT_FOUND, creatorParams, requirePost } from './creator-common.ts';
+import { creatorParams, requirePost } from './creator-common.ts';
 
 const flagParams = creatorParams.extend({ post: postIdParam });
 

@@ -1,6 +1,6 @@
 /**
- * Creator link requests, their review by moderators, and link removal (SPEC.md sections 6 and 7).
- * Choices the spec leaves open are in docs/decisions.md:
+ * Creator link requests, their review by moderators, and link removal (SPEC.md sections 6 and 7), the
+ * checks done by api/moderation/link-requests.ts. Choices the spec leaves open are in docs/decisions.md:
  *   GET /v1/{service}/user/{id}/links/new         what the link request form needs (signed in, as the page)
  *   POST /v1/{service}/user/{id}/links/new        {message}; 404 unknown creators, 400 itself,
  *                                                  409 already linked or already requested
@@ -11,37 +11,15 @@
  */
 import { z } from 'zod';
 import { defineRoutes, route } from '../http/route.ts';
-import { ConflictError, NotFoundError, ValidationError } from '../http/errors.ts';
-import { findCreator, getCreatorProfile, linkedCreators } from '../data/creators.ts';
-import {
-  approveLinkRequest,
-  createLinkRequest,
-  getLinkRequest,
-  hasPendingLinkRequest,
-  inSameLinkGroup,
-  listPendingLinkRequests,
-  rejectLinkRequest,
-  unlinkCreator,
-} from '../data/moderation.ts';
-import type { Db } from '../data/db.ts';
+import { ValidationError } from '../http/errors.ts';
+import { getCreatorProfile } from '../data/creators.ts';
+import { listPendingLinkRequests } from '../data/moderation.ts';
+import { LINK_MESSAGES, removeCreatorLinks, requestLink, requireLinkCreator, reviewLinkRequest } from '../moderation/link-requests.ts';
 import { LINK_CANDIDATES_MAX, LINK_REASON_MAX } from '@shared/constants.ts';
 import { PAYSITES } from '@shared/paysites.ts';
 import { firstIssueMessage, scalarText } from '@shared/validation/rules.ts';
 import { linkReason, linkRequestSchema, linkTarget } from '@shared/validation/links.ts';
-import { CREATOR_NOT_FOUND, creatorParams, creatorProfile } from './creator-common.ts';
-
-export const LINK_MESSAGES = {
-  requested: 'Link request submitted. A moderator will review it.',
-  itself: 'A creator cannot be linked to itself.',
-  alreadyLinked: 'These creators are already linked.',
-  alreadyRequested: 'A link between these creators has already been requested.',
-  requestNotFound: 'Link request not found.',
-  alreadyReviewed: 'This link request has already been reviewed.',
-  approved: 'Link request approved.',
-  rejected: 'Link request rejected.',
-  unlinked: 'The creator was removed from its linked accounts.',
-  noLinks: 'No linked accounts found.',
-} as const;
+import { creatorParams, creatorProfile } from './creator-common.ts';
 
 const message = z.object({ message: z.string() });
 const linkCreator = z.object({ service: z.string(), id: z.string(), name: z.string() });
@@ -94,12 +72,6 @@ const requestIdParams = z.object({
     .meta({ type: 'integer', minimum: 1 }),
 });
 
-function requireCreator(db: Db, service: string, id: string) {
-  const creator = findCreator(db, service, id);
-  if (!creator) throw new NotFoundError(CREATOR_NOT_FOUND);
-  return creator;
-}
-
 function reviewRoute(action: 'approve' | 'reject') {
   return route({
     method: 'post',
@@ -114,10 +86,7 @@ function reviewRoute(action: 'approve' | 'reject') {
     response: message,
     errors: [401, 403, 404, 409],
     handler: ({ params, deps, account }) => {
-      const request = getLinkRequest(deps.db, params.id);
-      if (!request) throw new NotFoundError(LINK_MESSAGES.requestNotFound);
-      const done = (action === 'approve' ? approveLinkRequest : rejectLinkRequest)(deps.db, params.id, account!.id);
-      if (!done) throw new ConflictError(LINK_MESSAGES.alreadyReviewed);
+      reviewLinkRequest(deps.db, params.id, action, account!.id);
       return { message: action === 'approve' ? LINK_MESSAGES.approved : LINK_MESSAGES.rejected };
     },
   });
@@ -153,7 +122,7 @@ export default defineRoutes(
       response: linkForm,
       errors: [401, 404],
       handler: ({ params, deps }) => {
-        const creator = requireCreator(deps.db, params.service, params.id);
+        const creator = requireLinkCreator(deps.db, params.service, params.id);
         const profile = getCreatorProfile(deps.db, creator.service, creator.id)!;
         return {
           props: {
@@ -182,20 +151,7 @@ export default defineRoutes(
       response: message,
       errors: [401, 404, 409],
       handler: ({ params, body, deps, account }) => {
-        const target = readLinkTarget(body);
-        const from = requireCreator(deps.db, params.service, params.id);
-        const to = requireCreator(deps.db, target.service, target.artist_id);
-        if (from.service === to.service && from.id === to.id) throw new ValidationError(LINK_MESSAGES.itself);
-        if (inSameLinkGroup(deps.db, from, to)) throw new ConflictError(LINK_MESSAGES.alreadyLinked);
-        if (hasPendingLinkRequest(deps.db, from, to)) throw new ConflictError(LINK_MESSAGES.alreadyRequested);
-        createLinkRequest(deps.db, {
-          from_service: from.service,
-          from_id: from.id,
-          to_service: to.service,
-          to_id: to.id,
-          reason: target.reason ?? null,
-          requester_id: account!.id,
-        });
+        requestLink(deps.db, params, readLinkTarget(body), account!.id);
         return { message: LINK_MESSAGES.requested };
       },
     }),
@@ -209,10 +165,7 @@ export default defineRoutes(
       response: message,
       errors: [401, 403, 404],
       handler: ({ params, deps }) => {
-        const creator = requireCreator(deps.db, params.service, params.id);
-        if (linkedCreators(deps.db, creator.service, creator.id).length === 0 || !unlinkCreator(deps.db, creator.service, creator.id)) {
-          throw new NotFoundError(LINK_MESSAGES.noLinks);
-        }
+        removeCreatorLinks(deps.db, params.service, params.id);
         return { message: LINK_MESSAGES.unlinked };
       },
     }),

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '@api/app.ts';
 import { getAccount } from '@api/data/accounts.ts';
 import { listNotifications } from '@api/data/notifications.ts';
-import { ACCOUNT_MESSAGES } from '@api/routes/accounts-admin.ts';
+import { ACCOUNT_MESSAGES } from '@api/moderation/account-roles.ts';
 import { readConfig } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';

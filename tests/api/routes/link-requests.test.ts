@@ -8,7 +8,7 @@ import { createApp } from '@api/app.ts';
 import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
 import { linkedCreators, upsertCreator } from '@api/data/creators.ts';
 import { createLinkRequest, getLinkRequest, linkCreators } from '@api/data/moderation.ts';
-import { LINK_MESSAGES } from '@api/routes/link-requests.ts';
+import { LINK_MESSAGES } from '@api/moderation/link-requests.ts';
 import { readConfig } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
