@@ -11,7 +11,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Db } from './data/db.ts';
 import type { Config } from './config.ts';
 import { buildInfo, type BuildInfo } from './build-info.ts';
-import { firstIssueMessage } from '@shared/validators.ts';
+import { firstIssueMessage } from '@shared/validation/rules.ts';
 import { ROUTE_GROUPS } from './routes/index.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { ANSWERED, toExpressPath, versionBase, type AppContext, type Logger, type RouteDefinition, type RouteGroup } from './http/route.ts';

@@ -11,7 +11,8 @@ import { createAccount, getAccountByUsername, listAccounts, countAccounts, type 
 import { sharedDatabase } from '../api/data/db.ts';
 import { hashPassword } from '../api/auth/passwords.ts';
 import { dataPaths } from '../api/config.ts';
-import { ACCOUNT_ROLES, firstIssueMessage, password as passwordRule, username as usernameRule } from '../shared/validators.ts';
+import { ACCOUNT_ROLES, password as passwordRule, username as usernameRule } from '../shared/validation/accounts.ts';
+import { firstIssueMessage } from '../shared/validation/rules.ts';
 import { countLabel } from '../shared/format.ts';
 
 const USAGE = 'Usage: npm run accounts -- create-admin <username> | list [--role consumer|moderator|administrator] [--name text]';

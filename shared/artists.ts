@@ -1,7 +1,7 @@
 /**
  * The artists list (/artists, SPEC.md "Artists list"): filtering, sorting and paging a creator list,
  * written once for the page loader (server) and the ArtistsBrowser island (client). Browser-safe and
- * free of zod: the query is validated on the server by `artistsQuerySchema` (shared/validators.ts);
+ * free of zod: the query is validated on the server by `artistsQuerySchema` (shared/validation/listings.ts);
  * the island only ever builds queries from the form's own choices.
  *
  * Rules the spec leaves open (docs/decisions.md):
@@ -12,7 +12,7 @@
  */
 import { PAGE_SIZE } from './constants.ts';
 import type { Paysite } from './paysites/index.ts';
-import type { ArtistSortField, SortOrder } from './validators.ts';
+import type { ArtistSortField, SortOrder } from './validation/listings.ts';
 
 /** What the list needs of a creators.txt item. */
 export interface ArtistItem {

@@ -12,7 +12,7 @@
  */
 import { PAGE_SIZE } from './constants.ts';
 import { storedDateMs } from './format.ts';
-import type { SortOrder } from './validators.ts';
+import type { SortOrder } from './validation/listings.ts';
 
 export type FavoriteCreatorSort = 'updated' | 'faved_seq' | 'last_imported';
 export type FavoritePostSort = 'faved_seq' | 'published';

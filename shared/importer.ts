@@ -19,7 +19,7 @@ import {
   type Paysite,
 } from './paysites/index.ts';
 import { KeyRuleFailure } from './paysites/key-rules.ts';
-import { booleanish, firstIssueMessage, scalarText } from './validators.ts';
+import { booleanish, firstIssueMessage, scalarText } from './validation/rules.ts';
 
 export interface ImporterService {
   service: Paysite;

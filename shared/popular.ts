@@ -6,7 +6,7 @@
  * days ending at the reference date; with no date the reference is today, or the last day with
  * popularity data when that is earlier (so an archive that stopped importing still shows something).
  */
-import type { PopularPeriod } from './validators.ts';
+import type { PopularPeriod } from './validation/popular.ts';
 
 export const RECENT_DAYS = 7;
 const DAY_MS = 86_400_000;

@@ -18,7 +18,7 @@ const MAX_LINES = 500;
 
 /** Path suffix (from a folder boundary) to the number of lines the file had when it was listed. */
 const KNOWN_OFFENDERS: Record<string, number> = {
-  'validators.ts': 582,
+  'data/posts.ts': 1211,
 };
 
 /** Lines as an editor counts them: a final newline does not start another line. */

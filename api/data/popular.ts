@@ -10,7 +10,7 @@ import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './post-rows.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { popularRange, popularReferenceDate } from '@shared/popular.ts';
 import type { PostSummary } from '@shared/shapes/posts.ts';
-import type { PopularPeriod } from '@shared/validators.ts';
+import type { PopularPeriod } from '@shared/validation/popular.ts';
 
 export interface PopularityInput {
   day: string;

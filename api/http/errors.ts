@@ -1,13 +1,20 @@
 /**
  * The API's one error map: typed errors carry their HTTP status, a v2 error type and a message that is
- * safe to show to clients. Routes throw these; api/app.ts turns any thrown value into a JSON answer
- * through toErrorBody(). Anything that is not an HttpError becomes a logged 500.
+ * safe to show to clients. Routes and the services they call throw these; api/app.ts turns any thrown
+ * value into a JSON answer through asHttpError() and errorBody(): the framework's own errors and the few
+ * errors of other modules that reach a route (ArchiveBusyError) are mapped below, anything else becomes
+ * a logged 500. No other module picks a status for an API answer.
  *
  * v1 body: {"error": message}
  * v2 body: {"type": "api_error", "error": {"type": <error type>, "message": message}}
  */
+import { ArchiveBusyError } from '../media/archives.ts';
 
 export type ApiVersion = 1 | 2;
+
+/** The 404 messages of several areas. */
+export const CREATOR_NOT_FOUND = 'Creator not found.';
+export const POST_NOT_FOUND = 'Post not found.';
 
 export class HttpError extends Error {
   readonly status: number;
@@ -160,8 +167,13 @@ export function errorBody(error: HttpError, version: ApiVersion): V1ErrorBody | 
   return version === 2 ? { type: V2_ERROR_TYPE, error: { type: error.type, message: error.message } } : { error: error.message };
 }
 
+/** How long a client should wait before asking again for an archive the busy lister refused. */
+const ARCHIVE_BUSY_RETRY_SECONDS = 5;
+
 /** Any thrown value as an HttpError; `undefined` means it is unexpected (log it, answer 500). */
 export function asHttpError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error;
+  // The archive lister's queue is full (api/media/archives.ts): the client may retry.
+  if (error instanceof ArchiveBusyError) return new ServiceUnavailableError(error.message, ARCHIVE_BUSY_RETRY_SECONDS);
   return fromFrameworkError(error);
 }

@@ -61,7 +61,7 @@ const ACCESS_NOTE: Record<Access, string> = {
   administrator: 'Requires an administrator account.',
 };
 
-function routeConfig(route: RouteDefinition, version: ApiVersion | null, area: string): RouteConfig {
+function routeConfig(route: RouteDefinition, version: ApiVersion | null, section: string): RouteConfig {
   const fullPath = versionBase(version) + route.path;
   const v2 = version === 2;
   const responseSchema = v2 ? z.object({ type: z.literal(V2_SUCCESS_TYPE), data: route.response }) : route.response;
@@ -108,7 +108,7 @@ function routeConfig(route: RouteDefinition, version: ApiVersion | null, area: s
     ...(route.description || route.access !== 'public'
       ? { description: [route.description, ACCESS_NOTE[route.access]].filter(Boolean).join('\n\n') }
       : {}),
-    tags: [area],
+    tags: [section],
     request,
     responses,
   };
@@ -141,7 +141,7 @@ export function buildOpenApiDocument(groups: readonly RouteGroup[], options: Doc
   });
   for (const group of groups) {
     for (const route of group.routes) {
-      for (const version of route.versions) registry.registerPath(routeConfig(route, version, group.area));
+      for (const version of route.versions) registry.registerPath(routeConfig(route, version, group.section));
     }
   }
   const document = new OpenApiGeneratorV3(registry.definitions).generateDocument({
@@ -154,9 +154,19 @@ export function buildOpenApiDocument(groups: readonly RouteGroup[], options: Doc
         'answers as {"type": "api_response", "data": ...} and errors as {"type": "api_error", ' +
         '"error": {"type": ..., "message": ...}}; v2 request bodies are {"type": ..., "data": ...}.',
     },
-    tags: groups.map((group) => ({ name: group.area, ...(group.description ? { description: group.description } : {}) })),
+    tags: sections(groups),
   });
   return document as unknown as OpenApiDocument;
+}
+
+/** One tag per documentation section, in the order of the section's first area, with that area's description. */
+function sections(groups: readonly RouteGroup[]): { name: string; description?: string }[] {
+  const tags = new Map<string, { name: string; description?: string }>();
+  for (const group of groups) {
+    if (tags.has(group.section)) continue;
+    tags.set(group.section, { name: group.section, ...(group.description ? { description: group.description } : {}) });
+  }
+  return [...tags.values()];
 }
 
 const cache = new WeakMap<readonly RouteGroup[], OpenApiDocument>();

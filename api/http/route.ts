@@ -118,8 +118,14 @@ export interface ErasedRouteContext extends Omit<RouteContext<undefined, undefin
 }
 
 export interface RouteGroup {
-  /** The area (one file in api/routes); used as the OpenAPI tag. */
+  /** The area (one file in api/routes). */
   area: string;
+  /**
+   * The documentation section (OpenAPI tag) its routes are listed under: the area itself, or a section
+   * several areas share (link requests and account administration under 'moderation').
+   */
+  section: string;
+  /** Describes the section; in a shared section the first area's description stands for all. */
   description?: string;
   routes: readonly RouteDefinition[];
 }
@@ -150,8 +156,14 @@ export function route<
   };
 }
 
-export function defineRoutes(area: string, routes: RouteDefinition[], description?: string): RouteGroup {
-  return { area, description, routes };
+/** `about` is the area's description, or its section when it shares one with other areas. */
+export function defineRoutes(
+  area: string,
+  routes: RouteDefinition[],
+  about?: string | { section: string; description?: string },
+): RouteGroup {
+  const { section = area, description } = typeof about === 'string' ? { description: about } : (about ?? {});
+  return { area, section, description, routes };
 }
 
 /** The base every version's paths live under. */

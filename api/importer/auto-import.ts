@@ -13,7 +13,7 @@ import { AUTO_IMPORT_INTERVAL_HOURS } from '@shared/constants.ts';
 import { getAutoImportCandidate, listAutoImportCandidates, type AutoImportCandidate, type RoundCounts } from '../data/auto-import.ts';
 import { appendImportLog, createImport } from '../data/imports.ts';
 import { inTransaction, nowIso } from '../data/util.ts';
-import { AUTO_IMPORT_PRIORITY } from '../routes/importer.ts';
+import { AUTO_IMPORT_PRIORITY } from './submit.ts';
 import { decryptSessionKey, KeyDecryptionError } from './key-crypto.ts';
 import { paysiteLabel } from '@shared/paysites/index.ts';
 import { sealForWorker } from './work-key.ts';

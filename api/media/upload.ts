@@ -12,6 +12,7 @@ import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import busboy from 'busboy';
 import { BadRequestError, HttpError, PayloadTooLargeError } from '../http/errors.ts';
+import { FileTooLargeError } from './store.ts';
 import { uploadMessages, type UploadLimits } from '@shared/upload-limits.ts';
 
 export { uploadMessages, type UploadLimits };
@@ -63,9 +64,9 @@ function stopReading(req: IncomingMessage): void {
 }
 
 /**
- * Reads a multipart/form-data request. Throws PayloadTooLargeError (413) when a limit is exceeded,
- * BadRequestError (400) for a body that is not multipart or cannot be parsed, or what
- * beforeFirstFile / store threw.
+ * Reads a multipart/form-data request. Throws PayloadTooLargeError (413) when a limit is exceeded (a
+ * FileTooLargeError from `store` included), BadRequestError (400) for a body that is not multipart or
+ * cannot be parsed, or what beforeFirstFile / store threw.
  */
 export async function receiveUpload<R>(
   req: IncomingMessage,
@@ -159,7 +160,10 @@ export async function receiveUpload<R>(
         handlers
           .store(part, counted)
           .then((result) => void (files[slot] = { ...part, result }))
-          .catch((error) => fail(error))
+          // A store that enforces the size itself (storeStream's maxBytes) refuses like busboy's limit.
+          .catch((error) =>
+            fail(error instanceof FileTooLargeError ? new PayloadTooLargeError(uploadMessages.fileTooLarge(filename, limits)) : error),
+          )
           .finally(() => active.delete(counted)),
       );
     });

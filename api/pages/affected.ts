@@ -15,7 +15,7 @@ import { CHAT_PAGE_SIZE, PAGE_SIZE } from '@shared/constants.ts';
 import { communityUrl, creatorUrl, discordServerUrl, popularUrl, postUrl, revisionUrl, shareUrl } from '@shared/urls.ts';
 import { getDiscordChannel, isViewableChannel, listDiscordChannels } from '../data/discord.ts';
 import { listCommunityChannels } from '../data/community.ts';
-import { POPULAR_PERIODS } from '@shared/validators.ts';
+import { POPULAR_PERIODS } from '@shared/validation/popular.ts';
 import { todayUtc } from '@shared/popular.ts';
 import { popularPosts } from '../data/popular.ts';
 import { GLOBAL_LISTING_STORED_PAGES, pageKey } from './keys.ts';

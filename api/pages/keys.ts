@@ -5,7 +5,9 @@
  */
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { isPaysite } from '@shared/paysites/index.ts';
-import { POPULAR_PERIODS, chatOffset, offset as offsetRule } from '@shared/validators.ts';
+import { POPULAR_PERIODS } from '@shared/validation/popular.ts';
+import { chatOffset } from '@shared/validation/chat.ts';
+import { offset as offsetRule } from '@shared/validation/params.ts';
 
 /** Global listings shift on every import; only their first pages are kept (deeper ones render on demand). */
 export const GLOBAL_LISTING_STORED_PAGES = 20;

@@ -1,36 +1,19 @@
 /**
  * Accounts: registration, login, logout, the signed-in account, its notifications and password change
- * (SPEC.md sections 2, 5 and 7; API-NOTES.md "Accounts"). Login and registration are rate limited
- * before any hashing (api/auth/rate-limits.ts) and refuse requests sent by another site's page.
+ * (SPEC.md sections 2, 5 and 7; API-NOTES.md "Accounts"). Login and registration refuse requests sent
+ * by another site's page; their checks, rate limits and hashing are in api/auth/credentials.ts.
  */
 import type { Request } from 'express';
 import { z } from 'zod';
-import { createAccount, getAccountByUsername, getPasswordHash, setPasswordHash, type Account } from '../data/accounts.ts';
-import { deleteAccountSessions } from '../data/sessions.ts';
-import type { Db } from '../data/db.ts';
-import { addFavoriteCreator } from '../data/favorites.ts';
+import type { Account } from '../data/accounts.ts';
 import { countUnseenNotifications, listNotifications, markNotificationsSeen } from '../data/notifications.ts';
-import { checkPassword, hashPassword } from '../auth/passwords.ts';
-import {
-  checkUsernameFailures,
-  clearLoginFailures,
-  clientAddress,
-  recordLoginFailure,
-  takeLoginAttempt,
-  takeRegistration,
-} from '../auth/rate-limits.ts';
+import { ACCOUNT_MESSAGES, changePassword, registerAccount, verifyLogin } from '../auth/credentials.ts';
+import { clientAddress } from '../auth/rate-limits.ts';
 import { clearSessionCookie, endRequestSession, startSession } from '../auth/sessions.ts';
-import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../http/errors.ts';
+import { ConflictError, ForbiddenError } from '../http/errors.ts';
 import { defineRoutes, route, type AppContext } from '../http/route.ts';
 import { CSRF_MESSAGE, cameFromThisSite } from '../http/session.ts';
-import { changePasswordSchema, loginSchema, registrationSchema } from '@shared/validators.ts';
-
-export const ACCOUNT_MESSAGES = {
-  taken: 'Username already taken.',
-  badCredentials: 'Incorrect username or password.',
-  alreadyLoggedIn: 'You are already logged in.',
-  wrongCurrentPassword: 'Current password is incorrect.',
-} as const;
+import { changePasswordSchema, loginSchema, registrationSchema } from '@shared/validation/accounts.ts';
 
 const account = z.object({
   id: z.number().int(),
@@ -57,17 +40,6 @@ function requireSameSite(req: Request): void {
 
 const addressOf = (req: Request, deps: AppContext) => clientAddress(req, deps.config.trustProxy);
 
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE';
-}
-
-function createWithFavorites(db: Db, username: string, passwordHash: string, favorites: { service: string; id: string }[]): Account {
-  const created = createAccount(db, { username, password_hash: passwordHash });
-  // Unknown creators are skipped: the guest cookie may name creators this archive never had.
-  for (const favorite of favorites) addFavoriteCreator(db, created.id, favorite.service, favorite.id);
-  return created;
-}
-
 export default defineRoutes(
   'accounts',
   [
@@ -85,17 +57,7 @@ export default defineRoutes(
       form: true,
       handler: async ({ body, deps, req, res }) => {
         requireSameSite(req);
-        await takeRegistration(deps.db, addressOf(req, deps));
-        if (getAccountByUsername(deps.db, body.username)) throw new ConflictError(ACCOUNT_MESSAGES.taken);
-        const passwordHash = await hashPassword(body.password);
-        let created: Account;
-        try {
-          created = createWithFavorites(deps.db, body.username, passwordHash, body.favorites_json);
-        } catch (error) {
-          // Two registrations of one name at once: the second loses at the UNIQUE constraint.
-          if (isUniqueViolation(error)) throw new ConflictError(ACCOUNT_MESSAGES.taken);
-          throw error;
-        }
+        const created = await registerAccount(deps.db, addressOf(req, deps), body);
         startSession(deps.db, req, res, created.id);
         return publicAccount(created);
       },
@@ -116,14 +78,7 @@ export default defineRoutes(
       handler: async ({ body, deps, req, res, account: current }) => {
         requireSameSite(req);
         if (current) throw new ConflictError(ACCOUNT_MESSAGES.alreadyLoggedIn);
-        await takeLoginAttempt(deps.db, addressOf(req, deps));
-        await checkUsernameFailures(deps.db, body.username);
-        const found = getAccountByUsername(deps.db, body.username);
-        if (!(await checkPassword(found?.password_hash, body.password)) || !found) {
-          await recordLoginFailure(deps.db, body.username);
-          throw new UnauthorizedError(ACCOUNT_MESSAGES.badCredentials);
-        }
-        await clearLoginFailures(deps.db, body.username);
+        const found = await verifyLogin(deps.db, addressOf(req, deps), body);
         startSession(deps.db, req, res, found.id);
         return publicAccount(found);
       },
@@ -190,12 +145,7 @@ export default defineRoutes(
       errors: [401, 429],
       form: true,
       handler: async ({ body, deps, req, res, account: current }) => {
-        await takeLoginAttempt(deps.db, addressOf(req, deps));
-        if (!(await checkPassword(getPasswordHash(deps.db, current!.id), body['current-password']))) {
-          throw new ValidationError(ACCOUNT_MESSAGES.wrongCurrentPassword);
-        }
-        setPasswordHash(deps.db, current!.id, await hashPassword(body['new-password']));
-        deleteAccountSessions(deps.db, current!.id);
+        await changePassword(deps.db, addressOf(req, deps), current!.id, body['current-password'], body['new-password']);
         startSession(deps.db, req, res, current!.id);
         return true as const;
       },

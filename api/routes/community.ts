@@ -5,7 +5,8 @@ import { NotFoundError } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
 import { requireCreator } from './creator-common.ts';
 import { CHAT_PAGE_SIZE } from '@shared/constants.ts';
-import { CHAT_MESSAGES, artistIdParam, chatOffset } from '@shared/validators.ts';
+import { CHAT_MESSAGES, chatOffset } from '@shared/validation/chat.ts';
+import { artistIdParam } from '@shared/validation/params.ts';
 
 const SERVICE = 'patreon';
 

@@ -1,12 +1,11 @@
-/** What the creator-scoped routes share: the path parameters, the creator shapes, the 404, and the list route. */
+/** What the creator-scoped routes share: the path parameters, the creator shapes, the 404s, and the list route. */
 import { z } from 'zod';
 import { getCreator, getCreatorProfile, type Creator, type CreatorProfile } from '../data/creators.ts';
 import type { Db } from '../data/db.ts';
-import { NotFoundError } from '../http/errors.ts';
+import { postExists } from '../data/posts.ts';
+import { CREATOR_NOT_FOUND, NotFoundError, POST_NOT_FOUND } from '../http/errors.ts';
 import { route } from '../http/route.ts';
-import { artistIdParam, serviceParam } from '@shared/validators.ts';
-
-export const CREATOR_NOT_FOUND = 'Creator not found.';
+import { artistIdParam, serviceParam } from '@shared/validation/params.ts';
 
 export const creatorParams = z.object({ service: serviceParam, id: artistIdParam });
 
@@ -36,6 +35,11 @@ export function requireCreator(db: Db, service: string, id: string): Creator {
   const creator = getCreator(db, service, id);
   if (!creator) throw new NotFoundError(CREATOR_NOT_FOUND);
   return creator;
+}
+
+/** The 404 unless the creator has the post. */
+export function requirePost(db: Db, service: string, creatorId: string, postId: string): void {
+  if (!postExists(db, service, creatorId, postId)) throw new NotFoundError(POST_NOT_FOUND);
 }
 
 /** The profile answer (with its counts) of a creator, or the 404. */

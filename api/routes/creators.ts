@@ -12,7 +12,7 @@ import { fileServer } from '../http/file-server.ts';
 import { ANSWERED, defineRoutes, route } from '../http/route.ts';
 import { tagCount } from '@shared/shapes/posts.ts';
 import { creatorListRoute, creatorParams, creatorProfile, linkedCreator, requireCreator, requireCreatorProfile } from './creator-common.ts';
-import { artistIdParam, fanboxServiceParam } from '@shared/validators.ts';
+import { artistIdParam, fanboxServiceParam } from '@shared/validation/params.ts';
 
 /** Favourite counts change without a change-log row, so the list is also rebuilt after this long. */
 const LIST_MAX_AGE_MS = 10 * 60 * 1000;

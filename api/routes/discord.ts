@@ -5,7 +5,7 @@ import { getDiscordChannel, getDiscordServer, listDiscordMessages, type DiscordS
 import { NotFoundError } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
 import { CHAT_PAGE_SIZE } from '@shared/constants.ts';
-import { CHAT_MESSAGES, chatOffset } from '@shared/validators.ts';
+import { CHAT_MESSAGES, chatOffset } from '@shared/validation/chat.ts';
 
 export const SERVER_NOT_FOUND = 'Discord server not found.';
 /** SPEC.md section 8's text for a channel that does not exist. */

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { countCreatorDms, countDms, hasPendingDms, listCreatorDms, listDms, listDmsForReview, reviewDms } from '../data/dms.ts';
 import { defineRoutes, route } from '../http/route.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
-import { dmReviewSchema, dmReviewStatus, dmsQuerySchema, offset } from '@shared/validators.ts';
+import { dmReviewSchema, dmReviewStatus, dmsQuerySchema } from '@shared/validation/dms.ts';
+import { offset } from '@shared/validation/params.ts';
 import { creatorParams, creatorSummary, requireCreator } from './creator-common.ts';
 
 const dm = z.object({

@@ -4,14 +4,15 @@
  */
 import { z } from 'zod';
 import { defineRoutes, route, type AppContext } from '../http/route.ts';
-import { NotFoundError, ServiceUnavailableError, UnprocessableError, ValidationError } from '../http/errors.ts';
+import { NotFoundError, UnprocessableError, ValidationError } from '../http/errors.ts';
 import { searchHash } from '../data/files.ts';
 import type { ArchiveFileInfo, ArchiveListStatus } from '../data/archive-files.ts';
-import { ArchiveBusyError } from '../media/archives.ts';
 import { ARCHIVE_STATUS_MESSAGES, hasList, loadArchiveFile, testArchivePassword } from '../media/archives-info.ts';
 import { dataPaths } from '../config.ts';
 import { postSummary } from '@shared/shapes/posts.ts';
-import { archivePassword, fileHashParam, firstIssueMessage, sha256Hash } from '@shared/validators.ts';
+import { archivePassword, sha256Hash } from '@shared/validation/files.ts';
+import { fileHashParam } from '@shared/validation/params.ts';
+import { firstIssueMessage } from '@shared/validation/rules.ts';
 
 const discordHit = z.object({
   id: z.string(),
@@ -66,24 +67,17 @@ function answer(info: ArchiveFileInfo, status: ArchiveListStatus | null): Archiv
   return status === 'truncated' ? { ...info, file_list_truncated: true } : info;
 }
 
-/** Runs an archive job; a full queue is a 503 the client may retry. */
-async function guarded<T>(job: () => Promise<T>): Promise<T> {
-  try {
-    return await job();
-  } catch (error) {
-    if (error instanceof ArchiveBusyError) throw new ServiceUnavailableError(error.message, 5);
-    throw error;
-  }
-}
-
 function filesDir(deps: AppContext): string {
   return dataPaths(deps.config.dataDir).files;
 }
 
-/** Tests `password` on the archive `rawHash`: the archive answer, or the 400/404/422/503 errors. */
+/**
+ * Tests `password` on the archive `rawHash`: the archive answer, or the 400/404/422 errors (a full
+ * archive queue throws ArchiveBusyError: a 503 the client may retry).
+ */
 async function tryPassword(deps: AppContext, rawHash: string, password: string): Promise<ArchiveAnswer> {
   const hash = archiveHash(rawHash);
-  const result = await guarded(() => testArchivePassword(deps.db, filesDir(deps), hash, password));
+  const result = await testArchivePassword(deps.db, filesDir(deps), hash, password);
   switch (result.kind) {
     case 'not-found':
       throw new NotFoundError(ARCHIVE_NOT_FOUND);
@@ -140,7 +134,7 @@ export default defineRoutes(
       errors: [404, 422, 503],
       handler: async ({ params, deps }) => {
         const hash = archiveHash(params.hash);
-        const lookup = await guarded(() => loadArchiveFile(deps.db, filesDir(deps), hash));
+        const lookup = await loadArchiveFile(deps.db, filesDir(deps), hash);
         if (lookup.kind === 'not-found') throw new NotFoundError(ARCHIVE_NOT_FOUND);
         return answer(lookup.info, lookup.status);
       },

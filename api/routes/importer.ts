@@ -1,36 +1,16 @@
 /**
  * The importer (SPEC.md sections 2, 3 and 5; API-NOTES.md): submitting a session key and following
- * the import. A submitted import is queued for the worker (api/importer/worker.ts), which gets the key
- * sealed with the data folder's working key (api/importer/work-key.ts) until the import ends.
- *
- * Secrets: the key is validated, fingerprinted (HMAC, for finding the same key's pending import) and,
- * when the signed-in user asks, sealed by api/importer/key-store.ts; it is never logged, stored in the
- * import row or answered. Validation messages never quote the key.
+ * the import. The body is validated by shared/importer.ts (its messages never quote the key) and queued
+ * by api/importer/submit.ts; the key is never logged, stored in the import row or answered.
  */
-import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { clientAddress } from '../auth/rate-limits.ts';
-import { appendImportLog, createImport, findPendingImportByFingerprint, getImport, getImportLogs, publicImport } from '../data/imports.ts';
-import { inTransaction } from '../data/util.ts';
-import { ForbiddenError, NotFoundError } from '../http/errors.ts';
+import { getImport, getImportLogs, publicImport } from '../data/imports.ts';
+import { NotFoundError } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
-import { credentialText } from '../importer/credential.ts';
-import { keyFingerprint, saveSubmittedKey } from '../importer/key-store.ts';
-import { takeImportSubmission } from '../importer/submit-limits.ts';
-import { sealForWorker } from '../importer/work-key.ts';
+import { IMPORTER_MESSAGES, submitImport } from '../importer/submit.ts';
 import { importSubmissionSchema } from '@shared/importer.ts';
-import { importIdParam } from '@shared/validators.ts';
-
-export const IMPORTER_MESSAGES = {
-  notFound: 'Your import could not be found.',
-  dmsNeedAccount: 'You must be logged in to import DMs.',
-  queued: 'Queued: waiting for the importer worker.',
-} as const;
-
-/** Imports submitted by people; auto-import rounds queue below them. */
-export const SUBMITTED_PRIORITY = 1;
-/** Imports queued by an auto-import round (api/importer/auto-import.ts): after every submitted one. */
-export const AUTO_IMPORT_PRIORITY = 0;
+import { importIdParam } from '@shared/validation/params.ts';
 
 const importShape = z.object({
   id: z.string(),
@@ -66,46 +46,9 @@ export default defineRoutes(
       response: z.object({ import_id: z.string() }),
       errors: [403, 429],
       form: true,
-      handler: async ({ body, deps, req, account }) => {
-        if (body.save_dms && !account) throw new ForbiddenError(IMPORTER_MESSAGES.dmsNeedAccount);
-        const fingerprint = keyFingerprint(deps.config, body.service, body.session_key);
-        const pending = findPendingImportByFingerprint(deps.db, fingerprint);
-        if (pending) return { import_id: pending };
-        await takeImportSubmission(deps.db, clientAddress(req, deps.config.trustProxy), account?.id ?? null);
-        const keepKey = !!account && (body.save_session_key || body.auto_import);
-        const newId = randomBytes(8).toString('hex');
-        // OnlyFans' auth_id, x-bc and User-Agent travel sealed with the key (credential.ts).
-        const credential = credentialText(body);
-        const workKey = sealForWorker(deps.config, newId, credential);
-        const importId = inTransaction(deps.db, () => {
-          const id = createImport(deps.db, {
-            id: newId,
-            work_key: workKey,
-            service: body.service,
-            account_id: account?.id ?? null,
-            priority: SUBMITTED_PRIORITY,
-            sub_count: 0,
-            save_dms: body.save_dms,
-            save_session_key: keepKey && body.save_session_key,
-            auto_import: keepKey && body.auto_import,
-            channel_ids: body.channel_ids ?? null,
-            key_fingerprint: fingerprint,
-          });
-          appendImportLog(deps.db, id, IMPORTER_MESSAGES.queued);
-          if (keepKey) {
-            saveSubmittedKey(deps.db, deps.config, {
-              accountId: account!.id,
-              service: body.service,
-              key: body.session_key,
-              credential,
-              autoImport: body.auto_import,
-              importId: id,
-            });
-          }
-          return id;
-        });
-        return { import_id: importId };
-      },
+      handler: async ({ body, deps, req, account }) => ({
+        import_id: await submitImport(deps, body, { account, address: clientAddress(req, deps.config.trustProxy) }),
+      }),
     }),
     route({
       method: 'get',

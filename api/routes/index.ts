@@ -10,7 +10,9 @@ import dms from './dms.ts';
 import files from './files.ts';
 import shares from './shares.ts';
 import favorites from './favorites.ts';
-import moderation from './moderation.ts';
+import flags from './flags.ts';
+import linkRequests from './link-requests.ts';
+import accountsAdmin from './accounts-admin.ts';
 import accounts from './accounts.ts';
 import importer from './importer.ts';
 import keys from './keys.ts';
@@ -26,7 +28,9 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   files,
   shares,
   favorites,
-  moderation,
+  flags,
+  linkRequests,
+  accountsAdmin,
   accounts,
   importer,
   keys,

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { listAccountKeys, revokeKeys } from '../data/auto-import-keys.ts';
 import { defineRoutes, route } from '../http/route.ts';
-import { keysRevokeSchema } from '@shared/validators.ts';
+import { keysRevokeSchema } from '@shared/validation/keys.ts';
 
 const serviceKey = z.object({ id: z.number().int(), service: z.string(), dead: z.boolean(), added: z.string() });
 

@@ -16,7 +16,9 @@ import { answeredNotModified, isoUtc } from '../http/conditional.ts';
 import { fileServer } from '../http/file-server.ts';
 import { ANSWERED, defineRoutes, route } from '../http/route.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
-import { popularQuerySchema, postIdParam, postsQuerySchema, revisionIdParam, serviceParam } from '@shared/validators.ts';
+import { popularQuerySchema } from '@shared/validation/popular.ts';
+import { postIdParam, revisionIdParam, serviceParam } from '@shared/validation/params.ts';
+import { postsQuerySchema } from '@shared/validation/listings.ts';
 import {
   attachment,
   comment,

@@ -1,5 +1,6 @@
 /**
- * Shares ('Filehaus'): the global list, one share, a creator's uploads, and the upload itself.
+ * Shares ('Filehaus'): the global list, one share, a creator's uploads, and the upload itself (received
+ * and recorded by api/media/share-upload.ts).
  *
  * Listing answers (our shape where SPEC.md names only the field the site reads; docs/decisions.md):
  *   GET /v1/shares                       {props: {currentPage: "shares", count, limit}, shares: [share]}
@@ -9,21 +10,18 @@
  *   GET /v1/account/posts/upload         what the upload page needs (signed in, as its form):
  *                                        {props: {currentPage: "posts", service, user, artist, services, limits}}
  */
-import fsp from 'node:fs/promises';
 import { z } from 'zod';
 import { defineRoutes, route } from '../http/route.ts';
-import { NotFoundError, PayloadTooLargeError, ValidationError } from '../http/errors.ts';
+import { CREATOR_NOT_FOUND, NotFoundError } from '../http/errors.ts';
 import { findCreator } from '../data/creators.ts';
-import { countShares, createUploadedShare, getShare, listCreatorShares, listShares } from '../data/shares.ts';
-import { getFileByHash } from '../data/files.ts';
-import { FileTooLargeError, storeLocation, storeStream, type StoredFile } from '../media/store.ts';
-import { receiveUpload, uploadMessages, type UploadLimits } from '../media/upload.ts';
+import { countShares, getShare, listCreatorShares, listShares } from '../data/shares.ts';
+import { uploadShare } from '../media/share-upload.ts';
+import type { UploadLimits } from '../media/upload.ts';
 import { PAGE_SIZE, SHARE_UPLOAD_LIMITS } from '@shared/constants.ts';
-import { dataPaths } from '../config.ts';
-import { artistIdParam, firstIssueMessage, offset, scalarText, serviceParam, shareIdParam } from '@shared/validators.ts';
+import { offset, shareIdParam } from '@shared/validation/params.ts';
+import { scalarText } from '@shared/validation/rules.ts';
 import { PAYSITES, isPaysite } from '@shared/paysites/index.ts';
-import { CREATOR_NOT_FOUND, creatorParams, creatorProfile, requireCreatorProfile } from './creator-common.ts';
-import { extensionOf } from '../data/util.ts';
+import { creatorParams, creatorProfile, requireCreatorProfile } from './creator-common.ts';
 
 const share = z.object({ id: z.number().int(), name: z.string(), description: z.string(), added: z.string() });
 
@@ -42,43 +40,6 @@ function shareId(raw: string): number | undefined {
   return id > 0 ? id : undefined;
 }
 
-// --------------------------------------------------------------------------------------------- upload
-
-/** A trimmed text field of at most `max` characters; `required` gives the message for a blank one. */
-function textField(label: string, max: number, required?: string) {
-  return z
-    .unknown()
-    .optional()
-    .transform((raw) => (typeof raw === 'string' ? raw.trim() : ''))
-    .refine((value) => !required || value !== '', required)
-    .refine((value) => [...value].length <= max, `${label} must be at most ${max} characters long.`);
-}
-
-/** Form fields of an upload (files come as parts of any field name). */
-const uploadFields = z.object({
-  service: serviceParam,
-  user: artistIdParam,
-  name: textField('Name', SHARE_UPLOAD_LIMITS.nameMax, 'Name is required.'),
-  description: textField('Description', SHARE_UPLOAD_LIMITS.descriptionMax),
-});
-
-/** The stored file name: no control characters, at most filenameMax characters, keeping the extension. */
-export function cleanFilename(raw: string): string {
-  // eslint-disable-next-line no-control-regex
-  const name = raw.replace(/[\u0000-\u001f\u007f]/g, '').trim() || 'file';
-  const chars = [...name];
-  if (chars.length <= SHARE_UPLOAD_LIMITS.filenameMax) return name;
-  const ext = extensionOf(name);
-  const keep = ext.length < 20 ? ext : '';
-  return chars.slice(0, SHARE_UPLOAD_LIMITS.filenameMax - [...keep].length).join('') + keep;
-}
-
-/** The extension files are stored under: the name's, when it is one the store accepts. */
-function storeExt(filename: string): string {
-  const ext = extensionOf(filename);
-  return /^\.[a-z0-9]{1,16}$/.test(ext) ? ext : '';
-}
-
 /** The upload route; `limits` and `path` are parameters so tests can mount it with small limits. */
 export function uploadRoute(limits: UploadLimits = SHARE_UPLOAD_LIMITS, routePath = '/shares/upload') {
   return route({
@@ -94,55 +55,7 @@ export function uploadRoute(limits: UploadLimits = SHARE_UPLOAD_LIMITS, routePat
       '(413 beyond them). Answers the new share id; its page is /share/{share_id}.',
     response: z.object({ share_id: z.number().int() }),
     errors: [401, 413],
-    handler: async ({ req, deps, account }) => {
-      const filesDir = dataPaths(deps.config.dataDir).files;
-      // Bytes this upload added to the store that no record points at once it failed.
-      const undo = async (stored: StoredFile[]) => {
-        const orphans = stored.filter((file) => file.written && !getFileByHash(deps.db, file.sha256));
-        await Promise.all(orphans.map((file) => fsp.rm(storeLocation(filesDir, file.path), { force: true })));
-      };
-      const readFields = (raw: Record<string, string>) => {
-        const parsed = uploadFields.safeParse(raw);
-        if (!parsed.success) throw new ValidationError(firstIssueMessage(parsed.error));
-        const creator = findCreator(deps.db, parsed.data.service, parsed.data.user);
-        if (!creator) throw new ValidationError(CREATOR_NOT_FOUND);
-        return { ...parsed.data, creator };
-      };
-      const upload = await receiveUpload(req, limits, {
-        // Browsers send the fields before the files: refuse bad ones before storing anything.
-        beforeFirstFile: (raw) => {
-          if ('name' in raw || 'service' in raw || 'user' in raw) readFields(raw);
-        },
-        store: async (part, stream) => {
-          try {
-            return await storeStream(filesDir, stream, storeExt(cleanFilename(part.filename)), { maxBytes: limits.maxFileBytes });
-          } catch (error) {
-            if (error instanceof FileTooLargeError) throw new PayloadTooLargeError(uploadMessages.fileTooLarge(part.filename, limits));
-            throw error;
-          }
-        },
-        undo,
-      });
-      const stored = upload.files.map((file) => file.result);
-      try {
-        const fields = readFields(upload.fields);
-        if (upload.files.length === 0) throw new ValidationError(uploadMessages.noFiles);
-        const id = createUploadedShare(deps.db, {
-          name: fields.name,
-          description: fields.description,
-          uploader_id: account?.id ?? null,
-          files: upload.files.map((file) => {
-            const filename = cleanFilename(file.filename);
-            return { filename, hash: file.result.sha256, size: file.result.size, ext: storeExt(filename) };
-          }),
-          creators: [{ service: fields.creator.service, creator_id: fields.creator.id }],
-        });
-        return { share_id: id };
-      } catch (error) {
-        await undo(stored);
-        throw error;
-      }
-    },
+    handler: async ({ req, deps, account }) => ({ share_id: await uploadShare(deps, req, account?.id ?? null, limits) }),
   });
 }
 

@@ -17,7 +17,7 @@
  *   the newest-first listing gives the offset of the page that holds it.
  */
 import { CHAT_PAGE_SIZE } from '../constants.ts';
-import { chatOffset } from '../validators.ts';
+import { chatOffset } from '../validation/chat.ts';
 
 export type ChatOffsetResult = { ok: true; offset: number } | { ok: false; error: string };
 

@@ -7,7 +7,8 @@ import { ARCHIVE_DEFAULTS, ArchiveBusyError, isUnsafeEntryName } from '@api/medi
 import { ARCHIVE_STATUS_MESSAGES, hasList, loadArchiveFile } from '@api/media/archives-info.ts';
 import { listPostsWithFile } from '@api/data/post-files.ts';
 import { dataPaths } from '@api/config.ts';
-import { firstIssueMessage, sha256Hash } from '@shared/validators.ts';
+import { firstIssueMessage } from '@shared/validation/rules.ts';
+import { sha256Hash } from '@shared/validation/files.ts';
 import { hashSearchUrl, postUrl } from '@shared/urls.ts';
 
 export interface ArchiveFilePage {

@@ -8,7 +8,8 @@ import { countCreatorPosts, countPosts, listCreatorPosts, listRecentPosts } from
 import { listAllTags, listCreatorTags } from '@api/data/tags.ts';
 import { searchPosts } from '@api/data/post-search.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
-import { firstIssueMessage, postsSearchQuery } from '@shared/validators.ts';
+import { firstIssueMessage } from '@shared/validation/rules.ts';
+import { postsSearchQuery } from '@shared/validation/listings.ts';
 import { isPaysite, type Paysite } from '@shared/paysites/index.ts';
 import { paginate } from '@shared/pagination.ts';
 import { creatorUrl, discordServerUrl } from '@shared/urls.ts';

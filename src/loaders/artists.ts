@@ -5,7 +5,8 @@ import { lastChangeId } from '@api/data/changes.ts';
 import type { Db } from '@api/data/db.ts';
 import { artistsPage, artistsUrl, sortArtists, type ArtistsQuery } from '@shared/artists.ts';
 import { paginate } from '@shared/pagination.ts';
-import { artistsQuerySchema, firstIssueMessage } from '@shared/validators.ts';
+import { artistsQuerySchema } from '@shared/validation/listings.ts';
+import { firstIssueMessage } from '@shared/validation/rules.ts';
 import { pastTheEnd } from './archive.ts';
 import { badRequest, notFound, ok } from './outcome.ts';
 

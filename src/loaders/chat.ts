@@ -17,7 +17,7 @@ import { chatOffsetForPosition, chatPageOffset, chatPaging, parseChatOffset } fr
 import { communityUrl, discordServerUrl, withOffset } from '@shared/urls.ts';
 import { resolveCreator } from './archive.ts';
 import { badRequest, notFound, ok, redirect } from './outcome.ts';
-import { CHAT_MESSAGES } from '@shared/validators.ts';
+import { CHAT_MESSAGES } from '@shared/validation/chat.ts';
 
 export interface ChannelEntry {
   channel: DiscordChannel;

@@ -3,7 +3,8 @@ import type { SiteDeps } from './deps.ts';
 import { countDms, listDms } from '@api/data/dms.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { paginate } from '@shared/pagination.ts';
-import { dmsSearchQuery, firstIssueMessage } from '@shared/validators.ts';
+import { dmsSearchQuery } from '@shared/validation/dms.ts';
+import { firstIssueMessage } from '@shared/validation/rules.ts';
 import { pastTheEnd } from './archive.ts';
 import { badRequest, notFound, ok, readOffset } from './outcome.ts';
 

@@ -7,7 +7,8 @@ import type { SiteDeps } from './deps.ts';
 import { searchHash } from '@api/data/files.ts';
 import { trimHashAnswer } from '@shared/hash-search.ts';
 import type { HashSearchFound } from '@shared/shapes/hash-search.ts';
-import { firstIssueMessage, sha256Hash } from '@shared/validators.ts';
+import { firstIssueMessage } from '@shared/validation/rules.ts';
+import { sha256Hash } from '@shared/validation/files.ts';
 
 export interface HashSearchPage {
   /** 200, or 400 when `hash` is not a SHA-256 ('Invalid hash!' under the form). */

@@ -1,4 +1,5 @@
-import { firstIssueMessage, offset } from '@shared/validators.ts';
+import { firstIssueMessage } from '@shared/validation/rules.ts';
+import { offset } from '@shared/validation/params.ts';
 
 /** What a page loader decides: render with data, redirect, or fail with the spec's message. */
 export type PageOutcome<T> =
@@ -14,7 +15,7 @@ export const redirect = (location: string, status: 301 | 302 | 303 | 307 = 302) 
 export const denied = (status: 401 | 403, message: string) => ({ kind: 'denied', status, message }) as const;
 export const ok = <T>(data: T) => ({ kind: 'ok', data }) as const;
 
-/** Reads `o` with the one offset rule (shared/validators.ts): absent is 0, else a multiple of 50. */
+/** Reads `o` with the one offset rule (shared/validation/params.ts): absent is 0, else a multiple of 50. */
 export function readOffset(raw: string | null): { offset: number } | { error: string } {
   const result = offset.safeParse(raw ?? undefined);
   return result.success ? { offset: result.data } : { error: firstIssueMessage(result.error) };

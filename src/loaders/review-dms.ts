@@ -4,7 +4,8 @@
  */
 import type { SiteDeps } from './deps.ts';
 import { listDmsForReview, type DmWithArtist } from '@api/data/dms.ts';
-import { dmReviewStatus, firstIssueMessage, type DmReviewStatus } from '@shared/validators.ts';
+import { dmReviewStatus, type DmReviewStatus } from '@shared/validation/dms.ts';
+import { firstIssueMessage } from '@shared/validation/rules.ts';
 import { ACCOUNT_PAGES } from '@shared/urls.ts';
 import { requireAccess } from './account.ts';
 import { badRequest, ok, type PageOutcome } from './outcome.ts';

@@ -8,7 +8,8 @@ import { buildOpenApiDocument, openApiDocument, schemaConstraints, schemaText } 
 import { defineRoutes, route, type Logger } from '@api/http/route.ts';
 import { buildInfo } from '@api/build-info.ts';
 import { readConfig } from '@api/config.ts';
-import { artistIdParam, offset, requiredText } from '@shared/validators.ts';
+import { artistIdParam, offset } from '@shared/validation/params.ts';
+import { requiredText } from '@shared/validation/rules.ts';
 import { tempDb, type TempDb } from './data/helpers.ts';
 
 const testRoutes = defineRoutes('test', [
@@ -336,6 +337,34 @@ describe('documentation helpers', () => {
     const doc = openApiDocument();
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/app_version', '/api/schema']));
     expect(doc.paths['/api/v1/test/items']).toBeUndefined();
+  });
+
+  it('documents areas that share a section under one tag, described by the first of them', () => {
+    const one = (area: string, path: string) =>
+      route({ method: 'get', version: 1, path, summary: area, response: z.string(), handler: () => area });
+    const doc = buildOpenApiDocument([
+      defineRoutes('alpha', [one('alpha', '/alpha')], { section: 'letters', description: 'Letters.' }),
+      defineRoutes('beta', [one('beta', '/beta')], { section: 'letters' }),
+      defineRoutes('gamma', [one('gamma', '/gamma')], 'Gamma alone.'),
+    ]);
+    expect(doc.tags).toEqual([
+      { name: 'letters', description: 'Letters.' },
+      { name: 'gamma', description: 'Gamma alone.' },
+    ]);
+    expect(['/api/v1/alpha', '/api/v1/beta', '/api/v1/gamma'].map((path) => doc.paths[path]!.get!.tags)).toEqual([
+      ['letters'],
+      ['letters'],
+      ['gamma'],
+    ]);
+    // The API's own sections: link requests and account administration under 'moderation', flags
+    // under 'favorites', each section once.
+    const standard = openApiDocument();
+    const names = standard.tags!.map((tag) => tag.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).not.toContain('flags');
+    expect(standard.paths['/api/v1/account/administrator/accounts']!.get!.tags).toEqual(['moderation']);
+    expect(standard.paths['/api/v1/{service}/user/{id}/links/new']!.post!.tags).toEqual(['moderation']);
+    expect(standard.paths['/api/v2/account/flags/post']!.put!.tags).toEqual(['favorites']);
   });
 
   it('renders schemas and constraints as readable text', () => {

@@ -11,7 +11,7 @@ import {
   type ArtistItem,
   type ArtistsQuery,
 } from '@shared/artists.ts';
-import { ARTIST_SORT_FIELDS, artistsQuerySchema, type ArtistSortField } from '@shared/validators.ts';
+import { ARTIST_SORT_FIELDS, artistsQuerySchema, type ArtistSortField } from '@shared/validation/listings.ts';
 
 const creator = (service: string, id: string, name: string, favorited: number, indexed: number, updated: number): ArtistItem => ({
   service,

@@ -15,7 +15,7 @@ import {
   FAVORITE_POST_SORT_FIELDS,
   favoriteCreatorsQuerySchema,
   favoritePostsQuerySchema,
-} from '@shared/validators.ts';
+} from '@shared/validation/favorites.ts';
 
 const creator = (id: string, updated: string, faved_seq: number, last_imported: string | null): FavoriteCreatorItem => ({
   id,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkUploadFiles, formatBytes } from '@shared/upload-limits.ts';
-import { cleanFilename } from '@api/routes/shares.ts';
+import { cleanFilename } from '@api/media/share-upload.ts';
 import { SHARE_UPLOAD_LIMITS } from '@shared/constants.ts';
 
 const limits = { maxFileBytes: 100, maxFiles: 2, maxTotalBytes: 150 };

@@ -26,7 +26,7 @@ import {
 import { DEBOUNCE_ARTISTS_MS } from '@shared/constants.ts';
 import { paginate } from '@shared/pagination.ts';
 import { isPaysite } from '@shared/paysites/index.ts';
-import type { ArtistSortField, SortOrder } from '@shared/validators.ts';
+import type { ArtistSortField, SortOrder } from '@shared/validation/listings.ts';
 import ErrorDetails from '../shell/ErrorDetails.tsx';
 import CreatorCardView from './CreatorCardView.tsx';
 import PaginatorView from './PaginatorView.tsx';

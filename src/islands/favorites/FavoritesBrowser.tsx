@@ -21,7 +21,7 @@ import {
   type FavoritesQuery,
 } from '@shared/favorites-sort.ts';
 import { paginate } from '@shared/pagination.ts';
-import type { SortOrder } from '@shared/validators.ts';
+import type { SortOrder } from '@shared/validation/listings.ts';
 import CreatorCardView from '../artists/CreatorCardView.tsx';
 import PaginatorView from '../artists/PaginatorView.tsx';
 import PostCardView, { type CardPost } from '../files/PostCardView.tsx';

@@ -16,7 +16,8 @@ import { sha256OfFile, type HashProgress } from '@site/client/file-hash.ts';
 import { fetchHashSearch } from '@site/client/hash-search.ts';
 import type { HashSearchFound } from '@shared/shapes/hash-search.ts';
 import { hashSearchUrl } from '@shared/urls.ts';
-import { firstIssueMessage, sha256Hash } from '@shared/validators.ts';
+import { firstIssueMessage } from '@shared/validation/rules.ts';
+import { sha256Hash } from '@shared/validation/files.ts';
 
 /** What the server made of the page's URL (src/loaders/hash-search.ts). */
 export interface HashSearchInitial {

@@ -7,7 +7,8 @@ import { useState } from 'react';
 import { api } from '@site/client/api-client';
 import { formatDateTime } from '@shared/format';
 import { importStatusUrl } from '@shared/urls';
-import { firstIssueMessage, keysRevokeSchema } from '@shared/validators';
+import { firstIssueMessage } from '@shared/validation/rules';
+import { keysRevokeSchema } from '@shared/validation/keys';
 import ApiForm from '../forms/ApiForm';
 import { countLabel } from '@shared/format.ts';
 

@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import { api } from '@site/client/api-client';
-import { ASSIGNABLE_ROLES } from '@shared/validators';
+import { ASSIGNABLE_ROLES } from '@shared/validation/administration';
 import ApiForm from '../forms/ApiForm';
 
 interface Props {

@@ -20,7 +20,7 @@ import { encryptSessionKey } from '@api/importer/key-crypto.ts';
 import { keyFingerprint, saveSubmittedKey } from '@api/importer/key-store.ts';
 import { operatorPublicKey } from '@api/importer/operator-key.ts';
 import { openForWorker } from '@api/importer/work-key.ts';
-import { AUTO_IMPORT_PRIORITY, SUBMITTED_PRIORITY } from '@api/routes/importer.ts';
+import { AUTO_IMPORT_PRIORITY, SUBMITTED_PRIORITY } from '@api/importer/submit.ts';
 import { dataPaths, readConfig, type Config } from '@api/config.ts';
 import { signIn } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';

@@ -16,7 +16,7 @@ import { createNotification } from '@api/data/notifications.ts';
 import { hashPassword } from '@api/auth/passwords.ts';
 import { RATE_LIMIT_MESSAGES } from '@api/auth/rate-limits.ts';
 import { hashSessionToken } from '@api/http/session.ts';
-import { ACCOUNT_MESSAGES } from '@api/routes/accounts.ts';
+import { ACCOUNT_MESSAGES } from '@api/auth/credentials.ts';
 import { readConfig } from '@api/config.ts';
 import { AUTH_RATE_LIMITS } from '@shared/constants.ts';
 import { listen } from '../../helpers/http.ts';

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '@api/app.ts';
 import { appendImportLog, getImport, updateImport } from '@api/data/imports.ts';
-import { IMPORTER_MESSAGES, SUBMITTED_PRIORITY } from '@api/routes/importer.ts';
+import { IMPORTER_MESSAGES, SUBMITTED_PRIORITY } from '@api/importer/submit.ts';
 import { IMPORT_RATE_LIMIT_MESSAGE } from '@api/importer/submit-limits.ts';
 import { readConfig } from '@api/config.ts';
 import { IMPORT_RATE_LIMITS } from '@shared/constants.ts';

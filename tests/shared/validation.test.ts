@@ -1,42 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { USERNAME_PATTERN, changePasswordSchema, loginSchema, registrationSchema, username } from '@shared/validation/accounts.ts';
+import { accountId, accountRole, accountsFilterSchema } from '@shared/validation/administration.ts';
+import { archivePassword, sha256Hash } from '@shared/validation/files.ts';
 import {
-  USERNAME_PATTERN,
-  accountId,
-  accountRole,
-  accountsFilterSchema,
-  archivePassword,
   artistIdParam,
-  artistsQuerySchema,
-  changePasswordSchema,
-  chatOffset,
-  dmReviewSchema,
-  dmReviewStatus,
-  dmsQuerySchema,
   fanboxServiceParam,
-  favoriteCreatorsQuerySchema,
-  favoritePostsQuerySchema,
   fileHashParam,
-  keysRevokeSchema,
-  linkReason,
-  linkRequestSchema,
-  linkTarget,
-  loginSchema,
   offset,
   pageNumber,
-  parseOrThrow,
   paysite,
-  popularPeriod,
-  popularQuerySchema,
   postIdParam,
-  postsQuerySchema,
   profileIdParam,
-  registrationSchema,
   serviceParam,
-  sha256Hash,
   shareIdParam,
-  username,
-} from '@shared/validators.ts';
+} from '@shared/validation/params.ts';
+import { artistsQuerySchema, postsQuerySchema } from '@shared/validation/listings.ts';
+import { chatOffset } from '@shared/validation/chat.ts';
+import { dmReviewSchema, dmReviewStatus, dmsQuerySchema } from '@shared/validation/dms.ts';
+import { favoriteCreatorsQuerySchema, favoritePostsQuerySchema } from '@shared/validation/favorites.ts';
+import { keysRevokeSchema } from '@shared/validation/keys.ts';
+import { linkReason, linkRequestSchema, linkTarget } from '@shared/validation/links.ts';
+import { parseOrThrow } from '@shared/validation/rules.ts';
+import { popularPeriod, popularQuerySchema } from '@shared/validation/popular.ts';
 
 /** The first failing rule's message, or undefined when the input passes. */
 function message(schema: z.ZodType, input: unknown): string | undefined {

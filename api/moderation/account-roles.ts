@@ -1,0 +1,31 @@
+/**
+ * Account administration: an administrator gives an account the consumer or moderator role (the
+ * account is notified, api/data/accounts.ts). Never an administrator's role, nor one's own.
+ */
+import { getAccount, setAccountRole, type Account } from '../data/accounts.ts';
+import type { Db } from '../data/db.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../http/errors.ts';
+import { ASSIGNABLE_ROLES } from '@shared/validation/administration.ts';
+import type { AccountRole } from '@shared/validation/accounts.ts';
+
+export const ACCOUNT_MESSAGES = {
+  notFound: 'Account not found.',
+  ownRole: 'You cannot change your own role.',
+  administratorRole: "An administrator's role cannot be changed.",
+} as const;
+
+export function requireAccount(db: Db, id: number): Account {
+  const found = getAccount(db, id);
+  if (!found) throw new NotFoundError(ACCOUNT_MESSAGES.notFound);
+  return found;
+}
+
+/** Sets the role and answers the account: 400 for a role the form does not offer, 404, or 403. */
+export function changeAccountRole(db: Db, id: number, role: AccountRole, by: Account): Account {
+  if (!(ASSIGNABLE_ROLES as readonly string[]).includes(role)) throw new ValidationError('Invalid account role.');
+  const target = requireAccount(db, id);
+  if (target.id === by.id) throw new ForbiddenError(ACCOUNT_MESSAGES.ownRole);
+  if (target.role === 'administrator') throw new ForbiddenError(ACCOUNT_MESSAGES.administratorRole);
+  setAccountRole(db, target.id, role);
+  return requireAccount(db, target.id);
+}

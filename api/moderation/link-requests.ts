@@ -1,0 +1,77 @@
+/**
+ * Creator links: a signed-in account asks for two creators to be linked, a moderator approves (the
+ * creators become linked both ways) or rejects the request, and an administrator takes a creator out
+ * of its linked accounts. Creators are named by id or public id.
+ */
+import { findCreator, linkedCreators, type Creator } from '../data/creators.ts';
+import type { Db } from '../data/db.ts';
+import {
+  approveLinkRequest,
+  createLinkRequest,
+  getLinkRequest,
+  hasPendingLinkRequest,
+  inSameLinkGroup,
+  rejectLinkRequest,
+  unlinkCreator,
+} from '../data/links.ts';
+import { CREATOR_NOT_FOUND, ConflictError, NotFoundError, ValidationError } from '../http/errors.ts';
+
+export const LINK_MESSAGES = {
+  requested: 'Link request submitted. A moderator will review it.',
+  itself: 'A creator cannot be linked to itself.',
+  alreadyLinked: 'These creators are already linked.',
+  alreadyRequested: 'A link between these creators has already been requested.',
+  requestNotFound: 'Link request not found.',
+  alreadyReviewed: 'This link request has already been reviewed.',
+  approved: 'Link request approved.',
+  rejected: 'Link request rejected.',
+  unlinked: 'The creator was removed from its linked accounts.',
+  noLinks: 'No linked accounts found.',
+} as const;
+
+/** The creator named by id or public id, or the 404. */
+export function requireLinkCreator(db: Db, service: string, id: string): Creator {
+  const creator = findCreator(db, service, id);
+  if (!creator) throw new NotFoundError(CREATOR_NOT_FOUND);
+  return creator;
+}
+
+/**
+ * Records the account's request to link the creator `from` with `to`: 404 for an unknown creator, 400
+ * for the creator itself, 409 when they are already linked or the pair is already requested (either way).
+ */
+export function requestLink(
+  db: Db,
+  from: { service: string; id: string },
+  to: { service: string; artist_id: string; reason?: string },
+  requesterId: number,
+): void {
+  const source = requireLinkCreator(db, from.service, from.id);
+  const target = requireLinkCreator(db, to.service, to.artist_id);
+  if (source.service === target.service && source.id === target.id) throw new ValidationError(LINK_MESSAGES.itself);
+  if (inSameLinkGroup(db, source, target)) throw new ConflictError(LINK_MESSAGES.alreadyLinked);
+  if (hasPendingLinkRequest(db, source, target)) throw new ConflictError(LINK_MESSAGES.alreadyRequested);
+  createLinkRequest(db, {
+    from_service: source.service,
+    from_id: source.id,
+    to_service: target.service,
+    to_id: target.id,
+    reason: to.reason ?? null,
+    requester_id: requesterId,
+  });
+}
+
+/** A moderator's decision on a pending request: 404 for an unknown request, 409 once it was reviewed. */
+export function reviewLinkRequest(db: Db, id: number, action: 'approve' | 'reject', reviewerId: number): void {
+  if (!getLinkRequest(db, id)) throw new NotFoundError(LINK_MESSAGES.requestNotFound);
+  const done = (action === 'approve' ? approveLinkRequest : rejectLinkRequest)(db, id, reviewerId);
+  if (!done) throw new ConflictError(LINK_MESSAGES.alreadyReviewed);
+}
+
+/** Takes the creator out of its linked accounts (the others stay linked): 404 when it has none. */
+export function removeCreatorLinks(db: Db, service: string, id: string): void {
+  const creator = requireLinkCreator(db, service, id);
+  if (linkedCreators(db, creator.service, creator.id).length === 0 || !unlinkCreator(db, creator.service, creator.id)) {
+    throw new NotFoundError(LINK_MESSAGES.noLinks);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * Flags on posts, asking for a re-import (SPEC.md sections 6 and 7; API-NOTES.md "Accounts"), as
+ * kemono 1.3.0 answers them: flags are one per account and post, a second flag is a 409. Asking whether
+ * a post is flagged answers 200 when it is and 404 when it is not (kemono clients read the status).
+ * Documented with the favourites (api/routes/favorites.ts) under 'favorites'.
+ */
+import { z } from 'zod';
+import { flagPost, isPostFlagged } from '../data/flags.ts';
+import type { Db } from '../data/db.ts';
+import type { Account } from '../data/accounts.ts';
+import { ConflictError, NotFoundError, POST_NOT_FOUND } from '../http/errors.ts';
+import { defineRoutes, route } from '../http/route.ts';
+import { artistIdParam, postIdParam, serviceParam } from '@shared/validation/params.ts';
+import { flagReason } from '@shared/validation/favorites.ts';
+import { creatorParams, requirePost } from './creator-common.ts';
+
+const flagParams = creatorParams.extend({ post: postIdParam });
+
+export const ALREADY_FLAGGED = 'You have already flagged this post.';
+export const NOT_FLAGGED = 'This post is not flagged.';
+
+/** Records the account's flag, or the 404/409. */
+function flag(db: Db, account: Account, target: { service: string; user: string; post_id: string }, reason: string): true {
+  requirePost(db, target.service, target.user, target.post_id);
+  if (!flagPost(db, { ...target, account_id: account.id, reason })) throw new ConflictError(ALREADY_FLAGGED);
+  return true;
+}
+
+export default defineRoutes(
+  'flags',
+  [
+    route({
+      method: 'get',
+      version: 1,
+      path: '/{service}/user/{id}/post/{post}/flag',
+      summary: 'Whether the post has been flagged for re-import (by anyone): 200 when it is, 404 when it is not.',
+      description: `200 answers true; 404 answers "${NOT_FLAGGED}", or "${POST_NOT_FOUND}" for an unknown post.`,
+      params: flagParams,
+      response: z.literal(true),
+      errors: [404],
+      handler: ({ params, deps }) => {
+        requirePost(deps.db, params.service, params.id, params.post);
+        if (!isPostFlagged(deps.db, params.service, params.id, params.post)) throw new NotFoundError(NOT_FLAGGED);
+        return true as const;
+      },
+    }),
+    route({
+      method: 'post',
+      version: 1,
+      path: '/{service}/user/{id}/post/{post}/flag',
+      summary: 'Flags the post for re-import; one flag per account and post (409 for a second).',
+      access: 'account',
+      params: flagParams,
+      body: z.object({ reason: flagReason }),
+      response: z.literal(true),
+      status: 201,
+      errors: [401, 404, 409],
+      handler: ({ params, body, deps, account }) =>
+        flag(deps.db, account!, { service: params.service, user: params.id, post_id: params.post }, body.reason),
+    }),
+    route({
+      method: 'put',
+      version: 2,
+      path: '/account/flags/post',
+      summary: 'Flags a post for re-import (v2 form of the flag call); one flag per account and post (409 for a second).',
+      description: 'Body {"type": ..., "data": {service, creator_id, post_id, reason}}; answers {"type": "api_response", "data": true}.',
+      access: 'account',
+      body: z.object({ service: serviceParam, creator_id: artistIdParam, post_id: postIdParam, reason: flagReason }),
+      response: z.literal(true),
+      status: 201,
+      errors: [401, 404, 409],
+      handler: ({ body, deps, account }) =>
+        flag(deps.db, account!, { service: body.service, user: body.creator_id, post_id: body.post_id }, body.reason),
+    }),
+  ],
+  { section: 'favorites' },
+);

@@ -1,0 +1,9 @@
+/** The chat viewer (Discord servers, Patreon community): message offsets and its messages. */
+import { offsetSchema } from './params.ts';
+import { CHAT_PAGE_SIZE } from '../constants.ts';
+
+/** Discord and community message pages step by 150. */
+export const chatOffset = offsetSchema(CHAT_PAGE_SIZE);
+
+/** The chat viewer's messages (SPEC.md section 5), shared by its API and pages. */
+export const CHAT_MESSAGES = { invalidChannel: 'Invalid channel ID', noChannels: 'No channels found' } as const;

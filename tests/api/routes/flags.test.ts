@@ -1,0 +1,104 @@
+/**
+ * Flags API against a real migrated database: 201, 409 for a second flag, a public GET answering 200
+ * when flagged and 404 when not, the v2 envelope.
+ */
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '@api/app.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import { upsertPost } from '@api/data/posts.ts';
+import { readConfig } from '@api/config.ts';
+import { signIn, type TestSession } from '../../helpers/session.ts';
+import { tempDb, type TempDb } from '../data/helpers.ts';
+
+let t: TempDb;
+let app: ReturnType<typeof createApp>;
+let alice: TestSession;
+let bob: TestSession;
+
+const v1 = (path: string) => `/api/v1${path}`;
+const as = (session: TestSession | undefined, call: request.Test) => (session ? call.set('Cookie', session.cookie) : call);
+const get = (path: string, session?: TestSession) => as(session, request(app).get(v1(path)));
+const post = (path: string, session?: TestSession) => as(session, request(app).post(v1(path)));
+const count = (sql: string, ...args: unknown[]) => (t.db.prepare(sql).get(...args) as { n: number }).n;
+
+beforeAll(() => {
+  t = tempDb();
+  app = createApp({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
+  upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice Art', public_id: 'aliceart' });
+  upsertPost(t.db, { service: 'patreon', user: '100', id: '1', title: 'First', published: '2024-01-02T03:04:05' });
+  upsertPost(t.db, { service: 'patreon', user: '100', id: '2', title: 'Second', published: '2024-02-02T03:04:05' });
+  alice = signIn(t.db);
+  bob = signIn(t.db);
+});
+
+afterAll(() => t.cleanup());
+
+describe('flags', () => {
+  const flagPath = '/patreon/user/100/post/1/flag';
+
+  // kemono 1.3.0: GET .../flag is 200 when the post is flagged and 404 when it is not; clients read
+  // the status (a check of `status_code == 200`), not the body.
+  it('tells anyone whether a post is flagged by the status: 404 when not, 404 for an unknown post', async () => {
+    const unflagged = await get(flagPath);
+    expect(unflagged.status).toBe(404);
+    expect(unflagged.body).toEqual({ error: 'This post is not flagged.' });
+    const unknown = await get('/patreon/user/100/post/77/flag');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error: 'Post not found.' });
+  });
+
+  it('refuses guests and a missing reason', async () => {
+    expect((await post(flagPath).send({ reason: 'reason-other' })).status).toBe(401);
+    const missing = await post(flagPath, alice).send({});
+    expect(missing.status).toBe(400);
+    expect(missing.body).toEqual({ error: 'Flag reason is required.' });
+    expect((await get(flagPath)).status).toBe(404);
+  });
+
+  it('records one flag per account: 201, then 409', async () => {
+    const first = await post(flagPath, alice).send({ reason: 'reason-other' });
+    expect(first.status).toBe(201);
+    expect(first.body).toBe(true);
+    const flagged = await get(flagPath);
+    expect(flagged.status).toBe(200);
+    expect(flagged.body).toBe(true);
+    const again = await post(flagPath, alice).type('form').send({ reason: 'reason-other' });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ error: 'You have already flagged this post.' });
+    // Another account may still flag it.
+    expect((await post(flagPath, bob).send({ reason: 'reason-other' })).status).toBe(201);
+    expect(count('SELECT count(*) AS n FROM flags WHERE post_id = ?', '1')).toBe(2);
+    // The post API shows the same state.
+    expect((await get('/patreon/user/100/post/1')).body.props.flagged).toBe(true);
+  });
+
+  it('answers 404 when flagging an unknown post', async () => {
+    const answer = await post('/patreon/user/100/post/77/flag', alice).send({ reason: 'reason-other' });
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ error: 'Post not found.' });
+  });
+
+  it('flags through PUT /api/v2/account/flags/post in the v2 envelope', async () => {
+    const put = (session: TestSession | undefined, data: unknown) =>
+      as(session, request(app).put('/api/v2/account/flags/post')).send({ type: 'api_request', data });
+    const target = { service: 'patreon', creator_id: '100', post_id: '2', reason: 'reason-other' };
+    expect((await put(undefined, target)).body).toEqual({
+      type: 'api_error',
+      error: { type: 'unauthorized', message: 'You must be registered to access this page.' },
+    });
+    const created = await put(alice, target);
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ type: 'api_response', data: true });
+    const again = await put(alice, target);
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ type: 'api_error', error: { type: 'conflict', message: 'You have already flagged this post.' } });
+    const unknown = await put(alice, { ...target, post_id: '77' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toBe('Post not found.');
+    const bad = await put(alice, { ...target, service: 'nowhere' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toBe('"nowhere" is not a valid paysite.');
+    expect((await get('/patreon/user/100/post/2/flag')).status).toBe(200);
+  });
+});
