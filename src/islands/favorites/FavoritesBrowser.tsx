@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { api, describeError } from '@site/client/api-client.ts';
+import { apiPaths } from '@shared/api-paths.ts';
 import {
   FAVORITE_CREATOR_SORT_OPTIONS,
   FAVORITE_ORDER_OPTIONS,
@@ -78,7 +79,7 @@ export default function FavoritesBrowser({ kind, initial, items, total, iconsPat
 
   const load = useCallback(() => {
     loading.current ??= api.v1
-      .get<Item[]>('/account/favorites', { query: { type: kind === 'artists' ? 'artist' : 'post' }, cache: false })
+      .get<Item[]>(apiPaths.accountFavorites(), { query: { type: kind === 'artists' ? 'artist' : 'post' }, cache: false })
       .then(
         (all) => setLoaded({ all }),
         (error: unknown) => {

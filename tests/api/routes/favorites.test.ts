@@ -6,6 +6,7 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths } from '@shared/api-paths.ts';
 import { createApp } from '@api/app.ts';
 import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
 import { listAllCreators, upsertCreator } from '@api/data/creators.ts';
@@ -186,7 +187,7 @@ describe('favourite posts', () => {
 });
 
 describe('flags', () => {
-  const flagPath = '/patreon/user/100/post/1/flag';
+  const flagPath = apiPaths.postFlag('patreon', '100', '1');
 
   // kemono 1.3.0: GET .../flag is 200 when the post is flagged and 404 when it is not; clients read
   // the status (a check of `status_code == 200`), not the body.
