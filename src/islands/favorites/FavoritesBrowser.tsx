@@ -25,7 +25,7 @@ import { paginate } from '@shared/pagination.ts';
 import type { SortOrder } from '@shared/validators.ts';
 import CreatorCardView from '../artists/CreatorCardView.tsx';
 import PaginatorView from '../artists/PaginatorView.tsx';
-import PostCardView, { type CardPost } from '../files/PostCardView.tsx';
+import { PostCardGrid, type CardPost } from '@site/components/archive/PostCard.tsx';
 
 type Item = FavoriteCreatorItem | (FavoritePostItem & CardPost);
 
@@ -61,13 +61,7 @@ function List({ kind, items, iconsPath, imageHost }: Pick<Props, 'kind' | 'items
       </div>
     );
   }
-  return (
-    <div className="card-grid">
-      {(items as CardPost[]).map((post) => (
-        <PostCardView key={`${post.service}/${post.user}/${post.id}`} post={post} imageHost={imageHost} />
-      ))}
-    </div>
-  );
+  return <PostCardGrid posts={items as CardPost[]} imageHost={imageHost} />;
 }
 
 export default function FavoritesBrowser({ kind, initial, items, total, iconsPath, imageHost }: Props) {
