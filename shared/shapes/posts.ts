@@ -27,6 +27,21 @@ export interface Poll {
   allow_multiple: boolean;
 }
 
+/**
+ * What a post card shows of a post (shared/post-card.ts has the rules, src/components/archive/PostCard.tsx
+ * the markup). A post summary is one; `postCardData` trims a post to this for an island's props.
+ */
+export interface PostCardData {
+  id: string;
+  user: string;
+  service: string;
+  title: string;
+  substring?: string;
+  published?: string | null;
+  file?: { path?: string } | Record<string, never> | null;
+  attachments?: Array<{ path?: string }>;
+}
+
 /** A post summary (listings, search, favourites). */
 export interface PostSummary {
   id: string;

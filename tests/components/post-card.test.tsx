@@ -5,14 +5,15 @@
  */
 import { renderToString } from 'react-dom/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostCard, type CardPost } from '@site/components/archive/PostCard.tsx';
+import { PostCard } from '@site/components/archive/PostCard.tsx';
+import type { PostCardData } from '@shared/shapes/posts.ts';
 import { upsertCreator } from '@api/data/creators.ts';
 import { upsertPost } from '@api/data/posts.ts';
 import { createTestSite, type TestSite } from '../helpers/front-server.ts';
 import { httpRequest } from '../helpers/http.ts';
 
 const PNG = `/ab/cd/${'ab'.repeat(32)}.png`;
-const POSTS: CardPost[] = [
+const POSTS: PostCardData[] = [
   // Characters to escape in the title, an image file and an attachment.
   {
     service: 'fanbox',
@@ -20,8 +21,8 @@ const POSTS: CardPost[] = [
     id: '3',
     title: `Tom & Jerry's <"cut">`,
     published: '2024-06-04T23:53:36',
-    file: { path: PNG, name: 'a.png' },
-    attachments: [{ path: '/12/34/x.zip', name: 'x.zip' }],
+    file: { path: PNG },
+    attachments: [{ path: '/12/34/x.zip' }],
   },
   // No title (the content stands in), no date, no thumbnail.
   { service: 'fanbox', user: '7', id: '2', title: '', substring: 'Only content here', published: null, file: {}, attachments: [] },
@@ -43,8 +44,8 @@ beforeAll(async () => {
       content: post.substring ? `<p>${post.substring}</p>` : '',
       published: post.published,
       added: `2024-01-0${3 - index}T00:00:00`,
-      file: post.file && 'path' in post.file ? { path: post.file.path!, name: post.file.name } : null,
-      attachments: (post.attachments ?? []).map((attachment) => ({ path: attachment.path!, name: attachment.name })),
+      file: post.file && 'path' in post.file ? { path: post.file.path!, name: 'a.png' } : null,
+      attachments: (post.attachments ?? []).map((attachment) => ({ path: attachment.path!, name: 'x.zip' })),
     });
   }
   base = await site.start();

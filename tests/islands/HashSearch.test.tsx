@@ -3,7 +3,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import HashSearch from '@site/islands/files/HashSearch.tsx';
 import HashResults from '@site/islands/files/HashResults.tsx';
-import { PostCard as PostCardView, type CardPost } from '@site/components/archive/PostCard.tsx';
+import { PostCard as PostCardView } from '@site/components/archive/PostCard.tsx';
+import type { PostCardData as CardPost } from '@shared/shapes/posts.ts';
 import type { HashSearchAnswer } from '@site/client/hash-search.ts';
 import { cardAttachmentLabel } from '@shared/post-card.ts';
 

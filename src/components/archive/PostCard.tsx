@@ -7,20 +7,10 @@
  */
 import { cardAttachmentLabel, cardThumbnailPath, cardTitle } from '@shared/post-card.ts';
 import { formatDate } from '@shared/format.ts';
+import type { PostCardData } from '@shared/shapes/posts.ts';
 import { postUrl, thumbnailUrl } from '@shared/urls.ts';
 
-export interface CardPost {
-  id: string;
-  user: string;
-  service: string;
-  title: string;
-  substring?: string;
-  published?: string | null;
-  file?: { path?: string; name?: string | null } | Record<string, never> | null;
-  attachments?: Array<{ path?: string; name?: string | null }>;
-}
-
-export function PostCard({ post, imageHost }: { post: CardPost; imageHost: string }) {
+export function PostCard({ post, imageHost }: { post: PostCardData; imageHost: string }) {
   const thumb = cardThumbnailPath(post);
   return (
     <article className="post-card" data-id={post.id} data-service={post.service} data-user={post.user}>
@@ -41,7 +31,7 @@ export function PostCard({ post, imageHost }: { post: CardPost; imageHost: strin
 }
 
 /** The cards of a listing, in their grid (src/styles/cards.css). */
-export function PostCardGrid({ posts, imageHost }: { posts: readonly CardPost[]; imageHost: string }) {
+export function PostCardGrid({ posts, imageHost }: { posts: readonly PostCardData[]; imageHost: string }) {
   return (
     <div className="card-grid">
       {posts.map((post) => (

@@ -25,9 +25,10 @@ import { paginate } from '@shared/pagination.ts';
 import type { SortOrder } from '@shared/validators.ts';
 import CreatorCardView from '../artists/CreatorCardView.tsx';
 import PaginatorView from '../artists/PaginatorView.tsx';
-import { PostCardGrid, type CardPost } from '@site/components/archive/PostCard.tsx';
+import { PostCardGrid } from '@site/components/archive/PostCard.tsx';
+import type { PostCardData } from '@shared/shapes/posts.ts';
 
-type Item = FavoriteCreatorItem | (FavoritePostItem & CardPost);
+type Item = FavoriteCreatorItem | (FavoritePostItem & PostCardData);
 
 interface Props {
   kind: FavoritesKind;
@@ -61,7 +62,7 @@ function List({ kind, items, iconsPath, imageHost }: Pick<Props, 'kind' | 'items
       </div>
     );
   }
-  return <PostCardGrid posts={items as CardPost[]} imageHost={imageHost} />;
+  return <PostCardGrid posts={items as PostCardData[]} imageHost={imageHost} />;
 }
 
 export default function FavoritesBrowser({ kind, initial, items, total, iconsPath, imageHost }: Props) {
