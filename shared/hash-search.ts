@@ -1,19 +1,11 @@
 /** What the hash search results view keeps of an answer (the server trims it for the island), and its empty state. Browser-safe. */
+import { postCardData } from './post-card.ts';
 import type { HashResultsData } from './shapes/hash-search.ts';
 
 export function trimHashAnswer(answer: HashResultsData | null): HashResultsData | null {
   if (!answer) return null;
   return {
-    posts: answer.posts.map((post) => ({
-      id: post.id,
-      user: post.user,
-      service: post.service,
-      title: post.title,
-      substring: post.substring,
-      published: post.published,
-      file: post.file && 'path' in post.file ? { path: post.file.path } : {},
-      attachments: (post.attachments ?? []).map((attachment) => ({ path: attachment.path })),
-    })),
+    posts: answer.posts.map(postCardData),
     discord_posts: answer.discord_posts.map(({ id, server, server_name, channel, channel_name }) => ({
       id,
       server,

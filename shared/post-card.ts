@@ -2,6 +2,7 @@
 import { takesAttachmentThumbnail } from './paysites/index.ts';
 import { POST_TITLE_MAX } from './constants.ts';
 import { countLabel } from './format.ts';
+import type { PostCardData } from './shapes/posts.ts';
 
 const IMAGE_EXTENSIONS = ['.gif', '.jpeg', '.jpg', '.jpe', '.png', '.webp'];
 
@@ -24,11 +25,7 @@ export function isImagePath(path: string | undefined | null): boolean {
 }
 
 /** The path to thumbnail on a card, if any. */
-export function cardThumbnailPath(post: {
-  service: string;
-  file?: { path?: string } | Record<string, never> | null;
-  attachments?: Array<{ path?: string }>;
-}): string | undefined {
+export function cardThumbnailPath(post: Pick<PostCardData, 'service' | 'file' | 'attachments'>): string | undefined {
   const filePath = post.file && 'path' in post.file ? post.file.path : undefined;
   if (isImagePath(filePath)) return filePath;
   if (takesAttachmentThumbnail(post.service)) {
@@ -46,4 +43,18 @@ export function cardAttachmentLabel(post: {
   const count = (post.attachments?.length ?? 0) + (hasFile ? 1 : 0);
   if (count === 0) return 'No attachments';
   return countLabel(count, 'attachment');
+}
+
+/** Only what a card shows of a post: the props an island rendering cards needs, nothing more. */
+export function postCardData(post: PostCardData): PostCardData {
+  return {
+    id: post.id,
+    user: post.user,
+    service: post.service,
+    title: post.title,
+    substring: post.substring,
+    published: post.published,
+    file: post.file && 'path' in post.file ? { path: post.file.path } : {},
+    attachments: (post.attachments ?? []).map((attachment) => ({ path: attachment.path })),
+  };
 }

@@ -1,17 +1,43 @@
 /** URL builders for pages and media, defined once for pages, islands, the API and tests. */
+import { pathTemplate } from './path-template.ts';
 
 const enc = encodeURIComponent;
 
+/**
+ * The shapes of the archive's page URLs, each written once: the builders below fill them, and the page
+ * store (which URLs are stored pages, their keys, what a change renders again) matches and builds with
+ * the same templates.
+ */
+export const PAGE_ROUTES = {
+  recentPosts: pathTemplate('/posts'),
+  popular: pathTemplate('/posts/popular'),
+  allTags: pathTemplate('/posts/tags'),
+  artists: pathTemplate('/artists'),
+  updatedCreators: pathTemplate('/artists/updated'),
+  allDms: pathTemplate('/dms'),
+  shares: pathTemplate('/shares'),
+  share: pathTemplate('/share/{id}'),
+  creator: pathTemplate('/{service}/user/{id}'),
+  /** A creator's tab: tags, announcements, fancards, links, dms, shares, community. */
+  creatorTab: pathTemplate('/{service}/user/{id}/{tab}'),
+  post: pathTemplate('/{service}/user/{id}/post/{post}'),
+  revision: pathTemplate('/{service}/user/{id}/post/{post}/revision/{revision}'),
+  discordServer: pathTemplate('/discord/server/{server}'),
+  discordChannel: pathTemplate('/discord/server/{server}/{channel}'),
+  discordMessage: pathTemplate('/discord/server/{server}/{channel}/{message}'),
+  communityChannel: pathTemplate('/patreon/user/{id}/community/{channel}'),
+} as const;
+
 export function creatorUrl(service: string, creatorId: string): string {
-  return `/${enc(service)}/user/${enc(creatorId)}`;
+  return PAGE_ROUTES.creator.url(service, creatorId);
 }
 
 export function postUrl(service: string, creatorId: string, postId: string): string {
-  return `${creatorUrl(service, creatorId)}/post/${enc(postId)}`;
+  return PAGE_ROUTES.post.url(service, creatorId, postId);
 }
 
 export function revisionUrl(service: string, creatorId: string, postId: string, revisionId: string | number): string {
-  return `${postUrl(service, creatorId, postId)}/revision/${enc(String(revisionId))}`;
+  return PAGE_ROUTES.revision.url(service, creatorId, postId, revisionId);
 }
 
 /** /posts/popular for a period ('recent' is the default) and, for a dated page, its reference date. */
@@ -20,7 +46,8 @@ export function popularUrl(period: string, date?: string): string {
   if (date && period !== 'recent') params.set('date', date);
   if (period !== 'recent') params.set('period', period);
   const query = params.toString();
-  return query ? `/posts/popular?${query}` : '/posts/popular';
+  const path = PAGE_ROUTES.popular.url();
+  return query ? `${path}?${query}` : path;
 }
 
 /** The login page, coming back to `location` (a same-origin path) afterwards. */
@@ -29,7 +56,7 @@ export function loginUrl(location?: string): string {
 }
 
 export function creatorTabUrl(service: string, creatorId: string, tab: string): string {
-  return `${creatorUrl(service, creatorId)}/${tab}`;
+  return PAGE_ROUTES.creatorTab.url(service, creatorId, tab);
 }
 
 /** Where a creator's link leads: its profile, or for a discord creator its server view (SPEC.md, creator profile). */
@@ -59,7 +86,7 @@ export function adminAccountUrl(accountId: number): string {
 }
 
 export function shareUrl(shareId: string | number): string {
-  return `/share/${enc(String(shareId))}`;
+  return PAGE_ROUTES.share.url(shareId);
 }
 
 /** The "how to get a session key" help of a paysite. */
@@ -107,10 +134,9 @@ export function bannerUrl(bannersPath: string, service: string, creatorId: strin
 
 /** The Discord server view, optionally at a channel and a message (SPEC.md section 2). */
 export function discordServerUrl(serverId: string, channelId?: string, messageId?: string): string {
-  let url = `/discord/server/${enc(serverId)}`;
-  if (channelId) url += `/${enc(channelId)}`;
-  if (channelId && messageId) url += `/${enc(messageId)}`;
-  return url;
+  if (!channelId) return PAGE_ROUTES.discordServer.url(serverId);
+  if (!messageId) return PAGE_ROUTES.discordChannel.url(serverId, channelId);
+  return PAGE_ROUTES.discordMessage.url(serverId, channelId, messageId);
 }
 
 /** A Discord user's avatar on the chat network's content host (DISCORD_CONTENT_HOST). */
@@ -125,8 +151,7 @@ export function discordEmojiUrl(contentHost: string, emojiId: string, animated: 
 
 /** A Patreon creator's community channels, or one channel (SPEC.md section 2). */
 export function communityUrl(creatorId: string, channelId?: string): string {
-  const list = creatorTabUrl('patreon', creatorId, 'community');
-  return channelId ? `${list}/${enc(channelId)}` : list;
+  return channelId ? PAGE_ROUTES.communityChannel.url(creatorId, channelId) : creatorTabUrl('patreon', creatorId, 'community');
 }
 
 /** The archive file page (the names inside a .zip, .rar or .7z). */

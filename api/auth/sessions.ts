@@ -8,7 +8,8 @@ import { createSession, deleteSession, purgeExpiredSessions } from '../data/sess
 import { purgeExpiredRateLimits } from '../data/rate-limits.ts';
 import type { Db } from '../data/db.ts';
 import { SESSION_DAYS } from '@shared/constants.ts';
-import { hashSessionToken, newSessionToken, readCookie, SESSION_COOKIE } from '../http/session.ts';
+import { hashSessionToken, newSessionToken, SESSION_COOKIE } from '../http/session.ts';
+import { readCookie } from '@shared/cookies.ts';
 
 const SESSION_SECONDS = SESSION_DAYS * 24 * 3600;
 

@@ -14,6 +14,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { getSessionAccount } from '../data/sessions.ts';
 import type { Account, Role } from '../data/accounts.ts';
 import type { Db } from '../data/db.ts';
+import { readCookie } from '@shared/cookies.ts';
 
 export const SESSION_COOKIE = 'session';
 
@@ -29,22 +30,6 @@ export function hashSessionToken(token: string): string {
 
 export function newSessionToken(): string {
   return crypto.randomBytes(32).toString('base64url');
-}
-
-/** The value of one cookie from a Cookie header, or undefined. */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq === -1 || part.slice(0, eq).trim() !== name) continue;
-    const value = part.slice(eq + 1).trim();
-    try {
-      return decodeURIComponent(value);
-    } catch {
-      return value;
-    }
-  }
-  return undefined;
 }
 
 /** The signed-in account of a request's session cookie, or null (no cookie, unknown or expired session). */

@@ -1,10 +1,7 @@
 /** Text helpers the paysite mappers share (pure: no fetching, no writing). */
 import { nowIso } from '../data/util.ts';
 
-/** Plain text made safe inside HTML content or a quoted attribute. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+export { escapeHtml } from '@shared/html.ts';
 
 /** A paysite's zoned date ('2024-05-01T19:00:00+09:00') as the archive's UTC 'YYYY-MM-DDTHH:MM:SS'; null when absent or unreadable. */
 export function archiveTime(value: string | null | undefined): string | null {

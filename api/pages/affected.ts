@@ -12,7 +12,17 @@ import { countCreatorDms, countDms } from '../data/dms.ts';
 import { hasTab } from '@shared/paysites/index.ts';
 import type { Change } from '../data/changes.ts';
 import { CHAT_PAGE_SIZE, PAGE_SIZE } from '@shared/constants.ts';
-import { communityUrl, creatorUrl, discordServerUrl, popularUrl, postUrl, revisionUrl, shareUrl } from '@shared/urls.ts';
+import {
+  PAGE_ROUTES,
+  communityUrl,
+  creatorTabUrl,
+  creatorUrl,
+  discordServerUrl,
+  popularUrl,
+  postUrl,
+  revisionUrl,
+  shareUrl,
+} from '@shared/urls.ts';
 import { getDiscordChannel, isViewableChannel, listDiscordChannels } from '../data/discord.ts';
 import { listCommunityChannels } from '../data/community.ts';
 import { POPULAR_PERIODS } from '@shared/validation/popular.ts';
@@ -69,28 +79,28 @@ export function addCommunityPages(db: Db, affected: AffectedPages, creatorId: st
 
 /** The global pages every archive change may touch: the stored first pages of the listings, all tags. */
 export function addGlobalPages(db: Db, affected: AffectedPages): void {
-  addListing(affected, '/posts', countPosts(db), GLOBAL_LISTING_STORED_PAGES);
-  addListing(affected, '/artists/updated', countCreators(db), GLOBAL_LISTING_STORED_PAGES);
+  addListing(affected, PAGE_ROUTES.recentPosts.url(), countPosts(db), GLOBAL_LISTING_STORED_PAGES);
+  addListing(affected, PAGE_ROUTES.updatedCreators.url(), countCreators(db), GLOBAL_LISTING_STORED_PAGES);
   addArtistsListing(db, affected);
-  affected.render.add('/posts/tags');
+  affected.render.add(pageKey(PAGE_ROUTES.allTags.url()));
   addPopularPages(db, affected);
 }
 
 export function addCreatorPages(db: Db, affected: AffectedPages, service: string, creatorId: string): void {
-  const base = creatorUrl(service, creatorId);
-  addListing(affected, base, countCreatorPosts(db, service, creatorId));
-  affected.render.add(pageKey(`${base}/tags`));
-  affected.render.add(pageKey(`${base}/links`));
-  if (hasTab('announcements', service)) affected.render.add(pageKey(`${base}/announcements`));
-  if (hasTab('fancards', service)) affected.render.add(pageKey(`${base}/fancards`));
-  addListing(affected, `${base}/dms`, countCreatorDms(db, service, creatorId));
-  addListing(affected, `${base}/shares`, countCreatorShares(db, service, creatorId));
+  const tab = (name: string) => creatorTabUrl(service, creatorId, name);
+  addListing(affected, creatorUrl(service, creatorId), countCreatorPosts(db, service, creatorId));
+  affected.render.add(pageKey(tab('tags')));
+  affected.render.add(pageKey(tab('links')));
+  if (hasTab('announcements', service)) affected.render.add(pageKey(tab('announcements')));
+  if (hasTab('fancards', service)) affected.render.add(pageKey(tab('fancards')));
+  addListing(affected, tab('dms'), countCreatorDms(db, service, creatorId));
+  addListing(affected, tab('shares'), countCreatorShares(db, service, creatorId));
   if (service === 'patreon') addCommunityPages(db, affected, creatorId);
 }
 
 /** The stored first pages of /artists (Popularity: ordered by favourite counts). */
 export function addArtistsListing(db: Db, affected: AffectedPages): void {
-  addListing(affected, '/artists', countCreators(db), GLOBAL_LISTING_STORED_PAGES);
+  addListing(affected, PAGE_ROUTES.artists.url(), countCreators(db), GLOBAL_LISTING_STORED_PAGES);
 }
 
 /**
@@ -114,12 +124,12 @@ export function addPopularPages(db: Db, affected: AffectedPages): void {
 
 /** Shares: the stored first pages of the global list (it shifts on every upload like /posts). */
 export function addSharesListing(db: Db, affected: AffectedPages): void {
-  addListing(affected, '/shares', countShares(db), GLOBAL_LISTING_STORED_PAGES);
+  addListing(affected, PAGE_ROUTES.shares.url(), countShares(db), GLOBAL_LISTING_STORED_PAGES);
 }
 
 /** The stored first pages of the global DMs list. */
 export function addDmsListing(db: Db, affected: AffectedPages): void {
-  addListing(affected, '/dms', countDms(db), GLOBAL_LISTING_STORED_PAGES);
+  addListing(affected, PAGE_ROUTES.allDms.url(), countDms(db), GLOBAL_LISTING_STORED_PAGES);
 }
 
 /** Every share page and the shares list, for a full rebuild. */

@@ -5,6 +5,8 @@
  */
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { isPaysite } from '@shared/paysites/index.ts';
+import type { PathTemplate, TemplateParams } from '@shared/path-template.ts';
+import { PAGE_ROUTES } from '@shared/urls.ts';
 import { POPULAR_PERIODS } from '@shared/validation/popular.ts';
 import { chatOffset } from '@shared/validation/chat.ts';
 import { offset as offsetRule } from '@shared/validation/params.ts';
@@ -27,63 +29,70 @@ export interface ArchiveRoute {
   selectors?: Array<[name: string, canonical: (value: string) => string | undefined]>;
 }
 
-const globalDepth = (GLOBAL_LISTING_STORED_PAGES - 1) * PAGE_SIZE;
+type Rule = (value: string) => boolean;
 
-/** /{service}/user/{id}/{tab} */
-function creatorTab(segments: string[], tab: string): boolean {
-  return segments.length === 4 && isPaysite(segments[0]) && segments[1] === 'user' && segments[3] === tab;
+interface StoredPage<T extends string> extends Omit<ArchiveRoute, 'name' | 'match' | 'paged'> {
+  paged?: boolean;
+  /** What the template's parameters must be for the page to be stored (a paysite, a tab, a row id). */
+  where?: Partial<Record<TemplateParams<T>[number], Rule>>;
 }
 
+/** A stored page: a URL shape of shared/urls.ts, the rules its parameters follow, and how it is paged. */
+function archiveRoute<T extends string>(name: string, page: PathTemplate<T>, options: StoredPage<T> = {}): ArchiveRoute {
+  const { where = {}, paged = false, ...rest } = options;
+  const rules = Object.entries(where) as Array<[TemplateParams<T>[number], Rule]>;
+  return {
+    name,
+    paged,
+    ...rest,
+    match: (segments) => {
+      const params = page.match(segments);
+      return params !== undefined && rules.every(([param, rule]) => rule(params[param]));
+    },
+  };
+}
+
+function is(expected: string): Rule {
+  return (value) => value === expected;
+}
+/** Revision and share ids are numbers; anything else is a 404 that must not be stored. */
+const isRowId: Rule = (value) => /^[1-9]\d{0,14}$/.test(value);
+const paysite = { service: isPaysite };
+const creatorTab = (tab: string) => ({ service: isPaysite, tab: is(tab) });
+
+const globalListing = { paged: true, maxStoredOffset: (GLOBAL_LISTING_STORED_PAGES - 1) * PAGE_SIZE };
+
 export const ARCHIVE_ROUTES: ArchiveRoute[] = [
-  { name: 'recent-posts', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'posts' },
-  {
-    name: 'updated-creators',
-    paged: true,
-    maxStoredOffset: globalDepth,
-    match: (s) => s.length === 2 && s[0] === 'artists' && s[1] === 'updated',
-  },
+  archiveRoute('recent-posts', PAGE_ROUTES.recentPosts, globalListing),
+  archiveRoute('updated-creators', PAGE_ROUTES.updatedCreators, globalListing),
   // The artists list without a query (Popularity, newest favourites first); any q/service/sort renders on demand.
-  { name: 'artists', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'artists' },
-  { name: 'all-dms', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'dms' },
+  archiveRoute('artists', PAGE_ROUTES.artists, globalListing),
+  archiveRoute('all-dms', PAGE_ROUTES.allDms, globalListing),
   // The latest popular posts of each period (no date); dated pages, browsed with previous/next, render on demand.
-  {
-    name: 'popular',
-    paged: true,
-    maxStoredOffset: globalDepth,
-    match: (s) => s.length === 2 && s[0] === 'posts' && s[1] === 'popular',
+  archiveRoute('popular', PAGE_ROUTES.popular, {
+    ...globalListing,
     selectors: [
       ['period', (value) => (value === 'recent' ? '' : (POPULAR_PERIODS as readonly string[]).includes(value) ? value : undefined)],
     ],
-  },
-  { name: 'all-tags', paged: false, match: (s) => s.length === 2 && s[0] === 'posts' && s[1] === 'tags' },
-  { name: 'creator-posts', paged: true, match: (s) => s.length === 3 && isPaysite(s[0]) && s[1] === 'user' },
-  { name: 'creator-tags', paged: false, match: (s) => creatorTab(s, 'tags') },
-  { name: 'creator-announcements', paged: false, match: (s) => creatorTab(s, 'announcements') },
-  { name: 'creator-fancards', paged: false, match: (s) => creatorTab(s, 'fancards') },
-  { name: 'creator-links', paged: false, match: (s) => creatorTab(s, 'links') },
-  { name: 'creator-dms', paged: true, match: (s) => creatorTab(s, 'dms') },
-  { name: 'post', paged: false, match: (s) => s.length === 5 && isPaysite(s[0]) && s[1] === 'user' && s[3] === 'post' },
-  // Revision ids are numbers; anything else is a 404 that must not be stored.
-  {
-    name: 'post-revision',
-    paged: false,
-    match: (s) =>
-      s.length === 7 && isPaysite(s[0]) && s[1] === 'user' && s[3] === 'post' && s[5] === 'revision' && /^[1-9]\d{0,14}$/.test(s[6]),
-  },
+  }),
+  archiveRoute('all-tags', PAGE_ROUTES.allTags),
+  archiveRoute('creator-posts', PAGE_ROUTES.creator, { paged: true, where: paysite }),
+  archiveRoute('creator-tags', PAGE_ROUTES.creatorTab, { where: creatorTab('tags') }),
+  archiveRoute('creator-announcements', PAGE_ROUTES.creatorTab, { where: creatorTab('announcements') }),
+  archiveRoute('creator-fancards', PAGE_ROUTES.creatorTab, { where: creatorTab('fancards') }),
+  archiveRoute('creator-links', PAGE_ROUTES.creatorTab, { where: creatorTab('links') }),
+  archiveRoute('creator-dms', PAGE_ROUTES.creatorTab, { paged: true, where: creatorTab('dms') }),
+  archiveRoute('post', PAGE_ROUTES.post, { where: paysite }),
+  archiveRoute('post-revision', PAGE_ROUTES.revision, { where: { service: isPaysite, revision: isRowId } }),
   // Shares ('Filehaus'): the global list shifts on every upload like the other global listings.
-  { name: 'shares', paged: true, maxStoredOffset: globalDepth, match: (s) => s.length === 1 && s[0] === 'shares' },
-  { name: 'share', paged: false, match: (s) => s.length === 2 && s[0] === 'share' && /^[1-9]\d{0,14}$/.test(s[1]) },
-  { name: 'creator-shares', paged: true, match: (s) => creatorTab(s, 'shares') },
+  archiveRoute('shares', PAGE_ROUTES.shares, globalListing),
+  archiveRoute('share', PAGE_ROUTES.share, { where: { id: isRowId } }),
+  archiveRoute('creator-shares', PAGE_ROUTES.creatorTab, { paged: true, where: creatorTab('shares') }),
   // Chat pages step by 150. A message permalink (/discord/server/{s}/{c}/{m}) renders on demand: it is
   // its channel's page with one message marked, and storing one copy per message would multiply the store.
-  { name: 'discord-channel', paged: true, offsetRule: chatOffset, match: (s) => s.length === 4 && s[0] === 'discord' && s[1] === 'server' },
-  { name: 'community-channels', paged: false, match: (s) => s[0] === 'patreon' && creatorTab(s, 'community') },
-  {
-    name: 'community-channel',
-    paged: true,
-    offsetRule: chatOffset,
-    match: (s) => s.length === 5 && s[0] === 'patreon' && s[1] === 'user' && s[3] === 'community',
-  },
+  archiveRoute('discord-channel', PAGE_ROUTES.discordChannel, { paged: true, offsetRule: chatOffset }),
+  archiveRoute('community-channels', PAGE_ROUTES.creatorTab, { where: { service: is('patreon'), tab: is('community') } }),
+  archiveRoute('community-channel', PAGE_ROUTES.communityChannel, { paged: true, offsetRule: chatOffset }),
 ];
 
 function segmentsOf(pathname: string): string[] | undefined {

@@ -1,4 +1,5 @@
 /** Multilingual text for the demo archive: creator names, post titles and bodies, tags, comments. */
+import { escapeHtml } from '@shared/html.ts';
 import type { Rng } from './random.ts';
 
 export type Language = 'en' | 'ja' | 'zh' | 'ru' | 'ko' | 'es' | 'fr' | 'de';
@@ -213,10 +214,6 @@ function fill(template: string, rng: Rng, lang: Language, n: number): string {
 
 export function postTitle(rng: Rng, lang: Language, n: number): string {
   return fill(rng.pick(TITLES[lang]), rng, lang, n);
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /** Sanitized HTML for a post body: 1-3 paragraphs, sometimes a link, bold text or a line break. */

@@ -1,6 +1,6 @@
 /** Hash search answers (GET /v1/search_hash/{hash}) and what the results view keeps of one. Types only. */
 import type { DiscordFileHit } from './chat.ts';
-import type { PostSummary } from './posts.ts';
+import type { PostCardData, PostSummary } from './posts.ts';
 
 /** GET /v1/search_hash/{hash} */
 export interface HashSearchResult {
@@ -19,16 +19,7 @@ export interface HashSearchResult {
  * this to the island (trimmed, so the page does not carry every post's tags, embed and content twice).
  */
 export interface HashResultsData {
-  posts: {
-    id: string;
-    user: string;
-    service: string;
-    title: string;
-    substring?: string;
-    published?: string | null;
-    file?: { path?: string } | Record<string, never> | null;
-    attachments?: { path?: string }[];
-  }[];
+  posts: PostCardData[];
   discord_posts: Pick<DiscordFileHit, 'id' | 'server' | 'server_name' | 'channel' | 'channel_name'>[];
 }
 

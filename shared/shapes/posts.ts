@@ -42,6 +42,21 @@ const postFields = {
   shared_file: z.boolean(),
 };
 
+/**
+ * What a post card shows of a post (shared/post-card.ts has the rules, src/components/archive/PostCard.tsx
+ * the markup). A post summary is one; `postCardData` trims a post to this for an island's props.
+ */
+export interface PostCardData {
+  id: string;
+  user: string;
+  service: string;
+  title: string;
+  substring?: string;
+  published?: string | null;
+  file?: { path?: string } | Record<string, never> | null;
+  attachments?: Array<{ path?: string }>;
+}
+
 /** A post summary (listings, search, favourites, hash search). */
 export const postSummary = z.object({ ...postFields, substring: z.string() });
 

@@ -15,7 +15,7 @@
  *   FETCH_BACKOFF_START_MS doubled each time and capped at FETCH_BACKOFF_MAX_MS. Only GET and HEAD
  *   retry unless a request asks to (retrying a POST could repeat its effect). 4xx never retry.
  *
- * Usage: `await api.v1.get<Account>('/account')`, `await api.v2.patch('/file/' + hash, { password })`.
+ * Usage: `await api.v1.get<Account>(apiPaths.account())`, with the path builders of shared/api-paths.ts.
  */
 import { CLIENT_CACHE_MS, FETCH_BACKOFF_MAX_MS, FETCH_BACKOFF_START_MS, FETCH_RETRIES } from '@shared/constants.ts';
 import { clearLoginState } from './stores/session.ts';

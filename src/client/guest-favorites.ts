@@ -3,6 +3,7 @@
  * section 5), read by the registration form and sent as favorites_json. Browser-safe.
  */
 import { GUEST_FAVORITES_COOKIE } from '@shared/constants.ts';
+import { readCookie } from '@shared/cookies.ts';
 import { isPaysite } from '@shared/paysites/index.ts';
 
 export interface GuestFavorite {
@@ -29,16 +30,5 @@ export function parseGuestFavorites(value: string | undefined | null): GuestFavo
 
 /** The favourites in a Cookie header (document.cookie has the same form). */
 export function guestFavoritesFromCookies(cookieHeader: string): GuestFavorite[] {
-  for (const part of cookieHeader.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq === -1 || part.slice(0, eq).trim() !== GUEST_FAVORITES_COOKIE) continue;
-    let value = part.slice(eq + 1).trim();
-    try {
-      value = decodeURIComponent(value);
-    } catch {
-      // keep the raw value
-    }
-    return parseGuestFavorites(value);
-  }
-  return [];
+  return parseGuestFavorites(readCookie(cookieHeader, GUEST_FAVORITES_COOKIE));
 }

@@ -5,13 +5,14 @@
 import type { DiscordFileHit } from '@shared/shapes/chat.ts';
 import type { HashSearchResult } from '@shared/shapes/hash-search.ts';
 import { ApiError, api, type ApiClient } from './api-client.ts';
+import { apiPaths } from '@shared/api-paths.ts';
 
 export type HashSearchAnswer = HashSearchResult;
 
 /** The search's answer, or null when the archive has nothing for the hash. Other failures throw ApiError. */
 export async function fetchHashSearch(hash: string, client: ApiClient = api): Promise<HashSearchAnswer | null> {
   try {
-    return await client.v1.get<HashSearchAnswer>(`/search_hash/${encodeURIComponent(hash)}`);
+    return await client.v1.get<HashSearchAnswer>(apiPaths.searchHash(hash));
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return null;
     throw error;

@@ -6,12 +6,12 @@
  * the circle profile (strong.prof_maker_name), the split-download page (one link per part) and the serial
  * page (a direct link and the <h2>シリアル番号</h2> table, as dm-api parses them).
  */
+import { escapeHtml as esc } from './kit/server.ts';
 import { descriptionHtml, filesOf, imagePath, relative, type DlsiteMaker, type DlsiteWork, type ImgHost } from './dlsite-data.ts';
 
 const htmlPage = (title: string, body: string) =>
   `<!DOCTYPE html>\n<html lang="ja"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;
 
-const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const jpDate = (iso: string) => {
   const d = new Date(Date.parse(iso) + 9 * 3600_000);
   return `${d.getUTCFullYear()}年${String(d.getUTCMonth() + 1).padStart(2, '0')}月${String(d.getUTCDate()).padStart(2, '0')}日`;

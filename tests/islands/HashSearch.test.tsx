@@ -3,7 +3,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import HashSearch from '@site/islands/files/HashSearch.tsx';
 import HashResults from '@site/islands/files/HashResults.tsx';
-import PostCardView, { type CardPost } from '@site/islands/files/PostCardView.tsx';
+import { PostCard as PostCardView } from '@site/components/archive/PostCard.tsx';
+import type { PostCardData as CardPost } from '@shared/shapes/posts.ts';
 import type { HashSearchAnswer } from '@site/client/hash-search.ts';
 import { cardAttachmentLabel } from '@shared/post-card.ts';
 
@@ -124,7 +125,7 @@ describe('HashResults', () => {
 });
 
 describe('PostCardView', () => {
-  it("renders PostCard.astro's markup", () => {
+  it("renders the listings' card markup", () => {
     const html = renderToStaticMarkup(<PostCardView post={post()} imageHost="https://img.example.org" />);
     expect(html).toBe(
       '<article class="post-card" data-id="10" data-service="patreon" data-user="20">' +

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardThumbnailPath, cardTitle } from '@shared/post-card.ts';
+import { cardThumbnailPath, cardTitle, postCardData } from '@shared/post-card.ts';
 
 describe('post card rules', () => {
   it('cuts titles over 50 characters and adds an ellipsis', () => {
@@ -19,5 +19,31 @@ describe('post card rules', () => {
     expect(cardThumbnailPath({ service: 'patreon', file: image })).toBe('/ab/cd/x.JPG');
     expect(cardThumbnailPath({ service: 'patreon', file: { path: '/ab/cd/x.zip' }, attachments: [{ path: '/a.png' }] })).toBeUndefined();
     expect(cardThumbnailPath({ service: 'gumroad', file: {}, attachments: [{ path: '/a.zip' }, { path: '/b.webp' }] })).toBe('/b.webp');
+  });
+
+  it('keeps only what a card shows of a post', () => {
+    const post = {
+      id: '1',
+      user: '2',
+      service: 'patreon',
+      title: 'T',
+      substring: 'S',
+      published: null,
+      content: '<p>long</p>',
+      tags: ['a'],
+      file: { name: 'a.png', path: '/ab/cd/a.png' },
+      attachments: [{ name: 'b.zip', path: '/ab/cd/b.zip' }],
+    };
+    expect(postCardData(post)).toEqual({
+      id: '1',
+      user: '2',
+      service: 'patreon',
+      title: 'T',
+      substring: 'S',
+      published: null,
+      file: { path: '/ab/cd/a.png' },
+      attachments: [{ path: '/ab/cd/b.zip' }],
+    });
+    expect(postCardData({ ...post, file: {}, attachments: undefined })).toMatchObject({ file: {}, attachments: [] });
   });
 });

@@ -6,6 +6,7 @@
  */
 import { atom, onMount } from 'nanostores';
 import { api } from '../api-client.ts';
+import { apiPaths } from '@shared/api-paths.ts';
 import { STORAGE_KEYS } from '@shared/constants.ts';
 import { $session } from './session.ts';
 
@@ -64,8 +65,8 @@ onMount($favorites, () => {
 /** Fetches both lists from the server and rewrites the local cache. */
 export async function reloadFavorites(): Promise<void> {
   const [creators, posts] = await Promise.all([
-    api.v1.get<CreatorFav[]>('/account/favorites', { query: { type: 'artist' }, cache: false }),
-    api.v1.get<PostFav[]>('/account/favorites', { query: { type: 'post' }, cache: false }),
+    api.v1.get<CreatorFav[]>(apiPaths.accountFavorites(), { query: { type: 'artist' }, cache: false }),
+    api.v1.get<PostFav[]>(apiPaths.accountFavorites(), { query: { type: 'post' }, cache: false }),
   ]);
   const slim = {
     creators: creators.map(({ service, id }) => ({ service, id })),
@@ -106,11 +107,10 @@ export function ensureFavorites(): Promise<void> {
 
 /** Adds or removes a favourite on the server, then reloads the list. */
 export async function setFavorite(target: FavoriteTarget, favorite: boolean): Promise<void> {
-  const enc = encodeURIComponent;
   const path =
     target.kind === 'creator'
-      ? `/favorites/creator/${enc(target.service)}/${enc(target.creatorId)}`
-      : `/favorites/post/${enc(target.service)}/${enc(target.creatorId)}/${enc(target.postId ?? '')}`;
+      ? apiPaths.favoriteCreator(target.service, target.creatorId)
+      : apiPaths.favoritePost(target.service, target.creatorId, target.postId ?? '');
   if (favorite) await api.v1.post(path);
   else await api.v1.delete(path);
   await reloadFavorites();

@@ -5,10 +5,11 @@
 import type { ReactNode } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
 import { api } from '@site/client/api-client.ts';
+import { apiPaths } from '@shared/api-paths.ts';
 
 export default function ReviewDmsForm({ children }: { children?: ReactNode }) {
   async function submit(data: FormData) {
-    await api.v1.post('/account/review_dms', {
+    await api.v1.post(apiPaths.reviewDms(), {
       approved_hashes: data.getAll('approved_hashes').map(String),
       delete_ignored: data.get('delete_ignored') === '1',
     });

@@ -14,6 +14,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { api, ApiError, describeError } from '@site/client/api-client.ts';
+import { apiPaths } from '@shared/api-paths.ts';
 import {
   ARTIST_SORT_OPTIONS,
   ORDER_LABELS,
@@ -96,7 +97,7 @@ export default function ArtistsBrowser({ initial, iconsPath, children }: Props) 
   const results = useRef<HTMLDivElement>(null);
 
   const load = useCallback(() => {
-    loading.current ??= api.v1.get<unknown>('/creators.txt').then(
+    loading.current ??= api.v1.get<unknown>(apiPaths.creatorsTxt()).then(
       (answer) => {
         if (!Array.isArray(answer)) throw new Error('The creators list is not a list.');
         setLoaded({ creators: answer as ArtistItem[] });

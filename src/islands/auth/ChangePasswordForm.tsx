@@ -5,13 +5,14 @@
 import { useId, useState } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
 import { api } from '@site/client/api-client.ts';
+import { apiPaths } from '@shared/api-paths.ts';
 
 export default function ChangePasswordForm() {
   const id = useId();
   const [done, setDone] = useState(false);
   async function submit(data: FormData, form: HTMLFormElement) {
     setDone(false);
-    await api.v1.post('/account/change_password', {
+    await api.v1.post(apiPaths.changePassword(), {
       'current-password': String(data.get('current-password') ?? ''),
       'new-password': String(data.get('new-password') ?? ''),
       'new-password-confirmation': String(data.get('new-password-confirmation') ?? ''),

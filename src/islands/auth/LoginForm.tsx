@@ -6,6 +6,7 @@
 import { useId } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
 import { ApiError, api } from '@site/client/api-client.ts';
+import { apiPaths } from '@shared/api-paths.ts';
 import { ACCOUNT_PAGES } from '@shared/urls.ts';
 import { currentAccount, enterAccount, type AccountAnswer } from './account-answer.ts';
 
@@ -15,7 +16,7 @@ export default function LoginForm({ next }: { next: string }) {
     const body = { username: String(data.get('username') ?? ''), password: String(data.get('password') ?? '') };
     let account: AccountAnswer;
     try {
-      account = await api.v1.post<AccountAnswer>('/authentication/login', body);
+      account = await api.v1.post<AccountAnswer>(apiPaths.login(), body);
     } catch (error) {
       if (!(error instanceof ApiError && error.status === 409)) throw error;
       account = await currentAccount();

@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { api, describeError } from '@site/client/api-client.ts';
+import { apiPaths } from '@shared/api-paths.ts';
 import { DEFAULT_AFTER_LOGOUT } from '@shared/redirects.ts';
 import { clearLoginState } from '@site/client/stores/session.ts';
 
@@ -12,7 +13,7 @@ export default function LogoutAction() {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     api.v1
-      .post('/authentication/logout')
+      .post(apiPaths.logout())
       .then(() => {
         clearLoginState();
         globalThis.location.replace(DEFAULT_AFTER_LOGOUT);

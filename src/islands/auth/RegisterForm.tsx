@@ -6,6 +6,7 @@
 import { useId } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
 import { api } from '@site/client/api-client.ts';
+import { apiPaths } from '@shared/api-paths.ts';
 import { GUEST_FAVORITES_COOKIE } from '@shared/constants.ts';
 import { guestFavoritesFromCookies } from '@site/client/guest-favorites.ts';
 import { ACCOUNT_PAGES } from '@shared/urls.ts';
@@ -15,7 +16,7 @@ export default function RegisterForm() {
   const id = useId();
   async function submit(data: FormData) {
     const favorites = guestFavoritesFromCookies(globalThis.document?.cookie ?? '');
-    const account = await api.v1.post<AccountAnswer>('/authentication/register', {
+    const account = await api.v1.post<AccountAnswer>(apiPaths.register(), {
       username: String(data.get('username') ?? ''),
       password: String(data.get('password') ?? ''),
       confirm_password: String(data.get('confirm_password') ?? ''),

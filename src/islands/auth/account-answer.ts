@@ -1,5 +1,6 @@
 /** What the login and registration calls answer, and what the islands do with it. Browser-safe. */
 import { api } from '@site/client/api-client.ts';
+import { apiPaths } from '@shared/api-paths.ts';
 import { reloadFavorites } from '@site/client/stores/favorites.ts';
 import { setLoggedIn } from '@site/client/stores/session.ts';
 import { safeLocation } from '@shared/redirects.ts';
@@ -24,6 +25,6 @@ export async function enterAccount(account: AccountAnswer, next: string): Promis
 
 /** The signed-in account, for a login answered 409 (already signed in). */
 export async function currentAccount(): Promise<AccountAnswer> {
-  const answer = await api.v1.get<{ props: { account: AccountAnswer } }>('/account', { cache: false });
+  const answer = await api.v1.get<{ props: { account: AccountAnswer } }>(apiPaths.account(), { cache: false });
   return answer.props.account;
 }

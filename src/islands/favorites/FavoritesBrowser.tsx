@@ -7,6 +7,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { api, describeError } from '@site/client/api-client.ts';
+import { apiPaths } from '@shared/api-paths.ts';
 import {
   FAVORITE_CREATOR_SORT_OPTIONS,
   FAVORITE_ORDER_OPTIONS,
@@ -24,9 +25,10 @@ import { paginate } from '@shared/pagination.ts';
 import type { SortOrder } from '@shared/validation/listings.ts';
 import CreatorCardView from '../artists/CreatorCardView.tsx';
 import PaginatorView from '../artists/PaginatorView.tsx';
-import PostCardView, { type CardPost } from '../files/PostCardView.tsx';
+import { PostCardGrid } from '@site/components/archive/PostCard.tsx';
+import type { PostCardData } from '@shared/shapes/posts.ts';
 
-type Item = FavoriteCreatorItem | (FavoritePostItem & CardPost);
+type Item = FavoriteCreatorItem | (FavoritePostItem & PostCardData);
 
 interface Props {
   kind: FavoritesKind;
@@ -60,13 +62,7 @@ function List({ kind, items, iconsPath, imageHost }: Pick<Props, 'kind' | 'items
       </div>
     );
   }
-  return (
-    <div className="card-grid">
-      {(items as CardPost[]).map((post) => (
-        <PostCardView key={`${post.service}/${post.user}/${post.id}`} post={post} imageHost={imageHost} />
-      ))}
-    </div>
-  );
+  return <PostCardGrid posts={items as PostCardData[]} imageHost={imageHost} />;
 }
 
 export default function FavoritesBrowser({ kind, initial, items, total, iconsPath, imageHost }: Props) {
@@ -78,7 +74,7 @@ export default function FavoritesBrowser({ kind, initial, items, total, iconsPat
 
   const load = useCallback(() => {
     loading.current ??= api.v1
-      .get<Item[]>('/account/favorites', { query: { type: kind === 'artists' ? 'artist' : 'post' }, cache: false })
+      .get<Item[]>(apiPaths.accountFavorites(), { query: { type: kind === 'artists' ? 'artist' : 'post' }, cache: false })
       .then(
         (all) => setLoaded({ all }),
         (error: unknown) => {

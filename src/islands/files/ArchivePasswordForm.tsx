@@ -7,6 +7,7 @@
 import { useId } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
 import { api } from '@site/client/api-client.ts';
+import { apiPaths } from '@shared/api-paths.ts';
 
 export const PASSWORD_REQUIRED = 'Please enter a password.';
 
@@ -22,7 +23,7 @@ export default function ArchivePasswordForm({ hash, onUnlocked }: ArchivePasswor
     const password = String(data.get('password') ?? '');
     if (password === '') return [PASSWORD_REQUIRED];
     // The site's call is v1 with the password alone in an array, as kemono's (v2 takes {password}).
-    await api.v1.patch(`/file/${encodeURIComponent(hash)}`, [password]);
+    await api.v1.patch(apiPaths.archiveFile(hash), [password]);
     (onUnlocked ?? (() => window.location.reload()))();
   }
   return (

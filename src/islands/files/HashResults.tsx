@@ -3,7 +3,7 @@ import { discordHitLabel } from '@site/client/hash-search.ts';
 import { isEmptyAnswer } from '@shared/hash-search.ts';
 import type { HashResultsData } from '@shared/shapes/hash-search.ts';
 import { discordServerUrl } from '@shared/urls.ts';
-import PostCardView from './PostCardView.tsx';
+import { PostCardGrid } from '@site/components/archive/PostCard.tsx';
 
 interface Props {
   hash: string;
@@ -28,11 +28,7 @@ export default function HashResults({ hash, answer, imageHost }: Props) {
       {posts.length > 0 && (
         <>
           <h3>Posts</h3>
-          <div className="card-grid">
-            {posts.map((post) => (
-              <PostCardView key={`${post.service}/${post.user}/${post.id}`} post={post} imageHost={imageHost} />
-            ))}
-          </div>
+          <PostCardGrid posts={posts} imageHost={imageHost} />
         </>
       )}
       {hits.length > 0 && (

@@ -5,6 +5,7 @@
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { ApiError, api } from '@site/client/api-client.ts';
+import { apiPaths } from '@shared/api-paths.ts';
 import { IMPORT_POLL_MS } from '@shared/constants.ts';
 import { formatDateTime } from '@shared/format.ts';
 import { paysiteLabel } from '@shared/paysites/index.ts';
@@ -36,9 +37,7 @@ export default function ImportStatus({ importId, initial }: Props) {
     const timer = setInterval(async () => {
       try {
         // One call: the import carries its log lines.
-        const { logs, ...view } = await api.v1.get<ImportView & { logs: string[] }>(`/imports/${encodeURIComponent(importId)}`, {
-          cache: false,
-        });
+        const { logs, ...view } = await api.v1.get<ImportView & { logs: string[] }>(apiPaths.importStatus(importId), { cache: false });
         if (!stopped) setState({ view, logs });
       } catch (error) {
         if (!stopped && error instanceof ApiError && error.status === 404) setState(null);

@@ -7,6 +7,7 @@
 import { useEffect, useId, useState } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
 import { api, describeError } from '@site/client/api-client.ts';
+import { apiPaths } from '@shared/api-paths.ts';
 import { IMPORTER_SERVICES, importSubmissionError, importerService } from '@shared/importer.ts';
 import type { Paysite } from '@shared/paysites/index.ts';
 import { importStatusUrl } from '@shared/urls.ts';
@@ -31,7 +32,7 @@ export default function ImporterForm({ signedIn }: Props) {
     const invalid = importSubmissionError(body);
     if (invalid) return [`Error: ${invalid}`];
     try {
-      const answer = await api.v1.post<{ import_id: string }>('/importer/submit', body);
+      const answer = await api.v1.post<{ import_id: string }>(apiPaths.importerSubmit(), body);
       window.location.assign(importStatusUrl(answer.import_id));
     } catch (error) {
       return [`Error: ${describeError(error)}`];

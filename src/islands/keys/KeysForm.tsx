@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { api } from '@site/client/api-client';
+import { apiPaths } from '@shared/api-paths.ts';
 import { formatDateTime } from '@shared/format';
 import { importStatusUrl } from '@shared/urls';
 import { firstIssueMessage } from '@shared/validation/rules';
@@ -28,7 +29,7 @@ export default function KeysForm({ keys: initial }: { keys: KeyRow[] }) {
     setDone(null);
     const parsed = keysRevokeSchema.safeParse({ revoke: data.getAll('revoke').map(String) });
     if (!parsed.success) return [firstIssueMessage(parsed.error)];
-    await api.v1.post('/account/keys', { revoke: parsed.data.revoke });
+    await api.v1.post(apiPaths.accountKeys(), { revoke: parsed.data.revoke });
     const revoked = new Set(parsed.data.revoke);
     setKeys((current) => current.filter((key) => !revoked.has(key.id)));
     form.reset();

@@ -5,6 +5,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '@site/client/api-client';
+import { apiPaths } from '@shared/api-paths';
 import { LINK_CANDIDATES_MAX, LINK_REASON_MAX } from '@shared/constants';
 import { paysiteLabel } from '@shared/paysites/index.ts';
 import ApiForm from '../forms/ApiForm';
@@ -34,7 +35,7 @@ export default function LinkRequestForm({ service, creatorId, creatorName }: Pro
   const [done, setDone] = useState<string | null>(null);
 
   useEffect(() => {
-    api.v1.get<unknown>('/creators.txt').then(
+    api.v1.get<unknown>(apiPaths.creatorsTxt()).then(
       (answer) => setCreators(Array.isArray(answer) ? (answer as Candidate[]) : []),
       () => setLoadError('Failed to load creators.'),
     );
@@ -56,14 +57,11 @@ export default function LinkRequestForm({ service, creatorId, creatorName }: Pro
 
   async function submit(): Promise<readonly string[] | undefined> {
     if (!selected) return ['Please select a creator.'];
-    const answer = await api.v1.post<{ message: string }>(
-      `/${encodeURIComponent(service)}/user/${encodeURIComponent(creatorId)}/links/new`,
-      {
-        service: selected.service,
-        artist_id: selected.id,
-        reason: reason.trim() || undefined,
-      },
-    );
+    const answer = await api.v1.post<{ message: string }>(apiPaths.newCreatorLink(service, creatorId), {
+      service: selected.service,
+      artist_id: selected.id,
+      reason: reason.trim() || undefined,
+    });
     setDone(answer.message);
   }
 

@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { api, describeError } from '@site/client/api-client';
+import { apiPaths } from '@shared/api-paths';
 import { paysiteLabel } from '@shared/paysites/index.ts';
 import { creatorPageUrl } from '@shared/urls';
 import { useHydrated } from '../shell/useHydrated';
@@ -41,12 +42,12 @@ export default function LinkRequestList({ initial }: { initial: PendingLinkReque
     setBusy(id);
     setError(null);
     try {
-      await api.v1.post(`/account/moderator/creator_link_requests/${id}/${action}`);
+      await api.v1.post((action === 'approve' ? apiPaths.approveLinkRequest : apiPaths.rejectLinkRequest)(id));
     } catch (failure) {
       setError(describeError(failure));
     }
     try {
-      setRequests(await api.v1.get<PendingLinkRequest[]>('/account/moderator/tasks/creator_links', { cache: false }));
+      setRequests(await api.v1.get<PendingLinkRequest[]>(apiPaths.linkRequests(), { cache: false }));
     } catch (failure) {
       setError(describeError(failure));
     } finally {

@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { api } from '@site/client/api-client';
+import { apiPaths } from '@shared/api-paths';
 import { ASSIGNABLE_ROLES } from '@shared/validation/administration';
 import ApiForm from '../forms/ApiForm';
 
@@ -18,7 +19,7 @@ export default function RoleForm({ accountId, username, role }: Props) {
   const [done, setDone] = useState<string | null>(null);
 
   async function submit(data: FormData) {
-    const answer = await api.v1.patch<{ role: string }>(`/account/administrator/account/${accountId}`, { role: data.get('role') });
+    const answer = await api.v1.patch<{ role: string }>(apiPaths.accountRole(accountId), { role: data.get('role') });
     setCurrent(answer.role);
     setDone(`Role of ${username} is now ${answer.role}.`);
   }

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { api, describeError } from '@site/client/api-client';
+import { apiPaths } from '@shared/api-paths';
 import { useShellSession } from '../shell/useShellSession';
 
 interface Props {
@@ -24,7 +25,7 @@ export default function UnlinkButton({ service, creatorId, name }: Props) {
     setState('busy');
     setError(null);
     try {
-      await api.v1.delete(`/${encodeURIComponent(service)}/user/${encodeURIComponent(creatorId)}/links`);
+      await api.v1.delete(apiPaths.creatorLinks(service, creatorId));
       setState('done');
     } catch (failure) {
       setState('idle');

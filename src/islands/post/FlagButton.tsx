@@ -8,6 +8,7 @@
  */
 import { useEffect, useState } from 'react';
 import { api, ApiError } from '@site/client/api-client';
+import { apiPaths } from '@shared/api-paths';
 import { useShellSession } from '../shell/useShellSession';
 
 interface Props {
@@ -31,8 +32,7 @@ export default function FlagButton({ service, creatorId, postId, flagged }: Prop
   const session = useShellSession();
   const [state, setState] = useState<FlagState>(flagged ? 'flagged' : 'unflagged');
   const loggedIn = session?.loggedIn === true;
-  const enc = encodeURIComponent;
-  const path = `/${enc(service)}/user/${enc(creatorId)}/post/${enc(postId)}/flag`;
+  const path = apiPaths.postFlag(service, creatorId, postId);
 
   useEffect(() => {
     // The stored page knows the flag state of its last render only; ask the server (one indexed lookup).

@@ -7,6 +7,7 @@ import { useEffect, useId, useState } from 'react';
 import { flushSync } from 'react-dom';
 import ApiForm from '../forms/ApiForm.tsx';
 import { ApiError, api, describeError } from '@site/client/api-client.ts';
+import { apiPaths, apiUrl } from '@shared/api-paths.ts';
 import { PAYSITES } from '@shared/paysites/index.ts';
 import { checkUploadFiles, formatBytes } from '@shared/upload-limits.ts';
 import { loginUrl, shareUrl } from '@shared/urls.ts';
@@ -38,7 +39,7 @@ export default function UploadForm({ service = '', user = '' }: UploadFormProps)
   useEffect(() => {
     let live = true;
     api.v1
-      .get<ServerLimits>('/shares/upload', { cache: false })
+      .get<ServerLimits>(apiPaths.sharesUpload(), { cache: false })
       .then((answer) => live && setLimits(answer))
       .catch((error) => {
         if (!live) return;
@@ -80,7 +81,7 @@ export default function UploadForm({ service = '', user = '' }: UploadFormProps)
     for (const file of files) body.append('file', file, file.name);
     setProgress(0);
     try {
-      const answer = await postWithProgress<{ share_id: number }>('/api/v1/shares/upload', body, ({ loaded, total }) =>
+      const answer = await postWithProgress<{ share_id: number }>(apiUrl(apiPaths.sharesUpload()), body, ({ loaded, total }) =>
         setProgress(total > 0 ? Math.round((loaded / total) * 100) : 0),
       );
       // Committed before leaving, so the visitor sees 100% even when no progress event came in time.

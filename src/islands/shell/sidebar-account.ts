@@ -8,6 +8,10 @@
 import { $session, clearLoginState } from '@site/client/stores/session';
 import { followLoginState } from './login-state';
 
+/**
+ * `apiUrl(apiPaths.hasPendingDms())`, written out: the shell runs on every page and stays small without
+ * shared/api-paths.ts (tests/shared/api-paths.test.ts checks that the two agree).
+ */
 export const PENDING_DMS_PATH = '/api/v1/has_pending_dms';
 export const PENDING_DOT_LABEL = 'DMs waiting for review';
 

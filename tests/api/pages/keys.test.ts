@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalPageKey, GLOBAL_LISTING_STORED_PAGES, pageKey } from '@api/pages/keys.ts';
+import {
+  PAGE_ROUTES,
+  communityUrl,
+  creatorTabUrl,
+  creatorUrl,
+  discordServerUrl,
+  popularUrl,
+  postUrl,
+  revisionUrl,
+  shareUrl,
+} from '@shared/urls.ts';
 
 describe('canonicalPageKey', () => {
   it('keys creator listings by path and offset, dropping o=0 and trailing slashes', () => {
@@ -44,5 +55,44 @@ describe('canonicalPageKey', () => {
     expect(canonicalPageKey('/fanbox/user/a%20b', '')).toBe('/fanbox/user/a%20b');
     expect(canonicalPageKey('/fanbox/user/%E7%8C%AB', '')).toBe(pageKey('/fanbox/user/%E7%8C%AB'));
     expect(canonicalPageKey('/fanbox/user/%E0%A4%A', '')).toBeUndefined();
+  });
+});
+
+describe('stored pages and the URL builders', () => {
+  it('keys every stored page the builders make as itself', () => {
+    const stored = [
+      PAGE_ROUTES.recentPosts.url(),
+      PAGE_ROUTES.updatedCreators.url(),
+      PAGE_ROUTES.artists.url(),
+      PAGE_ROUTES.allDms.url(),
+      PAGE_ROUTES.allTags.url(),
+      PAGE_ROUTES.shares.url(),
+      popularUrl('recent'),
+      popularUrl('month'),
+      creatorUrl('fanbox', 'a b'),
+      ...['tags', 'announcements', 'fancards', 'links', 'dms', 'shares'].map((tab) => creatorTabUrl('fanbox', '猫', tab)),
+      postUrl('patreon', '9', 'p/1'),
+      revisionUrl('patreon', '9', '77', 12),
+      shareUrl(12),
+      discordServerUrl('1', '2'),
+      communityUrl('9'),
+      communityUrl('9', 'c1'),
+    ];
+    for (const url of stored) {
+      const [path, query = ''] = url.split('?');
+      expect(canonicalPageKey(path, query), url).toBe(pageKey(url));
+    }
+  });
+
+  it('stores no page the builders make for a visitor, a search or a message permalink', () => {
+    for (const url of [
+      discordServerUrl('1'),
+      discordServerUrl('1', '2', '3'),
+      popularUrl('day', '2024-01-01'),
+      creatorTabUrl('fanbox', '9', 'x'),
+    ]) {
+      const [path, query = ''] = url.split('?');
+      expect(canonicalPageKey(path, query), url).toBeUndefined();
+    }
   });
 });

@@ -4,6 +4,7 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiPaths, apiUrl } from '@shared/api-paths.ts';
 import { createApp } from '@api/app.ts';
 import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
 import { linkedCreators, upsertCreator } from '@api/data/creators.ts';
@@ -166,11 +167,11 @@ describe('moderator review', () => {
   it('approval links both creators both ways and records link changes for both', async () => {
     const [id] = pendingIds();
     const before = lastChangeId(t.db);
-    const refused = await post(`/api/v1/account/moderator/creator_link_requests/${id}/approve`, consumer);
+    const refused = await post(apiUrl(apiPaths.approveLinkRequest(id)), consumer);
     expect([refused.status, refused.body]).toEqual([403, { error: 'Account is not moderator.' }]);
     expect(lastChangeId(t.db)).toBe(before);
 
-    const answer = await post(`/api/v1/account/moderator/creator_link_requests/${id}/approve`, moderator);
+    const answer = await post(apiUrl(apiPaths.approveLinkRequest(id)), moderator);
     expect([answer.status, answer.body]).toEqual([200, { message: LINK_MESSAGES.approved }]);
     expect(linkedCreators(t.db, 'patreon', '100').map((c) => `${c.service}/${c.id}`)).toEqual(['fanbox/200']);
     expect(linkedCreators(t.db, 'fanbox', '200').map((c) => `${c.service}/${c.id}`)).toEqual(['patreon/100']);
@@ -183,7 +184,7 @@ describe('moderator review', () => {
     // The public links answer shows the link.
     expect((await get('/api/v1/fanbox/user/200/links', null)).body.map((c: { id: string }) => c.id)).toEqual(['100']);
 
-    const twice = await post(`/api/v1/account/moderator/creator_link_requests/${id}/reject`, moderator);
+    const twice = await post(apiUrl(apiPaths.rejectLinkRequest(id)), moderator);
     expect([twice.status, twice.body]).toEqual([409, { error: LINK_MESSAGES.alreadyReviewed }]);
   });
 

@@ -8,6 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { escapeHtml } from '@shared/html.ts';
 
 /** One request as a fake logs it. */
 export interface FakeRequestLog {
@@ -206,9 +207,8 @@ export function railsRedirect(res: http.ServerResponse, location: string, status
   });
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
+/** The site's own escaping, for the fakes' pages too. */
+export { escapeHtml };
 
 // ---------------------------------------------------------------------------------------------
 // Requests

@@ -1,24 +1,16 @@
 /**
- * The post card for islands. Same markup and classes as src/components/archive/PostCard.astro (the
- * browser test compares the two), same rules from shared/post-card.ts; the image host comes in as a
- * prop because islands cannot read the server configuration.
+ * The post card and the grid of them, written once for pages and islands. Astro renders the grid
+ * statically on the listings (recent posts, popular posts, a creator's posts); the hash search and
+ * favourites islands render the same component in the browser. The rules (title, thumbnail, count)
+ * are shared/post-card.ts's; the image host comes in as a prop because islands cannot read the server
+ * configuration.
  */
 import { cardAttachmentLabel, cardThumbnailPath, cardTitle } from '@shared/post-card.ts';
 import { formatDate } from '@shared/format.ts';
+import type { PostCardData } from '@shared/shapes/posts.ts';
 import { postUrl, thumbnailUrl } from '@shared/urls.ts';
 
-export interface CardPost {
-  id: string;
-  user: string;
-  service: string;
-  title: string;
-  substring?: string;
-  published?: string | null;
-  file?: { path?: string; name?: string | null } | Record<string, never> | null;
-  attachments?: Array<{ path?: string; name?: string | null }>;
-}
-
-export default function PostCardView({ post, imageHost }: { post: CardPost; imageHost: string }) {
+export function PostCard({ post, imageHost }: { post: PostCardData; imageHost: string }) {
   const thumb = cardThumbnailPath(post);
   return (
     <article className="post-card" data-id={post.id} data-service={post.service} data-user={post.user}>
@@ -35,5 +27,16 @@ export default function PostCardView({ post, imageHost }: { post: CardPost; imag
         </footer>
       </a>
     </article>
+  );
+}
+
+/** The cards of a listing, in their grid (src/styles/cards.css). */
+export function PostCardGrid({ posts, imageHost }: { posts: readonly PostCardData[]; imageHost: string }) {
+  return (
+    <div className="card-grid">
+      {posts.map((post) => (
+        <PostCard key={`${post.service}/${post.user}/${post.id}`} post={post} imageHost={imageHost} />
+      ))}
+    </div>
   );
 }

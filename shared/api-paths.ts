@@ -1,0 +1,58 @@
+/**
+ * The API paths the site's browser code calls (islands and src/client), each built from the template
+ * of the server route it calls, with the methods used on it. They are paths under /api/v1, which the
+ * API client (`api.v1`) puts in front; `apiUrl` does it for the calls made without the client.
+ * tests/shared/api-paths.test.ts checks every template and method against the routes the server
+ * declares, so a builder and its route cannot drift apart.
+ */
+import { pathTemplate, type TemplateArgs } from './path-template.ts';
+
+export type ApiPathMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export const API_V1_BASE = '/api/v1';
+
+export interface ApiPath<T extends string> {
+  (...args: TemplateArgs<T>): string;
+  /** The server route's path, as it declares it. */
+  readonly template: T;
+  /** The methods the site calls it with. */
+  readonly methods: readonly ApiPathMethod[];
+}
+
+function v1<const T extends string>(template: T, ...methods: ApiPathMethod[]): ApiPath<T> {
+  const { url } = pathTemplate(template);
+  return Object.assign((...args: TemplateArgs<T>) => url(...args), { template, methods });
+}
+
+export const apiPaths = {
+  login: v1('/authentication/login', 'POST'),
+  register: v1('/authentication/register', 'POST'),
+  logout: v1('/authentication/logout', 'POST'),
+  account: v1('/account', 'GET'),
+  changePassword: v1('/account/change_password', 'POST'),
+  accountKeys: v1('/account/keys', 'POST'),
+  /** A signed-in account's favourites (`type=artist` or `type=post`). */
+  accountFavorites: v1('/account/favorites', 'GET'),
+  favoriteCreator: v1('/favorites/creator/{service}/{id}', 'POST', 'DELETE'),
+  favoritePost: v1('/favorites/post/{service}/{user}/{id}', 'POST', 'DELETE'),
+  postFlag: v1('/{service}/user/{id}/post/{post}/flag', 'GET', 'POST'),
+  creatorsTxt: v1('/creators.txt', 'GET'),
+  creatorLinks: v1('/{service}/user/{id}/links', 'DELETE'),
+  newCreatorLink: v1('/{service}/user/{id}/links/new', 'POST'),
+  linkRequests: v1('/account/moderator/tasks/creator_links', 'GET'),
+  approveLinkRequest: v1('/account/moderator/creator_link_requests/{id}/approve', 'POST'),
+  rejectLinkRequest: v1('/account/moderator/creator_link_requests/{id}/reject', 'POST'),
+  accountRole: v1('/account/administrator/account/{id}', 'PATCH'),
+  reviewDms: v1('/account/review_dms', 'POST'),
+  hasPendingDms: v1('/has_pending_dms', 'GET'),
+  archiveFile: v1('/file/{hash}', 'PATCH'),
+  searchHash: v1('/search_hash/{hash}', 'GET'),
+  importerSubmit: v1('/importer/submit', 'POST'),
+  importStatus: v1('/imports/{id}', 'GET'),
+  sharesUpload: v1('/shares/upload', 'GET', 'POST'),
+} as const;
+
+/** A path of apiPaths as a URL on this site, for a call made without the API client. */
+export function apiUrl(path: string): string {
+  return `${API_V1_BASE}${path}`;
+}
