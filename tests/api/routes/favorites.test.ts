@@ -5,7 +5,6 @@
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiPaths } from '@shared/api-paths.ts';
 import { createApp } from '@api/app.ts';
 import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
 import { listAllCreators, upsertCreator } from '@api/data/creators.ts';
