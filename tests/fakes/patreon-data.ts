@@ -29,6 +29,11 @@ export interface FakePost {
   comments: FakeComment[];
   /** Shown to this account as a teaser only (current_user_can_view false). */
   locked?: boolean;
+  /**
+   * Written in Patreon's newer editor: the text is only this document tree (sent as `content_json_string`,
+   * `content` null). Image sources written 'INLINE:<name>' point at the fake's inline images.
+   */
+  contentJson?: unknown;
 }
 
 export interface FakeCampaign {
@@ -71,6 +76,60 @@ const HOUR = 3600_000;
  * post file and an attachment; the first post also has an image gallery, inline image, poll, embed,
  * tags and three comments (one a reply); two DMs from the creator, one conversation with a stranger.
  */
+/**
+ * A post body from Patreon's newer editor, with every node and mark the public converters know of
+ * (docs/importing.md, Patreon): headings, marks nested first-outermost, a link mark and a link node, lists
+ * holding paragraphs, a quote, a paragraph with no content, a hard break, a rule, an image, and a node type
+ * no converter knows (its text must survive).
+ */
+export const NEW_EDITOR_DOC = {
+  type: 'doc',
+  content: [
+    {
+      type: 'heading',
+      attrs: { level: 3 },
+      content: [
+        { type: 'text', text: 'WIPs for the ' },
+        { type: 'text', marks: [{ type: 'bold' }], text: 'second' },
+      ],
+    },
+    {
+      type: 'paragraph',
+      content: [
+        { type: 'text', marks: [{ type: 'underline' }], text: 'If you joined in ' },
+        { type: 'text', marks: [{ type: 'bold' }, { type: 'underline' }], text: 'November' },
+        { type: 'hardBreak' },
+        { type: 'text', marks: [{ type: 'italic' }, { type: 'strike' }], text: 'rewards <paused>' },
+      ],
+    },
+    { type: 'paragraph' },
+    {
+      type: 'bulletList',
+      content: [
+        { type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Thigh-up: $250' }] }] },
+        { type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Full: $400' }] }] },
+      ],
+    },
+    { type: 'orderedList', content: [{ type: 'listItem', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Sketch' }] }] }] },
+    { type: 'blockquote', content: [{ type: 'paragraph', content: [{ type: 'text', text: 'Quoted.' }] }] },
+    {
+      type: 'paragraph',
+      content: [
+        {
+          type: 'text',
+          marks: [{ type: 'link', attrs: { href: 'https://example.com/shop?a=1&b=2', target: '_blank' } }],
+          text: 'the shop',
+        },
+        { type: 'text', text: ' and ' },
+        { type: 'link', attrs: { href: 'javascript:alert(1)' }, content: [{ type: 'text', text: 'no script' }] },
+      ],
+    },
+    { type: 'image', attrs: { src: 'INLINE:inline-2.png', media_id: '633162934', alignment: 'center' } },
+    { type: 'horizontalRule' },
+    { type: 'mysteryBlock', content: [{ type: 'text', text: 'Kept text of an unknown block.' }] },
+  ],
+};
+
 export function demoDataset(options: { posts?: number } = {}): FakeDataset {
   const total = options.posts ?? 12;
   const posts: FakePost[] = [];
@@ -91,6 +150,7 @@ export function demoDataset(options: { posts?: number } = {}): FakeDataset {
       comments: [],
     });
   }
+  Object.assign(posts[posts.length - 2], { content: '', contentJson: NEW_EDITOR_DOC } satisfies Partial<FakePost>);
   const first = posts[posts.length - 1];
   Object.assign(first, {
     content: `<p>The first post.</p><figure><img src="INLINE:inline-1.png" data-media-id="1"></figure>`,
@@ -209,7 +269,9 @@ export function postResources(origin: string, campaign: FakeCampaign, post: Fake
     id: post.id,
     attributes: {
       title: post.title,
-      content: visible ? post.content.replaceAll('INLINE:', `${origin}/p/inline/`) : null,
+      content: visible && !post.contentJson ? post.content.replaceAll('INLINE:', `${origin}/p/inline/`) : null,
+      content_json_string:
+        visible && post.contentJson ? JSON.stringify(post.contentJson).replaceAll('INLINE:', `${origin}/p/inline/`) : null,
       teaser_text: 'Become a patron to see this post.',
       published_at: post.published_at,
       edited_at: post.edited_at,

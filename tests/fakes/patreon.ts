@@ -56,6 +56,48 @@ export interface FakePatreon {
 
 const sendJson = jsonAs('application/vnd.api+json');
 
+type Resource = { type: string; id: string; attributes?: Record<string, unknown>; relationships?: Record<string, { data: unknown }> };
+type Linkage = { type: string; id: string };
+
+/**
+ * A JSON:API document cut to what the request asked for, as Patreon's API answers: `fields[type]=a,b`
+ * keeps only those attributes of that type's resources; a resource's relationships are kept only where an
+ * `include` path names them, and `included` holds only the resources those paths reach. So an importer that
+ * forgets a field or an include gets nothing for it, as it would from Patreon.
+ */
+export function sparse(doc: { data: unknown; included?: unknown[] } & Record<string, unknown>, url: URL) {
+  const fields = new Map<string, Set<string>>();
+  for (const [name, value] of url.searchParams) {
+    const type = /^fields\[(.+)\]$/.exec(name)?.[1];
+    if (type) fields.set(type, new Set(value.split(',').filter(Boolean)));
+  }
+  const paths = (url.searchParams.get('include') ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((path) => path.split('.'));
+  const pool = new Map<string, Resource>((doc.included as Resource[] | undefined)?.map((r) => [`${r.type}:${r.id}`, r]) ?? []);
+  const reached = new Map<string, Resource>();
+  const cut = (resource: Resource, prefix: string[]): Resource => {
+    const wanted = fields.get(resource.type);
+    const attributes = Object.fromEntries(Object.entries(resource.attributes ?? {}).filter(([name]) => !wanted || wanted.has(name)));
+    const relationships: Record<string, { data: unknown }> = {};
+    for (const [name, relation] of Object.entries(resource.relationships ?? {})) {
+      const next = [...prefix, name];
+      if (!paths.some((path) => next.every((segment, i) => path[i] === segment))) continue;
+      relationships[name] = relation;
+      const targets = (Array.isArray(relation.data) ? relation.data : [relation.data]).filter(Boolean) as Linkage[];
+      for (const target of targets) {
+        const key = `${target.type}:${target.id}`;
+        const found = pool.get(key);
+        if (found && !reached.has(key)) reached.set(key, cut(found, next));
+      }
+    }
+    return { type: resource.type, id: resource.id, attributes, relationships };
+  };
+  const data = Array.isArray(doc.data) ? (doc.data as Resource[]).map((r) => cut(r, [])) : cut(doc.data as Resource, []);
+  return { ...doc, data, included: [...reached.values()] };
+}
+
 const errorDoc = (status: number, title: string) => ({
   errors: [{ code: status === 401 ? 1 : 0, code_name: title.replace(/\s/g, ''), detail: title, status: String(status), title }],
 });
@@ -104,16 +146,23 @@ export async function startFakePatreon(options: FakePatreonOptions = {}): Promis
         attributes: { patron_status: 'active_patron', is_free_member: false },
         relationships: { campaign: { data: { type: 'campaign', id: c.id } } },
       }));
-      sendJson(res, 200, {
-        data: {
-          type: 'user',
-          id: dataset.fanUserId,
-          attributes: { full_name: 'Fake Fan' },
-          relationships: { active_memberships: { data: members.map((m) => ({ type: 'member', id: m.id })) } },
-        },
-        included: [...members, ...campaigns],
-        links: { self: `${origin}/api/user/${dataset.fanUserId}` },
-      });
+      sendJson(
+        res,
+        200,
+        sparse(
+          {
+            data: {
+              type: 'user',
+              id: dataset.fanUserId,
+              attributes: { full_name: 'Fake Fan' },
+              relationships: { active_memberships: { data: members.map((m) => ({ type: 'member', id: m.id })) } },
+            },
+            included: [...members, ...campaigns],
+            links: { self: `${origin}/api/user/${dataset.fanUserId}` },
+          },
+          url,
+        ),
+      );
       return 200;
     }
     if (path === '/api/posts') {
@@ -130,7 +179,7 @@ export async function startFakePatreon(options: FakePatreonOptions = {}): Promis
       ]) {
         included.set(`${r.type}:${r.id}`, r);
       }
-      sendJson(res, 200, { data: rendered.map((r) => r.data), included: [...included.values()], links, meta });
+      sendJson(res, 200, sparse({ data: rendered.map((r) => r.data), included: [...included.values()], links, meta }, url));
       return 200;
     }
     const comments = /^\/api\/posts\/([^/]+)\/comments$/.exec(path);
@@ -139,21 +188,28 @@ export async function startFakePatreon(options: FakePatreonOptions = {}): Promis
       if (!found) return (sendJson(res, 404, errorDoc(404, 'Not Found')), 404);
       const { page, links, meta } = paged(url, found.post.comments, commentPageSize);
       const rendered = page.map((c) => commentResources(c, null));
-      sendJson(res, 200, { data: rendered.map((r) => r.data), included: rendered.flatMap((r) => r.included), links, meta });
+      sendJson(res, 200, sparse({ data: rendered.map((r) => r.data), included: rendered.flatMap((r) => r.included), links, meta }, url));
       return 200;
     }
     if (path === '/api/conversations') {
       const { page, links } = paged(url, dataset.conversations, 20);
-      sendJson(res, 200, {
-        data: page.map((c) => ({
-          type: 'conversation',
-          id: c.id,
-          attributes: {},
-          relationships: { participants: { data: c.participantIds.map((id) => ({ type: 'user', id })) } },
-        })),
-        included: [],
-        links,
-      });
+      sendJson(
+        res,
+        200,
+        sparse(
+          {
+            data: page.map((c) => ({
+              type: 'conversation',
+              id: c.id,
+              attributes: {},
+              relationships: { participants: { data: c.participantIds.map((id) => ({ type: 'user', id })) } },
+            })),
+            included: [],
+            links,
+          },
+          url,
+        ),
+      );
       return 200;
     }
     const messages = /^\/api\/conversations\/([^/]+)\/messages$/.exec(path);
@@ -161,16 +217,23 @@ export async function startFakePatreon(options: FakePatreonOptions = {}): Promis
       const conversation = dataset.conversations.find((c) => c.id === decodeURIComponent(messages[1]));
       if (!conversation) return (sendJson(res, 404, errorDoc(404, 'Not Found')), 404);
       const { page, links } = paged(url, conversation.messages, 2);
-      sendJson(res, 200, {
-        data: page.map((m) => ({
-          type: 'message',
-          id: m.id,
-          attributes: { content: m.content, sent_at: m.sent_at },
-          relationships: { sender: { data: { type: 'user', id: m.senderId } } },
-        })),
-        included: [],
-        links,
-      });
+      sendJson(
+        res,
+        200,
+        sparse(
+          {
+            data: page.map((m) => ({
+              type: 'message',
+              id: m.id,
+              attributes: { content: m.content, sent_at: m.sent_at },
+              relationships: { sender: { data: { type: 'user', id: m.senderId } } },
+            })),
+            included: [],
+            links,
+          },
+          url,
+        ),
+      );
       return 200;
     }
     sendJson(res, 404, errorDoc(404, 'Not Found'));

@@ -56,6 +56,8 @@ export const postAttributes = z
   .object({
     title: str,
     content: str,
+    /** The newer editor's text: a ProseMirror document as a JSON string (rich-text.ts). */
+    content_json_string: str,
     published_at: str,
     edited_at: str,
     post_type: str,
@@ -101,7 +103,7 @@ export const CURRENT_USER_PATH =
 
 const POST_INCLUDE = 'campaign,attachments,attachments_media,audio,images,media,poll.choices,user,user_defined_tags';
 const POST_FIELDS =
-  'fields[post]=title,content,published_at,edited_at,post_type,post_file,image,embed,url,current_user_can_view,comment_count' +
+  'fields[post]=title,content,content_json_string,published_at,edited_at,post_type,post_file,image,embed,url,current_user_can_view,comment_count' +
   '&fields[media]=id,file_name,download_url,image_urls,metadata' +
   '&fields[post_tag]=tag_type,value' +
   '&fields[user]=full_name,url' +

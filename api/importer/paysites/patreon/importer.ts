@@ -102,6 +102,7 @@ async function importCreator(
         save(() => undefined, cursor, []);
         continue;
       }
+      if (plan.unreadableText) ctx.log(`Post ${plan.id}: its text is in a form the importer cannot read; stored without text.`);
       const prepared = await preparePost(ctx, client, sub.creatorId, plan);
       if (ctx.signal.aborted) return cursor;
       const next: Cursor = { ...cursor, done: i + 1, saved: cursor.saved + 1 };

@@ -21,6 +21,7 @@ import {
   type JsonApiDocument,
   type Resource,
 } from './api.ts';
+import { richTextHtml } from './rich-text.ts';
 
 export type Included = Map<string, Resource>;
 
@@ -63,6 +64,8 @@ export interface PostPlan {
   id: string;
   title: string;
   html: string;
+  /** The post's text came as a document tree the converter could not read (logged, stored without text). */
+  unreadableText: boolean;
   published: string | null;
   edited: string | null;
   /** false: Patreon shows this account only a teaser (its tier is too low); nothing worth archiving. */
@@ -119,11 +122,14 @@ export function postPlan(post: Resource, index: Included): PostPlan {
   const embed = attrs.embed?.url
     ? { url: attrs.embed.url, subject: attrs.embed.subject ?? null, description: attrs.embed.description ?? null }
     : null;
+  // Legacy HTML first; posts from the newer editor have only the document tree.
+  const text = attrs.content ? attrs.content : richTextHtml(attrs.content_json_string);
   const tags = related(post, 'user_defined_tags', index).map((tag) => parseOr(tagAttributes, tag.attributes, 'a tag').value);
   return {
     id: post.id,
     title: attrs.title ?? '',
-    html: attrs.content ?? '',
+    html: text ?? '',
+    unreadableText: text === undefined,
     published: archiveTime(attrs.published_at),
     edited: archiveTime(attrs.edited_at),
     canView: attrs.current_user_can_view !== false,
