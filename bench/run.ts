@@ -11,6 +11,7 @@ import { pagesBenchmark } from './pages.ts';
 import { loginBenchmark } from './login.ts';
 import { chatBenchmark } from './chat.ts';
 import { importBenchmark } from './import.ts';
+import { importersBenchmark } from './importers.ts';
 
 const which = process.argv[2] ?? 'all';
 await ensureBuild((line) => console.error(line));
@@ -50,8 +51,9 @@ const targets: Record<string, [string, () => Promise<unknown>]> = {
   login: ['login', loginBenchmark],
   // A 100,000-message channel opened at its first, middle and last page: query, API and page render.
   chat: ['chat', chatBenchmark],
-  // One Patreon import from the fake Patreon by the real worker, then the rebuild it causes.
-  import: ['import', () => importBenchmark()],
+  // Patreon imports of two sizes by the real worker with the rebuild each causes, then every importer
+  // against its fake (posts/s, files/s, MB/s per paysite).
+  import: ['import', async () => ({ patreon: await importBenchmark(), importers: await importersBenchmark() })],
 };
 
 for (const [target, [resultName, run]] of Object.entries(targets)) {
