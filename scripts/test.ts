@@ -1,6 +1,7 @@
 /**
  * `npm test`: every check and test. First the static checks: Biome (lint and format), `astro check` (the
- * .astro files; it also generates the .astro/ types) and `tsc --noEmit`; then the unit and API tests
+ * .astro files; it also generates the .astro/ types), `tsc --noEmit` and knip (unused exports, files and
+ * dependencies); then the unit and API tests
  * (vitest), then the browser tests (Playwright in Chromium) against a fresh demo archive. Says which
  * Chromium it used and whether it had to install one. `unit` runs the checks and vitest, `e2e` the
  * browser tests, `checks` the static checks alone.
@@ -30,6 +31,8 @@ if (!only || only === 'unit' || only === 'checks') {
   // astro check failed early may not have them yet.
   const astroTypes = fs.existsSync(path.resolve('.astro/types.d.ts')) || run('astro sync', 'npx', ['astro', 'sync']);
   results.push(['types (tsc --noEmit)', astroTypes && run('tsc', 'npx', ['tsc', '--noEmit'])]);
+  // Exports, files and dependencies nothing uses (knip.json says what the entry points are).
+  results.push(['unused exports (knip)', run('knip', 'npx', ['knip', '--no-progress'])]);
 }
 
 if (!only || only === 'unit') {

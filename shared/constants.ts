@@ -23,7 +23,6 @@ export const CLIENT_CACHE_MS = 5 * 60 * 1000;
 export const FETCH_RETRIES = 3;
 export const FETCH_BACKOFF_START_MS = 1000;
 export const FETCH_BACKOFF_MAX_MS = 30_000;
-export const EMBED_IMAGE_MAX = { width: 400, height: 300 } as const;
 export const AUTO_IMPORT_INTERVAL_HOURS = 24;
 /** Feature flags of the layout shell (SPEC.md section 9). */
 export const FLAGS = { filehaus: false, dms: true } as const;

@@ -69,9 +69,6 @@ export function newLinkUrl(service: string, creatorId: string): string {
   return `/account${creatorUrl(service, creatorId)}/links/new`;
 }
 
-/** The moderators' review of creator link requests. */
-export const LINK_REQUESTS_URL = '/account/moderator/tasks/creator_links';
-
 /** A page of the administrators' account list, keeping the name and role filters. */
 export function adminAccountsUrl(page: number, filter: { name?: string; role?: string } = {}): string {
   const params = new URLSearchParams();

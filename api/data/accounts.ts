@@ -9,8 +9,6 @@ import { PAGE_SIZE } from '@shared/constants.ts';
 import type { Role, Account } from '@shared/shapes/accounts.ts';
 export type { Role, Account };
 
-export const ROLES: readonly Role[] = ['consumer', 'moderator', 'administrator'];
-
 export interface AccountWithHash extends Account {
   password_hash: string;
 }

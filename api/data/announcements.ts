@@ -35,8 +35,3 @@ export function listAnnouncements(db: Db, service: string, creatorId: string): A
       WHERE service = ? AND user_id = ? ORDER BY published DESC, added DESC, hash DESC`,
   ).all(service, creatorId);
 }
-
-/** Number of a creator's announcements. */
-export function countAnnouncements(db: Db, service: string, creatorId: string): number {
-  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM announcements WHERE service = ? AND user_id = ?').get(service, creatorId)!.n;
-}

@@ -49,18 +49,6 @@ export function setArchiveInfo(
   });
 }
 
-/** Saves the password of an archive after it was tested correct. Records a 'file' change. */
-export function setArchivePassword(db: Db, hash: string, password: string): boolean {
-  return inTransaction(db, () => {
-    const info = stmt(db, 'UPDATE archive_files SET password = ?, password_required = 1 WHERE file_hash = ?').run(
-      password,
-      hash.toLowerCase(),
-    );
-    if (info.changes > 0) recordChange(db, { kind: 'file', action: 'upsert', ref: hash.toLowerCase() });
-    return info.changes > 0;
-  });
-}
-
 /**
  * The archive file answer: the file record, the names inside, and `password` (absent when the
  * archive needs none, '' when it needs one that is not known). Undefined when the file is unknown or

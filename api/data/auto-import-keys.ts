@@ -90,22 +90,6 @@ export function markKeyDead(db: Db, keyId: number): boolean {
   return stmt(db, 'UPDATE auto_import_keys SET dead = 1 WHERE id = ?').run(keyId).changes > 0;
 }
 
-/** Alive keys (with their encrypted blob) for an auto-import round, optionally of one service. */
-export function listAliveKeys(
-  db: Db,
-  service?: string,
-): { id: number; service: string; encrypted_key: Buffer; account_id: number | null }[] {
-  return service
-    ? stmt<{ id: number; service: string; encrypted_key: Buffer; account_id: number | null }>(
-        db,
-        'SELECT id, service, encrypted_key, account_id FROM auto_import_keys WHERE dead = 0 AND service = ? ORDER BY id',
-      ).all(service)
-    : stmt<{ id: number; service: string; encrypted_key: Buffer; account_id: number | null }>(
-        db,
-        'SELECT id, service, encrypted_key, account_id FROM auto_import_keys WHERE dead = 0 ORDER BY id',
-      ).all();
-}
-
 /** One key with its encrypted blob (administrator decryption of contributed keys), or undefined. */
 export function getAutoImportKey(db: Db, keyId: number) {
   return stmt<{ id: number; service: string; encrypted_key: Buffer; account_id: number | null; dead: number; added: string }>(

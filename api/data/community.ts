@@ -157,8 +157,3 @@ export function listCommunityMessages(db: Db, channelId: string, offset: number,
     total,
   ).map(toMessage);
 }
-
-/** Number of messages of a channel. */
-export function countCommunityMessages(db: Db, channelId: string): number {
-  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM community_messages WHERE channel_id = ?').get(channelId)!.n;
-}

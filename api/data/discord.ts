@@ -212,11 +212,6 @@ export function listDiscordMessages(db: Db, channelId: string, offset: number, l
   ).map(toMessage);
 }
 
-/** Number of messages of a channel. */
-export function countDiscordMessages(db: Db, channelId: string): number {
-  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM discord_messages WHERE channel_id = ?').get(channelId)!.n;
-}
-
 /** Zero-based position of a message in its channel's newest-first listing, or undefined. */
 export function discordMessagePosition(db: Db, messageId: string): { channel_id: string; position: number } | undefined {
   const row = stmt<{ channel_id: string; published: string }>(db, 'SELECT channel_id, published FROM discord_messages WHERE id = ?').get(

@@ -127,20 +127,3 @@ export function listFavoritePosts(db: Db, accountId: number): FavoritePost[] {
     faved_seq: seqs.get(`${post.service}\u0000${post.user}\u0000${post.id}`) ?? 0,
   }));
 }
-
-/** Number of accounts that favourited a creator. */
-export function countCreatorFavorites(db: Db, service: string, creatorId: string): number {
-  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM favorite_creators WHERE service = ? AND creator_id = ?').get(
-    service,
-    creatorId,
-  )!.n;
-}
-
-/** Number of favourites of a post by accounts. */
-export function countPostFavorites(db: Db, service: string, creatorId: string, postId: string): number {
-  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM favorite_posts WHERE service = ? AND "user" = ? AND post_id = ?').get(
-    service,
-    creatorId,
-    postId,
-  )!.n;
-}

@@ -81,12 +81,6 @@ export function getFileByHash(db: Db, hash: string): FileRecord | undefined {
   return row && toFile(row);
 }
 
-/** The file record of an id, or undefined. */
-export function getFileById(db: Db, id: number): FileRecord | undefined {
-  const row = stmt<FileRow>(db, `SELECT ${FILE_COLUMNS} FROM files WHERE id = ?`).get(id);
-  return row && toFile(row);
-}
-
 /** Number of file records. */
 export function countFiles(db: Db): number {
   return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM files').get()!.n;

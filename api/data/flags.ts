@@ -4,7 +4,6 @@
  */
 import { stmt, type Db } from './db.ts';
 import { nowIso } from './util.ts';
-import { PAGE_SIZE } from '@shared/constants.ts';
 
 /** Flags a post for an account. @returns false when this account already flagged it */
 export function flagPost(
@@ -21,20 +20,4 @@ export function flagPost(
 /** Whether a post has been flagged. */
 export function isPostFlagged(db: Db, service: string, creatorId: string, postId: string): boolean {
   return !!stmt(db, 'SELECT 1 FROM flags WHERE service = ? AND "user" = ? AND post_id = ? LIMIT 1').get(service, creatorId, postId);
-}
-
-/** Recent flags, newest first (for moderators). */
-export function listFlags(db: Db, offset = 0, limit = PAGE_SIZE) {
-  return stmt<{
-    id: number;
-    service: string;
-    user: string;
-    post_id: string;
-    account_id: number | null;
-    reason: string;
-    created_at: string;
-  }>(db, 'SELECT id, service, "user", post_id, account_id, reason, created_at FROM flags ORDER BY id DESC LIMIT ? OFFSET ?').all(
-    limit,
-    offset,
-  );
 }

@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { stmt, type Db } from './db.ts';
 import { inTransaction, nowIso } from './util.ts';
-import { PAGE_SIZE } from '@shared/constants.ts';
 
 export interface Import {
   id: string;
@@ -197,17 +196,6 @@ export function getImportLogs(db: Db, importId: string): string[] {
     .map((r) => r.line);
 }
 
-/** The next unfinished import to work on: highest priority, then oldest; undefined when none. */
-export function nextQueuedImport(db: Db, now: string = nowIso()): Import | undefined {
-  const row = stmt<ImportRow>(
-    db,
-    `SELECT ${IMPORT_COLUMNS} FROM imports
-      WHERE finished_at IS NULL AND is_key_invalid = 0 AND (resuming_at IS NULL OR resuming_at <= ?)
-      ORDER BY priority DESC, created_at, id LIMIT 1`,
-  ).get(now);
-  return row && toImport(row);
-}
-
 // The worker's lease ------------------------------------------------------------------------------
 // Every write of a running import is fenced by its lease: a worker whose lease expired and was taken
 // over writes nothing more (its UPDATEs match no row, its steps roll back).
@@ -287,11 +275,4 @@ export function setImportCursor(db: Db, id: string, cursor: unknown): void {
 /** The import's key sealed with the working key, or undefined once wiped. */
 export function getImportWorkKey(db: Db, id: string): Buffer | undefined {
   return stmt<{ work_key: Buffer | null }>(db, 'SELECT work_key FROM imports WHERE id = ?').get(id)?.work_key ?? undefined;
-}
-
-/** Imports submitted by an account, newest first. */
-export function listAccountImports(db: Db, accountId: number, limit = PAGE_SIZE): Import[] {
-  return stmt<ImportRow>(db, `SELECT ${IMPORT_COLUMNS} FROM imports WHERE account_id = ? ORDER BY created_at DESC LIMIT ?`)
-    .all(accountId, limit)
-    .map(toImport);
 }

@@ -47,8 +47,3 @@ export function listPostsWithFile(db: Db, sha256: string, offset = 0, limit = PA
     .all(sha256.toLowerCase(), limit, offset)
     .map(toSummary);
 }
-
-/** Number of posts carrying a file of this sha256. */
-export function countPostsWithFile(db: Db, sha256: string): number {
-  return stmt<{ n: number }>(db, 'SELECT count(DISTINCT post_seq) AS n FROM post_files WHERE hash = ?').get(sha256.toLowerCase())!.n;
-}

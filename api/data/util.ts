@@ -22,11 +22,6 @@ export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   }
 }
 
-/** Serialises a value for a JSON column; null/undefined stay NULL. */
-export function toJson(value: unknown): string | null {
-  return value == null ? null : JSON.stringify(value);
-}
-
 /** Content-addressed path of a file: '/ab/cd/<sha256>.<ext>' (the one builder is shared/urls.ts). */
 export { filePath as hashPath } from '@shared/urls.ts';
 

@@ -365,5 +365,3 @@ async function seedPosts(
     for (const [creator, addedMs] of lastAdded) touchCreatorUpdated(db, creator.service, creator.id, Math.floor(addedMs / 1000));
   });
 }
-
-export type { SeededCreator } from './extras.ts';

@@ -134,7 +134,6 @@ export const postLookup = z.object({ service: z.string(), artist_id: z.string(),
 export const tagCount = z.object({ tag: z.string(), post_count: z.number().int() });
 
 export type PostFileRef = z.infer<typeof fileRef>;
-export type PollChoice = z.infer<typeof pollChoice>;
 export type Poll = z.infer<typeof poll>;
 export type PostEmbed = z.infer<typeof embed>;
 export type PostSummary = z.infer<typeof postSummary>;
@@ -146,5 +145,4 @@ export type Video = z.infer<typeof video>;
 export type PostPage = z.infer<typeof postPage>;
 export type PostRevisionPage = z.infer<typeof postRevisionPage>;
 export type Comment = z.infer<typeof comment>;
-export type PostLookup = z.infer<typeof postLookup>;
 export type TagCount = z.infer<typeof tagCount>;

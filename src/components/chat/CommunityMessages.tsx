@@ -113,5 +113,3 @@ export default function CommunityMessages({ messages, imageHost }: CommunityMess
     </ol>
   );
 }
-
-export { CommunityMessages };

@@ -155,5 +155,3 @@ export default function DiscordMessages({ messages, markedId, contentHost, image
     </ol>
   );
 }
-
-export { DiscordMessages };

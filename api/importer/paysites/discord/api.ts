@@ -90,7 +90,6 @@ export const attachmentSchema = z.object({
   size: z.number().optional(),
   content_type: z.string().optional(),
 });
-export type DiscordApiAttachment = z.infer<typeof attachmentSchema>;
 
 export const messageSchema = z.object({
   id: snowflake,

@@ -68,7 +68,6 @@ export const postAttributes = z
     embed: z.object({ url: str, subject: str, description: str, provider: str }).passthrough().nullable().optional(),
   })
   .passthrough();
-export type PostAttributes = z.infer<typeof postAttributes>;
 
 export const mediaAttributes = z.object({ download_url: str, file_name: str }).passthrough();
 export const attachmentAttributes = z.object({ name: str, url: z.string() }).passthrough();
