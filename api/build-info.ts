@@ -1,5 +1,5 @@
 /** What the footer and GET /api/v1/app_version report about the running build. Server side only. */
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import pkg from '../package.json' with { type: 'json' };
 
 export interface BuildInfo {
@@ -14,13 +14,9 @@ function commitId(): string {
   if (cachedCommit) return cachedCommit;
   const fromEnv = process.env.TROVE_COMMIT?.trim();
   if (fromEnv) return (cachedCommit = fromEnv);
-  try {
-    cachedCommit = execFileSync('git', ['rev-parse', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString()
-      .trim();
-  } catch {
-    cachedCommit = 'unknown';
-  }
+  // Without git, or outside a checkout, the commit is unknown.
+  const git = spawnSync('git', ['rev-parse', 'HEAD'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  cachedCommit = git.status === 0 ? git.stdout.toString().trim() || 'unknown' : 'unknown';
   return cachedCommit;
 }
 

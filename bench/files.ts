@@ -81,6 +81,7 @@ async function loadNative(
   async function run(durationMs: number) {
     const latencies: number[] = [];
     let errors = 0;
+    let lastError: string | undefined;
     let non2xx = 0;
     const deadline = performance.now() + durationMs;
     await Promise.all(
@@ -91,8 +92,10 @@ async function loadNative(
             const status = await once();
             if (status < 200 || status > 299) non2xx += 1;
             latencies.push(performance.now() - started);
-          } catch {
+          } catch (error) {
+            // A refused or reset connection is a failed request of the run, counted by its kind.
             errors += 1;
+            lastError = error instanceof Error ? error.message : String(error);
           }
         }
       }),
@@ -102,6 +105,7 @@ async function loadNative(
       requestsPerSecond: latencies.length / (durationMs / 1000),
       latencyP99Ms: Math.round(latencies[Math.floor(latencies.length * 0.99)] ?? 0),
       errors,
+      lastError,
       non2xx,
     };
   }

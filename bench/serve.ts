@@ -18,8 +18,9 @@ export async function waitFor(url: string, timeoutMs: number): Promise<void> {
     try {
       const response = await fetch(url);
       if (response.ok) return;
-    } catch {
-      // not up yet
+    } catch (error) {
+      // Not up yet: fetch refuses the connection with a TypeError.
+      if (!(error instanceof TypeError)) throw error;
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }

@@ -1,4 +1,5 @@
 /** Reading cookies, for the server (a request's Cookie header) and the browser (document.cookie, same form). */
+import { decodeComponent } from './parse.ts';
 
 /** The value of one cookie, percent-decoded when it can be (else as sent), or undefined when absent. */
 export function readCookie(header: string | undefined, name: string): string | undefined {
@@ -7,11 +8,7 @@ export function readCookie(header: string | undefined, name: string): string | u
     const eq = part.indexOf('=');
     if (eq === -1 || part.slice(0, eq).trim() !== name) continue;
     const value = part.slice(eq + 1).trim();
-    try {
-      return decodeURIComponent(value);
-    } catch {
-      return value;
-    }
+    return decodeComponent(value) ?? value;
   }
   return undefined;
 }

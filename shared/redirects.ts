@@ -2,6 +2,8 @@
  * Where the login page may send the visitor afterwards (SPEC.md: login `location`, same-origin paths
  * only). Browser-safe; used by the login page (server) and its island.
  */
+import { parseUrl } from './parse.ts';
+
 export const DEFAULT_AFTER_LOGIN = '/account';
 export const DEFAULT_AFTER_LOGOUT = '/';
 
@@ -21,12 +23,8 @@ function sitePath(location: string): string | undefined {
   // eslint-disable-next-line no-control-regex
   if (/[\\\u0000-\u001f\u007f]/.test(location)) return undefined;
   if (/%(2f|5c)/i.test(location.split(/[?#]/)[0])) return undefined;
-  try {
-    const resolved = new URL(location, BASE);
-    return resolved.origin === BASE ? resolved.pathname + resolved.search + resolved.hash : undefined;
-  } catch {
-    return undefined;
-  }
+  const resolved = parseUrl(location, BASE);
+  return resolved?.origin === BASE ? resolved.pathname + resolved.search + resolved.hash : undefined;
 }
 
 /**

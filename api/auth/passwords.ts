@@ -5,6 +5,9 @@
  */
 import { hash, verify } from '@node-rs/argon2';
 
+/** The PHC string form argon2 hashes are stored in: $argon2id$v=19$m=...,t=...,p=...$salt$hash. */
+const ARGON2_HASH = /^\$argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/;
+
 export function hashPassword(password: string): Promise<string> {
   return hash(password);
 }
@@ -25,9 +28,7 @@ export async function checkPassword(stored: string | undefined, password: string
     await verify(await dummy(), password).catch(() => false);
     return false;
   }
-  try {
-    return await verify(stored, password);
-  } catch {
-    return false;
-  }
+  // A stored value that is not an argon2 hash (a damaged row) matches nothing; verify would throw on it.
+  if (!ARGON2_HASH.test(stored)) return false;
+  return verify(stored, password);
 }

@@ -7,6 +7,7 @@
  */
 import sanitizeHtml from 'sanitize-html';
 import { config } from '../config.ts';
+import { parseUrl } from '@shared/parse.ts';
 
 const ARCHIVE_PATH = /^\/(?:data\/|thumbnail\/data\/)?[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}(?:\.[0-9a-z]{1,10})?$/i;
 
@@ -15,14 +16,9 @@ export function isArchiveImage(src: string | undefined, imageHost: string): bool
   if (!src) return false;
   if (src.startsWith('/') && !src.startsWith('//')) return ARCHIVE_PATH.test(src.split(/[?#]/)[0]);
   if (!imageHost) return false;
-  let url: URL;
-  let host: URL;
-  try {
-    url = new URL(src);
-    host = new URL(imageHost);
-  } catch {
-    return false;
-  }
+  const url = parseUrl(src);
+  const host = parseUrl(imageHost);
+  if (!url || !host) return false;
   return url.origin === host.origin && ARCHIVE_PATH.test(url.pathname);
 }
 

@@ -1,6 +1,7 @@
 /** Small helpers shared by the data modules (no SQL here). */
 import type Database from 'better-sqlite3';
 import type { Db } from './db.ts';
+import { parseJsonText } from '@shared/parse.ts';
 
 /** Current time as ISO 8601 without zone and milliseconds: '2024-06-04T23:53:36'. */
 export function nowIso(date: Date = new Date()): string {
@@ -15,11 +16,8 @@ export function nowEpoch(date: Date = new Date()): number {
 /** Parses a JSON column; null/empty gives the fallback. */
 export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   if (text == null || text === '') return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
+  const parsed = parseJsonText(text);
+  return parsed ? (parsed.value as T) : fallback;
 }
 
 /** Content-addressed path of a file: '/ab/cd/<sha256>.<ext>' (the one builder is shared/urls.ts). */

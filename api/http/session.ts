@@ -15,6 +15,7 @@ import { getSessionAccount } from '../data/sessions.ts';
 import type { Account, Role } from '../data/accounts.ts';
 import type { Db } from '../data/db.ts';
 import { readCookie } from '@shared/cookies.ts';
+import { parseUrl } from '@shared/parse.ts';
 
 export const SESSION_COOKIE = 'session';
 
@@ -61,11 +62,7 @@ export function allows(access: Access, account: Account | null): boolean {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 function hostOf(url: string): string | undefined {
-  try {
-    return new URL(url).host;
-  } catch {
-    return undefined;
-  }
+  return parseUrl(url)?.host;
 }
 
 /**

@@ -46,8 +46,8 @@ export function readPrivateKey(file: string): KeyObject {
   }
   try {
     return createPrivateKey(pem);
-  } catch {
-    throw new Error(`${file} is not a private key.`);
+  } catch (error) {
+    throw new Error(`${file} is not a private key.`, { cause: error });
   } finally {
     pem.fill(0);
   }

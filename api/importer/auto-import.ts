@@ -86,9 +86,10 @@ export function runAutoImportRound(
         counts.skipped += 1;
         log(`${name}: skipped, it changed while the round ran.`);
       }
-    } catch {
+    } catch (error) {
+      // One key failing to queue (a database error) must not end the round for the others.
       counts.failed += 1;
-      log(`${name}: could not be queued.`);
+      log(`${name}: could not be queued (${error instanceof Error ? error.message : 'unexpected error'}).`);
     } finally {
       credential = '';
     }

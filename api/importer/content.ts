@@ -16,6 +16,7 @@ import { FileTooLargeError } from '../media/store.ts';
 import { writeAtomic } from '../server/atomic-write.ts';
 import { ForbiddenHostError, PaysiteRequestError, type PaysiteClient } from './fetch.ts';
 import type { ImportContext } from './context.ts';
+import { decodeComponent, parseUrl } from '@shared/parse.ts';
 
 export interface ArchivedFile {
   name: string;
@@ -26,12 +27,8 @@ export interface ArchivedFile {
 
 /** The file's name from a URL's last path segment, decoded; '' when it has none. */
 export function nameFromUrl(url: string): string {
-  try {
-    const last = new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';
-    return decodeURIComponent(last);
-  } catch {
-    return '';
-  }
+  const last = parseUrl(url)?.pathname.split('/').filter(Boolean).pop() ?? '';
+  return decodeComponent(last) ?? '';
 }
 
 /** How often a long download says in the import log that it is still going. */
@@ -162,14 +159,9 @@ export async function archiveInlineImages(ctx: ImportContext, client: PaysiteCli
   if (sources.length === 0) return sanitizePostHtml(html);
   const replaced = new Map<string, string>();
   for (const src of sources) {
-    let absolute: URL;
-    try {
-      absolute = new URL(src, client.url('/'));
-    } catch {
-      continue;
-    }
-    // data:, blob: and the like are nothing to download (the sanitizer drops them); no log line either.
-    if (absolute.protocol !== 'https:' && absolute.protocol !== 'http:') continue;
+    const absolute = parseUrl(src, client.url('/'));
+    // Not a URL at all, or data:, blob: and the like are nothing to download (the sanitizer drops them); no log line either.
+    if (!absolute || (absolute.protocol !== 'https:' && absolute.protocol !== 'http:')) continue;
     const file = await archiveFile(ctx, client, absolute.toString());
     if (file) replaced.set(src, `/data${file.path}`);
   }

@@ -6,6 +6,7 @@
  * which is what identifies the session (x-bc and the User-Agent change with the browser, not the login).
  */
 import type { ImportSubmission } from '@shared/importer.ts';
+import { parseJsonText } from '@shared/parse.ts';
 
 export interface OnlyfansCredential {
   session_key: string;
@@ -29,18 +30,14 @@ export function credentialText(submission: ImportSubmission): string {
 /** Reads an OnlyFans credential back (the importer's view); undefined when the text is not one. */
 export function parseOnlyfansCredential(text: string): OnlyfansCredential | undefined {
   if (!text.startsWith('{')) return undefined;
-  try {
-    const value = JSON.parse(text) as Partial<OnlyfansCredential> | null;
-    if (!value || typeof value.session_key !== 'string') return undefined;
-    return {
-      session_key: value.session_key,
-      auth_id: String(value.auth_id ?? ''),
-      'x-bc': String(value['x-bc'] ?? ''),
-      user_agent: String(value.user_agent ?? ''),
-    };
-  } catch {
-    return undefined;
-  }
+  const value = parseJsonText(text)?.value as Partial<OnlyfansCredential> | null | undefined;
+  if (!value || typeof value.session_key !== 'string') return undefined;
+  return {
+    session_key: value.session_key,
+    auth_id: String(value.auth_id ?? ''),
+    'x-bc': String(value['x-bc'] ?? ''),
+    user_agent: String(value.user_agent ?? ''),
+  };
 }
 
 /**

@@ -16,6 +16,7 @@ import type { ImporterConfig, PaysiteEndpoint } from '../config.ts';
 import { FileTooLargeError, storeStream, type StoredFile } from '../media/store.ts';
 import { type CookieJar, cookieHeaderFor, keepSetCookies } from './cookies.ts';
 import { KeyRejectedError, TransientError } from './errors.ts';
+import { parseJsonText, parseUrl } from '@shared/parse.ts';
 
 /** A 4xx the paysite gave that is neither a refused key nor a rate limit (e.g. 404 for a deleted post). */
 export class PaysiteRequestError extends Error {
@@ -193,12 +194,8 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
     /^https?:\/\//i.test(pathOrUrl) ? pathOrUrl : `${endpoint.baseUrl}${pathOrUrl.startsWith('/') ? '' : '/'}${pathOrUrl}`;
 
   const checkUrl = (raw: string): URL => {
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw new ForbiddenHostError(`${label} gave a URL that is not valid.`);
-    }
+    const url = parseUrl(raw);
+    if (!url) throw new ForbiddenHostError(`${label} gave a URL that is not valid.`);
     if (!isAllowedHost(endpoint, url.hostname))
       throw new ForbiddenHostError(`${label} pointed at ${url.hostname}, which is not one of its hosts.`);
     const literal = url.hostname.replace(/^\[|\]$/g, '');
@@ -358,12 +355,8 @@ export function createPaysiteClient(options: PaysiteClientOptions): PaysiteClien
       const answer = await attempt(importer.timeoutMs, async (deadline) => {
         const { res } = await open(resolve(pathOrUrl), init, deadline);
         const text = await readBody(res);
-        let body: unknown;
-        try {
-          body = text ? JSON.parse(text) : null;
-        } catch {
-          body = undefined;
-        }
+        // undefined: not JSON (an empty answer is null).
+        const body = text ? parseJsonText(text)?.value : null;
         return { status: res.statusCode ?? 0, headers: res.headers, body };
       });
       if ((await judge(answer.status, answer.headers, answer.body)) === 'again' && tries < 5) continue;

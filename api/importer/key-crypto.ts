@@ -75,8 +75,8 @@ export function parseEnvelope(sealed: Buffer | Uint8Array): KeyEnvelope {
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(sealed).toString('utf8'));
-  } catch {
-    throw new KeyDecryptionError('Not a key envelope.');
+  } catch (error) {
+    throw new KeyDecryptionError('Not a key envelope.', { cause: error });
   }
   const e = value as Partial<KeyEnvelope> | null;
   if (!e || typeof e !== 'object') throw new KeyDecryptionError('Not a key envelope.');
@@ -96,8 +96,8 @@ export function decryptSessionKey(sealed: Buffer | Uint8Array, privateKey: KeyOb
   let dataKey: Buffer;
   try {
     dataKey = privateDecrypt(oaep(privateKey), Buffer.from(envelope.wrapped_key, 'base64'));
-  } catch {
-    throw new KeyDecryptionError('The data key could not be unwrapped.');
+  } catch (error) {
+    throw new KeyDecryptionError('The data key could not be unwrapped.', { cause: error });
   }
   try {
     const iv = Buffer.from(envelope.iv, 'base64');
@@ -106,8 +106,8 @@ export function decryptSessionKey(sealed: Buffer | Uint8Array, privateKey: KeyOb
     const decipher = createDecipheriv('aes-256-gcm', dataKey, iv, { authTagLength: 16 });
     decipher.setAuthTag(tag);
     return Buffer.concat([decipher.update(Buffer.from(envelope.ciphertext, 'base64')), decipher.final()]).toString('utf8');
-  } catch {
-    throw new KeyDecryptionError('The key envelope was altered or is corrupt.');
+  } catch (error) {
+    throw new KeyDecryptionError('The key envelope was altered or is corrupt.', { cause: error });
   } finally {
     dataKey.fill(0);
   }

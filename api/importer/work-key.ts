@@ -47,10 +47,19 @@ export function sealForWorker(config: Config, importId: string, sessionKey: stri
   return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]);
 }
 
-/** Opens what sealForWorker sealed; throws when it was sealed for another import or another data folder. */
+/** A sealed key that does not open: sealed for another import or data folder, cut short, or altered. */
+export class SealedKeyError extends Error {}
+
+/** Opens what sealForWorker sealed; throws SealedKeyError when it does not open. */
 export function openForWorker(config: Config, importId: string, sealed: Buffer): string {
-  const decipher = createDecipheriv('aes-256-gcm', workingKey(config), sealed.subarray(0, IV_BYTES));
-  decipher.setAAD(Buffer.from(importId, 'utf8'));
-  decipher.setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-  return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+  const key = workingKey(config);
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
+    decipher.setAAD(Buffer.from(importId, 'utf8'));
+    decipher.setAuthTag(sealed.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+    return Buffer.concat([decipher.update(sealed.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+  } catch (error) {
+    // node:crypto throws plain errors here (a short tag, failed authentication).
+    throw new SealedKeyError('The sealed key does not open.', { cause: error });
+  }
 }

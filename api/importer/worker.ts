@@ -26,7 +26,7 @@ import {
 import { markKeyDead } from '../data/auto-import-keys.ts';
 import { inTransaction, nowIso } from '../data/util.ts';
 import { redactCredential } from './credential.ts';
-import { openForWorker } from './work-key.ts';
+import { openForWorker, SealedKeyError } from './work-key.ts';
 import { paysiteLabel } from '@shared/paysites/index.ts';
 import type { ImportContext, PaysiteImporter } from './context.ts';
 import { KeyRejectedError, LeaseLostError, TransientError } from './errors.ts';
@@ -103,9 +103,11 @@ export function startImportWorker(
     let key = '';
     const sealed = getImportWorkKey(db, id);
     try {
-      if (!sealed) throw new Error('missing');
-      key = openForWorker(config, id, sealed);
-    } catch {
+      if (sealed) key = openForWorker(config, id, sealed);
+    } catch (error) {
+      if (!(error instanceof SealedKeyError)) throw error;
+    }
+    if (!key) {
       appendImportLog(db, id, WORKER_LINES.keyMissing);
       endImport(db, id, owner, { finished_at: nowIso() });
       return;

@@ -57,6 +57,8 @@ function tempName(dir: string): string {
   return path.join(dir, `.${randomBytes(8).toString('hex')}.tmp`);
 }
 
+const DIR_SYNC_UNSUPPORTED = new Set(['EINVAL', 'EISDIR', 'EPERM', 'ENOTSUP', 'EBADF']);
+
 async function syncDir(dir: string): Promise<void> {
   try {
     const handle = await fsp.open(dir, 'r');
@@ -65,8 +67,10 @@ async function syncDir(dir: string): Promise<void> {
     } finally {
       await handle.close();
     }
-  } catch {
-    // Directory fsync is not supported everywhere; the rename itself is still atomic.
+  } catch (error) {
+    // Directory fsync is not supported everywhere (EINVAL, EISDIR, EPERM, ENOTSUP); the rename itself is
+    // still atomic. Any other failure is a real one.
+    if (!DIR_SYNC_UNSUPPORTED.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
   }
 }
 

@@ -94,7 +94,9 @@ export async function receiveUpload<R>(
         parts: limits.maxFiles + maxFields,
       },
     });
-  } catch {
+  } catch (error) {
+    // busboy refuses a request whose Content-Type is missing or not multipart when it is made.
+    if (!(error instanceof Error)) throw error;
     stopReading(req);
     throw new BadRequestError(uploadMessages.notMultipart);
   }

@@ -10,6 +10,7 @@ import { PAGE_ROUTES } from '@shared/urls.ts';
 import { POPULAR_PERIODS } from '@shared/validation/popular.ts';
 import { chatOffset } from '@shared/validation/chat.ts';
 import { offset as offsetRule } from '@shared/validation/params.ts';
+import { decodeComponent } from '@shared/parse.ts';
 
 /** Global listings shift on every import; only their first pages are kept (deeper ones render on demand). */
 export const GLOBAL_LISTING_STORED_PAGES = 20;
@@ -96,14 +97,11 @@ export const ARCHIVE_ROUTES: ArchiveRoute[] = [
 ];
 
 function segmentsOf(pathname: string): string[] | undefined {
-  try {
-    return pathname
-      .split('/')
-      .filter(Boolean)
-      .map((segment) => decodeURIComponent(segment));
-  } catch {
-    return undefined;
-  }
+  const segments = pathname
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => decodeComponent(segment));
+  return segments.every((segment) => segment !== undefined) ? (segments as string[]) : undefined;
 }
 
 /** Builds the key of a path and offset (the one way keys are written). */

@@ -24,6 +24,7 @@ import mediaDirective from 'astro/runtime/client/media.prebuilt.js';
 import onlyDirective from 'astro/runtime/client/only.prebuilt.js';
 import visibleDirective from 'astro/runtime/client/visible.prebuilt.js';
 import { INLINE_SCRIPTS } from '@shared/inline-scripts.ts';
+import { parseUrl } from '@shared/parse.ts';
 
 /** Astro's inline scripts: the island custom element (production and development) and one loader per client: directive. */
 export const ASTRO_INLINE_SCRIPTS: readonly string[] = [
@@ -56,11 +57,7 @@ export function scriptHashSource(text: string): string {
 /** The origin of an absolute http(s) URL, else undefined (paths on this server need no source). */
 function originOf(value: string): string | undefined {
   if (!/^https?:\/\//i.test(value)) return undefined;
-  try {
-    return new URL(value).origin;
-  } catch {
-    return undefined;
-  }
+  return parseUrl(value)?.origin;
 }
 
 export function pageSecurityPolicy(settings: PageSecuritySettings): string {

@@ -15,6 +15,7 @@ import { ssrLocals, type PageRenderer, type SiteDeps, type SsrHandler } from './
 import { createMediaHandler, type MediaOptions } from './media.ts';
 import { answerBadRequest, BAD_TARGET_MESSAGES, hasValidEncoding, isSingleEncoded, targetPath } from './request-target.ts';
 import { cameOverHttps, pageSecurityPolicy, STRICT_TRANSPORT_SECURITY, type PageSecuritySettings } from './csp.ts';
+import { decodeComponent } from '@shared/parse.ts';
 
 export interface FrontDeps {
   api: Express;
@@ -43,13 +44,8 @@ const REVALIDATE = 'public, max-age=0, must-revalidate';
 
 /** Resolves a URL path inside root, refusing anything that would climb out of it. */
 export function resolveInside(root: string, urlPath: string): string | undefined {
-  let decoded: string;
-  try {
-    decoded = decodeURIComponent(urlPath);
-  } catch {
-    return undefined;
-  }
-  if (decoded.includes('\0')) return undefined;
+  const decoded = decodeComponent(urlPath);
+  if (decoded === undefined || decoded.includes('\0')) return undefined;
   const resolved = path.join(root, path.normalize(decoded));
   return resolved === root || resolved.startsWith(root + path.sep) ? resolved : undefined;
 }

@@ -15,6 +15,8 @@ import { mimeForExt } from '@shared/mime.ts';
 import { isPaysite } from '@shared/paysites/index.ts';
 import { Thumbnailer, type ThumbnailerOptions } from '../media/thumbnails.ts';
 import { sendFile } from './send-file.ts';
+import { unlessAbsent } from './fs-errors.ts';
+import { decodeComponent } from '@shared/parse.ts';
 
 export interface MediaOptions {
   files: string;
@@ -77,15 +79,12 @@ function notFound(res: ServerResponse): true {
 /** Image type from the first bytes (icons and banners are stored without an extension). */
 function sniffImageType(file: string): string | undefined {
   const head = Buffer.alloc(12);
+  const fd = unlessAbsent(() => fs.openSync(file, 'r'), undefined);
+  if (fd === undefined) return undefined;
   try {
-    const fd = fs.openSync(file, 'r');
-    try {
-      fs.readSync(fd, head, 0, 12, 0);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return undefined;
+    fs.readSync(fd, head, 0, 12, 0);
+  } finally {
+    fs.closeSync(fd);
   }
   if (head[0] === 0x89 && head.toString('latin1', 1, 4) === 'PNG') return 'image/png';
   if (head[0] === 0xff && head[1] === 0xd8) return 'image/jpeg';
@@ -96,12 +95,7 @@ function sniffImageType(file: string): string | undefined {
 
 /** A creator id as one plain file name: decoded once, no separators, control characters, `%` or dot names. */
 function portraitId(raw: string): string | undefined {
-  let id: string;
-  try {
-    id = decodeURIComponent(raw);
-  } catch {
-    return undefined;
-  }
+  const id = decodeComponent(raw);
   if (!id || id.length > 200 || /[\u0000-\u001f\u007f/\\%]/.test(id) || /^\.+$/.test(id)) return undefined;
   return id;
 }

@@ -10,6 +10,8 @@ import fsp from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { writeAtomic, writeAtomicSync } from './atomic-write.ts';
 import { walkFiles } from './walk.ts';
+import { isAbsent, unlessAbsent } from './fs-errors.ts';
+import { decodeComponent } from '@shared/parse.ts';
 
 const BUILD_FILE = '.build-id';
 /** Measured on a 35 KB listing page: brotli 4 takes 0.43 ms for 4.9 KB, 5 takes 0.58 ms for 4.5 KB. */
@@ -61,7 +63,10 @@ export class PageStore {
     const file = this.fileFor(key);
     const body = typeof html === 'string' ? Buffer.from(html) : html;
     if (!options.fresh) {
-      const existing = await fsp.readFile(file).catch(() => undefined);
+      const existing = await fsp.readFile(file).catch((error: unknown) => {
+        if (isAbsent(error)) return undefined;
+        throw error;
+      });
       if (existing?.equals(body)) return false;
     }
     if (options.compress === false) {
@@ -108,12 +113,8 @@ export class PageStore {
    */
   compressMissing(file: string): boolean {
     if (fs.existsSync(`${file}.br`)) return false;
-    let body: Buffer;
-    try {
-      body = fs.readFileSync(file);
-    } catch {
-      return false;
-    }
+    const body = unlessAbsent(() => fs.readFileSync(file), undefined);
+    if (!body) return false;
     writeCompressedSync(file, body);
     return true;
   }
@@ -124,12 +125,10 @@ export class PageStore {
   }
 
   removeFile(file: string): boolean {
-    let existed = true;
-    try {
+    const existed = unlessAbsent(() => {
       fs.unlinkSync(file);
-    } catch {
-      existed = false;
-    }
+      return true;
+    }, false);
     for (const suffix of SIBLINGS) fs.rmSync(file + suffix, { force: true });
     return existed;
   }
@@ -142,13 +141,7 @@ export class PageStore {
     const base = this.fileFor(listing);
     const dir = path.dirname(base);
     const stem = path.basename(base, '.html');
-    let names: string[];
-    try {
-      names = fs.readdirSync(dir);
-    } catch {
-      return [];
-    }
-    return names
+    return unlessAbsent(() => fs.readdirSync(dir), [] as string[])
       .filter((name) => name.startsWith(stem) && /^(\.o\d+)?\.html$/.test(name.slice(stem.length)))
       .map((name) => path.join(dir, name));
   }
@@ -160,11 +153,7 @@ export class PageStore {
   }
 
   buildId(): string | undefined {
-    try {
-      return fs.readFileSync(path.join(this.root, BUILD_FILE), 'utf8').trim();
-    } catch {
-      return undefined;
-    }
+    return unlessAbsent(() => fs.readFileSync(path.join(this.root, BUILD_FILE), 'utf8').trim(), undefined);
   }
 
   /**
@@ -197,17 +186,9 @@ function writeCompressedSync(file: string, body: Buffer): void {
 }
 
 function readIfPresent(file: string): Buffer | undefined {
-  try {
-    return fs.readFileSync(file);
-  } catch {
-    return undefined;
-  }
+  return unlessAbsent(() => fs.readFileSync(file), undefined);
 }
 
 function decodeURIComponentSafe(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
+  return decodeComponent(value) ?? value;
 }

@@ -8,39 +8,26 @@
  *   Astro would log 'Multi-level URL encoding is not allowed' and answer 404 anyway.
  */
 import type { ServerResponse } from 'node:http';
+import { decodeComponent, decodeWholeUri, parseUrl } from '@shared/parse.ts';
 
 /** The path of an origin-form ('/a?b') or absolute-form ('http://host/a?b') target, else undefined. */
 export function targetPath(target: string): string | undefined {
   if (target.startsWith('/')) return target.split(/[?#]/, 1)[0];
   if (!/^https?:\/\//i.test(target)) return undefined;
-  try {
-    // The URL parser keeps percent-escapes as they are; only the path is looked at.
-    return new URL(target).pathname;
-  } catch {
-    return undefined;
-  }
+  // The URL parser keeps percent-escapes as they are; only the path is looked at.
+  return parseUrl(target)?.pathname;
 }
 
 /** Whether every '%' of `path` starts an escape and the escapes decode as UTF-8. */
 export function hasValidEncoding(path: string): boolean {
-  if (!path.includes('%')) return true;
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
+  return !path.includes('%') || decodeComponent(path) !== undefined;
 }
 
 /** Astro's router rule: a path that decodeURI changes must not still hold an escape afterwards. */
 export function isSingleEncoded(path: string): boolean {
   if (!path.includes('%')) return true;
-  let decoded: string;
-  try {
-    decoded = decodeURI(path);
-  } catch {
-    return false;
-  }
+  const decoded = decodeWholeUri(path);
+  if (decoded === undefined) return false;
   return decoded === path || !/%[0-9a-f]{2}/i.test(decoded);
 }
 

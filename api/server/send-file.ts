@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { mimeForExt } from '@shared/mime.ts';
+import { unlessAbsent } from './fs-errors.ts';
 
 const SMALL_FILE_BYTES = 256 * 1024;
 /**
@@ -50,11 +51,9 @@ function pickEncoding(req: IncomingMessage, file: string): { encoding?: 'br' | '
   for (const { encoding, suffix, accepted } of ENCODINGS) {
     if (!accepted.test(accept)) continue;
     const candidate = file + suffix;
-    try {
-      return { encoding, stat: fs.statSync(candidate), path: candidate };
-    } catch {
-      // no precompressed sibling: try the next encoding
-    }
+    // No precompressed sibling: try the next encoding.
+    const stat = unlessAbsent(() => fs.statSync(candidate), undefined);
+    if (stat) return { encoding, stat, path: candidate };
   }
   return { path: file };
 }
@@ -155,13 +154,8 @@ function notModified(req: IncomingMessage, etag: string, mtime: Date): boolean {
  * so the caller can fall through to the next handler.
  */
 export function sendFile(req: IncomingMessage, res: ServerResponse, file: string, options: SendFileOptions = {}): boolean {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(file);
-  } catch {
-    return false;
-  }
-  if (!stat.isFile()) return false;
+  const stat = unlessAbsent(() => fs.statSync(file), undefined);
+  if (!stat?.isFile()) return false;
 
   const range = req.headers.range;
   let chosen = options.precompressed && !range ? pickEncoding(req, file) : { path: file };
@@ -222,8 +216,9 @@ export function sendFile(req: IncomingMessage, res: ServerResponse, file: string
     let body: Buffer;
     try {
       body = start === 0 && end === sendStat.size - 1 ? fs.readFileSync(chosen.path) : readSpan(chosen.path, start, end - start + 1);
-    } catch {
-      res.destroy();
+    } catch (error) {
+      // The file went away or became unreadable after it was chosen: end the answer as a failed one.
+      res.destroy(error as Error);
       return true;
     }
     res.end(body);

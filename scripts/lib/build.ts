@@ -10,6 +10,7 @@ import zlib from 'node:zlib';
 import { build as esbuild } from 'esbuild';
 import { isCompressible } from '@api/server/send-file.ts';
 import { walkFiles } from '@api/server/walk.ts';
+import { parseJsonText } from '../../shared/parse.ts';
 
 /** TROVE_DIST_DIR lets two checkouts' test runs share one tree without building over each other. */
 export const DIST_DIR = path.resolve(process.env.TROVE_DIST_DIR ?? 'dist');
@@ -31,11 +32,10 @@ export function sourceHash(): string {
 }
 
 export function builtId(): string | undefined {
-  try {
-    return (JSON.parse(fs.readFileSync(STAMP, 'utf8')) as { id: string }).id;
-  } catch {
-    return undefined;
-  }
+  // No stamp (never built) or a damaged one: the build is redone.
+  if (!fs.existsSync(STAMP)) return undefined;
+  const stamp = parseJsonText(fs.readFileSync(STAMP, 'utf8'))?.value as { id?: unknown } | null | undefined;
+  return typeof stamp?.id === 'string' ? stamp.id : undefined;
 }
 
 /**

@@ -2,6 +2,7 @@
  * Chat content is untrusted (ARCHITECTURE.md): every href and src a chat component writes comes from
  * these functions, so a link can only be http(s) and media can only be the archive's own files.
  */
+import { parseUrl } from '../parse.ts';
 
 // '/ab/cd/<sha256>.<ext>', optionally under '/data' (how the importer stores embed media).
 const ARCHIVE_PATH = /^(?:\/data)?(\/([0-9a-f]{2})\/([0-9a-f]{2})\/([0-9a-f]{64})(?:\.[a-z0-9]{1,12})?)$/i;
@@ -13,12 +14,8 @@ const ARCHIVE_PATH = /^(?:\/data)?(\/([0-9a-f]{2})\/([0-9a-f]{2})\/([0-9a-f]{64}
  */
 export function safeLinkUrl(raw: unknown): string | undefined {
   if (typeof raw !== 'string' || raw.length > 4096) return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return undefined;
-  }
+  const url = parseUrl(raw.trim());
+  if (!url) return undefined;
   return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
 }
 

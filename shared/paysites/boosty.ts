@@ -1,5 +1,6 @@
 import { definePaysite } from './types.ts';
 import { decodeUri, fail, maxLength, sessionKeyField } from './key-rules.ts';
+import { parseJsonText } from '../parse.ts';
 
 const HEX64 = /^[0-9a-f]{64}$/i;
 
@@ -12,14 +13,11 @@ function boostyKey(value: string): string {
   let text: string | undefined = value;
   let parsed: unknown;
   for (const candidate of [value, decodeUri(value)]) {
-    if (candidate === undefined) continue;
-    try {
-      parsed = JSON.parse(candidate);
-      text = candidate;
-      break;
-    } catch {
-      parsed = undefined;
-    }
+    const json = candidate === undefined ? undefined : parseJsonText(candidate);
+    if (!json) continue;
+    parsed = json.value;
+    text = candidate;
+    break;
   }
   if (parsed === undefined) fail('Invalid key: Expected valid JSON.');
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) fail('Malformed key.');

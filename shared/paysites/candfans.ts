@@ -7,11 +7,7 @@ function candfansKey(value: string): string {
   let json: Record<string, unknown> | undefined;
   for (const candidate of [value, decodeUri(value)]) {
     if (candidate === undefined || json) continue;
-    try {
-      json = parseJsonObject(base64Text(candidate));
-    } catch {
-      json = undefined;
-    }
+    json = parseJsonObject(base64Text(candidate));
   }
   if (!json) fail('The key was not decodable.');
   for (const name of ['mac', 'iv', 'tag', 'value']) {

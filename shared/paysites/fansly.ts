@@ -8,12 +8,7 @@ function fanslyKey(value: string): string {
     if (!/^[A-Za-z0-9]{71}$/.test(value)) fail("The key doesn't match the required pattern.");
     return value;
   }
-  let json: Record<string, unknown> | undefined;
-  try {
-    json = parseJsonObject(base64Text(value));
-  } catch {
-    json = undefined;
-  }
+  const json = parseJsonObject(base64Text(value));
   if (!json) fail('Key is not valid JSON.');
   const token = json!.token;
   if (typeof token !== 'string' || token.trim() === '') fail('Token not found in JSON.');

@@ -5,6 +5,7 @@
  */
 import { KEY_MAX_LENGTH } from '../constants.ts';
 import type { KeyField } from './types.ts';
+import { parseJsonText } from '../parse.ts';
 
 /** A rule's refusal, carrying the message shown to the user. */
 export class KeyRuleFailure extends Error {}
@@ -27,28 +28,25 @@ export function sessionKeyField(check: (value: string) => string, label = 'Sessi
   return { name: 'session_key', label, maxLength: KEY_MAX_LENGTH, requiredMessage: KEY_REQUIRED, check };
 }
 
-/** Base64 (standard or URL alphabet, padding optional) to UTF-8 text; throws when it is not base64. */
-export function base64Text(value: string): string {
+/** Base64 (standard or URL alphabet, padding optional) as UTF-8 text; undefined when it is not that. */
+export function base64Text(value: string): string | undefined {
   const normalised = value.replace(/-/g, '+').replace(/_/g, '/');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(normalised)) throw new Error('not base64');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(normalised)) return undefined;
   const padded = normalised.padEnd(Math.ceil(normalised.length / 4) * 4, '=');
-  const bytes = Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
-  return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-}
-
-export function decodeUri(value: string): string | undefined {
   try {
-    return decodeURIComponent(value);
-  } catch {
-    return undefined;
+    const bytes = Uint8Array.from(atob(padded), (c) => c.charCodeAt(0));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch (error) {
+    // atob refuses a bad length with a DOMException; the fatal decoder refuses bytes that are not UTF-8 with a TypeError.
+    if (error instanceof TypeError || (typeof DOMException !== 'undefined' && error instanceof DOMException)) return undefined;
+    throw error;
   }
 }
 
-export function parseJsonObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+export { decodeComponent as decodeUri } from '../parse.ts';
+
+/** The object a JSON text holds, or undefined when it is not JSON or not an object. */
+export function parseJsonObject(text: string | undefined): Record<string, unknown> | undefined {
+  const parsed = text === undefined ? undefined : parseJsonText(text)?.value;
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
 }

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { rule, scalarText } from './rules.ts';
 import { PASSWORD_MIN, USERNAME_MAX, USERNAME_MIN } from '../constants.ts';
 import { isPaysite, type Paysite } from '../paysites/index.ts';
+import { parseJsonText } from '../parse.ts';
 
 export const ACCOUNT_ROLES = ['consumer', 'moderator', 'administrator'] as const;
 export type AccountRole = (typeof ACCOUNT_ROLES)[number];
@@ -69,11 +70,9 @@ export const favoritesJson = rule(
     let value: unknown = raw;
     if (value === undefined || value === null || value === '') return [];
     if (typeof value === 'string') {
-      try {
-        value = JSON.parse(value);
-      } catch {
-        fail('Favorites must be a JSON list.');
-      }
+      const parsed = parseJsonText(value);
+      if (!parsed) return fail('Favorites must be a JSON list.');
+      value = parsed.value;
     }
     if (!Array.isArray(value)) fail('Favorites must be a JSON list.');
     const out: FavoriteRef[] = [];

@@ -19,6 +19,7 @@
  */
 import { CLIENT_CACHE_MS, FETCH_BACKOFF_MAX_MS, FETCH_BACKOFF_START_MS, FETCH_RETRIES } from '@shared/constants.ts';
 import { clearLoginState } from './stores/session.ts';
+import { parseJsonText, parseUrl } from '@shared/parse.ts';
 
 export type ApiVersionNumber = 1 | 2;
 export type ApiMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -133,12 +134,8 @@ export function backoffDelay(attempt: number): number {
 }
 
 function relativePath(url: string): string {
-  try {
-    const parsed = new URL(url, 'http://relative.invalid');
-    return parsed.pathname + parsed.search;
-  } catch {
-    return url;
-  }
+  const parsed = parseUrl(url, 'http://relative.invalid');
+  return parsed ? parsed.pathname + parsed.search : url;
 }
 
 function buildQuery(query: RequestOptions['query']): string {
@@ -167,14 +164,10 @@ async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();
   if (!text) return undefined;
   const type = response.headers.get('content-type') ?? '';
-  if (type.includes('json')) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
-  return text;
+  if (!type.includes('json')) return text;
+  // A body that says JSON but is not stays text.
+  const parsed = parseJsonText(text);
+  return parsed ? parsed.value : text;
 }
 
 function bodyText(body: unknown): string {

@@ -9,6 +9,8 @@ import { api } from '../api-client.ts';
 import { apiPaths } from '@shared/api-paths.ts';
 import { STORAGE_KEYS } from '@shared/constants.ts';
 import { $session } from './session.ts';
+import { unlessStorageRefuses } from '../storage-errors.ts';
+import { parseJsonText } from '@shared/parse.ts';
 
 export type FavoriteKind = 'creator' | 'post';
 
@@ -43,12 +45,9 @@ interface PostFav {
 }
 
 function readList<T>(key: string): T[] {
-  try {
-    const parsed: unknown = JSON.parse(globalThis.localStorage?.getItem(key) ?? '[]');
-    return Array.isArray(parsed) ? (parsed as T[]) : [];
-  } catch {
-    return [];
-  }
+  const text = unlessStorageRefuses(() => globalThis.localStorage?.getItem(key), null) ?? '[]';
+  const parsed = parseJsonText(text)?.value;
+  return Array.isArray(parsed) ? (parsed as T[]) : [];
 }
 
 function publish(creators: CreatorFav[], posts: PostFav[]): void {
@@ -72,23 +71,19 @@ export async function reloadFavorites(): Promise<void> {
     creators: creators.map(({ service, id }) => ({ service, id })),
     posts: posts.map(({ service, user, id }) => ({ service, user, id })),
   };
-  try {
+  unlessStorageRefuses(() => {
     globalThis.localStorage?.setItem(STORAGE_KEYS.favs, JSON.stringify(slim.creators));
     globalThis.localStorage?.setItem(STORAGE_KEYS.postFavs, JSON.stringify(slim.posts));
-  } catch {
-    // Storage may be unavailable: the list then lasts for this page only.
-  }
+  }, undefined);
   publish(slim.creators, slim.posts);
 }
 
 /** Whether this browser holds the cached lists (written by the last reload). */
 export function hasCachedFavorites(): boolean {
-  try {
+  return unlessStorageRefuses(() => {
     const store = globalThis.localStorage;
     return !!store && store.getItem(STORAGE_KEYS.favs) !== null && store.getItem(STORAGE_KEYS.postFavs) !== null;
-  } catch {
-    return false;
-  }
+  }, false);
 }
 
 let syncing: Promise<void> | undefined;

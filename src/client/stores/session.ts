@@ -10,6 +10,7 @@
  */
 import { atom, onMount } from 'nanostores';
 import { STORAGE_KEYS } from '@shared/constants.ts';
+import { unlessStorageRefuses } from '../storage-errors.ts';
 
 export interface Session {
   loggedIn: boolean;
@@ -32,22 +33,16 @@ let pluggedStorage: StorageLike | null | undefined;
 
 function storage(): StorageLike | null {
   if (pluggedStorage !== undefined) return pluggedStorage;
-  try {
-    return (globalThis as { localStorage?: StorageLike }).localStorage ?? null;
-  } catch {
-    return null; // access can throw (disabled storage, sandboxed frames)
-  }
+  return unlessStorageRefuses(() => (globalThis as { localStorage?: StorageLike }).localStorage ?? null, null);
 }
 
 /** Reads the login state from storage. */
 export function readSession(): Session {
-  try {
+  return unlessStorageRefuses((): Session => {
     const store = storage();
     if (store?.getItem(STORAGE_KEYS.loggedIn) !== 'yes') return LOGGED_OUT;
     return { loggedIn: true, role: store.getItem(STORAGE_KEYS.role) || null };
-  } catch {
-    return LOGGED_OUT;
-  }
+  }, LOGGED_OUT);
 }
 
 export const $session = atom<Session>(LOGGED_OUT);
@@ -71,12 +66,10 @@ onMount($session, () => {
 });
 
 function write(action: (store: StorageLike) => void): void {
-  try {
+  unlessStorageRefuses(() => {
     const store = storage();
     if (store) action(store);
-  } catch {
-    // Storage may be unavailable (private mode, quota): the state then lasts for this page only.
-  }
+  }, undefined);
 }
 
 /** After login or registration: logged_in = 'yes' and the account's role. */

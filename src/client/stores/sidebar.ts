@@ -14,6 +14,7 @@
  */
 import { atom } from 'nanostores';
 import { SIDEBAR_BREAKPOINT_PX, STORAGE_KEYS } from '@shared/constants';
+import { unlessStorageRefuses } from '../storage-errors.ts';
 
 export type SavedSidebarState = 'open' | 'closed';
 
@@ -31,20 +32,12 @@ export function sidebarOpenFor(narrow: boolean, saved: SavedSidebarState | null)
 }
 
 export function readSavedSidebarState(): SavedSidebarState | null {
-  try {
-    const value = globalThis.localStorage?.getItem(STORAGE_KEYS.sidebar);
-    return value === 'open' || value === 'closed' ? value : null;
-  } catch {
-    return null;
-  }
+  const value = unlessStorageRefuses(() => globalThis.localStorage?.getItem(STORAGE_KEYS.sidebar), null);
+  return value === 'open' || value === 'closed' ? value : null;
 }
 
 function saveSidebarState(open: boolean): void {
-  try {
-    globalThis.localStorage?.setItem(STORAGE_KEYS.sidebar, open ? 'open' : 'closed');
-  } catch {
-    // Storage may be unavailable (private mode, quota); the state then lasts for this page only.
-  }
+  unlessStorageRefuses(() => globalThis.localStorage?.setItem(STORAGE_KEYS.sidebar, open ? 'open' : 'closed'), undefined);
 }
 
 /** Opens or closes the sidebar; on wide screens the choice is remembered. */

@@ -28,8 +28,10 @@ export function parseChatMarkdown(text: string): Node[] {
   if (text.length <= MAX_PARSED_LENGTH) {
     try {
       return parser(text, { inline: true }) as Node[];
-    } catch {
-      // Falls through to plain text: a message that trips the parser still shows.
+    } catch (error) {
+      // Falls through to plain text: a message that trips the parser (its own errors, or a RangeError
+      // from deep nesting) still shows. Anything that is not an Error is not the parser's.
+      if (!(error instanceof Error)) throw error;
     }
   }
   return text.split('\n').flatMap((line, index): Node[] => [...(index === 0 ? [] : [{ type: 'br' }]), { type: 'text', content: line }]);

@@ -5,6 +5,7 @@
  */
 import { API_ERROR_MESSAGES, ApiError, messageForStatus } from '@site/client/api-client.ts';
 import { clearLoginState } from '@site/client/stores/session.ts';
+import { parseJsonText } from '@shared/parse.ts';
 
 export interface UploadProgress {
   loaded: number;
@@ -14,11 +15,8 @@ export interface UploadProgress {
 function parseBody(xhr: XMLHttpRequest): unknown {
   const text = xhr.responseText;
   if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+  const parsed = parseJsonText(text);
+  return parsed ? parsed.value : text;
 }
 
 /** POSTs `form` to `url` (same origin); resolves with the JSON answer, rejects with an ApiError. */

@@ -8,6 +8,7 @@
  * block never loses words. The facts and where they come from are in docs/importing.md (Patreon).
  */
 import { escapeHtml } from '@api/importer/text.ts';
+import { parseJsonText, parseUrl } from '@shared/parse.ts';
 
 interface RichNode {
   type?: unknown;
@@ -29,13 +30,8 @@ const BLOCKS: Record<string, string> = {
 const MARKS: Record<string, string> = { bold: 'strong', italic: 'em', underline: 'u', strike: 's', code: 'code' };
 
 function httpUrl(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.toString() : undefined;
-  } catch {
-    return undefined;
-  }
+  const url = typeof value === 'string' ? parseUrl(value) : undefined;
+  return url && (url.protocol === 'https:' || url.protocol === 'http:') ? url.toString() : undefined;
 }
 
 const children = (node: RichNode): RichNode[] =>
@@ -98,12 +94,7 @@ function render(node: RichNode, depth: number): string {
  */
 export function richTextHtml(json: string | null | undefined): string | undefined {
   if (!json) return '';
-  let doc: unknown;
-  try {
-    doc = JSON.parse(json);
-  } catch {
-    return undefined;
-  }
+  const doc = parseJsonText(json)?.value;
   if (!doc || typeof doc !== 'object' || (doc as RichNode).type !== 'doc') return undefined;
   return render(doc as RichNode, 0);
 }
