@@ -14,6 +14,8 @@ import { addAutoImportKey } from '@api/data/auto-import-keys.ts';
 import { createImport, getImport, getImportLogs, updateImport } from '@api/data/imports.ts';
 import { getPost } from '@api/data/posts.ts';
 import { nowIso } from '@api/data/util.ts';
+import type { ImportContext } from '@api/importer/context.ts';
+import { fantiaApi } from '@api/importer/paysites/fantia/api.ts';
 import { fantiaImporter } from '@api/importer/paysites/fantia/importer.ts';
 import { sealForWorker } from '@api/importer/work-key.ts';
 import { startImportWorker, type ImportWorker } from '@api/importer/worker.ts';
@@ -158,4 +160,205 @@ describe('fantia import', () => {
     expect(postCalls.every((r) => r.headers['x-requested-with'] === 'XMLHttpRequest' && r.headers['x-csrf-token'])).toBe(true);
     expect(postCalls.every((r) => r.status === 200)).toBe(true);
   });
+
+  it('re-imports without duplicates or change rows; an edited post gets a revision', async () => {
+    queue('first');
+    await worker().runOnce();
+    const first = counts();
+    const changesBefore = count("SELECT count(*) AS n FROM changes WHERE kind = 'post'");
+    queue('again');
+    await worker().runOnce();
+    expect(counts()).toEqual(first);
+    expect(first.revisions).toBe(0);
+    expect(count("SELECT count(*) AS n FROM changes WHERE kind = 'post'")).toBe(changesBefore);
+
+    fake.advanceTime(120);
+    fake.editPost(2100003, { title: '素材パック配布 (修正)', comment: '差分つきです。PSDも直しました。' });
+    queue('changed');
+    await worker().runOnce();
+    const edited = post(YUME, 2100003);
+    expect(edited.title).toBe('素材パック配布 (修正)');
+    expect(edited.content).toContain('PSDも直しました。');
+    expect(edited.edited).not.toBeNull();
+    expect(count("SELECT count(*) AS n FROM post_revisions WHERE post_id = '2100003'")).toBe(1);
+    expect(counts()).toEqual({ ...first, revisions: 1 });
+  });
+
+  it('skips a post the plan cannot see at all, and one deleted between the list and the post API, with log lines', async () => {
+    const yume = fake.dataset.fanclubs[0];
+    yume.posts.push({
+      id: 2100099,
+      title: '高額プラン限定',
+      comment: 'ティーザー',
+      rating: 'general',
+      postedAt: Date.UTC(2024, 6, 1),
+      convertedAt: null,
+      tags: [],
+      thumb: null,
+      contents: [{ id: 3100099, category: 'file', title: '', comment: null, filename: 'hires.zip', planId: 12 }],
+    });
+    // Deleted after the list page was read: the post API answers 404.
+    const original = fake.requests.length;
+    const id = queue('locked');
+    const w = worker();
+    const run = w.runOnce();
+    // (The oldest post, on the last page: deleting one on a page already read would shift the later pages.)
+    while (!fake.requests.slice(original).some((r) => r.path.startsWith(`/fanclubs/${YUME}/posts?page=3`))) await sleep(2);
+    fake.deletePost(2100001);
+    await run;
+    const logs = getImportLogs(t.db, id);
+    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect(getPost(t.db, 'fantia', YUME, '2100099')).toBeUndefined();
+    expect(logs).toContain('Post 2100099 (高額プラン限定): above your plan; skipped.');
+    expect(fake.requests.some((r) => r.path.startsWith('/posts/2100099/download/'))).toBe(false);
+    expect(getPost(t.db, 'fantia', YUME, '2100001')).toBeUndefined();
+    expect(logs).toContain('Post 2100001: gone from Fantia; skipped.');
+    expect(logs).toContain('Fanclub ゆめかわ工房: imported 21 posts. 1 post above your plan skipped. 1 post gone from Fantia skipped.');
+  });
+
+  it("turns the account's adult setting on for the import and back off at the end", async () => {
+    fake.adult = false;
+    const id = queue('adult');
+    await worker().runOnce();
+    expect(fake.adult).toBe(false);
+    expect(post(YUME, 2100010).file?.name).toBe('adadadad-variant.png');
+    const logs = getImportLogs(t.db, id);
+    expect(logs).toContain("Turned on the Fantia account's adult setting for this import; it is turned off again at the end.");
+    expect(logs).toContain("Turned the Fantia account's adult setting back off.");
+    const posts = fake.requests.filter((r) => r.path === '/mypage/users/update_rating');
+    expect(posts.map((r) => r.status)).toEqual([302, 302]);
+    expect(logs.at(-1)).toBe('Finished.');
+  });
+
+  it('waits out a short 429 Retry-After, and retries a long 429 and a 5xx later', async () => {
+    fake.rateLimit(2, 1);
+    const id = queue('short-429');
+    await worker().runOnce();
+    expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(2);
+    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+
+    fake.rateLimit(1, 3600);
+    const long = queue('long-429');
+    await worker().runOnce();
+    let job = getImport(t.db, long)!;
+    expect(job.finished_at).toBeNull();
+    expect(job.retry_count).toBe(1);
+    expect(Date.parse(`${job.resuming_at}Z`) - Date.now()).toBeGreaterThan(3500_000);
+    expect(getImportLogs(t.db, long).at(-1)).toMatch(/^Fantia error: Fantia rate limit reached \(429\); retrying at /);
+
+    updateImport(t.db, long, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    fake.fail(1, 502);
+    await worker().runOnce();
+    job = getImport(t.db, long)!;
+    expect(job.retry_count).toBe(2);
+    expect(getImportLogs(t.db, long).at(-1)).toMatch(/^Fantia error: Fantia answered 502; retrying at /);
+    updateImport(t.db, long, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    await worker().runOnce();
+    expect(getImport(t.db, long)!.finished_at).not.toBeNull();
+    expect(counts().posts).toBe(26);
+    expectNoKeyLeak(long);
+  });
+
+  it('fails with is_key_invalid and marks a kept key dead when Fantia does not take the session', async () => {
+    const keyId = addAutoImportKey(t.db, { service: 'fantia', encrypted_key: Buffer.from('sealed elsewhere') });
+    fake.expireKey();
+    const id = queue('expired', keyId);
+    await worker().runOnce();
+    const job = getImport(t.db, id)!;
+    expect(job).toMatchObject({ is_key_invalid: true });
+    expect(job.finished_at).not.toBeNull();
+    expect(getImportLogs(t.db, id).at(-1)).toBe('Fantia rejected the session key; the import failed.');
+    expect((t.db.prepare('SELECT dead FROM auto_import_keys WHERE id = ?').get(keyId) as { dead: number }).dead).toBe(1);
+    expect(counts().posts).toBe(0);
+    expectNoKeyLeak(id);
+  });
+
+  it('says clearly when Fantia wants a captcha solved, and retries later', async () => {
+    fake.captcha(true);
+    const id = queue('captcha');
+    await worker().runOnce();
+    const job = getImport(t.db, id)!;
+    expect(job.finished_at).toBeNull();
+    expect(job.retry_count).toBe(1);
+    expect(getImportLogs(t.db, id).at(-1)).toMatch(
+      /^Fantia error: Fantia asks this session to solve a captcha: open fantia\.jp in the browser/,
+    );
+    fake.captcha(false);
+    updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    await worker().runOnce();
+    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+  });
+
+  it('asks again with a fresh token from the post page when the post API refuses a token (403)', async () => {
+    const ctx = { config, key: KEY, signal: new AbortController().signal } as unknown as ImportContext;
+    const api = fantiaApi(ctx);
+    const answer = await api.post('2100002', 'c3RhbGUgdG9rZW4gZnJvbSBhbm90aGVyIHNlc3Npb24=');
+    expect(answer?.title).toBe('Gallery: spring set 🌸');
+    const calls = fake.requests.filter((r) => r.path === '/api/v1/posts/2100002' || r.path === '/posts/2100002');
+    expect(calls.map((r) => [r.path, r.status])).toEqual([
+      ['/api/v1/posts/2100002', 403],
+      ['/posts/2100002', 200],
+      ['/api/v1/posts/2100002', 200],
+    ]);
+  });
+
+  it('survives kill -9 of scripts/worker.ts mid-import: the restart finishes with every post once', async () => {
+    const children: ChildProcess[] = [];
+    const start = () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts')], {
+        env: {
+          ...process.env,
+          DATA_DIR: t.dir,
+          TROVE_ENV: 'test',
+          IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
+          IMPORTER_FANTIA_URL: fake.url,
+          IMPORT_LEASE_SECONDS: '2',
+        },
+        stdio: ['ignore', 'ignore', 'ignore'],
+      });
+      children.push(child);
+      return child;
+    };
+    try {
+      const id = queue('crash');
+      fake.delayMs = 40;
+      const first = start();
+      for (let waited = 0; counts().posts < 8; waited += 20) {
+        if (waited > 40_000) throw new Error('the worker did not start saving posts');
+        await sleep(20);
+      }
+      first.kill('SIGKILL');
+      await new Promise((resolve) => first.once('exit', resolve));
+      expect(counts().posts).toBeLessThan(26);
+      expect(getImport(t.db, id)!.finished_at).toBeNull();
+
+      fake.delayMs = 0;
+      const second = start();
+      for (let waited = 0; !getImport(t.db, id)!.finished_at; waited += 100) {
+        if (waited > 60_000) throw new Error('the import did not finish after the restart');
+        await sleep(100);
+      }
+      second.kill('SIGTERM');
+      await new Promise((resolve) => second.once('exit', resolve));
+      expect(counts()).toMatchObject({ posts: 26, creators: 2, revisions: 0 });
+      const logs = getImportLogs(t.db, id);
+      for (const line of [
+        'Found 2 fanclubs with a paid plan.',
+        'Fanclub ゆめかわ工房: page 1 done.',
+        'Fanclub ゆめかわ工房: imported 22 posts.',
+        'Finished.',
+      ]) {
+        expect(
+          logs.filter((l) => l === line),
+          line,
+        ).toHaveLength(1);
+      }
+      expect(logs).toContain('Resumed after an interruption.');
+      // The fanclub list was asked for once: the restart went on from the cursor.
+      expect(fake.requests.filter((r) => r.path.startsWith('/mypage/users/plans?type=not_free&page=1'))).toHaveLength(1);
+      expectNoKeyLeak(id);
+    } finally {
+      children.forEach((c) => c.exitCode === null && c.kill('SIGKILL'));
+    }
+  }, 120_000);
 });

@@ -21,7 +21,7 @@ export interface QuillOp {
 
 /** The ops of a delta string, or undefined when the text is not one (plain text may start with '{'). */
 export function parseDelta(text: string | null | undefined): QuillOp[] | undefined {
-  if (!text || !text.trimStart().startsWith('{')) return undefined;
+  if (!text?.trimStart().startsWith('{')) return undefined;
   try {
     const value = JSON.parse(text) as { ops?: unknown };
     return Array.isArray(value?.ops) ? (value.ops as QuillOp[]) : undefined;
