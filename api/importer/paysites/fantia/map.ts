@@ -4,6 +4,7 @@
  * products as links), the embed, the edit date and the note on contents left out. Pure functions; the
  * importer fetches, archives and writes.
  */
+import type { PostInput } from '@api/data/posts.ts';
 import type { PostEmbed } from '@shared/shapes/posts.ts';
 import { archiveTime, escapeHtml } from '@api/importer/text.ts';
 import type { FantiaContent, FantiaPost } from './api.ts';
@@ -155,4 +156,29 @@ export function photoName(url: string, id: number): string {
     // fall through
   }
   return `${id}.jpg`;
+}
+
+/** The post as Trove stores it, before its files are archived (content: HTML with the paysite's image URLs). */
+export type MappedPost = { locked: true; split: Split } | { locked: false; split: Split; post: PostInput };
+
+/** A post answer into Trove's post (files added by the importer); `locked` when the key sees none of it. */
+export function mapPost(post: FantiaPost, fanclubId: string, images: DeltaImages): MappedPost {
+  const split = splitContents(post);
+  if (isLocked(split)) return { locked: true, split };
+  return {
+    locked: false,
+    split,
+    post: {
+      service: 'fantia',
+      user: fanclubId,
+      id: String(post.id),
+      title: post.title ?? '',
+      content: postHtml(post, split.visible, images),
+      published: archiveTime(post.posted_at),
+      edited: editedDate(post),
+      embed: postEmbed(split.visible),
+      tags: (post.tags ?? []).map((t) => t.name),
+      incomplete_rewards: missingNote(split),
+    },
+  };
 }

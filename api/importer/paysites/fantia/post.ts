@@ -8,23 +8,11 @@ import { archiveFile, archiveInlineImages, nameFromUrl, type ArchivedFile } from
 import type { ImportContext } from '@api/importer/context.ts';
 import { isAllowedHost } from '@api/importer/fetch.ts';
 import { archiveHls } from '@api/importer/hls.ts';
-import { archiveTime } from '@api/importer/text.ts';
 import type { PostInput } from '@api/data/posts.ts';
 import { paysiteEndpoint } from '@api/config.ts';
 import { countLabel } from '@shared/format.ts';
 import type { FantiaApi, FantiaContent, FantiaPost } from './api.ts';
-import {
-  KNOWN_CATEGORIES,
-  editedDate,
-  imageKey,
-  isLocked,
-  missingNote,
-  photoName,
-  postEmbed,
-  postHtml,
-  postImages,
-  splitContents,
-} from './map.ts';
+import { KNOWN_CATEGORIES, imageKey, isLocked, mapPost, photoName, postImages, splitContents } from './map.ts';
 
 export type Prepared =
   | { kind: 'post'; post: PostInput; lines: string[] }
@@ -109,7 +97,7 @@ export async function preparePost(
 
   const endpoint = paysiteEndpoint(ctx.config.importer, 'fantia');
   const resolved = await resolveImages(ctx, api, post, split.visible);
-  const html = postHtml(post, split.visible, {
+  const mapped = mapPost(post, fanclubId, {
     fantia: (image) => resolved.get(imageKey(image)),
     archivable: (url) => {
       try {
@@ -119,7 +107,8 @@ export async function preparePost(
       }
     },
   });
-  const content = await archiveInlineImages(ctx, api.client, html);
+  if (mapped.locked) return { kind: 'locked', lines };
+  const content = await archiveInlineImages(ctx, api.client, mapped.post.content ?? '');
 
   // The thumbnail is the post's file; without one, the first gallery photo is.
   const file = thumb ?? firstPhoto;
@@ -128,19 +117,6 @@ export async function preparePost(
   return {
     kind: 'post',
     lines,
-    post: {
-      service: 'fantia',
-      user: fanclubId,
-      id: String(post.id),
-      title: post.title ?? '',
-      content,
-      published: archiveTime(post.posted_at),
-      edited: editedDate(post),
-      file: file ?? null,
-      attachments: unique,
-      embed: postEmbed(split.visible),
-      tags: (post.tags ?? []).map((t) => t.name),
-      incomplete_rewards: missingNote(split),
-    },
+    post: { ...mapped.post, content, file: file ?? null, attachments: unique },
   };
 }
