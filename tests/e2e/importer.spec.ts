@@ -43,9 +43,9 @@ test('a bad key shows Error: and a valid patreon key opens its status page', asy
   await expect(page.getByRole('row', { name: /Retries/ })).toHaveCount(0);
 });
 
-test('the status page moves to Finished with the not-available line as the worker ends the import', async ({ page }) => {
+test('the status page moves to Failed when the paysite refuses the key', async ({ page }) => {
   // The page polls every IMPORT_POLL_MS: a fake clock stands in for the wait; the server's worker runs in real time.
-  // Fantia has no importer yet (Patreon's talks to the fake Patreon: see import-flow.spec.ts).
+  // Fantia's importer talks to the fake Fantia, which does not know this key (a working import: import-fantia.spec.ts).
   await page.clock.install();
   await page.goto('/importer');
   await page.waitForLoadState('networkidle');
@@ -53,8 +53,8 @@ test('the status page moves to Finished with the not-available line as the worke
   await page.getByRole('textbox', { name: 'Session key' }).fill(uniqueKey().slice(0, 32));
   await page.getByRole('button', { name: 'Submit Key' }).click();
   await page.waitForURL(/\/importer\/status\/[0-9a-f]+$/);
-  await waitForImportStatus(page, 'Finished', 20_000);
-  await expect(page.getByText('Fantia importer is not available yet; nothing was imported.')).toBeVisible();
+  await waitForImportStatus(page, 'Failed', 20_000);
+  await expect(page.getByText('Fantia rejected the session key; the import failed.')).toBeVisible();
   await expect(page.getByText('Started.', { exact: true })).toBeVisible();
   await expect(page.getByRole('row', { name: /Retries/ })).toHaveCount(0);
 });

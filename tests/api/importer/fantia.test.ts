@@ -1,6 +1,7 @@
 /**
  * Fantia: the fake fantia.jp (tests/fakes/fantia.ts) answers and refuses as the real site does (real
- * HTTP with fetch). The importer's own tests will join this file.
+ * HTTP with fetch), and the importer's mapping of the recorded-shape fixtures (one row per content kind).
+ * The importer against the fake: fantia-import.test.ts.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,6 +9,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createArchiveLister } from '../../../api/media/archives.ts';
+import { post as postSchema } from '@api/importer/paysites/fantia/api.ts';
+import { mapPost, photoName } from '@api/importer/paysites/fantia/map.ts';
+import { parseDelta } from '@api/importer/paysites/fantia/quill.ts';
 import { fantiaFixtures } from '../../fakes/fantia-fixtures.ts';
 import { FAKE_FANTIA_KEY, startFakeFantia, type FakeFantia } from '../../fakes/fantia.ts';
 
@@ -297,5 +301,104 @@ describe('the fake Fantia', () => {
       });
       expect(shape(strip(answer.post)), String(id)).toEqual(shape(strip(fixture.post)));
     }
+  });
+});
+
+describe('mapping Fantia posts (recorded-shape fixtures)', () => {
+  const images = {
+    fantia: (image: { original_url?: string | null }) =>
+      image.original_url ? `https://cc.fantia.jp/resolved${image.original_url.split('?')[0]}.png` : undefined,
+    archivable: (url: string) => new URL(url).hostname.endsWith('fantia.jp'),
+  };
+  const map = (fixture: { post: unknown }) => mapPost(postSchema.parse(fixture.post), '130541', images);
+  const stored = (fixture: { post: unknown }) => {
+    const mapped = map(fixture);
+    if (mapped.locked) throw new Error('locked');
+    return mapped.post;
+  };
+  type Row = [kind: string, fixture: { post: unknown }, expected: Record<string, unknown>];
+  const rows: Row[] = [
+    [
+      'text only',
+      fantiaFixtures.textOnly,
+      {
+        title: '初投稿です！',
+        content: '<p>はじめまして。<br>よろしくお願いします。</p>',
+        tags: ['お知らせ'],
+        published: '2024-05-01T03:00:00',
+        edited: null,
+        embed: null,
+        incomplete_rewards: null,
+      },
+    ],
+    [
+      'text content',
+      fantiaFixtures.textContent,
+      { content: '<p>本文はコンテンツ内にあります</p><h3>設定</h3><p>身長: 155cm<br>好きなもの: 🍓</p>' },
+    ],
+    [
+      'gallery',
+      fantiaFixtures.gallery,
+      {
+        title: 'Gallery: spring set 🌸',
+        content: '<p>春のイラスト3枚です。</p><h3>春セット</h3><p>JPEG and PNG</p><p>桜</p><p>つくし</p>',
+        tags: ['イラスト', 'spring'],
+      },
+    ],
+    ['file', fantiaFixtures.file, { content: '<p>差分つきです。</p><h3>ZIP</h3><p>PSD同梱</p>' }],
+    ['video', fantiaFixtures.video, { title: 'メイキング動画', content: '' }],
+    ['audio', fantiaFixtures.audio, { content: '<p>イヤホン推奨</p><h3>音声</h3>' }],
+    [
+      'blog with inline image',
+      fantiaFixtures.blog,
+      {
+        content:
+          '<h3>制作日記</h3><p>今日はラフを描きました。</p><p><img src="https://cc.fantia.jp/resolved/posts/2100006/album_image.png" alt=""></p><p>参考: <a href="https://www.pixiv.net/users/1">pixiv</a></p><p><a href="https://example.com/outside.png">https://example.com/outside.png</a></p><p>おわり</p>',
+      },
+    ],
+    [
+      'embed',
+      fantiaFixtures.embed,
+      { embed: { url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', subject: 'アーカイブ', description: null } },
+    ],
+    [
+      'partly locked',
+      fantiaFixtures.locked,
+      {
+        content: '<p>1500円プラン向け</p><h3>お知らせ</h3><p>全員に見えます</p>',
+        incomplete_rewards: 'Not archived: 1 content for a higher plan (高解像度プラン, 1500円).',
+      },
+    ],
+    [
+      'unicode title',
+      fantiaFixtures.unicodeTitle,
+      { title: '🎉 100人達成！ありがとう 🙏', content: '<p>記念イラストは来週！<br>🎂🎂🎂</p>', tags: ['記念', '🎉'] },
+    ],
+    ['edited', fantiaFixtures.edited, { published: '2024-05-12T03:00:00', edited: '2024-05-13T04:00:00' }],
+  ];
+  it.each(rows)('%s', (_kind, fixture, expected) => {
+    expect(stored(fixture)).toMatchObject({ service: 'fantia', user: '130541', ...expected });
+  });
+
+  it('leaves out what the key cannot see: an adult post with the setting off, a deleted post, a captcha answer', () => {
+    const adult = map(fantiaFixtures.adultOnly);
+    expect(adult.locked).toBe(true);
+    expect(adult.split.adultOnly).toHaveLength(1);
+    // A deleted post is a 404 and a flagged session has no `post`: neither is a post shape.
+    expect(postSchema.safeParse((fantiaFixtures.deleted.body as { post?: unknown }).post).success).toBe(false);
+    expect(postSchema.safeParse((fantiaFixtures.recaptcha as { post?: unknown }).post).success).toBe(false);
+  });
+
+  it('reads a comment as a Quill delta only when it is one, and names photos by their file', () => {
+    expect(parseDelta('{この投稿は準備中です}')).toBeUndefined();
+    expect(parseDelta('{"ops":[{"insert":"a\\n"}]}')).toEqual([{ insert: 'a\n' }]);
+    const withDelta = {
+      ...fantiaFixtures.textOnly.post,
+      comment:
+        '{"ops":[{"insert":"Bold","attributes":{"bold":true}},{"insert":"\\nItem"},{"insert":"\\n","attributes":{"list":"bullet"}}]}',
+    };
+    expect(stored({ post: withDelta }).content).toBe('<p><strong>Bold</strong></p><ul><li>Item</li></ul>');
+    const gallery = fantiaFixtures.gallery.post.post_contents[0] as { post_content_photos: { id: number; url: { original: string } }[] };
+    expect(photoName(gallery.post_content_photos[0].url.original, 1)).toBe('a01ddcb7-sakura.jpg');
   });
 });
