@@ -21,6 +21,8 @@ export interface GrFile {
   stamped?: 'pending' | 'ready';
   /** Removed by the creator: absent from the download page. */
   deleted?: boolean;
+  /** A video buyers may only stream (no download_url; its HLS playlist is the only way to it). */
+  streamOnly?: boolean;
 }
 
 export interface GrCover {
@@ -159,7 +161,7 @@ export function contentItems(_v: GrView, product: GrProduct, token: string, size
       file_size: sizes.get(f.id) ?? null,
       pagelength: f.extension === 'PDF' ? 1 : null,
       duration: video || audio ? 3 : null,
-      download_url: `/r/${token}/product_files?product_file_ids%5B%5D=${f.id}`,
+      download_url: f.streamOnly ? null : `/r/${token}/product_files?product_file_ids%5B%5D=${f.id}`,
       stream_url: video ? `/s/${token}/${f.id}` : null,
       read_url: f.extension === 'PDF' ? `/read/${token}/${f.id}` : null,
       external_link_url: null,
@@ -388,6 +390,7 @@ export function demoDataset(): GrDataset {
       files: [
         { id: 'pf_video', name: 'Lesson 1 - Sketching', extension: 'MP4' },
         { id: 'pf_audio', name: 'Lesson 1 commentary', extension: 'MP3' },
+        { id: 'pf_stream', name: 'Lesson 2 - Inking', extension: 'MP4', streamOnly: true },
       ],
       covers: [{ id: 'cov4', type: 'image', file: 'course.jpg' }],
     }),

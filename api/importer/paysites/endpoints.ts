@@ -7,9 +7,15 @@ import type { EnvSetting, PaysiteEndpointSettings } from '@api/importer/context.
 import type { Paysite } from '@shared/paysites/index.ts';
 import { discordEndpoints } from './discord/endpoints.ts';
 import { fanboxEndpoints } from './fanbox/endpoints.ts';
+import { gumroadEndpoints } from './gumroad/endpoints.ts';
 import { patreonEndpoints } from './patreon/endpoints.ts';
 
-export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [patreonEndpoints, fanboxEndpoints, discordEndpoints];
+export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [
+  patreonEndpoints,
+  fanboxEndpoints,
+  discordEndpoints,
+  gumroadEndpoints,
+];
 
 function urlSetting(setting: EnvSetting, env: NodeJS.ProcessEnv): string {
   return (env[setting.variable] || setting.default).replace(/\/+$/, '');
