@@ -117,7 +117,10 @@ function localize(html: string, images: Map<string, string>): string {
     allowedAttributes: false,
     allowVulnerableTags: true,
     transformTags: {
-      img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, src: images.get(attribs.src) ?? '' } }),
+      img: (tagName, attribs) => ({
+        tagName,
+        attribs: { ...attribs, src: images.get(attribs.src) ?? (attribs.src?.startsWith('/data/') ? attribs.src : '') },
+      }),
     },
   });
 }
