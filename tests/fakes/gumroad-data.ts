@@ -439,3 +439,39 @@ export function demoDataset(): GrDataset {
     ],
   };
 }
+
+/**
+ * A generated library for the import benchmark: `posts` purchased products over three sellers, each
+ * with an image cover, a ZIP and a PNG content file (real bytes, each name its own), all visible.
+ */
+export function benchDataset(posts: number): GrDataset {
+  const sellers: GrSeller[] = [0, 1, 2].map((s) => ({
+    externalId: `47100${s}0000000`,
+    username: `benchseller${s}`,
+    name: `Bench seller ${s}`,
+    avatar: `bench-avatar-${s}.png`,
+    products: [],
+  }));
+  const purchases: GrPurchase[] = [];
+  for (let i = 0; i < posts; i++) {
+    const permalink = `bench${i}`;
+    sellers[i % 3].products.push({
+      permalink,
+      externalId: `ext_${permalink}`,
+      name: `Bench product ${i}`,
+      nativeType: 'digital',
+      descriptionHtml: `<p>Bench product ${i}.</p>`,
+      covers: [{ id: `bcov${i}`, type: 'image', file: `bench-cover-${i}.jpg` }],
+      thumbnail: null,
+      files: [
+        { id: `bf_zip${i}`, name: `Bench pack ${i}`, extension: 'ZIP' },
+        { id: `bf_png${i}`, name: `Bench sheet ${i}`, extension: 'PNG' },
+      ],
+      pages: [],
+      createdAt: T0 + i * 60_000,
+      contentUpdatedAt: null,
+    });
+    purchases.push({ id: `pur_${permalink}`, token: `tok${permalink}`.padEnd(22, '0'), permalink, createdAt: T0 + DAY + i * 60_000 });
+  }
+  return { buyer: { id: 'buyer_bench', email: 'bench@example.com', name: 'Bench Buyer' }, sellers, purchases };
+}

@@ -69,9 +69,12 @@ import { Signer } from './kit/signing.ts';
 
 export * from './gumroad-data.ts';
 
-/** A cookie-store session value with + / = in it (send it URL-encoded, as browsers show it). */
+/**
+ * A cookie-store session value shaped like Rails 7's encrypted cookies (base64 data--iv--auth tag, 308
+ * characters: the real ones are 200 to 1,024), with + / = in it (send it URL-encoded, as browsers show it).
+ */
 export const FAKE_GUMROAD_KEY =
-  'b3Bz+ZmFrZS9ndW1yb2FkL3Nlc3Npb24=--Tm90QVJlYWxLZXkrT25seUZvclRlc3Rz/Zm9v--a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4';
+  'PB6mnUry1EJ5qPEAxOjcz/GPE2IurSPm24C2T06lOVFFVeZsVTrAoGCW5rjLYaIg3DQWWAb4W81YGAqXh6zoHoJN8fxAxAEWyapg3UqXUMqNggSz/9Fx+VC0XEabpZ9V9qj9QP/xlhq1GgZb0U5R6fHRTIHeWGp0f+0xwauS0/BNB8Pxo1bOmDAij0y9ifAnYb4U8x223suSW2Yj89AeDZ6wLt23ggbU61Th/VlpRSfJiYAzTJfDoQDU6FkYVwON--8LU7LaBB/KSe8LmDkGCzRQ==--5NI+hB2OiAQZACe84xgPpQ==';
 export const INERTIA_VERSION = 'f4c3b2a1e0d9';
 
 export interface FakeGumroadOptions {
