@@ -8,9 +8,33 @@ export const E2E_DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-d
 /** A fake Patreon (tests/fakes/patreon-server.ts) the site's importer talks to in the browser tests. */
 export const E2E_FAKE_PATREON_PORT = Number(process.env.E2E_FAKE_PATREON_PORT ?? E2E_PORT + 1000);
 const fakePatreonUrl = `http://127.0.0.1:${E2E_FAKE_PATREON_PORT}`;
-/** The fake Fantia (tests/fakes/fantia.ts): fantia.jp on the first port, its file hosts on the next. */
-export const E2E_FAKE_FANTIA_PORT = Number(process.env.E2E_FAKE_FANTIA_PORT ?? E2E_PORT + 1010);
-const fakeFantiaUrl = `http://127.0.0.1:${E2E_FAKE_FANTIA_PORT}`;
+
+/**
+ * The other fake paysites the import specs (tests/e2e/import-<site>.spec.ts) submit keys to, each run by
+ * `tests/fakes/serve.ts <site>` on E2E_PORT + offset (its CDN or file hosts on the next port), with the
+ * settings that point Trove's importer at it. `ready` is a path that answers once the fake is up (a 401
+ * counts). E2E_FAKE_<SITE>_PORT moves one.
+ */
+interface E2eFake {
+  site: string;
+  offset: number;
+  ready: string;
+  env: (url: string) => Record<string, string>;
+}
+const FAKES: E2eFake[] = [
+  { site: 'fantia', offset: 1010, ready: '/', env: (url) => ({ IMPORTER_FANTIA_URL: url }) },
+  { site: 'gumroad', offset: 1030, ready: '/login', env: (url) => ({ IMPORTER_GUMROAD_URL: url }) },
+  { site: 'afdian', offset: 1050, ready: '/api/my/profile', env: (url) => ({ IMPORTER_AFDIAN_URL: url }) },
+  {
+    site: 'dlsite',
+    offset: 1060,
+    ready: '/api/v3/content/count',
+    env: (url) => ({ IMPORTER_DLSITE_URL: url, IMPORTER_DLSITE_PLAY_URL: url }),
+  },
+  { site: 'fansly', offset: 1070, ready: '/', env: (url) => ({ IMPORTER_FANSLY_URL: url }) },
+];
+const fakePort = (fake: E2eFake) => Number(process.env[`E2E_FAKE_${fake.site.toUpperCase()}_PORT`] ?? E2E_PORT + fake.offset);
+const fakeUrl = (fake: E2eFake) => `http://127.0.0.1:${fakePort(fake)}`;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -36,13 +60,13 @@ export default defineConfig({
       reuseExistingServer: false,
       stdout: 'pipe',
     },
-    {
-      command: `npx tsx tests/fakes/serve.ts fantia --port ${E2E_FAKE_FANTIA_PORT} --cdn-port ${E2E_FAKE_FANTIA_PORT + 1}`,
-      url: `${fakeFantiaUrl}/`,
+    ...FAKES.map((fake) => ({
+      command: `npx tsx tests/fakes/serve.ts ${fake.site} --port ${fakePort(fake)} --cdn-port ${fakePort(fake) + 1}`,
+      url: `${fakeUrl(fake)}${fake.ready}`,
       timeout: 60_000,
       reuseExistingServer: false,
-      stdout: 'pipe',
-    },
+      stdout: 'pipe' as const,
+    })),
     {
       command: 'npx tsx scripts/start.ts',
       url: `http://127.0.0.1:${E2E_PORT}/api/v1/app_version`,
@@ -55,7 +79,7 @@ export default defineConfig({
         DATA_DIR: E2E_DATA_DIR,
         TROVE_ENV: 'test',
         IMPORTER_PATREON_URL: fakePatreonUrl,
-        IMPORTER_FANTIA_URL: fakeFantiaUrl,
+        ...Object.assign({}, ...FAKES.map((fake) => fake.env(fakeUrl(fake)))),
         IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
       },
     },

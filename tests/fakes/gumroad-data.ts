@@ -21,6 +21,8 @@ export interface GrFile {
   stamped?: 'pending' | 'ready';
   /** Removed by the creator: absent from the download page. */
   deleted?: boolean;
+  /** A video buyers may only stream (no download_url; its HLS playlist is the only way to it). */
+  streamOnly?: boolean;
 }
 
 export interface GrCover {
@@ -159,7 +161,7 @@ export function contentItems(_v: GrView, product: GrProduct, token: string, size
       file_size: sizes.get(f.id) ?? null,
       pagelength: f.extension === 'PDF' ? 1 : null,
       duration: video || audio ? 3 : null,
-      download_url: `/r/${token}/product_files?product_file_ids%5B%5D=${f.id}`,
+      download_url: f.streamOnly ? null : `/r/${token}/product_files?product_file_ids%5B%5D=${f.id}`,
       stream_url: video ? `/s/${token}/${f.id}` : null,
       read_url: f.extension === 'PDF' ? `/read/${token}/${f.id}` : null,
       external_link_url: null,
@@ -388,6 +390,7 @@ export function demoDataset(): GrDataset {
       files: [
         { id: 'pf_video', name: 'Lesson 1 - Sketching', extension: 'MP4' },
         { id: 'pf_audio', name: 'Lesson 1 commentary', extension: 'MP3' },
+        { id: 'pf_stream', name: 'Lesson 2 - Inking', extension: 'MP4', streamOnly: true },
       ],
       covers: [{ id: 'cov4', type: 'image', file: 'course.jpg' }],
     }),
@@ -435,4 +438,40 @@ export function demoDataset(): GrDataset {
       ...bob.slice(1).map((p, i) => buy(p.permalink, 10 + i, i === 11 ? { state: 'revoked' } : {})),
     ],
   };
+}
+
+/**
+ * A generated library for the import benchmark: `posts` purchased products over three sellers, each
+ * with an image cover, a ZIP and a PNG content file (real bytes, each name its own), all visible.
+ */
+export function benchDataset(posts: number): GrDataset {
+  const sellers: GrSeller[] = [0, 1, 2].map((s) => ({
+    externalId: `47100${s}0000000`,
+    username: `benchseller${s}`,
+    name: `Bench seller ${s}`,
+    avatar: `bench-avatar-${s}.png`,
+    products: [],
+  }));
+  const purchases: GrPurchase[] = [];
+  for (let i = 0; i < posts; i++) {
+    const permalink = `bench${i}`;
+    sellers[i % 3].products.push({
+      permalink,
+      externalId: `ext_${permalink}`,
+      name: `Bench product ${i}`,
+      nativeType: 'digital',
+      descriptionHtml: `<p>Bench product ${i}.</p>`,
+      covers: [{ id: `bcov${i}`, type: 'image', file: `bench-cover-${i}.jpg` }],
+      thumbnail: null,
+      files: [
+        { id: `bf_zip${i}`, name: `Bench pack ${i}`, extension: 'ZIP' },
+        { id: `bf_png${i}`, name: `Bench sheet ${i}`, extension: 'PNG' },
+      ],
+      pages: [],
+      createdAt: T0 + i * 60_000,
+      contentUpdatedAt: null,
+    });
+    purchases.push({ id: `pur_${permalink}`, token: `tok${permalink}`.padEnd(22, '0'), permalink, createdAt: T0 + DAY + i * 60_000 });
+  }
+  return { buyer: { id: 'buyer_bench', email: 'bench@example.com', name: 'Bench Buyer' }, sellers, purchases };
 }

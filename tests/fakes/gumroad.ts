@@ -12,8 +12,8 @@
  *   current X-Inertia-Version answers the page JSON, another version 409 + X-Inertia-Location),
  *   GET /d/{token} (download page props), GET /confirm + POST /confirm-redirect (e-mail confirmation),
  *   GET /r/{token}/product_files[.json]?product_file_ids[]= (302 to a signed file URL / {"files":[...]}),
- *   GET /zip/{token}[.json], GET /r/{token}/{file_id}/index.m3u8 (an HLS playlist whose one segment is
- *   the MP4, CloudFront-signed for 12 h: a stand-in, no TS segments), GET /s/{token}/{id}, /read/{token}/{id},
+ *   GET /zip/{token}[.json], GET /r/{token}/{file_id}/index.m3u8 (an HLS playlist of the clip's three
+ *   MPEG-TS segments, CloudFront-signed for 12 h), GET /s/{token}/{id}, /read/{token}/{id},
  *   GET /r/{token}/expired|membership_inactive, GET /l/{permalink} (301 to the seller's host), GET /login.
  * Each seller's host: GET / (creator_profile; component name uncertain), GET /l/{permalink}[.json], /d/...
  * Refusals: the key is the `_gumroad_app_session` cookie, read the way Rack reads cookies (URL-decoded,
@@ -49,7 +49,7 @@ import {
   type GrView,
 } from './gumroad-data.ts';
 import { HLS_TYPE, hlsPlaylist } from './kit/hls.ts';
-import { bytesFor, zipFor } from './kit/media.ts';
+import { bytesFor, media, zipFor } from './kit/media.ts';
 import {
   Clock,
   Faults,
@@ -69,9 +69,12 @@ import { Signer } from './kit/signing.ts';
 
 export * from './gumroad-data.ts';
 
-/** A cookie-store session value with + / = in it (send it URL-encoded, as browsers show it). */
+/**
+ * A cookie-store session value shaped like Rails 7's encrypted cookies (base64 data--iv--auth tag, 308
+ * characters: the real ones are 200 to 1,024), with + / = in it (send it URL-encoded, as browsers show it).
+ */
 export const FAKE_GUMROAD_KEY =
-  'b3Bz+ZmFrZS9ndW1yb2FkL3Nlc3Npb24=--Tm90QVJlYWxLZXkrT25seUZvclRlc3Rz/Zm9v--a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4';
+  'PB6mnUry1EJ5qPEAxOjcz/GPE2IurSPm24C2T06lOVFFVeZsVTrAoGCW5rjLYaIg3DQWWAb4W81YGAqXh6zoHoJN8fxAxAEWyapg3UqXUMqNggSz/9Fx+VC0XEabpZ9V9qj9QP/xlhq1GgZb0U5R6fHRTIHeWGp0f+0xwauS0/BNB8Pxo1bOmDAij0y9ifAnYb4U8x223suSW2Yj89AeDZ6wLt23ggbU61Th/VlpRSfJiYAzTJfDoQDU6FkYVwON--8LU7LaBB/KSe8LmDkGCzRQ==--5NI+hB2OiAQZACe84xgPpQ==';
 export const INERTIA_VERSION = 'f4c3b2a1e0d9';
 
 export interface FakeGumroadOptions {
@@ -417,7 +420,7 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
         const p = gate(download[1]);
         if (typeof p === 'number') return p;
         const { product } = productBy(dataset, p.permalink)!;
-        const picked = q.getAll('product_file_ids[]').map((id) => product.files.find((f) => f.id === id && !f.deleted));
+        const picked = q.getAll('product_file_ids[]').map((id) => product.files.find((f) => f.id === id && !f.deleted && !f.streamOnly));
         if (!picked.length || picked.some((f) => !f)) return notFound();
         const urls = picked.map((f) => ({
           url: signedFile(filePath(f!, files.get(f!.id)!.sellerId), fileTtl(f!)),
@@ -448,25 +451,28 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
         );
         return zip[2] ? (sendJson(res, 200, { url }), 200) : (railsRedirect(res, url), 302);
       }
-      const media = /^\/(r|s|read)\/([^/]+)\/([^/]+)(\/index\.m3u8)?$/.exec(path);
-      if (media && (media[1] !== 'r' || media[4])) {
-        const p = gate(media[2]);
+      const stream = /^\/(r|s|read)\/([^/]+)\/([^/]+)(\/index\.m3u8)?$/.exec(path);
+      if (stream && (stream[1] !== 'r' || stream[4])) {
+        const p = gate(stream[2]);
         if (typeof p === 'number') return p;
-        const entry = files.get(media[3]);
+        const entry = files.get(stream[3]);
         if (!entry || entry.file.deleted || !productBy(dataset, p.permalink)!.product.files.includes(entry.file)) return notFound();
-        if (media[1] === 'r') {
-          const segment = signedFile(filePath(entry.file, entry.sellerId), 12 * 3600, 'cloudfront');
-          return (send(res, 200, hlsPlaylist([{ uri: segment, seconds: 3 }], 3), HLS_TYPE), 200);
+        if (stream[1] === 'r') {
+          const segments = media.segmentSeconds.map((seconds, n) => ({
+            uri: signedFile(`/attachments/${entry.sellerId}/${digest(entry.file.id, 32)}/hls/segment-${n}.ts`, 12 * 3600, 'cloudfront'),
+            seconds,
+          }));
+          return (send(res, 200, hlsPlaylist(segments, 3), HLS_TYPE), 200);
         }
         const src =
-          media[1] === 's'
+          stream[1] === 's'
             ? `/r/${p.token}/${entry.file.id}/index.m3u8`
             : `/r/${p.token}/product_files?product_file_ids%5B%5D=${entry.file.id}`;
         return (
           sendHtml(
             res,
             200,
-            `<!DOCTYPE html><html><body><${media[1] === 's' ? 'video controls' : 'iframe'} src="${h(src)}"></${media[1] === 's' ? 'video' : 'iframe'}></body></html>`,
+            `<!DOCTYPE html><html><body><${stream[1] === 's' ? 'video controls' : 'iframe'} src="${h(src)}"></${stream[1] === 's' ? 'video' : 'iframe'}></body></html>`,
           ),
           200
         );
@@ -485,6 +491,8 @@ export async function startFakeGumroad(options: FakeGumroadOptions = {}): Promis
       const sig = verify ? verify[2] : q.get('Signature');
       if (!sig || !signer.check(`${path}|${expires}`, sig) || expires * 1000 <= now()) return deny();
       const name = decodeURIComponent(path.split('/').pop()!);
+      const segment = /\/hls\/segment-(\d)\.ts$/.exec(path);
+      if (segment) return (send(res, 200, media.segments()[Number(segment[1])], 'video/mp2t'), 200);
       const { bytes, type } = path.includes('/archive/') ? { bytes: await zipFor(name), type: 'application/zip' } : await bytesFor(name);
       const disposition: Record<string, string> =
         q.get('response-content-disposition') === 'attachment'

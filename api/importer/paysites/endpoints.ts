@@ -8,9 +8,16 @@ import type { Paysite } from '@shared/paysites/index.ts';
 import { discordEndpoints } from './discord/endpoints.ts';
 import { fanboxEndpoints } from './fanbox/endpoints.ts';
 import { fantiaEndpoints } from './fantia/endpoints.ts';
+import { gumroadEndpoints } from './gumroad/endpoints.ts';
 import { patreonEndpoints } from './patreon/endpoints.ts';
 
-export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [patreonEndpoints, fanboxEndpoints, discordEndpoints, fantiaEndpoints];
+export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [
+  patreonEndpoints,
+  fanboxEndpoints,
+  discordEndpoints,
+  fantiaEndpoints,
+  gumroadEndpoints,
+];
 
 function urlSetting(setting: EnvSetting, env: NodeJS.ProcessEnv): string {
   return (env[setting.variable] || setting.default).replace(/\/+$/, '');

@@ -9,9 +9,10 @@ import { paysiteLabel } from '@shared/paysites/index.ts';
 import { discord } from './discord/index.ts';
 import { fanbox } from './fanbox/index.ts';
 import { fantia } from './fantia/index.ts';
+import { gumroad } from './gumroad/index.ts';
 import { patreon } from './patreon/index.ts';
 
-export const PAYSITE_SERVERS: readonly PaysiteServer[] = [patreon, fanbox, discord, fantia];
+export const PAYSITE_SERVERS: readonly PaysiteServer[] = [patreon, fanbox, discord, fantia, gumroad];
 
 export function notAvailableLine(service: string): string {
   return `${paysiteLabel(service)} importer is not available yet; nothing was imported.`;

@@ -187,7 +187,15 @@ describe('the fake Gumroad', () => {
     expect(playlist.startsWith('#EXTM3U\n')).toBe(true);
     const segment = playlist.split('\n').find((l) => l.startsWith('http'))!;
     expect(segment).toMatch(/Expires=\d+&Signature=.+&Key-Pair-Id=/);
-    expect((await bytes(segment)).body.subarray(4, 8).toString()).toBe('ftyp');
+    const ts = await bytes(segment);
+    expect([ts.type, ts.body[0], playlist.match(/^http/gm)?.length]).toEqual(['video/mp2t', 0x47, 3]);
+    const streamOnly = course.content.content_items[2];
+    expect([streamOnly.file_name, streamOnly.download_url, streamOnly.stream_url]).toEqual([
+      'Lesson 2 - Inking',
+      null,
+      `/s/${course.token}/pf_stream`,
+    ]);
+    expect((await get(`/r/${course.token}/product_files?product_file_ids%5B%5D=pf_stream`, auth())).status).toBe(404);
     expect(video.stream_url).toBe(`/s/${course.token}/${video.id}`);
     expect((await fetchFile(audio.download_url)).body.subarray(0, 3).toString()).toBe('ID3');
 
