@@ -36,8 +36,8 @@ interface CreatorState {
   lastId?: string;
   /** Pinned posts already done (they head the first page and come again at their own place). */
   pinned: string[];
-  /** Posts the plan does not unlock (the album pass may still open them). */
-  locked: string[];
+  /** Posts the plan does not unlock (the album pass may still open them); logged at the creator's end. */
+  locked: { id: string; title: string }[];
   /** Bought albums to look into, and the next one. */
   albums?: string[];
   album?: number;
@@ -94,14 +94,13 @@ function commitPost(ctx: ImportContext, item: AfdianPost, prepared: Prepared, ne
   const c = next.creator!;
   const lines: string[] = [];
   if (prepared.kind === 'locked') {
-    if (!c.locked.includes(item.post_id)) c.locked.push(item.post_id);
-    lines.push(`Skipped ${quoted(postTitle(item))}: your sponsorship does not unlock it.`);
+    if (!c.locked.some((l) => l.id === item.post_id)) c.locked.push({ id: item.post_id, title: postTitle(item) });
   } else if (prepared.kind === 'gone') lines.push(prepared.line);
   ctx.step(
     () => {
       if (prepared.kind !== 'post') return;
       c.saved++;
-      c.locked = c.locked.filter((id) => id !== item.post_id);
+      c.locked = c.locked.filter((l) => l.id !== item.post_id);
       if (upsertPost(ctx.db, prepared.post).action !== 'unchanged') c.changed++;
     },
     { cursor: next, log: lines },
@@ -203,10 +202,10 @@ async function importAlbums(ctx: ImportContext, api: AfdianApi, start: Cursor, s
   while (cursor.creator!.album! < cursor.creator!.albums!.length) {
     const state = cursor.creator!;
     const albumId = state.albums![state.album!];
-    const ids = (await api.albumPostIds(albumId)).filter((id) => state.locked.includes(id));
+    const ids = (await api.albumPostIds(albumId)).filter((id) => state.locked.some((l) => l.id === id));
     for (const id of ids) {
       if (ctx.signal.aborted) return undefined;
-      if (!cursor.creator!.locked.includes(id)) continue;
+      if (!cursor.creator!.locked.some((l) => l.id === id)) continue;
       const prepared = await preparePost(ctx, api, sub.userId, { post_id: id }, albumId);
       // Still locked inside the album: nothing to commit, it stays counted as locked.
       if (prepared.kind !== 'post') continue;
@@ -227,6 +226,7 @@ async function finishCreator(ctx: ImportContext, api: AfdianApi, cursor: Cursor,
   if (c.locked.length > 0) await api.me();
   const next: Cursor = { subs: cursor.subs, at: cursor.at + 1 };
   const locked = c.locked.length > 0 ? ` ${countLabel(c.locked.length, 'post')} your sponsorship does not unlock skipped.` : '';
+  const lines = c.locked.map((l) => `Skipped ${quoted(l.title)}: your sponsorship does not unlock it.`);
   ctx.step(
     () => {
       const creator = getCreator(ctx.db, SERVICE, sub.userId);
@@ -240,7 +240,7 @@ async function finishCreator(ctx: ImportContext, api: AfdianApi, cursor: Cursor,
         ...(c.changed > 0 ? { updated: now } : {}),
       });
     },
-    { cursor: next, log: [`Creator ${c.name}: imported ${countLabel(c.saved, 'post')}.${locked}`] },
+    { cursor: next, log: [...lines, `Creator ${c.name}: imported ${countLabel(c.saved, 'post')}.${locked}`] },
   );
   return next;
 }
