@@ -415,3 +415,37 @@ export function demoDataset(): AfdianDataset {
     ],
   };
 }
+
+/**
+ * The benchmark's dataset (bench/importers/afdian.ts): `posts` posts the key sees, spread over `creators`
+ * creators it sponsors. Every post has a cover and a picture (real JPEGs); every 4th a zip attachment,
+ * every 6th an audio file, every 10th an article with an inline image.
+ */
+export function benchDataset(posts: number, creators = 3): AfdianDataset {
+  const list: AfdianCreator[] = Array.from({ length: creators }, (_, n) => ({
+    userId: id(`bench:${n}`),
+    slug: `bench${n}`,
+    name: `Bench creator ${n + 1}`,
+    doing: 'drawing',
+    detail: '',
+    plans: [{ planId: id(`bench:plan:${n}`), title: 'All posts', price: 30 }],
+    sponsorship: { planId: id(`bench:plan:${n}`) },
+    posts: [],
+  }));
+  for (let i = 0; i < posts; i++) {
+    const article = i % 10 === 0;
+    list[i % creators].posts.push({
+      postId: id(`bench:post:${i}`),
+      title: `Bench post ${i + 1}`,
+      publishTime: T0 + i * 3600,
+      cate: article ? 'article' : 'pic',
+      minPrice: 30,
+      content: `<p>Post ${i + 1}: a sketch of a forest at dusk.</p>${article ? `<p><img src="PIC:inline-${i}" /></p>` : ''}`,
+      cover: { name: `cover-${i}`, width: 32, height: 24 },
+      pics: [{ name: `pic-${i}`, width: 24, height: 16 }],
+      ...(i % 4 === 0 ? { attachments: [{ name: `pack-${i}.zip` }] } : {}),
+      ...(i % 6 === 0 ? { audio: { name: `track-${i}.mp3`, seconds: 1, thumb: { name: `track-${i}-thumb` } } } : {}),
+    });
+  }
+  return { me: { userId: id('bench:me'), name: 'Bench fan', slug: 'benchfan' }, creators: list };
+}
