@@ -53,6 +53,16 @@ export interface AfdianCreator {
   /** The key's sponsorship: the plan it pays for, and whether it ran out (sponsoring_expired). */
   sponsorship: { planId: string; expired?: boolean } | null;
   posts: AfdianPost[];
+  /** 作品集: posts sold together; a bought album opens its posts when they are read inside it (album_id). */
+  albums?: AfdianAlbum[];
+}
+
+export interface AfdianAlbum {
+  albumId: string;
+  title: string;
+  postIds: string[];
+  /** Whether the key bought it. */
+  bought: boolean;
 }
 
 export interface AfdianDataset {
@@ -190,8 +200,37 @@ export function postObject(c: AfdianCreator, post: AfdianPost, view: { hasRight:
     publish_sn: publishSn(post),
     has_right: right ? 1 : 0,
     has_right_errMsg: right ? null : LOCKED_MESSAGE,
-    albums: [],
+    albums: (c.albums ?? []).filter((a) => a.postIds.includes(post.postId)).map((a) => ({ album_id: a.albumId, title: a.title })),
     user: userObject(c, hosts),
+  };
+}
+
+/** An item of get-album-list (MD id 57553753124): `bought` only means something with a key. */
+export function albumObject(c: AfdianCreator, album: AfdianAlbum, hosts: AfdianHosts, withKey: boolean) {
+  return {
+    album_id: album.albumId,
+    user_id: c.userId,
+    title: album.title,
+    cover: hosts.pic(c.userId, 'cover', { name: `album-${album.albumId}` }),
+    content: '',
+    post_count: album.postIds.length,
+    order_by: 'rank asc',
+    create_time: 1_746_879_015,
+    update_time: 1_775_207_299,
+    bought: withKey && album.bought ? 1 : 0,
+  };
+}
+
+/** An item of get-album-catalog: metadata only, no media links (MD id 57553753124). */
+export function catalogObject(c: AfdianCreator, post: AfdianPost, rank: number, hosts: AfdianHosts) {
+  return {
+    post_id: post.postId,
+    title: post.title,
+    cover: post.cover ? hosts.pic(c.userId, 'common', post.cover) : '',
+    rank,
+    has_audio: post.audio ? 1 : 0,
+    ext: { audio_duration: post.audio?.seconds ?? 0, video_duration: post.video?.seconds ?? 0 },
+    publish_time: post.publishTime,
   };
 }
 
@@ -217,7 +256,7 @@ const id = (seed: string) => md5Hex(`afdian:${seed}`);
 /**
  * Three creators: 星野工作室 (sponsored at ¥30: pinned notice, text, gallery, article with an inline image
  * and a bilibili link, audio, video, attachment, a ¥60 locked post, a deleted one, unicode title, filler for
- * paging), Lumen Audio (sponsored at ¥15: some posts above the plan) and 旧梦 (sponsorship expired).
+ * paging), Lumen Audio (sponsored at ¥15: posts above the plan, one of them in a bought album) and 旧梦 (sponsorship expired).
  */
 export function demoDataset(): AfdianDataset {
   const hoshino = id('hoshino');
@@ -314,6 +353,14 @@ export function demoDataset(): AfdianDataset {
       content: '<p>Stems.</p>',
       attachments: [{ name: 'stems.zip' }],
     }),
+    post(43, 17, {
+      title: 'Night drive (EP track)',
+      cate: 'audio',
+      minPrice: 50,
+      previewText: 'Part of the Night Drive EP.',
+      content: '<p>Track 1 of the EP.</p>',
+      audio: { name: 'night-drive.mp3', seconds: 1, thumb: { name: 'night-drive-thumb' } },
+    }),
     post(42, 18, {
       title: 'Studio photo',
       cate: 'pic',
@@ -350,6 +397,10 @@ export function demoDataset(): AfdianDataset {
         ],
         sponsorship: { planId: id('plan:l15') },
         posts: lumen,
+        albums: [
+          { albumId: id('album:ep'), title: 'Night Drive EP', postIds: [id('post:43')], bought: true },
+          { albumId: id('album:stems'), title: 'All the stems', postIds: [id('post:41')], bought: false },
+        ],
       },
       {
         userId: id('jiumeng'),
@@ -363,4 +414,38 @@ export function demoDataset(): AfdianDataset {
       },
     ],
   };
+}
+
+/**
+ * The benchmark's dataset (bench/importers/afdian.ts): `posts` posts the key sees, spread over `creators`
+ * creators it sponsors. Every post has a cover and a picture (real JPEGs); every 4th a zip attachment,
+ * every 6th an audio file, every 10th an article with an inline image.
+ */
+export function benchDataset(posts: number, creators = 3): AfdianDataset {
+  const list: AfdianCreator[] = Array.from({ length: creators }, (_, n) => ({
+    userId: id(`bench:${n}`),
+    slug: `bench${n}`,
+    name: `Bench creator ${n + 1}`,
+    doing: 'drawing',
+    detail: '',
+    plans: [{ planId: id(`bench:plan:${n}`), title: 'All posts', price: 30 }],
+    sponsorship: { planId: id(`bench:plan:${n}`) },
+    posts: [],
+  }));
+  for (let i = 0; i < posts; i++) {
+    const article = i % 10 === 0;
+    list[i % creators].posts.push({
+      postId: id(`bench:post:${i}`),
+      title: `Bench post ${i + 1}`,
+      publishTime: T0 + i * 3600,
+      cate: article ? 'article' : 'pic',
+      minPrice: 30,
+      content: `<p>Post ${i + 1}: a sketch of a forest at dusk.</p>${article ? `<p><img src="PIC:inline-${i}" /></p>` : ''}`,
+      cover: { name: `cover-${i}`, width: 32, height: 24 },
+      pics: [{ name: `pic-${i}`, width: 24, height: 16 }],
+      ...(i % 4 === 0 ? { attachments: [{ name: `pack-${i}.zip` }] } : {}),
+      ...(i % 6 === 0 ? { audio: { name: `track-${i}.mp3`, seconds: 1, thumb: { name: `track-${i}-thumb` } } } : {}),
+    });
+  }
+  return { me: { userId: id('bench:me'), name: 'Bench fan', slug: 'benchfan' }, creators: list };
 }

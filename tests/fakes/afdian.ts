@@ -1,8 +1,8 @@
 /**
  * A fake Afdian (爱发电) for the importer tests: two real node:http servers on 127.0.0.1.
  *
- * The API server stands for the web API of https://ifdian.net (the same paths as afdian.com / afdian.net;
- * facts: /work/research/afdian.md). Every answer is JSON {ec, em, data}; ec 200 is success.
+ * The API server stands for the web API of https://afdian.com (the same paths answer on ifdian.net and
+ * afdian.net; facts: /work/research/afdian.md). Every answer is JSON {ec, em, data}; ec 200 is success.
  *   GET /api/my/profile                               the key's user (needs the key)
  *   GET /api/my/sponsoring?need_sponsor_info=1        {sponsoring: [...], sponsoring_expired: [...]} (needs the key)
  *   GET /api/user/get-profile-by-slug?url_slug=       creator profile (public; is_sponsoring with a key)
@@ -10,7 +10,10 @@
  *   GET /api/post/get-list?user_id=&type=old&publish_sn=&per_page=10&group_id=&all=1&is_public=&plan_id=&title=&name=
  *       newest first; the next page passes the last item's publish_sn; data.has_more 1/0; a pinned post
  *       (user_top 1) heads the first page and also keeps its own place further down
- *   GET /api/post/get-detail?post_id=&album_id=       data.post with the full HTML, signed media, attachment
+ *   GET /api/post/get-detail?post_id=&album_id=       data.post with the full HTML, signed media, attachment;
+ *       a post of an album the key bought opens (has_right 1) when read inside it (album_id given)
+ *   GET /api/user/get-album-list?user_id=&page=&per_page=   {list: [{album_id, title, bought...}], has_more}
+ *   GET /api/user/get-album-catalog?album_id=         every post of the album at once, metadata only
  *   GET /api/comment/get-list?post_id=&publish_sn=&type=old&hot=1   {list, hot_list, has_more}
  * Auth: the `auth_token` cookie only (no CSRF, no signing, no required header: none of the clients sends
  * one). /api/my/* without a valid key is refused; the public endpoints treat a wrong key as no key at all
@@ -35,6 +38,8 @@ import sharp from 'sharp';
 import {
   FAKE_AFDIAN_KEY,
   LOGIN,
+  albumObject,
+  catalogObject,
   commentObject,
   demoDataset,
   notFound,
@@ -54,7 +59,7 @@ import {
 } from './afdian-data.ts';
 import { findCreatorPost } from './kit/data.ts';
 import { image, media, silentMp3 } from './kit/media.ts';
-import { Clock, Faults, cookiesOf, logInto, send, sendBytes, sendJson, startHost, type FakeRequestLog } from './kit/server.ts';
+import { Clock, Faults, cookiesOf, logInto, redirect, send, sendBytes, sendJson, startHost, type FakeRequestLog } from './kit/server.ts';
 import { md5Hex, sameText } from './kit/signing.ts';
 import { zipOf } from './kit/zip.ts';
 
@@ -69,6 +74,11 @@ export interface FakeAfdianOptions {
   commentPageSize?: number;
   /** How /api/my/* refuses a missing or bad key: HTTP 401 (default) or HTTP 200, both with ec 401. */
   refusal?: 'http401' | 'ec';
+  /**
+   * Attachment links point at the site (/api/file/download on the API host, which needs the key) and
+   * redirect to the signed vod link: QW follows such redirects; whether Afdian does this is not known.
+   */
+  attachmentRedirect?: boolean;
   /** Lifetime of the signed vod links (seconds). */
   signTtlSeconds?: number;
   port?: number;
@@ -76,7 +86,7 @@ export interface FakeAfdianOptions {
 }
 
 export interface FakeAfdian {
-  /** https://ifdian.net */
+  /** https://afdian.com */
   url: string;
   /** pic1.afdiancdn.com and vod.afdiancdn.com */
   cdnUrl: string;
@@ -108,6 +118,7 @@ export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<
   const pics = new Map<string, AfdianPic>();
   const files = new Map<string, { type: string; name?: string; bytes: Buffer }>();
   let cdn = '';
+  let apiOrigin = '';
 
   const hosts: AfdianHosts = {
     pic(uid, folder, pic) {
@@ -145,8 +156,10 @@ export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<
   const creatorBy = (field: 'userId' | 'slug', value: string | null) => dataset.creators.find((c) => c[field] === value);
   const sponsoredPrice = (c: AfdianCreator) =>
     c.sponsorship && !c.sponsorship.expired ? (c.plans.find((p) => p.planId === c.sponsorship!.planId)?.price ?? 0) : 0;
-  const hasRight = (c: AfdianCreator, post: AfdianPost, user: boolean) =>
-    post.minPrice === 0 || (user && sponsoredPrice(c) >= post.minPrice);
+  const hasRight = (c: AfdianCreator, post: AfdianPost, user: boolean, albumId = '') =>
+    post.minPrice === 0 ||
+    (user && sponsoredPrice(c) >= post.minPrice) ||
+    (user && !!c.albums?.some((a) => a.bought && a.albumId === albumId && a.postIds.includes(post.postId)));
   const live = (c: AfdianCreator) => c.posts.filter((p) => !p.deleted).sort((a, b) => publishSn(b) - publishSn(a));
   const findPost = (postId: string | null) => findCreatorPost(dataset.creators, (p) => p.postId === postId);
 
@@ -215,11 +228,35 @@ export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<
       case '/api/post/get-detail': {
         const found = findPost(q.get('post_id'));
         if (!found || found.post.deleted) return sendJson(res, 200, notFound('动态'));
-        return sendJson(
-          res,
-          200,
-          ok({ post: postObject(found.creator, found.post, { hasRight: hasRight(found.creator, found.post, user), list: false }, hosts) }),
-        );
+        const right = hasRight(found.creator, found.post, user, q.get('album_id') ?? '');
+        const post = postObject(found.creator, found.post, { hasRight: right, list: false }, hosts);
+        if (options.attachmentRedirect)
+          for (const a of post.attachment as { name: string; url: string }[])
+            a.url = `${apiOrigin}/api/file/download?post_id=${found.post.postId}&name=${encodeURIComponent(a.name)}`;
+        return sendJson(res, 200, ok({ post }));
+      }
+      case '/api/file/download': {
+        const found = findPost(q.get('post_id'));
+        const name = q.get('name') ?? '';
+        if (!user || !found || !found.post.attachments?.some((a) => a.name === name) || !hasRight(found.creator, found.post, user))
+          return send(res, 403, '<html><body><h1>403 Forbidden</h1></body></html>', 'text/html');
+        return redirect(res, hosts.vod(vodPath(found.post, 'file', name)));
+      }
+      case '/api/user/get-album-list': {
+        const c = creatorBy('userId', q.get('user_id'));
+        if (!c) return sendJson(res, 200, notFound('用户'));
+        const size = Math.min(Number(q.get('per_page')) || 20, 50);
+        const page = Math.max(1, Number(q.get('page')) || 1);
+        const all = c.albums ?? [];
+        const list = all.slice((page - 1) * size, page * size).map((a) => albumObject(c, a, hosts, user));
+        return sendJson(res, 200, ok({ list, has_more: all.length > page * size ? 1 : 0 }));
+      }
+      case '/api/user/get-album-catalog': {
+        const c = dataset.creators.find((cr) => cr.albums?.some((a) => a.albumId === q.get('album_id')));
+        const album = c?.albums?.find((a) => a.albumId === q.get('album_id'));
+        if (!c || !album) return sendJson(res, 200, notFound('作品集'));
+        const posts = album.postIds.map((id) => live(c).find((p) => p.postId === id)).filter((p): p is AfdianPost => !!p);
+        return sendJson(res, 200, ok({ list: posts.map((p, i) => catalogObject(c, p, i + 1, hosts)), has_more: 0 }));
       }
       case '/api/comment/get-list': {
         const found = findPost(q.get('post_id'));
@@ -288,6 +325,7 @@ export async function startFakeAfdian(options: FakeAfdianOptions = {}): Promise<
     handler: cdnHandler,
   });
   cdn = cdnServer.origin;
+  apiOrigin = apiServer.origin;
 
   return Object.assign(fake, {
     url: apiServer.origin,

@@ -43,7 +43,7 @@ const env = (name: string, fallback: string) => process.env[name] || fallback;
 
 export const SITES: Record<string, Site> = {
   afdian: {
-    about: 'ifdian.net and its CDN; demoDataset (星野工作室, Lumen Audio, 旧梦)',
+    about: 'afdian.com and its CDN; demoDataset (星野工作室, Lumen Audio, 旧梦)',
     env: 'FAKE_AFDIAN_KEY',
     options: {
       'cdn-port': port('pic1/vod.afdiancdn.com'),
@@ -63,7 +63,7 @@ export const SITES: Record<string, Site> = {
       return {
         close: fake.close,
         lines: [
-          `fake afdian API (ifdian.net) on ${fake.url}`,
+          `fake afdian API (afdian.com) on ${fake.url}`,
           `fake afdian CDN (pic1/vod.afdiancdn.com) on ${fake.cdnUrl}`,
           `key (the auth_token cookie): ${key}`,
         ],

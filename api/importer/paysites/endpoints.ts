@@ -5,6 +5,7 @@
 import type { PaysiteEndpoint } from '@api/config.ts';
 import type { EnvSetting, PaysiteEndpointSettings } from '@api/importer/context.ts';
 import type { Paysite } from '@shared/paysites/index.ts';
+import { afdianEndpoints } from './afdian/endpoints.ts';
 import { discordEndpoints } from './discord/endpoints.ts';
 import { fanboxEndpoints } from './fanbox/endpoints.ts';
 import { fantiaEndpoints } from './fantia/endpoints.ts';
@@ -15,6 +16,7 @@ export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [
   patreonEndpoints,
   fanboxEndpoints,
   discordEndpoints,
+  afdianEndpoints,
   fantiaEndpoints,
   gumroadEndpoints,
 ];

@@ -1,13 +1,16 @@
 /**
  * Afdian: the fake of tests/fakes/afdian.ts (real HTTP, the web API of ifdian.net with its {ec, em, data}
- * envelope, publish_sn paging and refusals, and a CDN server for pic1/vod.afdiancdn.com). The importer's
- * own tests join this file once the Afdian importer exists.
+ * envelope, publish_sn paging and refusals, and a CDN server for pic1/vod.afdiancdn.com), the importer's
+ * mapper over the recorded-shape fixtures, and the benchmark entry. The importer against the fake:
+ * afdian-import.test.ts.
  */
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { afdianFixtures } from '../../fakes/afdian-fixtures.ts';
 import { FAKE_AFDIAN_KEY, startFakeAfdian, type FakeAfdian, type FakeAfdianOptions } from '../../fakes/afdian.ts';
 import { readZip } from '../../fakes/kit/zip.ts';
+import { AfdianAnswerError, detailOf, isOn } from '@api/importer/paysites/afdian/api.ts';
+import { attachmentsOf, bodyHtml, mapPost, originalPic, postTitle } from '@api/importer/paysites/afdian/map.ts';
 
 let fake: FakeAfdian | undefined;
 afterEach(async () => {
@@ -222,5 +225,134 @@ describe('the fake Afdian', () => {
     expect(locked.data.post).toMatchObject({ has_right: 0, audio: '', pics: [] });
     const audio = afdianFixtures.find((x) => x.kind.startsWith('audio'))!.body as Json;
     expect(audio.data.post.audio).toMatch(/^https:\/\/vod\.afdiancdn\.com\//);
+  });
+});
+
+describe('the fake Afdian: albums and redirects', () => {
+  it('lists albums with bought only for the key, gives a catalog, and opens a bought album post inside it', async () => {
+    const f = await start();
+    const lumen = creator(f, 'LumenAudio');
+    const albums = (await get(`${f.url}/api/user/get-album-list?user_id=${lumen.userId}&page=1&per_page=20`)).body.data;
+    expect(albums.list.map((a: Json) => [a.title, a.bought])).toEqual([
+      ['Night Drive EP', 1],
+      ['All the stems', 0],
+    ]);
+    expect((await get(`${f.url}/api/user/get-album-list?user_id=${lumen.userId}&page=1`, {})).body.data.list[0].bought).toBe(0);
+    const ep = albums.list[0].album_id;
+    const catalog = (await get(`${f.url}/api/user/get-album-catalog?album_id=${ep}`)).body.data.list;
+    expect(catalog).toMatchObject([{ title: 'Night drive (EP track)', rank: 1, has_audio: 1 }]);
+    expect(catalog[0].audio).toBeUndefined();
+    const outside = await detail(f, 'Night drive (EP track)');
+    expect(outside).toMatchObject({ has_right: 0, audio: '' });
+    const inside = (await get(`${f.url}/api/post/get-detail?post_id=${catalog[0].post_id}&album_id=${ep}`)).body.data.post;
+    expect(inside.has_right).toBe(1);
+    expect(inside.audio).toMatch(/\.mp3\?t=/);
+  });
+
+  it('with attachmentRedirect, links attachments through the site (key needed) to the signed CDN link', async () => {
+    const f = await start({ attachmentRedirect: true });
+    const [attachment] = (await detail(f, '设定资料下载')).attachment;
+    expect(attachment.url.startsWith(f.url)).toBe(true);
+    const hop = await fetch(attachment.url, { headers: COOKIE, redirect: 'manual' });
+    expect(hop.status).toBe(302);
+    expect(hop.headers.get('location')).toMatch(new RegExp(`^${f.cdnUrl}/.*sign=`));
+    expect((await fetch(attachment.url, { redirect: 'manual' })).status).toBe(403);
+  });
+});
+
+/** Each recorded fixture through the mapper: what the stored post gets (before its files are archived). */
+describe('afdian mapper (recorded-shape fixtures)', () => {
+  const fixture = (kind: string) => afdianFixtures.find((x) => x.kind.startsWith(kind))!.body;
+  const rows: {
+    kind: string;
+    title?: string;
+    html?: RegExp;
+    main?: RegExp | null;
+    attachments?: (string | RegExp)[];
+    embed?: string | null;
+    locked?: boolean;
+  }[] = [
+    {
+      kind: 'text only',
+      title: '日常碎碎念',
+      html: /^<p>今天画了很久的背景。<\/p><p>明天继续 &amp; 加油！<\/p>$/,
+      main: null,
+      attachments: [],
+    },
+    { kind: 'gallery', title: '四月草图合集', main: /_w24_h16_s1\.jpeg$/, attachments: [/_w16_h12_s1\.jpeg$/, /_w16_h12_s1\.jpeg$/] },
+    { kind: 'file', main: null, attachments: ['角色设定资料.zip'] },
+    { kind: 'blog', html: /<img src="https:\/\/pic1\.afdiancdn\.com\/user\/[0-9a-f]{32}\/common\/[0-9a-f]{32}_w32_h24_s1\.jpeg"/ },
+    { kind: 'embed', embed: 'https://www.bilibili.com/video/BV1xx411c7mD' },
+    { kind: 'video', main: /_w32_h18_s1\.jpeg$/, attachments: ['绘画过程录屏.mp4'], embed: null },
+    { kind: 'audio', main: /\.jpeg$/, attachments: ['睡前故事（音频）.mp3'] },
+    { kind: 'locked', locked: true },
+    { kind: 'unicode title', title: '🌸 中文标题 · 日本語 — ünïcödé', html: /emoji 🎨、שלום/ },
+  ];
+  for (const row of rows) {
+    it(row.kind, () => {
+      const mapped = mapPost(detailOf(fixture(row.kind)));
+      expect(mapped.locked).toBe(row.locked ?? false);
+      expect(mapped.published).toMatch(/^2025-0[45]-\d\dT\d\d:\d\d:00$/);
+      if (row.title) expect(mapped.title).toBe(row.title);
+      if (row.html) expect(mapped.html).toMatch(row.html);
+      if (row.main === null) expect(mapped.media.main).toBeNull();
+      else if (row.main) expect(mapped.media.main?.name).toMatch(row.main);
+      if (row.attachments) {
+        const names = mapped.media.attachments.map((a) => a.name);
+        expect(names).toHaveLength(row.attachments.length);
+        row.attachments.forEach((want, i) => (typeof want === 'string' ? expect(names[i]).toBe(want) : expect(names[i]).toMatch(want)));
+      }
+      if (row.embed !== undefined) expect(mapped.embed?.url ?? null).toBe(row.embed);
+      for (const a of mapped.media.attachments) expect(a.url).toMatch(/^https:\/\/(pic1|vod)\.afdiancdn\.com\//);
+    });
+  }
+
+  it('deleted: the detail is an application error, not a post', () => {
+    expect(() => detailOf(fixture('deleted'))).toThrow(AfdianAnswerError);
+    expect(() => detailOf(fixture('deleted'))).toThrow(/error 404 \(动态不存在\)/);
+  });
+
+  it('pinned: the list page heads with the pinned post (user_top), and its next cursor is a publish_sn', () => {
+    const page = (fixture('list page') as Json).data;
+    expect(isOn(page.list[0].user_top)).toBe(true);
+    expect(isOn(page.has_more)).toBe(true);
+    expect(String(page.list.at(-1).publish_sn)).toMatch(/^\d{14}$/);
+  });
+
+  it('reads attachments in the shapes QW accepts, strips thumbnails, titles untitled posts, and keeps plain text as paragraphs', () => {
+    expect(attachmentsOf('https://vod.afdiancdn.com/a/b.zip?sign=1')).toEqual([
+      { url: 'https://vod.afdiancdn.com/a/b.zip?sign=1', name: 'b.zip' },
+    ]);
+    expect(attachmentsOf([{ download_url: 'https://x.afdiancdn.com/f', file_name: 'a/b.psd' }, { nothing: 1 }])).toEqual([
+      { url: 'https://x.afdiancdn.com/f', name: 'a_b.psd' },
+    ]);
+    expect(originalPic('https://pic1.afdiancdn.com/u/a.jpeg?imageView2/1/w/120/h/120')).toBe('https://pic1.afdiancdn.com/u/a.jpeg');
+    expect(postTitle({ title: '', content: '<p>一二三</p>', preview_text: '' })).toBe('一二三');
+    expect(bodyHtml({ content: 'line 1\nline <2>\n\npara 2' })).toBe('<p>line 1<br>line &lt;2&gt;</p><p>para 2</p>');
+  });
+});
+
+describe('afdian benchmark entry', () => {
+  it('start(5) serves 5 visible posts with files', async () => {
+    const site = (await import('../../../bench/importers/afdian.ts')).default;
+    const bench = await site.start(5);
+    try {
+      const cookie = { cookie: `auth_token=${bench.submission.session_key}` };
+      const base = bench.env.IMPORTER_AFDIAN_URL;
+      const subs = (await get(`${base}/api/my/sponsoring`, cookie)).body.data.sponsoring as Json[];
+      let visible = 0;
+      for (const s of subs) {
+        const list = (await get(`${base}/api/post/get-list?user_id=${s.user.user_id}&type=old&publish_sn=&per_page=10`, cookie)).body.data
+          .list;
+        for (const p of list) {
+          const post = (await get(`${base}/api/post/get-detail?post_id=${p.post_id}&album_id=`, cookie)).body.data.post;
+          if (post.has_right && post.cover && post.pics.length > 0) visible++;
+        }
+      }
+      expect(visible).toBe(5);
+      expect(bench.requests()).toBeGreaterThan(0);
+    } finally {
+      await bench.close();
+    }
   });
 });
