@@ -361,7 +361,14 @@ const ROWS: {
   {
     kind: 'text only',
     id: 'RJ01000008',
-    stored: { user: 'RG01000001', title: '短編小説「雨宿り」', published: '2024-04-20T15:00:00', edited: null, tags: [], files: ['RJ01000008.zip'] },
+    stored: {
+      user: 'RG01000001',
+      title: '短編小説「雨宿り」',
+      published: '2024-04-20T15:00:00',
+      edited: null,
+      tags: [],
+      files: ['RJ01000008.zip'],
+    },
     body: /^<p>テキストのみの作品です。<\/p>$/,
     download: 'direct',
   },
@@ -392,22 +399,47 @@ const ROWS: {
     },
     download: 'direct',
   },
-  { kind: 'blog with inline image', id: 'RJ01000001', body: /<img src="\/\/img\.dlsite\.jp\/[^"]+RJ01000001_img_smp1\.jpg" alt="サンプル">/ },
+  {
+    kind: 'blog with inline image',
+    id: 'RJ01000001',
+    body: /<img src="\/\/img\.dlsite\.jp\/[^"]+RJ01000001_img_smp1\.jpg" alt="サンプル">/,
+  },
   {
     kind: 'embed',
     id: 'RJ01000004',
-    stored: { user: 'RG01000002', title: 'ブラウザで読む短編集', published: '2024-02-10T15:00:00', edited: null, tags: ['ラブコメ'], files: [] },
+    stored: {
+      user: 'RG01000002',
+      title: 'ブラウザで読む短編集',
+      published: '2024-02-10T15:00:00',
+      edited: null,
+      tags: ['ラブコメ'],
+      files: [],
+    },
     download: 'none',
   },
   {
     kind: 'video',
     id: 'RJ01000006',
-    stored: { user: 'RG01000002', title: '3秒タイムラプス動画', published: '2024-05-05T15:00:00', edited: null, tags: ['CG・イラスト'], files: ['RJ01000006.zip'] },
+    stored: {
+      user: 'RG01000002',
+      title: '3秒タイムラプス動画',
+      published: '2024-05-05T15:00:00',
+      edited: null,
+      tags: ['CG・イラスト'],
+      files: ['RJ01000006.zip'],
+    },
   },
   {
     kind: 'audio',
     id: 'RJ01000011',
-    stored: { user: 'RG01000001', title: 'おやすみボイス', published: '2024-08-10T15:00:00', edited: null, tags: ['ASMR'], files: ['RJ01000011.zip'] },
+    stored: {
+      user: 'RG01000001',
+      title: 'おやすみボイス',
+      published: '2024-08-10T15:00:00',
+      edited: null,
+      tags: ['ASMR'],
+      files: ['RJ01000011.zip'],
+    },
   },
   { kind: 'locked', id: 'RJ01000010' },
   { kind: 'deleted', id: 'RJ01000009' },
@@ -428,7 +460,14 @@ const ROWS: {
   {
     kind: 'DRM work',
     id: 'RJ01000005',
-    stored: { user: 'RG01000001', title: '専用ビューア版コミック', published: '2023-10-01T15:00:00', edited: null, tags: ['ラブコメ'], files: [] },
+    stored: {
+      user: 'RG01000001',
+      title: '専用ビューア版コミック',
+      published: '2023-10-01T15:00:00',
+      edited: null,
+      tags: ['ラブコメ'],
+      files: [],
+    },
   },
 ];
 
@@ -464,7 +503,9 @@ describe('the DLsite mappers, from the recorded-shape fixtures', () => {
     expect(descriptionHtml(page)).toBe(
       '<p>夏の終わりに、ゆっくり休みませんか。</p><p><img src="//img.dlsite.jp/modpub/images2/work/doujin/RJ01001000/RJ01000001_img_smp1.jpg" alt="サンプル"></p><p>トラック：はじめに／耳かき</p>',
     );
-    expect(descriptionHtml('<div itemprop="description"><div>a<div>b</div></div>c</div><div>after</div>')).toBe('<div>a<div>b</div></div>c');
+    expect(descriptionHtml('<div itemprop="description"><div>a<div>b</div></div>c</div><div>after</div>')).toBe(
+      '<div>a<div>b</div></div>c',
+    );
     expect(descriptionHtml('<p>no description</p>')).toBeUndefined();
     expect(partLinks(splitPage(w('RJ01000002'), 'https://www.dlsite.com'), 'RJ01000002')).toEqual([
       'https://www.dlsite.com/home/download/=/number/1/product_id/RJ01000002.html',
@@ -474,9 +515,9 @@ describe('the DLsite mappers, from the recorded-shape fixtures', () => {
     expect(directLink(serial, 'VJ01000003')).toBe('https://www.dlsite.com/home/download/=/product_id/VJ01000003.html');
     expect(partLinks(serial, 'VJ01000003')).toEqual([]);
     expect(downloadKind('https://www.dlsite.com/home/serial/=/product_id/VJ01000003.html')).toBe('serial');
-    expect(fileServerName('https://download.dlsite.com/get/=/type/work/domain/doujin/dir/RJ299000/file/RJ298231.part1.exe/_/20200903152647')).toBe(
-      'RJ298231.part1.exe',
-    );
+    expect(
+      fileServerName('https://download.dlsite.com/get/=/type/work/domain/doujin/dir/RJ299000/file/RJ298231.part1.exe/_/20200903152647'),
+    ).toBe('RJ298231.part1.exe');
     expect(fileServerName('https://download.dlsite.com/get/=/file/%E4%BD%9C%E5%93%81.zip/_/1')).toBe('作品.zip');
   });
 

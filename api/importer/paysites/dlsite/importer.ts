@@ -60,9 +60,7 @@ async function plan(ctx: ImportContext, api: DlsiteApi, pageLimit: number): Prom
     list.push({ w: workno, m: work.maker.id });
   }
   const cursor: Cursor = { plan: { works: list, makers, limit }, at: 0, counts: {} };
-  const log = [
-    `Found ${countLabel(worknos.length, 'purchased work')} by ${countLabel(Object.keys(makers).length, 'circle')}.`,
-  ];
+  const log = [`Found ${countLabel(worknos.length, 'purchased work')} by ${countLabel(Object.keys(makers).length, 'circle')}.`];
   if (gone.length) {
     const named = gone.slice(0, NAMED).join(', ') + (gone.length > NAMED ? ` and ${gone.length - NAMED} more` : '');
     log.push(`Skipped ${countLabel(gone.length, 'work')} DLsite no longer has (withdrawn or deleted): ${named}.`);
@@ -87,7 +85,9 @@ async function prepareWork(ctx: ImportContext, api: DlsiteApi, work: PlayWork) {
   const page = await api.workPage(info?.site_id || 'maniax', work.workno);
   const content = await archiveInlineImages(ctx, api.client, bodyHtml(page ? descriptionHtml(page) : undefined, info));
   const coverRef = coverOf(work, info);
-  const cover = coverRef ? await archiveFile(ctx, api.client, new URL(coverRef.url, api.client.url('/')).toString(), coverRef.name) : undefined;
+  const cover = coverRef
+    ? await archiveFile(ctx, api.client, new URL(coverRef.url, api.client.url('/')).toString(), coverRef.name)
+    : undefined;
   const edited = workPost(work, info, { content, cover: null, attachments: [] }).edited ?? null;
   const kept = storedFiles(ctx, work, info, edited);
   const fetched = kept ? undefined : await archiveWorkFiles(ctx, api, work, info);

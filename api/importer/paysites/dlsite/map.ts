@@ -104,7 +104,9 @@ export function isDrmFile(name: string): boolean {
 
 /** The work's genres: product.json's, else Play's tags of class genre. */
 export function tagsOf(work: PlayWork, info: Product | undefined): string[] {
-  const names = info?.genres?.length ? info.genres.map((g) => g.name) : (work.tags ?? []).filter((t) => t.class === 'genre').map((t) => t.name);
+  const names = info?.genres?.length
+    ? info.genres.map((g) => g.name)
+    : (work.tags ?? []).filter((t) => t.class === 'genre').map((t) => t.name);
   return [...new Set(names.map((n) => n.trim()).filter(Boolean))];
 }
 
