@@ -8,6 +8,9 @@ export const E2E_DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-d
 /** A fake Patreon (tests/fakes/patreon-server.ts) the site's importer talks to in the browser tests. */
 export const E2E_FAKE_PATREON_PORT = Number(process.env.E2E_FAKE_PATREON_PORT ?? E2E_PORT + 1000);
 const fakePatreonUrl = `http://127.0.0.1:${E2E_FAKE_PATREON_PORT}`;
+/** A fake DLsite (tests/fakes/serve.ts dlsite): its .dlsite.com hosts on this port, img.dlsite.jp on the next. */
+export const E2E_FAKE_DLSITE_PORT = Number(process.env.E2E_FAKE_DLSITE_PORT ?? E2E_PORT + 1060);
+const fakeDlsiteUrl = `http://127.0.0.1:${E2E_FAKE_DLSITE_PORT}`;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -34,6 +37,14 @@ export default defineConfig({
       stdout: 'pipe',
     },
     {
+      command: `npx tsx tests/fakes/serve.ts dlsite --port ${E2E_FAKE_DLSITE_PORT} --cdn-port ${E2E_FAKE_DLSITE_PORT + 1}`,
+      // 401 without a Play session means it is up.
+      url: `${fakeDlsiteUrl}/api/v3/content/count`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+    },
+    {
       command: 'npx tsx scripts/start.ts',
       url: `http://127.0.0.1:${E2E_PORT}/api/v1/app_version`,
       timeout: 300_000,
@@ -45,6 +56,8 @@ export default defineConfig({
         DATA_DIR: E2E_DATA_DIR,
         TROVE_ENV: 'test',
         IMPORTER_PATREON_URL: fakePatreonUrl,
+        IMPORTER_DLSITE_URL: fakeDlsiteUrl,
+        IMPORTER_DLSITE_PLAY_URL: fakeDlsiteUrl,
         IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
       },
     },
