@@ -204,6 +204,32 @@ describe('dlsite import', () => {
     expectNoKeyLeak(id);
   });
 
+  it('takes a whole browser Cookie string as the key (without its stale Play session), and no cookie reaches the data folder', async () => {
+    const uid = 'LeakCheckUidJp_7f3a9c2e51';
+    const key = `Cookie: __DLsite_SID=${FAKE_DLSITE_KEY}; uid_jp=${uid}; play_session=stalePlaySession0123456789; locale=ja-jp`;
+    t.db.pragma('wal_autocheckpoint = 0');
+    const id = queue('cookie-string', key);
+    await worker().runOnce();
+    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect(counts().posts).toBe(9);
+    expect(fake.requests.some((r) => r.headers.cookie?.includes('stalePlaySession'))).toBe(false);
+    expect(fake.requests.find((r) => r.path === '/api/v3/content/count')!.headers.cookie).toContain(`uid_jp=${uid}`);
+    // Every byte of the data folder (database, its WAL, the file store, secrets) and the log, in clear, hex, base64, URL-encoded.
+    const files = (dir: string): string[] =>
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    const haystacks = [...files(t.dir).map((f) => fs.readFileSync(f)), Buffer.from(getImportLogs(t.db, id).join('\n'))];
+    for (const secret of [FAKE_DLSITE_KEY, uid, key]) {
+      const forms = [secret, Buffer.from(secret).toString('hex'), Buffer.from(secret).toString('base64'), encodeURIComponent(secret)];
+      for (const form of forms)
+        expect(
+          haystacks.some((h) => h.includes(form)),
+          `${secret.slice(0, 8)}… as ${form.slice(0, 8)}…`,
+        ).toBe(false);
+    }
+  });
+
   it("takes the store's login page where a download should be as a refused key", async () => {
     const api = dlsiteApi({ config, key: FAKE_DLSITE_KEY, signal: new AbortController().signal } as ImportContext);
     await api.connect();
