@@ -270,6 +270,27 @@ describe('dlsite import', () => {
     expectNoKeyLeak(id);
   });
 
+  it('says clearly, and retries later, when DLsite refuses a request it should answer (403)', async () => {
+    fake.fail(1, 403);
+    const id = queue('refused');
+    await worker().runOnce();
+    expect(getImport(t.db, id)!).toMatchObject({ finished_at: null, retry_count: 1, is_key_invalid: false });
+    expect(getImportLogs(t.db, id).at(-1)).toMatch(
+      /^DLsite error: DLsite refused a request \(403\): the importer may need an update; retrying at /,
+    );
+    // Mid-import (product.json of a work) the line names the work.
+    updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    fake.delayMs = 20;
+    const w = worker();
+    const running = w.runOnce();
+    while (!fake.requests.some((r) => r.path.includes('product.json'))) await sleep(1);
+    fake.fail(1, 403);
+    await running;
+    expect(getImportLogs(t.db, id).at(-1)).toMatch(
+      /^DLsite error: DLsite refused a request for RJ\d+ \(403\): the importer may need an update/,
+    );
+  });
+
   it('re-imports without downloading unchanged archives or recording changes; a version up stores a revision', async () => {
     queue('first');
     await worker().runOnce();

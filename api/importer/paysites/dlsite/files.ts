@@ -5,8 +5,13 @@
  * product.json's `contents`. DRM files (only DLsite's viewer opens them) and scrambled Play images are
  * skipped with a log line. Nothing is written here but the file store (content-addressed, idempotent).
  */
-import { archiveFile, type ArchivedFile } from '@api/importer/content.ts';
+import path from 'node:path';
+import { dataPaths } from '@api/config.ts';
+import { registerFile } from '@api/data/files.ts';
+import { archiveFile, progressLogger, skipLine, type ArchivedFile } from '@api/importer/content.ts';
 import type { ImportContext } from '@api/importer/context.ts';
+import { TransientError } from '@api/importer/errors.ts';
+import { PaysiteRequestError } from '@api/importer/fetch.ts';
 import { countLabel } from '@shared/format.ts';
 import type { DlsiteApi, PlayWork, Product } from './api.ts';
 import { directLink, downloadKind, fileServerName, isDrmFile, partLinks } from './map.ts';
@@ -69,8 +74,30 @@ async function archiveResolved(
     skipped.push(`${name} (DRM: it opens only in DLsite's viewer)`);
     return;
   }
-  const file = await archiveFile(ctx, api.client, fileUrl, name);
+  const file = await archiveFromFileServer(ctx, api, fileUrl, name);
   if (file) out.push(file);
+}
+
+/**
+ * archiveFile for the file server, except that its 403 (the download cookie the store's redirect set was
+ * refused) is not a skipped file but a change on DLsite's side: a clear line and a retry later.
+ */
+async function archiveFromFileServer(ctx: ImportContext, api: DlsiteApi, url: string, name: string): Promise<ArchivedFile | undefined> {
+  const ext = path.extname(name).toLowerCase();
+  try {
+    const stored = await api.client.download(url, dataPaths(ctx.config.dataDir).files, /^\.[a-z0-9]{1,10}$/.test(ext) ? ext : '', {
+      onProgress: progressLogger(ctx, name),
+    });
+    registerFile(ctx.db, { hash: stored.sha256, size: stored.size, ext: path.extname(stored.path), mime: stored.mime });
+    return { name: name.slice(0, 255), path: stored.path, hash: stored.sha256 };
+  } catch (error) {
+    if (error instanceof PaysiteRequestError && error.status === 403)
+      throw new TransientError(`DLsite's file server refused the download of ${name} (403): the importer may need an update`);
+    const line = skipLine(name, error);
+    if (!line) throw error;
+    ctx.log(line);
+    return undefined;
+  }
 }
 
 /** The web versions of a browser-only work's files, from DLsite Play. */

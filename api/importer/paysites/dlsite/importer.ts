@@ -16,6 +16,8 @@ import { getPost, upsertPost, type PostFileInput } from '@api/data/posts.ts';
 import { nowEpoch } from '@api/data/util.ts';
 import { archiveFile, archiveInlineImages } from '@api/importer/content.ts';
 import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
+import { TransientError } from '@api/importer/errors.ts';
+import { PaysiteRequestError } from '@api/importer/fetch.ts';
 import { countLabel } from '@shared/format.ts';
 import { dlsiteApi, type DlsiteApi, type PlayWork, type Product } from './api.ts';
 import { archiveWorkFiles } from './files.ts';
@@ -79,6 +81,18 @@ function storedFiles(ctx: ImportContext, work: PlayWork, info: Product | undefin
   return existing.attachments.map((a) => ({ name: a.name, path: a.path }));
 }
 
+/**
+ * A 4xx other than the ones judged where they come (404 = gone) is DLsite refusing a request this
+ * importer made (a header, a cookie, a signature): a change on DLsite's side, said clearly and retried later.
+ */
+const refused =
+  (what = 'a request') =>
+  (error: unknown): never => {
+    if (error instanceof PaysiteRequestError)
+      throw new TransientError(`DLsite refused ${what} (${error.status}): the importer may need an update`);
+    throw error;
+  };
+
 /** Fetches a work's page, cover and files; writes nothing but the file store (the caller's step writes the post). */
 async function prepareWork(ctx: ImportContext, api: DlsiteApi, work: PlayWork) {
   const info = await api.product(work.workno);
@@ -108,7 +122,7 @@ async function importWorks(ctx: ImportContext, api: DlsiteApi, start: Cursor): P
     }
     const item = works[cursor.at];
     const work = batch.works.get(item.w);
-    const prepared = work ? await prepareWork(ctx, api, work) : undefined;
+    const prepared = work ? await prepareWork(ctx, api, work).catch(refused(`a request for ${item.w}`)) : undefined;
     const at = cursor.at + 1;
     const log = prepared ? prepared.log : [`Skipped ${item.w}: DLsite no longer has this work.`];
     if (at % limit === 0 || at === works.length) log.push(`Imported ${at} of ${countLabel(works.length, 'work')}.`);
@@ -160,4 +174,4 @@ async function importAll(ctx: ImportContext): Promise<void> {
   finish(ctx, cursor);
 }
 
-export const dlsiteImporter: PaysiteImporter = { run: (ctx) => importAll(ctx) };
+export const dlsiteImporter: PaysiteImporter = { run: (ctx) => importAll(ctx).catch(refused()) };
