@@ -505,3 +505,31 @@ export function demoDataset(): DlsiteDataset {
     ],
   };
 }
+
+/**
+ * A library of `count` bought works over three circles, for the benchmark (bench/importers/dlsite.ts):
+ * voice works and CG sets in turn, each with a cover, one sample shown in its description and one zip.
+ */
+export function generatedDataset(count: number): DlsiteDataset {
+  const makers = demoDataset().makers;
+  const works = Array.from({ length: count }, (_, i) =>
+    work(100 + i, {
+      site: 'maniax',
+      makerId: makers[i % makers.length].id,
+      name: { ja_JP: `ベンチ作品 ${i + 1}` },
+      workType: i % 2 ? 'ICG' : 'SOU',
+      workTypeString: i % 2 ? 'CG・イラスト' : 'ボイス・ASMR',
+      age: 'all',
+      genres: [i % 2 ? G.cg : G.asmr],
+      creators: [],
+      introS: `作品 ${i + 1}`,
+      description: `<p>作品 ${i + 1} の説明。</p><p><img src="SAMPLE:1"></p>`,
+      registDate: new Date(Date.UTC(2024, 0, 1) + i * 3600_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+      fileType: i % 2 ? 'IJP' : 'MP3',
+      delivery: { kind: 'direct', file: `RJ0${1_000_100 + i}.zip` },
+      salesDate: new Date(Date.UTC(2024, 6, 1) + i * 60_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+      samples: 1,
+    }),
+  );
+  return { makers, works };
+}

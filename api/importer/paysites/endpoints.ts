@@ -7,6 +7,7 @@ import type { EnvSetting, PaysiteEndpointSettings } from '@api/importer/context.
 import type { Paysite } from '@shared/paysites/index.ts';
 import { afdianEndpoints } from './afdian/endpoints.ts';
 import { discordEndpoints } from './discord/endpoints.ts';
+import { dlsiteEndpoints } from './dlsite/endpoints.ts';
 import { fanboxEndpoints } from './fanbox/endpoints.ts';
 import { fantiaEndpoints } from './fantia/endpoints.ts';
 import { gumroadEndpoints } from './gumroad/endpoints.ts';
@@ -17,6 +18,7 @@ export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [
   fanboxEndpoints,
   discordEndpoints,
   afdianEndpoints,
+  dlsiteEndpoints,
   fantiaEndpoints,
   gumroadEndpoints,
 ];

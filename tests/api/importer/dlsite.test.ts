@@ -1,8 +1,8 @@
 /**
  * DLsite: the fake of tests/fakes/dlsite.ts (real HTTP: the .dlsite.com hosts folded onto one origin with
  * the store-session -> Play-session exchange, the Play library API, the download redirects to the file
- * server, the store's public JSON and pages; img.dlsite.jp on a second server). The importer's own tests
- * join this file once the DLsite importer exists.
+ * server, the store's public JSON and pages; img.dlsite.jp on a second server). The importer's mappers from
+ * the recorded-shape fixtures: dlsite-map.test.ts; the importer against the fake: dlsite-import.test.ts.
  */
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
