@@ -7,9 +7,10 @@ import type { EnvSetting, PaysiteEndpointSettings } from '@api/importer/context.
 import type { Paysite } from '@shared/paysites/index.ts';
 import { discordEndpoints } from './discord/endpoints.ts';
 import { fanboxEndpoints } from './fanbox/endpoints.ts';
+import { fanslyEndpoints } from './fansly/endpoints.ts';
 import { patreonEndpoints } from './patreon/endpoints.ts';
 
-export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [patreonEndpoints, fanboxEndpoints, discordEndpoints];
+export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [patreonEndpoints, fanboxEndpoints, discordEndpoints, fanslyEndpoints];
 
 function urlSetting(setting: EnvSetting, env: NodeJS.ProcessEnv): string {
   return (env[setting.variable] || setting.default).replace(/\/+$/, '');
