@@ -183,3 +183,217 @@ describe('a full import', () => {
     expect(everything).not.toContain(fake.token);
   });
 });
+
+describe('importing again', () => {
+  it('adds nothing on an identical re-import and keeps a revision of a changed post', async () => {
+    await setup();
+    const { account } = signIn(t.db);
+    await runImport({ save_dms: true, account_id: account.id });
+    const before = snapshot();
+    expect(before).toMatchObject({ posts: 16, dms: 23, revisions: 0 });
+    const changes = count('SELECT count(*) AS n FROM changes');
+
+    await runImport({ save_dms: true, account_id: account.id });
+    expect(snapshot()).toEqual(before);
+    // Only the creators' import dates moved: no post change for the rebuild to render.
+    expect(count("SELECT count(*) AS n FROM changes WHERE rowid > ? AND kind = 'post'", changes)).toBe(0);
+
+    const edited = postId('New piece finished');
+    fake.editPost(edited, 'New piece finished, now signed #illustration #signed');
+    const id = await runImport();
+    expect(snapshot()).toEqual({ ...before, revisions: 1 });
+    const [revision] = listPostRevisions(t.db, 'fansly', MIKA.id, edited);
+    expect(revision.content).toBe('<p>New piece finished #illustration</p>');
+    expect(getPost(t.db, 'fansly', MIKA.id, edited)).toMatchObject({
+      content: '<p>New piece finished, now signed #illustration #signed</p>',
+      tags: ['illustration', 'signed'],
+    });
+    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+  });
+});
+
+describe('paysite trouble', () => {
+  it('waits out a short 429 Retry-After and finishes in the same try', async () => {
+    await setup();
+    fake.rateLimit(2, 1);
+    const started = Date.now();
+    const id = await runImport();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
+    expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(2);
+    expect(getImport(t.db, id)).toMatchObject({ retry_count: 0 });
+    expect(postCount()).toBe(16);
+  });
+
+  it('retries later after a long 429, a 5xx or a 418, then resumes where it stopped', async () => {
+    await setup();
+    const w = worker();
+    const id = queue();
+    fake.rateLimit(1, 600);
+    await w.runOnce();
+    const waiting = getImport(t.db, id)!;
+    expect(waiting).toMatchObject({ finished_at: null, retry_count: 1 });
+    expect(Date.parse(`${waiting.resuming_at}Z`)).toBeGreaterThan(Date.now() + 590_000);
+    expect(getImportLogs(t.db, id).at(-1)).toMatch(/^Fansly error: Fansly rate limit reached \(429\); retrying at .* UTC\.$/);
+
+    for (const [status, line] of [
+      [502, 'Fansly answered 502'],
+      [418, 'Fansly answered 418'],
+    ] as const) {
+      updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+      fake.fail(1, status);
+      await w.runOnce();
+      expect(getImport(t.db, id)!.finished_at).toBeNull();
+      expect(getImportLogs(t.db, id).at(-1)).toContain(`Fansly error: ${line}; retrying at`);
+    }
+    updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    await w.runOnce();
+    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect(postCount()).toBe(16);
+  });
+
+  it('fails the import on a refused token and marks the kept key dead', async () => {
+    await setup();
+    const keyId = addAutoImportKey(t.db, { service: 'fansly', encrypted_key: Buffer.from('sealed elsewhere') });
+    fake.expireKey();
+    const id = await runImport({ key_id: keyId });
+    expect(getImport(t.db, id)).toMatchObject({ is_key_invalid: true, finished_at: expect.any(String) });
+    expect(getImportLogs(t.db, id).at(-1)).toBe('Fansly rejected the session key; the import failed.');
+    expect((t.db.prepare('SELECT dead FROM auto_import_keys WHERE id = ?').get(keyId) as { dead: number }).dead).toBe(1);
+    expect(postCount()).toBe(0);
+  });
+
+  it('takes the key in its base64 JSON form, and reads a rotated check key from main.js', async () => {
+    await setup({ checkKey: 'abCdE1-fGhiJk-lmNopq' });
+    const json = Buffer.from(JSON.stringify({ id: fake.sessionId, accountId: fake.dataset.me.id, token: fake.token })).toString('base64');
+    const id = await runImport({ key: json });
+    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect(postCount()).toBe(16);
+    expect(getImportLogs(t.db, id).join('\n')).not.toContain('check key');
+  });
+
+  it('says so clearly, and does not call the key dead, when the check key cannot be read and Fansly refuses the signature', async () => {
+    await setup({ checkKey: 'abCdE1-fGhiJk-lmNopq' });
+    fake.hideCheckKey();
+    const id = await runImport();
+    const logs = getImportLogs(t.db, id);
+    expect(logs).toContain("Could not read Fansly's check key from its web app; signing with the last known one.");
+    expect(logs.at(-1)).toMatch(/^Fansly error: Fansly refused a signed request, and its check key could not be read from fansly\.com/);
+    expect(getImport(t.db, id)).toMatchObject({ is_key_invalid: false, finished_at: null, retry_count: 1 });
+  });
+
+  it('skips files the CDN refuses (an expired signature) with a log line each, and still stores the posts', async () => {
+    await setup({ urlTtlSeconds: 0 });
+    const id = await runImport();
+    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    const logs = getImportLogs(t.db, id);
+    expect(logs.filter((l) => /^Skipped \d{18}\.(jpeg|mp4|m4a): the paysite answered 403\.$/.test(l)).length).toBeGreaterThan(10);
+    expect(logs).toContain('Skipped icon.jpeg: the paysite answered 403.');
+    expect(post('New piece finished')!.file).toEqual({});
+    expect(postCount()).toBe(16);
+    expect(logs.join('\n')).not.toMatch(/Signature=|Policy=/);
+  });
+
+  it('skips videos over the size cap, whether a file or HLS, with a log line', async () => {
+    await setup({}, { IMPORTER_MAX_FILE_MB: '0.005' });
+    const id = await runImport();
+    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    const logs = getImportLogs(t.db, id);
+    expect(logs).toContain(`Skipped ${MIKA.posts.find((p) => p.content.startsWith('Timelapse'))!.media[0].id}.mp4: larger than 5 KB.`);
+    expect(logs).toContain(`Skipped ${MIKA.posts.find((p) => p.content.startsWith('Stream replay'))!.media[0].id}.mp4: larger than 5 KB.`);
+    expect(post('Timelapse')!.attachments).toEqual([]);
+    expect(post('New piece finished')!.file).toMatchObject({ name: expect.stringMatching(/\.jpeg$/) });
+  });
+});
+
+describe('stopping and resuming', () => {
+  it('stops between posts and resumes with nothing duplicated or lost', async () => {
+    await setup();
+    const { account } = signIn(t.db);
+    const id = queue({ save_dms: true, account_id: account.id });
+    fake.delayMs = 20;
+    const first = worker();
+    const running = first.runOnce();
+    while (postCount() < 6) await sleep(2);
+    await first.stop();
+    await running;
+    expect(postCount()).toBeLessThan(16);
+    expect(getImport(t.db, id)!.finished_at).toBeNull();
+
+    fake.delayMs = 0;
+    await worker().runOnce();
+    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect(snapshot()).toMatchObject({ posts: 16, dms: 23, revisions: 0 });
+    const logs = getImportLogs(t.db, id);
+    for (const line of [
+      'Found 2 creators (1 subscription, 2 followed accounts).',
+      'Creator Mika ミカ 🌸: imported 15 posts.',
+      DMS_DONE_LINE,
+    ])
+      expect(logs.filter((l) => l === line)).toHaveLength(1);
+    expect(logs).toContain('The worker stopped; the import will resume.');
+  });
+
+  it('survives kill -9 of scripts/worker.ts mid-timeline: the restart finishes with every post and DM once', async () => {
+    await setup();
+    const { account } = signIn(t.db);
+    const children: ChildProcess[] = [];
+    const start = () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts')], {
+        env: { ...process.env, ...env, IMPORT_LEASE_SECONDS: '2' },
+        stdio: ['ignore', 'ignore', 'ignore'],
+      });
+      children.push(child);
+      return child;
+    };
+    try {
+      const id = queue({ save_dms: true, account_id: account.id });
+      fake.delayMs = 60;
+      const first = start();
+      for (let waited = 0; postCount() < 5; waited += 20) {
+        if (waited > 30_000) throw new Error('the worker did not start saving posts');
+        await sleep(20);
+      }
+      first.kill('SIGKILL');
+      await new Promise((resolve) => first.once('exit', resolve));
+      expect(postCount()).toBeLessThan(16);
+      expect(getImport(t.db, id)!.finished_at).toBeNull();
+
+      fake.delayMs = 0;
+      const second = start();
+      for (let waited = 0; !getImport(t.db, id)!.finished_at; waited += 100) {
+        if (waited > 40_000) throw new Error('the import did not finish after the restart');
+        await sleep(100);
+      }
+      second.kill('SIGTERM');
+      await new Promise((resolve) => second.once('exit', resolve));
+      expect(snapshot()).toMatchObject({ posts: 16, dms: 23, revisions: 0 });
+      const logs = getImportLogs(t.db, id);
+      expect(logs.filter((l) => l.startsWith('Found 2 creators'))).toHaveLength(1);
+      expect(logs.filter((l) => l === 'Creator Mika ミカ 🌸: imported 15 posts.')).toHaveLength(1);
+      expect(logs.filter((l) => l === DMS_DONE_LINE)).toHaveLength(1);
+      expect(logs).toContain('Resumed after an interruption.');
+    } finally {
+      children.forEach((c) => c.exitCode === null && c.kill('SIGKILL'));
+    }
+  }, 90_000);
+});
+
+describe('the token', () => {
+  it('is nowhere in the data folder, the log or the rows after an import, in clear, base64 or hex', async () => {
+    await setup();
+    const { account } = signIn(t.db);
+    await runImport({ save_dms: true, account_id: account.id });
+    t.db.pragma('wal_checkpoint(PASSIVE)');
+    const secret = Buffer.from(fake.token);
+    const needles = [secret, Buffer.from(secret.toString('hex')), Buffer.from(Buffer.from(fake.token, 'base64').toString())];
+    const walk = (dir: string): string[] =>
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) => (e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    const found = walk(t.dir).filter((file) => {
+      const bytes = fs.readFileSync(file);
+      return needles.some((needle) => bytes.includes(needle));
+    });
+    expect(found).toEqual([]);
+  });
+});

@@ -182,10 +182,24 @@ export async function openFanslyApi(ctx: ImportContext): Promise<FanslyApi> {
   if (!found) ctx.log("Could not read Fansly's check key from its web app; signing with the last known one.");
   const checkKey = found ?? KNOWN_CHECK_KEY;
 
+  const call = async (url: string, headers: Record<string, string>): Promise<unknown> => {
+    try {
+      return await client.getJson(url, { headers });
+    } catch (error) {
+      // JK's client retries 418 like a 5xx: Fansly sends it at times.
+      if (error instanceof PaysiteRequestError && error.status === 418) throw new TransientError('Fansly answered 418');
+      if (error instanceof KeyRejectedError && !found) {
+        const line = 'Fansly refused a signed request, and its check key could not be read from fansly.com: the signing may have changed.';
+        ctx.log(line);
+        throw new TransientError(line);
+      }
+      throw error;
+    }
+  };
   let device: { id: string; at: number } | undefined;
   const deviceId = async () => {
     if (!device || Date.now() - device.at > DEVICE_ID_MAX_AGE_MS) {
-      const body = envelope.safeParse(await client.getJson(`/api/v1/device/id?${queryString({})}`));
+      const body = envelope.safeParse(await call(`/api/v1/device/id?${queryString({})}`, {}));
       if (!body.success || typeof body.data.response !== 'string')
         throw new TransientError('Fansly sent a device id the importer does not understand');
       device = { id: body.data.response, at: Date.now() };
@@ -210,20 +224,7 @@ export async function openFanslyApi(ctx: ImportContext): Promise<FanslyApi> {
         'fansly-client-check': clientCheck(checkKey, pathname, device),
         ...(sessionId ? { 'fansly-session-id': sessionId } : {}),
       };
-      let answer: unknown;
-      try {
-        answer = await client.getJson(`${pathname}?${queryString(query)}`, { headers });
-      } catch (error) {
-        // JK's client retries 418 like a 5xx: Fansly sends it at times.
-        if (error instanceof PaysiteRequestError && error.status === 418) throw new TransientError('Fansly answered 418');
-        if (error instanceof KeyRejectedError && !found) {
-          const line =
-            'Fansly refused a signed request, and its check key could not be read from fansly.com: the signing may have changed.';
-          ctx.log(line);
-          throw new TransientError(line);
-        }
-        throw error;
-      }
+      const answer = await call(`${pathname}?${queryString(query)}`, headers);
       const body = envelope.safeParse(answer);
       if (!body.success || (body.data.success !== true && body.data.success !== 'true'))
         throw new TransientError(`Fansly did not answer ${what} with success`);
