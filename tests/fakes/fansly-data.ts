@@ -568,3 +568,41 @@ export function hlsFiles(accountId: string, spec: FanslyMediaSpec) {
     masterText: hlsMaster([{ uri: `${plus(spec.id, 3)}_${h}.m3u8`, width: w, height: h, bandwidth: 120000 }]),
   };
 }
+
+/**
+ * A dataset of about `posts` visible posts over three subscribed creators, for the importer benchmark
+ * (bench/importers/fansly.ts): each post has two images (the post's file and an attachment), every third
+ * one as a bundle; no DMs.
+ */
+export function benchDataset(posts: number): FanslyDataset {
+  const names = ['Bench Aoi', 'Bench Ben', 'Bench Cleo'];
+  let counter = 100_000;
+  const next = () => sf((counter += 10));
+  const creators: FanslyCreator[] = names.map((displayName, c) => ({
+    id: sf(10_000 + c * 100),
+    username: displayName.toLowerCase().replace(' ', '_'),
+    displayName,
+    about: '',
+    tier: { id: sf(10_010 + c * 100), name: 'Bench', price: 5000 },
+    walls: [],
+    subscribed: true,
+    following: true,
+    avatarId: sf(10_020 + c * 100),
+    bannerId: sf(10_030 + c * 100),
+    posts: [],
+  }));
+  for (let n = 0; n < posts; n++) {
+    const media: FanslyMediaSpec[] = [
+      { id: next(), kind: 'image' },
+      { id: next(), kind: 'image' },
+    ];
+    creators[n % creators.length].posts.push({
+      id: next(),
+      createdAt: T0 + n * 3600,
+      content: `Bench post ${n + 1} #bench`,
+      media,
+      bundleId: n % 3 === 0 ? next() : undefined,
+    });
+  }
+  return { me: { id: sf(99_000), username: 'bench_fan', displayName: 'Bench Fan' }, creators, groups: [] };
+}

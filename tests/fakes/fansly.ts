@@ -117,6 +117,8 @@ export interface FakeFansly {
   rateLimit(count: number, retryAfterSeconds: number): void;
   fail(count: number, status?: number): void;
   expireKey(): void;
+  /** main.*.js answers 404 from now on (a site change the importer cannot read its check key from). */
+  hideCheckKey(): void;
   editPost(postId: string, content: string): void;
   advanceClock(seconds: number): void;
   close(): Promise<void>;
@@ -149,6 +151,7 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
   const requests: FakeRequestLog[] = [];
   const deviceIds = new Set<string>();
   let expired = false;
+  let checkKeyHidden = false;
   let deviceCounter = 0n;
   const delay = () => fake.delayMs;
   const signer = new UrlSigner(`fansly-cdn-${Math.random()}`, 'K2JCJMDEHXQW5F', clock.now);
@@ -202,7 +205,7 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
       );
       return true;
     }
-    if (path === `/${FANSLY_MAIN_JS}`) {
+    if (path === `/${FANSLY_MAIN_JS}` && !checkKeyHidden) {
       // The key is an expression now (JK evaluates it): two parts reversed and joined, plus the last.
       const [a, b, c] = checkKey.split('-');
       const expression =
@@ -467,6 +470,7 @@ export async function startFakeFansly(options: FakeFanslyOptions = {}): Promise<
     rateLimit: faults.rateLimit,
     fail: faults.fail,
     expireKey: () => void (expired = true),
+    hideCheckKey: () => void (checkKeyHidden = true),
     editPost(postId, content) {
       const found = findPost(postId);
       if (!found) throw new Error(`no post ${postId}`);

@@ -9,6 +9,7 @@ import { afdianEndpoints } from './afdian/endpoints.ts';
 import { discordEndpoints } from './discord/endpoints.ts';
 import { dlsiteEndpoints } from './dlsite/endpoints.ts';
 import { fanboxEndpoints } from './fanbox/endpoints.ts';
+import { fanslyEndpoints } from './fansly/endpoints.ts';
 import { fantiaEndpoints } from './fantia/endpoints.ts';
 import { gumroadEndpoints } from './gumroad/endpoints.ts';
 import { patreonEndpoints } from './patreon/endpoints.ts';
@@ -19,6 +20,7 @@ export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [
   discordEndpoints,
   afdianEndpoints,
   dlsiteEndpoints,
+  fanslyEndpoints,
   fantiaEndpoints,
   gumroadEndpoints,
 ];

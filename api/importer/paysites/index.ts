@@ -10,11 +10,12 @@ import { afdian } from './afdian/index.ts';
 import { discord } from './discord/index.ts';
 import { dlsite } from './dlsite/index.ts';
 import { fanbox } from './fanbox/index.ts';
+import { fansly } from './fansly/index.ts';
 import { fantia } from './fantia/index.ts';
 import { gumroad } from './gumroad/index.ts';
 import { patreon } from './patreon/index.ts';
 
-export const PAYSITE_SERVERS: readonly PaysiteServer[] = [patreon, fanbox, discord, afdian, dlsite, fantia, gumroad];
+export const PAYSITE_SERVERS: readonly PaysiteServer[] = [patreon, fanbox, discord, afdian, dlsite, fansly, fantia, gumroad];
 
 export function notAvailableLine(service: string): string {
   return `${paysiteLabel(service)} importer is not available yet; nothing was imported.`;

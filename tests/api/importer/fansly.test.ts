@@ -1,6 +1,7 @@
 /**
  * The fake Fansly (tests/fakes/fansly.ts) answers and refuses as apiv3.fansly.com and cdn3.fansly.com
- * do, over real HTTP. The importer's own tests join this file when the importer exists.
+ * do, over real HTTP; the importer's mapper and signing, table-driven from the recorded-shape fixtures
+ * (tests/fakes/fansly-fixtures.ts). The importer against the fake is in fansly-importer.test.ts.
  */
 import sharp from 'sharp';
 import { importSubmissionError } from '@shared/importer.ts';
@@ -15,6 +16,9 @@ import {
   type FakeFansly,
 } from '../../fakes/fansly.ts';
 import { FANSLY_FIXTURES } from '../../fakes/fansly-fixtures.ts';
+import { accountMedia, accounts, messagePage, postContainer, queryString, siteOrigin } from '@api/importer/paysites/fansly/api.ts';
+import { hashtags, indexMedia, messagePlan, postPlan, profileImage, textHtml, type ItemPlan } from '@api/importer/paysites/fansly/map.ts';
+import { checkKeyOf, clientCheck, cyrb53 as importerCyrb53, sessionIdOf, tokenOf } from '@api/importer/paysites/fansly/sign.ts';
 
 let fake: FakeFansly;
 let deviceId: string;
@@ -304,5 +308,136 @@ describe('the fake Fansly', () => {
         'message',
       ]),
     );
+  });
+});
+
+describe('the Fansly mapper, from the recorded shapes', () => {
+  const planOf = (kind: keyof typeof FANSLY_FIXTURES): ItemPlan => {
+    const fixture = FANSLY_FIXTURES[kind] as { response: unknown; accountMedia?: unknown[] };
+    const page = postContainer.parse(fixture.response);
+    const index = indexMedia(
+      [...(page.accountMedia ?? []), ...(fixture.accountMedia ?? []).map((m) => accountMedia.parse(m))],
+      page.accountMediaBundles,
+    );
+    return postPlan(page.posts[0], index, { aggregated: page.aggregatedPosts, accounts: page.accounts });
+  };
+  const summary = (plan: ItemPlan) => ({
+    verdict: plan.verdict,
+    tags: plan.tags,
+    media: plan.media.map((m) => `${m.kind}:${m.source.kind}:${m.source.name.split('.').pop()}${m.poster ? '+poster' : ''}`),
+    locked: plan.locked,
+    deleted: plan.deleted,
+  });
+
+  it.each([
+    ['textOnly', { verdict: 'store', tags: ['hello', 'intro'], media: [], locked: 0, deleted: 0 }],
+    ['image', { verdict: 'store', tags: ['illustration'], media: ['image:file:jpeg'], locked: 0, deleted: 0 }],
+    [
+      'gallery',
+      {
+        verdict: 'store',
+        tags: ['sketch', 'wip'],
+        media: ['image:file:jpeg', 'image:file:jpeg', 'image:file:jpeg'],
+        locked: 0,
+        deleted: 0,
+      },
+    ],
+    ['video', { verdict: 'store', tags: [], media: ['video:file:mp4+poster'], locked: 0, deleted: 0 }],
+    ['videoHlsOnly', { verdict: 'store', tags: [], media: ['video:hls:mp4+poster'], locked: 0, deleted: 0 }],
+    ['audio', { verdict: 'store', tags: [], media: ['audio:file:m4a'], locked: 0, deleted: 0 }],
+    ['locked', { verdict: 'skip-locked', tags: [], media: [], locked: 1, deleted: 0 }],
+    ['deleted', { verdict: 'skip-deleted', tags: [], media: [], locked: 0, deleted: 1 }],
+    ['unicode', { verdict: 'store', tags: ['日本語', 'art'], media: ['image:file:jpeg'], locked: 0, deleted: 0 }],
+    ['link', { verdict: 'store', tags: [], media: [], locked: 0, deleted: 0 }],
+    ['repost', { verdict: 'store', tags: [], media: [], locked: 0, deleted: 0 }],
+  ] as const)('%s', (kind, expected) => {
+    const plan = planOf(kind);
+    expect(summary(plan)).toEqual(expected);
+    expect(plan.published).toMatch(/^2024-03-\d\dT09:00:00$/);
+    expect(plan.html.startsWith('<p>')).toBe(true);
+  });
+
+  it('keeps the text as escaped HTML with its line breaks and clickable links, and no title', () => {
+    expect(planOf('unicode').html).toBe(
+      '<p>日本語のタイトル 🎨<br>«Ünïcödé» &amp; &lt;b&gt;not bold&lt;/b&gt;<br>Second line #日本語 #art</p>',
+    );
+    expect(planOf('link').html).toBe(
+      '<p>Process write-up on my site: <a href="https://example.com/process">https://example.com/process</a></p>',
+    );
+    expect(textHtml('see https://a.example/x). ok')).toBe('<p>see <a href="https://a.example/x">https://a.example/x</a>). ok</p>');
+    expect(hashtags('##Tag #tag #other_one, #2024')).toEqual(['tag', 'other_one', '2024']);
+  });
+
+  it('picks the original over smaller variants, the HLS manifest with its CloudFront policy when there is no file, and the poster', () => {
+    const [image] = planOf('image').media;
+    expect(image.source).toMatchObject({
+      kind: 'file',
+      url: expect.stringMatching(/^https:\/\/cdn3\.fansly\.com\/\d+\/\d+\.jpeg\?Policy=/),
+    });
+    const [hls] = planOf('videoHlsOnly').media;
+    expect(hls.source.kind).toBe('hls');
+    if (hls.source.kind !== 'hls') return;
+    const url = new URL(hls.source.url);
+    expect(url.pathname).toMatch(/\.m3u8$/);
+    expect([...url.searchParams.keys()]).toEqual(['Policy', 'Key-Pair-Id', 'Signature']);
+    expect(hls.source.headers.cookie).toMatch(/^CloudFront-Policy=[^;]+; CloudFront-Key-Pair-Id=[^;]+; CloudFront-Signature=\S+$/);
+    expect(planOf('video').media[0].poster).toMatchObject({ kind: 'file', name: expect.stringMatching(/\.jpeg$/) });
+  });
+
+  it('turns a repost into an embed preview of the original post', () => {
+    const plan = planOf('repost');
+    const original = FANSLY_FIXTURES.repost.response.aggregatedPosts[0];
+    expect(plan.embed).toEqual({
+      url: `https://fansly.com/post/${original.id}`,
+      subject: 'Repost of a post by Noah',
+      description: 'Free for everyone, thanks for following!',
+    });
+  });
+
+  it('stores a pinned post like any other (Fansly lists it in the account and once in the timeline)', () => {
+    const [account] = accounts.parse(FANSLY_FIXTURES.account.response);
+    const pinned = (FANSLY_FIXTURES.account.response[0] as { pinnedPosts: { postId: string }[] }).pinnedPosts[0].postId;
+    expect(pinned).toBe(FANSLY_FIXTURES.textOnly.response.posts[0].id);
+    expect(planOf('textOnly').verdict).toBe('store');
+    expect(profileImage(account.avatar)).toMatch(/^https:\/\/cdn3\.fansly\.com\/\d+\/\d+\.jpeg\?/);
+    expect(profileImage(account.banner)).not.toBe(profileImage(account.avatar));
+  });
+
+  it('maps DMs with media: a single image, and a bundle of two', () => {
+    const page = messagePage.parse(FANSLY_FIXTURES.message.response);
+    const index = indexMedia(page.accountMedia, page.accountMediaBundles);
+    const plans = page.messages.map((m) => messagePlan(m, index));
+    expect(plans.map((p) => [p.html.slice(0, 20), p.verdict, p.media.map((m) => m.kind)])).toEqual([
+      ['<p>Two more from the', 'store', ['image', 'image']],
+      ['<p>Welcome! Here is ', 'store', ['image']],
+    ]);
+  });
+});
+
+describe('Fansly request signing', () => {
+  it('hashes, reads keys and tokens the way the web app does', () => {
+    expect(importerCyrb53('a')).toBe(cyrb53('a'));
+    expect(clientCheck(FAKE_FANSLY_CHECK_KEY, '/api/v1/timelinenew/790000000000000100', '780000000000000001')).toBe('1c24a8d0bc93a5');
+    expect(tokenOf(FAKE_FANSLY_TOKEN)).toBe(FAKE_FANSLY_TOKEN);
+    expect(tokenOf(Buffer.from(JSON.stringify({ token: FAKE_FANSLY_TOKEN })).toString('base64url'))).toBe(FAKE_FANSLY_TOKEN);
+    expect(sessionIdOf(FAKE_FANSLY_TOKEN)).toBe(FAKE_FANSLY_SESSION_ID);
+    expect(sessionIdOf('not-a-token')).toBeUndefined();
+    expect(siteOrigin('https://apiv3.fansly.com')).toBe('https://fansly.com');
+    expect(siteOrigin('http://127.0.0.1:4100')).toBe('http://127.0.0.1:4100');
+    expect(queryString({ ids: '1,2,3' })).toBe('ids=1,2,3&ngsw-bypass=true');
+  });
+
+  it.each([
+    ['a plain string', 'this.checkKey_="qybZy9-fyszis-bybxyf",this.x=1', 'qybZy9-fyszis-bybxyf'],
+    [
+      'the reversed-join expression',
+      'this.checkKey_=["fySzis","oybZy8"].reverse().join("-")+"-bubayf",this.cache_=new Map',
+      'oybZy8-fySzis-bubayf',
+    ],
+    ['single quotes and spaces', "this.checkKey_ = 'a-b' + ('-' + 'c');", 'a-b-c'],
+    ['a comparison, not an assignment, then the key', 'if(this.checkKey_==null){};this.checkKey_="k-e-y"', 'k-e-y'],
+    ['code it will not run', 'this.checkKey_=window.atob("eA=="),this.x=1', undefined],
+  ])('reads the check key from %s', (_name, script, key) => {
+    expect(checkKeyOf(script)).toBe(key);
   });
 });
