@@ -34,6 +34,12 @@ const FAKES: E2eFake[] = [
   { site: 'fansly', offset: 1070, ready: '/', env: (url) => ({ IMPORTER_FANSLY_URL: url }) },
 ];
 const fakePort = (fake: E2eFake) => Number(process.env[`E2E_FAKE_${fake.site.toUpperCase()}_PORT`] ?? E2E_PORT + fake.offset);
+/** The port a spec finds its fake paysite on. */
+export function e2eFakePort(site: string): number {
+  const fake = FAKES.find((candidate) => candidate.site === site);
+  if (!fake) throw new Error(`no fake ${site} in playwright.config.ts`);
+  return fakePort(fake);
+}
 const fakeUrl = (fake: E2eFake) => `http://127.0.0.1:${fakePort(fake)}`;
 
 export default defineConfig({

@@ -8,13 +8,13 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR, E2E_FAKE_AFDIAN_PORT } from '../../playwright.config.ts';
+import { E2E_DATA_DIR, e2eFakePort } from '../../playwright.config.ts';
 import { openDatabase } from '@api/data/db.ts';
 import { FAKE_AFDIAN_KEY, demoDataset } from '../fakes/afdian-data.ts';
 import { E2E_DB_FILE, signInBrowser } from './e2e-db.ts';
 import { waitForImportStatus } from './import-status.ts';
 
-const fakeUrl = `http://127.0.0.1:${E2E_FAKE_AFDIAN_PORT}`;
+const fakeUrl = `http://127.0.0.1:${e2eFakePort('afdian')}`;
 const hoshino = demoDataset().creators[0];
 const postId = (title: string) => hoshino.posts.find((p) => p.title === title)!.postId;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

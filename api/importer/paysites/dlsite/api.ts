@@ -14,6 +14,7 @@ import { KeyRejectedError, TransientError } from '@api/importer/errors.ts';
 import { createPaysiteClient, type PaysiteClient, type TextAnswer } from '@api/importer/fetch.ts';
 import type { ImportContext } from '@api/importer/context.ts';
 import { keyCookieHeader } from './map.ts';
+import { parseJsonText } from '@shared/parse.ts';
 
 const text = z.string().nullish();
 const localized = z.record(z.string(), z.string().nullish());
@@ -89,11 +90,9 @@ function parse<T>(schema: z.ZodType<T>, body: unknown, what: string): T {
 }
 
 function json(answer: TextAnswer, what: string): unknown {
-  try {
-    return JSON.parse(answer.body);
-  } catch {
-    throw new TransientError(`DLsite answered ${what} with something that is not JSON`);
-  }
+  const parsed = parseJsonText(answer.body);
+  if (!parsed) throw new TransientError(`DLsite answered ${what} with something that is not JSON`);
+  return parsed.value;
 }
 
 const PAGE = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
@@ -180,11 +179,7 @@ export function dlsiteApi(ctx: ImportContext): DlsiteApi {
       let named = Number.isFinite(header) && header > 0 ? header : undefined;
       if (!named) {
         const body = (() => {
-          try {
-            return JSON.parse(answer.body) as { page_limit?: unknown };
-          } catch {
-            return {};
-          }
+          return (parseJsonText(answer.body)?.value ?? {}) as { page_limit?: unknown };
         })();
         named = typeof body.page_limit === 'number' ? body.page_limit : Number(/(\d+)/.exec(answer.body)?.[1]);
       }

@@ -6,6 +6,7 @@
 import type { PostFileInput, PostInput } from '@api/data/posts.ts';
 import { archiveTime, escapeHtml } from '@api/importer/text.ts';
 import type { PlayWork, Product } from './api.ts';
+import { decodeComponent } from '@shared/parse.ts';
 
 /** Cookies a browser's DLsite Cookie string may hold that must not be sent: a stale Play session makes downloads fail (dlsite_deck). */
 const DROPPED_COOKIES = new Set(['play_session']);
@@ -90,11 +91,7 @@ export function downloadKind(url: string): 'split' | 'serial' | 'direct' {
 export function fileServerName(url: string): string {
   const m = /\/file\/([^/]+)\/_\//.exec(new URL(url).pathname);
   if (!m) return '';
-  try {
-    return decodeURIComponent(m[1]);
-  } catch {
-    return m[1];
-  }
+  return decodeComponent(m[1]) ?? m[1];
 }
 
 /** Files only DLsite's own viewer opens (icon_PVA works: .dlst, .cpd); not archived. */

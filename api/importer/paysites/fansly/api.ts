@@ -82,7 +82,7 @@ export const postContainer = z.object({
   accountMedia: z.array(accountMedia).nullish(),
   accounts: z.array(account.partial({ avatar: true, banner: true })).nullish(),
 });
-export type PostContainer = z.infer<typeof postContainer>;
+type PostContainer = z.infer<typeof postContainer>;
 
 export const message = z.object({
   id,
@@ -92,14 +92,14 @@ export const message = z.object({
   attachments: z.array(attachment).nullish(),
   deleted: z.boolean().nullish(),
 });
-export type Message = z.infer<typeof message>;
+type Message = z.infer<typeof message>;
 
 export const messagePage = z.object({
   messages: z.array(message),
   accountMedia: z.array(accountMedia).nullish(),
   accountMediaBundles: z.array(bundle).nullish(),
 });
-export type MessagePage = z.infer<typeof messagePage>;
+type MessagePage = z.infer<typeof messagePage>;
 
 export const groups = z.object({
   data: z.array(z.object({ groupId: id, partnerAccountId: id.nullish() })),

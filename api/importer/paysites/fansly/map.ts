@@ -17,6 +17,7 @@ import type { PostEmbed } from '@shared/shapes/posts.ts';
 import { escapeHtml } from '@api/importer/text.ts';
 import { nowIso } from '@api/data/util.ts';
 import type { AccountMedia, Account, Attachment, Bundle, Media, MediaVariant, Post } from './api.ts';
+import { parseUrl } from '@shared/parse.ts';
 
 export const CONTENT_MEDIA = 1;
 export const CONTENT_BUNDLE = 2;
@@ -77,11 +78,7 @@ const EXTENSIONS: Record<string, string> = {
 export function fileName(item: MediaVariant, url: string): string {
   let ext = EXTENSIONS[(item.mimetype ?? '').toLowerCase()];
   if (!ext) {
-    try {
-      ext = /\.([a-z0-9]{1,5})$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? 'bin';
-    } catch {
-      ext = 'bin';
-    }
+    ext = /\.([a-z0-9]{1,5})$/i.exec(parseUrl(url)?.pathname ?? '')?.[1]?.toLowerCase() ?? 'bin';
   }
   return `${item.id}.${ext}`;
 }

@@ -16,23 +16,16 @@ export const KNOWN_CHECK_KEY = 'oybZy8-fySzis-bubayf';
 export function tokenOf(key: string): string {
   const trimmed = key.trim();
   if (/^[A-Za-z0-9]{71}$/.test(trimmed)) return trimmed;
-  try {
-    const token = parseJsonObject(base64Text(trimmed))?.token;
-    if (typeof token === 'string' && token.trim()) return token.trim();
-  } catch {
-    // Not base64: take the key as the token.
-  }
+  // Not base64 JSON with a token: take the key as the token.
+  const token = parseJsonObject(base64Text(trimmed))?.token;
+  if (typeof token === 'string' && token.trim()) return token.trim();
   return trimmed;
 }
 
 /** The session id a token carries: the first ':' field of its base64 text (`<sessionId>:1:2:<hash>`). */
 export function sessionIdOf(token: string): string | undefined {
-  try {
-    const id = base64Text(token).split(':')[0];
-    return /^\d{6,25}$/.test(id) ? id : undefined;
-  } catch {
-    return undefined;
-  }
+  const id = base64Text(token)?.split(':')[0];
+  return id && /^\d{6,25}$/.test(id) ? id : undefined;
 }
 
 /** cyrb53 (seed 0), the public 53-bit string hash, with JavaScript's 32-bit Math.imul. */
@@ -164,8 +157,9 @@ export function checkKeyOf(script: string): string | undefined {
       const value = new Reader(script.slice(match.index + match[0].length, match.index + match[0].length + 2000)).expression();
       const key = flat(value);
       if (/^[\w-]{4,100}$/.test(key)) return key;
-    } catch {
-      // Try the next assignment, if any.
+    } catch (error) {
+      // The reader refuses an expression it cannot follow: try the next assignment, if any.
+      if (!(error instanceof ExpressionError)) throw error;
     }
   }
   return undefined;

@@ -57,11 +57,13 @@ export async function restoreAdult(ctx: ImportContext): Promise<void> {
   try {
     const done = await setAdult(fantiaClient(ctx, AbortSignal.timeout(30_000)), false);
     ctx.log(done ? "Turned the Fantia account's adult setting back off." : "Could not turn the Fantia account's adult setting back off.");
-  } catch {
+  } catch (error) {
+    // Whatever went wrong (the site, the network), the import must still end; it is said once.
     try {
-      ctx.log("Could not turn the Fantia account's adult setting back off.");
-    } catch {
+      ctx.log(`Could not turn the Fantia account's adult setting back off (${error instanceof Error ? error.name : 'error'}).`);
+    } catch (logError) {
       // The import ended (lease lost): nothing more to say.
+      if (!(logError instanceof Error)) throw logError;
     }
   }
 }

@@ -16,6 +16,7 @@ import type { ImportContext } from '@api/importer/context.ts';
 import { KeyRejectedError, TransientError } from '@api/importer/errors.ts';
 import { createPaysiteClient, isAllowedHost, PaysiteRequestError, type PaysiteClient } from '@api/importer/fetch.ts';
 import { anchorsWithClass, csrfTokenOf } from './html.ts';
+import { parseUrl } from '@shared/parse.ts';
 
 const image = z.object({ original: z.string().nullish() }).nullish();
 
@@ -242,12 +243,8 @@ export function fantiaApi(ctx: ImportContext): FantiaApi {
       });
       if (answer.status >= 400) return { refused: `Fantia answered ${answer.status}` };
       if (answer.status >= 300 && answer.status < 400) {
-        let to: URL;
-        try {
-          to = new URL(String(answer.headers.location ?? ''), answer.url);
-        } catch {
-          return { refused: 'Fantia redirected nowhere' };
-        }
+        const to = parseUrl(String(answer.headers.location ?? ''), answer.url);
+        if (!to) return { refused: 'Fantia redirected nowhere' };
         // Back to a fantia.jp page (the post, the sign-in page): the key may not have the file.
         if (onSite(to)) return { refused: 'Fantia did not give the file to this account' };
         if (!isAllowedHost(endpoint, to.hostname)) return { refused: `Fantia pointed at ${to.hostname}, which is not one of its hosts` };

@@ -9,6 +9,7 @@ import type { PostEmbed } from '@shared/shapes/posts.ts';
 import { archiveTime, escapeHtml } from '@api/importer/text.ts';
 import type { FantiaContent, FantiaPost } from './api.ts';
 import { deltaImages, deltaToHtml, parseDelta, type DeltaImages, type FantiaImage, type QuillOp } from './quill.ts';
+import { decodeComponent, parseUrl } from '@shared/parse.ts';
 
 /** Links in stored posts point at the real site, whatever the importer was connected to. */
 export const FANTIA_SITE = 'https://fantia.jp';
@@ -149,12 +150,9 @@ export function editedDate(post: FantiaPost): string | null {
 
 /** A name for a gallery photo: the file name in its URL (a uuid and extension), else by its id. */
 export function photoName(url: string, id: number): string {
-  try {
-    const last = new URL(url).pathname.split('/').filter(Boolean).pop();
-    if (last) return decodeURIComponent(last);
-  } catch {
-    // fall through
-  }
+  const last = parseUrl(url)?.pathname.split('/').filter(Boolean).pop();
+  const decoded = last && decodeComponent(last);
+  if (decoded) return decoded;
   return `${id}.jpg`;
 }
 

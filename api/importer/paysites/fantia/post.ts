@@ -13,6 +13,7 @@ import { paysiteEndpoint } from '@api/config.ts';
 import { countLabel } from '@shared/format.ts';
 import type { FantiaApi, FantiaContent, FantiaPost } from './api.ts';
 import { KNOWN_CATEGORIES, imageKey, isLocked, mapPost, photoName, postImages, splitContents } from './map.ts';
+import { parseUrl } from '@shared/parse.ts';
 
 export type Prepared =
   | { kind: 'post'; post: PostInput; lines: string[] }
@@ -100,11 +101,8 @@ export async function preparePost(
   const mapped = mapPost(post, fanclubId, {
     fantia: (image) => resolved.get(imageKey(image)),
     archivable: (url) => {
-      try {
-        return isAllowedHost(endpoint, new URL(url).hostname);
-      } catch {
-        return false;
-      }
+      const parsed = parseUrl(url);
+      return !!parsed && isAllowedHost(endpoint, parsed.hostname);
     },
   });
   if (mapped.locked) return { kind: 'locked', lines };

@@ -7,6 +7,7 @@
  * by the URL the caller resolved, so the archive can fetch it). Pure functions.
  */
 import { escapeHtml } from '@api/importer/text.ts';
+import { parseJsonText } from '@shared/parse.ts';
 
 export interface FantiaImage {
   id?: string | number | null;
@@ -22,12 +23,8 @@ export interface QuillOp {
 /** The ops of a delta string, or undefined when the text is not one (plain text may start with '{'). */
 export function parseDelta(text: string | null | undefined): QuillOp[] | undefined {
   if (!text?.trimStart().startsWith('{')) return undefined;
-  try {
-    const value = JSON.parse(text) as { ops?: unknown };
-    return Array.isArray(value?.ops) ? (value.ops as QuillOp[]) : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = parseJsonText(text)?.value as { ops?: unknown } | null | undefined;
+  return Array.isArray(value?.ops) ? (value.ops as QuillOp[]) : undefined;
 }
 
 /** The fantiaImage embeds of a delta, in order. */
@@ -129,9 +126,4 @@ export function deltaToHtml(ops: QuillOp[], images: DeltaImages): string {
     }
   }
   return html;
-}
-
-/** The plain text of a delta (its string inserts), e.g. to tell an empty blog from one with words. */
-export function deltaText(ops: QuillOp[]): string {
-  return ops.map((op) => (typeof op.insert === 'string' ? op.insert : '')).join('');
 }

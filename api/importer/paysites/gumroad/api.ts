@@ -23,6 +23,7 @@ import {
   type LibraryProps,
   type ProductInfo,
 } from './pages.ts';
+import { decodeComponent, parseUrl } from '@shared/parse.ts';
 
 const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36';
@@ -33,23 +34,18 @@ const FILE_HOSTS = ['files.gumroad.com', 'public-files.gumroad.com', 'static-2.g
 export function sessionCookie(key: string): string {
   let raw = key.trim();
   if (/%[0-9a-f]{2}/i.test(raw)) {
-    try {
-      raw = decodeURIComponent(raw);
-    } catch {
-      // Not an encoded value after all: send it encoded as it is.
-    }
+    // Not an encoded value after all: send it encoded as it is.
+    raw = decodeComponent(raw) ?? raw;
   }
   return `_gumroad_app_session=${encodeURIComponent(raw)}`;
 }
 
 /** A creator's {username}.gumroad.com host from a profile URL, when it is one (not a file host). */
 export function creatorHost(profileUrl: string | null | undefined): string | undefined {
-  try {
-    const host = new URL(profileUrl ?? '').hostname.toLowerCase();
-    return /^[a-z0-9][a-z0-9-]*\.gumroad\.com$/.test(host) && !FILE_HOSTS.includes(host) && host !== 'app.gumroad.com' ? host : undefined;
-  } catch {
-    return undefined;
-  }
+  const host = parseUrl(profileUrl ?? '')?.hostname.toLowerCase();
+  return host && /^[a-z0-9][a-z0-9-]*\.gumroad\.com$/.test(host) && !FILE_HOSTS.includes(host) && host !== 'app.gumroad.com'
+    ? host
+    : undefined;
 }
 
 export type DownloadOutcome = { kind: 'ok'; props: DownloadProps; url: string } | { kind: 'skip'; reason: string };
@@ -62,11 +58,7 @@ const WHY: Record<string, string> = {
 };
 
 function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return '';
-  }
+  return parseUrl(url)?.pathname ?? '';
 }
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {

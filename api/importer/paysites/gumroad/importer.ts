@@ -19,6 +19,7 @@ import { gumroadApi, type GumroadApi } from './api.ts';
 import { archivePlan } from './files.ts';
 import { buildPost, planPost } from './map.ts';
 import type { LibraryProps, LibraryResult } from './pages.ts';
+import { parseUrl } from '@shared/parse.ts';
 
 interface Seller {
   id: string;
@@ -37,11 +38,7 @@ const avatarOf = (url: string | null | undefined) => (url && !/gumroad-default-a
 
 /** A seller's {username} from their profile URL, when it is a gumroad.com subdomain. */
 function usernameOf(profileUrl: string | null | undefined): string | null {
-  try {
-    return /^([a-z0-9][a-z0-9-]*)\.gumroad\.com$/.exec(new URL(profileUrl ?? '').hostname.toLowerCase())?.[1] ?? null;
-  } catch {
-    return null;
-  }
+  return /^([a-z0-9][a-z0-9-]*)\.gumroad\.com$/.exec(parseUrl(profileUrl ?? '')?.hostname.toLowerCase() ?? '')?.[1] ?? null;
 }
 
 /** The library's sellers: its creators list, or (older pages without it) the cards' creator ids. */

@@ -10,6 +10,7 @@
  * license keys or receipts, which the pages also carry).
  */
 import { z } from 'zod';
+import { parseJsonText } from '@shared/parse.ts';
 
 /** The component names of one page in each generation. */
 export const COMPONENTS = {
@@ -47,11 +48,7 @@ export interface PageData {
 export function pageComponents(html: string): PageData[] {
   const found: PageData[] = [];
   const parse = (text: string) => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return undefined;
-    }
+    return parseJsonText(text)?.value;
   };
   for (const tag of html.matchAll(/<[a-z][^>]*\sdata-page\s*=\s*("[^"]*"|'[^']*')[^>]*>/gi)) {
     const page = parse(attributes(tag[0]).get('data-page') ?? '') as { component?: unknown; props?: unknown } | undefined;
@@ -144,7 +141,7 @@ export const richPage = z.object({
   description: z.unknown(),
   updated_at: z.string().nullish(),
 });
-export type RichPage = z.infer<typeof richPage>;
+type RichPage = z.infer<typeof richPage>;
 
 /** The download page's props (UrlRedirectPresenter#download_page_with_content_props). */
 export const downloadProps = z.object({
@@ -169,7 +166,7 @@ const cover = z.object({
   original_url: z.string().nullish(),
   filetype: z.string().nullish(),
 });
-export type Cover = z.infer<typeof cover>;
+type Cover = z.infer<typeof cover>;
 
 /** The product page's props (ProductPresenter::ProductProps): the description and covers. */
 export const productProps = z.object({
