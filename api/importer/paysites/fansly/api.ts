@@ -82,7 +82,6 @@ export const postContainer = z.object({
   accountMedia: z.array(accountMedia).nullish(),
   accounts: z.array(account.partial({ avatar: true, banner: true })).nullish(),
 });
-type PostContainer = z.infer<typeof postContainer>;
 
 export const message = z.object({
   id,
@@ -92,14 +91,12 @@ export const message = z.object({
   attachments: z.array(attachment).nullish(),
   deleted: z.boolean().nullish(),
 });
-type Message = z.infer<typeof message>;
 
 export const messagePage = z.object({
   messages: z.array(message),
   accountMedia: z.array(accountMedia).nullish(),
   accountMediaBundles: z.array(bundle).nullish(),
 });
-type MessagePage = z.infer<typeof messagePage>;
 
 export const groups = z.object({
   data: z.array(z.object({ groupId: id, partnerAccountId: id.nullish() })),

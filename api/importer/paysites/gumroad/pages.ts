@@ -141,7 +141,6 @@ export const richPage = z.object({
   description: z.unknown(),
   updated_at: z.string().nullish(),
 });
-type RichPage = z.infer<typeof richPage>;
 
 /** The download page's props (UrlRedirectPresenter#download_page_with_content_props). */
 export const downloadProps = z.object({
@@ -166,7 +165,6 @@ const cover = z.object({
   original_url: z.string().nullish(),
   filetype: z.string().nullish(),
 });
-type Cover = z.infer<typeof cover>;
 
 /** The product page's props (ProductPresenter::ProductProps): the description and covers. */
 export const productProps = z.object({
