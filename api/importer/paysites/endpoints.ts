@@ -8,8 +8,14 @@ import type { Paysite } from '@shared/paysites/index.ts';
 import { discordEndpoints } from './discord/endpoints.ts';
 import { fanboxEndpoints } from './fanbox/endpoints.ts';
 import { patreonEndpoints } from './patreon/endpoints.ts';
+import { subscribestarEndpoints } from './subscribestar/endpoints.ts';
 
-export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [patreonEndpoints, fanboxEndpoints, discordEndpoints];
+export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [
+  patreonEndpoints,
+  fanboxEndpoints,
+  discordEndpoints,
+  subscribestarEndpoints,
+];
 
 function urlSetting(setting: EnvSetting, env: NodeJS.ProcessEnv): string {
   return (env[setting.variable] || setting.default).replace(/\/+$/, '');
@@ -22,6 +28,9 @@ export function resolveEndpoint(settings: PaysiteEndpointSettings, env: NodeJS.P
     hosts: [...settings.hosts],
     credentialHosts: [...settings.credentialHosts],
     ...(settings.cdn ? { cdnUrl: urlSetting(settings.cdn, env) } : {}),
+    ...(settings.urls
+      ? { urls: Object.fromEntries(Object.entries(settings.urls).map(([name, setting]) => [name, urlSetting(setting, env)])) }
+      : {}),
   };
 }
 

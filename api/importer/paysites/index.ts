@@ -9,8 +9,9 @@ import { paysiteLabel } from '@shared/paysites/index.ts';
 import { discord } from './discord/index.ts';
 import { fanbox } from './fanbox/index.ts';
 import { patreon } from './patreon/index.ts';
+import { subscribestar } from './subscribestar/index.ts';
 
-export const PAYSITE_SERVERS: readonly PaysiteServer[] = [patreon, fanbox, discord];
+export const PAYSITE_SERVERS: readonly PaysiteServer[] = [patreon, fanbox, discord, subscribestar];
 
 export function notAvailableLine(service: string): string {
   return `${paysiteLabel(service)} importer is not available yet; nothing was imported.`;
