@@ -82,8 +82,10 @@ function cloudflare(status: number, headers: Record<string, unknown>, body: stri
 export function subscribestarApi(ctx: ImportContext, site: SsSite): SsApi {
   const endpoint = paysiteEndpoint(ctx.config.importer, 'subscribestar');
   const root = site === 'com' ? endpoint.baseUrl : (endpoint.urls?.adult ?? 'https://subscribestar.art');
-  const cookie = keyCookie(ctx.key) + (site === 'adult' ? '; 18_plus_agreement_generic=true' : '');
+  const cookie = keyCookie(ctx.key);
   const jar = new CookieJar(undefined, { rejectPublicSuffixes: false, allowSpecialUseDomain: true, looseMode: true });
+  // The adult site's age gate is passed up front, as gallery-dl does; the age form (if still asked) sets it again.
+  if (site === 'adult') jar.setCookieSync('18_plus_agreement_generic=true; Path=/', root, { ignoreError: true });
   const client = createPaysiteClient({
     label: 'SubscribeStar',
     endpoint: { ...endpoint, baseUrl: root },

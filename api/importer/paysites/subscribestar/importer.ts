@@ -18,7 +18,18 @@ import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
 import { KeyRejectedError, TransientError } from '@api/importer/errors.ts';
 import { countLabel } from '@shared/format.ts';
 import { SITE_LABEL, SITES, subscribestarApi, type SsApi, type SsSite } from './api.ts';
-import { feedCreators, isLoggedIn, nextPage, parsePosts, parseProfile, SsShapeError, uploadName, type SsPostData } from './map.ts';
+import {
+  feedCreators,
+  isLoggedIn,
+  nextPage,
+  parsePosts,
+  parseProfile,
+  SsShapeError,
+  toPostInput,
+  uploadName,
+  type SsPostData,
+  type SsUploadRef,
+} from './map.ts';
 
 const SERVICE = 'subscribestar';
 /** Pages read at most per list (a loop guard: 10,000 pages of posts). */
@@ -127,28 +138,14 @@ async function resolveInlineImages(api: SsApi, html: string): Promise<string> {
 /** Downloads a visible post's files and inline images; builds what to store (nothing is written here). */
 async function preparePost(ctx: ImportContext, api: SsApi, slug: string, data: SsPostData): Promise<PostInput> {
   const referer = { referer: `${api.root}/posts/${data.id}` };
-  const archived: { file: ArchivedFile; image: boolean }[] = [];
+  const archived: { file: ArchivedFile; upload: SsUploadRef }[] = [];
   for (const upload of data.uploads) {
     const file = await archiveFile(ctx, api.client, await api.fileUrl(upload.url), uploadName(upload), referer);
-    if (file) archived.push({ file, image: upload.kind === 'image' });
+    if (file) archived.push({ file, upload });
   }
-  const cover = archived.find((a) => a.image);
   const content = await archiveInlineImages(ctx, api.client, await resolveInlineImages(api, data.body));
-  const stored = data.updated ? getPost(ctx.db, SERVICE, slug, data.id) : undefined;
-  return {
-    service: SERVICE,
-    user: slug,
-    id: data.id,
-    title: data.title,
-    content,
-    // An edited post shows only its update date: the first one seen stays its publication date.
-    published: data.updated ? (stored?.published ?? data.date) : data.date,
-    edited: data.updated ? data.date : null,
-    file: cover?.file ?? null,
-    attachments: archived.filter((a) => a !== cover).map((a) => a.file),
-    embed: data.embed,
-    tags: data.tags,
-  };
+  const stored = data.updated ? getPost(ctx.db, SERVICE, slug, data.id)?.published : undefined;
+  return toPostInput(slug, data, archived, content, stored);
 }
 
 /** Imports the current star's posts from the cursor's page on; undefined when stopped. */

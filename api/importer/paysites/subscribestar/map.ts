@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import type { PostEmbed } from '@shared/shapes/posts.ts';
+import type { PostInput } from '@api/data/posts.ts';
+import type { ArchivedFile } from '@api/importer/content.ts';
 import { escapeHtml } from '@api/importer/text.ts';
 import { nowIso } from '@api/data/util.ts';
 import {
@@ -289,4 +291,32 @@ export function uploadName(upload: SsUploadRef): string {
   } catch {
     return `${upload.kind}-${upload.id}`;
   }
+}
+
+/**
+ * The post to store: the first archived gallery image is its file (SubscribeStar has no separate cover),
+ * every other upload an attachment, in page order. An edited post shows only its update date, so the
+ * publication date stays the one first seen (`storedPublished`), else that date.
+ */
+export function toPostInput(
+  slug: string,
+  data: SsPostData,
+  archived: readonly { file: ArchivedFile; upload: SsUploadRef }[],
+  content: string,
+  storedPublished?: string | null,
+): PostInput {
+  const cover = archived.find((a) => a.upload.kind === 'image');
+  return {
+    service: 'subscribestar',
+    user: slug,
+    id: data.id,
+    title: data.title,
+    content,
+    published: data.updated ? (storedPublished ?? data.date) : data.date,
+    edited: data.updated ? data.date : null,
+    file: cover?.file ?? null,
+    attachments: archived.filter((a) => a !== cover).map((a) => a.file),
+    embed: data.embed,
+    tags: data.tags,
+  };
 }
