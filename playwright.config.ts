@@ -8,6 +8,10 @@ export const E2E_DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-d
 /** A fake Patreon (tests/fakes/patreon-server.ts) the site's importer talks to in the browser tests. */
 export const E2E_FAKE_PATREON_PORT = Number(process.env.E2E_FAKE_PATREON_PORT ?? E2E_PORT + 1000);
 const fakePatreonUrl = `http://127.0.0.1:${E2E_FAKE_PATREON_PORT}`;
+/** The fake SubscribeStar (tests/fakes/serve.ts subscribestar): .com, the adult site and the upload host. */
+export const E2E_FAKE_SUBSCRIBESTAR_PORT = E2E_PORT + 1020;
+const fakeSubscribestarUrl = `http://127.0.0.1:${E2E_FAKE_SUBSCRIBESTAR_PORT}`;
+const fakeSubscribestarAdultUrl = `http://127.0.0.1:${E2E_FAKE_SUBSCRIBESTAR_PORT + 1}`;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -34,6 +38,13 @@ export default defineConfig({
       stdout: 'pipe',
     },
     {
+      command: `npx tsx tests/fakes/serve.ts subscribestar --port ${E2E_FAKE_SUBSCRIBESTAR_PORT} --adult-port ${E2E_FAKE_SUBSCRIBESTAR_PORT + 1} --cdn-port ${E2E_FAKE_SUBSCRIBESTAR_PORT + 2}`,
+      url: `${fakeSubscribestarUrl}/login`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+    },
+    {
       command: 'npx tsx scripts/start.ts',
       url: `http://127.0.0.1:${E2E_PORT}/api/v1/app_version`,
       timeout: 300_000,
@@ -45,6 +56,8 @@ export default defineConfig({
         DATA_DIR: E2E_DATA_DIR,
         TROVE_ENV: 'test',
         IMPORTER_PATREON_URL: fakePatreonUrl,
+        IMPORTER_SUBSCRIBESTAR_URL: fakeSubscribestarUrl,
+        IMPORTER_SUBSCRIBESTAR_ADULT_URL: fakeSubscribestarAdultUrl,
         IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
       },
     },
