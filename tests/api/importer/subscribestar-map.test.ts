@@ -202,6 +202,8 @@ describe('subscribestar page readers', () => {
     expect(keyCookie('Cookie: _personalization_id=abc; _subscribestar_session=def;')).toBe(
       '_personalization_id=abc; _subscribestar_session=def',
     );
+    expect(keyCookie('cookies_accepted=true; _personalization_id=abc')).toBe('cookies_accepted=true; _personalization_id=abc');
+    expect(keyCookie('abc==--def')).toBe('_personalization_id=abc==--def');
     expect(() => keyCookie('abc\r\nX-Evil: 1')).toThrow(KeyRejectedError);
     expect(() => keyCookie('ключ')).toThrow(KeyRejectedError);
   });

@@ -22,8 +22,8 @@ export const SITE_LABEL: Record<SsSite, string> = { com: 'subscribestar.com', ad
 
 /** The cookie a bare key is sent as (gallery-dl's login cookie since 2025). */
 export const KEY_COOKIE = '_personalization_id';
-const COOKIE_STRING =
-  /^(?:cookie:\s*)?((?:_personalization_id|_subscribestar_session|auth_token|auth_tracker_code|cf_clearance)=[\s\S]*)$/i;
+/** A copied Cookie header: it holds one of the site's session cookies as a name=value pair. */
+const SESSION_PAIR = /(?:^|;\s*)(?:_personalization_id|_subscribestar_session|auth_token)=[^;\s]/;
 const HTML_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const JSON_ACCEPT = 'application/json, text/javascript, */*; q=0.01';
 
@@ -32,8 +32,8 @@ export function keyCookie(key: string): string {
   const value = key.trim();
   // Anything but visible ASCII cannot be a cookie SubscribeStar set.
   if (!/^[\x21-\x7e]+(?: [\x21-\x7e]+)*$/.test(value)) throw new KeyRejectedError('SubscribeStar key is not a cookie value');
-  const whole = COOKIE_STRING.exec(value);
-  return whole ? whole[1].replace(/;\s*$/, '') : `${KEY_COOKIE}=${value}`;
+  const header = value.replace(/^cookie:\s*/i, '').replace(/;\s*$/, '');
+  return SESSION_PAIR.test(header) ? header : `${KEY_COOKIE}=${value}`;
 }
 
 export interface SsPage {
