@@ -114,6 +114,8 @@ export interface FakeSubscribestar {
   deletePost(id: number): void;
   advanceTime(seconds: number): void;
   delayMs: number;
+  /** The age form answers 422 whatever it gets (a site whose form changed). */
+  rejectAgeForm: boolean;
   close(): Promise<void>;
 }
 
@@ -260,7 +262,7 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
       }
       if (path === '/age_confirmation_warning' && req.method === 'POST') {
         const form = new URLSearchParams(await readBody(req));
-        if (session.fresh || form.get('authenticity_token') !== csrf(session.id))
+        if (fake.rejectAgeForm || session.fresh || form.get('authenticity_token') !== csrf(session.id))
           return (sendHtml(res, 422, '<h1>The change you wanted was rejected.</h1>'), 422);
         agreedSessions.add(session.id);
         const back = form.get('return_to') ?? '/';
@@ -418,6 +420,7 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
     deletePost: (id) => void (findPost(id).deleted = true),
     advanceTime: clock.advance,
     delayMs: 0,
+    rejectAgeForm: false,
     close: async () => void (await Promise.all(hosts.map((x) => x.close()))),
   };
   return fake;

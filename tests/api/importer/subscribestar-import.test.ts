@@ -258,6 +258,18 @@ describe('subscribestar import (the adult site)', () => {
     expect(getImportLogs(t.db, 'adult')).toContain('Creator 夜桜アトリエ: post 2410003 ("VIP only") is above your tier; skipped.');
     expectNoKeyLeak('adult', FAKE_SUBSCRIBESTAR_ADULT_KEY);
   });
+
+  it('says clearly when the age form is refused (a changed site), and retries later instead of finishing', async () => {
+    await start({ strictAgeGate: true });
+    fake.rejectAgeForm = true;
+    const job = await run('age-refused', FAKE_SUBSCRIBESTAR_ADULT_KEY);
+    expect(job.finished_at).toBeNull();
+    expect(job.retry_count).toBe(1);
+    expect(getImportLogs(t.db, 'age-refused').at(-1)).toMatch(
+      /^SubscribeStar error: SubscribeStar refused the age confirmation form \(422\); the site may have changed; retrying at /,
+    );
+    expect(counts().posts).toBe(0);
+  });
 });
 
 describe('subscribestar import (crash and benchmark)', () => {

@@ -187,7 +187,15 @@ function postOf(doc: HtmlDocument, post: HtmlElement, root: string): SsPostData 
   const id = post.attrs['data-id'];
   const avatar = find(post, { classes: ['post-avatar'] });
   const user = find(post, { classes: ['post-user'] });
-  const slugFrom = (href: string | undefined) => /^\/([^/?#]+)/.exec(href ?? '')?.[1] ?? null;
+  const slugFrom = (href: string | undefined) => {
+    const raw = /^\/([^/?#]+)/.exec(href ?? '')?.[1];
+    if (!raw) return null;
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      return raw;
+    }
+  };
   const dateEl = find(post, { classes: ['post-date'] });
   const { date, updated } = parseSsDate(dateEl ? textOf(doc, dateEl) : '');
   const bodyEl = find(post, { classes: ['post-body'] });
