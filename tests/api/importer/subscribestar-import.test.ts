@@ -257,6 +257,21 @@ describe('subscribestar import (the adult site)', () => {
     await expectFakeBytes(post.attachments[0], 'clip.mp4');
     expect(getImportLogs(t.db, 'adult')).toContain('Creator 夜桜アトリエ: post 2410003 ("VIP only") is above your tier; skipped.');
     expectNoKeyLeak('adult', FAKE_SUBSCRIBESTAR_ADULT_KEY);
+
+    // The same with plain 302 hops, into a fresh archive.
+    t.cleanup();
+    t = tempDb();
+    await start();
+    expect((await run('adult-302', FAKE_SUBSCRIBESTAR_ADULT_KEY)).finished_at).not.toBeNull();
+    const again = getPost(t.db, 'subscribestar', 'yozakura', '2410001')!;
+    await expectFakeBytes(again.file, '夜桜-1.jpg');
+    await expectFakeBytes(again.attachments[0], 'clip.mp4');
+    expect(
+      fake.requests.filter((r) => r.host === 'adult' && r.path.startsWith('/uploads?payload=')).map((r) => [r.method, r.status]),
+    ).toEqual([
+      ['HEAD', 302],
+      ['HEAD', 302],
+    ]);
   });
 
   it('says clearly when the age form is refused (a changed site), and retries later instead of finishing', async () => {
