@@ -19,10 +19,20 @@ interface E2eFake {
   site: string;
   offset: number;
   ready: string;
-  env: (url: string) => Record<string, string>;
+  env: (url: string, port: number) => Record<string, string>;
+  /** The fake's options beyond --port (default: its CDN on the next port). */
+  args?: (port: number) => string;
 }
+const ONLYFANS_RULES = 'tests/fakes/onlyfans-rules.json';
 const FAKES: E2eFake[] = [
   { site: 'fantia', offset: 1010, ready: '/', env: (url) => ({ IMPORTER_FANTIA_URL: url }) },
+  {
+    site: 'subscribestar',
+    offset: 1020,
+    ready: '/login',
+    env: (url, port) => ({ IMPORTER_SUBSCRIBESTAR_URL: url, IMPORTER_SUBSCRIBESTAR_ADULT_URL: `http://127.0.0.1:${port + 1}` }),
+    args: (port) => `--adult-port ${port + 1} --cdn-port ${port + 2}`,
+  },
   { site: 'gumroad', offset: 1030, ready: '/login', env: (url) => ({ IMPORTER_GUMROAD_URL: url }) },
   { site: 'afdian', offset: 1050, ready: '/api/my/profile', env: (url) => ({ IMPORTER_AFDIAN_URL: url }) },
   {
@@ -67,7 +77,7 @@ export default defineConfig({
       stdout: 'pipe',
     },
     ...FAKES.map((fake) => ({
-      command: `npx tsx tests/fakes/serve.ts ${fake.site} --port ${fakePort(fake)} --cdn-port ${fakePort(fake) + 1}`,
+      command: `npx tsx tests/fakes/serve.ts ${fake.site} --port ${fakePort(fake)} ${fake.args?.(fakePort(fake)) ?? `--cdn-port ${fakePort(fake) + 1}`}`,
       url: `${fakeUrl(fake)}${fake.ready}`,
       timeout: 60_000,
       reuseExistingServer: false,
@@ -85,7 +95,7 @@ export default defineConfig({
         DATA_DIR: E2E_DATA_DIR,
         TROVE_ENV: 'test',
         IMPORTER_PATREON_URL: fakePatreonUrl,
-        ...Object.assign({}, ...FAKES.map((fake) => fake.env(fakeUrl(fake)))),
+        ...Object.assign({}, ...FAKES.map((fake) => fake.env(fakeUrl(fake), fakePort(fake)))),
         IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
       },
     },

@@ -55,6 +55,8 @@ export interface PaysiteEndpoint {
   credentialHosts?: string[];
   /** Base of URLs the importer builds from asset ids (Discord's CDN: server icons); IMPORTER_{SERVICE}_CDN_URL. */
   cdnUrl?: string;
+  /** The site's other base URLs by name (its folder's `urls`), e.g. SubscribeStar's adult site. */
+  urls?: Record<string, string>;
 }
 
 export interface ImporterConfig {

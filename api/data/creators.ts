@@ -244,6 +244,14 @@ export function touchCreatorUpdated(db: Db, service: string, id: string, updated
 }
 
 /**
+ * Sets when a creator was last imported (epoch seconds) without recording a change: no page shows it,
+ * so an import that found nothing new leaves the rebuild nothing to do.
+ */
+export function setCreatorLastImported(db: Db, service: string, id: string, at: number): boolean {
+  return stmt(db, 'UPDATE creators SET last_imported = ? WHERE service = ? AND id = ?').run(at, service, id).changes > 0;
+}
+
+/**
  * All creator keys in (service, id) order, fetched in batches by keyset pagination so it stays cheap
  * on large tables and does not hold a statement open between batches.
  */

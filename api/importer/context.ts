@@ -65,6 +65,8 @@ export interface PaysiteEndpointSettings {
   credentialHosts: readonly string[];
   /** Base of URLs the importer builds from asset ids (IMPORTER_<ID>_CDN_URL), e.g. Discord's server icons. */
   cdn?: EnvSetting;
+  /** Other base URLs of the site by name (IMPORTER_<ID>_<NAME>_URL), e.g. SubscribeStar's adult site. */
+  urls?: Readonly<Record<string, EnvSetting>>;
 }
 
 /** A paysite's server side: its endpoint settings and its importer. */

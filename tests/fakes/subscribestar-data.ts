@@ -304,3 +304,41 @@ export function demoDataset(): SsDataset {
     ],
   };
 }
+
+/**
+ * A generated dataset of about `posts` visible posts over three stars on www.subscribestar.com (the key
+ * pays $5 to each), every post with a gallery image (the post's file) and a document, for the import
+ * benchmark and the paging tests.
+ */
+export function generatedDataset(posts: number): SsDataset {
+  const stars = [
+    { id: 51, slug: 'benchstar-a', name: 'Bench Star A' },
+    { id: 52, slug: 'benchstar-b', name: 'Bench Star B' },
+    { id: 53, slug: 'benchstar-c', name: 'Bench Star C' },
+  ];
+  return {
+    me: { id: 880002, name: 'Bench Subscriber' },
+    creators: stars.map((star, s) => ({
+      ...star,
+      bio: 'Generated.',
+      domain: 'com' as const,
+      subscribed: 5,
+      posts: Array.from({ length: Math.floor(posts / 3) + (s < posts % 3 ? 1 : 0) }, (_, i) => {
+        const n = s * 1_000_000 + i;
+        return {
+          id: 5_000_000 + n,
+          title: `Post ${i + 1} of ${star.name}`,
+          body: `<div>Generated post ${i + 1}.</div>`,
+          publishedAt: T0 + i * HOUR,
+          updatedAt: null,
+          tags: ['generated'],
+          uploads: [
+            { id: 700_000 + n * 2, name: `picture-${n}.jpg`, kind: 'image' as const },
+            { id: 700_001 + n * 2, name: `notes-${n}.pdf`, kind: 'doc' as const },
+          ],
+          tier: i % 2 === 0 ? 0 : 5,
+        };
+      }),
+    })),
+  };
+}

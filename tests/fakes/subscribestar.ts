@@ -16,7 +16,8 @@
  *   GET /{slug}/verify_subscriber, GET /away?url=<base64> (302 to the real link),
  *   GET /uploads?payload= (302 to a signed CDN URL; with htmlRedirects, Rails' small "redirected" page
  *     with 200 instead, as gallery-dl #6916 saw).
- * The adult site without the 18_plus_agreement_generic=true cookie: 302 to
+ * The adult site without the 18_plus_agreement_generic=true cookie (with strictAgeGate, without having
+ *   posted the form in this session): 302 to
  *   /age_confirmation_warning?return_to=..., whose form (POST, authenticity_token) sets that cookie
  *   (the form's fields are uncertain).
  * Refusals, as the notes say the site does: no 401. The key is the `_personalization_id` cookie
@@ -83,6 +84,11 @@ export interface FakeSubscribestarOptions {
   urlTtlSeconds?: number;
   /** /uploads?payload= answers a 200 "You are being redirected" page instead of a 302. */
   htmlRedirects?: boolean;
+  /**
+   * The adult site takes the agreement only from a session that posted the age form (the cookie sent up
+   * front is not enough), as a site that changed its gate would: the importer must pass the form.
+   */
+  strictAgeGate?: boolean;
   port?: number;
   adultPort?: number;
   cdnPort?: number;
@@ -108,6 +114,8 @@ export interface FakeSubscribestar {
   deletePost(id: number): void;
   advanceTime(seconds: number): void;
   delayMs: number;
+  /** The age form answers 422 whatever it gets (a site whose form changed). */
+  rejectAgeForm: boolean;
   close(): Promise<void>;
 }
 
@@ -128,6 +136,7 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
   const faults = new Faults();
   const signer = new Signer();
   const csrfSecret = randomBytes(32);
+  const agreedSessions = new Set<string>();
   const requests: FakeRequestLog[] = [];
   let challenges = 0;
   const clock = new Clock();
@@ -247,13 +256,15 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
       const page = (title: string, body: string, status = 200) => layout(res, session, loggedIn, title, body, status);
       const notFound = () => page('Not found', "<h1>The page you were looking for doesn't exist.</h1>", 404);
 
-      if (domain === 'adult' && !AGE_FREE.test(path) && cookies.get('18_plus_agreement_generic') !== 'true') {
+      const agreed = cookies.get('18_plus_agreement_generic') === 'true' && (!options.strictAgeGate || agreedSessions.has(session.id));
+      if (domain === 'adult' && !AGE_FREE.test(path) && !agreed) {
         return (railsRedirect(res, `${root}/age_confirmation_warning?return_to=${encodeURIComponent(path + u.search)}`), 302);
       }
       if (path === '/age_confirmation_warning' && req.method === 'POST') {
         const form = new URLSearchParams(await readBody(req));
-        if (session.fresh || form.get('authenticity_token') !== csrf(session.id))
+        if (fake.rejectAgeForm || session.fresh || form.get('authenticity_token') !== csrf(session.id))
           return (sendHtml(res, 422, '<h1>The change you wanted was rejected.</h1>'), 422);
+        agreedSessions.add(session.id);
         const back = form.get('return_to') ?? '/';
         return (
           railsRedirect(res, `${root}${back.startsWith('/') ? back : '/'}`, 302, {
@@ -409,6 +420,7 @@ export async function startFakeSubscribestar(options: FakeSubscribestarOptions =
     deletePost: (id) => void (findPost(id).deleted = true),
     advanceTime: clock.advance,
     delayMs: 0,
+    rejectAgeForm: false,
     close: async () => void (await Promise.all(hosts.map((x) => x.close()))),
   };
   return fake;

@@ -13,6 +13,7 @@ import { fanslyEndpoints } from './fansly/endpoints.ts';
 import { fantiaEndpoints } from './fantia/endpoints.ts';
 import { gumroadEndpoints } from './gumroad/endpoints.ts';
 import { patreonEndpoints } from './patreon/endpoints.ts';
+import { subscribestarEndpoints } from './subscribestar/endpoints.ts';
 
 export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [
   patreonEndpoints,
@@ -23,6 +24,7 @@ export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [
   fanslyEndpoints,
   fantiaEndpoints,
   gumroadEndpoints,
+  subscribestarEndpoints,
 ];
 
 function urlSetting(setting: EnvSetting, env: NodeJS.ProcessEnv): string {
@@ -36,6 +38,9 @@ export function resolveEndpoint(settings: PaysiteEndpointSettings, env: NodeJS.P
     hosts: [...settings.hosts],
     credentialHosts: [...settings.credentialHosts],
     ...(settings.cdn ? { cdnUrl: urlSetting(settings.cdn, env) } : {}),
+    ...(settings.urls
+      ? { urls: Object.fromEntries(Object.entries(settings.urls).map(([name, setting]) => [name, urlSetting(setting, env)])) }
+      : {}),
   };
 }
 

@@ -14,8 +14,9 @@ import { fansly } from './fansly/index.ts';
 import { fantia } from './fantia/index.ts';
 import { gumroad } from './gumroad/index.ts';
 import { patreon } from './patreon/index.ts';
+import { subscribestar } from './subscribestar/index.ts';
 
-export const PAYSITE_SERVERS: readonly PaysiteServer[] = [patreon, fanbox, discord, afdian, dlsite, fansly, fantia, gumroad];
+export const PAYSITE_SERVERS: readonly PaysiteServer[] = [patreon, fanbox, discord, afdian, dlsite, fansly, fantia, gumroad, subscribestar];
 
 export function notAvailableLine(service: string): string {
   return `${paysiteLabel(service)} importer is not available yet; nothing was imported.`;

@@ -23,7 +23,7 @@ const folders = () =>
     .map((entry) => entry.name)
     .sort();
 
-const variables = (s: PaysiteEndpointSettings) => [s.url, ...(s.cdn ? [s.cdn] : [])];
+const variables = (s: PaysiteEndpointSettings) => [s.url, ...(s.cdn ? [s.cdn] : []), ...Object.values(s.urls ?? {})];
 
 /** Whether a host entry ('a.example' or '.example' for subdomains) is covered by an allowlist. */
 function within(host: string, allowed: readonly string[]): boolean {
@@ -95,9 +95,12 @@ describe('importer folders', () => {
         hosts: [...settings.hosts],
         credentialHosts: [...settings.credentialHosts],
         ...(settings.cdn ? { cdnUrl: settings.cdn.default } : {}),
+        ...(settings.urls ? { urls: Object.fromEntries(Object.entries(settings.urls).map(([k, v]) => [k, v.default])) } : {}),
       });
       expect(set[settings.id]?.baseUrl).toBe(`https://${settings.url.variable.toLowerCase()}.example/base`);
       if (settings.cdn) expect(set[settings.id]?.cdnUrl).toBe(`https://${settings.cdn.variable.toLowerCase()}.example/base`);
+      for (const [name, setting] of Object.entries(settings.urls ?? {}))
+        expect(set[settings.id]?.urls?.[name]).toBe(`https://${setting.variable.toLowerCase()}.example/base`);
     }
   });
 });
