@@ -16,14 +16,13 @@ import { upsertComment, type CommentInput } from '@api/data/comments.ts';
 import { replaceImportWorkKey } from '@api/data/imports.ts';
 import { upsertPost, type PostInput } from '@api/data/posts.ts';
 import { nowEpoch } from '@api/data/util.ts';
-import { sanitizePostHtml } from '@api/content/sanitize.ts';
 import { archiveCreatorImage } from '@api/importer/content.ts';
 import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
 import { sealForWorker } from '@api/importer/work-key.ts';
 import { countLabel } from '@shared/format.ts';
 import { boostyApi, type Blog, type BoostyApi, type BoostyPost } from './api.ts';
 import { boostyKeyText, type BoostyAuth } from './auth.ts';
-import { blocksToHtml, editedTime, epochTime, flattenComments, pollOf, postEmbed, postMedia } from './map.ts';
+import { flattenComments, postMedia, postVerdict, toPostInput } from './map.ts';
 import { archivePostMedia } from './media.ts';
 
 interface Sub {
@@ -67,28 +66,14 @@ function subOf(blog: Blog): Sub {
 
 /** Downloads a post's media and reads its comments; writes nothing (the caller's step does). */
 async function preparePost(ctx: ImportContext, api: BoostyApi, sub: Sub, post: BoostyPost): Promise<Prepared> {
-  if (post.isDeleted) return { kind: 'gone' };
-  if (!post.hasAccess) return { kind: 'locked' };
+  const verdict = postVerdict(post);
+  if (verdict !== 'post') return { kind: verdict };
   const files = await archivePostMedia(ctx, api.media, postMedia(post));
-  const published = epochTime(post.publishTime);
   const comments = (post.count?.comments ?? 0) > 0 ? await api.comments(sub.blogUrl, post.id) : [];
   return {
     kind: 'post',
     notes: files.notes,
-    post: {
-      service: SERVICE,
-      user: sub.blogUrl,
-      id: post.id,
-      title: post.title ?? '',
-      content: sanitizePostHtml(blocksToHtml(post.data ?? [], files.archived)),
-      published,
-      edited: editedTime(post),
-      file: files.file,
-      attachments: files.attachments,
-      embed: postEmbed(post),
-      poll: pollOf(post.poll, published),
-      tags: (post.tags ?? []).map((tag) => tag.title),
-    },
+    post: toPostInput(sub.blogUrl, post, files),
     comments: flattenComments(comments, { user: sub.blogUrl, post_id: post.id }),
   };
 }

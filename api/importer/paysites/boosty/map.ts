@@ -9,7 +9,9 @@
  * `image`, `file`, `audio_file` and `ok_video` are media; `video` is an external (YouTube...) link.
  * Unknown types are left out.
  */
+import { sanitizePostHtml } from '@api/content/sanitize.ts';
 import type { CommentInput } from '@api/data/comments.ts';
+import type { PostFileInput, PostInput } from '@api/data/posts.ts';
 import { nowIso } from '@api/data/util.ts';
 import { escapeHtml } from '@api/importer/text.ts';
 import type { Poll } from '@shared/shapes/posts.ts';
@@ -257,4 +259,33 @@ export function flattenComments(comments: readonly BoostyComment[], key: { user:
   };
   walk(comments, null);
   return out;
+}
+
+/** What becomes of a post: stored, or skipped as one the key cannot see ('locked') or a deleted one ('gone'). */
+export function postVerdict(post: Pick<BoostyPost, 'isDeleted' | 'hasAccess'>): 'post' | 'locked' | 'gone' {
+  if (post.isDeleted) return 'gone';
+  return post.hasAccess ? 'post' : 'locked';
+}
+
+/** The post as Trove stores it, once its media are archived (`files`). */
+export function toPostInput(
+  blogUrl: string,
+  post: BoostyPost,
+  files: { file: PostFileInput | null; attachments: PostFileInput[]; archived: ArchivedMedia },
+): PostInput {
+  const published = epochTime(post.publishTime);
+  return {
+    service: 'boosty',
+    user: blogUrl,
+    id: post.id,
+    title: post.title ?? '',
+    content: sanitizePostHtml(blocksToHtml(post.data ?? [], files.archived)),
+    published,
+    edited: editedTime(post),
+    file: files.file,
+    attachments: files.attachments,
+    embed: postEmbed(post),
+    poll: pollOf(post.poll, published),
+    tags: (post.tags ?? []).map((tag) => tag.title),
+  };
 }
