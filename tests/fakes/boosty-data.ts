@@ -602,3 +602,37 @@ export function demoDataset(): BoostyDataset {
     ],
   };
 }
+
+/**
+ * A dataset for the import benchmark: about `posts` posts the key can open, spread over `blogs` blogs
+ * it subscribes to, each with text, a gallery image and a file (real bytes from the fake's CDN).
+ */
+export function benchDataset(posts: number, blogs = 3): BoostyDataset {
+  const perBlog = Math.ceil(posts / blogs);
+  return {
+    user: { id: FAKE_BOOSTY_USER_ID, name: 'Bench Fan' },
+    blogs: Array.from({ length: blogs }, (_, b) => ({
+      blogUrl: `bench-blog-${b + 1}`,
+      ownerId: 150_000 + b,
+      ownerName: `Bench Creator ${b + 1}`,
+      title: `Bench blog ${b + 1}`,
+      subscription: { levelId: 1_900_000 + b, name: 'Level', price: 300, subscriptionId: 40_000_000 + b, onTime: T0 - DAY },
+      posts: Array.from({ length: Math.min(perBlog, posts - b * perBlog) }, (_, i) => {
+        const n = b * perBlog + i;
+        return {
+          id: uuidFrom(`bench:${n}`),
+          intId: 6_000_000 + n,
+          title: `Bench post ${n + 1}`,
+          publishTime: T0 + n * 3600,
+          price: 300,
+          tags: ['bench'],
+          data: [
+            p(`Post ${n + 1}.`),
+            { kind: 'image', name: `bench-${n}.png`, width: 64, height: 48 },
+            { kind: 'file', name: `bench-${n}.png` },
+          ],
+        } satisfies BoostyPost;
+      }),
+    })),
+  };
+}
