@@ -8,6 +8,9 @@ export const E2E_DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-d
 /** A fake Patreon (tests/fakes/patreon-server.ts) the site's importer talks to in the browser tests. */
 export const E2E_FAKE_PATREON_PORT = Number(process.env.E2E_FAKE_PATREON_PORT ?? E2E_PORT + 1000);
 const fakePatreonUrl = `http://127.0.0.1:${E2E_FAKE_PATREON_PORT}`;
+/** A fake Boosty (tests/fakes/boosty.ts through serve.ts): its API and its CDN. */
+export const E2E_FAKE_BOOSTY_PORT = Number(process.env.E2E_FAKE_BOOSTY_PORT ?? E2E_PORT + 1040);
+const fakeBoostyUrl = `http://127.0.0.1:${E2E_FAKE_BOOSTY_PORT}`;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -34,6 +37,14 @@ export default defineConfig({
       stdout: 'pipe',
     },
     {
+      command: `npx tsx tests/fakes/serve.ts boosty --port ${E2E_FAKE_BOOSTY_PORT} --cdn-port ${E2E_FAKE_BOOSTY_PORT + 1}`,
+      // Any answer means it is up (it says 401 without the bearer token).
+      url: `${fakeBoostyUrl}/v1/user/current`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+    },
+    {
       command: 'npx tsx scripts/start.ts',
       url: `http://127.0.0.1:${E2E_PORT}/api/v1/app_version`,
       timeout: 300_000,
@@ -45,6 +56,7 @@ export default defineConfig({
         DATA_DIR: E2E_DATA_DIR,
         TROVE_ENV: 'test',
         IMPORTER_PATREON_URL: fakePatreonUrl,
+        IMPORTER_BOOSTY_URL: fakeBoostyUrl,
         IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
       },
     },

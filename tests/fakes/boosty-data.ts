@@ -412,9 +412,10 @@ export const sortOrder = (post: BoostyPost) => (post.pinned ? 2_000_000_000 + (p
 const tagId = (title: string) => 1_300_000 + (parseInt(createHash('md5').update(title).digest('hex').slice(0, 6), 16) % 100_000);
 
 export const FAKE_BOOSTY_USER_ID = 30_000_001;
+/** Both tokens are 64 hex characters, as the key rules of shared/paysites/boosty.ts want them. */
 export const FAKE_BOOSTY_AUTH: BoostyAuth = {
   accessToken: 'a9f1c0de7b3e4b2fa7d1c9e8f0b1a2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d',
-  refreshToken: 'r8e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2',
+  refreshToken: 'b8e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2',
   expiresAt: Date.UTC(2099, 0, 1),
 };
 /** The `auth` cookie value as the browser stores it (URL-encoded JSON): Trove's Boosty key. */

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { boostyFixtures } from '../../fakes/boosty-fixtures.ts';
 import { FAKE_BOOSTY_AUTH, FAKE_BOOSTY_KEY, startFakeBoosty, type FakeBoosty, type FakeBoostyOptions } from '../../fakes/boosty.ts';
 import { readZip } from '../../fakes/kit/zip.ts';
+import { boosty as boostyDescriptor } from '@shared/paysites/boosty.ts';
 
 let fake: FakeBoosty | undefined;
 afterEach(async () => {
@@ -312,6 +313,15 @@ describe('the fake Boosty', () => {
     expect(video.data.find((b: Json) => b.type === 'ok_video').playerUrls.find((u: Json) => u.type === 'low').url).toMatch(
       /^https:\/\/vd123\.okcdn\.ru\//,
     );
+  });
+});
+
+describe('the fake Boosty key', () => {
+  it('passes the key rules of the importer form (tokens of 64 hex characters), encoded and decoded', () => {
+    const [field] = boostyDescriptor.keyFields;
+    // The form keeps the decoded JSON: that is what the importer gets.
+    expect(field.check(FAKE_BOOSTY_KEY)).toBe(decodeURIComponent(FAKE_BOOSTY_KEY));
+    expect(field.check(decodeURIComponent(FAKE_BOOSTY_KEY))).toBe(decodeURIComponent(FAKE_BOOSTY_KEY));
   });
 });
 
