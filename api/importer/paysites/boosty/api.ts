@@ -11,7 +11,7 @@ import type { ImportContext } from '@api/importer/context.ts';
 import { boostySession, type BoostyAuth, type BoostySession } from './auth.ts';
 
 /** A content block of a post or comment; its fields depend on `type` (map.ts reads them). */
-export const block = z.looseObject({ type: z.string() });
+const block = z.looseObject({ type: z.string() });
 export type Block = z.infer<typeof block>;
 
 const owner = z.object({
@@ -22,7 +22,7 @@ const owner = z.object({
 });
 
 /** The blog object of a subscription (and of /v1/blog/{blogUrl}). */
-export const blog = z.object({
+const blog = z.object({
   blogUrl: z.string().min(1),
   title: z.string().nullish(),
   coverUrl: z.string().nullish(),
@@ -72,7 +72,7 @@ const postPage = z.object({
   data: z.array(post),
   extra: z.object({ offset: z.string().nullish(), isLast: z.boolean() }),
 });
-export type PostPage = z.infer<typeof postPage>;
+type PostPage = z.infer<typeof postPage>;
 
 export interface BoostyComment {
   id: string;
@@ -103,7 +103,7 @@ function parse<T>(schema: z.ZodType<T>, answer: unknown, what: string): T {
 }
 
 /** Posts a list page asks for: few enough that the signed file URLs of a page stay fresh (24 h) while its posts download. */
-export const POSTS_PER_PAGE = 20;
+const POSTS_PER_PAGE = 20;
 const COMMENTS_PER_PAGE = 100;
 const q = encodeURIComponent;
 

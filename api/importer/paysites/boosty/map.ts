@@ -18,12 +18,12 @@ import type { Poll } from '@shared/shapes/posts.ts';
 import type { Block, BoostyComment, BoostyPoll, BoostyPost } from './api.ts';
 
 /** Epoch seconds as the archive's UTC 'YYYY-MM-DDTHH:MM:SS'; null when absent. */
-export function epochTime(seconds: number | null | undefined): string | null {
+function epochTime(seconds: number | null | undefined): string | null {
   return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? nowIso(new Date(seconds * 1000)) : null;
 }
 
 /** The edit time, when the post was changed after it was published. */
-export function editedTime(post: Pick<BoostyPost, 'publishTime' | 'updatedAt'>): string | null {
+function editedTime(post: Pick<BoostyPost, 'publishTime' | 'updatedAt'>): string | null {
   return post.updatedAt && post.updatedAt > post.publishTime ? epochTime(post.updatedAt) : null;
 }
 
@@ -174,7 +174,7 @@ export type MediaItem =
   | { kind: 'video'; id: string; name: string; mp4?: string; hls?: string; preview?: string; complete: boolean };
 
 /** OK.ru's progressive MP4 qualities, best first, then its HLS playlists (gallery-dl, boosty-downloader). */
-export const MP4_QUALITIES = ['ultra_hd', 'quad_hd', 'full_hd', 'high', 'medium', 'low', 'lowest', 'tiny'];
+const MP4_QUALITIES = ['ultra_hd', 'quad_hd', 'full_hd', 'high', 'medium', 'low', 'lowest', 'tiny'];
 const HLS_TYPES = ['hls', 'ondemand_hls'];
 
 /** A file URL signed with the post's signedQuery (files and audio on cdn.boosty.to need it). */
@@ -217,13 +217,13 @@ export function postMedia(post: Pick<BoostyPost, 'data' | 'signedQuery'>): Media
 }
 
 /** The post's first external video (YouTube...) as its embed. */
-export function postEmbed(post: Pick<BoostyPost, 'data' | 'title'>): { url: string; subject: string | null; description: null } | null {
+function postEmbed(post: Pick<BoostyPost, 'data' | 'title'>): { url: string; subject: string | null; description: null } | null {
   const video = (post.data ?? []).find((block) => block.type === 'video' && /^https?:\/\//i.test(str(block.url)));
   return video ? { url: str(video.url), subject: post.title || null, description: null } : null;
 }
 
 /** Boosty's poll as Trove's (choices in Boosty's order with their votes). */
-export function pollOf(poll: BoostyPoll | null | undefined, published: string | null): Poll | null {
+function pollOf(poll: BoostyPoll | null | undefined, published: string | null): Poll | null {
   if (!poll) return null;
   const choices = poll.options.map((option) => ({ text: option.text, votes: option.counter ?? 0 }));
   return {

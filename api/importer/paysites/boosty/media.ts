@@ -37,12 +37,7 @@ export function imageExtension(mime: string | undefined, bytes: Buffer, url: str
 }
 
 /** Downloads an image named `{base}{ext}` with the extension its bytes call for. */
-export async function archiveImage(
-  ctx: ImportContext,
-  client: PaysiteClient,
-  url: string,
-  base: string,
-): Promise<ArchivedFile | undefined> {
+async function archiveImage(ctx: ImportContext, client: PaysiteClient, url: string, base: string): Promise<ArchivedFile | undefined> {
   try {
     const answer = await client.requestBytes(url);
     const ext = imageExtension(answer.headers['content-type'], answer.body, url);
@@ -60,7 +55,7 @@ export async function archiveImage(
   }
 }
 
-export interface PostFiles {
+interface PostFiles {
   /** The post's thumbnail: its first image, else its first video's preview. */
   file: ArchivedFile | null;
   /** Images (but the one that is the file), files, audio and videos, in block order. */
