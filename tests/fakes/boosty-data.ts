@@ -26,7 +26,8 @@ export type BoostyContent =
   /** A downloadable file; `name` is its real file name (Boosty's `title`). A .zip is a real zip, else a PNG. */
   | { kind: 'file'; name: string }
   | { kind: 'audio'; name: string; artist?: string; album?: string; seconds?: number }
-  | { kind: 'okvideo'; title: string; complete?: boolean }
+  /** Boosty's own video; `hlsOnly`: playerUrls offer no progressive MP4, only the HLS playlist. */
+  | { kind: 'okvideo'; title: string; complete?: boolean; hlsOnly?: boolean }
   | { kind: 'video'; url: string }
   | { kind: 'smile'; name: string }
   /** A block type the clients do not know (boosty-downloader's fixture has `hologram_message`). */
@@ -203,7 +204,7 @@ export function renderBlocks(
         const complete = item.complete !== false;
         const playerUrls = [...MP4_TYPES, ...MANIFEST_TYPES].map((type) => ({
           type,
-          url: complete && SERVED_TYPES.has(type) ? hosts.video(vid, type) : '',
+          url: complete && SERVED_TYPES.has(type) && (!item.hlsOnly || type === 'hls') ? hosts.video(vid, type) : '',
         }));
         blocks.push({
           type: 'ok_video',

@@ -211,8 +211,12 @@ describe('the fake Boosty', () => {
     const hls = await fetch(urls.hls);
     const playlist = await hls.text();
     expect(playlist.startsWith('#EXTM3U')).toBe(true);
-    const segment = playlist.split('\n').find((l) => l.startsWith('http'))!;
-    expect((await bytes(segment)).body.subarray(4, 8).toString()).toBe('ftyp');
+    const segments = playlist.split('\n').filter((l) => l.startsWith('http'));
+    expect(segments).toHaveLength(3);
+    // MPEG-TS: sync byte 0x47 every 188 bytes.
+    const ts = (await bytes(segments[0])).body;
+    expect([ts[0], ts[188]]).toEqual([0x47, 0x47]);
+    expect((await bytes(segments[0].replace(/sig=[^&]+/, 'sig=bad'))).status).toBe(403);
     expect((await bytes(urls.low.replace(/sig=[^&]+/, 'sig=bad'))).status).toBe(403);
     expect((await sharp((await bytes(video.preview)).body).metadata()).format).toBe('webp');
   });
