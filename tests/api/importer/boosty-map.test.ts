@@ -10,6 +10,7 @@ import { upsertCreator } from '@api/data/creators.ts';
 import { getPost, upsertPost } from '@api/data/posts.ts';
 import { post as postSchema, type BoostyPost } from '@api/importer/paysites/boosty/api.ts';
 import { parseBoostyKey } from '@api/importer/paysites/boosty/auth.ts';
+import { redactCredential } from '@api/importer/credential.ts';
 import {
   blocksToHtml,
   postMedia,
@@ -267,6 +268,13 @@ describe('boosty text and key helpers', () => {
       } catch (error) {
         expect((error as Error).message).not.toContain('secret');
       }
+    }
+  });
+
+  it("lets the worker's filter scrub either token of the key on its own, encoded key or decoded", () => {
+    for (const key of [FAKE_BOOSTY_KEY, decodeURIComponent(FAKE_BOOSTY_KEY)]) {
+      const line = `a ${FAKE_BOOSTY_AUTH.accessToken} b ${FAKE_BOOSTY_AUTH.refreshToken} c ${key}`;
+      expect(redactCredential(line, key)).toBe('a [key] b [key] c [key]');
     }
   });
 
