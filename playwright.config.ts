@@ -34,6 +34,7 @@ const FAKES: E2eFake[] = [
     args: (port) => `--adult-port ${port + 1} --cdn-port ${port + 2}`,
   },
   { site: 'gumroad', offset: 1030, ready: '/login', env: (url) => ({ IMPORTER_GUMROAD_URL: url }) },
+  { site: 'boosty', offset: 1040, ready: '/v1/user/current', env: (url) => ({ IMPORTER_BOOSTY_URL: url }) },
   { site: 'afdian', offset: 1050, ready: '/api/my/profile', env: (url) => ({ IMPORTER_AFDIAN_URL: url }) },
   {
     site: 'dlsite',

@@ -276,3 +276,20 @@ export function setImportCursor(db: Db, id: string, cursor: unknown): void {
 export function getImportWorkKey(db: Db, id: string): Buffer | undefined {
   return stmt<{ work_key: Buffer | null }>(db, 'SELECT work_key FROM imports WHERE id = ?').get(id)?.work_key ?? undefined;
 }
+
+/**
+ * Replaces the sealed key of an import still running (a paysite renewed the session mid-import and the
+ * old tokens no longer work), so a resume uses the new one. Nothing once the import ended and its key was wiped.
+ */
+export function replaceImportWorkKey(db: Db, id: string, sealed: Buffer): boolean {
+  return (
+    stmt(db, 'UPDATE imports SET work_key = ? WHERE id = ? AND finished_at IS NULL AND work_key IS NOT NULL').run(sealed, id).changes > 0
+  );
+}
+
+/** Imports submitted by an account, newest first. */
+export function listAccountImports(db: Db, accountId: number, limit = PAGE_SIZE): Import[] {
+  return stmt<ImportRow>(db, `SELECT ${IMPORT_COLUMNS} FROM imports WHERE account_id = ? ORDER BY created_at DESC LIMIT ?`)
+    .all(accountId, limit)
+    .map(toImport);
+}

@@ -40,6 +40,23 @@ export function parseOnlyfansCredential(text: string): OnlyfansCredential | unde
   };
 }
 
+/** Boosty's key is its `auth` cookie, (URL-encoded) JSON: its access and refresh tokens are secrets on their own. */
+function tokensInJson(text: string): string[] {
+  let decoded = text;
+  try {
+    decoded = decodeURIComponent(text);
+  } catch {
+    // Not URL-encoded.
+  }
+  if (!decoded.startsWith('{')) return [];
+  try {
+    const value = JSON.parse(decoded) as Record<string, unknown> | null;
+    return [value?.accessToken, value?.refreshToken].filter((token): token is string => typeof token === 'string' && token.length >= 8);
+  } catch {
+    return [];
+  }
+}
+
 /**
  * Every secret string a credential holds, longest first, for scrubbing messages: the whole text and,
  * for OnlyFans, each field. Fields shorter than 4 characters are left out: replacing them would
@@ -49,6 +66,7 @@ export function credentialSecrets(text: string): string[] {
   const parts = new Set<string>([text]);
   const onlyfans = parseOnlyfansCredential(text);
   if (onlyfans) for (const value of Object.values(onlyfans)) if (value.length >= 4) parts.add(value);
+  for (const token of tokensInJson(text)) parts.add(token);
   return [...parts].filter(Boolean).sort((a, b) => b.length - a.length);
 }
 

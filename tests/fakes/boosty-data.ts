@@ -26,7 +26,8 @@ export type BoostyContent =
   /** A downloadable file; `name` is its real file name (Boosty's `title`). A .zip is a real zip, else a PNG. */
   | { kind: 'file'; name: string }
   | { kind: 'audio'; name: string; artist?: string; album?: string; seconds?: number }
-  | { kind: 'okvideo'; title: string; complete?: boolean }
+  /** Boosty's own video; `hlsOnly`: playerUrls offer no progressive MP4, only the HLS playlist. */
+  | { kind: 'okvideo'; title: string; complete?: boolean; hlsOnly?: boolean }
   | { kind: 'video'; url: string }
   | { kind: 'smile'; name: string }
   /** A block type the clients do not know (boosty-downloader's fixture has `hologram_message`). */
@@ -203,7 +204,7 @@ export function renderBlocks(
         const complete = item.complete !== false;
         const playerUrls = [...MP4_TYPES, ...MANIFEST_TYPES].map((type) => ({
           type,
-          url: complete && SERVED_TYPES.has(type) ? hosts.video(vid, type) : '',
+          url: complete && SERVED_TYPES.has(type) && (!item.hlsOnly || type === 'hls') ? hosts.video(vid, type) : '',
         }));
         blocks.push({
           type: 'ok_video',
@@ -412,9 +413,10 @@ export const sortOrder = (post: BoostyPost) => (post.pinned ? 2_000_000_000 + (p
 const tagId = (title: string) => 1_300_000 + (parseInt(createHash('md5').update(title).digest('hex').slice(0, 6), 16) % 100_000);
 
 export const FAKE_BOOSTY_USER_ID = 30_000_001;
+/** Both tokens are 64 hex characters, as the key rules of shared/paysites/boosty.ts want them. */
 export const FAKE_BOOSTY_AUTH: BoostyAuth = {
   accessToken: 'a9f1c0de7b3e4b2fa7d1c9e8f0b1a2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d',
-  refreshToken: 'r8e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2',
+  refreshToken: 'b8e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2',
   expiresAt: Date.UTC(2099, 0, 1),
 };
 /** The `auth` cookie value as the browser stores it (URL-encoded JSON): Trove's Boosty key. */
@@ -600,5 +602,39 @@ export function demoDataset(): BoostyDataset {
         posts: synth,
       },
     ],
+  };
+}
+
+/**
+ * A dataset for the import benchmark: about `posts` posts the key can open, spread over `blogs` blogs
+ * it subscribes to, each with text, a gallery image and a file (real bytes from the fake's CDN).
+ */
+export function benchDataset(posts: number, blogs = 3): BoostyDataset {
+  const perBlog = Math.ceil(posts / blogs);
+  return {
+    user: { id: FAKE_BOOSTY_USER_ID, name: 'Bench Fan' },
+    blogs: Array.from({ length: blogs }, (_, b) => ({
+      blogUrl: `bench-blog-${b + 1}`,
+      ownerId: 150_000 + b,
+      ownerName: `Bench Creator ${b + 1}`,
+      title: `Bench blog ${b + 1}`,
+      subscription: { levelId: 1_900_000 + b, name: 'Level', price: 300, subscriptionId: 40_000_000 + b, onTime: T0 - DAY },
+      posts: Array.from({ length: Math.min(perBlog, posts - b * perBlog) }, (_, i) => {
+        const n = b * perBlog + i;
+        return {
+          id: uuidFrom(`bench:${n}`),
+          intId: 6_000_000 + n,
+          title: `Bench post ${n + 1}`,
+          publishTime: T0 + n * 3600,
+          price: 300,
+          tags: ['bench'],
+          data: [
+            p(`Post ${n + 1}.`),
+            { kind: 'image', name: `bench-${n}.png`, width: 64, height: 48 },
+            { kind: 'file', name: `bench-${n}.png` },
+          ],
+        } satisfies BoostyPost;
+      }),
+    })),
   };
 }

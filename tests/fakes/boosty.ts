@@ -28,7 +28,7 @@
  * (then it must match); refreshed access tokens live `accessTokenTtlSeconds` (3600, a guess) and the
  * replaced access token stays valid until its own expiry; `extra.offset` is "{sortOrder}:{int_id}";
  * pinned posts get a sortOrder above any publish time; a missing `limit` means 10; audio lives under
- * cdn.boosty.to/audio/{id}; the HLS playlist's one segment is the MP4 itself.
+ * cdn.boosty.to/audio/{id}; the HLS playlist lists the clip's three MPEG-TS segments, signed like the MP4.
  */
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
@@ -352,7 +352,14 @@ export async function startFakeBoosty(options: FakeBoostyOptions = {}): Promise<
       if (!sig || !sameText(sig, hmacHex(secret, id, type, expires)) || Number(expires) < now())
         return send(res, 403, 'Forbidden', 'text/plain');
       if (type === 'hls') {
-        return send(res, 200, hlsPlaylist([{ uri: hosts.video(id, 'low'), seconds: 3 }], 1), HLS_TYPE);
+        // The clip's three MPEG-TS segments, each URL signed like the playlist.
+        const segments = clips.segmentSeconds.map((seconds, i) => ({ uri: hosts.video(id, `seg${i}`), seconds }));
+        return send(res, 200, hlsPlaylist(segments, 1), HLS_TYPE);
+      }
+      const segment = /^seg(\d)$/.exec(type);
+      if (segment) {
+        const bytes = clips.segments()[Number(segment[1])];
+        return bytes ? sendBytes(req, res, bytes, 'video/mp2t') : send(res, 404, 'Not Found', 'text/plain');
       }
       return serve(media.get(`video:${id}`));
     }

@@ -6,6 +6,7 @@ import type { PaysiteEndpoint } from '@api/config.ts';
 import type { EnvSetting, PaysiteEndpointSettings } from '@api/importer/context.ts';
 import type { Paysite } from '@shared/paysites/index.ts';
 import { afdianEndpoints } from './afdian/endpoints.ts';
+import { boostyEndpoints } from './boosty/endpoints.ts';
 import { discordEndpoints } from './discord/endpoints.ts';
 import { dlsiteEndpoints } from './dlsite/endpoints.ts';
 import { fanboxEndpoints } from './fanbox/endpoints.ts';
@@ -20,6 +21,7 @@ export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [
   fanboxEndpoints,
   discordEndpoints,
   afdianEndpoints,
+  boostyEndpoints,
   dlsiteEndpoints,
   fanslyEndpoints,
   fantiaEndpoints,

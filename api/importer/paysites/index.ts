@@ -7,6 +7,7 @@ import type { PaysiteImporter, PaysiteServer } from '@api/importer/context.ts';
 import { slowTestImporter } from '@api/importer/test-slow.ts';
 import { paysiteLabel } from '@shared/paysites/index.ts';
 import { afdian } from './afdian/index.ts';
+import { boosty } from './boosty/index.ts';
 import { discord } from './discord/index.ts';
 import { dlsite } from './dlsite/index.ts';
 import { fanbox } from './fanbox/index.ts';
@@ -16,7 +17,18 @@ import { gumroad } from './gumroad/index.ts';
 import { patreon } from './patreon/index.ts';
 import { subscribestar } from './subscribestar/index.ts';
 
-export const PAYSITE_SERVERS: readonly PaysiteServer[] = [patreon, fanbox, discord, afdian, dlsite, fansly, fantia, gumroad, subscribestar];
+export const PAYSITE_SERVERS: readonly PaysiteServer[] = [
+  patreon,
+  fanbox,
+  discord,
+  afdian,
+  boosty,
+  dlsite,
+  fansly,
+  fantia,
+  gumroad,
+  subscribestar,
+];
 
 export function notAvailableLine(service: string): string {
   return `${paysiteLabel(service)} importer is not available yet; nothing was imported.`;

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { boostyFixtures } from '../../fakes/boosty-fixtures.ts';
 import { FAKE_BOOSTY_AUTH, FAKE_BOOSTY_KEY, startFakeBoosty, type FakeBoosty, type FakeBoostyOptions } from '../../fakes/boosty.ts';
 import { readZip } from '../../fakes/kit/zip.ts';
+import { boosty as boostyDescriptor } from '@shared/paysites/boosty.ts';
 
 let fake: FakeBoosty | undefined;
 afterEach(async () => {
@@ -210,8 +211,12 @@ describe('the fake Boosty', () => {
     const hls = await fetch(urls.hls);
     const playlist = await hls.text();
     expect(playlist.startsWith('#EXTM3U')).toBe(true);
-    const segment = playlist.split('\n').find((l) => l.startsWith('http'))!;
-    expect((await bytes(segment)).body.subarray(4, 8).toString()).toBe('ftyp');
+    const segments = playlist.split('\n').filter((l) => l.startsWith('http'));
+    expect(segments).toHaveLength(3);
+    // MPEG-TS: sync byte 0x47 every 188 bytes.
+    const ts = (await bytes(segments[0])).body;
+    expect([ts[0], ts[188]]).toEqual([0x47, 0x47]);
+    expect((await bytes(segments[0].replace(/sig=[^&]+/, 'sig=bad'))).status).toBe(403);
     expect((await bytes(urls.low.replace(/sig=[^&]+/, 'sig=bad'))).status).toBe(403);
     expect((await sharp((await bytes(video.preview)).body).metadata()).format).toBe('webp');
   });
@@ -312,5 +317,45 @@ describe('the fake Boosty', () => {
     expect(video.data.find((b: Json) => b.type === 'ok_video').playerUrls.find((u: Json) => u.type === 'low').url).toMatch(
       /^https:\/\/vd123\.okcdn\.ru\//,
     );
+  });
+});
+
+describe('the fake Boosty key', () => {
+  it('passes the key rules of the importer form (tokens of 64 hex characters), encoded and decoded', () => {
+    const [field] = boostyDescriptor.keyFields;
+    // The form keeps the decoded JSON: that is what the importer gets.
+    expect(field.check(FAKE_BOOSTY_KEY)).toBe(decodeURIComponent(FAKE_BOOSTY_KEY));
+    expect(field.check(decodeURIComponent(FAKE_BOOSTY_KEY))).toBe(decodeURIComponent(FAKE_BOOSTY_KEY));
+  });
+});
+
+describe('the Boosty benchmark entry', () => {
+  it('start(5) serves 5 posts the key can open, each with an image and a file, over a few blogs', async () => {
+    const site = (await import('../../../bench/importers/boosty.ts')).default;
+    expect(site.service).toBe('boosty');
+    const bench = await site.start(5);
+    try {
+      const url = bench.env.IMPORTER_BOOSTY_URL;
+      const auth = JSON.parse(decodeURIComponent(bench.submission.session_key));
+      const headers = { authorization: `Bearer ${auth.accessToken}` };
+      const subs = await get(`${url}/v1/user/subscriptions?limit=30&with_follow=true&offset=0`, headers);
+      expect(subs.body.total).toBeGreaterThanOrEqual(2);
+      let total = 0;
+      for (const sub of subs.body.data) {
+        const page = await get(`${url}/v1/blog/${sub.blog.blogUrl}/post/?limit=20`, headers);
+        for (const post of page.body.data) {
+          expect(post.hasAccess).toBe(true);
+          const types = post.data.map((b: Json) => b.type);
+          expect(types).toEqual(expect.arrayContaining(['image', 'file']));
+          const file = post.data.find((b: Json) => b.type === 'file');
+          expect((await bytes(file.url + post.signedQuery)).status).toBe(200);
+          total++;
+        }
+      }
+      expect(total).toBe(5);
+      expect(bench.requests()).toBeGreaterThan(0);
+    } finally {
+      await bench.close();
+    }
   });
 });
