@@ -286,10 +286,3 @@ export function replaceImportWorkKey(db: Db, id: string, sealed: Buffer): boolea
     stmt(db, 'UPDATE imports SET work_key = ? WHERE id = ? AND finished_at IS NULL AND work_key IS NOT NULL').run(sealed, id).changes > 0
   );
 }
-
-/** Imports submitted by an account, newest first. */
-export function listAccountImports(db: Db, accountId: number, limit = PAGE_SIZE): Import[] {
-  return stmt<ImportRow>(db, `SELECT ${IMPORT_COLUMNS} FROM imports WHERE account_id = ? ORDER BY created_at DESC LIMIT ?`)
-    .all(accountId, limit)
-    .map(toImport);
-}

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR, E2E_FAKE_BOOSTY_PORT } from '../../playwright.config.ts';
+import { E2E_DATA_DIR, e2eFakePort } from '../../playwright.config.ts';
 import { openDatabase } from '@api/data/db.ts';
 import { FAKE_BOOSTY_KEY, demoDataset } from '../fakes/boosty.ts';
 import { E2E_DB_FILE, signInBrowser } from './e2e-db.ts';
@@ -16,7 +16,7 @@ import { waitForImportStatus } from './import-status.ts';
 const data = demoDataset();
 const postId = (title: string) => data.blogs.flatMap((b) => b.posts).find((p) => p.title === title)!.id;
 const CREATOR = '/boosty/user/mariya-art';
-const CDN = `http://127.0.0.1:${E2E_FAKE_BOOSTY_PORT + 1}`;
+const CDN = `http://127.0.0.1:${e2eFakePort('boosty') + 1}`;
 
 function rebuild() {
   execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {
