@@ -55,6 +55,8 @@ export interface PaysiteEndpoint {
   credentialHosts?: string[];
   /** Base of URLs the importer builds from asset ids (Discord's CDN: server icons); IMPORTER_{SERVICE}_CDN_URL. */
   cdnUrl?: string;
+  /** The importer's other settings by name (its folder's `settings`), e.g. OnlyFans' `rules`. */
+  settings?: Record<string, string>;
 }
 
 export interface ImporterConfig {

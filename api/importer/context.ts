@@ -65,6 +65,11 @@ export interface PaysiteEndpointSettings {
   credentialHosts: readonly string[];
   /** Base of URLs the importer builds from asset ids (IMPORTER_<ID>_CDN_URL), e.g. Discord's server icons. */
   cdn?: EnvSetting;
+  /**
+   * Other settings of the importer (IMPORTER_<ID>_*), by name, passed on as given (not a base URL): e.g.
+   * OnlyFans' signing rules, a file path or a URL.
+   */
+  settings?: Readonly<Record<string, EnvSetting>>;
 }
 
 /** A paysite's server side: its endpoint settings and its importer. */

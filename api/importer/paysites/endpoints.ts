@@ -7,9 +7,15 @@ import type { EnvSetting, PaysiteEndpointSettings } from '@api/importer/context.
 import type { Paysite } from '@shared/paysites/index.ts';
 import { discordEndpoints } from './discord/endpoints.ts';
 import { fanboxEndpoints } from './fanbox/endpoints.ts';
+import { onlyfansEndpoints } from './onlyfans/endpoints.ts';
 import { patreonEndpoints } from './patreon/endpoints.ts';
 
-export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [patreonEndpoints, fanboxEndpoints, discordEndpoints];
+export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [
+  patreonEndpoints,
+  fanboxEndpoints,
+  discordEndpoints,
+  onlyfansEndpoints,
+];
 
 function urlSetting(setting: EnvSetting, env: NodeJS.ProcessEnv): string {
   return (env[setting.variable] || setting.default).replace(/\/+$/, '');
@@ -22,6 +28,9 @@ export function resolveEndpoint(settings: PaysiteEndpointSettings, env: NodeJS.P
     hosts: [...settings.hosts],
     credentialHosts: [...settings.credentialHosts],
     ...(settings.cdn ? { cdnUrl: urlSetting(settings.cdn, env) } : {}),
+    ...(settings.settings
+      ? { settings: Object.fromEntries(Object.entries(settings.settings).map(([name, s]) => [name, env[s.variable] || s.default])) }
+      : {}),
   };
 }
 

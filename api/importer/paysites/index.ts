@@ -8,9 +8,10 @@ import { slowTestImporter } from '@api/importer/test-slow.ts';
 import { paysiteLabel } from '@shared/paysites/index.ts';
 import { discord } from './discord/index.ts';
 import { fanbox } from './fanbox/index.ts';
+import { onlyfans } from './onlyfans/index.ts';
 import { patreon } from './patreon/index.ts';
 
-export const PAYSITE_SERVERS: readonly PaysiteServer[] = [patreon, fanbox, discord];
+export const PAYSITE_SERVERS: readonly PaysiteServer[] = [patreon, fanbox, discord, onlyfans];
 
 export function notAvailableLine(service: string): string {
   return `${paysiteLabel(service)} importer is not available yet; nothing was imported.`;
