@@ -25,7 +25,7 @@ import { KeyRejectedError } from '@api/importer/errors.ts';
 import { countLabel } from '@shared/format.ts';
 import { onlyfansApi, SigningRefusedError, type OnlyfansApi, type OnlyfansPost, type PostPage } from './api.ts';
 import { onlyfansEndpoints } from './endpoints.ts';
-import { mediaPlan, postCursor, postHtml, postPublished, postTags, postTitle, skipReason, type PlannedFile } from './map.ts';
+import { mediaPlan, postCursor, postHtml, skipReason, toPostInput, type PlannedFile } from './map.ts';
 import { loadRules, RulesError, rulesLabel } from './rules.ts';
 
 const LISTS = ['pinned', 'timeline', 'archived'] as const;
@@ -85,23 +85,8 @@ async function preparePost(ctx: ImportContext, api: OnlyfansApi, user: string, p
     const saved = await fetchFile(item);
     if (saved) attachments.push(saved);
   }
-  return {
-    kind: 'post',
-    lines: plan.skipped,
-    post: {
-      service: 'onlyfans',
-      user,
-      id: post.id,
-      title: postTitle(post),
-      content: await archiveInlineImages(ctx, api.client, postHtml(post)),
-      published: postPublished(post),
-      edited: null,
-      file: file ?? null,
-      attachments,
-      embed: null,
-      tags: postTags(post),
-    },
-  };
+  const content = await archiveInlineImages(ctx, api.client, postHtml(post));
+  return { kind: 'post', lines: plan.skipped, post: toPostInput(user, post, content, { file, attachments }) };
 }
 
 /** Saves the creator's profile, icon and banner; undefined when OnlyFans no longer has the account. */

@@ -12,7 +12,8 @@
  * - The post's file (its thumbnail) is its first photo, else the first video's preview image; the other
  *   media are its attachments, in OnlyFans' order.
  */
-import { nameFromUrl } from '@api/importer/content.ts';
+import type { PostInput } from '@api/data/posts.ts';
+import { nameFromUrl, type ArchivedFile } from '@api/importer/content.ts';
 import { archiveTime, escapeHtml } from '@api/importer/text.ts';
 import type { OnlyfansMedia, OnlyfansPost } from './api.ts';
 
@@ -156,4 +157,28 @@ export function mediaPlan(post: OnlyfansPost): MediaPlan {
     return { file, attachments, skipped };
   }
   return { file: poster, attachments, skipped };
+}
+
+/** The post to store: `content` is postHtml's result after archiveInlineImages (sanitized), the files as archived. */
+export function toPostInput(
+  user: string,
+  post: OnlyfansPost,
+  content: string,
+  files: { file?: ArchivedFile; attachments: ArchivedFile[] },
+): PostInput {
+  return {
+    service: 'onlyfans',
+    user,
+    id: post.id,
+    title: postTitle(post),
+    content,
+    published: postPublished(post),
+    // OnlyFans gives no edit time.
+    edited: null,
+    file: files.file ?? null,
+    attachments: files.attachments,
+    // No embeds: links stay links in the text.
+    embed: null,
+    tags: postTags(post),
+  };
 }
