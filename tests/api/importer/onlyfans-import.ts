@@ -79,3 +79,12 @@ export function expectNoKeyInLogs(h: Harness, id: string) {
   for (const value of Object.values(h.fake.credential)) expect(logs).not.toContain(value);
   expect(logs).not.toMatch(/Policy=|Signature=|Key-Pair-Id/);
 }
+
+/** None of the credential's four values, in clear, anywhere under the data folder (database, WAL, files). */
+export function expectNoKeyInDataDir(h: Harness) {
+  const files = fs.readdirSync(h.t.dir, { recursive: true, encoding: 'utf8' }).map((f) => path.join(h.t.dir, f));
+  for (const file of files.filter((f) => fs.statSync(f).isFile())) {
+    const bytes = fs.readFileSync(file);
+    for (const value of Object.values(h.fake.credential)) expect(bytes.includes(value), `${value} in ${file}`).toBe(false);
+  }
+}

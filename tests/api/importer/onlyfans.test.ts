@@ -29,7 +29,18 @@ import {
   type FakeOnlyfans,
   type OnlyfansRules,
 } from '../../fakes/onlyfans.ts';
-import { closeHarness, count, counts, expectNoKeyInLogs, harness, queue, stored, worker, type Harness } from './onlyfans-import.ts';
+import {
+  closeHarness,
+  count,
+  counts,
+  expectNoKeyInDataDir,
+  expectNoKeyInLogs,
+  harness,
+  queue,
+  stored,
+  worker,
+  type Harness,
+} from './onlyfans-import.ts';
 
 let fake: FakeOnlyfans;
 
@@ -375,6 +386,7 @@ describe('onlyfans import', () => {
     expect(logs.some((l) => /^Post \d+: video \d+ skipped \(DRM-protected video, which cannot be archived\)\.$/.test(l))).toBe(true);
     expect(logs.at(-1)).toBe('Finished.');
     expectNoKeyInLogs(h, id);
+    expectNoKeyInDataDir(h);
 
     // Every API call signed as the site's JS signs it, with the session.
     const c = fake.credential;
