@@ -8,6 +8,10 @@ export const E2E_DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-d
 /** A fake Patreon (tests/fakes/patreon-server.ts) the site's importer talks to in the browser tests. */
 export const E2E_FAKE_PATREON_PORT = Number(process.env.E2E_FAKE_PATREON_PORT ?? E2E_PORT + 1000);
 const fakePatreonUrl = `http://127.0.0.1:${E2E_FAKE_PATREON_PORT}`;
+/** A fake OnlyFans (tests/fakes/serve.ts onlyfans): its API, CDN and public hosts on this port and the next two. */
+export const E2E_FAKE_ONLYFANS_PORT = Number(process.env.E2E_FAKE_ONLYFANS_PORT ?? E2E_PORT + 1080);
+const fakeOnlyfansUrl = `http://127.0.0.1:${E2E_FAKE_ONLYFANS_PORT}`;
+const ONLYFANS_RULES = 'tests/fakes/onlyfans-rules.json';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -34,6 +38,14 @@ export default defineConfig({
       stdout: 'pipe',
     },
     {
+      command: `npx tsx tests/fakes/serve.ts onlyfans --port ${E2E_FAKE_ONLYFANS_PORT} --cdn-port ${E2E_FAKE_ONLYFANS_PORT + 1} --public-port ${E2E_FAKE_ONLYFANS_PORT + 2} --rules ${ONLYFANS_RULES}`,
+      // Any answer means it is up (400 for an unsigned request).
+      url: `${fakeOnlyfansUrl}/api2/v2/users/me`,
+      timeout: 60_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+    },
+    {
       command: 'npx tsx scripts/start.ts',
       url: `http://127.0.0.1:${E2E_PORT}/api/v1/app_version`,
       timeout: 300_000,
@@ -45,6 +57,8 @@ export default defineConfig({
         DATA_DIR: E2E_DATA_DIR,
         TROVE_ENV: 'test',
         IMPORTER_PATREON_URL: fakePatreonUrl,
+        IMPORTER_ONLYFANS_URL: fakeOnlyfansUrl,
+        IMPORTER_ONLYFANS_RULES: ONLYFANS_RULES,
         IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
       },
     },
