@@ -140,8 +140,8 @@ export function onlyfansApi(ctx: ImportContext, credential: OnlyfansCredential, 
     keyRejectedStatuses: [401],
   });
 
-  /** GETs a path under /api2/v2, signed; checks the answer with `schema`. */
-  const get = async <T>(path: string, schema: z.ZodType<T>, what: string): Promise<T> => {
+  /** GETs a path under /api2/v2, signed; checks the answer with `schema`; undefined for a 404. */
+  const get = async <T>(path: string, schema: z.ZodType<T>, what: string): Promise<T | undefined> => {
     const target = new URL(client.url(`/api2/v2${path}`));
     const wire = target.pathname + target.search;
     const answer = await client.requestText(target.toString(), {
@@ -163,13 +163,15 @@ export function onlyfansApi(ctx: ImportContext, credential: OnlyfansCredential, 
       throw new SigningRefusedError(`OnlyFans refused the request signature (400${typeof message === 'string' ? ` "${message}"` : ''})`);
     }
     if (answer.status === 403) throw new TransientError('OnlyFans answered 403 (a temporary block)');
-    if (answer.status === 404) return undefined as T;
+    if (answer.status === 404) return undefined;
+    // A Cloudflare page or a cut answer is no empty list: retried later, never read as "no more posts".
+    if (body === undefined) throw new TransientError(`OnlyFans answered ${what} with something that is not JSON`);
     const result = schema.safeParse(body);
     if (!result.success) throw new TransientError(`OnlyFans answered ${what} in a shape this importer does not understand`);
     return result.data;
   };
   const posts = async (path: string, what: string): Promise<PostPage> => {
-    const answer = await get(path, page(postSchema).optional(), what);
+    const answer = await get(path, page(postSchema), what);
     return { posts: answer?.list ?? [], hasMore: !!answer?.hasMore && (answer?.list.length ?? 0) > 0 };
   };
   const before = (value?: string) => (value ? `&beforePublishTime=${encodeURIComponent(value)}` : '');
@@ -177,26 +179,26 @@ export function onlyfansApi(ctx: ImportContext, credential: OnlyfansCredential, 
   return {
     client,
     async me() {
-      const me = await get('/users/me', meSchema.optional(), 'the account');
+      const me = await get('/users/me', meSchema, 'the account');
       if (!me) throw new TransientError('OnlyFans answered 404 for the account');
       // A session OnlyFans no longer knows may answer with isAuth false rather than 401.
       if (me.isAuth === false) throw new KeyRejectedError('OnlyFans says the session is not signed in');
       return { id: me.id, isAuth: true };
     },
     async subscriptionCount() {
-      const count = await get('/subscriptions/count/all', countSchema.optional(), 'the subscription count');
+      const count = await get('/subscriptions/count/all', countSchema, 'the subscription count');
       return { active: count?.subscriptions.active ?? 0, expired: count?.subscriptions.expired ?? 0 };
     },
     async subscriptions(offset) {
       const answer = await get(
         `/subscriptions/subscribes?offset=${offset}&limit=${PAGE_SIZE}&type=active&format=infinite`,
-        page(userSchema).optional(),
+        page(userSchema),
         'the subscriptions',
       );
       return { users: answer?.list ?? [], hasMore: !!answer?.hasMore && (answer?.list.length ?? 0) > 0 };
     },
     user(username) {
-      return get(`/users/${encodeURIComponent(username)}`, userSchema.optional(), 'a profile');
+      return get(`/users/${encodeURIComponent(username)}`, userSchema, 'a profile');
     },
     timeline(userId, since) {
       const cursor = since ? `${before(since)}&pinned=0&counters=0` : '&pinned=0';

@@ -34,9 +34,13 @@ export const rulesSchema = z
     revision: z.string().optional(),
     remove_headers: z.array(z.string()).optional(),
   })
-  .refine((r) => ((r.prefix ?? r.start) !== undefined && (r.suffix ?? r.end) !== undefined ? true : /\{\}.*\{:x\}/.test(r.format ?? '')), {
+  .refine((r) => hasEnds(r) || /\{\}.*\{:x\}/.test(r.format ?? ''), {
     message: 'neither prefix/suffix nor a format with {} and {:x}',
   });
+
+function hasEnds(r: { prefix?: string; suffix?: string; start?: string; end?: string }): boolean {
+  return (r.prefix ?? r.start) !== undefined && (r.suffix ?? r.end) !== undefined;
+}
 
 export type OnlyfansRules = z.infer<typeof rulesSchema>;
 
