@@ -2,18 +2,16 @@
  * The OnlyFans mapper (api/importer/paysites/onlyfans/map.ts) over the recorded-shape fixtures
  * (tests/fakes/onlyfans-fixtures.ts, one per content kind, with OnlyFans' real hosts): which posts are
  * stored, their title, tags, dates and files, and the post as it is stored (upsert and read back).
+ * The signing rules are tested in onlyfans-rules.test.ts.
  */
-import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { upsertCreator } from '@api/data/creators.ts';
 import { registerFile } from '@api/data/files.ts';
 import { getPost, upsertPost } from '@api/data/posts.ts';
 import { postSchema, userSchema } from '@api/importer/paysites/onlyfans/api.ts';
 import { mediaPlan, postCursor, postHtml, skipReason, toPostInput, type PlannedFile } from '@api/importer/paysites/onlyfans/map.ts';
-import { removesHeader, rulesSchema, signRequest } from '@api/importer/paysites/onlyfans/rules.ts';
 import { sanitizePostHtml } from '@api/content/sanitize.ts';
 import { ONLYFANS_FIXTURES } from '../../fakes/onlyfans-fixtures.ts';
-import { DEFAULT_ONLYFANS_RULES, onlyfansSign } from '../../fakes/onlyfans.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 type Kind = keyof typeof ONLYFANS_FIXTURES;
@@ -127,23 +125,5 @@ describe('onlyfans mapper, one recorded fixture per content kind', () => {
     expect([...input.title!].length).toBeLessThanOrEqual(60);
     expect(input.tags).toEqual(['tag_2', 'ünï']);
     expect(postHtml({ rawText: 'a <b>\nc', text: null })).toBe('a &lt;b&gt;<br />c');
-  });
-});
-
-describe('onlyfans signing rules', () => {
-  it('signs like the notes worked example, from either published rules shape, and reads remove_headers', () => {
-    const expected = '62830:cf9f7b98b965985ddf9114cc873076864935b2c9:75e:6a67571d';
-    const shipped = rulesSchema.parse(JSON.parse(fs.readFileSync('api/importer/paysites/onlyfans/rules.json', 'utf8')));
-    expect(signRequest(shipped, '/api2/v2/users/me', '1700000000000', '123456')).toBe(expected);
-    const rg = rulesSchema.parse({ ...shipped, format: undefined, start: '62830', end: '6a67571d' });
-    expect(signRequest(rg, '/api2/v2/users/me', '1700000000000', '123456')).toBe(expected);
-    const query = '/api2/v2/users/4815162/posts?limit=10&order=publish_date_desc&pinned=0&format=infinite';
-    expect(signRequest(shipped, query, '1717243200123', '48151623421')).toBe(
-      onlyfansSign(DEFAULT_ONLYFANS_RULES, query, '1717243200123', '48151623421'),
-    );
-    expect(removesHeader(shipped, 'user-id')).toBe(true);
-    expect(removesHeader(rulesSchema.parse({ ...shipped, remove_headers: ['user_id'] }), 'user-id')).toBe(true);
-    expect(removesHeader(rulesSchema.parse({ ...shipped, remove_headers: [] }), 'user-id')).toBe(false);
-    expect(rulesSchema.safeParse({ ...shipped, format: '62830:%s:6a67571d' }).success).toBe(false);
   });
 });

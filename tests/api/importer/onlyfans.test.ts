@@ -2,11 +2,10 @@
  * The fake OnlyFans (tests/fakes/onlyfans.ts) signs and refuses as onlyfans.com/api2/v2 does, over
  * real HTTP, with the rules of tests/fakes/onlyfans-rules.json; the importer
  * (api/importer/paysites/onlyfans) against it, driven by the real worker over a real SQLite data folder
- * (helpers in ./onlyfans-import.ts; the mapper's table in onlyfans-map.test.ts, the kill -9 test in
- * onlyfans-crash.test.ts).
+ * (helpers in ./onlyfans-import.ts; the mapper's table in onlyfans-map.test.ts, the signing rules in
+ * onlyfans-rules.test.ts, paging, the benchmark entry and the kill -9 test in onlyfans-crash.test.ts).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { importSubmissionError } from '@shared/importer.ts';
@@ -19,7 +18,6 @@ import { nowIso } from '@api/data/util.ts';
 import { readConfig } from '@api/config.ts';
 import { isAllowedHost } from '@api/importer/fetch.ts';
 import { media } from '../../fakes/kit/media.ts';
-import { send, startHost } from '../../fakes/kit/server.ts';
 import { ONLYFANS_FIXTURES } from '../../fakes/onlyfans-fixtures.ts';
 import {
   DEFAULT_ONLYFANS_RULES,
@@ -458,56 +456,6 @@ describe('onlyfans import', () => {
     await worker(h).runOnce();
     expect(getImport(h.t.db, again)!.finished_at).not.toBeNull();
     expect(counts(h).posts).toBe(20);
-  });
-
-  it('ends the import with a clear line when OnlyFans refuses the signature (other rules), without blaming the key', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'of-rules-'));
-    const wrong = path.join(dir, 'rules.json');
-    fs.writeFileSync(wrong, JSON.stringify({ ...fake.rules, static_param: 'hlH65SiFJONFFuIFbTwYvt3HpXzsg4MC', revision: 'stale-1' }));
-    await closeHarness(h);
-    h = harness(fake, { IMPORTER_ONLYFANS_RULES: wrong });
-    const keyId = addAutoImportKey(h.t.db, { service: 'onlyfans', encrypted_key: Buffer.from('sealed elsewhere') });
-    const id = queue(h, 'wrong-sign', keyId);
-    await worker(h).runOnce();
-    const job = getImport(h.t.db, id)!;
-    expect(job).toMatchObject({ is_key_invalid: false, key_failed_at: null });
-    expect(job.finished_at).not.toBeNull();
-    expect(fake.requests.map((r) => r.status)).toEqual([400]);
-    const logs = logsOf(id);
-    expect(logs.at(-2)).toBe(
-      `OnlyFans refused the request signature (400 "Please refresh the page"): the signing rules (revision stale-1 from ${wrong}) are out of date, or this server's clock is off. The import stopped; what was imported so far is kept. The operator has to update IMPORTER_ONLYFANS_RULES (docs/importing.md) before OnlyFans can be imported again.`,
-    );
-    expect((h.t.db.prepare('SELECT dead FROM auto_import_keys WHERE id = ?').get(keyId) as { dead: number }).dead).toBe(0);
-    expect(fake.sessionAlive()).toBe(true);
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  it('reads the rules from a URL, and ends with a line when the rules are unusable', async () => {
-    const served = await startHost({
-      handler: (_req, res, url) =>
-        url.pathname === '/onlyfans.json'
-          ? send(res, 200, JSON.stringify(fake.rules), 'application/json')
-          : send(res, 200, '{"static_param": 5}', 'application/json'),
-    });
-    try {
-      await closeHarness(h);
-      h = harness(fake, { IMPORTER_ONLYFANS_RULES: `${served.origin}/onlyfans.json` });
-      const id = queue(h, 'by-url');
-      await worker(h).runOnce();
-      expect(logsOf(id)).toContain('Creator Luna 月: imported 20 posts.');
-
-      await closeHarness(h);
-      h = harness(fake, { IMPORTER_ONLYFANS_RULES: `${served.origin}/broken.json` });
-      const broken = queue(h, 'broken');
-      const requests = fake.requests.length;
-      await worker(h).runOnce();
-      expect(logsOf(broken).at(-2)).toBe(
-        `The OnlyFans signing rules (${served.origin}/broken.json) are not usable: static_param: Invalid input: expected string, received number. The import stopped; the operator has to fix IMPORTER_ONLYFANS_RULES (docs/importing.md).`,
-      );
-      expect(fake.requests.length).toBe(requests);
-    } finally {
-      await served.close();
-    }
   });
 
   it('skips a file OnlyFans no longer serves with a line, and keeps the post', async () => {
