@@ -43,6 +43,14 @@ const FAKES: E2eFake[] = [
     env: (url) => ({ IMPORTER_DLSITE_URL: url, IMPORTER_DLSITE_PLAY_URL: url }),
   },
   { site: 'fansly', offset: 1070, ready: '/', env: (url) => ({ IMPORTER_FANSLY_URL: url }) },
+  {
+    site: 'onlyfans',
+    offset: 1080,
+    // 400 for an unsigned request means it is up.
+    ready: '/api2/v2/users/me',
+    env: (url) => ({ IMPORTER_ONLYFANS_URL: url, IMPORTER_ONLYFANS_RULES: ONLYFANS_RULES }),
+    args: (port) => `--cdn-port ${port + 1} --public-port ${port + 2} --rules ${ONLYFANS_RULES}`,
+  },
 ];
 const fakePort = (fake: E2eFake) => Number(process.env[`E2E_FAKE_${fake.site.toUpperCase()}_PORT`] ?? E2E_PORT + fake.offset);
 /** The port a spec finds its fake paysite on. */

@@ -57,6 +57,8 @@ export interface PaysiteEndpoint {
   cdnUrl?: string;
   /** The site's other base URLs by name (its folder's `urls`), e.g. SubscribeStar's adult site. */
   urls?: Record<string, string>;
+  /** The importer's other settings by name (its folder's `settings`), e.g. OnlyFans' `rules`. */
+  settings?: Record<string, string>;
 }
 
 export interface ImporterConfig {

@@ -67,6 +67,11 @@ export interface PaysiteEndpointSettings {
   cdn?: EnvSetting;
   /** Other base URLs of the site by name (IMPORTER_<ID>_<NAME>_URL), e.g. SubscribeStar's adult site. */
   urls?: Readonly<Record<string, EnvSetting>>;
+  /**
+   * Other settings of the importer (IMPORTER_<ID>_*), by name, passed on as given (not a base URL): e.g.
+   * OnlyFans' signing rules, a file path or a URL.
+   */
+  settings?: Readonly<Record<string, EnvSetting>>;
 }
 
 /** A paysite's server side: its endpoint settings and its importer. */

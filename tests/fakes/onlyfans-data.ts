@@ -74,8 +74,8 @@ export function demoDataset(): OnlyfansDataset {
   });
   const luna: OnlyfansPost[] = [
     p(1, 'Hi everyone! Text only today.'),
-    p(2, 'Golden hour', [m('photo')]),
-    p(3, 'Three from the beach shoot', [m('photo'), m('photo'), m('photo')]),
+    p(2, 'Golden hour #sunset #GoldenHour', [m('photo')]),
+    p(3, 'Three from the beach shoot #beach #sunset', [m('photo'), m('photo'), m('photo')]),
     p(4, 'Behind the scenes clip', [m('video')]),
     p(5, 'A little song for you', [m('audio')]),
     p(6, 'Full set, unlock below 🔓', [m('photo'), m('photo', { locked: true }), m('video', { locked: true })], { price: 9.99 }),
@@ -111,6 +111,45 @@ export function demoDataset(): OnlyfansDataset {
       },
     ],
   };
+}
+
+/**
+ * A bigger dataset for paging and the benchmark: `posts` visible posts spread over `creators` active
+ * creators (newest first one a day apart), each with two photos (the post file and a gallery image)
+ * and every third with a video too; one expired creator with locked posts besides.
+ */
+export function generatedDataset(options: { posts: number; creators?: number }): OnlyfansDataset {
+  const creators = Math.max(1, options.creators ?? 3);
+  let mediaId = 5000000000;
+  let postId = 2000000000;
+  const m = (kind: OnlyfansMediaKind, extra: Partial<OnlyfansMediaSpec> = {}): OnlyfansMediaSpec => ({
+    id: (mediaId += 7),
+    kind,
+    ...extra,
+  });
+  const list: OnlyfansCreator[] = Array.from({ length: creators }, (_, c) => ({
+    id: 7000000 + c * 101,
+    username: `creator_${c + 1}`,
+    name: `Creator ${c + 1}`,
+    about: `Generated creator ${c + 1}`,
+    subscription: 'active' as const,
+    subscribePrice: 5,
+    posts: [],
+  }));
+  for (let i = 0; i < options.posts; i++) {
+    const media = [m('photo'), m('photo'), ...(i % 3 === 2 ? [m('video')] : [])];
+    list[i % creators].posts.push({ id: (postId += 13), postedAt: T0 + i * 3600, rawText: `Post ${i + 1} #set${(i % 5) + 1}`, media });
+  }
+  list.push({
+    id: 7999999,
+    username: 'expired_one',
+    name: 'Expired',
+    about: '',
+    subscription: 'expired',
+    subscribePrice: 5,
+    posts: [{ id: (postId += 13), postedAt: T0, rawText: 'Locked', media: [m('photo')] }],
+  });
+  return { me: { id: 48151623421, username: 'u48151623421', name: 'Fan Account' }, creators: list };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import { fanboxEndpoints } from './fanbox/endpoints.ts';
 import { fanslyEndpoints } from './fansly/endpoints.ts';
 import { fantiaEndpoints } from './fantia/endpoints.ts';
 import { gumroadEndpoints } from './gumroad/endpoints.ts';
+import { onlyfansEndpoints } from './onlyfans/endpoints.ts';
 import { patreonEndpoints } from './patreon/endpoints.ts';
 import { subscribestarEndpoints } from './subscribestar/endpoints.ts';
 
@@ -26,6 +27,7 @@ export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [
   fanslyEndpoints,
   fantiaEndpoints,
   gumroadEndpoints,
+  onlyfansEndpoints,
   subscribestarEndpoints,
 ];
 
@@ -42,6 +44,9 @@ export function resolveEndpoint(settings: PaysiteEndpointSettings, env: NodeJS.P
     ...(settings.cdn ? { cdnUrl: urlSetting(settings.cdn, env) } : {}),
     ...(settings.urls
       ? { urls: Object.fromEntries(Object.entries(settings.urls).map(([name, setting]) => [name, urlSetting(setting, env)])) }
+      : {}),
+    ...(settings.settings
+      ? { settings: Object.fromEntries(Object.entries(settings.settings).map(([name, s]) => [name, env[s.variable] || s.default])) }
       : {}),
   };
 }

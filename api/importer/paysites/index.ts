@@ -14,6 +14,7 @@ import { fanbox } from './fanbox/index.ts';
 import { fansly } from './fansly/index.ts';
 import { fantia } from './fantia/index.ts';
 import { gumroad } from './gumroad/index.ts';
+import { onlyfans } from './onlyfans/index.ts';
 import { patreon } from './patreon/index.ts';
 import { subscribestar } from './subscribestar/index.ts';
 
@@ -27,6 +28,7 @@ export const PAYSITE_SERVERS: readonly PaysiteServer[] = [
   fansly,
   fantia,
   gumroad,
+  onlyfans,
   subscribestar,
 ];
 

@@ -1,14 +1,44 @@
 /**
  * The fake OnlyFans (tests/fakes/onlyfans.ts) signs and refuses as onlyfans.com/api2/v2 does, over
- * real HTTP, with the rules of tests/fakes/onlyfans-rules.json. The importer's own tests join this
- * file when the importer exists.
+ * real HTTP, with the rules of tests/fakes/onlyfans-rules.json; the importer
+ * (api/importer/paysites/onlyfans) against it, driven by the real worker over a real SQLite data folder
+ * (helpers in ./onlyfans-import.ts; the mapper's table in onlyfans-map.test.ts, the signing rules in
+ * onlyfans-rules.test.ts, paging, the benchmark entry and the kill -9 test in onlyfans-crash.test.ts).
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { importSubmissionError } from '@shared/importer.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { addAutoImportKey } from '@api/data/auto-import-keys.ts';
+import { getCreator } from '@api/data/creators.ts';
+import { getImport, getImportLogs, updateImport } from '@api/data/imports.ts';
+import { getPost } from '@api/data/posts.ts';
+import { nowIso } from '@api/data/util.ts';
+import { readConfig } from '@api/config.ts';
+import { isAllowedHost } from '@api/importer/fetch.ts';
+import { media } from '../../fakes/kit/media.ts';
 import { ONLYFANS_FIXTURES } from '../../fakes/onlyfans-fixtures.ts';
-import { DEFAULT_ONLYFANS_RULES, onlyfansSign, startFakeOnlyfans, type FakeOnlyfans, type OnlyfansRules } from '../../fakes/onlyfans.ts';
+import {
+  DEFAULT_ONLYFANS_RULES,
+  mediaPaths,
+  onlyfansSign,
+  startFakeOnlyfans,
+  type FakeOnlyfans,
+  type OnlyfansRules,
+} from '../../fakes/onlyfans.ts';
+import {
+  closeHarness,
+  count,
+  counts,
+  expectNoKeyInDataDir,
+  expectNoKeyInLogs,
+  harness,
+  queue,
+  stored,
+  worker,
+  type Harness,
+} from './onlyfans-import.ts';
 
 let fake: FakeOnlyfans;
 
@@ -57,12 +87,12 @@ const REFRESH = { error: { code: 401, message: 'Please refresh the page' } };
 const DENIED = { error: { code: 401, message: 'Access denied.' } };
 const luna = () => fake.dataset.creators[0];
 
-beforeEach(async () => {
-  fake = await startFakeOnlyfans({ pageSize: 5 });
-});
-afterEach(() => fake.close());
-
 describe('the fake OnlyFans', () => {
+  beforeEach(async () => {
+    fake = await startFakeOnlyfans({ pageSize: 5 });
+  });
+  afterEach(() => fake.close());
+
   it('signs as the notes worked out (test vector), from either rules shape', () => {
     const dh: OnlyfansRules = { ...DEFAULT_ONLYFANS_RULES, prefix: undefined, suffix: undefined };
     const expected = '62830:cf9f7b98b965985ddf9114cc873076864935b2c9:75e:6a67571d';
@@ -277,5 +307,168 @@ describe('the fake OnlyFans', () => {
     expect((ONLYFANS_FIXTURES.image.post.media[0] as { files: unknown }).files).toMatchObject({
       full: { url: expect.stringMatching(/^https:\/\/cdn2\.onlyfans\.com\/files\/.+\.jpg\?Policy=/) },
     });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The importer (api/importer/paysites/onlyfans) against the fake, over a real SQLite data folder.
+
+describe('onlyfans import', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    fake = await startFakeOnlyfans();
+    h = harness(fake);
+  });
+  afterEach(async () => {
+    await closeHarness(h);
+    await fake.close();
+  });
+  const post = (id: number) => getPost(h.t.db, 'onlyfans', 'luna_moon', String(id));
+  const byText = (start: string) => luna().posts.find((p) => p.rawText.startsWith(start))!;
+  const logsOf = (id: string) => getImportLogs(h.t.db, id);
+
+  it('imports the active subscription: profile, pinned, timeline and archived posts with their media, signed', async () => {
+    const id = queue(h, 'full');
+    expect(await worker(h).runOnce()).toBe(true);
+    const job = getImport(h.t.db, id)!;
+    expect(job).toMatchObject({ is_key_invalid: false, sub_count: 1 });
+    expect(job.finished_at).not.toBeNull();
+    expect(getCreator(h.t.db, 'onlyfans', 'luna_moon')).toMatchObject({ name: 'Luna 月', public_id: null });
+    expect(getCreator(h.t.db, 'onlyfans', 'kai_draws')).toBeUndefined();
+    for (const kind of ['icons', 'banners'])
+      expect((await sharp(fs.readFileSync(path.join(h.t.dir, kind, 'onlyfans', 'luna_moon'))).metadata()).format).toBe('jpeg');
+
+    // 21 posts: 19 on the timeline (two pages of 10), 1 pinned, 1 archived; the pay-per-view one is locked.
+    expect(counts(h).posts).toBe(20);
+    expect(post(byText('Full set').id)).toBeUndefined();
+    const timeline = fake.requests.filter((r) => r.host === 'api' && /\/posts\?.*pinned=0/.test(r.path));
+    expect(timeline.map((r) => new URL(r.path, fake.url).searchParams.get('beforePublishTime'))).toEqual([null, '1707652800.000000']);
+    expect(fake.requests.some((r) => r.path.includes('pinned=1'))).toBe(true);
+    expect(fake.requests.some((r) => r.path.includes('/posts/archived?'))).toBe(true);
+
+    const golden = post(byText('Golden hour').id)!;
+    expect(golden).toMatchObject({ title: 'Golden hour #sunset #GoldenHour', published: '2024-02-03T12:00:00', edited: null });
+    expect(golden.tags).toEqual(['sunset', 'GoldenHour']);
+    expect(golden.file?.name).toMatch(/^96x64_[0-9a-f]{32}\.jpg$/);
+    expect(await sharp(stored(h, golden.file!.path)).metadata()).toMatchObject({ format: 'jpeg', width: 96, height: 64 });
+    expect(post(byText('Three from').id)!.attachments).toHaveLength(2);
+
+    const video = post(byText('Behind the scenes').id)!;
+    expect(video.file?.name).toMatch(/^48x32_.+\.jpg$/); // the video's preview image as the thumbnail
+    expect(video.attachments.map((a) => a.name)).toEqual([expect.stringMatching(/^320x180_[0-9a-f]{32}\.mp4$/)]);
+    expect(stored(h, video.attachments[0].path).equals(media.mp4())).toBe(true);
+    const audio = post(byText('A little song').id)!;
+    expect(audio.file).toEqual({});
+    expect(stored(h, audio.attachments[0].path).equals(media.mp3())).toBe(true);
+
+    const drm = post(byText('Protected premiere').id)!;
+    expect(drm.file?.name).toMatch(/\.jpg$/);
+    expect(drm.attachments).toEqual([]);
+    const legacy = post(byText('From the archive').id)!;
+    expect([legacy.file?.name, ...legacy.attachments.map((a) => a.name)]).toEqual([
+      expect.stringMatching(/^96x64_.+\.jpg$/),
+      expect.stringMatching(/^320x180_.+\.mp4$/),
+    ]);
+    const unicode = post(byText('月の光').id)!;
+    expect(unicode.title).toBe('月の光 🌙 こんばんは «Ünïcödé» & <not a tag>');
+    expect(unicode.content).toBe('月の光 🌙<br />こんばんは «Ünïcödé» &amp; &lt;not a tag&gt;');
+    expect(post(byText('My wishlist').id)!.content).toMatch(/<a href="https:\/\/example\.com\/wishlist"[^>]*>/);
+    expect(post(byText('Read this first!').id)).toBeDefined();
+    expect(post(byText('Old post moved').id)).toBeDefined();
+    expect(post(byText('Hi everyone!').id)).toMatchObject({ title: 'Hi everyone! Text only today.', file: {}, attachments: [] });
+
+    const logs = logsOf(id);
+    expect(logs).toContain('Found 1 active subscription. 1 expired subscription not imported (their posts are locked).');
+    expect(logs).toContain('Creator Luna 月: imported 20 posts.');
+    expect(logs).toContain('Creator Luna 月: skipped 1 locked post (pay-per-view not bought, or media this account cannot see).');
+    expect(logs.some((l) => /^Post \d+: video \d+ skipped \(DRM-protected video, which cannot be archived\)\.$/.test(l))).toBe(true);
+    expect(logs.at(-1)).toBe('Finished.');
+    expectNoKeyInLogs(h, id);
+    expectNoKeyInDataDir(h);
+
+    // Every API call signed as the site's JS signs it, with the session.
+    const c = fake.credential;
+    const api = fake.requests.filter((r) => r.host === 'api');
+    for (const r of api) {
+      expect(r.status, r.path).toBe(200);
+      expect(r.headers).toMatchObject({ 'app-token': fake.rules.app_token, 'x-bc': c['x-bc'], 'user-agent': c.user_agent });
+      expect(r.headers.sign).toBe(onlyfansSign(fake.rules, r.path, r.headers.time, c.auth_id));
+      expect(r.headers.cookie).toBe(`sess=${c.session_key}; auth_id=${c.auth_id}`);
+      expect(r.headers['user-id']).toBeUndefined(); // the rules' remove_headers
+    }
+    // The fake's hosts all are 127.0.0.1, so the session reaching its CDN says nothing: with the real hosts
+    // only onlyfans.com gets it (the client sends credentials to the base URL's host and credentialHosts).
+    const real = readConfig({}).importer.endpoints.onlyfans!;
+    const credentialHosts = { baseUrl: real.baseUrl, hosts: real.credentialHosts ?? [] };
+    expect(['onlyfans.com', 'cdn2.onlyfans.com', 'public.onlyfans.com'].map((host) => isAllowedHost(credentialHosts, host))).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it('re-imports without changes or downloads, and a changed post gets a revision', async () => {
+    queue(h, 'first');
+    await worker(h).runOnce();
+    const first = counts(h);
+    const changes = () => count(h, "SELECT count(*) AS n FROM changes WHERE kind = 'post'");
+    const before = { changes: changes(), cdn: fake.requests.filter((r) => r.host === 'cdn').length };
+    queue(h, 'again');
+    await worker(h).runOnce();
+    expect(counts(h)).toEqual(first);
+    expect(changes()).toBe(before.changes);
+    expect(fake.requests.filter((r) => r.host === 'cdn').length).toBe(before.cdn); // media already stored by name
+
+    const golden = byText('Golden hour');
+    fake.editPost(golden.id, 'Golden hour, edited #sunset');
+    queue(h, 'changed');
+    await worker(h).runOnce();
+    expect(post(golden.id)).toMatchObject({ title: 'Golden hour, edited #sunset', tags: ['sunset'] });
+    expect(count(h, 'SELECT count(*) AS n FROM post_revisions WHERE post_id = ?', String(golden.id))).toBe(1);
+    expect(counts(h)).toEqual({ ...first, revisions: 1 });
+  });
+
+  it('fails with is_key_invalid and marks a kept key dead when OnlyFans answers 401', async () => {
+    const keyId = addAutoImportKey(h.t.db, { service: 'onlyfans', encrypted_key: Buffer.from('sealed elsewhere') });
+    fake.expireKey();
+    const id = queue(h, 'expired', keyId);
+    await worker(h).runOnce();
+    expect(getImport(h.t.db, id)).toMatchObject({ is_key_invalid: true });
+    expect(logsOf(id).at(-1)).toBe('OnlyFans rejected the session key; the import failed.');
+    expect((h.t.db.prepare('SELECT dead FROM auto_import_keys WHERE id = ?').get(keyId) as { dead: number }).dead).toBe(1);
+    expect(counts(h).posts).toBe(0);
+    expectNoKeyInLogs(h, id);
+  });
+
+  it('waits out a short 429 Retry-After, and puts the import back on a 5xx, then resumes it', async () => {
+    fake.rateLimit(2, 1);
+    const id = queue(h, 'limited');
+    await worker(h).runOnce();
+    expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(2);
+    expect(getImport(h.t.db, id)!.finished_at).not.toBeNull();
+
+    fake.fail(1, 503);
+    const again = queue(h, 'failing');
+    await worker(h).runOnce();
+    expect(getImport(h.t.db, again)).toMatchObject({ finished_at: null, retry_count: 1 });
+    expect(logsOf(again).at(-1)).toMatch(/^OnlyFans error: OnlyFans answered 503; retrying at /);
+    updateImport(h.t.db, again, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    await worker(h).runOnce();
+    expect(getImport(h.t.db, again)!.finished_at).not.toBeNull();
+    expect(counts(h).posts).toBe(20);
+  });
+
+  it('skips a file OnlyFans no longer serves with a line, and keeps the post', async () => {
+    await fake.close();
+    fake = await startFakeOnlyfans({ urlTtlSeconds: 0 }); // the CDN's signed URLs are past their lifetime when fetched
+    await closeHarness(h);
+    h = harness(fake);
+    const id = queue(h, 'expired-urls');
+    await worker(h).runOnce();
+    expect(getImport(h.t.db, id)!.finished_at).not.toBeNull();
+    const golden = byText('Golden hour');
+    const name = mediaPaths(golden.media[0]).full.split('/').pop();
+    expect(logsOf(id)).toContain(`Skipped ${name}: the paysite answered 403.`);
+    expect(post(golden.id)).toMatchObject({ file: {}, attachments: [], title: 'Golden hour #sunset #GoldenHour' });
   });
 });

@@ -24,6 +24,8 @@ const folders = () =>
     .sort();
 
 const variables = (s: PaysiteEndpointSettings) => [s.url, ...(s.cdn ? [s.cdn] : []), ...Object.values(s.urls ?? {})];
+/** The other settings (a path or URL given as is, e.g. OnlyFans' signing rules). */
+const others = (s: PaysiteEndpointSettings) => Object.values(s.settings ?? {});
 
 /** Whether a host entry ('a.example' or '.example' for subdomains) is covered by an allowlist. */
 function within(host: string, allowed: readonly string[]): boolean {
@@ -71,6 +73,13 @@ describe('importer folders', () => {
         expect(row, setting.variable).toContain(`\`${setting.variable}\``);
         expect(row, setting.variable).toContain(`\`${setting.default}\``);
       }
+      for (const setting of others(settings)) {
+        expect(setting.variable, settings.id).toMatch(new RegExp(`^${prefix}[A-Z0-9_]+$`));
+        expect(seen.has(setting.variable), setting.variable).toBe(false);
+        seen.add(setting.variable);
+        expect(row, setting.variable).toContain(`\`${setting.variable}\``);
+        expect(row, setting.variable).toContain(`\`${setting.default}\``);
+      }
     }
   });
 
@@ -96,11 +105,18 @@ describe('importer folders', () => {
         credentialHosts: [...settings.credentialHosts],
         ...(settings.cdn ? { cdnUrl: settings.cdn.default } : {}),
         ...(settings.urls ? { urls: Object.fromEntries(Object.entries(settings.urls).map(([k, v]) => [k, v.default])) } : {}),
+        ...(settings.settings
+          ? { settings: Object.fromEntries(Object.entries(settings.settings).map(([name, s]) => [name, s.default])) }
+          : {}),
       });
       expect(set[settings.id]?.baseUrl).toBe(`https://${settings.url.variable.toLowerCase()}.example/base`);
       if (settings.cdn) expect(set[settings.id]?.cdnUrl).toBe(`https://${settings.cdn.variable.toLowerCase()}.example/base`);
       for (const [name, setting] of Object.entries(settings.urls ?? {}))
         expect(set[settings.id]?.urls?.[name]).toBe(`https://${setting.variable.toLowerCase()}.example/base`);
+      for (const [name, setting] of Object.entries(settings.settings ?? {}))
+        expect(readConfig({ [setting.variable]: 'given/as is.json' }).importer.endpoints[settings.id]?.settings?.[name]).toBe(
+          'given/as is.json',
+        );
     }
   });
 });

@@ -1,0 +1,129 @@
+/**
+ * The OnlyFans importer over bigger generated datasets (tests/fakes/onlyfans-data.ts generatedDataset):
+ * timeline paging over several pages for several creators, the benchmark entry's fake, and kill -9 of
+ * scripts/worker.ts mid-import, after which a new worker finishes with every post once.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it } from 'vitest';
+import { getImport, getImportLogs } from '@api/data/imports.ts';
+import { getPost } from '@api/data/posts.ts';
+import site from '../../../bench/importers/onlyfans.ts';
+import { generatedDataset, startFakeOnlyfans, type FakeOnlyfans } from '../../fakes/onlyfans.ts';
+import { closeHarness, counts, expectNoKeyInLogs, harness, queue, stored, worker, type Harness } from './onlyfans-import.ts';
+
+let fake: FakeOnlyfans | undefined;
+let h: Harness | undefined;
+afterEach(async () => {
+  if (h) await closeHarness(h);
+  await fake?.close();
+  h = undefined;
+  fake = undefined;
+});
+
+const timelineCalls = (f: FakeOnlyfans, userId: number) =>
+  f.requests.filter((r) => r.host === 'api' && r.path.startsWith(`/api2/v2/users/${userId}/posts?`) && r.path.includes('pinned=0'));
+
+describe('onlyfans import at scale', () => {
+  it('pages each creator timeline by beforePublishTime over several pages', async () => {
+    fake = await startFakeOnlyfans({ dataset: generatedDataset({ posts: 50, creators: 2 }) });
+    h = harness(fake);
+    const id = queue(h, 'paging');
+    await worker(h).runOnce();
+    expect(getImport(h.t.db, id)!.finished_at).not.toBeNull();
+    expect(counts(h)).toMatchObject({ posts: 50, creators: 2 });
+    for (const creator of fake.dataset.creators.slice(0, 2)) {
+      const calls = timelineCalls(fake, creator.id);
+      expect(calls.map((r) => r.path.includes('beforePublishTime='))).toEqual([false, true, true]);
+      expect(calls.map((r) => new URL(r.path, fake!.url).searchParams.get('limit'))).toEqual(['10', '10', '10']);
+    }
+    const logs = getImportLogs(h.t.db, id);
+    expect(logs).toContain('Found 2 active subscriptions. 1 expired subscription not imported (their posts are locked).');
+    expect(logs).toContain('Creator Creator 1: 10 posts so far.');
+    expect(logs).toContain('Creator Creator 1: 20 posts so far.');
+    expect(logs).toContain('Creator Creator 2: imported 25 posts.');
+    const first = fake.dataset.creators[0].posts[0];
+    const saved = getPost(h.t.db, 'onlyfans', 'creator_1', String(first.id))!;
+    expect(saved).toMatchObject({ title: 'Post 1 #set1', tags: ['set1'] });
+    stored(h, saved.file.path!);
+    expect(saved.attachments).toHaveLength(1);
+    stored(h, saved.attachments[0].path);
+  });
+
+  it('has a benchmark entry whose fake serves the asked number of posts with files', async () => {
+    const bench = await site.start(5);
+    try {
+      fake = await startFakeOnlyfans({ dataset: generatedDataset({ posts: 5, creators: 3 }) });
+      h = harness(fake, bench.env);
+      expect(bench.submission).toMatchObject({ session_key: fake.credential.session_key, auth_id: fake.credential.auth_id });
+      const id = queue(h, 'bench');
+      await worker(h).runOnce();
+      // The harness imports from the bench fake: the env it returned points Trove at it.
+      expect(getImport(h.t.db, id)!.finished_at).not.toBeNull();
+      expect(counts(h).posts).toBe(5);
+      expect(counts(h).files).toBeGreaterThanOrEqual(10);
+      expect(bench.requests()).toBeGreaterThan(10);
+      expect(fake.requests).toHaveLength(0);
+    } finally {
+      await bench.close();
+    }
+  });
+
+  it('survives kill -9 of scripts/worker.ts mid-import: the restart finishes with every post once', async () => {
+    fake = await startFakeOnlyfans({ dataset: generatedDataset({ posts: 40, creators: 2 }) });
+    h = harness(fake, { IMPORT_LEASE_SECONDS: '2' });
+    const env = h.env;
+    const children: ChildProcess[] = [];
+    const start = () => {
+      const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts')], {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'ignore', 'ignore'],
+      });
+      children.push(child);
+      return child;
+    };
+    try {
+      const id = queue(h, 'crash');
+      fake.delayMs = 60;
+      const first = start();
+      for (let waited = 0; counts(h).posts < 8; waited += 20) {
+        if (waited > 30_000) throw new Error('the worker did not start saving posts');
+        await sleep(20);
+      }
+      first.kill('SIGKILL');
+      await new Promise((resolve) => first.once('exit', resolve));
+      expect(counts(h).posts).toBeLessThan(40);
+      expect(getImport(h.t.db, id)!.finished_at).toBeNull();
+
+      fake.delayMs = 0;
+      const requestsBefore = fake.requests.length;
+      const second = start();
+      for (let waited = 0; !getImport(h.t.db, id)!.finished_at; waited += 100) {
+        if (waited > 40_000) throw new Error('the import did not finish after the restart');
+        await sleep(100);
+      }
+      second.kill('SIGTERM');
+      await new Promise((resolve) => second.once('exit', resolve));
+      expect(counts(h)).toMatchObject({ posts: 40, creators: 2, revisions: 0 });
+      // The restart went on from the cursor: no second subscription listing.
+      expect(fake.requests.slice(requestsBefore).some((r) => r.path.startsWith('/api2/v2/subscriptions/subscribes'))).toBe(false);
+      const logs = getImportLogs(h.t.db, id);
+      for (const line of [
+        'Found 2 active subscriptions. 1 expired subscription not imported (their posts are locked).',
+        'Creator Creator 1: importing posts.',
+        'Creator Creator 1: imported 20 posts.',
+        'Creator Creator 2: imported 20 posts.',
+      ])
+        expect(
+          logs.filter((l) => l === line),
+          line,
+        ).toHaveLength(1);
+      expect(logs).toContain('Resumed after an interruption.');
+      expect(logs.at(-1)).toBe('Finished.');
+      expectNoKeyInLogs(h, id);
+    } finally {
+      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    }
+  }, 90_000);
+});
