@@ -6,7 +6,7 @@
  * which is what identifies the session (x-bc and the User-Agent change with the browser, not the login).
  */
 import type { ImportSubmission } from '@shared/importer.ts';
-import { parseJsonText } from '@shared/parse.ts';
+import { decodeComponent, parseJsonText } from '@shared/parse.ts';
 
 export interface OnlyfansCredential {
   session_key: string;
@@ -42,19 +42,11 @@ export function parseOnlyfansCredential(text: string): OnlyfansCredential | unde
 
 /** Boosty's key is its `auth` cookie, (URL-encoded) JSON: its access and refresh tokens are secrets on their own. */
 function tokensInJson(text: string): string[] {
-  let decoded = text;
-  try {
-    decoded = decodeURIComponent(text);
-  } catch {
-    // Not URL-encoded.
-  }
+  // Not URL-encoded: as it is.
+  const decoded = decodeComponent(text) ?? text;
   if (!decoded.startsWith('{')) return [];
-  try {
-    const value = JSON.parse(decoded) as Record<string, unknown> | null;
-    return [value?.accessToken, value?.refreshToken].filter((token): token is string => typeof token === 'string' && token.length >= 8);
-  } catch {
-    return [];
-  }
+  const value = parseJsonText(decoded)?.value as Record<string, unknown> | null | undefined;
+  return [value?.accessToken, value?.refreshToken].filter((token): token is string => typeof token === 'string' && token.length >= 8);
 }
 
 /**

@@ -14,6 +14,7 @@ import { paysiteEndpoint } from '@api/config.ts';
 import { KeyRejectedError, TransientError } from '@api/importer/errors.ts';
 import { createPaysiteClient, PaysiteRequestError, type PaysiteClient } from '@api/importer/fetch.ts';
 import type { ImportContext } from '@api/importer/context.ts';
+import { decodeComponent, parseJsonText } from '@shared/parse.ts';
 
 export interface BoostyAuth {
   accessToken: string;
@@ -34,12 +35,9 @@ const tokenAnswer = z.object({ access_token: z.string().min(1), refresh_token: z
 export function parseBoostyKey(key: string): BoostyAuth {
   for (const candidate of [key, safeDecode(key)]) {
     if (candidate === undefined) continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(candidate);
-    } catch {
-      continue;
-    }
+    const text = parseJsonText(candidate);
+    if (!text) continue;
+    const json = text.value;
     const parsed = authCookie.safeParse(json);
     if (!parsed.success) break;
     const { accessToken, refreshToken, expiresAt } = parsed.data;
@@ -50,11 +48,7 @@ export function parseBoostyKey(key: string): BoostyAuth {
 }
 
 function safeDecode(value: string): string | undefined {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return undefined;
-  }
+  return decodeComponent(value);
 }
 
 /** The key as a cookie value again (URL-encoded JSON, as the browser keeps it). */

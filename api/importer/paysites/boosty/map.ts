@@ -9,6 +9,7 @@
  * `image`, `file`, `audio_file` and `ok_video` are media; `video` is an external (YouTube...) link.
  * Unknown types are left out.
  */
+import { parseJsonText } from '@shared/parse.ts';
 import { sanitizePostHtml } from '@api/content/sanitize.ts';
 import type { CommentInput } from '@api/data/comments.ts';
 import type { PostFileInput, PostInput } from '@api/data/posts.ts';
@@ -33,14 +34,14 @@ const str = (value: unknown): string => (typeof value === 'string' ? value : '')
 export function textOf(content: unknown): { text: string; style: string; ranges: [number, number, number][] } {
   const raw = str(content);
   if (raw.startsWith('[')) {
-    try {
-      const [text, style, ranges] = JSON.parse(raw) as [unknown, unknown, unknown];
+    // Not the JSON array: the text itself.
+    const parsed = parseJsonText(raw)?.value;
+    if (Array.isArray(parsed)) {
+      const [text, style, ranges] = parsed as [unknown, unknown, unknown];
       const valid = Array.isArray(ranges)
         ? ranges.filter((r): r is [number, number, number] => Array.isArray(r) && r.length >= 3 && r.every((n) => typeof n === 'number'))
         : [];
       return { text: str(text), style: str(style) || 'unstyled', ranges: valid };
-    } catch {
-      // Not the JSON array: the text itself.
     }
   }
   return { text: raw, style: 'unstyled', ranges: [] };

@@ -14,6 +14,7 @@ import { KeyRejectedError, TransientError } from '@api/importer/errors.ts';
 import { createPaysiteClient, type PaysiteClient } from '@api/importer/fetch.ts';
 import type { ImportContext } from '@api/importer/context.ts';
 import { removesHeader, signRequest, type OnlyfansRules } from './rules.ts';
+import { parseJsonText } from '@shared/parse.ts';
 
 /** OnlyFans refused a request's signature: the rules are out of date (or the clock is off). */
 export class SigningRefusedError extends Error {
@@ -152,12 +153,8 @@ export function onlyfansApi(ctx: ImportContext, credential: OnlyfansCredential, 
       },
       allowStatuses: [400, 403, 404],
     });
-    let body: unknown;
-    try {
-      body = JSON.parse(answer.body);
-    } catch {
-      body = undefined;
-    }
+    // undefined: not JSON.
+    const body = parseJsonText(answer.body)?.value;
     if (answer.status === 400) {
       const message = (body as { error?: { message?: unknown } } | undefined)?.error?.message;
       throw new SigningRefusedError(`OnlyFans refused the request signature (400${typeof message === 'string' ? ` "${message}"` : ''})`);

@@ -16,6 +16,7 @@ import type { PostInput } from '@api/data/posts.ts';
 import { nameFromUrl, type ArchivedFile } from '@api/importer/content.ts';
 import { archiveTime, escapeHtml } from '@api/importer/text.ts';
 import type { OnlyfansMedia, OnlyfansPost } from './api.ts';
+import { parseUrl } from '@shared/parse.ts';
 
 /** Why a listed post is not stored, or undefined when it is. */
 export function skipReason(post: OnlyfansPost): 'deleted' | 'locked' | undefined {
@@ -75,12 +76,10 @@ export function postCursor(post: Pick<OnlyfansPost, 'postedAt' | 'postedAtPrecis
 
 /** Hosts that hand out files still being uploaded or converted (OF-Scraper's BAD_URL_HOST). */
 function processing(url: string): boolean {
-  try {
-    const host = new URL(url).hostname;
-    return host.endsWith('.upload.onlyfans.com') || host.endsWith('.convert.onlyfans.com') || host.includes('transcoder');
-  } catch {
-    return true;
-  }
+  const host = parseUrl(url)?.hostname;
+  // A URL that does not parse is no file either.
+  if (host === undefined) return true;
+  return host.endsWith('.upload.onlyfans.com') || host.endsWith('.convert.onlyfans.com') || host.includes('transcoder');
 }
 
 /** The best URL of a media item: the original, else the highest of videoSources. */

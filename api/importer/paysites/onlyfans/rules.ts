@@ -17,6 +17,7 @@ import { z } from 'zod';
 import type { ImporterConfig } from '@api/config.ts';
 import { TransientError } from '@api/importer/errors.ts';
 import { createPaysiteClient } from '@api/importer/fetch.ts';
+import { parseJsonText, parseUrl } from '@shared/parse.ts';
 
 const text = z.union([z.string(), z.number()]).transform(String);
 
@@ -58,12 +59,9 @@ export function rulesSource(setting: string): string {
 }
 
 function parseRules(raw: string, source: string): OnlyfansRules {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    throw new RulesError(`The OnlyFans signing rules (${source}) are not JSON.`);
-  }
+  const parsed = parseJsonText(raw);
+  if (!parsed) throw new RulesError(`The OnlyFans signing rules (${source}) are not JSON.`);
+  const json = parsed.value;
   const result = rulesSchema.safeParse(json);
   if (!result.success) {
     const issue = result.error.issues[0];
@@ -80,12 +78,9 @@ function parseRules(raw: string, source: string): OnlyfansRules {
 export async function loadRules(setting: string, importer: ImporterConfig, signal: AbortSignal): Promise<OnlyfansRules> {
   const source = rulesSource(setting);
   if (/^https?:\/\//i.test(setting)) {
-    let origin: string;
-    try {
-      origin = new URL(setting).origin;
-    } catch {
-      throw new RulesError(`The OnlyFans signing rules URL (${source}) is not a URL.`);
-    }
+    const parsedUrl = parseUrl(setting);
+    if (!parsedUrl) throw new RulesError(`The OnlyFans signing rules URL (${source}) is not a URL.`);
+    const origin = parsedUrl.origin;
     const client = createPaysiteClient({
       label: 'The OnlyFans rules host',
       endpoint: { baseUrl: origin, hosts: [], credentialHosts: [] },

@@ -15,6 +15,7 @@ import { KeyRejectedError, TransientError } from '@api/importer/errors.ts';
 import { createPaysiteClient, type PaysiteClient } from '@api/importer/fetch.ts';
 import type { ImportContext } from '@api/importer/context.ts';
 import { ageForm, isLoggedIn } from './map.ts';
+import { parseJsonText } from '@shared/parse.ts';
 
 export type SsSite = 'com' | 'adult';
 export const SITES: readonly SsSite[] = ['com', 'adult'];
@@ -161,12 +162,8 @@ export function subscribestarApi(ctx: ImportContext, site: SsSite): SsApi {
       if (blocked) throw blocked;
       if (answer.status >= 300 && answer.status < 400 && /\/login\b/.test(answer.headers.location ?? ''))
         throw new KeyRejectedError('SubscribeStar sent the next page to its login page');
-      let body: unknown;
-      try {
-        body = JSON.parse(answer.body);
-      } catch {
-        body = undefined;
-      }
+      // undefined: not JSON.
+      const body = parseJsonText(answer.body)?.value;
       const html = (body as { html?: unknown } | undefined)?.html;
       if (answer.status !== 200 || typeof html !== 'string')
         throw new TransientError(

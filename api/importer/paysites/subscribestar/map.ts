@@ -23,6 +23,7 @@ import {
   type HtmlDocument,
   type HtmlElement,
 } from './html.ts';
+import { decodeComponent, parseJsonText, parseUrl } from '@shared/parse.ts';
 
 /** An upload of a post: a gallery image or video, a document, an audio file. */
 export interface SsUploadRef {
@@ -104,11 +105,8 @@ function unwrapLinks(html: string, root: string): string {
     let href = a.attrs['data-href'] || a.attrs.href || '';
     const away = /^\/away\?url=([^&]+)/.exec(href);
     if (!a.attrs['data-href'] && away) {
-      try {
-        href = Buffer.from(decodeURIComponent(away[1]), 'base64').toString('utf8');
-      } catch {
-        href = '';
-      }
+      const encoded = decodeComponent(away[1]);
+      href = encoded === undefined ? '' : Buffer.from(encoded, 'base64').toString('utf8');
     }
     if (href.startsWith('/') && !href.startsWith('//')) href = `${root}${href}`;
     return href ? `<a href="${escapeHtml(href)}">` : '<a>';
@@ -119,12 +117,8 @@ function unwrapLinks(html: string, root: string): string {
 function firstVideoLink(body: string): PostEmbed | null {
   const doc = parseHtml(body);
   for (const a of findAll(doc.root, { tag: 'a', attrs: { href: true } })) {
-    let url: URL;
-    try {
-      url = new URL(a.attrs.href);
-    } catch {
-      continue;
-    }
+    const url = parseUrl(a.attrs.href);
+    if (!url) continue;
     if (VIDEO_HOSTS.test(url.hostname)) return { url: url.toString(), subject: textOf(doc, a) || null, description: null };
   }
   return null;
@@ -134,12 +128,9 @@ function gallery(post: HtmlElement, id: string): { items: SsUploadRef[]; preview
   const items: SsUploadRef[] = [];
   let previews = 0;
   for (const holder of findAll(post, { attrs: { 'data-gallery': true } })) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(holder.attrs['data-gallery']);
-    } catch {
-      throw new SsShapeError(`the gallery of post ${id} is not JSON`);
-    }
+    const gallery = parseJsonText(holder.attrs['data-gallery']);
+    if (!gallery) throw new SsShapeError(`the gallery of post ${id} is not JSON`);
+    const parsed = gallery.value;
     const list = z.array(galleryItem).safeParse(parsed);
     if (!list.success) throw new SsShapeError(`the gallery of post ${id} is in a shape this importer does not understand`);
     for (const item of list.data) {
@@ -190,11 +181,7 @@ function postOf(doc: HtmlDocument, post: HtmlElement, root: string): SsPostData 
   const slugFrom = (href: string | undefined) => {
     const raw = /^\/([^/?#]+)/.exec(href ?? '')?.[1];
     if (!raw) return null;
-    try {
-      return decodeURIComponent(raw);
-    } catch {
-      return raw;
-    }
+    return decodeComponent(raw) ?? raw;
   };
   const dateEl = find(post, { classes: ['post-date'] });
   const { date, updated } = parseSsDate(dateEl ? textOf(doc, dateEl) : '');
@@ -240,12 +227,8 @@ export function nextPage(html: string): string | null {
   const links = findAll(doc.root, { classes: ['posts-more'], attrs: { href: true } });
   const href = links.at(-1)?.attrs.href;
   if (!href) return null;
-  try {
-    const url = new URL(href, 'https://subscribestar.invalid');
-    return `${url.pathname}${url.search}`;
-  } catch {
-    return null;
-  }
+  const url = parseUrl(href, 'https://subscribestar.invalid');
+  return url ? `${url.pathname}${url.search}` : null;
 }
 
 /** The star page's header: display name, numeric id, avatar and cover images. */
@@ -291,14 +274,13 @@ export function ageForm(html: string): { action: string; fields: Record<string, 
 /** A file's name: the page's, else the URL's ?filename= (double-encoded on SubscribeStar), else its last segment. */
 export function uploadName(upload: SsUploadRef): string {
   if (upload.name) return upload.name;
-  try {
-    const url = new URL(upload.url, 'https://subscribestar.invalid');
-    const fromQuery = url.searchParams.get('filename');
-    if (fromQuery) return decodeURIComponent(fromQuery);
-    return decodeURIComponent(url.pathname.split('/').pop() ?? '') || `${upload.kind}-${upload.id}`;
-  } catch {
-    return `${upload.kind}-${upload.id}`;
-  }
+  const fallback = `${upload.kind}-${upload.id}`;
+  const url = parseUrl(upload.url, 'https://subscribestar.invalid');
+  if (!url) return fallback;
+  // searchParams are decoded already.
+  const fromQuery = url.searchParams.get('filename');
+  if (fromQuery) return fromQuery;
+  return decodeComponent(url.pathname.split('/').pop() ?? '') || fallback;
 }
 
 /**
