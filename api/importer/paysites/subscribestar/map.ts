@@ -277,9 +277,9 @@ export function uploadName(upload: SsUploadRef): string {
   const fallback = `${upload.kind}-${upload.id}`;
   const url = parseUrl(upload.url, 'https://subscribestar.invalid');
   if (!url) return fallback;
-  // searchParams are decoded already.
+  // The site encodes the name once more inside the query.
   const fromQuery = url.searchParams.get('filename');
-  if (fromQuery) return fromQuery;
+  if (fromQuery) return decodeComponent(fromQuery) ?? fromQuery;
   return decodeComponent(url.pathname.split('/').pop() ?? '') || fallback;
 }
 
