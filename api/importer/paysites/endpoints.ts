@@ -5,11 +5,12 @@
 import type { PaysiteEndpoint } from '@api/config.ts';
 import type { EnvSetting, PaysiteEndpointSettings } from '@api/importer/context.ts';
 import type { Paysite } from '@shared/paysites/index.ts';
+import { candfansEndpoints } from './candfans/endpoints.ts';
 import { discordEndpoints } from './discord/endpoints.ts';
 import { fanboxEndpoints } from './fanbox/endpoints.ts';
 import { patreonEndpoints } from './patreon/endpoints.ts';
 
-export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [patreonEndpoints, fanboxEndpoints, discordEndpoints];
+export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [patreonEndpoints, fanboxEndpoints, discordEndpoints, candfansEndpoints];
 
 function urlSetting(setting: EnvSetting, env: NodeJS.ProcessEnv): string {
   return (env[setting.variable] || setting.default).replace(/\/+$/, '');

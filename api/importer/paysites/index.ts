@@ -6,11 +6,12 @@
 import type { PaysiteImporter, PaysiteServer } from '@api/importer/context.ts';
 import { slowTestImporter } from '@api/importer/test-slow.ts';
 import { paysiteLabel } from '@shared/paysites/index.ts';
+import { candfans } from './candfans/index.ts';
 import { discord } from './discord/index.ts';
 import { fanbox } from './fanbox/index.ts';
 import { patreon } from './patreon/index.ts';
 
-export const PAYSITE_SERVERS: readonly PaysiteServer[] = [patreon, fanbox, discord];
+export const PAYSITE_SERVERS: readonly PaysiteServer[] = [patreon, fanbox, discord, candfans];
 
 export function notAvailableLine(service: string): string {
   return `${paysiteLabel(service)} importer is not available yet; nothing was imported.`;
