@@ -153,6 +153,37 @@ export function demoDataset(): CandfansDataset {
   };
 }
 
+/**
+ * The benchmark's dataset: about `posts` image posts (a thumbnail and one image each, every one visible
+ * through a joined plan) over three creators, nothing else followed.
+ */
+export function benchDataset(posts: number): CandfansDataset {
+  const creators: CandfansCreator[] = ['Bench Aoi', 'Bench Ben', 'Bench Cleo'].map((name, c) => ({
+    id: 9500001 + c,
+    code: `bench_${c + 1}`,
+    name,
+    profileText: '',
+    plans: [{ id: 7001 + c, name: 'Bench', price: 1000, detail: 'Everything', joined: true }],
+    followed: true,
+    posts: [],
+  }));
+  for (let n = 0; n < posts; n++) {
+    const creator = creators[n % creators.length];
+    const day = new Date(Date.UTC(2024, 0, 1) + n * 3_600_000).toISOString();
+    creator.posts.push({
+      id: 700000 + n,
+      date: `${day.slice(0, 10)} ${day.slice(11, 19)}`,
+      kind: 'images',
+      postType: 1,
+      title: `Bench post ${n + 1}`,
+      text: `Bench post ${n + 1} #bench`,
+      files: [`bench-${n + 1}-0001`],
+      planIds: [creator.plans[0].id],
+    });
+  }
+  return { me: { id: 7700009, code: '', name: 'bench_fan', email: 'bench@example.com' }, creators, otherFollows: [] };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Rendering
 
