@@ -251,6 +251,28 @@ describe('paysite trouble', () => {
     expect(postCount()).toBe(VISIBLE);
   });
 
+  it('renews the XSRF token once on a 419, and says so clearly when CandFans keeps refusing it', async () => {
+    await setup();
+    fake.xsrfMismatch(1);
+    const id = await runImport();
+    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect(postCount()).toBe(VISIBLE);
+    const api = fake.requests.filter((r) => r.host === 'api').map((r) => `${r.status} ${r.path}`);
+    expect(api.slice(0, 4)).toEqual([
+      '204 /api/sanctum/csrf-cookie',
+      '419 /api/user/get-user-mine',
+      '204 /api/sanctum/csrf-cookie',
+      '200 /api/user/get-user-mine',
+    ]);
+
+    fake.xsrfMismatch(2);
+    const refused = await runImport();
+    expect(getImport(t.db, refused)).toMatchObject({ finished_at: null, is_key_invalid: false, retry_count: 1 });
+    expect(getImportLogs(t.db, refused).at(-1)).toMatch(
+      /^CandFans error: CandFans refused the XSRF token twice \(419 CSRF token mismatch\); the site may have changed its checks; retrying at/,
+    );
+  });
+
   it('fails the import on a wrong or expired session and marks the kept key dead', async () => {
     await setup();
     const keyId = addAutoImportKey(t.db, { service: 'candfans', encrypted_key: Buffer.from('sealed elsewhere') });
