@@ -10,7 +10,12 @@ import { discordEndpoints } from './discord/endpoints.ts';
 import { fanboxEndpoints } from './fanbox/endpoints.ts';
 import { patreonEndpoints } from './patreon/endpoints.ts';
 
-export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [patreonEndpoints, fanboxEndpoints, discordEndpoints, candfansEndpoints];
+export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [
+  patreonEndpoints,
+  fanboxEndpoints,
+  discordEndpoints,
+  candfansEndpoints,
+];
 
 function urlSetting(setting: EnvSetting, env: NodeJS.ProcessEnv): string {
   return (env[setting.variable] || setting.default).replace(/\/+$/, '');
