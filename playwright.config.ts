@@ -44,6 +44,14 @@ const FAKES: E2eFake[] = [
   },
   { site: 'fansly', offset: 1070, ready: '/', env: (url) => ({ IMPORTER_FANSLY_URL: url }) },
   {
+    site: 'candfans',
+    offset: 1090,
+    // The public profile answers without a session.
+    ready: '/api/user/get-users?user_code=sakura_cf',
+    env: (url, port) => ({ IMPORTER_CANDFANS_URL: url, IMPORTER_CANDFANS_CDN_URL: `http://127.0.0.1:${port + 1}` }),
+    args: (port) => `--image-port ${port + 1} --video-port ${port + 2}`,
+  },
+  {
     site: 'onlyfans',
     offset: 1080,
     // 400 for an unsigned request means it is up.

@@ -80,9 +80,9 @@ export function demoDataset(): CandfansDataset {
   });
   const sakura: CandfansPost[] = [
     p(1, 'text', 0, 'はじめまして', 'CandFansはじめました！よろしくお願いします。'),
-    p(2, 'images', 1, '撮影オフショット', '今日の撮影のオフショットです📸'),
+    p(2, 'images', 1, '撮影オフショット', '今日の撮影のオフショットです📸 #撮影 #オフショット'),
     p(3, 'images', 1, '一枚だけ', 'お気に入りの一枚', { files: [stem()] }),
-    p(4, 'video', 1, 'メイキング動画', '撮影の裏側を動画で。'),
+    p(4, 'video', 1, 'メイキング動画', '撮影の裏側を動画で。\n#メイキング #撮影'),
     p(5, 'audio', 1, 'ボイスメッセージ', 'おやすみボイスです🌙'),
     p(6, 'images', 1, 'プレミアム限定', '上位プラン限定の写真です。', { planIds: [502] }),
     p(7, 'video', 2, '単品販売の動画', '単品でご購入いただけます。', { price: 1500 }),
@@ -151,6 +151,37 @@ export function demoDataset(): CandfansDataset {
     ],
     otherFollows: Array.from({ length: 9 }, (_, i) => ({ id: 9100001 + i, code: `follow_${i + 1}`, name: `Follow ${i + 1}` })),
   };
+}
+
+/**
+ * The benchmark's dataset: about `posts` image posts (a thumbnail and one image each, every one visible
+ * through a joined plan) over three creators, nothing else followed.
+ */
+export function benchDataset(posts: number): CandfansDataset {
+  const creators: CandfansCreator[] = ['Bench Aoi', 'Bench Ben', 'Bench Cleo'].map((name, c) => ({
+    id: 9500001 + c,
+    code: `bench_${c + 1}`,
+    name,
+    profileText: '',
+    plans: [{ id: 7001 + c, name: 'Bench', price: 1000, detail: 'Everything', joined: true }],
+    followed: true,
+    posts: [],
+  }));
+  for (let n = 0; n < posts; n++) {
+    const creator = creators[n % creators.length];
+    const day = new Date(Date.UTC(2024, 0, 1) + n * 3_600_000).toISOString();
+    creator.posts.push({
+      id: 700000 + n,
+      date: `${day.slice(0, 10)} ${day.slice(11, 19)}`,
+      kind: 'images',
+      postType: 1,
+      title: `Bench post ${n + 1}`,
+      text: `Bench post ${n + 1} #bench`,
+      files: [`bench-${n + 1}-0001`],
+      planIds: [creator.plans[0].id],
+    });
+  }
+  return { me: { id: 7700009, code: '', name: 'bench_fan', email: 'bench@example.com' }, creators, otherFollows: [] };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@
  *     {"message":"CSRF token mismatch."}. Laravel checks it only on PUT/POST/...; the fake checks
  *     it on every authenticated call by default (option xsrf: 'all'), because every public client
  *     sends it on GETs too and the notes could not confirm GETs pass without it; xsrf: 'unsafe' is
- *     the plain Laravel behaviour.
+ *     the plain Laravel behaviour; xsrfMismatch(n) makes the next n calls answer this 419 (a renewed token).
  * Throttle (Laravel's): every API answer carries X-RateLimit-Limit / X-RateLimit-Remaining for a
  * window of perMinute requests (default 300); past it, and for rateLimit(n, s), 429
  * {"message":"Too Many Attempts."} with Retry-After. fail(n) answers {"message":"Server Error"}.
@@ -141,6 +141,8 @@ export interface FakeCandfans {
   rateLimit(count: number, retryAfterSeconds: number): void;
   fail(count: number, status?: number): void;
   expireKey(): void;
+  /** The next `count` authenticated calls answer 419 as for a stale XSRF token (as after the site renewed it). */
+  xsrfMismatch(count: number): void;
   editPost(postId: number, change: { title?: string; text?: string }): void;
   close(): Promise<void>;
 }
@@ -168,6 +170,7 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
     [FAKE_CANDFANS_SESSION_ID, { userId: dataset.me.id, csrf: randomBytes(20).toString('hex'), alive: true }],
   ]);
   const recent: number[] = [];
+  let mismatches = 0;
   const delay = () => fake.delayMs;
 
   const imageHost = await startHost({
@@ -247,7 +250,8 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
     const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(req.method ?? 'GET');
     if (session && (unsafe || (xsrfMode === 'all' && !isPublic))) {
       const given = header(req, 'x-xsrf-token');
-      if (!given || decryptCookie('XSRF-TOKEN', given) !== session.csrf)
+      const stale = mismatches > 0 && path !== '/api/sanctum/csrf-cookie' && mismatches-- > 0;
+      if (stale || !given || decryptCookie('XSRF-TOKEN', given) !== session.csrf)
         return json(res, 419, { message: 'CSRF token mismatch.' }, { ...limits, ...setCookies() });
     }
     const answer = route(req.method ?? 'GET', path, url, session?.userId ?? null);
@@ -444,6 +448,7 @@ export async function startFakeCandfans(options: FakeCandfansOptions = {}): Prom
     rateLimit: faults.rateLimit,
     fail: faults.fail,
     expireKey: () => void (sessions.get(FAKE_CANDFANS_SESSION_ID)!.alive = false),
+    xsrfMismatch: (count) => void (mismatches = count),
     editPost(postId, change) {
       const found = findPost(postId);
       if (!found) throw new Error(`no post ${postId}`);

@@ -7,6 +7,7 @@ import type { EnvSetting, PaysiteEndpointSettings } from '@api/importer/context.
 import type { Paysite } from '@shared/paysites/index.ts';
 import { afdianEndpoints } from './afdian/endpoints.ts';
 import { boostyEndpoints } from './boosty/endpoints.ts';
+import { candfansEndpoints } from './candfans/endpoints.ts';
 import { discordEndpoints } from './discord/endpoints.ts';
 import { dlsiteEndpoints } from './dlsite/endpoints.ts';
 import { fanboxEndpoints } from './fanbox/endpoints.ts';
@@ -23,6 +24,7 @@ export const PAYSITE_ENDPOINTS: readonly PaysiteEndpointSettings[] = [
   discordEndpoints,
   afdianEndpoints,
   boostyEndpoints,
+  candfansEndpoints,
   dlsiteEndpoints,
   fanslyEndpoints,
   fantiaEndpoints,

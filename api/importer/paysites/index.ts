@@ -8,6 +8,7 @@ import { slowTestImporter } from '@api/importer/test-slow.ts';
 import { paysiteLabel } from '@shared/paysites/index.ts';
 import { afdian } from './afdian/index.ts';
 import { boosty } from './boosty/index.ts';
+import { candfans } from './candfans/index.ts';
 import { discord } from './discord/index.ts';
 import { dlsite } from './dlsite/index.ts';
 import { fanbox } from './fanbox/index.ts';
@@ -24,6 +25,7 @@ export const PAYSITE_SERVERS: readonly PaysiteServer[] = [
   discord,
   afdian,
   boosty,
+  candfans,
   dlsite,
   fansly,
   fantia,

@@ -1,13 +1,16 @@
 /**
  * The fake CandFans (tests/fakes/candfans.ts) answers and refuses as candfans.jp (Laravel + Sanctum)
  * does, over real HTTP, with image.candfans.jp and video.candfans.jp beside it. The importer's own
- * tests join this file when the importer exists.
+ * tests are in candfans-import.test.ts; the mapper's table-driven tests from the recorded-shape
+ * fixtures are at the end of this file.
  */
 import sharp from 'sharp';
 import { importSubmissionError } from '@shared/importer.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CANDFANS_FIXTURES } from '../../fakes/candfans-fixtures.ts';
 import { FAKE_CANDFANS_KEY, SESSION_COOKIE, startFakeCandfans, type FakeCandfans } from '../../fakes/candfans.ts';
+import { timelinePost } from '@api/importer/paysites/candfans/api.ts';
+import { candfansTime, hashtags, postInput, postMedia, textToHtml, visibility } from '@api/importer/paysites/candfans/map.ts';
 
 let fake: FakeCandfans;
 
@@ -262,5 +265,118 @@ describe('the fake CandFans', () => {
     expect(CANDFANS_FIXTURES.video.answer.data[0].attachments[0].default).toMatch(
       /^https:\/\/video\.candfans\.jp\/user\/\d+\/post\/\d+\/.+\.m3u8$/,
     );
+  });
+});
+
+describe('mapping CandFans posts (recorded-shape fixtures)', () => {
+  const IMG = 'https://image.candfans.jp';
+  const file = (name: string) => ({ name, path: `/aa/bb/${name}`, hash: name });
+  type Row = {
+    kind: keyof typeof CANDFANS_FIXTURES;
+    seen: string;
+    media: string[];
+    thumbnail: boolean;
+    title: string;
+    content: string;
+    tags: string[];
+  };
+  const rows: Row[] = [
+    {
+      kind: 'textOnly',
+      seen: 'visible',
+      media: [],
+      thumbnail: false,
+      title: 'はじめまして',
+      content: '<p>CandFansはじめました！よろしくお願いします。</p>',
+      tags: [],
+    },
+    { kind: 'image', seen: 'visible', media: ['.jpg'], thumbnail: true, title: '一枚だけ', content: '<p>お気に入りの一枚</p>', tags: [] },
+    {
+      kind: 'gallery',
+      seen: 'visible',
+      media: ['.jpg', '.jpg', '.jpg'],
+      thumbnail: true,
+      title: '撮影オフショット',
+      content: '<p>今日の撮影のオフショットです📸 #撮影 #オフショット</p>',
+      tags: ['撮影', 'オフショット'],
+    },
+    {
+      kind: 'video',
+      seen: 'visible',
+      media: ['.m3u8 (hls)'],
+      thumbnail: true,
+      title: 'メイキング動画',
+      content: '<p>撮影の裏側を動画で。<br>#メイキング #撮影</p>',
+      tags: ['メイキング', '撮影'],
+    },
+    {
+      kind: 'audio',
+      seen: 'visible',
+      media: ['.mp3'],
+      thumbnail: true,
+      title: 'ボイスメッセージ',
+      content: '<p>おやすみボイスです🌙</p>',
+      tags: [],
+    },
+    { kind: 'locked', seen: 'plan', media: [], thumbnail: true, title: 'プレミアム限定', content: '', tags: [] },
+    { kind: 'soldSeparately', seen: 'single', media: [], thumbnail: true, title: '単品販売の動画', content: '', tags: [] },
+    { kind: 'backNumber', seen: 'backNumber', media: [], thumbnail: true, title: 'バックナンバー', content: '', tags: [] },
+    {
+      kind: 'unicode',
+      seen: 'visible',
+      media: ['.jpg'],
+      thumbnail: true,
+      title: '絵文字とUnicode ✨ «Ünïcödé»',
+      content: '<p>改行も<br>あります &amp; &lt;b&gt;タグではない&lt;/b&gt;</p>',
+      tags: [],
+    },
+    {
+      kind: 'link',
+      seen: 'visible',
+      media: [],
+      thumbnail: false,
+      title: 'お知らせ',
+      content: '<p>ウィッシュリストはこちら https://example.com/wishlist</p>',
+      tags: [],
+    },
+    {
+      kind: 'expiring',
+      seen: 'visible',
+      media: ['.jpg'],
+      thumbnail: true,
+      title: '期間限定公開',
+      content: '<p>月末まで公開です。</p>',
+      tags: [],
+    },
+  ];
+  it.each(rows)('$kind', (row) => {
+    const answer = CANDFANS_FIXTURES[row.kind].answer as { data: unknown[] };
+    const post = timelinePost.parse(answer.data[0]);
+    expect(visibility(post)).toBe(row.seen);
+    const media = postMedia(post, IMG);
+    expect(media.items.map((m) => `.${m.name.split('.').pop()}${m.hls ? ' (hls)' : ''}`)).toEqual(row.media);
+    for (const m of media.items) expect(m.url).toMatch(/^https:\/\/(image|video)\.candfans\.jp\/user\/\d+\/post\/\d+\//);
+    expect(media.thumbnail !== undefined).toBe(row.thumbnail);
+    if (media.thumbnail) expect(media.thumbnail).toMatch(/^https:\/\/image\.candfans\.jp\/user\/\d+\/post\/\d+\/thumbnail\.jpg$/);
+    const archived = { thumbnail: media.thumbnail ? file('thumbnail.jpg') : undefined, files: media.items.map((m) => file(m.name)) };
+    const stored = postInput(post, String(post.user_id), textToHtml(post.contents_text), archived);
+    expect(stored).toMatchObject({ service: 'candfans', id: String(post.post_id), title: row.title, content: row.content, tags: row.tags });
+    expect(stored.published).toBe(candfansTime(post.post_date));
+    expect(stored.file).toEqual(archived.thumbnail ?? null);
+    expect(stored.attachments).toEqual(archived.files);
+  });
+
+  it('reads post_date as Japan time, and falls back to the image paths without attachments', () => {
+    expect(candfansTime('2024-02-10 22:17:15')).toBe('2024-02-10T13:17:15');
+    expect(candfansTime('')).toBeNull();
+    expect(hashtags('＃全角 and #half_width, not a#tag, (#括弧)')).toEqual(['全角', 'half_width', '括弧']);
+    const gallery = timelinePost.parse(CANDFANS_FIXTURES.gallery.answer.data[0]);
+    const older = { ...gallery, attachments: undefined };
+    expect(postMedia(older, IMG).items.map((m) => m.url)).toEqual(
+      [gallery.contents_path1, gallery.contents_path2, gallery.contents_path3].map((p) => `${IMG}${p}`),
+    );
+    // Without a thumbnail, an image post's first image is its file.
+    const bare = postInput({ ...older, thumbnail_file: '' }, '1', '', { files: [file('a.jpg'), file('b.jpg')] });
+    expect([bare.file, bare.attachments]).toEqual([file('a.jpg'), [file('b.jpg')]]);
   });
 });
