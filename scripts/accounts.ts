@@ -3,7 +3,8 @@
  *   npm run accounts -- create-admin <username>   password from TROVE_ADMIN_PASSWORD, else asked for
  *                                                (hidden) on a terminal, else the first line of stdin
  *   npm run accounts -- list [--role R] [--name N]
- * Usernames and passwords follow the registration rules (SPEC.md section 5). Passwords are never printed.
+ * Usernames and passwords follow the registration rules (docs/product.md#registration-rules). Passwords are
+ * never printed.
  */
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';

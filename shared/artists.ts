@@ -1,5 +1,5 @@
 /**
- * The artists list (/artists, SPEC.md "Artists list"): filtering, sorting and paging a creator list,
+ * The artists list (/artists, docs/product.md#artists-list): filtering, sorting and paging a creator list,
  * written once for the page loader (server) and the ArtistsBrowser island (client). Browser-safe and
  * free of zod: the query is validated on the server by `artistsQuerySchema` (shared/validation/listings.ts);
  * the island only ever builds queries from the form's own choices.

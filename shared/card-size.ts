@@ -1,6 +1,6 @@
 /**
- * Post card size (SPEC.md section 9: default 180 px, kept in the thumbSize cookie for 399 days, adapts
- * to the window width).
+ * Post card size (docs/product.md#display-and-storage: default 180 px, kept in the thumbSize cookie for 399
+ * days, adapts to the window width).
  *
  * The rule: a card is 180 px wide, except where two 180 px cards no longer fit side by side; there it
  * is half of what the page leaves for the grid, so phones show two columns that fill the width.

@@ -1,4 +1,4 @@
-/** Business constants from SPEC.md section 9, defined once. */
+/** Business constants (docs/product.md#constants-and-limits), defined once. */
 export const PAGE_SIZE = 50;
 export const CHAT_PAGE_SIZE = 150;
 export const CHAT_GROUP_GAP_MS = 450_000;
@@ -24,9 +24,9 @@ export const FETCH_RETRIES = 3;
 export const FETCH_BACKOFF_START_MS = 1000;
 export const FETCH_BACKOFF_MAX_MS = 30_000;
 export const AUTO_IMPORT_INTERVAL_HOURS = 24;
-/** Feature flags of the layout shell (SPEC.md section 9). */
+/** Feature flags of the layout shell (docs/product.md#statuses-and-flags). */
 export const FLAGS = { filehaus: false, dms: true } as const;
-/** localStorage keys the client keeps (SPEC.md section 3, local cache). */
+/** localStorage keys the client keeps (docs/product.md#client-side-storage). */
 export const STORAGE_KEYS = {
   loggedIn: 'logged_in',
   role: 'role',

@@ -1,7 +1,7 @@
 /**
- * The favourites pages (SPEC.md "Favourites", section 4): sorting and paging an account's favourite
- * creators or posts, written once for the page loader (server) and the FavoritesBrowser island
- * (client). Browser-safe and free of zod: queries are validated on the server by
+ * The favourites pages (docs/product.md#favourites-pages, docs/product.md#favourites): sorting and paging an
+ * account's favourite creators or posts, written once for the page loader (server) and the FavoritesBrowser
+ * island (client). Browser-safe and free of zod: queries are validated on the server by
  * favoriteCreatorsQuerySchema / favoritePostsQuerySchema; the island builds them from its own choices.
  *
  * Rules the spec leaves open (docs/decisions.md):
@@ -90,7 +90,7 @@ const SORT_KEYS: Record<FavoritesKind, readonly string[]> = {
 };
 
 /**
- * A sorted copy. A key outside the kind's list is an error (SPEC.md section 4); the validators answer
+ * A sorted copy. A key outside the kind's list is an error (docs/product.md#favourites); the validators answer
  * 'Invalid sort by value' before any URL gets here, and this throws the same message.
  */
 export function sortFavorites<T extends FavoriteCreatorItem | FavoritePostItem>(

@@ -1,4 +1,4 @@
-/** Date formats of SPEC.md section 9. Stored dates are ISO 8601 without a zone (UTC). */
+/** Date formats of docs/product.md#display-and-storage. Stored dates are ISO 8601 without a zone (UTC). */
 
 export function formatDate(iso: string | null | undefined): string {
   return iso ? iso.slice(0, 10) : '';

@@ -1,10 +1,10 @@
 /**
- * The importer form's services, inputs and session-key rules (SPEC.md section 5, "Importer session
- * keys"), shared by the form island and POST /api/v1/importer/submit so both give the same message.
+ * The importer form's services, inputs and session-key rules (docs/product.md#importer-session-keys),
+ * shared by the form island and POST /api/v1/importer/submit so both give the same message.
  * Each paysite's inputs and rules are in its descriptor (shared/paysites/<id>.ts); this module makes
  * them zod schemas. Browser-safe: zod and web APIs only, no node imports.
  *
- * Input names follow API-NOTES.md: session_key, auth_id, x-bc, user_agent, channel_ids; checkboxes
+ * Input names follow docs/product.md#importer-api: session_key, auth_id, x-bc, user_agent, channel_ids; checkboxes
  * auto_import, save_session_key, save_dms arrive as '1' or '0'.
  */
 import { z } from 'zod';
@@ -88,7 +88,7 @@ function serviceSchema(service: Paysite) {
   return z.object({ ...common, ...fields }).transform((value) => ({ ...value, service, save_dms: dms && value.save_dms }));
 }
 
-/** One schema per service, each with every rule of SPEC.md section 5 for that service. */
+/** One schema per service, each with every rule of docs/product.md#importer-session-keys for that service. */
 export const IMPORTER_SCHEMAS = Object.fromEntries(PAYSITES.map((s) => [s, serviceSchema(s)])) as {
   [S in Paysite]: ReturnType<typeof serviceSchema>;
 };

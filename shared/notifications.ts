@@ -1,4 +1,4 @@
-/** What a notification says (SPEC.md section 3). Browser-safe. */
+/** What a notification says (docs/product.md#notifications). Browser-safe. */
 export const NOTIFICATION_TYPES = { roleChange: 1 } as const;
 
 export function notificationMessage(type: number, extraInfo: Record<string, unknown> | null): string {

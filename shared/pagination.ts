@@ -1,4 +1,4 @@
-/** The paginator model of SPEC.md sections 3 and 9: up to 11 page links, hidden when one page fits. */
+/** The paginator model (docs/product.md#page-sizes-and-paging): up to 11 page links, hidden when one page fits. */
 import { PAGE_SIZE, PAGINATION_MAX_LINKS } from './constants.ts';
 
 export interface Pagination {

@@ -1,4 +1,4 @@
-/** Poll display rules (SPEC.md sections 2 and 9), shared by the page and the poll island. Browser-safe. */
+/** Poll display rules (docs/product.md#post-page), shared by the page and the poll island. Browser-safe. */
 
 export interface PollChoiceLike {
   text: string;

@@ -1,4 +1,4 @@
-/** Post card rules of SPEC.md section 2 ("Post cards"), shared by pages and islands. */
+/** Post card rules (docs/product.md#post-cards), shared by pages and islands. */
 import { takesAttachmentThumbnail } from './paysites/index.ts';
 import { POST_TITLE_MAX } from './constants.ts';
 import { countLabel } from './format.ts';

@@ -1,6 +1,7 @@
 /**
- * Where the login page may send the visitor afterwards (SPEC.md: login `location`, same-origin paths
- * only). Browser-safe; used by the login page (server) and its island.
+ * Where the login page may send the visitor afterwards (`location`,
+ * docs/product.md#login-and-registration-pages; same-origin paths only,
+ * docs/decisions.md#accounts-and-sessions). Browser-safe; used by the login page (server) and its island.
  */
 import { parseUrl } from './parse.ts';
 

@@ -59,7 +59,7 @@ export function creatorTabUrl(service: string, creatorId: string, tab: string): 
   return PAGE_ROUTES.creatorTab.url(service, creatorId, tab);
 }
 
-/** Where a creator's link leads: its profile, or for a discord creator its server view (SPEC.md, creator profile). */
+/** Where a creator's link leads: its profile, or for a discord creator its server view (docs/product.md#creator-profile). */
 export function creatorPageUrl(service: string, creatorId: string): string {
   return service === 'discord' ? discordServerUrl(creatorId) : creatorUrl(service, creatorId);
 }
@@ -129,7 +129,7 @@ export function bannerUrl(bannersPath: string, service: string, creatorId: strin
   return `${bannersPath}/${enc(service)}/${enc(creatorId)}`;
 }
 
-/** The Discord server view, optionally at a channel and a message (SPEC.md section 2). */
+/** The Discord server view, optionally at a channel and a message (docs/product.md#discord-server-view). */
 export function discordServerUrl(serverId: string, channelId?: string, messageId?: string): string {
   if (!channelId) return PAGE_ROUTES.discordServer.url(serverId);
   if (!messageId) return PAGE_ROUTES.discordChannel.url(serverId, channelId);
@@ -146,7 +146,7 @@ export function discordEmojiUrl(contentHost: string, emojiId: string, animated: 
   return `${contentHost}/emojis/${enc(emojiId)}.${animated ? 'gif' : 'png'}`;
 }
 
-/** A Patreon creator's community channels, or one channel (SPEC.md section 2). */
+/** A Patreon creator's community channels, or one channel (docs/product.md#patreon-community). */
 export function communityUrl(creatorId: string, channelId?: string): string {
   return channelId ? PAGE_ROUTES.communityChannel.url(creatorId, channelId) : creatorTabUrl('patreon', creatorId, 'community');
 }

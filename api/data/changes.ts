@@ -1,6 +1,6 @@
 /**
  * The change log: every write to archive data appends what it touched, in the same transaction, so
- * `scripts/rebuild` can re-render exactly the affected pages (ARCHITECTURE.md, "The page store").
+ * `scripts/rebuild` can re-render exactly the affected pages (README.md#how-it-fits-together).
  * A rebuild deletes the rows it has consumed (pruneChanges), so the log holds only what is pending.
  *
  * A row is (kind, action, service?, creator_id?, post_id?, ref?). action is 'upsert' (created or

@@ -1,7 +1,7 @@
 /**
  * Creators (artists): rows, listings, the creators.txt list, profiles and linked profiles.
  * creators.indexed / updated / last_imported are stored as epoch seconds; the profile and link
- * answers turn them into ISO dates (API-NOTES.md).
+ * answers turn them into ISO dates (docs/product.md#api-conventions).
  */
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
@@ -104,7 +104,7 @@ export function listAllCreators(db: Db): CreatorListItem[] {
   return rows.map((row) => ({ ...row, has_chats: row.has_chats === 1 }));
 }
 
-/** The profile answer (exactly the API-NOTES keys, with counts), or undefined when unknown. */
+/** The profile answer (exactly the keys of docs/product.md#creators-api, with counts), or undefined when unknown. */
 export function getCreatorProfile(db: Db, service: string, id: string): CreatorProfile | undefined {
   const creator = getCreator(db, service, id);
   if (!creator) return undefined;

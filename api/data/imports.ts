@@ -120,7 +120,10 @@ export function findPendingImportByFingerprint(db: Db, fingerprint: string): str
   ).get(fingerprint)?.id;
 }
 
-/** The fields of SPEC.md section 3 that anyone with the import's id may see: never its account, key or channels. */
+/**
+ * The fields (docs/product.md#imports-and-kept-keys) that anyone with the import's id may see: never its
+ * account, key or channels.
+ */
 export type PublicImport = Pick<
   Import,
   | 'id'

@@ -1,5 +1,5 @@
 /**
- * Conditional answers for outside clients (API-NOTES.md): Last-Modified with If-Modified-Since, and
+ * Conditional answers for outside clients (docs/product.md#api-conventions): Last-Modified with If-Modified-Since, and
  * large cached JSON bodies with an ETag and gzip.
  */
 import crypto from 'node:crypto';

@@ -85,7 +85,7 @@ export interface RouteSpec<
   status?: number;
   /** Error statuses worth documenting besides 400 (added when there are inputs) and 500. */
   errors?: readonly number[];
-  /** A form endpoint: a 405 on its path says 'Unknown method' (SPEC.md section 5). */
+  /** A form endpoint: a 405 on its path says 'Unknown method' (docs/product.md#general-rules). */
   form?: boolean;
   /** Who may call it (default 'public'); the app answers 401/403 before the handler runs. */
   access?: Access;

@@ -44,7 +44,7 @@ export function hasSessionCookie(headers: IncomingHttpHeaders): boolean {
   return readCookie(headers.cookie, SESSION_COOKIE) !== undefined;
 }
 
-/** SPEC.md section 5's route-guard messages: for a guest, and for an account without the role. */
+/** The route-guard messages (docs/product.md#route-guards): for a guest, and for an account without the role. */
 export const MUST_REGISTER = 'You must be registered to access this page.';
 export function accessDeniedMessage(access: Access): string {
   return access === 'administrator'

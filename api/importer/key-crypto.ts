@@ -1,5 +1,5 @@
 /**
- * Session keys at rest (ARCHITECTURE.md): each key is sealed with a fresh AES-256-GCM data key, and
+ * Session keys at rest (README.md#session-keys): each key is sealed with a fresh AES-256-GCM data key, and
  * only that data key is wrapped with the operator's RSA public key (RSA-OAEP-SHA256), because RSA alone
  * cannot carry a long key (gumroad's go up to 1024 characters) and hybrid sealing keeps the server able
  * to encrypt while only the operator, holding the private key off the server, can decrypt.

@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { writeAtomic } from '../server/atomic-write.ts';
 import { Slots } from './slots.ts';
 
-/** The extensions that get a thumbnail (SPEC.md, post cards). */
+/** The extensions that get a thumbnail (docs/product.md#post-cards). */
 export const THUMBNAIL_EXTENSIONS = new Set(['gif', 'jpeg', 'jpg', 'jpe', 'png', 'webp']);
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Account administration (SPEC.md sections 2 and 7), for administrators; on v1 and v2 (v2 enveloped):
- *   GET /account/administrator/accounts           a bare integer (the spec: "used as a count")
+ * Account administration (docs/product.md#moderation-and-administration-api), for administrators; on v1 and v2
+ * (v2 enveloped):
+ *   GET /account/administrator/accounts           a bare integer (the page uses it as a count)
  *   PATCH /account/administrator/account/{id}     consumer or moderator only; never an
  *                                                  administrator's role nor one's own (403)
  * Role changes are checked by api/moderation/account-roles.ts. Documented with the link requests

@@ -1,7 +1,7 @@
 /**
  * Accounts: registration, login, logout, the signed-in account, its notifications and password change
- * (SPEC.md sections 2, 5 and 7; API-NOTES.md "Accounts"). Login and registration refuse requests sent
- * by another site's page; their checks, rate limits and hashing are in api/auth/credentials.ts.
+ * (docs/product.md#accounts-api, rules under docs/product.md#validation-rules). Login and registration refuse
+ * requests sent by another site's page; their checks, rate limits and hashing are in api/auth/credentials.ts.
  */
 import type { Request } from 'express';
 import { z } from 'zod';

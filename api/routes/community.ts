@@ -10,7 +10,7 @@ import { artistIdParam } from '@shared/validation/params.ts';
 
 const SERVICE = 'patreon';
 
-/** Exactly these keys (API-NOTES.md). */
+/** Exactly these keys (docs/product.md#chat-api). */
 const communityChannel = z.strictObject({
   channel_id: z.string(),
   creator_id: z.string(),

@@ -22,7 +22,7 @@ export const creatorSummary = z.object({
 
 export const linkedCreator = creatorSummary.extend({ has_chats: z.boolean() });
 
-/** GET /v1/{service}/user/{id}/profile: exactly these keys (API-NOTES.md: some clients fail on others). */
+/** GET /v1/{service}/user/{id}/profile: exactly these keys (docs/product.md#creators-api: some clients fail on others). */
 export const creatorProfile = z.strictObject({
   ...linkedCreator.shape,
   post_count: z.number().int(),

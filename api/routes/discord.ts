@@ -8,9 +8,8 @@ import { CHAT_PAGE_SIZE } from '@shared/constants.ts';
 import { CHAT_MESSAGES, chatOffset } from '@shared/validation/chat.ts';
 
 export const SERVER_NOT_FOUND = 'Discord server not found.';
-/** SPEC.md section 8's text for a channel that does not exist. */
 
-/** Exactly these keys (API-NOTES.md). */
+/** Exactly these keys (docs/product.md#chat-api). */
 export const discordChannel = z.strictObject({
   id: z.string(),
   server_id: z.string(),

@@ -1,5 +1,5 @@
 /**
- * Favourites of the signed-in account (SPEC.md sections 4, 6 and 7; API-NOTES.md "Accounts").
+ * Favourites of the signed-in account (docs/product.md#favourites-api, docs/product.md#favourites).
  *
  * Statuses as kemono 1.3.0 answers them. Favouriting is idempotent: adding a favourite twice or
  * removing one that is not there still answers 200 (`true`), so a client that retries or races another

@@ -1,6 +1,6 @@
 /**
  * Files: hash search and archive files (the names inside a .zip, .rar or .7z attachment, and testing
- * its password). Shapes per API-NOTES.md "Files".
+ * its password). Shapes per docs/product.md#files-api.
  */
 import { z } from 'zod';
 import { defineRoutes, route, type AppContext } from '../http/route.ts';

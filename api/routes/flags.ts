@@ -1,5 +1,5 @@
 /**
- * Flags on posts, asking for a re-import (SPEC.md sections 6 and 7; API-NOTES.md "Accounts"), as
+ * Flags on posts, asking for a re-import (docs/product.md#flags, docs/product.md#posts-api), as
  * kemono 1.3.0 answers them: flags are one per account and post, a second flag is a 409. Asking whether
  * a post is flagged answers 200 when it is and 404 when it is not (kemono clients read the status).
  * Documented with the favourites (api/routes/favorites.ts) under 'favorites'.

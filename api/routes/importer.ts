@@ -1,5 +1,5 @@
 /**
- * The importer (SPEC.md sections 2, 3 and 5; API-NOTES.md): submitting a session key and following
+ * The importer (docs/product.md#importer-api): submitting a session key and following
  * the import. The body is validated by shared/importer.ts (its messages never quote the key) and queued
  * by api/importer/submit.ts; the key is never logged, stored in the import row or answered.
  */

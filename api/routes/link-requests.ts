@@ -1,6 +1,7 @@
 /**
- * Creator link requests, their review by moderators, and link removal (SPEC.md sections 6 and 7), the
- * checks done by api/moderation/link-requests.ts. Choices the spec leaves open are in docs/decisions.md:
+ * Creator link requests, their review by moderators, and link removal
+ * (docs/product.md#moderation-and-administration-api), the checks done by api/moderation/link-requests.ts.
+ * Choices of our own are in docs/decisions.md:
  *   GET /v1/{service}/user/{id}/links/new         what the link request form needs (signed in, as the page)
  *   POST /v1/{service}/user/{id}/links/new        {message}; 404 unknown creators, 400 itself,
  *                                                  409 already linked or already requested
@@ -36,7 +37,8 @@ const text = (description: string) => z.unknown().optional().meta({ type: 'strin
 
 /**
  * kemono's body is {service, artist_id, reason}; the form may instead send its one value `creator`
- * ("service/id", SPEC.md section 5), which has its own messages. Nothing at all is 'Input data is required.'
+ * ("service/id", docs/product.md#link-request-rules), which has its own messages. Nothing at all is 'Input data
+ * is required.'
  */
 const linkRequestBody = z.object({
   service: text('Paysite of the creator to link.'),

@@ -2,7 +2,8 @@
  * Shares ('Filehaus'): the global list, one share, a creator's uploads, and the upload itself (received
  * and recorded by api/media/share-upload.ts).
  *
- * Listing answers (our shape where SPEC.md names only the field the site reads; docs/decisions.md):
+ * Listing answers (our shape where docs/product.md#creators-api names only the field the site reads;
+ * docs/decisions.md):
  *   GET /v1/shares                       {props: {currentPage: "shares", count, limit}, shares: [share]}
  *   GET /v1/{service}/user/{id}/shares   {props: {currentPage: "shares", id, service, name, share_count,
  *                                         limit, artist: profile}, shares: [share]}

@@ -1,7 +1,8 @@
 /**
- * Media paths (SPEC.md section 2): /data/ab/cd/<sha256>.<ext> and the bare /ab/cd/<sha256>.<ext> from
- * the content-addressed store (`?f=name` only names the download), /thumbnail/data/ab/cd/<sha256>.<ext>,
- * and creator icons and banners (a default image when the creator has none).
+ * Media paths (docs/product.md#media-paths, docs/product.md#files-api): /data/ab/cd/<sha256>.<ext> and the bare
+ * /ab/cd/<sha256>.<ext> from the content-addressed store (`?f=name` only names the download),
+ * /thumbnail/data/ab/cd/<sha256>.<ext>, and creator icons and banners (a default image when the creator has
+ * none).
  *
  * Paths are matched on the request's raw path, before any decoding or dot-segment removal, and only
  * that exact shape is answered: anything else under a media prefix is a 404, so no encoding of `..`

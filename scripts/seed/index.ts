@@ -249,7 +249,7 @@ async function seedPosts(
             attachments: [],
             tags: hasTab('tags', service) ? rng.sample(TAGS, rng.int(0, 4)) : [],
           };
-          // Every 101st post, one of the titles a post card must cut or replace (SPEC.md, post cards); no
+          // Every 101st post, one of the titles a post card must cut or replace (docs/product.md#post-cards); no
           // random draw, so the rest of the archive stays as it was.
           if (i % 101 === 50) post.title = `${post.title}: ${'a much longer title than a card can show '.repeat(2).trim()}`;
           if (i % 101 === 51) post.title = 'DM';

@@ -1,5 +1,5 @@
 /**
- * How a chat attachment shows (SPEC.md section 2, "Chat message rendering"): a thumbnail for images,
+ * How a chat attachment shows (docs/product.md#chat-message-rendering): a thumbnail for images,
  * a player for videos, otherwise a file link, with an archive icon for archives.
  */
 import { archiveFileUrl, fileUrl, thumbnailUrl } from '../urls.ts';

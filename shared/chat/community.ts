@@ -1,5 +1,5 @@
 /**
- * Patreon community messages as the viewer shows them (SPEC.md section 2). The mirrored message
+ * Patreon community messages as the viewer shows them (docs/product.md#chat-message-rendering). The mirrored message
  * (original_json, replies) is untrusted and loosely shaped: everything is read defensively.
  */
 import { fileUrl, thumbnailUrl } from '../urls.ts';

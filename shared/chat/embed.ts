@@ -1,6 +1,6 @@
 /**
- * Discord embeds as the viewer shows them (SPEC.md section 2): border colour from the colour number,
- * media at most 400 by 300. Media load only from the archive (the importer stores its copies as
+ * Discord embeds as the viewer shows them (docs/product.md#chat-message-rendering): border colour from the
+ * colour number, media at most 400 by 300. Media load only from the archive (the importer stores its copies as
  * '/data/ab/cd/<sha>.<ext>'); a third party's URL is never loaded by a page.
  */
 import { fileUrl, thumbnailUrl } from '../urls.ts';

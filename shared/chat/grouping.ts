@@ -1,5 +1,5 @@
 /**
- * Chat grouping (SPEC.md section 4): consecutive messages by one author less than CHAT_GROUP_GAP_MS
+ * Chat grouping (docs/product.md#chat-grouping): consecutive messages by one author less than CHAT_GROUP_GAP_MS
  * apart share a group. Browser-safe.
  */
 import { CHAT_GROUP_GAP_MS } from '../constants.ts';

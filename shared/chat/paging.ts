@@ -1,6 +1,6 @@
 /**
- * Paging of Discord channels and Patreon community channels (SPEC.md section 9: 150 per step), shared
- * by the API and the chat pages. Browser-safe.
+ * Paging of Discord channels and Patreon community channels (docs/product.md#page-sizes-and-paging: 150 per
+ * step), shared by the API and the chat pages. Browser-safe.
  *
  * What `o` means, everywhere (API `?o=` and page `?o=`): how many of the channel's NEWEST messages are
  * skipped. Messages are listed newest first, so `o=0` is the latest 150 messages, `o=150` the 150
@@ -8,10 +8,11 @@
  *
  * - API: `o` must be a whole, non-negative multiple of 150 (parseChatOffset; the message is the
  *   general rule's, 'Offset 100 is not a multiple of 150.'). An offset past the end answers [].
- * - Pages: parse `o` with parseChatOffset too (same 400 text), then pass it through chatPageOffset,
- *   which applies SPEC.md's rounding rule: the offset is rounded down to a multiple of 150 from the
- *   channel's post_count minus the offset, so an offset at or past the end (post_count - o <= 0, e.g.
- *   a stale link after messages were removed) lands on the oldest page instead of an empty one.
+ * - Pages: parse `o` with parseChatOffset too (same 400 text), then pass it through chatPageOffset, which
+ *   applies the rounding rule of docs/product.md#page-sizes-and-paging: the offset is rounded down to a
+ *   multiple of 150 from the channel's post_count minus the offset, so an offset at or past the end
+ *   (post_count - o <= 0, e.g. a stale link after messages were removed) lands on the oldest page instead of
+ *   an empty one.
  *   A page that gets a different value back should redirect to it (one canonical URL per page).
  * - Linking to a message: chatOffsetForPosition(position) with the message's zero-based position in
  *   the newest-first listing gives the offset of the page that holds it.
@@ -23,7 +24,7 @@ export type ChatOffsetResult = { ok: true; offset: number } | { ok: false; error
 
 /**
  * Validates a raw `o` (query value: string, repeated parameter, number or missing). Missing or empty
- * is 0. Failures carry SPEC.md section 5's wording with 150 as the step.
+ * is 0. Failures carry the general offset message with 150 as the step ('Offset X is not a multiple of 150.').
  */
 export function parseChatOffset(raw: unknown): ChatOffsetResult {
   const result = chatOffset.safeParse(raw);
@@ -38,8 +39,9 @@ export function lastChatOffset(postCount: number): number {
 }
 
 /**
- * SPEC.md section 9's rule: the page offset for a requested `o` (any non-negative whole number):
- * rounded down to a multiple of 150, and, when post_count - o leaves nothing to show, the oldest page.
+ * The rule of docs/product.md#page-sizes-and-paging: the page offset for a requested `o` (any non-negative
+ * whole number): rounded down to a multiple of 150, and, when post_count - o leaves nothing to show, the oldest
+ * page.
  */
 export function chatPageOffset(postCount: number, o: number): number {
   const requested = Number.isFinite(o) && o > 0 ? Math.floor(o) : 0;

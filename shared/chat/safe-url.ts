@@ -1,6 +1,7 @@
 /**
- * Chat content is untrusted (ARCHITECTURE.md): every href and src a chat component writes comes from
- * these functions, so a link can only be http(s) and media can only be the archive's own files.
+ * Chat content is untrusted (docs/decisions.md#chat-viewer-discord-servers-patreon-community): every href and
+ * src a chat component writes comes from these functions, so a link can only be http(s) and media can only be
+ * the archive's own files.
  */
 import { parseUrl } from '../parse.ts';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { rule, scalarText, trimmed } from './rules.ts';
 import { ACCOUNT_ROLES, type AccountRole } from './accounts.ts';
 
-/** The roles the administrator's role form offers (SPEC.md section 2). */
+/** The roles the administrator's role form offers (docs/product.md#account-list). */
 export const ASSIGNABLE_ROLES = ['consumer', 'moderator'] as const satisfies readonly AccountRole[];
 
 export const accountRole = z.preprocess((raw) => scalarText(raw)?.trim(), z.enum(ACCOUNT_ROLES, { error: 'Invalid account role.' }));

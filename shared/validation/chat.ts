@@ -5,5 +5,5 @@ import { CHAT_PAGE_SIZE } from '../constants.ts';
 /** Discord and community message pages step by 150. */
 export const chatOffset = offsetSchema(CHAT_PAGE_SIZE);
 
-/** The chat viewer's messages (SPEC.md section 5), shared by its API and pages. */
+/** The chat viewer's messages (docs/product.md#route-guards), shared by its API and pages. */
 export const CHAT_MESSAGES = { invalidChannel: 'Invalid channel ID', noChannels: 'No channels found' } as const;

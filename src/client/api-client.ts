@@ -1,5 +1,5 @@
 /**
- * The islands' API client (SPEC.md sections 7 to 9), written once. Browser-safe: no node imports.
+ * The islands' API client (docs/product.md#api-client), written once. Browser-safe: no node imports.
  *
  * - Same-origin credentials; a JSON body sets Content-Type: application/json (FormData and
  *   URLSearchParams bodies go as they are).
@@ -52,7 +52,7 @@ export interface ApiClientOptions {
   onUnauthorized?: () => void;
 }
 
-/** The messages of SPEC.md section 8. */
+/** The messages of docs/product.md#api-client-errors. */
 export const API_ERROR_MESSAGES = {
   unauthorized: 'lack of credentials',
   clientInputs: (status: number, statusText: string) => `Failed to fetch from API due to client inputs. Reason: ${status} - ${statusText}.`,
@@ -115,7 +115,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The error page's input guard (SPEC.md section 8): only ApiErrors pass. */
+/** The error page's input guard (docs/product.md#api-client-errors): only ApiErrors pass. */
 export function assertApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   throw new Error('Invalid input error type.');

@@ -1,5 +1,5 @@
 /**
- * SHA-256 of a file chosen in the browser (hash search, SPEC.md section 9: 1 MiB chunks).
+ * SHA-256 of a file chosen in the browser (hash search, 1 MiB chunks: docs/product.md#hash-search-page).
  * Browser-safe. Only one chunk is in memory at a time, so multi-gigabyte files hash without
  * exhausting the tab; hash-wasm's incremental hasher is used because WebCrypto has no streaming digest.
  */

@@ -1,6 +1,6 @@
 /**
- * The guest's favourites cookie (GUEST_FAVORITES_COOKIE: comma-separated service:id pairs, SPEC.md
- * section 5), read by the registration form and sent as favorites_json. Browser-safe.
+ * The guest's favourites cookie (GUEST_FAVORITES_COOKIE: comma-separated service:id pairs,
+ * docs/product.md#registration-rules), read by the registration form and sent as favorites_json. Browser-safe.
  */
 import { GUEST_FAVORITES_COOKIE } from '@shared/constants.ts';
 import { readCookie } from '@shared/cookies.ts';

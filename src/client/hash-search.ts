@@ -1,5 +1,5 @@
 /**
- * Hash search (SPEC.md section 2) as the island sees it: the API call, where 404 means "no posts",
+ * Hash search (docs/product.md#hash-search-page) as the island sees it: the API call, where 404 means "no posts",
  * and the Discord hit label. Browser only; the answer's shape is in shared/shapes/hash-search.ts.
  */
 import type { DiscordFileHit } from '@shared/shapes/chat.ts';

@@ -1,5 +1,5 @@
 /**
- * Loader of the archive file page (/file/{hash}, SPEC.md "Archive file page"). Rendered on demand, never
+ * Loader of the archive file page (/file/{hash}, docs/product.md#archive-file-page). Rendered on demand, never
  * stored: the page changes when someone finds the password. Server side only.
  */
 import type { SiteDeps } from './deps.ts';

@@ -19,7 +19,7 @@ export function loadRandomPost(deps: SiteDeps): PageOutcome<never> {
   return post ? redirect(postUrl(post.service, post.user, post.id)) : notFound;
 }
 
-/** /{service}/post/{post}: 303 to the post's full URL (SPEC.md section 2). */
+/** /{service}/post/{post}: 303 to the post's full URL (docs/product.md#route-table). */
 export function loadPostLookup(deps: SiteDeps, service: string | undefined, postId: string | undefined): PageOutcome<never> {
   if (!service) return badRequest('Service name is required.');
   if (!postId) return badRequest('Post ID is required.');

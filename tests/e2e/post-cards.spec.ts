@@ -1,6 +1,7 @@
 /**
- * Post cards (SPEC.md section 2, "Post cards"; section 9: card size, thumbSize cookie, dates) and the
- * creator header's paysite link and Community tab. Expectations come from the e2e database.
+ * Post cards (docs/product.md#post-cards; card size, thumbSize cookie and dates:
+ * docs/product.md#display-and-storage) and the creator header's paysite link and Community tab. Expectations
+ * come from the e2e database.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { e2eRow, readE2eDb } from './e2e-db.ts';

@@ -1,5 +1,5 @@
 /**
- * Well-formed importer submissions for every service (SPEC.md section 5 rules), built at call time so
+ * Well-formed importer submissions for every service (docs/product.md#importer-session-keys), built at call time so
  * the boosty expiry is always in the future. Shared by the validator, API and browser tests.
  */
 import type { Paysite } from '@shared/paysites/index.ts';

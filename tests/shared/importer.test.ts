@@ -58,7 +58,7 @@ const INVALID: [Paysite, Record<string, string>, string][] = [
 ];
 
 describe('importer services', () => {
-  it('offers the twelve paysites in SPEC order, patreon first, with the spec inputs', () => {
+  it("offers the twelve paysites in the order of PAYSITES, patreon first, with each paysite's inputs", () => {
     expect(IMPORTER_SERVICES.map((s) => s.service)).toEqual([...PAYSITES]);
     expect(IMPORTER_SERVICES[0].service).toBe('patreon');
     const names = (service: Paysite) => IMPORTER_SERVICES.find((s) => s.service === service)!.fields.map((f) => f.name);

@@ -1,5 +1,5 @@
 /**
- * 001: the whole archive data model (SPEC.md section 3).
+ * 001: the whole archive data model (docs/product.md#data-model).
  *
  * Conventions:
  * - Natural keys as in kemono: creators (service, id), posts (service, "user", id). Child rows of a post

@@ -1,6 +1,6 @@
 /**
  * The signed-in account's favourites, cached in localStorage as `favs` (creators: {service, id}) and
- * `post_favs` (posts: {service, user, id}) (SPEC.md sections 3 and 4). Favouriting calls the server,
+ * `post_favs` (posts: {service, user, id}) (docs/product.md#favourites). Favouriting calls the server,
  * then reloads the whole list and rewrites the cache. Guests have none. Browser-safe; nothing touches
  * storage at import time.
  */

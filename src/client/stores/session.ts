@@ -1,5 +1,5 @@
 /**
- * The client's login state (SPEC.md sections 3, 4 and 6): localStorage keeps logged_in ('yes') and
+ * The client's login state (docs/product.md#login-state): localStorage keeps logged_in ('yes') and
  * role, plus the cached favourites (favs, post_favs) that logout or any 401 clears.
  *
  * The role here is for display only; the server enforces roles.

@@ -1,5 +1,5 @@
 /**
- * Sidebar state (SPEC.md section 2, layout shell).
+ * Sidebar state (docs/product.md#layout-shell).
  *
  * - At widths <= SIDEBAR_BREAKPOINT_PX the sidebar is collapsed by default and, when opened, overlays
  *   the page; that choice is never saved.

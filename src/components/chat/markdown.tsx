@@ -1,11 +1,12 @@
 /**
- * Chat markdown (Discord's flavour) parsed by discord-markdown-parser and rendered as React elements,
- * never as an HTML string (ARCHITECTURE.md): text reaches the page only as React text children, and
- * every href or src goes through shared/chat/safe-url.ts or a URL builder of shared/urls.ts.
+ * Chat markdown (Discord's flavour) parsed by discord-markdown-parser and rendered as React elements, never as
+ * an HTML string (docs/decisions.md#chat-viewer-discord-servers-patreon-community): text reaches the page only
+ * as React text children, and every href or src goes through shared/chat/safe-url.ts or a URL builder of
+ * shared/urls.ts.
  *
  * The parser's 'extended' rule set is used everywhere: Discord shows masked links ([label](url)) in
  * messages as well as embeds, and a label never decides where a link goes. Mentions show as unknown
- * placeholders (SPEC.md section 2): the archive keeps no user, channel or role names.
+ * placeholders (docs/product.md#chat-message-rendering): the archive keeps no user, channel or role names.
  */
 import { Fragment, type ReactNode } from 'react';
 import { rulesExtended, SimpleMarkdown } from 'discord-markdown-parser';

@@ -1,5 +1,5 @@
 /**
- * The artists list's search form and results (SPEC.md "Artists list").
+ * The artists list's search form and results (docs/product.md#artists-list).
  *
  * Server-rendered, the form is a plain GET form and `children` are the server's results for `initial`,
  * so the page works without JavaScript. Once hydrated, the island takes over: it loads creators.txt

@@ -1,6 +1,6 @@
 /**
- * The change-password form (SPEC.md section 5 messages come from the server's validators). On success
- * every other session of the account has ended; this browser got a fresh one.
+ * The change-password form (the messages of docs/product.md#change-password-rules come from the server's
+ * validators). On success every other session of the account has ended; this browser got a fresh one.
  */
 import { useId, useState } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';

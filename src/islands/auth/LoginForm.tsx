@@ -1,7 +1,7 @@
 /**
  * The login form: posts username and password, records the login locally and opens `next` (already
  * checked as a path of this site by the page). A 409 means a session exists: the account is fetched
- * instead and the login continues with it (SPEC.md section 4).
+ * instead and the login continues with it (docs/product.md#login-state).
  */
 import { useId } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';

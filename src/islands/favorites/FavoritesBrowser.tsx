@@ -1,5 +1,5 @@
 /**
- * The favourites pages' sort form and list (SPEC.md "Favourites", section 4). The server renders this
+ * The favourites pages' sort form and list (docs/product.md#favourites-pages). The server renders this
  * island with the first page it sorted (`items`, `total`), so the page works without JavaScript: the
  * form is a plain GET form and the paginator's links are real URLs. Once hydrated, the first change
  * loads the whole list (GET /v1/account/favorites) and every later sort or page is done here with

@@ -1,5 +1,5 @@
 /**
- * The archive password form (SPEC.md "Archive file page"): shown when an archive needs a password
+ * The archive password form (docs/product.md#archive-file-page): shown when an archive needs a password
  * that is not known. 'Please enter a password.' when empty; a wrong one shows the server's
  * 'Invalid password.' and the form is ready again; a correct one is stored by the server, and the
  * page is loaded again to show the password and the list it opens.

@@ -1,5 +1,5 @@
 /**
- * Hash search (/search_hash, SPEC.md section 2): a chosen file (hashed here, 1 MiB at a time) or a
+ * Hash search (/search_hash, docs/product.md#hash-search-page): a chosen file (hashed here, 1 MiB at a time) or a
  * typed SHA-256, kept in the `hash` query parameter. The server renders the search of the page's own
  * URL (`initial`), so the form and its results work without JavaScript (the form sends GET); the island
  * starts from that answer and does not ask again. Back and forward replay earlier searches. The file

@@ -1,5 +1,5 @@
 /**
- * The one form component (SPEC.md section 4: forms show Loading..., Submitting... or Ready for submit).
+ * The one form component (docs/product.md#form-states: forms show Loading..., Submitting... or Ready for submit).
  *
  * Wraps a form whose submit calls `onSubmit(formData, form)`. While it runs the status line says
  * 'Submitting...' and the submit button is disabled. `onSubmit` may return a list of messages to show

@@ -1,5 +1,5 @@
 /**
- * The import status view (SPEC.md section 2, Import status): rendered by the server with the import's
+ * The import status view (docs/product.md#import-status-page): rendered by the server with the import's
  * current state, then polled every IMPORT_POLL_MS until it has a finish time or is gone. Minimize and
  * Newest first are toggle buttons (aria-pressed) whose labels stay the same in both states.
  */

@@ -1,5 +1,5 @@
 /**
- * The importer form (SPEC.md section 2, Importer): Paysite select, the service's inputs, checkboxes
+ * The importer form (docs/product.md#importer-page): Paysite select, the service's inputs, checkboxes
  * sent as '1'/'0', 'Submit Key'. The inputs and rules come from the paysite descriptors (shared/paysites);
  * the same rules as the server (shared/importer.ts) run before sending, so a bad key shows
  * 'Error: {message}' at once; on success the browser opens the import's status page.

@@ -1,5 +1,5 @@
 /**
- * The link request form (SPEC.md "Link new profile form"): a service filter and a name filter over
+ * The link request form (docs/product.md#link-request-form): a service filter and a name filter over
  * creators.txt (filtered here, at most LINK_CANDIDATES_MAX shown, each with Select), an optional reason
  * of at most LINK_REASON_MAX characters, and 'Request link', disabled until a creator is chosen.
  */

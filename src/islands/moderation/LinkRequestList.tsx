@@ -1,6 +1,6 @@
 /**
  * The moderators' review of creator link requests: from, to, reason (or 'not provided'), requester name
- * and role, Approve and Reject. After an action the list reloads from the API (SPEC.md section 4).
+ * and role, Approve and Reject. After an action the list reloads from the API (docs/product.md#link-requests).
  */
 import { useState } from 'react';
 import { api, describeError } from '@site/client/api-client';

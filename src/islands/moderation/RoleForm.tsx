@@ -1,6 +1,6 @@
 /**
  * An account's role form on the administrators' pages: only consumer and moderator are offered
- * (SPEC.md section 6); the server refuses anything else, administrators' accounts and one's own.
+ * (docs/product.md#account-list); the server refuses anything else, administrators' accounts and one's own.
  */
 import { useState } from 'react';
 import { api } from '@site/client/api-client';

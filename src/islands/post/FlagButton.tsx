@@ -1,5 +1,5 @@
 /**
- * Flag a post for re-import (SPEC.md section 4): unflagged, flagging, flagged. Only registered
+ * Flag a post for re-import (docs/product.md#flags): unflagged, flagging, flagged. Only registered
  * accounts may flag; guests see a disabled 'Flag' titled 'Flagging requires an account'. A failure
  * goes back to unflagged and alerts 'Error flagging' (with the server's message when it has one).
  * A flag is the post's state (flagged for re-import, by anyone), as in the post API's props.flagged;

@@ -1,6 +1,6 @@
 /**
  * A poll's choices with votes and percentages (2 decimals). Clicking the Choice header cycles the
- * order: most votes first, fewest first, then the stored order again (SPEC.md, post page).
+ * order: most votes first, fewest first, then the stored order again (docs/product.md#post-page).
  */
 import { useState, type CSSProperties } from 'react';
 import { nextPollSort, pollPercent, sortPollChoices, type PollChoiceLike, type PollSort } from '@shared/poll';

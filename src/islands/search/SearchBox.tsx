@@ -1,6 +1,6 @@
 /**
  * A listing's search box: a plain GET form (it works without JavaScript: Enter submits), which also
- * submits itself `delayMs` after the visitor stops typing (SPEC.md section 9: 500 ms for artists,
+ * submits itself `delayMs` after the visitor stops typing (docs/product.md#timings: 500 ms for artists,
  * 1000 ms for creator posts and DMs). A query shorter than `minLength` waits for more typing; the
  * server still answers a short one submitted by hand with the spec's message.
  */

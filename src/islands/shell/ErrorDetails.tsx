@@ -1,5 +1,5 @@
 /**
- * Details of an API or route error for the generic error page (SPEC.md section 2): where the error
+ * Details of an API or route error for the generic error page (docs/product.md#error-pages): where the error
  * came from (server or client; a 503 needs no report), the page, status, method and URL.
  *
  * Usable as an island (`<ErrorDetails client:load error={...} />`), inside other islands, or rendered
@@ -15,7 +15,7 @@ export interface ShellError {
   method?: string;
   /** URL of the failed request (API path or page path). */
   url?: string;
-  /** Human-readable message (e.g. one of SPEC.md section 8). */
+  /** Human-readable message (e.g. one of docs/product.md#api-client-errors). */
   message?: string;
   /** Which server answered, when known, e.g. 'API' or 'page renderer' (shown as a detail row). */
   serverType?: string;

@@ -26,7 +26,7 @@ describe('parseChatOffset', () => {
   });
 });
 
-describe('chatPageOffset (SPEC.md section 9 rounding)', () => {
+describe('chatPageOffset (rounded down to a multiple of 150; past the end, the oldest page)', () => {
   it('rounds down to a multiple of 150', () => {
     expect(chatPageOffset(1000, 0)).toBe(0);
     expect(chatPageOffset(1000, 149)).toBe(0);
