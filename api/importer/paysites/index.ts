@@ -1,11 +1,10 @@
 /**
  * The registry of importers: one folder per paysite with an importer (./<id>/index.ts, its
- * PaysiteServer). Paysites without a folder end the import saying their importer is not available yet.
+ * PaysiteServer), and every paysite has one (tests/api/importer/paysite-servers.test.ts checks it).
  * Each folder's endpoint settings are also listed in ./endpoints.ts, which the configuration reads.
  */
 import type { PaysiteImporter, PaysiteServer } from '@api/importer/context.ts';
 import { slowTestImporter } from '@api/importer/test-slow.ts';
-import { paysiteLabel } from '@shared/paysites/index.ts';
 import { afdian } from './afdian/index.ts';
 import { boosty } from './boosty/index.ts';
 import { candfans } from './candfans/index.ts';
@@ -34,16 +33,6 @@ export const PAYSITE_SERVERS: readonly PaysiteServer[] = [
   subscribestar,
 ];
 
-export function notAvailableLine(service: string): string {
-  return `${paysiteLabel(service)} importer is not available yet; nothing was imported.`;
-}
-
-export const notAvailable: PaysiteImporter = {
-  async run(ctx) {
-    ctx.step(() => undefined, { log: [notAvailableLine(ctx.service)] });
-  },
-};
-
 const IMPORTERS = new Map<string, PaysiteImporter>(PAYSITE_SERVERS.map((server) => [server.id, server.importer]));
 
 /**
@@ -52,5 +41,8 @@ const IMPORTERS = new Map<string, PaysiteImporter>(PAYSITE_SERVERS.map((server) 
  */
 export function importerFor(service: string, env: NodeJS.ProcessEnv = process.env): PaysiteImporter {
   if (env.TROVE_ENV === 'test' && env.TROVE_TEST_IMPORTER === 'slow') return slowTestImporter(env);
-  return IMPORTERS.get(service) ?? notAvailable;
+  const importer = IMPORTERS.get(service);
+  // Submissions are checked against the paysite list, so only a damaged import row gets here.
+  if (!importer) throw new Error(`No importer for the service '${service}'.`);
+  return importer;
 }

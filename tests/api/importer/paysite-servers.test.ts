@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { readConfig } from '@api/config.ts';
 import type { PaysiteEndpointSettings } from '@api/importer/context.ts';
 import { PAYSITE_ENDPOINTS } from '@api/importer/paysites/endpoints.ts';
-import { PAYSITE_SERVERS, importerFor, notAvailable } from '@api/importer/paysites/index.ts';
+import { PAYSITE_SERVERS, importerFor } from '@api/importer/paysites/index.ts';
 import { PAYSITES, isPaysite } from '@shared/paysites/index.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -50,11 +50,9 @@ describe('importer folders', () => {
     }
   });
 
-  it('leave the other paysites to the not-available importer', () => {
-    const withImporter = new Set<string>(PAYSITE_SERVERS.map((s) => s.id));
-    const others = PAYSITES.filter((id) => !withImporter.has(id));
-    expect(others.length).toBeGreaterThan(0);
-    for (const id of others) expect(importerFor(id, {}), id).toBe(notAvailable);
+  it('cover every paysite, and no service outside the list', () => {
+    expect(PAYSITE_SERVERS.map((s) => s.id).sort()).toEqual([...PAYSITES].sort());
+    expect(() => importerFor('myspace', {})).toThrow("No importer for the service 'myspace'.");
   });
 
   it('have their own environment variables, documented in README.md with their defaults', () => {
