@@ -331,28 +331,3 @@ describe('afdian mapper (recorded-shape fixtures)', () => {
     expect(bodyHtml({ content: 'line 1\nline <2>\n\npara 2' })).toBe('<p>line 1<br>line &lt;2&gt;</p><p>para 2</p>');
   });
 });
-
-describe('afdian benchmark entry', () => {
-  it('start(5) serves 5 visible posts with files', async () => {
-    const site = (await import('../../../bench/importers/afdian.ts')).default;
-    const bench = await site.start(5);
-    try {
-      const cookie = { cookie: `auth_token=${bench.submission.session_key}` };
-      const base = bench.env.IMPORTER_AFDIAN_URL;
-      const subs = (await get(`${base}/api/my/sponsoring`, cookie)).body.data.sponsoring as Json[];
-      let visible = 0;
-      for (const s of subs) {
-        const list = (await get(`${base}/api/post/get-list?user_id=${s.user.user_id}&type=old&publish_sn=&per_page=10`, cookie)).body.data
-          .list;
-        for (const p of list) {
-          const post = (await get(`${base}/api/post/get-detail?post_id=${p.post_id}&album_id=`, cookie)).body.data.post;
-          if (post.has_right && post.cover && post.pics.length > 0) visible++;
-        }
-      }
-      expect(visible).toBe(5);
-      expect(bench.requests()).toBeGreaterThan(0);
-    } finally {
-      await bench.close();
-    }
-  });
-});

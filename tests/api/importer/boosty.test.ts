@@ -328,34 +328,3 @@ describe('the fake Boosty key', () => {
     expect(field.check(decodeURIComponent(FAKE_BOOSTY_KEY))).toBe(decodeURIComponent(FAKE_BOOSTY_KEY));
   });
 });
-
-describe('the Boosty benchmark entry', () => {
-  it('start(5) serves 5 posts the key can open, each with an image and a file, over a few blogs', async () => {
-    const site = (await import('../../../bench/importers/boosty.ts')).default;
-    expect(site.service).toBe('boosty');
-    const bench = await site.start(5);
-    try {
-      const url = bench.env.IMPORTER_BOOSTY_URL;
-      const auth = JSON.parse(decodeURIComponent(bench.submission.session_key));
-      const headers = { authorization: `Bearer ${auth.accessToken}` };
-      const subs = await get(`${url}/v1/user/subscriptions?limit=30&with_follow=true&offset=0`, headers);
-      expect(subs.body.total).toBeGreaterThanOrEqual(2);
-      let total = 0;
-      for (const sub of subs.body.data) {
-        const page = await get(`${url}/v1/blog/${sub.blog.blogUrl}/post/?limit=20`, headers);
-        for (const post of page.body.data) {
-          expect(post.hasAccess).toBe(true);
-          const types = post.data.map((b: Json) => b.type);
-          expect(types).toEqual(expect.arrayContaining(['image', 'file']));
-          const file = post.data.find((b: Json) => b.type === 'file');
-          expect((await bytes(file.url + post.signedQuery)).status).toBe(200);
-          total++;
-        }
-      }
-      expect(total).toBe(5);
-      expect(bench.requests()).toBeGreaterThan(0);
-    } finally {
-      await bench.close();
-    }
-  });
-});

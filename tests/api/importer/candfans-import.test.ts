@@ -351,30 +351,3 @@ describe('the key', () => {
     expect(walk(t.dir).filter((file) => needles.some((needle) => fs.readFileSync(file).includes(needle)))).toEqual([]);
   });
 });
-
-describe('the benchmark entry', () => {
-  it('serves the asked number of posts, each with a thumbnail and an image, and the importer takes them all', async () => {
-    const { default: site } = await import('../../../bench/importers/candfans.ts');
-    const bench = await site.start(5);
-    try {
-      expect(site.service).toBe('candfans');
-      config = readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test', IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1', ...bench.env });
-      const id = `candfans-bench-${++importCount}`;
-      createImport(t.db, { id, service: 'candfans', work_key: sealForWorker(config, id, bench.submission.session_key) });
-      await worker().runOnce();
-      expect(getImport(t.db, id)!.finished_at).not.toBeNull();
-      expect(postCount()).toBe(5);
-      const rows = t.db.prepare("SELECT file, attachments FROM posts WHERE service = 'candfans'").all() as {
-        file: string;
-        attachments: string;
-      }[];
-      for (const row of rows) {
-        expect(JSON.parse(row.file)).toHaveProperty('path');
-        expect(JSON.parse(row.attachments)).toHaveLength(1);
-      }
-      expect(bench.requests()).toBeGreaterThan(10);
-    } finally {
-      await bench.close();
-    }
-  });
-});

@@ -23,7 +23,6 @@ import { startImportWorker, type ImportWorker } from '@api/importer/worker.ts';
 import { readConfig } from '@api/config.ts';
 import { archiveBytes, FAKE_DLSITE_KEY, startFakeDlsite, type FakeDlsite, type FakeDlsiteOptions } from '../../fakes/dlsite.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
-import benchSite from '../../../bench/importers/dlsite.ts';
 
 let t: TempDb;
 let fake: FakeDlsite;
@@ -317,33 +316,6 @@ describe('dlsite import', () => {
     expect(sha256(stored(post.attachments[0].path))).toBe(sha256((await fakeFiles('RJ01000006')).get('RJ01000006.zip')!));
     expect(count("SELECT count(*) AS n FROM post_revisions WHERE post_id = 'RJ01000006'")).toBe(1);
     expect(counts()).toMatchObject({ posts: 9, revisions: 1 });
-  });
-
-  it('serves the benchmark: start(5) is a library of 5 works, each with a cover and a zip', async () => {
-    const bench = await benchSite.start(5);
-    try {
-      config = readConfig({ ...env(), ...bench.env });
-      createImport(t.db, {
-        id: 'bench',
-        service: 'dlsite',
-        key_id: null,
-        work_key: sealForWorker(config, 'bench', bench.submission.session_key),
-      });
-      await worker().runOnce();
-      expect(getImport(t.db, 'bench')!.finished_at).not.toBeNull();
-      const posts = t.db.prepare("SELECT file, attachments FROM posts WHERE service = 'dlsite'").all() as {
-        file: string;
-        attachments: string;
-      }[];
-      expect(posts).toHaveLength(5);
-      for (const post of posts) {
-        expect(JSON.parse(post.file).path).toMatch(/\.jpg$/);
-        expect(JSON.parse(post.attachments)).toHaveLength(1);
-      }
-      expect(bench.requests()).toBeGreaterThan(20);
-    } finally {
-      await bench.close();
-    }
   });
 
   it('survives kill -9 of scripts/worker.ts mid-import: the restart finishes with every work once', async () => {

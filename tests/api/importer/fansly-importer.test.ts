@@ -397,30 +397,3 @@ describe('the token', () => {
     expect(found).toEqual([]);
   });
 });
-
-describe('the benchmark entry', () => {
-  it('serves the asked number of posts, each with two files, and the importer takes them all', async () => {
-    const { default: site } = await import('../../../bench/importers/fansly.ts');
-    const bench = await site.start(5);
-    try {
-      expect(site.service).toBe('fansly');
-      config = readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test', IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1', ...bench.env });
-      const id = `fansly-bench-${++importCount}`;
-      createImport(t.db, { id, service: 'fansly', work_key: sealForWorker(config, id, bench.submission.session_key) });
-      await worker().runOnce();
-      expect(getImport(t.db, id)!.finished_at).not.toBeNull();
-      expect(postCount()).toBe(5);
-      const rows = t.db.prepare("SELECT file, attachments FROM posts WHERE service = 'fansly'").all() as {
-        file: string;
-        attachments: string;
-      }[];
-      for (const row of rows) {
-        expect(JSON.parse(row.file)).toHaveProperty('path');
-        expect(JSON.parse(row.attachments)).toHaveLength(1);
-      }
-      expect(bench.requests()).toBeGreaterThan(10);
-    } finally {
-      await bench.close();
-    }
-  });
-});

@@ -20,7 +20,6 @@ import { fantiaImporter } from '@api/importer/paysites/fantia/importer.ts';
 import { sealForWorker } from '@api/importer/work-key.ts';
 import { startImportWorker, type ImportWorker } from '@api/importer/worker.ts';
 import { readConfig } from '@api/config.ts';
-import fantiaBench from '../../../bench/importers/fantia.ts';
 import { bytesFor } from '../../fakes/kit/media.ts';
 import { FAKE_FANTIA_KEY, startFakeFantia, type FakeFantia } from '../../fakes/fantia.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
@@ -362,32 +361,4 @@ describe('fantia import', () => {
       children.forEach((c) => c.exitCode === null && c.kill('SIGKILL'));
     }
   }, 120_000);
-});
-
-describe('the Fantia benchmark entry', () => {
-  it('serves the asked number of visible posts, each with a thumbnail and gallery images', async () => {
-    const bench = await fantiaBench.start(5);
-    try {
-      const cfg = readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test', IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1', ...bench.env });
-      createImport(t.db, {
-        id: 'bench',
-        service: 'fantia',
-        key_id: null,
-        work_key: sealForWorker(cfg, 'bench', bench.submission.session_key),
-      });
-      const w = startImportWorker({ db: t.db, config: cfg }, { autoStart: false, importers: () => fantiaImporter });
-      workers.push(w);
-      await w.runOnce();
-      expect(getImport(t.db, 'bench')!.finished_at).not.toBeNull();
-      expect(counts().posts).toBe(5);
-      const rows = t.db.prepare("SELECT file, attachments FROM posts WHERE service = 'fantia'").all() as {
-        file: string;
-        attachments: string;
-      }[];
-      expect(rows.every((r) => JSON.parse(r.file).path && JSON.parse(r.attachments).length === 2)).toBe(true);
-      expect(bench.requests()).toBeGreaterThan(10);
-    } finally {
-      await bench.close();
-    }
-  });
 });

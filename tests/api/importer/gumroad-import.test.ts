@@ -19,7 +19,6 @@ import { gumroadImporter } from '@api/importer/paysites/gumroad/importer.ts';
 import { sealForWorker } from '@api/importer/work-key.ts';
 import { startImportWorker, type ImportWorker } from '@api/importer/worker.ts';
 import { readConfig } from '@api/config.ts';
-import benchSite from '../../../bench/importers/gumroad.ts';
 import { bytesFor } from '../../fakes/kit/media.ts';
 import { FAKE_GUMROAD_KEY as KEY, startFakeGumroad, type FakeGumroad, type FakeGumroadOptions } from '../../fakes/gumroad.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
@@ -303,23 +302,4 @@ describe('gumroad import', () => {
       for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     }
   }, 120_000);
-
-  it('has a benchmark entry whose fake serves about the posts it is asked for, each with real files', async () => {
-    const bench = await benchSite.start(5);
-    try {
-      config = readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test', IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1', ...bench.env });
-      const id = await runImport(undefined, bench.submission.session_key);
-      expect(getImport(t.db, id)!.finished_at).not.toBeNull();
-      expect(counts()).toMatchObject({ posts: 5, creators: 3 });
-      const one = getPost(t.db, 'gumroad', '4710000000000', 'bench0')!;
-      expect([one.file, ...one.attachments].map((f) => (f as { name: string }).name)).toEqual([
-        'cover-1.jpg',
-        'Bench pack 0.zip',
-        'Bench sheet 0.png',
-      ]);
-      expect(bench.requests()).toBeGreaterThan(20);
-    } finally {
-      await bench.close();
-    }
-  });
 });

@@ -9,7 +9,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getImport, getImportLogs } from '@api/data/imports.ts';
 import { getPost } from '@api/data/posts.ts';
-import site from '../../../bench/importers/onlyfans.ts';
 import { generatedDataset, startFakeOnlyfans, type FakeOnlyfans } from '../../fakes/onlyfans.ts';
 import { closeHarness, counts, expectNoKeyInLogs, harness, queue, stored, worker, type Harness } from './onlyfans-import.ts';
 
@@ -49,25 +48,6 @@ describe('onlyfans import at scale', () => {
     stored(h, saved.file.path!);
     expect(saved.attachments).toHaveLength(1);
     stored(h, saved.attachments[0].path);
-  });
-
-  it('has a benchmark entry whose fake serves the asked number of posts with files', async () => {
-    const bench = await site.start(5);
-    try {
-      fake = await startFakeOnlyfans({ dataset: generatedDataset({ posts: 5, creators: 3 }) });
-      h = harness(fake, bench.env);
-      expect(bench.submission).toMatchObject({ session_key: fake.credential.session_key, auth_id: fake.credential.auth_id });
-      const id = queue(h, 'bench');
-      await worker(h).runOnce();
-      // The harness imports from the bench fake: the env it returned points Trove at it.
-      expect(getImport(h.t.db, id)!.finished_at).not.toBeNull();
-      expect(counts(h).posts).toBe(5);
-      expect(counts(h).files).toBeGreaterThanOrEqual(10);
-      expect(bench.requests()).toBeGreaterThan(10);
-      expect(fake.requests).toHaveLength(0);
-    } finally {
-      await bench.close();
-    }
   });
 
   it('survives kill -9 of scripts/worker.ts mid-import: the restart finishes with every post once', async () => {

@@ -19,7 +19,6 @@ import { nowIso } from '@api/data/util.ts';
 import { subscribestarImporter } from '@api/importer/paysites/subscribestar/importer.ts';
 import { sealForWorker } from '@api/importer/work-key.ts';
 import { startImportWorker, type ImportWorker } from '@api/importer/worker.ts';
-import subscribestarBench from '../../../bench/importers/subscribestar.ts';
 import { bytesFor } from '../../fakes/kit/media.ts';
 import {
   FAKE_SUBSCRIBESTAR_ADULT_KEY,
@@ -287,7 +286,7 @@ describe('subscribestar import (the adult site)', () => {
   });
 });
 
-describe('subscribestar import (crash and benchmark)', () => {
+describe('subscribestar import (crash)', () => {
   it('survives kill -9 of scripts/worker.ts mid-import: the restart finishes with every post once', async () => {
     await start({ dataset: generatedDataset(30), pageSize: 5 });
     const children: ChildProcess[] = [];
@@ -337,18 +336,4 @@ describe('subscribestar import (crash and benchmark)', () => {
       for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     }
   }, 120_000);
-
-  it('has a benchmark entry whose fake serves the asked number of posts', async () => {
-    const bench = await subscribestarBench.start(5);
-    try {
-      config = readConfig({ ...env(), ...bench.env });
-      queue('bench', bench.submission.session_key);
-      await once();
-      expect(counts().posts).toBe(5);
-      expect(count('SELECT count(*) AS n FROM files')).toBe(5 * 2 + 6);
-      expect(bench.requests()).toBeGreaterThan(5);
-    } finally {
-      await bench.close();
-    }
-  });
 });
