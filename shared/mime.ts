@@ -26,6 +26,8 @@ const BY_EXTENSION: Record<string, string> = {
   '.mp3': 'audio/mpeg',
   '.wav': 'audio/wav',
   '.ogg': 'audio/ogg',
+  '.m4a': 'audio/mp4',
+  '.flac': 'audio/flac',
   '.zip': 'application/zip',
   '.rar': 'application/vnd.rar',
   '.7z': 'application/x-7z-compressed',
