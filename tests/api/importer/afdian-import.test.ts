@@ -4,7 +4,7 @@
  * driven by the real import worker (and, for the crash test, scripts/worker.ts killed with SIGKILL).
  * The fake's own tests and the mapper's table are in afdian.test.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { workerCrash } from '../../helpers/worker-crash.ts';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -281,45 +281,23 @@ describe('afdian import', () => {
   });
 
   it('survives kill -9 of scripts/worker.ts mid-import: the restart finishes with every post once', async () => {
-    const children: ChildProcess[] = [];
-    const start = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts')], {
-        env: {
-          ...process.env,
-          DATA_DIR: t.dir,
-          TROVE_ENV: 'test',
-          IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
-          IMPORTER_AFDIAN_URL: fake.url,
-          IMPORTER_MAX_FILE_MB: '1',
-          IMPORT_LEASE_SECONDS: '2',
-        },
-        stdio: ['ignore', 'ignore', 'ignore'],
-      });
-      children.push(child);
-      return child;
-    };
+    const crash = workerCrash(() => ({
+      DATA_DIR: t.dir,
+      TROVE_ENV: 'test',
+      IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
+      IMPORTER_AFDIAN_URL: fake.url,
+      IMPORTER_MAX_FILE_MB: '1',
+    }));
     try {
       await setup({ pageSize: 3 });
       const id = queue('crash');
       fake.delayMs = 120;
-      const first = start();
-      for (let waited = 0; counts().posts < 5; waited += 20) {
-        if (waited > 60_000) throw new Error('the worker did not start saving posts');
-        await sleep(20);
-      }
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first.once('exit', resolve));
+      await crash.killWhen(() => counts().posts >= 5);
       expect(counts().posts).toBeLessThan(15);
       expect(getImport(t.db, id)!.finished_at).toBeNull();
 
       fake.delayMs = 0;
-      const second = start();
-      for (let waited = 0; !getImport(t.db, id)!.finished_at; waited += 100) {
-        if (waited > 60_000) throw new Error('the import did not finish after the restart');
-        await sleep(100);
-      }
-      second.kill('SIGTERM');
-      await new Promise((resolve) => second.once('exit', resolve));
+      await crash.resumeUntil(() => !!getImport(t.db, id)!.finished_at);
       expect(counts()).toMatchObject({ posts: 15, creators: 2, revisions: 0 });
       const logs = getImportLogs(t.db, id);
       for (const line of [
@@ -330,7 +308,7 @@ describe('afdian import', () => {
       expect(logs).toContain('Resumed after an interruption.');
       expect(logs.join('\n')).not.toContain(KEY);
     } finally {
-      children.forEach((c) => c.exitCode === null && c.kill('SIGKILL'));
+      crash.cleanup();
     }
   }, 150_000);
 });

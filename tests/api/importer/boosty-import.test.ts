@@ -3,7 +3,7 @@
  * shapes, paging and refusals, and a CDN with real bytes) and a real SQLite file and data folder,
  * driven by the real import worker.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { workerCrash } from '../../helpers/worker-crash.ts';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -364,44 +364,22 @@ describe('boosty import', () => {
   });
 
   it('survives kill -9 of scripts/worker.ts mid-import: the restart finishes with every post once', async () => {
-    const children: ChildProcess[] = [];
-    const start = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts')], {
-        env: {
-          ...process.env,
-          DATA_DIR: t.dir,
-          TROVE_ENV: 'test',
-          IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
-          IMPORTER_BOOSTY_URL: fake.url,
-          IMPORT_LEASE_SECONDS: '2',
-        },
-        stdio: ['ignore', 'ignore', 'ignore'],
-      });
-      children.push(child);
-      return child;
-    };
+    const crash = workerCrash(() => ({
+      DATA_DIR: t.dir,
+      TROVE_ENV: 'test',
+      IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
+      IMPORTER_BOOSTY_URL: fake.url,
+    }));
     try {
       const id = queue('crash');
       fake.delayMs = 100;
-      const first = start();
-      for (let waited = 0; counts().posts < 5; waited += 20) {
-        if (waited > 30_000) throw new Error('the worker did not start saving posts');
-        await sleep(20);
-      }
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first.once('exit', resolve));
+      await crash.killWhen(() => counts().posts >= 5);
       expect(counts().posts).toBeLessThan(16);
       expect(getImport(t.db, id)!.finished_at).toBeNull();
 
       fake.delayMs = 0;
       const before = fake.requests.length;
-      const second = start();
-      for (let waited = 0; !getImport(t.db, id)!.finished_at; waited += 100) {
-        if (waited > 40_000) throw new Error('the import did not finish after the restart');
-        await sleep(100);
-      }
-      second.kill('SIGTERM');
-      await new Promise((resolve) => second.once('exit', resolve));
+      await crash.resumeUntil(() => !!getImport(t.db, id)!.finished_at);
       expect(counts()).toMatchObject({ posts: 16, comments: 4, revisions: 0 });
       // The restart went on from the cursor: the subscriptions were not listed again.
       expect(fake.requests.slice(before).some((r) => r.path.startsWith('/v1/user/subscriptions'))).toBe(false);
@@ -420,7 +398,7 @@ describe('boosty import', () => {
       expect(logs).toContain('Resumed after an interruption.');
       expectNoKeyLeak(id);
     } finally {
-      children.forEach((c) => c.exitCode === null && c.kill('SIGKILL'));
+      crash.cleanup();
     }
   }, 90_000);
 

@@ -5,11 +5,10 @@
  * refused session, a stop and a kill -9 followed by a resume, no key anywhere it should not be, and the
  * benchmark entry.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { workerCrash } from '../../helpers/worker-crash.ts';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getCreator } from '@api/data/creators.ts';
 import { addAutoImportKey } from '@api/data/auto-import-keys.ts';
@@ -297,43 +296,23 @@ describe('paysite trouble', () => {
 describe('stopping and resuming', () => {
   it('survives kill -9 of scripts/worker.ts mid-timeline: the restart finishes with every post once', async () => {
     await setup();
-    const children: ChildProcess[] = [];
-    const start = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts')], {
-        env: { ...process.env, ...env, IMPORT_LEASE_SECONDS: '2' },
-        stdio: ['ignore', 'ignore', 'ignore'],
-      });
-      children.push(child);
-      return child;
-    };
+    const crash = workerCrash(() => env);
     try {
       const id = queue();
       fake.delayMs = 60;
-      const first = start();
-      for (let waited = 0; postCount() < 5; waited += 20) {
-        if (waited > 30_000) throw new Error('the worker did not start saving posts');
-        await sleep(20);
-      }
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first.once('exit', resolve));
+      await crash.killWhen(() => postCount() >= 5);
       expect(postCount()).toBeLessThan(VISIBLE);
       expect(getImport(t.db, id)!.finished_at).toBeNull();
 
       fake.delayMs = 0;
-      const second = start();
-      for (let waited = 0; !getImport(t.db, id)!.finished_at; waited += 100) {
-        if (waited > 40_000) throw new Error('the import did not finish after the restart');
-        await sleep(100);
-      }
-      second.kill('SIGTERM');
-      await new Promise((resolve) => second.once('exit', resolve));
+      await crash.resumeUntil(() => !!getImport(t.db, id)!.finished_at);
       expect(snapshot()).toMatchObject({ posts: VISIBLE, revisions: 0 });
       const logs = getImportLogs(t.db, id);
       expect(logs.filter((l) => l.startsWith('Found 11 creators'))).toHaveLength(1);
       expect(logs.filter((l) => l === 'Creator さくら Sakura: imported 17 posts.')).toHaveLength(1);
       expect(logs).toContain('Resumed after an interruption.');
     } finally {
-      children.forEach((c) => c.exitCode === null && c.kill('SIGKILL'));
+      crash.cleanup();
     }
   }, 90_000);
 });

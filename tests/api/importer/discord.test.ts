@@ -2,7 +2,7 @@
  * The Discord importer, run by the real import worker against a real SQLite file and data folder and
  * the fake Discord of tests/fakes/discord.ts (a real HTTP server answering Discord's paths and shapes).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { workerCrash } from '../../helpers/worker-crash.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -392,45 +392,23 @@ describe('crash resume', () => {
   });
 
   it('survives kill -9 of scripts/worker.ts mid-channel: the restart finishes with every message once', async () => {
-    const children: ChildProcess[] = [];
-    const start = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts')], {
-        env: {
-          ...process.env,
-          DATA_DIR: t.dir,
-          TROVE_ENV: 'test',
-          IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
-          IMPORTER_DISCORD_URL: fake.apiUrl,
-          IMPORTER_DISCORD_CDN_URL: fake.cdnUrl,
-          IMPORTER_MAX_FILE_MB: '1',
-          IMPORT_LEASE_SECONDS: '2',
-        },
-        stdio: ['ignore', 'ignore', 'ignore'],
-      });
-      children.push(child);
-      return child;
-    };
+    const crash = workerCrash(() => ({
+      DATA_DIR: t.dir,
+      TROVE_ENV: 'test',
+      IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
+      IMPORTER_DISCORD_URL: fake.apiUrl,
+      IMPORTER_DISCORD_CDN_URL: fake.cdnUrl,
+      IMPORTER_MAX_FILE_MB: '1',
+    }));
     try {
       const id = queue(readable());
       fake.delayMs = 150;
-      const first = start();
-      for (let waited = 0; messageCount(fake.ids.art) < 100; waited += 20) {
-        if (waited > 30_000) throw new Error('the worker did not start saving messages');
-        await sleep(20);
-      }
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first.once('exit', resolve));
+      await crash.killWhen(() => messageCount(fake.ids.art) >= 100);
       expect(messageCount()).toBeLessThan(254);
       expect(getImport(t.db, id)!.finished_at).toBeNull();
 
       fake.delayMs = 0;
-      const second = start();
-      for (let waited = 0; !getImport(t.db, id)!.finished_at; waited += 100) {
-        if (waited > 40_000) throw new Error('the import did not finish after the restart');
-        await sleep(100);
-      }
-      second.kill('SIGTERM');
-      await new Promise((resolve) => second.once('exit', resolve));
+      await crash.resumeUntil(() => !!getImport(t.db, id)!.finished_at);
       expect(messageCount(fake.ids.art)).toBe(250);
       expect(messageCount(fake.ids.general)).toBe(4);
       const logs = getImportLogs(t.db, id);
@@ -439,7 +417,7 @@ describe('crash resume', () => {
       expect(logs).toContain('Resumed after an interruption.');
       expect(logs.join('\n')).not.toContain(fake.token);
     } finally {
-      children.forEach((c) => c.exitCode === null && c.kill('SIGKILL'));
+      crash.cleanup();
     }
   }, 90_000);
 });

@@ -3,7 +3,7 @@
  * session exchange and download redirects) and a real SQLite file and data folder, driven by the real
  * import worker (and, for the crash test, scripts/worker.ts killed with SIGKILL).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { workerCrash } from '../../helpers/worker-crash.ts';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -319,37 +319,17 @@ describe('dlsite import', () => {
   });
 
   it('survives kill -9 of scripts/worker.ts mid-import: the restart finishes with every work once', async () => {
-    const children: ChildProcess[] = [];
-    const start = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts')], {
-        env: { ...process.env, ...env(), IMPORT_LEASE_SECONDS: '2' },
-        stdio: ['ignore', 'ignore', 'ignore'],
-      });
-      children.push(child);
-      return child;
-    };
+    const crash = workerCrash(() => env());
     try {
       const id = queue('crash');
       fake.delayMs = 120;
-      const first = start();
-      for (let waited = 0; counts().posts < 3; waited += 20) {
-        if (waited > 40_000) throw new Error('the worker did not start saving works');
-        await sleep(20);
-      }
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first.once('exit', resolve));
+      await crash.killWhen(() => counts().posts >= 3);
       expect(counts().posts).toBeLessThan(9);
       expect(getImport(t.db, id)!.finished_at).toBeNull();
 
       fake.delayMs = 0;
       const before = fake.requests.length;
-      const second = start();
-      for (let waited = 0; !getImport(t.db, id)!.finished_at; waited += 100) {
-        if (waited > 40_000) throw new Error('the import did not finish after the restart');
-        await sleep(100);
-      }
-      second.kill('SIGTERM');
-      await new Promise((resolve) => second.once('exit', resolve));
+      await crash.resumeUntil(() => !!getImport(t.db, id)!.finished_at);
       expect(counts()).toMatchObject({ posts: 9, creators: 3, revisions: 0 });
       // The plan was not made again: the library was read once.
       expect(fake.requests.slice(before).some((r) => r.path.startsWith('/api/v3/content/sales'))).toBe(false);
@@ -367,7 +347,7 @@ describe('dlsite import', () => {
       expect(logs).toContain('Resumed after an interruption.');
       expectNoKeyLeak(id);
     } finally {
-      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+      crash.cleanup();
     }
   }, 120_000);
 });

@@ -1,11 +1,3 @@
-/**
- * The Fansly importer against the fake Fansly (tests/fakes/fansly.ts), a real SQLite file and a real
- * data folder, run by the real worker: a full import (signed requests, creators, timeline paging,
- * media of every kind, DMs), idempotent re-imports and revisions, 429 / 5xx / 418, a refused token, a
- * check key that cannot be read, files the CDN refuses, a stop and a kill -9 followed by a resume, and
- * no token anywhere it should not be.
- */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,6 +17,7 @@ import { readConfig } from '@api/config.ts';
 import { media } from '../../fakes/kit/media.ts';
 import { demoDataset, startFakeFansly, type FakeFansly, type FakeFanslyOptions } from '../../fakes/fansly.ts';
 import { signIn } from '../../helpers/session.ts';
+import { workerCrash } from '../../helpers/worker-crash.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 let t: TempDb;
@@ -336,36 +329,16 @@ describe('stopping and resuming', () => {
   it('survives kill -9 of scripts/worker.ts mid-timeline: the restart finishes with every post and DM once', async () => {
     await setup();
     const { account } = signIn(t.db);
-    const children: ChildProcess[] = [];
-    const start = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts')], {
-        env: { ...process.env, ...env, IMPORT_LEASE_SECONDS: '2' },
-        stdio: ['ignore', 'ignore', 'ignore'],
-      });
-      children.push(child);
-      return child;
-    };
+    const crash = workerCrash(() => env);
     try {
       const id = queue({ save_dms: true, account_id: account.id });
       fake.delayMs = 60;
-      const first = start();
-      for (let waited = 0; postCount() < 5; waited += 20) {
-        if (waited > 30_000) throw new Error('the worker did not start saving posts');
-        await sleep(20);
-      }
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first.once('exit', resolve));
+      await crash.killWhen(() => postCount() >= 5);
       expect(postCount()).toBeLessThan(16);
       expect(getImport(t.db, id)!.finished_at).toBeNull();
 
       fake.delayMs = 0;
-      const second = start();
-      for (let waited = 0; !getImport(t.db, id)!.finished_at; waited += 100) {
-        if (waited > 40_000) throw new Error('the import did not finish after the restart');
-        await sleep(100);
-      }
-      second.kill('SIGTERM');
-      await new Promise((resolve) => second.once('exit', resolve));
+      await crash.resumeUntil(() => !!getImport(t.db, id)!.finished_at);
       expect(snapshot()).toMatchObject({ posts: 16, dms: 23, revisions: 0 });
       const logs = getImportLogs(t.db, id);
       expect(logs.filter((l) => l.startsWith('Found 2 creators'))).toHaveLength(1);
@@ -373,7 +346,7 @@ describe('stopping and resuming', () => {
       expect(logs.filter((l) => l === DMS_DONE_LINE)).toHaveLength(1);
       expect(logs).toContain('Resumed after an interruption.');
     } finally {
-      children.forEach((c) => c.exitCode === null && c.kill('SIGKILL'));
+      crash.cleanup();
     }
   }, 90_000);
 });

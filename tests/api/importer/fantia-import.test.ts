@@ -3,7 +3,7 @@
  * HTML and JSON shapes, CSRF and header checks) over a real SQLite file and data folder, driven by the
  * real import worker; and kill -9 of scripts/worker.ts mid-import.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { workerCrash } from '../../helpers/worker-crash.ts';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -303,43 +303,21 @@ describe('fantia import', () => {
   });
 
   it('survives kill -9 of scripts/worker.ts mid-import: the restart finishes with every post once', async () => {
-    const children: ChildProcess[] = [];
-    const start = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts')], {
-        env: {
-          ...process.env,
-          DATA_DIR: t.dir,
-          TROVE_ENV: 'test',
-          IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
-          IMPORTER_FANTIA_URL: fake.url,
-          IMPORT_LEASE_SECONDS: '2',
-        },
-        stdio: ['ignore', 'ignore', 'ignore'],
-      });
-      children.push(child);
-      return child;
-    };
+    const crash = workerCrash(() => ({
+      DATA_DIR: t.dir,
+      TROVE_ENV: 'test',
+      IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
+      IMPORTER_FANTIA_URL: fake.url,
+    }));
     try {
       const id = queue('crash');
       fake.delayMs = 40;
-      const first = start();
-      for (let waited = 0; counts().posts < 8; waited += 20) {
-        if (waited > 40_000) throw new Error('the worker did not start saving posts');
-        await sleep(20);
-      }
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first.once('exit', resolve));
+      await crash.killWhen(() => counts().posts >= 8);
       expect(counts().posts).toBeLessThan(26);
       expect(getImport(t.db, id)!.finished_at).toBeNull();
 
       fake.delayMs = 0;
-      const second = start();
-      for (let waited = 0; !getImport(t.db, id)!.finished_at; waited += 100) {
-        if (waited > 60_000) throw new Error('the import did not finish after the restart');
-        await sleep(100);
-      }
-      second.kill('SIGTERM');
-      await new Promise((resolve) => second.once('exit', resolve));
+      await crash.resumeUntil(() => !!getImport(t.db, id)!.finished_at);
       expect(counts()).toMatchObject({ posts: 26, creators: 2, revisions: 0 });
       const logs = getImportLogs(t.db, id);
       for (const line of [
@@ -358,7 +336,7 @@ describe('fantia import', () => {
       expect(fake.requests.filter((r) => r.path.startsWith('/mypage/users/plans?type=not_free&page=1'))).toHaveLength(1);
       expectNoKeyLeak(id);
     } finally {
-      children.forEach((c) => c.exitCode === null && c.kill('SIGKILL'));
+      crash.cleanup();
     }
   }, 120_000);
 });

@@ -3,7 +3,7 @@
  * pages and redirects), a real SQLite file and data folder, driven by the real import worker. The
  * fake's own tests are in gumroad.test.ts, the mapper's in gumroad-map.test.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { workerCrash } from '../../helpers/worker-crash.ts';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -249,44 +249,22 @@ describe('gumroad import', () => {
 
   it('survives kill -9 of scripts/worker.ts mid-import: the restart finishes with every product once', async () => {
     await setup({ pageSize: 5 });
-    const children: ChildProcess[] = [];
-    const start = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts')], {
-        env: {
-          ...process.env,
-          DATA_DIR: t.dir,
-          TROVE_ENV: 'test',
-          IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
-          IMPORTER_GUMROAD_URL: fake.url,
-          IMPORT_LEASE_SECONDS: '2',
-        },
-        stdio: ['ignore', 'ignore', 'ignore'],
-      });
-      children.push(child);
-      return child;
-    };
+    const crash = workerCrash(() => ({
+      DATA_DIR: t.dir,
+      TROVE_ENV: 'test',
+      IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
+      IMPORTER_GUMROAD_URL: fake.url,
+    }));
     try {
       const id = queue();
       fake.delayMs = 60;
-      const first = start();
-      for (let waited = 0; counts().posts < 4; waited += 20) {
-        if (waited > 60_000) throw new Error('the worker did not start saving posts');
-        await sleep(20);
-      }
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first.once('exit', resolve));
+      await crash.killWhen(() => counts().posts >= 4);
       expect(counts().posts).toBeLessThan(18);
       expect(getImport(t.db, id)!.finished_at).toBeNull();
 
       fake.delayMs = 0;
       const before = fake.requests.length;
-      const second = start();
-      for (let waited = 0; !getImport(t.db, id)!.finished_at; waited += 100) {
-        if (waited > 60_000) throw new Error('the import did not finish after the restart');
-        await sleep(100);
-      }
-      second.kill('SIGTERM');
-      await new Promise((resolve) => second.once('exit', resolve));
+      await crash.resumeUntil(() => !!getImport(t.db, id)!.finished_at);
       expect(counts()).toMatchObject({ posts: 18, creators: 2, revisions: 0 });
       // The restart went on from the cursor: the library overview was not asked for again.
       expect(fake.requests.slice(before).some((r) => r.path === '/library?sort=purchase_date')).toBe(false);
@@ -299,7 +277,7 @@ describe('gumroad import', () => {
       expect(logs).toContain('Resumed after an interruption.');
       expectNoKey(id);
     } finally {
-      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+      crash.cleanup();
     }
   }, 120_000);
 });

@@ -3,9 +3,7 @@
  * timeline paging over several pages for several creators, the benchmark entry's fake, and kill -9 of
  * scripts/worker.ts mid-import, after which a new worker finishes with every post once.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { workerCrash } from '../../helpers/worker-crash.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getImport, getImportLogs } from '@api/data/imports.ts';
 import { getPost } from '@api/data/posts.ts';
@@ -54,37 +52,17 @@ describe('onlyfans import at scale', () => {
     fake = await startFakeOnlyfans({ dataset: generatedDataset({ posts: 40, creators: 2 }) });
     h = harness(fake, { IMPORT_LEASE_SECONDS: '2' });
     const env = h.env;
-    const children: ChildProcess[] = [];
-    const start = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts')], {
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'ignore', 'ignore'],
-      });
-      children.push(child);
-      return child;
-    };
+    const crash = workerCrash(() => env);
     try {
       const id = queue(h, 'crash');
       fake.delayMs = 60;
-      const first = start();
-      for (let waited = 0; counts(h).posts < 8; waited += 20) {
-        if (waited > 30_000) throw new Error('the worker did not start saving posts');
-        await sleep(20);
-      }
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first.once('exit', resolve));
+      await crash.killWhen(() => counts(h!).posts >= 8);
       expect(counts(h).posts).toBeLessThan(40);
       expect(getImport(h.t.db, id)!.finished_at).toBeNull();
 
       fake.delayMs = 0;
       const requestsBefore = fake.requests.length;
-      const second = start();
-      for (let waited = 0; !getImport(h.t.db, id)!.finished_at; waited += 100) {
-        if (waited > 40_000) throw new Error('the import did not finish after the restart');
-        await sleep(100);
-      }
-      second.kill('SIGTERM');
-      await new Promise((resolve) => second.once('exit', resolve));
+      await crash.resumeUntil(() => !!getImport(h!.t.db, id)!.finished_at);
       expect(counts(h)).toMatchObject({ posts: 40, creators: 2, revisions: 0 });
       // The restart went on from the cursor: no second subscription listing.
       expect(fake.requests.slice(requestsBefore).some((r) => r.path.startsWith('/api2/v2/subscriptions/subscribes'))).toBe(false);
@@ -103,7 +81,7 @@ describe('onlyfans import at scale', () => {
       expect(logs.at(-1)).toBe('Finished.');
       expectNoKeyInLogs(h, id);
     } finally {
-      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+      crash.cleanup();
     }
   }, 90_000);
 });

@@ -4,11 +4,10 @@
  * real import worker. The fake itself is tested in subscribestar.test.ts, the mapper in
  * subscribestar-map.test.ts.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { workerCrash } from '../../helpers/worker-crash.ts';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readConfig } from '@api/config.ts';
 import { addAutoImportKey } from '@api/data/auto-import-keys.ts';
@@ -289,36 +288,16 @@ describe('subscribestar import (the adult site)', () => {
 describe('subscribestar import (crash)', () => {
   it('survives kill -9 of scripts/worker.ts mid-import: the restart finishes with every post once', async () => {
     await start({ dataset: generatedDataset(30), pageSize: 5 });
-    const children: ChildProcess[] = [];
-    const spawnWorker = () => {
-      const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts')], {
-        env: { ...process.env, ...env(), IMPORT_LEASE_SECONDS: '2' },
-        stdio: ['ignore', 'ignore', 'ignore'],
-      });
-      children.push(child);
-      return child;
-    };
+    const crash = workerCrash(() => env());
     try {
       queue('crash');
       fake.delayMs = 60;
-      const first = spawnWorker();
-      for (let waited = 0; counts().posts < 8; waited += 20) {
-        if (waited > 40_000) throw new Error('the worker did not start saving posts');
-        await sleep(20);
-      }
-      first.kill('SIGKILL');
-      await new Promise((resolve) => first.once('exit', resolve));
+      await crash.killWhen(() => counts().posts >= 8);
       expect(counts().posts).toBeLessThan(30);
       expect(getImport(t.db, 'crash')!.finished_at).toBeNull();
 
       fake.delayMs = 0;
-      const second = spawnWorker();
-      for (let waited = 0; !getImport(t.db, 'crash')!.finished_at; waited += 100) {
-        if (waited > 60_000) throw new Error('the import did not finish after the restart');
-        await sleep(100);
-      }
-      second.kill('SIGTERM');
-      await new Promise((resolve) => second.once('exit', resolve));
+      await crash.resumeUntil(() => !!getImport(t.db, 'crash')!.finished_at);
       expect(counts()).toMatchObject({ posts: 30, creators: 3, revisions: 0, files: 60 + 6 });
       const logs = getImportLogs(t.db, 'crash');
       for (const line of [
@@ -333,7 +312,7 @@ describe('subscribestar import (crash)', () => {
       expect(logs).toContain('Resumed after an interruption.');
       expect(logs.join('\n')).not.toContain(FAKE_SUBSCRIBESTAR_KEY);
     } finally {
-      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+      crash.cleanup();
     }
   }, 120_000);
 });
