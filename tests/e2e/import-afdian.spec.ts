@@ -6,34 +6,16 @@
  * fake's bytes.
  */
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR, e2eFakePort } from '../../playwright.config.ts';
-import { openDatabase } from '@api/data/db.ts';
+import { e2eFakePort } from '../../playwright.config.ts';
 import { FAKE_AFDIAN_KEY, demoDataset } from '../fakes/afdian-data.ts';
-import { E2E_DB_FILE, signInBrowser } from './e2e-db.ts';
-import { waitForImportStatus } from './import-status.ts';
+import { signInBrowser } from './e2e-db.ts';
+import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';
 
 const fakeUrl = `http://127.0.0.1:${e2eFakePort('afdian')}`;
 const hoshino = demoDataset().creators[0];
 const postId = (title: string) => hoshino.posts.find((p) => p.title === title)!.postId;
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-function rebuild() {
-  execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
-    encoding: 'utf8',
-  });
-}
-
-function forgetEarlierSubmissions() {
-  const db = openDatabase(E2E_DB_FILE);
-  try {
-    db.prepare("DELETE FROM rate_limits WHERE key LIKE 'import-%'").run();
-  } finally {
-    db.close();
-  }
-}
 
 /** What the fake serves for a post now, as the key sees it (fresh signed links). */
 async function fakeDetail(title: string) {
@@ -45,7 +27,7 @@ async function fakeDetail(title: string) {
 
 test('a signed-in user imports from Afdian and sees the creator, posts, pictures, video and files', async ({ page, context }) => {
   test.setTimeout(180_000);
-  forgetEarlierSubmissions();
+  allowImportSubmissions();
   await signInBrowser(context);
 
   await page.clock.install();
@@ -62,7 +44,7 @@ test('a signed-in user imports from Afdian and sees the creator, posts, pictures
   await expect(page.getByText('Skipped "高级方案专属": your sponsorship does not unlock it.')).toBeVisible();
   expect(await page.content()).not.toContain(FAKE_AFDIAN_KEY);
 
-  rebuild();
+  rebuildStoredPages();
   await page.goto(`/afdian/user/${hoshino.userId}`);
   await expect(page.locator('.creator-header__name')).toHaveText('星野工作室');
   await expect(page.locator('.post-card')).toHaveCount(12);

@@ -5,40 +5,22 @@
  * images and the video; a file downloaded by hash is the fake's bytes.
  */
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR, e2eFakePort } from '../../playwright.config.ts';
-import { openDatabase } from '@api/data/db.ts';
+import { e2eFakePort } from '../../playwright.config.ts';
 import { FAKE_BOOSTY_KEY, demoDataset } from '../fakes/boosty.ts';
-import { E2E_DB_FILE, signInBrowser } from './e2e-db.ts';
-import { waitForImportStatus } from './import-status.ts';
+import { signInBrowser } from './e2e-db.ts';
+import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';
 
 const data = demoDataset();
 const postId = (title: string) => data.blogs.flatMap((b) => b.posts).find((p) => p.title === title)!.id;
 const CREATOR = '/boosty/user/mariya-art';
 const CDN = `http://127.0.0.1:${e2eFakePort('boosty') + 1}`;
 
-function rebuild() {
-  execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
-    encoding: 'utf8',
-  });
-}
-
-function forgetEarlierRuns() {
-  const db = openDatabase(E2E_DB_FILE);
-  try {
-    db.prepare("DELETE FROM rate_limits WHERE key LIKE 'import-%'").run();
-  } finally {
-    db.close();
-  }
-}
-
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 test('a signed-in user imports from Boosty and sees the posts, files, images and video', async ({ page, context, request }) => {
   test.setTimeout(180_000);
-  forgetEarlierRuns();
+  allowImportSubmissions();
   await signInBrowser(context);
 
   await page.clock.install();
@@ -59,7 +41,7 @@ test('a signed-in user imports from Boosty and sees the posts, files, images and
   for (const secret of [FAKE_BOOSTY_KEY, decodeURIComponent(FAKE_BOOSTY_KEY)]) expect(html).not.toContain(secret);
 
   // The creator page lists the 14 posts the key can see, with thumbnails.
-  rebuild();
+  rebuildStoredPages();
   await page.goto(CREATOR);
   await expect(page.locator('.creator-header__name')).toHaveText('Мария Иванова 🎨');
   await expect(page.locator('.post-card')).toHaveCount(14);

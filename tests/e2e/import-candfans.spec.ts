@@ -6,41 +6,20 @@
  * fake's bytes), the HLS video post plays its MP4, and the Tags tab lists the hashtags.
  */
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config.ts';
-import { openDatabase } from '@api/data/db.ts';
 import { FAKE_CANDFANS_KEY, demoDataset, filePaths } from '../fakes/candfans.ts';
 import { image } from '../fakes/kit/media.ts';
-import { E2E_DB_FILE, signInBrowser } from './e2e-db.ts';
-import { waitForImportStatus } from './import-status.ts';
+import { signInBrowser } from './e2e-db.ts';
+import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';
 
 const [sakura] = demoDataset().creators;
 const creatorPath = `/candfans/user/${sakura.id}`;
 const find = (title: string) => sakura.posts.find((p) => p.title === title)!;
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-/** The stored pages follow the import at the next rebuild (the e2e server does not run its rebuild loop). */
-function rebuild() {
-  execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
-    encoding: 'utf8',
-  });
-}
-
-/** Earlier runs on the same data folder leave the submit limit used: start from none. */
-function forgetEarlierRuns() {
-  const db = openDatabase(E2E_DB_FILE);
-  try {
-    db.prepare("DELETE FROM rate_limits WHERE key LIKE 'import-%'").run();
-  } finally {
-    db.close();
-  }
-}
-
 test('a signed-in user imports from CandFans and sees posts, images, the video and tags', async ({ page, context }) => {
   test.setTimeout(180_000);
-  forgetEarlierRuns();
+  allowImportSubmissions();
   await signInBrowser(context);
 
   await page.clock.install();
@@ -60,7 +39,7 @@ test('a signed-in user imports from CandFans and sees posts, images, the video a
   expect(await page.content()).not.toContain(FAKE_CANDFANS_KEY);
 
   // The creator page: name, the 17 posts the key can see, thumbnails from the stored files.
-  rebuild();
+  rebuildStoredPages();
   await page.goto(creatorPath);
   await expect(page.locator('.creator-header__name')).toHaveText('さくら Sakura');
   await expect(page.locator('.post-card')).toHaveCount(17);

@@ -5,36 +5,16 @@
  * covers, inline sample images and archives (fetched by hash with the fake's bytes).
  */
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config.ts';
-import { openDatabase } from '@api/data/db.ts';
 import { archiveBytes, demoDataset, FAKE_DLSITE_KEY } from '../fakes/dlsite-data.ts';
-import { E2E_DB_FILE, signInBrowser } from './e2e-db.ts';
-import { waitForImportStatus } from './import-status.ts';
+import { signInBrowser } from './e2e-db.ts';
+import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-/** The stored pages follow the import at the next rebuild (the e2e server does not run its rebuild loop). */
-function rebuild() {
-  execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
-    encoding: 'utf8',
-  });
-}
-
-function allowSubmitting() {
-  const db = openDatabase(E2E_DB_FILE);
-  try {
-    db.prepare("DELETE FROM rate_limits WHERE key LIKE 'import-%'").run();
-  } finally {
-    db.close();
-  }
-}
-
 test('a signed-in user imports their DLsite library and sees the works of each circle', async ({ page, context }) => {
   test.setTimeout(180_000);
-  allowSubmitting();
+  allowImportSubmissions();
   await signInBrowser(context);
 
   await page.clock.install();
@@ -51,7 +31,7 @@ test('a signed-in user imports their DLsite library and sees the works of each c
   await expect(page.getByText('Circle ささやき工房: imported 4 works.', { exact: true })).toBeVisible();
   expect(await page.content()).not.toContain(FAKE_DLSITE_KEY);
 
-  rebuild();
+  rebuildStoredPages();
   await page.goto('/dlsite/user/RG01000001');
   await expect(page.locator('.creator-header__name')).toHaveText('ささやき工房');
   await expect(page.locator('.post-card')).toHaveCount(4);

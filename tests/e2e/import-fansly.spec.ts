@@ -7,14 +7,11 @@
  * images inline) wait in Review DMs until approved.
  */
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config.ts';
-import { openDatabase } from '@api/data/db.ts';
 import { FAKE_FANSLY_TOKEN, demoDataset } from '../fakes/fansly.ts';
 import { image, media } from '../fakes/kit/media.ts';
-import { E2E_DB_FILE, signInBrowser } from './e2e-db.ts';
-import { waitForImportStatus } from './import-status.ts';
+import { signInBrowser } from './e2e-db.ts';
+import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';
 
 const data = demoDataset();
 const [mika] = data.creators;
@@ -22,28 +19,9 @@ const creatorPath = `/fansly/user/${mika.id}`;
 const find = (start: string) => mika.posts.find((p) => p.content.startsWith(start))!;
 const sha = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-/** The stored pages follow the import at the next rebuild (the e2e server does not run its rebuild loop). */
-function rebuild() {
-  execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
-    encoding: 'utf8',
-  });
-}
-
-/** Earlier runs on the same data folder leave Fansly DMs approved and the submit limit used: start from none. */
-function forgetEarlierRuns() {
-  const db = openDatabase(E2E_DB_FILE);
-  try {
-    db.prepare("DELETE FROM dms WHERE service = 'fansly'").run();
-    db.prepare("DELETE FROM rate_limits WHERE key LIKE 'import-%'").run();
-  } finally {
-    db.close();
-  }
-}
-
 test('a signed-in user imports from Fansly, sees posts, videos and tags, and approves the DMs', async ({ page, context }) => {
   test.setTimeout(180_000);
-  forgetEarlierRuns();
+  allowImportSubmissions(["DELETE FROM dms WHERE service = 'fansly'"]);
   await signInBrowser(context);
 
   await page.clock.install();
@@ -63,7 +41,7 @@ test('a signed-in user imports from Fansly, sees posts, videos and tags, and app
   expect(await page.content()).not.toContain(FAKE_FANSLY_TOKEN);
 
   // The creator page: name, the 15 posts Mika's token can see, thumbnails from the stored files.
-  rebuild();
+  rebuildStoredPages();
   await page.goto(creatorPath);
   await expect(page.locator('.creator-header__name')).toHaveText('Mika ミカ 🌸');
   await expect(page.locator('.post-card')).toHaveCount(15);
@@ -126,7 +104,7 @@ test('a signed-in user imports from Fansly, sees posts, videos and tags, and app
   for (const box of await page.getByLabel('Approve').all()) await box.check();
   await page.getByRole('button', { name: 'Submit approved DMs.' }).click();
   await expect(page.getByText('There are no DMs waiting for approval.')).toBeVisible();
-  rebuild();
+  rebuildStoredPages();
   await page.goto(`${creatorPath}/dms`);
   await expect(page.locator('li.dm', { hasText: 'ありがとう' })).toBeVisible();
 });

@@ -5,36 +5,17 @@
  * gallery, the files, the blog's inline image and the video; a file fetched by its hash is the fake's.
  */
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config.ts';
-import { openDatabase } from '@api/data/db.ts';
 import { bytesFor } from '../fakes/kit/media.ts';
 import { FAKE_FANTIA_KEY } from '../fakes/fantia.ts';
-import { E2E_DB_FILE, signInBrowser } from './e2e-db.ts';
-import { waitForImportStatus } from './import-status.ts';
+import { signInBrowser } from './e2e-db.ts';
+import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';
 
 const FANCLUB = '130541';
 
-function rebuild() {
-  execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
-    encoding: 'utf8',
-  });
-}
-
-function forgetEarlierRuns() {
-  const db = openDatabase(E2E_DB_FILE);
-  try {
-    db.prepare("DELETE FROM rate_limits WHERE key LIKE 'import-%'").run();
-  } finally {
-    db.close();
-  }
-}
-
 test('a signed-in user imports from Fantia and sees the fanclub, its posts, files and inline images', async ({ page, context }) => {
   test.setTimeout(180_000);
-  forgetEarlierRuns();
+  allowImportSubmissions();
   await signInBrowser(context);
 
   await page.clock.install();
@@ -50,7 +31,7 @@ test('a signed-in user imports from Fantia and sees the fanclub, its posts, file
   await expect(page.getByText('Fanclub ゆめかわ工房: imported 22 posts.', { exact: true })).toBeVisible();
   expect(await page.content()).not.toContain(FAKE_FANTIA_KEY);
 
-  rebuild();
+  rebuildStoredPages();
   await page.goto(`/fantia/user/${FANCLUB}`);
   await expect(page.locator('.creator-header__name')).toHaveText('ゆめかわ工房');
   await expect(page.locator('.post-card')).toHaveCount(22);

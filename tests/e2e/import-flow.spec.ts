@@ -5,41 +5,19 @@
  * comments are on the site, the user approves the DMs, which then show on the creator's DMs tab, and
  * revokes the key.
  */
-import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config.ts';
-import { openDatabase } from '@api/data/db.ts';
 import { FAKE_CREATOR_ID, FAKE_CREATOR_NAME, FAKE_PATREON_KEY } from '../fakes/patreon.ts';
-import { E2E_DB_FILE, e2eRow, signInBrowser } from './e2e-db.ts';
-import { waitForImportStatus } from './import-status.ts';
+import { e2eRow, signInBrowser } from './e2e-db.ts';
+import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';
 
 const NARROW = { width: 375, height: 800 };
 const creatorPath = `/patreon/user/${FAKE_CREATOR_ID}`;
 /** The fake's 'Fake post 1', the one with comments (tests/fakes/patreon-data.ts). */
 const FIRST_POST_ID = '90000001';
 
-/** The stored pages follow the import at the next rebuild (the e2e server does not run its rebuild loop). */
-function rebuild() {
-  execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
-    encoding: 'utf8',
-  });
-}
-
-/** Earlier runs on the same data folder leave the fake creator's DMs approved: start from none. */
-function forgetEarlierRuns() {
-  const db = openDatabase(E2E_DB_FILE);
-  try {
-    db.prepare('DELETE FROM dms WHERE service = \'patreon\' AND "user" = ?').run(FAKE_CREATOR_ID);
-    db.prepare("DELETE FROM rate_limits WHERE key LIKE 'import-%'").run();
-  } finally {
-    db.close();
-  }
-}
-
 test('a signed-in user imports from Patreon, sees the archive, approves the DMs and revokes the key', async ({ page, context }) => {
   test.setTimeout(180_000);
-  forgetEarlierRuns();
+  allowImportSubmissions(['DELETE FROM dms WHERE service = \'patreon\' AND "user" = ?', FAKE_CREATOR_ID]);
   const session = await signInBrowser(context);
 
   // Submit the key with DMs and the key kept.
@@ -61,7 +39,7 @@ test('a signed-in user imports from Patreon, sees the archive, approves the DMs 
   expect(await page.content()).not.toContain(FAKE_PATREON_KEY);
 
   // The creator, its posts, files and comments.
-  rebuild();
+  rebuildStoredPages();
   await page.goto(creatorPath);
   await expect(page.locator('.creator-header__name')).toHaveText(FAKE_CREATOR_NAME);
   await expect(page.locator('.post-card')).toHaveCount(12);
@@ -88,7 +66,7 @@ test('a signed-in user imports from Patreon, sees the archive, approves the DMs 
   await expect(submit).toBeEnabled();
   await submit.click();
   await expect(page.getByText('There are no DMs waiting for approval.')).toBeVisible();
-  rebuild();
+  rebuildStoredPages();
   await page.goto(`${creatorPath}/dms`);
   await expect(page.locator('li.dm', { hasText: 'Monthly' })).toBeVisible();
   await expect(page.locator('li.dm', { hasText: 'Not a creator you support.' })).toHaveCount(0);

@@ -5,37 +5,18 @@
  * post pages show the products with their covers, files, inline images and video; a file fetched by
  * its hash is the fake's bytes.
  */
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config.ts';
-import { openDatabase } from '@api/data/db.ts';
 import { FAKE_GUMROAD_KEY } from '../fakes/gumroad.ts';
 import { bytesFor } from '../fakes/kit/media.ts';
-import { E2E_DB_FILE, signInBrowser } from './e2e-db.ts';
-import { waitForImportStatus } from './import-status.ts';
+import { signInBrowser } from './e2e-db.ts';
+import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';
 
 const ALICE = '4710001234567';
 
-function rebuild() {
-  execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
-    encoding: 'utf8',
-  });
-}
-
-function forgetEarlierRuns() {
-  const db = openDatabase(E2E_DB_FILE);
-  try {
-    db.prepare("DELETE FROM rate_limits WHERE key LIKE 'import-%'").run();
-  } finally {
-    db.close();
-  }
-}
-
 test('a signed-in user imports a Gumroad library and sees its products, files, images and video', async ({ page, context }) => {
   test.setTimeout(180_000);
-  forgetEarlierRuns();
+  allowImportSubmissions();
   await signInBrowser(context);
 
   await page.clock.install();
@@ -55,7 +36,7 @@ test('a signed-in user imports a Gumroad library and sees its products, files, i
   expect(html).not.toContain(FAKE_GUMROAD_KEY);
   expect(html).not.toContain(encodeURIComponent(FAKE_GUMROAD_KEY));
 
-  rebuild();
+  rebuildStoredPages();
   await page.goto(`/gumroad/user/${ALICE}`);
   await expect(page.locator('.creator-header__name')).toHaveText('Alice Brushes');
   await expect(page.locator('.post-card')).toHaveCount(6);

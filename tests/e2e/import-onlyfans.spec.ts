@@ -5,40 +5,19 @@
  * shows the posts with thumbnails and tags, a post its photo, another its video (which plays where the
  * browser has H.264), and a file fetched by its hash is the fake's bytes.
  */
-import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config.ts';
 import { media } from '../fakes/kit/media.ts';
 import { FAKE_ONLYFANS_CREDENTIAL, demoDataset } from '../fakes/onlyfans.ts';
-import { openDatabase } from '@api/data/db.ts';
-import { E2E_DB_FILE, signInBrowser } from './e2e-db.ts';
-import { waitForImportStatus } from './import-status.ts';
+import { signInBrowser } from './e2e-db.ts';
+import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';
 
 const creatorPath = '/onlyfans/user/luna_moon';
 const luna = demoDataset().creators[0];
 const postOf = (start: string) => luna.posts.find((p) => p.rawText.startsWith(start))!;
 
-/** The stored pages follow the import at the next rebuild (the e2e server does not run its rebuild loop). */
-function rebuild() {
-  execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
-    encoding: 'utf8',
-  });
-}
-
-/** Earlier runs on the same data folder may have used up the submission rate limit. */
-function forgetEarlierRuns() {
-  const db = openDatabase(E2E_DB_FILE);
-  try {
-    db.prepare("DELETE FROM rate_limits WHERE key LIKE 'import-%'").run();
-  } finally {
-    db.close();
-  }
-}
-
 test('a signed-in user imports from OnlyFans and sees the posts with photos, video and tags', async ({ page, context, request }) => {
   test.setTimeout(180_000);
-  forgetEarlierRuns();
+  allowImportSubmissions();
   await signInBrowser(context);
   const c = FAKE_ONLYFANS_CREDENTIAL;
 
@@ -60,7 +39,7 @@ test('a signed-in user imports from OnlyFans and sees the posts with photos, vid
   const status = await page.content();
   for (const value of Object.values(c)) expect(status).not.toContain(value);
 
-  rebuild();
+  rebuildStoredPages();
   await page.goto(creatorPath);
   await expect(page.locator('.creator-header__name')).toHaveText('Luna 月');
   await expect(page.locator('.post-card')).toHaveCount(20);

@@ -1,5 +1,12 @@
-/** Waiting on /importer/status/{id} while the server's worker runs the import in real time. */
+/**
+ * The import specs' shared steps: waiting on /importer/status/{id} while the server's worker runs the
+ * import in real time, rebuilding the stored pages after it, and clearing the submission limit.
+ */
+import { execFileSync } from 'node:child_process';
 import { expect, type Page } from '@playwright/test';
+import { openDatabase } from '@api/data/db.ts';
+import { E2E_DATA_DIR } from '../../playwright.config.ts';
+import { E2E_DB_FILE } from './e2e-db.ts';
 import { IMPORT_POLL_MS } from '@shared/constants.ts';
 
 /**
@@ -17,4 +24,26 @@ export async function waitForImportStatus(page: Page, wanted: 'Finished' | 'Fail
       { timeout, intervals: [500] },
     )
     .toBe(wanted);
+}
+
+/** The stored pages follow an import at the next rebuild (the e2e server does not run its rebuild loop). */
+export function rebuildStoredPages(): void {
+  execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
+    encoding: 'utf8',
+  });
+}
+
+/**
+ * Earlier runs on the same data folder leave the import-submission limit used: start from none, after
+ * any other `DELETE ...` statements given (DMs a previous run approved, for instance).
+ */
+export function allowImportSubmissions(...cleanups: Array<[sql: string, ...args: unknown[]]>): void {
+  const db = openDatabase(E2E_DB_FILE);
+  try {
+    for (const [sql, ...args] of cleanups) db.prepare(sql).run(...args);
+    db.prepare("DELETE FROM rate_limits WHERE key LIKE 'import-%'").run();
+  } finally {
+    db.close();
+  }
 }

@@ -6,31 +6,11 @@
  * hash has the fake's bytes.
  */
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
-import { E2E_DATA_DIR } from '../../playwright.config.ts';
-import { openDatabase } from '@api/data/db.ts';
 import { bytesFor } from '../fakes/kit/media.ts';
 import { FAKE_SUBSCRIBESTAR_ADULT_KEY, FAKE_SUBSCRIBESTAR_KEY } from '../fakes/subscribestar.ts';
-import { E2E_DB_FILE, signInBrowser } from './e2e-db.ts';
-import { waitForImportStatus } from './import-status.ts';
-
-/** The stored pages follow the import at the next rebuild (the e2e server does not run its rebuild loop). */
-function rebuild() {
-  execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {
-    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, TROVE_ENV: 'test' },
-    encoding: 'utf8',
-  });
-}
-
-function forgetEarlierRuns() {
-  const db = openDatabase(E2E_DB_FILE);
-  try {
-    db.prepare("DELETE FROM rate_limits WHERE key LIKE 'import-%'").run();
-  } finally {
-    db.close();
-  }
-}
+import { signInBrowser } from './e2e-db.ts';
+import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';
 
 async function submit(page: Page, key: string) {
   await page.goto('/importer');
@@ -45,7 +25,7 @@ async function submit(page: Page, key: string) {
 
 test('a signed-in user imports SubscribeStar (.com and the adult site) and sees the posts, files and video', async ({ page, context }) => {
   test.setTimeout(180_000);
-  forgetEarlierRuns();
+  allowImportSubmissions();
   await signInBrowser(context);
   await page.clock.install();
 
@@ -57,7 +37,7 @@ test('a signed-in user imports SubscribeStar (.com and the adult site) and sees 
   await expect(page.getByText('Logged in on the adult site (subscribestar.art).')).toBeVisible();
   await expect(page.getByText('Creator 夜桜アトリエ: imported 4 posts. 1 post above your tier skipped.')).toBeVisible();
   await page.clock.resume();
-  rebuild();
+  rebuildStoredPages();
 
   // The creator page: name, icon, the 16 posts, thumbnails from the gallery images.
   await page.goto('/subscribestar/user/adastudio');
