@@ -4,13 +4,14 @@
  * tests are in candfans-import.test.ts; the mapper's table-driven tests from the recorded-shape
  * fixtures are at the end of this file.
  */
+import { paragraphsHtml } from '@api/importer/text.ts';
 import sharp from 'sharp';
 import { importSubmissionError } from '@shared/importer.ts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CANDFANS_FIXTURES } from '../../fakes/candfans-fixtures.ts';
 import { FAKE_CANDFANS_KEY, SESSION_COOKIE, startFakeCandfans, type FakeCandfans } from '../../fakes/candfans.ts';
 import { timelinePost } from '@api/importer/paysites/candfans/api.ts';
-import { candfansTime, hashtags, postInput, postMedia, textToHtml, visibility } from '@api/importer/paysites/candfans/map.ts';
+import { candfansTime, hashtags, postInput, postMedia, visibility } from '@api/importer/paysites/candfans/map.ts';
 
 let fake: FakeCandfans;
 
@@ -359,7 +360,7 @@ describe('mapping CandFans posts (recorded-shape fixtures)', () => {
     expect(media.thumbnail !== undefined).toBe(row.thumbnail);
     if (media.thumbnail) expect(media.thumbnail).toMatch(/^https:\/\/image\.candfans\.jp\/user\/\d+\/post\/\d+\/thumbnail\.jpg$/);
     const archived = { thumbnail: media.thumbnail ? file('thumbnail.jpg') : undefined, files: media.items.map((m) => file(m.name)) };
-    const stored = postInput(post, String(post.user_id), textToHtml(post.contents_text), archived);
+    const stored = postInput(post, String(post.user_id), paragraphsHtml(post.contents_text), archived);
     expect(stored).toMatchObject({ service: 'candfans', id: String(post.post_id), title: row.title, content: row.content, tags: row.tags });
     expect(stored.published).toBe(candfansTime(post.post_date));
     expect(stored.file).toEqual(archived.thumbnail ?? null);

@@ -4,7 +4,7 @@
  * importer does the fetching and the writing.
  */
 import { nowIso } from '@api/data/util.ts';
-import { escapeHtml } from '@api/importer/text.ts';
+import { paragraphsHtml } from '@api/importer/text.ts';
 import { nameFromUrl } from '@api/importer/content.ts';
 import type { PostEmbed } from '@shared/shapes/posts.ts';
 import { isOn, type AfdianPost } from './api.ts';
@@ -22,21 +22,10 @@ export interface PostMedia {
 
 const HTML_TAG = /<\/?(?:p|br|div|span|img|a|b|strong|i|em|u|s|h[1-6]|ul|ol|li|blockquote|figure|pre|code|hr|table)\b[^>]*>/i;
 
-/** Plain text as paragraphs; blank lines separate them, single newlines become <br>. */
-export function textToHtml(value: string): string {
-  return value
-    .replace(/\r\n?/g, '\n')
-    .split(/\n{2,}/)
-    .map((para) => para.trim())
-    .filter(Boolean)
-    .map((para) => `<p>${escapeHtml(para).replace(/\n/g, '<br>')}</p>`)
-    .join('');
-}
-
 /** The body as HTML: Afdian's `content` is HTML for articles and may be plain text for short posts. */
 export function bodyHtml(post: Pick<AfdianPost, 'content'>): string {
   const content = post.content ?? '';
-  return HTML_TAG.test(content) ? content : textToHtml(content);
+  return HTML_TAG.test(content) ? content : paragraphsHtml(content);
 }
 
 function plain(html: string): string {

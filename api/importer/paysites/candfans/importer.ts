@@ -10,6 +10,7 @@
  * creator, timeline page and item next to do; oldest-first pages stay put when new posts arrive, so a
  * restart fetches again only the post it was in the middle of (files are content-addressed).
  */
+import { paragraphsHtml } from '@api/importer/text.ts';
 import { getCreator, upsertCreator } from '@api/data/creators.ts';
 import { upsertPost, type PostFileInput, type PostInput } from '@api/data/posts.ts';
 import { nowEpoch } from '@api/data/util.ts';
@@ -18,7 +19,7 @@ import { archiveHls } from '@api/importer/hls.ts';
 import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
 import { countLabel } from '@shared/format.ts';
 import { candfansApi, type CandfansApi, type TimelinePost } from './api.ts';
-import { absolute, postInput, postMedia, textToHtml, visibility, type Visibility } from './map.ts';
+import { absolute, postInput, postMedia, visibility, type Visibility } from './map.ts';
 
 interface Sub {
   code: string;
@@ -100,7 +101,7 @@ async function preparePost(ctx: ImportContext, api: CandfansApi, post: TimelineP
       : await archiveFile(ctx, api.client, item.url, item.name);
     if (saved) files.push(saved);
   }
-  const content = await archiveInlineImages(ctx, api.client, textToHtml(post.contents_text));
+  const content = await archiveInlineImages(ctx, api.client, paragraphsHtml(post.contents_text));
   return postInput(post, creatorId, content, { thumbnail, files });
 }
 

@@ -3,7 +3,7 @@
  * see, and where a post's files are. Pure functions; the importer does the fetching and the writing.
  */
 import type { PostFileInput, PostInput } from '@api/data/posts.ts';
-import { archiveTime, escapeHtml } from '@api/importer/text.ts';
+import { archiveTime } from '@api/importer/text.ts';
 import { nameFromUrl } from '@api/importer/content.ts';
 import { parseUrl } from '@shared/parse.ts';
 import type { TimelinePost } from './api.ts';
@@ -17,18 +17,6 @@ export const POST_TYPE = { public: 0, plan: 1, single: 2, backNumber: 3 } as con
 export function candfansTime(value: string | null | undefined): string | null {
   const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}(?::\d{2})?)$/.exec(value?.trim() ?? '');
   return m ? archiveTime(`${m[1]}T${m[2]}+09:00`) : archiveTime(value);
-}
-
-/** Plain text as paragraphs: blank lines separate them, single newlines become <br>. */
-export function textToHtml(text: string | null | undefined): string {
-  if (!text) return '';
-  return text
-    .replace(/\r\n?/g, '\n')
-    .split(/\n{2,}/)
-    .map((para) => para.trim())
-    .filter(Boolean)
-    .map((para) => `<p>${escapeHtml(para).replace(/\n/g, '<br>')}</p>`)
-    .join('');
 }
 
 /** The hashtags of a post's text (#tag or full-width ＃tag), in order, without repeats; CandFans has no tag field. */

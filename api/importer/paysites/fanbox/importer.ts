@@ -9,6 +9,7 @@
  * The cursor names the creator, page and item next to do, so a restart fetches again only the post it
  * was in the middle of (files are content-addressed: a repeated download stores nothing twice).
  */
+import { paragraphsHtml } from '@api/importer/text.ts';
 import { createHash } from 'node:crypto';
 import { findFancardId, upsertFancard } from '@api/data/fancards.ts';
 import { getCreator, upsertCreator } from '@api/data/creators.ts';
@@ -27,7 +28,7 @@ import {
 } from '@api/importer/content.ts';
 import { PaysiteRequestError } from '@api/importer/fetch.ts';
 import { fanboxApi, type FanboxApi, type PostInfo, type PostItem } from './api.ts';
-import { articleHtml, fileName, flattenComments, postEmbed, postMedia, textToHtml, type ArchivedFiles } from './map.ts';
+import { articleHtml, fileName, flattenComments, postEmbed, postMedia, type ArchivedFiles } from './map.ts';
 import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
 import { archiveTime, escapeHtml } from '@api/importer/text.ts';
 import { countLabel } from '@shared/format.ts';
@@ -78,7 +79,7 @@ async function preparePost(ctx: ImportContext, api: FanboxApi, item: PostItem): 
       api.client,
       media.images.map((img) => ({ url: img.originalUrl, name: nameFromUrl(img.originalUrl) || `${img.id}.${img.extension ?? 'jpg'}` })),
     );
-    html = body.html ?? textToHtml(body.text);
+    html = body.html ?? paragraphsHtml(body.text);
   }
   const embed = postEmbed(info);
   if (embed?.url && !body.blocks) html += `<p><a href="${escapeHtml(embed.url)}">${escapeHtml(embed.url)}</a></p>`;
@@ -221,7 +222,7 @@ async function importNewsletters(ctx: ImportContext, api: FanboxApi, cursor: Cur
           service: 'fanbox',
           user_id: userId,
           hash: createHash('sha256').update(`fanbox-newsletter:${letter.id}`).digest('hex'),
-          content: textToHtml(letter.body),
+          content: paragraphsHtml(letter.body),
           published: archiveTime(letter.createdAt),
         });
         saved++;

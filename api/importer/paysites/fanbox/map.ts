@@ -4,19 +4,8 @@
  */
 import type { CommentInput } from '@api/data/comments.ts';
 import type { PostEmbed } from '@shared/shapes/posts.ts';
-import { archiveTime, escapeHtml } from '@api/importer/text.ts';
+import { archiveTime, escapeHtml, paragraphsHtml } from '@api/importer/text.ts';
 import type { FanboxBlock, FanboxComment, FanboxEmbed, FanboxFile, FanboxImage, PostBody, PostInfo } from './api.ts';
-
-/** Plain text (a post's text, a comment, a newsletter) as paragraphs; blank lines separate them. */
-export function textToHtml(text: string | null | undefined): string {
-  if (!text) return '';
-  return text
-    .split(/\n{2,}/)
-    .map((para) => para.trim())
-    .filter(Boolean)
-    .map((para) => `<p>${escapeHtml(para).replace(/\n/g, '<br>')}</p>`)
-    .join('');
-}
 
 /** A video or other service embed as a URL on its own site, when the provider is one we know. */
 export function embedUrl(embed: FanboxEmbed): string | undefined {
@@ -173,7 +162,7 @@ export function flattenComments(comments: FanboxComment[], key: { user: string; 
         parent_id: c.parentCommentId && c.parentCommentId !== '0' ? c.parentCommentId : null,
         commenter: c.user.userId,
         commenter_name: c.user.name,
-        content: textToHtml(c.body),
+        content: paragraphsHtml(c.body),
         published: archiveTime(c.createdDatetime),
       });
       walk(c.replies ?? []);

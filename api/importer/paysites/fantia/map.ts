@@ -4,30 +4,18 @@
  * products as links), the embed, the edit date and the note on contents left out. Pure functions; the
  * importer fetches, archives and writes.
  */
+import { nameFromUrl } from '@api/importer/content.ts';
 import type { PostInput } from '@api/data/posts.ts';
 import type { PostEmbed } from '@shared/shapes/posts.ts';
-import { archiveTime, escapeHtml } from '@api/importer/text.ts';
+import { archiveTime, escapeHtml, paragraphsHtml } from '@api/importer/text.ts';
 import type { FantiaContent, FantiaPost } from './api.ts';
 import { deltaImages, deltaToHtml, parseDelta, type DeltaImages, type FantiaImage, type QuillOp } from './quill.ts';
-import { decodeComponent, parseUrl } from '@shared/parse.ts';
 
 /** Links in stored posts point at the real site, whatever the importer was connected to. */
 export const FANTIA_SITE = 'https://fantia.jp';
 
 /** The content categories this importer knows (research: photo_gallery, file, blog, text, embed, product). */
 export const KNOWN_CATEGORIES = new Set(['photo_gallery', 'file', 'blog', 'text', 'embed', 'product']);
-
-/** Plain text (Fantia's comments, with \r\n) as paragraphs; blank lines separate them. */
-export function textToHtml(text: string | null | undefined): string {
-  if (!text) return '';
-  return text
-    .replace(/\r\n?/g, '\n')
-    .split(/\n{2,}/)
-    .map((para) => para.replace(/^\n+|\n+$/g, ''))
-    .filter((para) => para.trim() !== '')
-    .map((para) => `<p>${escapeHtml(para).replace(/\n/g, '<br>')}</p>`)
-    .join('');
-}
 
 export interface Split {
   /** Contents the key sees, in the post's order. */
@@ -98,16 +86,16 @@ function contentHtml(content: FantiaContent, images: DeltaImages): string {
   switch (content.category) {
     case 'blog': {
       const ops = parseDelta(content.comment);
-      return title + (ops ? deltaToHtml(ops, images) : textToHtml(content.comment));
+      return title + (ops ? deltaToHtml(ops, images) : paragraphsHtml(content.comment, { keepIndent: true }));
     }
     case 'photo_gallery': {
-      const notes = (content.post_content_photos ?? []).map((p) => textToHtml(p.comment)).join('');
-      return title + textToHtml(content.comment) + notes;
+      const notes = (content.post_content_photos ?? []).map((p) => paragraphsHtml(p.comment, { keepIndent: true })).join('');
+      return title + paragraphsHtml(content.comment, { keepIndent: true }) + notes;
     }
     case 'embed': {
       const url = content.embed_url && /^https?:\/\//i.test(content.embed_url) ? content.embed_url : undefined;
       const link = url ? `<p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>` : '';
-      return title + textToHtml(content.comment) + link;
+      return title + paragraphsHtml(content.comment, { keepIndent: true }) + link;
     }
     case 'product': {
       const product = content.product;
@@ -117,17 +105,19 @@ function contentHtml(content: FantiaContent, images: DeltaImages): string {
           ? `${FANTIA_SITE}/products/${product.id}`
           : undefined;
       const name = escapeHtml(product?.name || href || '');
-      return title + textToHtml(content.comment) + (href ? `<p><a href="${escapeHtml(href)}">${name}</a></p>` : '');
+      return (
+        title + paragraphsHtml(content.comment, { keepIndent: true }) + (href ? `<p><a href="${escapeHtml(href)}">${name}</a></p>` : '')
+      );
     }
     default:
-      return title + textToHtml(content.comment);
+      return title + paragraphsHtml(content.comment, { keepIndent: true });
   }
 }
 
 /** The post's HTML before its images are archived: the post's text, then each visible content. */
 export function postHtml(post: FantiaPost, visible: FantiaContent[], images: DeltaImages): string {
   const own = parseDelta(post.comment);
-  let html = own ? deltaToHtml(own, images) : textToHtml(post.comment);
+  let html = own ? deltaToHtml(own, images) : paragraphsHtml(post.comment, { keepIndent: true });
   const hasBlogContent = (post.post_contents ?? []).some((c) => c.category === 'blog');
   const blogComment = post.is_blog && !hasBlogContent ? parseDelta(post.blog_comment) : undefined;
   if (blogComment) html += deltaToHtml(blogComment, images);
@@ -150,10 +140,7 @@ export function editedDate(post: FantiaPost): string | null {
 
 /** A name for a gallery photo: the file name in its URL (a uuid and extension), else by its id. */
 export function photoName(url: string, id: number): string {
-  const last = parseUrl(url)?.pathname.split('/').filter(Boolean).pop();
-  const decoded = last && decodeComponent(last);
-  if (decoded) return decoded;
-  return `${id}.jpg`;
+  return nameFromUrl(url) || `${id}.jpg`;
 }
 
 /** The post as Trove stores it, before its files are archived (content: HTML with the paysite's image URLs). */
