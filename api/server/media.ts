@@ -17,6 +17,7 @@ import { isPaysite } from '@shared/paysites/index.ts';
 import { Thumbnailer, type ThumbnailerOptions } from '../media/thumbnails.ts';
 import { sendFile } from './send-file.ts';
 import { unlessAbsent } from './fs-errors.ts';
+import { sniffImageType } from '../media/image-type.ts';
 import { decodeComponent } from '@shared/parse.ts';
 
 export interface MediaOptions {
@@ -78,7 +79,7 @@ function notFound(res: ServerResponse): true {
 }
 
 /** Image type from the first bytes (icons and banners are stored without an extension). */
-function sniffImageType(file: string): string | undefined {
+function sniffFileImageType(file: string): string | undefined {
   const head = Buffer.alloc(12);
   const fd = unlessAbsent(() => fs.openSync(file, 'r'), undefined);
   if (fd === undefined) return undefined;
@@ -87,11 +88,7 @@ function sniffImageType(file: string): string | undefined {
   } finally {
     fs.closeSync(fd);
   }
-  if (head[0] === 0x89 && head.toString('latin1', 1, 4) === 'PNG') return 'image/png';
-  if (head[0] === 0xff && head[1] === 0xd8) return 'image/jpeg';
-  if (head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
-  if (head.toString('latin1', 0, 3) === 'GIF') return 'image/gif';
-  return undefined;
+  return sniffImageType(head);
 }
 
 /** A creator id as one plain file name: decoded once, no separators, control characters, `%` or dot names. */
@@ -196,7 +193,7 @@ export function createMediaHandler(options: MediaOptions): MediaHandler {
     const id = portraitId(rawId);
     if (!id || !isPaysite(service)) return notFound(res);
     const onDisk = path.join(root, service, id);
-    const contentType = path.dirname(onDisk) === path.join(root, service) ? sniffImageType(onDisk) : undefined;
+    const contentType = path.dirname(onDisk) === path.join(root, service) ? sniffFileImageType(onDisk) : undefined;
     if (contentType && sendFile(req, res, onDisk, { cacheControl: PORTRAIT_CACHE, contentType })) return true;
     return (
       sendFile(req, res, isIcon ? DEFAULT_ICON : DEFAULT_BANNER, { cacheControl: STAND_IN_CACHE, contentType: 'image/webp' }) ||

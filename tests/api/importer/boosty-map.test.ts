@@ -21,7 +21,7 @@ import {
   toPostInput,
   type MediaItem,
 } from '@api/importer/paysites/boosty/map.ts';
-import { imageExtension } from '@api/importer/paysites/boosty/media.ts';
+import { boostyImageExtension as imageExtension } from '@api/importer/paysites/boosty/media.ts';
 import { boostyFixtures } from '../../fakes/boosty-fixtures.ts';
 import { FAKE_BOOSTY_AUTH, FAKE_BOOSTY_KEY } from '../../fakes/boosty.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';

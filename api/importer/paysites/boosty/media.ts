@@ -5,6 +5,7 @@
  * one MP4). Nothing here sends the token: media hosts get none. A file that cannot be had is logged and
  * left out; a 401 from the CDN is a stale signature, not the key.
  */
+import { imageExtension } from '@api/media/image-type.ts';
 import path from 'node:path';
 import { dataPaths } from '@api/config.ts';
 import { registerFile } from '@api/data/files.ts';
@@ -16,22 +17,10 @@ import type { PaysiteClient } from '@api/importer/fetch.ts';
 import { archiveHls } from '@api/importer/hls.ts';
 import type { ArchivedMedia, MediaItem } from './map.ts';
 
-const IMAGE_TYPES: Record<string, string> = {
-  'image/jpeg': '.jpg',
-  'image/png': '.png',
-  'image/gif': '.gif',
-  'image/webp': '.webp',
-  'image/avif': '.avif',
-};
-
 /** An image's extension from its answer's type, else its first bytes, else its URL. */
-export function imageExtension(mime: string | undefined, bytes: Buffer, url: string): string {
-  const type = mime?.split(';')[0].trim().toLowerCase();
-  if (type && IMAGE_TYPES[type]) return IMAGE_TYPES[type];
-  if (bytes[0] === 0xff && bytes[1] === 0xd8) return '.jpg';
-  if (bytes.subarray(0, 4).toString('latin1') === '\x89PNG') return '.png';
-  if (bytes.subarray(0, 3).toString('latin1') === 'GIF') return '.gif';
-  if (bytes.subarray(8, 12).toString('latin1') === 'WEBP') return '.webp';
+export function boostyImageExtension(mime: string | undefined, bytes: Buffer, url: string): string {
+  const known = imageExtension(mime, bytes);
+  if (known) return known;
   const fromUrl = extensionOf(new URL(url).pathname);
   return /^\.[a-z0-9]{1,10}$/.test(fromUrl) ? fromUrl : '';
 }
@@ -40,7 +29,7 @@ export function imageExtension(mime: string | undefined, bytes: Buffer, url: str
 async function archiveImage(ctx: ImportContext, client: PaysiteClient, url: string, base: string): Promise<ArchivedFile | undefined> {
   try {
     const answer = await client.requestBytes(url);
-    const ext = imageExtension(answer.headers['content-type'], answer.body, url);
+    const ext = boostyImageExtension(answer.headers['content-type'], answer.body, url);
     const stored = await storeStream(dataPaths(ctx.config.dataDir).files, [answer.body], ext, {
       maxBytes: ctx.config.importer.maxFileBytes,
     });

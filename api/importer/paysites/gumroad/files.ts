@@ -6,6 +6,7 @@
  * followed by hand (the cookie never goes to the CDN; a redirect back to the download page means Gumroad
  * is still stamping the file); stream-only videos are archived from their HLS playlist.
  */
+import { imageExtension } from '@api/media/image-type.ts';
 import path from 'node:path';
 import { dataPaths } from '@api/config.ts';
 import { registerFile } from '@api/data/files.ts';
@@ -16,26 +17,6 @@ import { archiveHls } from '@api/importer/hls.ts';
 import { storeFile } from '@api/media/store.ts';
 import type { GumroadApi } from './api.ts';
 import type { FilePlan, PostPlan } from './map.ts';
-
-const IMAGE_TYPES: Record<string, string> = {
-  'image/jpeg': '.jpg',
-  'image/png': '.png',
-  'image/gif': '.gif',
-  'image/webp': '.webp',
-  'image/avif': '.avif',
-  'image/svg+xml': '.svg',
-};
-
-/** The extension of image bytes, from their type or else their first bytes; '' when unknown. */
-export function imageExtension(type: string | undefined, bytes: Buffer): string {
-  const known = IMAGE_TYPES[(type ?? '').split(';')[0].trim().toLowerCase()];
-  if (known) return known;
-  if (bytes[0] === 0xff && bytes[1] === 0xd8) return '.jpg';
-  if (bytes.subarray(1, 4).toString('latin1') === 'PNG') return '.png';
-  if (bytes.subarray(0, 3).toString('latin1') === 'GIF') return '.gif';
-  if (bytes.subarray(8, 12).toString('latin1') === 'WEBP') return '.webp';
-  return '';
-}
 
 /** Stores a public image under `name` (its extension added from its type when the name has none). */
 export async function archiveImage(ctx: ImportContext, api: GumroadApi, url: string, name: string): Promise<ArchivedFile | undefined> {
