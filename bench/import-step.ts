@@ -8,8 +8,7 @@
  * Each prints one JSON line. The import phase opens only the database until the import is over, so its
  * peak resident set is the importer's (worker, database, downloads), not the page renderer's.
  */
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { spawnFake } from './lib.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { sharedDatabase, type Db } from '../api/data/db.ts';
@@ -53,25 +52,13 @@ async function prepare() {
 
 /** The fake Patreon in a child process; resolves once it listens. stop() returns its request counts. */
 async function startFake(posts: number, creators: number) {
-  // Node itself with tsx's loader (not npx): SIGTERM then reaches the fake, not a wrapper that leaves it running.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/import-fake.ts', `--posts=${posts}`, `--creators=${creators}`], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  process.on('exit', () => child.kill());
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const first = await lines.next();
-  const url = /^listening (\S+)/.exec(String(first.value ?? ''))?.[1];
+  const fake = await spawnFake<{ requests: number; failed: number; byKind: Record<string, number>; cpuSeconds: number }>(
+    'bench/import-fake.ts',
+    [`--posts=${posts}`, `--creators=${creators}`],
+  );
+  const url = /^listening (\S+)/.exec(fake.first)?.[1];
   if (!url) throw new Error('the fake Patreon did not start');
-  return {
-    url,
-    async stop(): Promise<{ requests: number; failed: number; byKind: Record<string, number>; cpuSeconds: number }> {
-      child.kill('SIGTERM');
-      for (let line = await lines.next(); !line.done; line = await lines.next()) {
-        if (line.value.startsWith('{')) return JSON.parse(line.value);
-      }
-      throw new Error('the fake Patreon printed no request counts');
-    },
-  };
+  return { url, stop: fake.stop };
 }
 
 const counts = (db: Db) =>

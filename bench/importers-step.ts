@@ -5,8 +5,7 @@
  * and prints one JSON line: posts/s, files/s, MB/s and what was stored.
  *   npx tsx bench/importers-step.ts <site> --posts N
  */
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { spawnFake } from './lib.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { sharedDatabase, type Db } from '../api/data/db.ts';
@@ -23,25 +22,9 @@ const posts = Number(values.posts);
 const IMPORT_DEADLINE_MS = 10 * 60_000;
 
 async function startFake() {
-  // Node itself with tsx's loader (not npx): SIGTERM then reaches the fake, not a wrapper that leaves it running.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/importers-fake.ts', site, `--posts=${posts}`], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  process.on('exit', () => child.kill());
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const first = await lines.next();
-  if (first.done) throw new Error(`the fake ${site} did not start`);
-  const ready = JSON.parse(String(first.value)) as { env: Record<string, string>; submission: Record<string, string> };
-  return {
-    ...ready,
-    async stop(): Promise<{ requests: number; cpuSeconds: number }> {
-      child.kill('SIGTERM');
-      for (let line = await lines.next(); !line.done; line = await lines.next()) {
-        if (line.value.startsWith('{')) return JSON.parse(line.value);
-      }
-      throw new Error(`the fake ${site} printed no request counts`);
-    },
-  };
+  const fake = await spawnFake<{ requests: number; cpuSeconds: number }>('bench/importers-fake.ts', [site, `--posts=${posts}`]);
+  const ready = JSON.parse(fake.first) as { env: Record<string, string>; submission: Record<string, string> };
+  return { ...ready, stop: fake.stop };
 }
 
 const counts = (db: Db) =>
