@@ -10,6 +10,7 @@ import { expect, test } from '@playwright/test';
 import { e2eFakePort } from '../../playwright.config.ts';
 import { FAKE_AFDIAN_KEY, demoDataset } from '../fakes/afdian-data.ts';
 import { signInBrowser } from './e2e-db.ts';
+import { expectImageShown } from './image-shown.ts';
 import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';
 
 const fakeUrl = `http://127.0.0.1:${e2eFakePort('afdian')}`;
@@ -50,8 +51,7 @@ test('a signed-in user imports from Afdian and sees the creator, posts, pictures
   await expect(page.locator('.post-card')).toHaveCount(12);
   // The gallery's card shows its first picture as the thumbnail.
   const card = page.locator(`.post-card[data-id="${postId('四月草图合集')}"]`);
-  await expect(card.locator('img')).toHaveJSProperty('complete', true);
-  expect(await card.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await expectImageShown(card.locator('img'));
 
   // The gallery post: three pictures, stored by hash, the fake's bytes.
   await card.locator('a').first().click();

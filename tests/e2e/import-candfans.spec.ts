@@ -10,6 +10,7 @@ import { expect, test } from '@playwright/test';
 import { FAKE_CANDFANS_KEY, demoDataset, filePaths } from '../fakes/candfans.ts';
 import { image } from '../fakes/kit/media.ts';
 import { signInBrowser } from './e2e-db.ts';
+import { expectImageShown } from './image-shown.ts';
 import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';
 
 const [sakura] = demoDataset().creators;
@@ -47,8 +48,7 @@ test('a signed-in user imports from CandFans and sees posts, images, the video a
   const card = page.locator(`.post-card[data-id="${gallery.id}"]`);
   await expect(card).toContainText('撮影オフショット');
   const thumb = card.locator('img');
-  await expect(thumb).toHaveJSProperty('complete', true);
-  expect(await thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await expectImageShown(thumb);
   await expect(page.locator(`.post-card[data-id="${find('プレミアム限定').id}"]`)).toHaveCount(0);
 
   // A gallery post: its thumbnail and three images, an image downloaded by hash with the fake's bytes.

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { archiveBytes, demoDataset, FAKE_DLSITE_KEY } from '../fakes/dlsite-data.ts';
 import { signInBrowser } from './e2e-db.ts';
+import { expectImageShown } from './image-shown.ts';
 import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -43,7 +44,7 @@ test('a signed-in user imports their DLsite library and sees the works of each c
   // The description with its sample image, archived and shown from /data.
   const inline = page.locator('.post-content__body img');
   await expect(inline).toHaveAttribute('src', /^\/data\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.jpg$/);
-  expect(await inline.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  await expectImageShown(inline);
   // The cover as the post's file.
   const files = page.getByRole('region', { name: 'Files' });
   await expect(files.getByRole('img', { name: 'RJ01000001_img_main.jpg' })).toBeVisible();

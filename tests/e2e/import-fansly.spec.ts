@@ -11,6 +11,7 @@ import { expect, test } from '@playwright/test';
 import { FAKE_FANSLY_TOKEN, demoDataset } from '../fakes/fansly.ts';
 import { image, media } from '../fakes/kit/media.ts';
 import { signInBrowser } from './e2e-db.ts';
+import { expectImageShown } from './image-shown.ts';
 import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';
 
 const data = demoDataset();
@@ -48,8 +49,7 @@ test('a signed-in user imports from Fansly, sees posts, videos and tags, and app
   const galleryCard = page.locator(`.post-card[data-id="${find('Three sketches').id}"]`);
   await expect(galleryCard).toContainText('Three sketches from this week');
   const thumb = galleryCard.locator('img');
-  await expect(thumb).toHaveJSProperty('complete', true);
-  expect(await thumb.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await expectImageShown(thumb);
 
   // A gallery post: its three images, the first downloaded by hash with the fake CDN's bytes.
   const gallery = find('Three sketches');

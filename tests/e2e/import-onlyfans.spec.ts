@@ -9,6 +9,7 @@ import { expect, test } from '@playwright/test';
 import { media } from '../fakes/kit/media.ts';
 import { FAKE_ONLYFANS_CREDENTIAL, demoDataset } from '../fakes/onlyfans.ts';
 import { signInBrowser } from './e2e-db.ts';
+import { expectImageShown } from './image-shown.ts';
 import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';
 
 const creatorPath = '/onlyfans/user/luna_moon';
@@ -45,8 +46,7 @@ test('a signed-in user imports from OnlyFans and sees the posts with photos, vid
   await expect(page.locator('.post-card')).toHaveCount(20);
   const golden = postOf('Golden hour');
   const card = page.locator(`.post-card[data-id="${golden.id}"]`);
-  await expect(card.locator('img.post-card__image')).toBeVisible();
-  expect(await card.locator('img.post-card__image').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await expectImageShown(card.locator('img.post-card__image'));
 
   // The photo post: its photo among the files.
   await card.locator('a').first().click();
