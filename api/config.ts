@@ -43,6 +43,21 @@ export interface Config {
   importLeaseSeconds: number;
   /** Where the importers reach the paysites (api/importer/fetch.ts); tests point these at fake paysites. */
   importer: ImporterConfig;
+  /**
+   * Free space (MB) the data folder's disk must keep (MIN_FREE_DISK_MB, default 1024): below it /readyz
+   * fails and imports pause until space returns.
+   */
+  minFreeDiskMb: number;
+  /** Bearer token that opens GET /metrics from other hosts (METRICS_TOKEN); empty: loopback only. */
+  metricsToken: string;
+  /** pino's level (LOG_LEVEL, default info) and whether lines are JSON (LOG_FORMAT=json, the default in production) or readable. */
+  logLevel: string;
+  logFormat: 'json' | 'pretty';
+  /**
+   * How long an import that gave up after its retries keeps its sealed key so that an administrator can
+   * retry it (IMPORT_RETRY_KEEP_HOURS, default 72); then the key is wiped.
+   */
+  importRetryKeepHours: number;
 }
 
 /** A paysite the importers talk to: its API base URL and the hosts its files come from. */
@@ -112,7 +127,22 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     importWorker: !/^(0|false|no|off)$/i.test(env.IMPORT_WORKER ?? ''),
     importLeaseSeconds: positiveNumber(env.IMPORT_LEASE_SECONDS, 60),
     importer: importerConfig(env),
+    minFreeDiskMb: nonNegativeNumber(env.MIN_FREE_DISK_MB, 1024),
+    metricsToken: env.METRICS_TOKEN ?? '',
+    logLevel: env.LOG_LEVEL || 'info',
+    logFormat: logFormat(env),
+    importRetryKeepHours: nonNegativeNumber(env.IMPORT_RETRY_KEEP_HOURS, 72),
   };
+}
+
+function nonNegativeNumber(raw: string | undefined, fallback: number): number {
+  const value = Number(raw);
+  return raw && Number.isFinite(value) && value >= 0 ? value : fallback;
+}
+
+function logFormat(env: NodeJS.ProcessEnv): 'json' | 'pretty' {
+  if (env.LOG_FORMAT === 'json' || env.LOG_FORMAT === 'pretty') return env.LOG_FORMAT;
+  return (env.TROVE_ENV || env.NODE_ENV) === 'production' ? 'json' : 'pretty';
 }
 
 function positiveNumber(raw: string | undefined, fallback: number): number {

@@ -8,6 +8,7 @@ import importFingerprints from './006_import_fingerprints.ts';
 import keyFingerprints from './007_key_fingerprints.ts';
 import importWorker from './008_import_worker.ts';
 import autoImport from './009_auto_import.ts';
+import operations from './010_operations.ts';
 import type { Db } from '../db.ts';
 
 export interface Migration {
@@ -28,4 +29,5 @@ export const MIGRATIONS: Migration[] = [
   keyFingerprints,
   importWorker,
   autoImport,
+  operations,
 ];

@@ -1,0 +1,96 @@
+/**
+ * The do-not-post list: creators (post_id null) and single posts removed at their owner's request
+ * (api/moderation/takedowns.ts). Importers consult it before storing anything; the removed URLs answer
+ * 410 Gone while an entry stands. Lifting an entry deletes it (the audit log keeps the history).
+ */
+import { stmt, type Db } from './db.ts';
+import { nowIso } from './util.ts';
+
+export interface DoNotPostEntry {
+  id: number;
+  service: string;
+  creator_id: string;
+  /** Null: the whole creator. */
+  post_id: string | null;
+  /** The creator's name or the post's title when it was removed. */
+  name: string | null;
+  reason: string;
+  added_by: number | null;
+  added_at: string;
+}
+
+const COLUMNS = 'id, service, creator_id, post_id, name, reason, added_by, added_at';
+
+export interface DoNotPostInput {
+  service: string;
+  creator_id: string;
+  post_id?: string | null;
+  name?: string | null;
+  reason: string;
+  added_by?: number | null;
+  added_at?: string;
+}
+
+/** Adds an entry; an entry already there is kept as it is. @returns the entry */
+export function addDoNotPost(db: Db, input: DoNotPostInput): DoNotPostEntry {
+  stmt(
+    db,
+    `INSERT INTO do_not_post (service, creator_id, post_id, name, reason, added_by, added_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT DO NOTHING`,
+  ).run(
+    input.service,
+    input.creator_id,
+    input.post_id ?? null,
+    input.name ?? null,
+    input.reason,
+    input.added_by ?? null,
+    input.added_at ?? nowIso(),
+  );
+  return getDoNotPostEntryFor(db, input.service, input.creator_id, input.post_id ?? null)!;
+}
+
+function getDoNotPostEntryFor(db: Db, service: string, creatorId: string, postId: string | null): DoNotPostEntry | undefined {
+  return stmt<DoNotPostEntry>(
+    db,
+    `SELECT ${COLUMNS} FROM do_not_post WHERE service = ? AND creator_id = ? AND coalesce(post_id, '') = ?`,
+  ).get(service, creatorId, postId ?? '');
+}
+
+export function getDoNotPostEntry(db: Db, id: number): DoNotPostEntry | undefined {
+  return stmt<DoNotPostEntry>(db, `SELECT ${COLUMNS} FROM do_not_post WHERE id = ?`).get(id);
+}
+
+/** Deletes an entry. @returns the entry that was lifted */
+export function liftDoNotPost(db: Db, id: number): DoNotPostEntry | undefined {
+  return stmt<DoNotPostEntry>(db, `DELETE FROM do_not_post WHERE id = ? RETURNING ${COLUMNS}`).get(id);
+}
+
+/** Whether a whole creator is listed. */
+export function isCreatorListed(db: Db, service: string, creatorId: string): DoNotPostEntry | undefined {
+  return getDoNotPostEntryFor(db, service, creatorId, null);
+}
+
+/** Whether a post is listed, by itself or through its creator. */
+export function isPostListed(db: Db, service: string, creatorId: string, postId: string): DoNotPostEntry | undefined {
+  return stmt<DoNotPostEntry>(
+    db,
+    `SELECT ${COLUMNS} FROM do_not_post WHERE service = ? AND creator_id = ? AND (post_id IS NULL OR post_id = ?)
+      ORDER BY post_id IS NULL DESC LIMIT 1`,
+  ).get(service, creatorId, postId);
+}
+
+/**
+ * A post listed by its id alone (the /{service}/post/{id} short URL has no creator), for the 410 page.
+ */
+export function isPostIdListed(db: Db, service: string, postId: string): DoNotPostEntry | undefined {
+  return stmt<DoNotPostEntry>(db, `SELECT ${COLUMNS} FROM do_not_post WHERE service = ? AND post_id = ? LIMIT 1`).get(service, postId);
+}
+
+/** Newest first. */
+export function listDoNotPost(db: Db, page: { offset: number; limit: number }): DoNotPostEntry[] {
+  return stmt<DoNotPostEntry>(db, `SELECT ${COLUMNS} FROM do_not_post ORDER BY id DESC LIMIT ? OFFSET ?`).all(page.limit, page.offset);
+}
+
+export function countDoNotPost(db: Db): number {
+  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM do_not_post').get()?.n ?? 0;
+}
