@@ -76,6 +76,7 @@ function creatorUrls(): string[] {
     '/api/v1/patreon/user/100/community',
     `/api/v1/share/${seeded.ownShare}`,
     `/api/v1/search_hash/${seeded.files.unique.hash}`,
+    `/api/v1/file/${seeded.files.archive.hash}`,
   ];
 }
 
@@ -111,6 +112,9 @@ describe('takedown routes', () => {
     const fileUrls = [`/data${seeded.files.unique.path}`, `/thumbnail/data${seeded.files.unique.path}`, `/data${seeded.files.inline.path}`];
     for (const url of fileUrls) expect([url, (await request(media).get(url)).status]).toEqual([url, 200]);
 
+    const listed = (body: unknown) => /Zebrafish|"user":"100"|Own share/.test(JSON.stringify(body));
+    for (const url of ['/api/v1/posts', '/api/v1/dms', '/api/v1/shares']) expect([url, listed((await get(url)).body)]).toEqual([url, true]);
+
     const answer = await post('/api/v1/admin/takedown/patreon/user/100', admin, 'reason=%20Owner%20request%20');
     expect(answer.status).toBe(200);
     expect(answer.body.entry).toMatchObject({
@@ -132,6 +136,9 @@ describe('takedown routes', () => {
     expect(JSON.stringify(shared.body)).toContain('f1');
     // Search and the creators list no longer know it.
     expect(JSON.stringify((await get('/api/v1/posts?q=Zebrafish')).body)).not.toContain('p1');
+    for (const url of ['/api/v1/posts', '/api/v1/dms', '/api/v1/posts/tags', '/api/v1/shares', '/api/v1/posts/popular']) {
+      expect([url, listed((await get(url)).body)]).toEqual([url, false]);
+    }
     const creators = (await get('/api/v1/creators.txt')).body as Array<{ id: string }>;
     expect(creators.map((c) => c.id).sort()).toEqual(['200', '900']);
     expect(JSON.stringify((await get('/api/v1/fanbox/user/200/links')).body)).not.toContain('"100"');
