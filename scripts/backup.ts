@@ -39,8 +39,13 @@ try {
       `manifest lists ${countLabel(store.files.length, 'stored file')} (${(store.bytes / 1048576).toFixed(1)} MB).`,
   );
   if (store.recordsWithoutFile > 0)
-    console.log(`Note: ${countLabel(store.recordsWithoutFile, 'file record')} had no file in ${path.join(dataDir, 'files')} (not part of any backup).`);
-  console.log(`Warning: ${target} holds the server's secrets (session-key fingerprint key, import working key, operator keys): keep it as private as DATA_DIR.`);
+    console.log(
+      `Note: ${countLabel(store.recordsWithoutFile, 'file record')} had no file in ${path.join(dataDir, 'files')} (not part of any backup).`,
+    );
+  console.log(
+    `Warning: ${target} holds secrets (the accounts and sealed keys of the database` +
+      `${manifest.parts.some((part) => part.name === 'secrets' || part.name === 'operatorKeys') ? ", the server's key files" : ''}): keep it as private as DATA_DIR.`,
+  );
   console.log(`Back up the file store with: rsync -a --ignore-existing ${path.join(dataDir, 'files')}/ backup-host:/path/files/`);
 } catch (error) {
   if (!(error instanceof BackupError)) throw error;

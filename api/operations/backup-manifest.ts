@@ -23,7 +23,10 @@ export const PART_FOLDERS: Record<CopiedPart, string> = {
   banners: 'banners',
 };
 
-const storedFile = z.object({ path: z.string().regex(/^\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}(\.[^/]+)?$/), size: z.number().int().nonnegative() });
+const storedFile = z.object({
+  path: z.string().regex(/^\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}(\.[^/]+)?$/),
+  size: z.number().int().nonnegative(),
+});
 
 export const manifestSchema = z.object({
   format: z.literal(MANIFEST_FORMAT),

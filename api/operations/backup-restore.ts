@@ -50,17 +50,29 @@ function verifiedCopy(backupDir: string, manifest: Manifest, copy: string): void
   if (fs.statSync(file).size !== manifest.database.bytes || sha256File(file) !== manifest.database.sha256) throw new BackupError(damaged);
   const latest = MIGRATIONS.at(-1)?.version ?? 0;
   if (manifest.database.migrationVersion > latest)
-    throw new BackupError(`The backup comes from a newer Trove (migration ${manifest.database.migrationVersion}; this one knows ${latest}): restore it with that version.`);
+    throw new BackupError(
+      `The backup comes from a newer Trove (migration ${manifest.database.migrationVersion}; this one knows ${latest}): restore it with that version.`,
+    );
   fs.copyFileSync(file, copy);
   fs.chmodSync(copy, 0o600);
-  const db = openDatabase(copy);
+  let check: string;
+  let version: number;
   try {
-    const check = integrityCheck(db);
-    if (check !== 'ok') throw new BackupError(`${file} fails its integrity check; nothing was restored:\n${check}`);
-    if (migrationVersion(db) !== manifest.database.migrationVersion) throw new BackupError(damaged);
-  } finally {
-    db.close();
+    const db = openDatabase(copy);
+    try {
+      check = integrityCheck(db);
+      version = migrationVersion(db);
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    // SQLite refuses to read a badly damaged file at all (SQLITE_CORRUPT, SQLITE_NOTADB).
+    if (!/^SQLITE_(CORRUPT|NOTADB)/.test(String((error as { code?: string }).code))) throw error;
+    check = (error as Error).message;
+    version = -1;
   }
+  if (check !== 'ok') throw new BackupError(`${file} fails its integrity check; nothing was restored:\n${check}`);
+  if (version !== manifest.database.migrationVersion) throw new BackupError(damaged);
   for (const part of manifest.parts) {
     if (!fs.existsSync(path.join(backupDir, PART_FOLDERS[part.name])))
       throw new BackupError(`The backup's ${PART_FOLDERS[part.name]} folder is missing: the backup is incomplete.`);

@@ -60,7 +60,13 @@ beforeAll(() => {
   upsertCreator(db, { service: 'fanbox', id: 'writer', name: 'Writer', indexed: 1_700_000_000, updated: 1_700_000_000 });
   db.transaction(() => {
     for (let n = 0; n < 1500; n += 1)
-      upsertPost(db, { service: 'fanbox', user: 'writer', id: `old-${n}`, title: `Old ${n}`, content: `<p>${'old words '.repeat(80)}</p>` });
+      upsertPost(db, {
+        service: 'fanbox',
+        user: 'writer',
+        id: `old-${n}`,
+        title: `Old ${n}`,
+        content: `<p>${'old words '.repeat(80)}</p>`,
+      });
   })();
   for (let n = 0; n < 3; n += 1) storeFile(source, crypto.randomBytes(1000 + n), '.png', db);
   // A record whose file never reached the disk: reported by the backup, not fatal.
@@ -80,31 +86,44 @@ afterAll(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
+/** Starts the writer on a DATA_DIR; `acknowledged()` is the last post id it reported committed. */
+async function startWriter(dataDir: string): Promise<{ acknowledged: () => number; stop: () => Promise<void> }> {
+  const [node, argv] = tsx('tests/scripts/backup-writer.ts', []);
+  const child = spawn(node, argv, { env: { ...process.env, DATA_DIR: dataDir, TROVE_ENV: 'test' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  writer = child;
+  let acknowledged = 0;
+  let pending = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) if (line.startsWith('ack ')) acknowledged = Number(line.slice(4));
+  });
+  for (let waited = 0; acknowledged < 20; waited += 20) {
+    if (waited > 60_000) throw new Error('the writer did not start writing');
+    await sleep(20);
+  }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    acknowledged: () => acknowledged,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
 describe('scripts/backup and scripts/restore', () => {
   it('backs up while another process writes, and restores every write acknowledged before the backup started', async () => {
-    const [node, argv] = tsx('tests/scripts/backup-writer.ts', []);
-    writer = spawn(node, argv, { env: { ...process.env, DATA_DIR: source, TROVE_ENV: 'test' }, stdio: ['ignore', 'pipe', 'inherit'] });
-    let acknowledged = 0;
-    let pending = '';
-    writer.stdout!.on('data', (chunk: Buffer) => {
-      pending += chunk.toString();
-      const lines = pending.split('\n');
-      pending = lines.pop()!;
-      for (const line of lines) if (line.startsWith('ack ')) acknowledged = Number(line.slice(4));
-    });
-    for (let waited = 0; acknowledged < 20; waited += 20) {
-      if (waited > 60_000) throw new Error('the writer did not start writing');
-      await sleep(20);
-    }
-
-    const beforeBackup = acknowledged;
+    const live = await startWriter(source);
+    const beforeBackup = live.acknowledged();
     const backup = await run('scripts/backup.ts', [backupDir], source);
-    const duringBackup = acknowledged;
-    writer.kill('SIGTERM');
+    const duringBackup = live.acknowledged();
+    await live.stop();
     expect(backup.out).toContain('Backup complete');
     expect(backup.status).toBe(0);
     expect(duringBackup).toBeGreaterThan(beforeBackup); // the writer kept writing while the backup ran
-    expect(backup.out).toMatch(/Warning: .* holds the server's secrets/);
+    expect(backup.out).toMatch(/Warning: .* holds secrets \(.*the server's key files\)/);
     expect(backup.out).toContain('1 file record had no file');
     expect(fs.readdirSync(root).filter((name) => name.includes('partial'))).toEqual([]);
     expect(fs.statSync(path.join(backupDir, 'secrets', 'import-work.key')).mode & 0o777).toBe(0o600);
@@ -127,9 +146,9 @@ describe('scripts/backup and scripts/restore', () => {
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       const ids = new Set(
-        (db.prepare("SELECT id FROM posts WHERE service = 'fanbox' AND \"user\" = 'writer' AND id LIKE 'live-%'").all() as { id: string }[]).map(
-          (row) => row.id,
-        ),
+        (
+          db.prepare("SELECT id FROM posts WHERE service = 'fanbox' AND \"user\" = 'writer' AND id LIKE 'live-%'").all() as { id: string }[]
+        ).map((row) => row.id),
       );
       const lost = Array.from({ length: beforeBackup }, (_, i) => `live-${i + 1}`).filter((id) => !ids.has(id));
       expect(lost).toEqual([]);
@@ -138,15 +157,24 @@ describe('scripts/backup and scripts/restore', () => {
       db.close();
     }
     const paths = dataPaths(restored);
-    expect(fs.readFileSync(path.join(paths.secrets, 'import-work.key'))).toEqual(fs.readFileSync(path.join(dataPaths(source).secrets, 'import-work.key')));
+    expect(fs.readFileSync(path.join(paths.secrets, 'import-work.key'))).toEqual(
+      fs.readFileSync(path.join(dataPaths(source).secrets, 'import-work.key')),
+    );
     expect(fs.readFileSync(path.join(paths.icons, 'fanbox', 'writer'), 'utf8')).toBe('icon bytes');
     expect(fs.existsSync(paths.pages)).toBe(false);
   }, 180_000);
 
-  it('refuses a DATA_DIR that holds a database unless --force, and then moves the old one aside', () => {
+  it('refuses a DATA_DIR that holds a database unless --force, and one that a running process has open', async () => {
     const refused = runSync('scripts/restore.ts', [backupDir], restored);
     expect(refused.status).toBe(1);
     expect(refused.out).toMatch(/already holds trove\.sqlite.*--force/s);
+
+    const live = await startWriter(restored);
+    const inUse = await run('scripts/restore.ts', [backupDir, '--force'], restored);
+    await live.stop();
+    expect(inUse.status).toBe(1);
+    expect(inUse.out).toContain('is open in another process: stop the server');
+    expect(fs.readdirSync(restored).filter((name) => name.startsWith('before-restore-'))).toEqual([]);
 
     // With the file store copied back (rsync), a forced restore finds every file.
     fs.cpSync(dataPaths(source).files, dataPaths(restored).files, { recursive: true });
@@ -170,6 +198,17 @@ describe('scripts/backup and scripts/restore', () => {
     expect(refused.status).toBe(1);
     expect(refused.out).toMatch(/Restore refused: .*trove\.sqlite does not match the backup's manifest/);
     expect(fs.existsSync(dataPaths(target).database)).toBe(false);
+
+    // Damaged and the manifest rewritten to match: SQLite's integrity check still refuses it.
+    const manifestFile = path.join(damaged, 'manifest.json');
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
+    manifest.database.sha256 = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+    fs.writeFileSync(manifestFile, JSON.stringify(manifest));
+    const unsound = runSync('scripts/restore.ts', [damaged], target);
+    expect(unsound.status).toBe(1);
+    expect(unsound.out).toMatch(/Restore refused: .*trove\.sqlite fails its integrity check; nothing was restored/);
+    expect(fs.existsSync(dataPaths(target).database)).toBe(false);
+    expect(fs.readdirSync(target)).toEqual([]);
   }, 60_000);
 
   it('refuses to write over an earlier backup unless --force', () => {
