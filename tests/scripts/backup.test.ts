@@ -17,6 +17,7 @@ import { upsertCreator } from '@api/data/creators.ts';
 import { registerFile } from '@api/data/files.ts';
 import { upsertPost } from '@api/data/posts.ts';
 import { filePath } from '@shared/urls.ts';
+import { WRITER_SCRIPT } from './backup-writer.ts';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-backup-'));
 const source = path.join(root, 'data');
@@ -88,7 +89,7 @@ afterAll(() => {
 
 /** Starts the writer on a DATA_DIR; `acknowledged()` is the last post id it reported committed. */
 async function startWriter(dataDir: string): Promise<{ acknowledged: () => number; stop: () => Promise<void> }> {
-  const [node, argv] = tsx('tests/scripts/backup-writer.ts', []);
+  const [node, argv] = tsx(WRITER_SCRIPT, []);
   const child = spawn(node, argv, { env: { ...process.env, DATA_DIR: dataDir, TROVE_ENV: 'test' }, stdio: ['ignore', 'pipe', 'inherit'] });
   writer = child;
   let acknowledged = 0;
