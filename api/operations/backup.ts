@@ -55,7 +55,8 @@ function checkTarget(target: string, force: boolean): 'absent' | 'empty' | 'back
 
 /**
  * Copies the live database page by page with SQLite's online backup API. A write by another connection
- * (the running server) restarts the copy; it then takes the remaining pages in a single step, under one
+ * (the running server) restarts the copy from the first page at the next step, so a step that did not
+ * lower the remaining pages means a restart: the copy then takes all pages in a single step, under one
  * read transaction, which WAL lets the writers work beside.
  */
 async function copyDatabase(source: string, target: string, progress?: PageProgress): Promise<void> {
@@ -72,17 +73,18 @@ async function copyDatabase(source: string, target: string, progress?: PageProgr
           step = Math.max(100, Math.ceil(totalPages / 100));
           progress?.start(totalPages);
         }
-        if (remainingPages > lastRemaining) step = 0x7fffffff;
+        if (remainingPages >= lastRemaining) step = 0x7fffffff;
         lastRemaining = remainingPages;
         total = totalPages;
         progress?.update(totalPages - remainingPages, totalPages);
         return step;
       },
     });
+    if (started) progress?.update(total, total);
   } finally {
     db.close();
+    if (started) progress?.stop();
   }
-  if (started) progress?.update(total, total);
 }
 
 /** Checks the copy, turns it into a single file (no WAL beside it) and reads what the manifest needs. */
@@ -125,7 +127,6 @@ export async function createBackup(options: BackupOptions): Promise<Manifest> {
   try {
     const copy = path.join(temp, DATABASE_FILE);
     await copyDatabase(paths.database, copy, options.progress);
-    options.progress?.stop();
     log('Checking the copy (PRAGMA integrity_check)...');
     const checked = verifyCopy(copy, paths.files);
     fs.chmodSync(copy, 0o600);
