@@ -82,6 +82,15 @@ export function adminAccountUrl(accountId: number): string {
   return `/account/administrator/account/${accountId}`;
 }
 
+/** The administrators' audit log, keeping the actor and action filters (the offset is added by withOffset). */
+export function auditLogUrl(filter: { actor?: number | null; action?: string | null } = {}): string {
+  const params = new URLSearchParams();
+  if (filter.actor) params.set('actor', String(filter.actor));
+  if (filter.action) params.set('action', filter.action);
+  const query = params.toString();
+  return `${ACCOUNT_PAGES.auditLog}${query ? `?${query}` : ''}`;
+}
+
 export function shareUrl(shareId: string | number): string {
   return PAGE_ROUTES.share.url(shareId);
 }
@@ -172,6 +181,7 @@ export const ACCOUNT_PAGES = {
   favoritePosts: '/account/favorites/posts',
   linkRequests: '/account/moderator/tasks/creator_links',
   manageAccounts: '/account/administrator/accounts',
+  auditLog: '/account/administrator/audit',
   register: '/authentication/register',
   login: '/authentication/login',
   logout: '/authentication/logout',

@@ -2,7 +2,12 @@
  * Auto-import rounds and the kept keys a round may queue (api/importer/auto-import.ts). Rounds are
  * requested by an administrator or fall due every AUTO_IMPORT_INTERVAL_HOURS; whichever process holds
  * the operator's private key claims them. Never returns a key in clear: the server cannot open them.
+ * Each round leaves audit lines (action 'auto_import_round', target 'round N'), written in the
+ * transaction that changes it: the administrator's request (details {requested: true}), then, by the
+ * system (no actor), its start (details {started: true, scheduled}) and its end (details {finished:
+ * true, queued, skipped, failed}).
  */
+import { recordAudit } from './audit-log.ts';
 import { stmt, type Db } from './db.ts';
 import { inTransaction } from './util.ts';
 
@@ -26,22 +31,33 @@ export interface RoundCounts {
 
 const ROUND_COLUMNS = 'id, requested_at, requested_by, started_at, finished_at, queued, skipped, failed';
 
+const roundTarget = (id: number) => `round ${id}`;
+
 /**
- * Records an administrator's request for a round. A request already waiting to start is answered
- * instead of queueing a second one (both would do the same work).
+ * Records an administrator's request for a round (`by` null: the operator's script). A request already
+ * waiting to start is answered instead of queueing a second one (both would do the same work), and
+ * leaves no second audit line.
  */
-export function requestAutoImportRound(db: Db, accountId: number | null, now: string): AutoImportRound {
+export function requestAutoImportRound(db: Db, by: { id: number; username: string } | null, now: string): AutoImportRound {
   return inTransaction(db, () => {
     const waiting = stmt<AutoImportRound>(
       db,
       `SELECT ${ROUND_COLUMNS} FROM auto_import_rounds WHERE started_at IS NULL ORDER BY id LIMIT 1`,
     ).get();
     if (waiting) return waiting;
-    return stmt<AutoImportRound>(
+    const round = stmt<AutoImportRound>(
       db,
       `INSERT INTO auto_import_rounds (requested_at, requested_by) VALUES (?, ?) RETURNING ${ROUND_COLUMNS}`,
-    ).get(now, accountId)!;
+    ).get(now, by?.id ?? null)!;
+    if (by)
+      recordAudit(db, { actor: by, action: 'auto_import_round', target: roundTarget(round.id), details: { requested: true }, at: now });
+    return round;
   });
+}
+
+function recordRoundStart(db: Db, id: number, scheduled: boolean, now: string): number {
+  recordAudit(db, { actor: null, action: 'auto_import_round', target: roundTarget(id), details: { started: true, scheduled }, at: now });
+  return id;
 }
 
 /**
@@ -57,22 +73,34 @@ export function claimAutoImportRound(db: Db, now: string, dueBefore: string): nu
         WHERE id = (SELECT id FROM auto_import_rounds WHERE started_at IS NULL ORDER BY id LIMIT 1)
       RETURNING id`,
     ).get(now);
-    if (requested) return requested.id;
+    if (requested) return recordRoundStart(db, requested.id, false, now);
     const last = stmt<{ at: string | null }>(db, 'SELECT max(started_at) AS at FROM auto_import_rounds').get()?.at;
     if (last && last > dueBefore) return undefined;
-    return stmt<{ id: number }>(db, 'INSERT INTO auto_import_rounds (requested_at, started_at) VALUES (?, ?) RETURNING id').get(now, now)!
-      .id;
+    const scheduled = stmt<{ id: number }>(db, 'INSERT INTO auto_import_rounds (requested_at, started_at) VALUES (?, ?) RETURNING id').get(
+      now,
+      now,
+    )!.id;
+    return recordRoundStart(db, scheduled, true, now);
   });
 }
 
 export function finishAutoImportRound(db: Db, id: number, counts: RoundCounts, now: string): void {
-  stmt(db, 'UPDATE auto_import_rounds SET finished_at = ?, queued = ?, skipped = ?, failed = ? WHERE id = ?').run(
-    now,
-    counts.queued,
-    counts.skipped,
-    counts.failed,
-    id,
-  );
+  inTransaction(db, () => {
+    stmt(db, 'UPDATE auto_import_rounds SET finished_at = ?, queued = ?, skipped = ?, failed = ? WHERE id = ?').run(
+      now,
+      counts.queued,
+      counts.skipped,
+      counts.failed,
+      id,
+    );
+    recordAudit(db, {
+      actor: null,
+      action: 'auto_import_round',
+      target: roundTarget(id),
+      details: { finished: true, queued: counts.queued, skipped: counts.skipped, failed: counts.failed },
+      at: now,
+    });
+  });
 }
 
 /** The most recent rounds, newest first. */

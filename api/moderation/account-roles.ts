@@ -1,9 +1,12 @@
 /**
  * Account administration: an administrator gives an account the consumer or moderator role (the
- * account is notified, api/data/accounts.ts). Never an administrator's role, nor one's own.
+ * account is notified, api/data/accounts.ts). Never an administrator's role, nor one's own. Each change
+ * writes an audit line ('role_change') in the same transaction.
  */
 import { getAccount, setAccountRole, type Account } from '../data/accounts.ts';
+import { recordAudit } from '../data/audit-log.ts';
 import type { Db } from '../data/db.ts';
+import { inTransaction } from '../data/util.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../http/errors.ts';
 import { ASSIGNABLE_ROLES } from '@shared/validation/administration.ts';
 import type { AccountRole } from '@shared/validation/accounts.ts';
@@ -26,6 +29,18 @@ export function changeAccountRole(db: Db, id: number, role: AccountRole, by: Acc
   const target = requireAccount(db, id);
   if (target.id === by.id) throw new ForbiddenError(ACCOUNT_MESSAGES.ownRole);
   if (target.role === 'administrator') throw new ForbiddenError(ACCOUNT_MESSAGES.administratorRole);
-  setAccountRole(db, target.id, role);
-  return requireAccount(db, target.id);
+  return inTransaction(db, () => {
+    const change = setAccountRole(db, target.id, role);
+    if (!change) throw new NotFoundError(ACCOUNT_MESSAGES.notFound);
+    // Setting the role an account already has changes nothing, so it leaves no line.
+    if (change.old_role !== change.new_role) {
+      recordAudit(db, {
+        actor: { id: by.id, username: by.username },
+        action: 'role_change',
+        target: `account ${target.id} (${target.username})`,
+        details: { old_role: change.old_role, new_role: change.new_role },
+      });
+    }
+    return requireAccount(db, target.id);
+  });
 }

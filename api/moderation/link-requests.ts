@@ -1,8 +1,10 @@
 /**
  * Creator links: a signed-in account asks for two creators to be linked, a moderator approves (the
  * creators become linked both ways) or rejects the request, and an administrator takes a creator out
- * of its linked accounts. Creators are named by id or public id.
+ * of its linked accounts. Creators are named by id or public id. Reviews and removals write their audit
+ * line ('link_approve', 'link_reject', 'link_remove') in the same transaction as the change.
  */
+import { recordAudit } from '../data/audit-log.ts';
 import { findCreator, linkedCreators, type Creator } from '../data/creators.ts';
 import type { Db } from '../data/db.ts';
 import {
@@ -14,6 +16,7 @@ import {
   rejectLinkRequest,
   unlinkCreator,
 } from '../data/links.ts';
+import { inTransaction } from '../data/util.ts';
 import { CREATOR_NOT_FOUND, ConflictError, NotFoundError, ValidationError } from '../http/errors.ts';
 
 export const LINK_MESSAGES = {
@@ -61,17 +64,41 @@ export function requestLink(
   });
 }
 
+/** Who acts, as the audit log names them. */
+export interface Actor {
+  id: number;
+  username: string;
+}
+
 /** A moderator's decision on a pending request: 404 for an unknown request, 409 once it was reviewed. */
-export function reviewLinkRequest(db: Db, id: number, action: 'approve' | 'reject', reviewerId: number): void {
-  if (!getLinkRequest(db, id)) throw new NotFoundError(LINK_MESSAGES.requestNotFound);
-  const done = (action === 'approve' ? approveLinkRequest : rejectLinkRequest)(db, id, reviewerId);
-  if (!done) throw new ConflictError(LINK_MESSAGES.alreadyReviewed);
+export function reviewLinkRequest(db: Db, id: number, action: 'approve' | 'reject', reviewer: Actor): void {
+  inTransaction(db, () => {
+    const request = getLinkRequest(db, id);
+    if (!request) throw new NotFoundError(LINK_MESSAGES.requestNotFound);
+    const done = (action === 'approve' ? approveLinkRequest : rejectLinkRequest)(db, id, reviewer.id);
+    if (!done) throw new ConflictError(LINK_MESSAGES.alreadyReviewed);
+    const { from_creator: from, to_creator: to } = request;
+    recordAudit(db, {
+      actor: { id: reviewer.id, username: reviewer.username },
+      action: action === 'approve' ? 'link_approve' : 'link_reject',
+      target: `${from.service}/${from.id} ↔ ${to.service}/${to.id}`,
+      reason: request.reason,
+      details: { request: request.id, from: from.name, to: to.name, requester: request.requester.username },
+    });
+  });
 }
 
 /** Takes the creator out of its linked accounts (the others stay linked): 404 when it has none. */
-export function removeCreatorLinks(db: Db, service: string, id: string): void {
-  const creator = requireLinkCreator(db, service, id);
-  if (linkedCreators(db, creator.service, creator.id).length === 0 || !unlinkCreator(db, creator.service, creator.id)) {
-    throw new NotFoundError(LINK_MESSAGES.noLinks);
-  }
+export function removeCreatorLinks(db: Db, service: string, id: string, by: Actor): void {
+  inTransaction(db, () => {
+    const creator = requireLinkCreator(db, service, id);
+    const linked = linkedCreators(db, creator.service, creator.id);
+    if (linked.length === 0 || !unlinkCreator(db, creator.service, creator.id)) throw new NotFoundError(LINK_MESSAGES.noLinks);
+    recordAudit(db, {
+      actor: { id: by.id, username: by.username },
+      action: 'link_remove',
+      target: `${creator.service}/${creator.id}`,
+      details: { name: creator.name, unlinked_from: linked.map((other) => `${other.service}/${other.id}`) },
+    });
+  });
 }

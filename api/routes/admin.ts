@@ -34,7 +34,7 @@ export default defineRoutes(
       response: z.object({ round_id: z.number().int(), requested_at: z.string() }),
       errors: [401, 403],
       handler: ({ deps, account }) => {
-        const requested = requestAutoImportRound(deps.db, account!.id, nowIso());
+        const requested = requestAutoImportRound(deps.db, account!, nowIso());
         return { round_id: requested.id, requested_at: requested.requested_at };
       },
     }),

@@ -17,6 +17,7 @@ import accounts from './accounts.ts';
 import importer from './importer.ts';
 import keys from './keys.ts';
 import admin from './admin.ts';
+import audit from './audit.ts';
 import discord from './discord.ts';
 import community from './community.ts';
 import takedowns from './takedowns.ts';
@@ -36,6 +37,7 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   importer,
   keys,
   admin,
+  audit,
   discord,
   community,
   takedowns,

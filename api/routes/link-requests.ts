@@ -88,7 +88,7 @@ function reviewRoute(action: 'approve' | 'reject') {
     response: message,
     errors: [401, 403, 404, 409],
     handler: ({ params, deps, account }) => {
-      reviewLinkRequest(deps.db, params.id, action, account!.id);
+      reviewLinkRequest(deps.db, params.id, action, account!);
       return { message: action === 'approve' ? LINK_MESSAGES.approved : LINK_MESSAGES.rejected };
     },
   });
@@ -166,8 +166,8 @@ export default defineRoutes(
       params: creatorParams,
       response: message,
       errors: [401, 403, 404],
-      handler: ({ params, deps }) => {
-        removeCreatorLinks(deps.db, params.service, params.id);
+      handler: ({ params, deps, account }) => {
+        removeCreatorLinks(deps.db, params.service, params.id, account!);
         return { message: LINK_MESSAGES.unlinked };
       },
     }),

@@ -89,4 +89,5 @@ export const ROUTE_COVERAGE: Record<string, string> = {
   'POST /api/v1/account/change_password': 'tests/api/routes/accounts.test.ts',
   'POST /api/v1/admin/auto_import': 'tests/api/routes/admin.test.ts',
   'GET /api/v1/admin/auto_import': 'tests/api/routes/admin.test.ts',
+  'GET /api/v1/admin/audit': 'tests/api/routes/audit.test.ts',
 };

@@ -10,6 +10,7 @@ import { generateKeyPairSync, createPrivateKey } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { listAudit } from '@api/data/audit-log.ts';
 import { listAutoImportRounds, requestAutoImportRound } from '@api/data/auto-import.ts';
 import { createImport, getImport, getImportLogs, getImportWorkKey, updateImport } from '@api/data/imports.ts';
 import { markKeyDead, revokeKeys } from '@api/data/auto-import-keys.ts';
@@ -193,6 +194,14 @@ describe('startAutoImportScheduler', () => {
     ]);
     expect(rounds.every((r) => r.finished_at !== null)).toBe(true);
     expect(lines).toContain(`Auto-import round ${requested.id} finished: 1 queued, 0 skipped, 0 failed.`);
+    // Each round's start and end are audit lines by the system; the scheduled one says so.
+    const audit = listAudit(t.db, { action: 'auto_import_round' }, { offset: 0, limit: 10 });
+    expect(audit.map((line) => [line.actor_id, line.target, line.at, line.details])).toEqual([
+      [null, `round ${due.round}`, '2030-01-02T00:00:01', { finished: true, queued: 0, skipped: 1, failed: 0 }],
+      [null, `round ${due.round}`, '2030-01-02T00:00:01', { started: true, scheduled: true }],
+      [null, `round ${requested.id}`, '2030-01-01T00:00:00', { finished: true, queued: 1, skipped: 0, failed: 0 }],
+      [null, `round ${requested.id}`, '2030-01-01T00:00:00', { started: true, scheduled: false }],
+    ]);
   });
 
   it('gives a round to one scheduler only', () => {

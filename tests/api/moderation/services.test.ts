@@ -1,9 +1,10 @@
 /**
  * Link requests and role changes without HTTP: the checks behind the moderation routes, with the
- * statuses and messages they answer.
+ * statuses and messages they answer, and the one audit line each action writes (none when refused).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getAccount } from '@api/data/accounts.ts';
+import { countAudit, listAudit } from '@api/data/audit-log.ts';
 import { linkedCreators, upsertCreator } from '@api/data/creators.ts';
 import { getLinkRequest } from '@api/data/links.ts';
 import { ACCOUNT_MESSAGES, changeAccountRole } from '@api/moderation/account-roles.ts';
@@ -19,6 +20,9 @@ beforeAll(() => {
 });
 afterAll(() => t.cleanup());
 
+const lines = () => countAudit(t.db, {});
+const lastLine = () => listAudit(t.db, {}, { offset: 0, limit: 1 })[0];
+
 describe('link requests', () => {
   it('requests, approves and removes a link, refusing what the routes refuse', () => {
     const asker = signIn(t.db).account;
@@ -32,13 +36,54 @@ describe('link requests', () => {
     );
     const id = (t.db.prepare("SELECT id FROM link_requests WHERE status = 'pending'").get() as { id: number }).id;
     expect(getLinkRequest(t.db, id)!.reason).toBe('same artist');
-    expect(() => reviewLinkRequest(t.db, 9999, 'approve', moderator.id)).toThrow(LINK_MESSAGES.requestNotFound);
-    reviewLinkRequest(t.db, id, 'approve', moderator.id);
+    expect(() => reviewLinkRequest(t.db, 9999, 'approve', moderator)).toThrow(LINK_MESSAGES.requestNotFound);
+    const before = lines();
+    reviewLinkRequest(t.db, id, 'approve', moderator);
     expect(linkedCreators(t.db, 'patreon', '1').map((c) => c.id)).toEqual(['2']);
-    expect(() => reviewLinkRequest(t.db, id, 'reject', moderator.id)).toThrow(LINK_MESSAGES.alreadyReviewed);
-    removeCreatorLinks(t.db, 'fanbox', '2');
+    expect(lines()).toBe(before + 1);
+    expect(lastLine()).toMatchObject({
+      actor_id: moderator.id,
+      actor_name: moderator.username,
+      action: 'link_approve',
+      target: 'patreon/1 ↔ fanbox/2',
+      reason: 'same artist',
+      details: { request: id, from: 'One', to: 'Two', requester: asker.username },
+    });
+    expect(() => reviewLinkRequest(t.db, id, 'reject', moderator)).toThrow(LINK_MESSAGES.alreadyReviewed);
+    expect(lines()).toBe(before + 1);
+    const admin = signIn(t.db, { role: 'administrator' }).account;
+    removeCreatorLinks(t.db, 'fanbox', '2', admin);
     expect(linkedCreators(t.db, 'patreon', '1')).toEqual([]);
-    expect(() => removeCreatorLinks(t.db, 'fanbox', '2')).toThrow(LINK_MESSAGES.noLinks);
+    expect(lines()).toBe(before + 2);
+    expect(lastLine()).toMatchObject({
+      actor_id: admin.id,
+      action: 'link_remove',
+      target: 'fanbox/2',
+      reason: null,
+      details: { name: 'Two', unlinked_from: ['patreon/1'] },
+    });
+    expect(() => removeCreatorLinks(t.db, 'fanbox', '2', admin)).toThrow(LINK_MESSAGES.noLinks);
+    expect(() => removeCreatorLinks(t.db, 'fanbox', '404', admin)).toThrow('Creator not found.');
+    expect(lines()).toBe(before + 2);
+  });
+
+  it('records a rejection with the request and its reason, once', () => {
+    const asker = signIn(t.db).account;
+    const moderator = signIn(t.db, { role: 'moderator' }).account;
+    requestLink(t.db, { service: 'fanbox', id: '2' }, { service: 'patreon', artist_id: 'one', reason: 'not the same' }, asker.id);
+    const id = (t.db.prepare("SELECT id FROM link_requests WHERE status = 'pending'").get() as { id: number }).id;
+    const before = lines();
+    reviewLinkRequest(t.db, id, 'reject', moderator);
+    expect(lines()).toBe(before + 1);
+    expect(lastLine()).toMatchObject({
+      actor_id: moderator.id,
+      action: 'link_reject',
+      target: 'fanbox/2 ↔ patreon/1',
+      reason: 'not the same',
+    });
+    expect(() => reviewLinkRequest(t.db, id, 'approve', moderator)).toThrow(LINK_MESSAGES.alreadyReviewed);
+    expect(linkedCreators(t.db, 'patreon', '1')).toEqual([]);
+    expect(lines()).toBe(before + 1);
   });
 });
 
@@ -47,11 +92,30 @@ describe('role changes', () => {
     const admin = signIn(t.db, { role: 'administrator' }).account;
     const other = signIn(t.db, { role: 'administrator' }).account;
     const target = signIn(t.db).account;
+    const before = lines();
     expect(changeAccountRole(t.db, target.id, 'moderator', admin).role).toBe('moderator');
     expect(getAccount(t.db, target.id)!.role).toBe('moderator');
+    expect(lines()).toBe(before + 1);
+    expect(lastLine()).toMatchObject({
+      actor_id: admin.id,
+      actor_name: admin.username,
+      action: 'role_change',
+      target: `account ${target.id} (${target.username})`,
+      reason: null,
+      details: { old_role: 'consumer', new_role: 'moderator' },
+    });
     expect(() => changeAccountRole(t.db, target.id, 'administrator', admin)).toThrow('Invalid account role.');
     expect(() => changeAccountRole(t.db, admin.id, 'consumer', admin)).toThrow(ACCOUNT_MESSAGES.ownRole);
     expect(() => changeAccountRole(t.db, other.id, 'consumer', admin)).toThrow(ACCOUNT_MESSAGES.administratorRole);
     expect(() => changeAccountRole(t.db, 999999, 'consumer', admin)).toThrow(ACCOUNT_MESSAGES.notFound);
+    expect(lines()).toBe(before + 1);
+  });
+
+  it('writes no line when the account already has the role', () => {
+    const admin = signIn(t.db, { role: 'administrator' }).account;
+    const target = signIn(t.db, { role: 'moderator' }).account;
+    const before = lines();
+    expect(changeAccountRole(t.db, target.id, 'moderator', admin).role).toBe('moderator');
+    expect(lines()).toBe(before);
   });
 });

@@ -6,6 +6,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '@api/app.ts';
 import { getAccount } from '@api/data/accounts.ts';
+import { countAudit, listAudit } from '@api/data/audit-log.ts';
 import { listNotifications } from '@api/data/notifications.ts';
 import { ACCOUNT_MESSAGES } from '@api/moderation/account-roles.ts';
 import { readConfig } from '@api/config.ts';
@@ -51,6 +52,7 @@ describe('account administration', () => {
     const refused = await patch(`/api/v1/account/administrator/account/${consumer.account.id}`, moderator, { role: 'moderator' });
     expect(refused.status).toBe(403);
     expect(getAccount(t.db, consumer.account.id)!.role).toBe('consumer');
+    expect(countAudit(t.db, { action: 'role_change' })).toBe(0);
   });
 
   it('counts and pages accounts with trimmed name and role filters', async () => {
@@ -91,6 +93,15 @@ describe('account administration', () => {
     const answer = await patch(url, admin, { role: 'moderator' });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ id: target.account.id, username: 'promoteme', role: 'moderator' });
+    // One audit line, by the administrator, with the old and new role.
+    expect(listAudit(t.db, { action: 'role_change' }, { offset: 0, limit: 50 })).toEqual([
+      expect.objectContaining({
+        actor_id: admin.account.id,
+        actor_name: 'theadmin',
+        target: `account ${target.account.id} (promoteme)`,
+        details: { old_role: 'consumer', new_role: 'moderator' },
+      }),
+    ]);
     const notes = listNotifications(t.db, target.account.id);
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ type: 1, extra_info: { old_role: 'consumer', new_role: 'moderator' }, is_seen: false });

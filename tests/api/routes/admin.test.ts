@@ -6,6 +6,7 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '@api/app.ts';
+import { listAudit } from '@api/data/audit-log.ts';
 import { CSRF_MESSAGE } from '@api/http/session.ts';
 import { startAutoImportScheduler } from '@api/importer/auto-import-scheduler.ts';
 import { operatorPublicKey } from '@api/importer/operator-key.ts';
@@ -27,6 +28,7 @@ const list = (session?: TestSession) => {
   const call = request(app).get('/api/v1/admin/auto_import');
   return session ? call.set('Cookie', session.cookie) : call;
 };
+const auditLines = () => listAudit(t.db, { action: 'auto_import_round' }, { offset: 0, limit: 50 });
 const rounds = () => (t.db.prepare('SELECT count(*) AS n FROM auto_import_rounds').get() as { n: number }).n;
 
 beforeAll(() => {
@@ -42,6 +44,7 @@ describe('POST /api/v1/admin/auto_import', () => {
     expect((await post()).status).toBe(401);
     for (const role of ['consumer', 'moderator'] as const) expect((await post(signIn(t.db, { role }))).status).toBe(403);
     expect(rounds()).toBe(0);
+    expect(auditLines()).toEqual([]);
   });
 
   it('refuses a cross-site request carrying the session cookie', async () => {
@@ -58,6 +61,15 @@ describe('POST /api/v1/admin/auto_import', () => {
     const again = await post(admin);
     expect(again.body).toEqual(first.body);
     expect(rounds()).toBe(1);
+    // One audit line for the request; the answered-again request adds none.
+    expect(auditLines()).toEqual([
+      expect.objectContaining({
+        actor_id: admin.account.id,
+        actor_name: admin.account.username,
+        target: `round ${first.body.round_id}`,
+        details: { requested: true },
+      }),
+    ]);
   });
 });
 
@@ -87,6 +99,12 @@ describe('GET /api/v1/admin/auto_import', () => {
       { autoStart: false },
     );
     expect(scheduler.tick()?.round).toBe(waiting[0].id);
+    // The auto-import process adds the round's start and end, as the system (no actor).
+    expect(auditLines().map((line) => [line.actor_id, line.target, line.details])).toEqual([
+      [null, `round ${waiting[0].id}`, { finished: true, queued: 0, skipped: 0, failed: 0 }],
+      [null, `round ${waiting[0].id}`, { started: true, scheduled: false }],
+      [admin.account.id, `round ${waiting[0].id}`, { requested: true }],
+    ]);
     const ran = (await list(admin)).body;
     expect(ran[0]).toMatchObject({
       id: waiting[0].id,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiPaths, apiUrl } from '@shared/api-paths.ts';
 import { createApp } from '@api/app.ts';
 import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
+import { listAudit } from '@api/data/audit-log.ts';
 import { linkedCreators, upsertCreator } from '@api/data/creators.ts';
 import { createLinkRequest, getLinkRequest, linkCreators } from '@api/data/links.ts';
 import { LINK_MESSAGES } from '@api/moderation/link-requests.ts';
@@ -44,6 +45,7 @@ const get = (url: string, session: TestSession | null) => {
   const call = request(app).get(url);
   return session ? call.set('Cookie', session.cookie) : call;
 };
+const audit = (action: 'link_approve' | 'link_reject' | 'link_remove') => listAudit(t.db, { action }, { offset: 0, limit: 50 });
 const pendingIds = () =>
   (t.db.prepare(`SELECT id FROM link_requests WHERE status = 'pending' ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
 
@@ -170,9 +172,13 @@ describe('moderator review', () => {
     const refused = await post(apiUrl(apiPaths.approveLinkRequest(id)), consumer);
     expect([refused.status, refused.body]).toEqual([403, { error: 'Account is not moderator.' }]);
     expect(lastChangeId(t.db)).toBe(before);
+    expect(audit('link_approve')).toEqual([]);
 
     const answer = await post(apiUrl(apiPaths.approveLinkRequest(id)), moderator);
     expect([answer.status, answer.body]).toEqual([200, { message: LINK_MESSAGES.approved }]);
+    expect(audit('link_approve')).toEqual([
+      expect.objectContaining({ actor_id: moderator.account.id, actor_name: 'linkmod', target: 'patreon/100 ↔ fanbox/200' }),
+    ]);
     expect(linkedCreators(t.db, 'patreon', '100').map((c) => `${c.service}/${c.id}`)).toEqual(['fanbox/200']);
     expect(linkedCreators(t.db, 'fanbox', '200').map((c) => `${c.service}/${c.id}`)).toEqual(['patreon/100']);
     const changed = readChangesSince(t.db, before)
@@ -186,6 +192,7 @@ describe('moderator review', () => {
 
     const twice = await post(apiUrl(apiPaths.rejectLinkRequest(id)), moderator);
     expect([twice.status, twice.body]).toEqual([409, { error: LINK_MESSAGES.alreadyReviewed }]);
+    expect(audit('link_reject')).toEqual([]);
   });
 
   it('rejects without linking; unknown and malformed ids', async () => {
@@ -200,6 +207,9 @@ describe('moderator review', () => {
     expect([answer.status, answer.body]).toEqual([200, { type: 'api_response', data: { message: LINK_MESSAGES.rejected } }]);
     expect(getLinkRequest(t.db, id)!.status).toBe('rejected');
     expect(linkedCreators(t.db, 'fantia', '300')).toEqual([]);
+    expect(audit('link_reject')).toEqual([
+      expect.objectContaining({ actor_id: admin.account.id, target: 'fantia/300 ↔ patreon/100', reason: null }),
+    ]);
     const unknown = await post('/api/v1/account/moderator/creator_link_requests/99999/approve', moderator);
     expect([unknown.status, unknown.body]).toEqual([404, { error: LINK_MESSAGES.requestNotFound }]);
     const bad = await post('/api/v1/account/moderator/creator_link_requests/0/approve', moderator);
@@ -213,6 +223,7 @@ describe('DELETE /api/v1/{service}/user/{id}/links', () => {
     const refused = await request(app).delete('/api/v1/fanbox/user/200/links').set('Cookie', moderator.cookie);
     expect([refused.status, refused.body]).toEqual([403, { error: 'Account is not administrator.' }]);
     expect(linkedCreators(t.db, 'patreon', '100')).toHaveLength(1);
+    expect(audit('link_remove')).toEqual([]);
 
     const answer = await request(app).delete('/api/v1/fanbox/user/200/links').set('Cookie', admin.cookie);
     expect([answer.status, answer.body]).toEqual([200, { message: LINK_MESSAGES.unlinked }]);
@@ -220,9 +231,17 @@ describe('DELETE /api/v1/{service}/user/{id}/links', () => {
     const changed = readChangesSince(t.db, before).map((c) => `${c.service}/${c.creator_id}`);
     expect(changed).toContain('patreon/100');
     expect(changed).toContain('fanbox/200');
+    expect(audit('link_remove')).toEqual([
+      expect.objectContaining({
+        actor_id: admin.account.id,
+        target: 'fanbox/200',
+        details: { name: 'Alice on fanbox', unlinked_from: ['patreon/100'] },
+      }),
+    ]);
 
     const again = await request(app).delete('/api/v1/fanbox/user/200/links').set('Cookie', admin.cookie);
     expect([again.status, again.body]).toEqual([404, { error: LINK_MESSAGES.noLinks }]);
     expect((await request(app).delete('/api/v1/fanbox/user/999/links').set('Cookie', admin.cookie)).status).toBe(404);
+    expect(audit('link_remove')).toHaveLength(1);
   });
 });
