@@ -2,8 +2,8 @@
  * Running an archive in public:
  * - `do_not_post`: creators (post_id NULL) and single posts removed at their owner's request. Importers
  *   skip what is listed; the removed URLs answer 410 while the entry stands. Lifting deletes the entry.
- * - `audit_log`: every moderator and administrator action, append-only (triggers refuse UPDATE and
- *   DELETE, so nothing in it can be changed through the site). The actor's name is copied so that the
+ * - `audit_log`: every moderator and administrator action, append-only (triggers refuse UPDATE, DELETE
+ *   and an INSERT OR REPLACE over an existing line, so nothing in it can be changed through the site). The actor's name is copied so that the
  *   line reads the same after the account is renamed or gone; actor_id is deliberately not a foreign key.
  * - imports: `gave_up_at` (the worker gave up after its retries; the sealed key is kept for a while so
  *   that an administrator can retry) and `cancelled_at`/`cancelled_by` (an administrator cancelled it).
@@ -42,6 +42,9 @@ const migration: Migration = {
   CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
     BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
   CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+    BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+  CREATE TRIGGER audit_log_no_replace BEFORE INSERT ON audit_log
+    WHEN NEW.id IS NOT NULL AND EXISTS (SELECT 1 FROM audit_log WHERE id = NEW.id)
     BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
 
   ALTER TABLE imports ADD COLUMN gave_up_at TEXT;

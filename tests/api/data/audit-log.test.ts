@@ -45,6 +45,9 @@ describe('audit log', () => {
     expect(() => t.db.prepare('UPDATE audit_log SET actor_id = NULL').run()).toThrow('the audit log is append-only');
     expect(() => t.db.prepare('DELETE FROM audit_log WHERE id = 1').run()).toThrow('the audit log is append-only');
     expect(() => t.db.prepare('DELETE FROM audit_log').run()).toThrow('the audit log is append-only');
+    expect(() => t.db.prepare("INSERT OR REPLACE INTO audit_log (id, action, target) VALUES (1, 'role_change', 'forged')").run()).toThrow(
+      'the audit log is append-only',
+    );
     expect(t.db.prepare('SELECT * FROM audit_log ORDER BY id').all()).toEqual(before);
   });
 
