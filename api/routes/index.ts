@@ -17,6 +17,7 @@ import accounts from './accounts.ts';
 import importer from './importer.ts';
 import keys from './keys.ts';
 import admin from './admin.ts';
+import importsAdmin from './imports-admin.ts';
 import discord from './discord.ts';
 import community from './community.ts';
 
@@ -35,6 +36,7 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   importer,
   keys,
   admin,
+  importsAdmin,
   discord,
   community,
 ];
