@@ -26,4 +26,3 @@ export const importServiceFilter = rule(
 );
 
 export const importsFilterSchema = z.object({ o: offset, state: importStateFilter, service: importServiceFilter });
-export type ImportsFilter = z.output<typeof importsFilterSchema>;
