@@ -164,6 +164,8 @@ export function startImportWorker(
     const heartbeat = setInterval(() => {
       if (!renewImportLease(db, id, owner, later(leaseMs))) controller.abort();
       else if (!enoughDisk()) pauseForDisk();
+      // A long import must not hold back the wipe of other imports' kept keys.
+      sweepSafely();
     }, heartbeatMs);
     heartbeat.unref();
 
@@ -273,6 +275,14 @@ export function startImportWorker(
     lastSweep = Date.now();
     const wiped = wipeExpiredRetryKeys(db, nowIso(new Date(lastSweep - config.importRetryKeepHours * 3600_000)));
     if (wiped > 0) deps.log?.(`Import worker: wiped the kept session keys of ${wiped} import(s) that gave up.`);
+  };
+
+  const sweepSafely = () => {
+    try {
+      sweep();
+    } catch (error) {
+      deps.log?.(`Import worker: the sweep of kept keys failed (${(error as Error).message}); it runs again later.`);
+    }
   };
 
   const runOnce = (): Promise<boolean> => {

@@ -210,6 +210,25 @@ describe('giving up and retry', () => {
     expect(() => retryImport(t.db, old, admin())).toThrow(IMPORT_ACTION_MESSAGES.keyGone);
     expect(serverLog).toContain('Import worker: wiped the kept session keys of 1 import(s) that gave up.');
   });
+
+  it('sweeps during a long import too (from the heartbeat)', async () => {
+    const old = queue('gave-up-during');
+    await worker(failing, { maxRetries: 0 }).runOnce();
+    const long = queue('long-running');
+    const g = gated();
+    const w = worker(
+      steppingImporter(2, 1, g.gate, () => g.reached(), []),
+      { heartbeatMs: 20, sweepEveryMs: 10 },
+    );
+    const done = w.runOnce();
+    await g.paused;
+    t.db.prepare('UPDATE imports SET gave_up_at = ? WHERE id = ?').run(hoursAgo(73), old);
+    await expect.poll(() => getImportWorkKey(t.db, old), { timeout: 2000 }).toBeUndefined();
+    expect(getAdminImport(t.db, long)?.state).toBe('running');
+    g.open();
+    await done;
+    expect(getAdminImport(t.db, long)?.state).toBe('finished');
+  });
 });
 
 describe('low disk space', () => {
