@@ -116,6 +116,7 @@ export function startImportWorker(
   const sweepEveryMs = options.sweepEveryMs ?? 60_000;
   let lastSweep = Number.NEGATIVE_INFINITY;
   let claimRefusedForDisk = false;
+  let diskUnreadableLogged = false;
 
   // The rule of api/server/disk.ts hasEnoughDisk, with the reading injectable. An unreadable disk does not
   // stop imports (the writes themselves would fail and be retried).
@@ -124,7 +125,8 @@ export function startImportWorker(
     try {
       return readFreeBytes() >= config.minFreeDiskMb * 1024 * 1024;
     } catch (error) {
-      deps.log?.(`Import worker: free disk space unreadable (${(error as Error).message}).`);
+      if (!diskUnreadableLogged) deps.log?.(`Import worker: free disk space unreadable (${(error as Error).message}).`);
+      diskUnreadableLogged = true;
       return true;
     }
   };
