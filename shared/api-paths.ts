@@ -53,6 +53,9 @@ export const apiPaths = {
   searchHash: v1('/search_hash/{hash}', 'GET'),
   importerSubmit: v1('/importer/submit', 'POST'),
   importStatus: v1('/imports/{id}', 'GET'),
+  adminImports: v1('/admin/imports', 'GET'),
+  adminImportRetry: v1('/admin/imports/{id}/retry', 'POST'),
+  adminImportCancel: v1('/admin/imports/{id}/cancel', 'POST'),
   sharesUpload: v1('/shares/upload', 'GET', 'POST'),
 } as const;
 

@@ -78,6 +78,15 @@ export function adminAccountsUrl(page: number, filter: { name?: string; role?: s
   return `/account/administrator/accounts/${page}${query ? `?${query}` : ''}`;
 }
 
+/** The administrators' imports dashboard, keeping the state and service filters (empty ones left out). */
+export function adminImportsUrl(filter: { state?: string; service?: string } = {}): string {
+  const query = new URLSearchParams();
+  if (filter.state) query.set('state', filter.state);
+  if (filter.service) query.set('service', filter.service);
+  const text = query.toString();
+  return `/account/administrator/imports${text ? `?${text}` : ''}`;
+}
+
 export function adminAccountUrl(accountId: number): string {
   return `/account/administrator/account/${accountId}`;
 }
@@ -182,6 +191,7 @@ export const ACCOUNT_PAGES = {
   linkRequests: '/account/moderator/tasks/creator_links',
   manageAccounts: '/account/administrator/accounts',
   auditLog: '/account/administrator/audit',
+  manageImports: '/account/administrator/imports',
   register: '/authentication/register',
   login: '/authentication/login',
   logout: '/authentication/logout',

@@ -26,6 +26,11 @@ export interface Import {
   finished_at: string | null;
   key_failed_at: string | null;
   is_key_invalid: boolean;
+  /** The worker gave up after its retries (the sealed key is kept for IMPORT_RETRY_KEEP_HOURS). */
+  gave_up_at: string | null;
+  cancelled_at: string | null;
+  /** The administrator who cancelled it (NULL once that account is gone). */
+  cancelled_by: number | null;
 }
 
 export interface ImportInput {
@@ -65,7 +70,7 @@ export type ImportUpdate = Partial<
 
 const IMPORT_COLUMNS = `id, service, account_id, key_id, priority, sub_count, save_dms, save_session_key, auto_import,
   channel_ids, created_at, first_started_at, retry_count, current_try_started_at, resuming_at, finished_at, key_failed_at,
-  is_key_invalid`;
+  is_key_invalid, gave_up_at, cancelled_at, cancelled_by`;
 
 type ImportRow = Omit<Import, 'save_dms' | 'save_session_key' | 'auto_import' | 'is_key_invalid'> & {
   save_dms: number;
@@ -139,6 +144,8 @@ export type PublicImport = Pick<
   | 'finished_at'
   | 'key_failed_at'
   | 'is_key_invalid'
+  | 'gave_up_at'
+  | 'cancelled_at'
 >;
 
 export function publicImport(i: Import): PublicImport {
@@ -156,6 +163,8 @@ export function publicImport(i: Import): PublicImport {
     finished_at: i.finished_at,
     key_failed_at: i.key_failed_at,
     is_key_invalid: i.is_key_invalid,
+    gave_up_at: i.gave_up_at,
+    cancelled_at: i.cancelled_at,
   };
 }
 
@@ -287,5 +296,67 @@ export function getImportWorkKey(db: Db, id: string): Buffer | undefined {
 export function replaceImportWorkKey(db: Db, id: string, sealed: Buffer): boolean {
   return (
     stmt(db, 'UPDATE imports SET work_key = ? WHERE id = ? AND finished_at IS NULL AND work_key IS NOT NULL').run(sealed, id).changes > 0
+  );
+}
+
+// Giving up, retrying and cancelling -----------------------------------------------------------------
+
+/**
+ * Ends an import held by owner after its last retry: finished and gave_up_at, lease freed, but the sealed
+ * key and the cursor are kept so that an administrator can retry it (wipeExpiredRetryKeys ends that).
+ */
+export function giveUpImport(db: Db, id: string, owner: string, retryCount: number, now: string = nowIso()): boolean {
+  return inTransaction(db, () => {
+    if (!holdsImportLease(db, id, owner)) return false;
+    stmt(
+      db,
+      `UPDATE imports SET finished_at = ?, gave_up_at = ?, retry_count = ?, lease_owner = NULL, lease_expires_at = NULL
+        WHERE id = ?`,
+    ).run(now, now, retryCount, id);
+    return true;
+  });
+}
+
+/** Wipes the sealed key and cursor of imports that gave up before `before`. @returns how many */
+export function wipeExpiredRetryKeys(db: Db, before: string): number {
+  return stmt(
+    db,
+    `UPDATE imports SET work_key = NULL, cursor = NULL
+      WHERE gave_up_at IS NOT NULL AND gave_up_at <= ? AND (work_key IS NOT NULL OR cursor IS NOT NULL)`,
+  ).run(before).changes;
+}
+
+/** Whether an import still has its sealed key (not the key itself). */
+export function hasImportWorkKey(db: Db, id: string): boolean {
+  return stmt(db, 'SELECT 1 FROM imports WHERE id = ? AND work_key IS NOT NULL').get(id) !== undefined;
+}
+
+/**
+ * Ends an import that has not ended (queued, waiting or running) as cancelled: finished, lease freed
+ * (a running worker's next step or heartbeat finds it gone), sealed key and cursor wiped.
+ * @returns false when it had already ended
+ */
+export function cancelImportRow(db: Db, id: string, by: number | null, now: string = nowIso()): boolean {
+  return (
+    stmt(
+      db,
+      `UPDATE imports SET finished_at = ?, cancelled_at = ?, cancelled_by = ?, lease_owner = NULL, lease_expires_at = NULL,
+              work_key = NULL, cursor = NULL
+        WHERE id = ? AND finished_at IS NULL`,
+    ).run(now, now, by, id).changes > 0
+  );
+}
+
+/**
+ * Puts an import that gave up (key not refused, sealed key still kept) back in the queue with no
+ * retries counted; it resumes from its cursor. @returns false when it is not such an import
+ */
+export function requeueGaveUpImport(db: Db, id: string): boolean {
+  return (
+    stmt(
+      db,
+      `UPDATE imports SET finished_at = NULL, gave_up_at = NULL, resuming_at = NULL, retry_count = 0
+        WHERE id = ? AND gave_up_at IS NOT NULL AND is_key_invalid = 0 AND cancelled_at IS NULL AND work_key IS NOT NULL`,
+    ).run(id).changes > 0
   );
 }

@@ -4,7 +4,12 @@
  * importer runs, and ends it: Finished, Failed (key rejected), or back in the queue with resuming_at
  * (transient error, exponential backoff). One import at a time per worker; several workers (processes)
  * may share a database, the lease keeps them apart. The session key is opened from the import row only
- * in memory and wiped from the row when the import ends; it never reaches a log line.
+ * in memory and wiped from the row when the import ends; it never reaches a log line. An import that
+ * gave up after its retries keeps its sealed key for IMPORT_RETRY_KEEP_HOURS (an administrator may
+ * retry it); a sweep at most once a minute wipes it after that. An administrator's cancel frees the
+ * lease, so the next step or heartbeat stops the import with nothing more written. Below
+ * MIN_FREE_DISK_MB of free space the worker claims nothing, and a running import pauses (lease given
+ * back, resuming a minute later without a retry counted) until space returns.
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
@@ -14,16 +19,20 @@ import {
   appendImportLog,
   claimNextImport,
   endImport,
+  getImport,
   getImportCursor,
   getImportWorkKey,
+  giveUpImport,
   holdsImportLease,
   releaseImportLease,
   renewImportLease,
   setImportCursor,
   updateImport,
+  wipeExpiredRetryKeys,
   type Import,
 } from '../data/imports.ts';
 import { markKeyDead } from '../data/auto-import-keys.ts';
+import { freeDiskBytes } from '../server/disk.ts';
 import { inTransaction, nowIso } from '../data/util.ts';
 import { redactCredential } from './credential.ts';
 import { openForWorker, SealedKeyError } from './work-key.ts';
@@ -48,6 +57,10 @@ export interface WorkerOptions {
   autoStart?: boolean;
   /** Which importer runs a service (tests); default importerFor. */
   importers?: (service: string) => PaysiteImporter;
+  /** Free bytes on the data folder's disk (tests); default freeDiskBytes(DATA_DIR) of api/server/disk.ts. */
+  freeDiskBytes?: () => number;
+  /** How often the sweep of expired retry keys runs at most; default a minute. */
+  sweepEveryMs?: number;
 }
 
 export interface ImportWorker {
@@ -68,7 +81,16 @@ export const WORKER_LINES = {
   gaveUp: (retries: number) => `Gave up after ${retries} retries.`,
   unexpected: 'Unexpected importer error; retrying later.',
   stopped: 'The worker stopped; the import will resume.',
+  diskLow: (mb: number) => `Free disk space is below ${mb} MB; the import pauses until space returns.`,
 } as const;
+
+/** How long an import paused for disk space waits before the worker looks again. */
+const DISK_PAUSE_MS = 60_000;
+
+/** Thrown inside a step when free space is below the floor: the step writes nothing. */
+class DiskLowError extends Error {
+  override name = 'DiskLowError';
+}
 
 const later = (ms: number) => nowIso(new Date(Date.now() + ms));
 
@@ -90,6 +112,24 @@ export function startImportWorker(
   const owner = options.owner ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const importers = options.importers ?? ((service: string) => importerFor(service));
   const { db, config } = deps;
+  const readFreeBytes = options.freeDiskBytes ?? (() => freeDiskBytes(config.dataDir));
+  const sweepEveryMs = options.sweepEveryMs ?? 60_000;
+  let lastSweep = Number.NEGATIVE_INFINITY;
+  let claimRefusedForDisk = false;
+  let diskUnreadableLogged = false;
+
+  // The rule of api/server/disk.ts hasEnoughDisk, with the reading injectable. An unreadable disk does not
+  // stop imports (the writes themselves would fail and be retried).
+  const enoughDisk = (): boolean => {
+    if (config.minFreeDiskMb <= 0) return true;
+    try {
+      return readFreeBytes() >= config.minFreeDiskMb * 1024 * 1024;
+    } catch (error) {
+      if (!diskUnreadableLogged) deps.log?.(`Import worker: free disk space unreadable (${(error as Error).message}).`);
+      diskUnreadableLogged = true;
+      return true;
+    }
+  };
   const stopController = new AbortController();
   let running: Promise<boolean> | undefined;
 
@@ -116,8 +156,18 @@ export function startImportWorker(
     const controller = new AbortController();
     const onStop = () => controller.abort();
     stopController.signal.addEventListener('abort', onStop);
+    // Disk space is read before every step (no step commits below the floor) and on every heartbeat (a long
+    // download between two steps stops too); either way the import pauses from its last committed cursor.
+    let diskLow = false;
+    const pauseForDisk = () => {
+      diskLow = true;
+      controller.abort();
+    };
     const heartbeat = setInterval(() => {
       if (!renewImportLease(db, id, owner, later(leaseMs))) controller.abort();
+      else if (!enoughDisk()) pauseForDisk();
+      // A long import must not hold back the wipe of other imports' kept keys.
+      sweepSafely();
     }, heartbeatMs);
     heartbeat.unref();
 
@@ -133,7 +183,14 @@ export function startImportWorker(
       cursor: <T>() => getImportCursor(db, id) as T | undefined,
       step: (fn, commit) =>
         inTransaction(db, () => {
-          if (!holdsImportLease(db, id, owner)) throw new LeaseLostError('lease lost');
+          if (!holdsImportLease(db, id, owner)) {
+            controller.abort();
+            throw new LeaseLostError('lease lost');
+          }
+          if (!enoughDisk()) {
+            pauseForDisk();
+            throw new DiskLowError('free disk space below the floor');
+          }
           const result = fn();
           if (commit.cursor !== undefined) setImportCursor(db, id, commit.cursor);
           for (const line of commit.log ?? []) appendImportLog(db, id, redact(line, key));
@@ -148,9 +205,13 @@ export function startImportWorker(
       signal: controller.signal,
     };
 
-    // Stopped (SIGTERM or lost lease): the cursor holds the position; another start resumes from it.
+    // Stopped (SIGTERM, lost or cancelled lease, low disk): the cursor holds the position; another start
+    // resumes from it. A lost or cancelled lease writes nothing (the release matches no row).
     const stopped = () => {
-      if (stopController.signal.aborted && releaseImportLease(db, id, owner)) appendImportLog(db, id, WORKER_LINES.stopped);
+      if (diskLow && releaseImportLease(db, id, owner, { resuming_at: later(DISK_PAUSE_MS) }))
+        appendImportLog(db, id, WORKER_LINES.diskLow(config.minFreeDiskMb));
+      else if (stopController.signal.aborted && releaseImportLease(db, id, owner)) appendImportLog(db, id, WORKER_LINES.stopped);
+      else if (!holdsImportLease(db, id, owner)) deps.log?.(leaseEnded(id));
     };
     try {
       await importers(job.service).run(ctx);
@@ -169,7 +230,7 @@ export function startImportWorker(
   const handleFailure = (job: Import, error: unknown, key: string) => {
     const id = job.id;
     if (error instanceof LeaseLostError) {
-      deps.log?.(`Import ${id}: lease lost to another worker; stopped.`);
+      deps.log?.(leaseEnded(id));
       return;
     }
     if (error instanceof KeyRejectedError) {
@@ -183,8 +244,8 @@ export function startImportWorker(
     const retries = job.retry_count + 1;
     if (!(error instanceof TransientError)) deps.log?.(`Import ${id}: unexpected ${redact(String((error as Error)?.stack ?? error), key)}`);
     if (retries > maxRetries) {
-      if (endImport(db, id, owner, { finished_at: nowIso(), retry_count: retries - 1 }))
-        appendImportLog(db, id, WORKER_LINES.gaveUp(retries - 1));
+      // The sealed key and cursor stay for IMPORT_RETRY_KEEP_HOURS, for an administrator's retry.
+      if (giveUpImport(db, id, owner, retries - 1)) appendImportLog(db, id, WORKER_LINES.gaveUp(retries - 1));
       return;
     }
     const wait = Math.min(
@@ -203,9 +264,39 @@ export function startImportWorker(
     }
   };
 
+  // For the server log only; the import's own log gets nothing from a worker that no longer holds it.
+  const leaseEnded = (id: string) =>
+    getImport(db, id)?.cancelled_at
+      ? `Import ${id}: cancelled by an administrator; stopped.`
+      : `Import ${id}: lease lost to another worker; stopped.`;
+
+  // Wipes the kept keys of imports that gave up longer than IMPORT_RETRY_KEEP_HOURS ago; cheap, and at
+  // most once per sweepEveryMs.
+  const sweep = () => {
+    if (Date.now() - lastSweep < sweepEveryMs) return;
+    lastSweep = Date.now();
+    const wiped = wipeExpiredRetryKeys(db, nowIso(new Date(lastSweep - config.importRetryKeepHours * 3600_000)));
+    if (wiped > 0) deps.log?.(`Import worker: wiped the kept session keys of ${wiped} import(s) that gave up.`);
+  };
+
+  const sweepSafely = () => {
+    try {
+      sweep();
+    } catch (error) {
+      deps.log?.(`Import worker: the sweep of kept keys failed (${(error as Error).message}); it runs again later.`);
+    }
+  };
+
   const runOnce = (): Promise<boolean> => {
     if (running || stopController.signal.aborted) return running ?? Promise.resolve(false);
     running = (async () => {
+      sweep();
+      if (!enoughDisk()) {
+        if (!claimRefusedForDisk) deps.log?.(`Import worker: free disk space is below ${config.minFreeDiskMb} MB; claiming nothing.`);
+        claimRefusedForDisk = true;
+        return false;
+      }
+      claimRefusedForDisk = false;
       const job = claimNextImport(db, owner, later(leaseMs));
       if (!job) return false;
       deps.log?.(`Import ${job.id} (${job.service}) claimed.`);

@@ -26,6 +26,8 @@ const importShape = z.object({
   finished_at: z.string().nullable(),
   key_failed_at: z.string().nullable(),
   is_key_invalid: z.boolean(),
+  gave_up_at: z.string().nullable().meta({ description: 'The worker gave up after its retries (the import failed).' }),
+  cancelled_at: z.string().nullable().meta({ description: 'An administrator cancelled the import.' }),
   logs: z.array(z.string()).meta({ description: "The import's log lines, oldest first (as /importer/logs/{id})." }),
 });
 

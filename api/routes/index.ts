@@ -18,6 +18,7 @@ import importer from './importer.ts';
 import keys from './keys.ts';
 import admin from './admin.ts';
 import audit from './audit.ts';
+import importsAdmin from './imports-admin.ts';
 import discord from './discord.ts';
 import community from './community.ts';
 import takedowns from './takedowns.ts';
@@ -38,6 +39,7 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   keys,
   admin,
   audit,
+  importsAdmin,
   discord,
   community,
   takedowns,

@@ -8,6 +8,7 @@ import { ApiError, api } from '@site/client/api-client.ts';
 import { apiPaths } from '@shared/api-paths.ts';
 import { IMPORT_POLL_MS } from '@shared/constants.ts';
 import { formatDateTime } from '@shared/format.ts';
+import { importStatusLabel } from '@shared/import-state.ts';
 import { paysiteLabel } from '@shared/paysites/index.ts';
 import type { ImportView } from '@site/loaders/importer.ts';
 
@@ -16,11 +17,6 @@ export const NOT_FOUND = 'Your import could not be found.';
 interface Props {
   importId: string;
   initial: { view: ImportView; logs: string[] } | null;
-}
-
-export function importStatus(view: ImportView): 'Finished' | 'Failed' | 'In Progress' {
-  if (view.is_key_invalid) return 'Failed';
-  return view.finished_at ? 'Finished' : 'In Progress';
 }
 
 const when = (value: string | null) => (value ? <time dateTime={value}>{formatDateTime(value)}</time> : '—');
@@ -52,7 +48,8 @@ export default function ImportStatus({ importId, initial }: Props) {
   if (!state) return <p className="import-missing error">{NOT_FOUND}</p>;
   const { view, logs } = state;
   const rows: [string, ReactNode][] = [
-    ['Status', importStatus(view)],
+    // Finished, Failed (key refused or gave up), Cancelled or In Progress.
+    ['Status', importStatusLabel(view)],
     ['Service', paysiteLabel(view.service)],
     ['Priority', view.priority],
     ['Subscriptions', view.sub_count ?? '—'],
@@ -64,6 +61,7 @@ export default function ImportStatus({ importId, initial }: Props) {
     ['Resuming at', when(view.resuming_at)],
     ['Finished at', when(view.finished_at)],
     ['Key failed at', when(view.key_failed_at)],
+    ...(view.cancelled_at ? ([['Cancelled at', when(view.cancelled_at)]] as [string, ReactNode][]) : []),
   ];
   const shownLogs = newestFirst ? [...logs].reverse() : logs;
 

@@ -108,10 +108,12 @@ describe('queueing', () => {
     });
     expect(Object.keys(status.body).sort()).toEqual(
       [
+        'cancelled_at',
         'created_at',
         'current_try_started_at',
         'finished_at',
         'first_started_at',
+        'gave_up_at',
         'id',
         'is_key_invalid',
         'key_failed_at',

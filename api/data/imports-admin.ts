@@ -1,0 +1,134 @@
+/**
+ * The administrators' view of the import queue (docs/product.md#imports-dashboard): every import with
+ * its state, submitter, last log line and lease, newest first, filtered by state and service. Never the
+ * key, its fingerprint, the sealed work key, the cursor or the channel ids: only whether a sealed key is
+ * still kept (for can_retry).
+ */
+import { stmt, type Db } from './db.ts';
+import { nowIso } from './util.ts';
+import { importState, type ImportState } from '@shared/import-state.ts';
+
+export interface AdminImport {
+  id: string;
+  service: string;
+  state: ImportState;
+  submitter: { id: number; username: string } | null;
+  created_at: string;
+  first_started_at: string | null;
+  finished_at: string | null;
+  retry_count: number;
+  resuming_at: string | null;
+  last_log_line: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  can_retry: boolean;
+  can_cancel: boolean;
+}
+
+export interface AdminImportsFilter {
+  state?: ImportState;
+  service?: string;
+}
+
+/**
+ * The state rule of shared/import-state.ts (importState) in SQL, for filtering; `?` twice is now.
+ * tests/shared/import-state.test.ts checks that both name every kind of row the same.
+ */
+const STATE_SQL = `CASE
+  WHEN i.cancelled_at IS NOT NULL THEN 'cancelled'
+  WHEN i.is_key_invalid = 1 OR i.gave_up_at IS NOT NULL THEN 'failed'
+  WHEN i.finished_at IS NOT NULL THEN 'finished'
+  WHEN i.lease_owner IS NOT NULL AND i.lease_expires_at > ? THEN 'running'
+  WHEN i.resuming_at > ? THEN 'waiting'
+  ELSE 'queued' END`;
+
+interface Row {
+  id: string;
+  service: string;
+  account_id: number | null;
+  username: string | null;
+  created_at: string;
+  first_started_at: string | null;
+  finished_at: string | null;
+  retry_count: number;
+  resuming_at: string | null;
+  is_key_invalid: number;
+  gave_up_at: string | null;
+  cancelled_at: string | null;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  has_work_key: number;
+  last_log_line: string | null;
+  sql_state: ImportState;
+}
+
+function where(filter: AdminImportsFilter, now: string): { sql: string; args: unknown[] } {
+  const parts: string[] = [];
+  const args: unknown[] = [];
+  if (filter.state) {
+    parts.push(`(${STATE_SQL}) = ?`);
+    args.push(now, now, filter.state);
+  }
+  if (filter.service) {
+    parts.push('i.service = ?');
+    args.push(filter.service);
+  }
+  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args };
+}
+
+function toAdminImport(row: Row, now: string): AdminImport {
+  const state = importState({ ...row, is_key_invalid: row.is_key_invalid === 1 }, now);
+  return {
+    id: row.id,
+    service: row.service,
+    state,
+    submitter: row.account_id != null && row.username != null ? { id: row.account_id, username: row.username } : null,
+    created_at: row.created_at,
+    first_started_at: row.first_started_at,
+    finished_at: row.finished_at,
+    retry_count: row.retry_count,
+    resuming_at: row.resuming_at,
+    last_log_line: row.last_log_line,
+    lease_owner: state === 'running' ? row.lease_owner : null,
+    lease_expires_at: state === 'running' ? row.lease_expires_at : null,
+    can_retry: state === 'failed' && row.gave_up_at !== null && row.is_key_invalid === 0 && row.has_work_key === 1,
+    can_cancel: state === 'queued' || state === 'running' || state === 'waiting',
+  };
+}
+
+const SELECT = `SELECT i.id, i.service, i.account_id, a.username, i.created_at, i.first_started_at, i.finished_at, i.retry_count,
+       i.resuming_at, i.is_key_invalid, i.gave_up_at, i.cancelled_at, i.lease_owner, i.lease_expires_at,
+       (i.work_key IS NOT NULL) AS has_work_key,
+       (SELECT line FROM import_logs l WHERE l.import_id = i.id ORDER BY l.id DESC LIMIT 1) AS last_log_line,
+       ${STATE_SQL} AS sql_state
+  FROM imports i LEFT JOIN accounts a ON a.id = i.account_id`;
+
+/** Newest first (imports_created). */
+export function listAdminImports(
+  db: Db,
+  filter: AdminImportsFilter,
+  page: { offset: number; limit: number },
+  now: string = nowIso(),
+): AdminImport[] {
+  const w = where(filter, now);
+  return stmt<Row>(db, `${SELECT} ${w.sql} ORDER BY i.created_at DESC, i.id DESC LIMIT ? OFFSET ?`)
+    .all(now, now, ...w.args, page.limit, page.offset)
+    .map((row) => toAdminImport(row, now));
+}
+
+export function countAdminImports(db: Db, filter: AdminImportsFilter, now: string = nowIso()): number {
+  const w = where(filter, now);
+  return stmt<{ n: number }>(db, `SELECT count(*) AS n FROM imports i ${w.sql}`).get(...w.args)?.n ?? 0;
+}
+
+export function getAdminImport(db: Db, id: string, now: string = nowIso()): AdminImport | undefined {
+  const row = stmt<Row>(db, `${SELECT} WHERE i.id = ?`).get(now, now, id);
+  return row && toAdminImport(row, now);
+}
+
+/** Both state rules for every import (tests: the SQL filter and importState must agree). */
+export function importStatesBothWays(db: Db, now: string = nowIso()): Array<{ id: string; sql: ImportState; ts: ImportState }> {
+  return stmt<Row>(db, `${SELECT} ORDER BY i.id`)
+    .all(now, now)
+    .map((row) => ({ id: row.id, sql: row.sql_state, ts: toAdminImport(row, now).state }));
+}

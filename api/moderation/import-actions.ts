@@ -1,0 +1,54 @@
+/**
+ * An administrator's retry and cancel of an import (docs/product.md#imports-dashboard). Each is one
+ * transaction: the import's change, its log line and the audit line land together or not at all.
+ * A running worker sees a cancel at its next step or heartbeat and stops writing (api/importer/worker.ts).
+ */
+import type { Account } from '../data/accounts.ts';
+import { recordAudit } from '../data/audit-log.ts';
+import type { Db } from '../data/db.ts';
+import { getAdminImport, type AdminImport } from '../data/imports-admin.ts';
+import { appendImportLog, cancelImportRow, getImport, hasImportWorkKey, requeueGaveUpImport } from '../data/imports.ts';
+import { inTransaction } from '../data/util.ts';
+import { ConflictError, NotFoundError } from '../http/errors.ts';
+import { importState } from '@shared/import-state.ts';
+
+export const IMPORT_ACTION_MESSAGES = {
+  notFound: 'Import not found.',
+  keyGone: "This import's session key is gone; it cannot be retried.",
+  notFailed: 'Only a failed import can be retried.',
+  notCancellable: 'Only a queued, waiting or running import can be cancelled.',
+  retried: 'Retried by an administrator.',
+  cancelled: 'Cancelled by an administrator.',
+} as const;
+
+const actor = (by: Account) => ({ id: by.id, username: by.username });
+
+function requireImport(db: Db, id: string) {
+  const found = getImport(db, id);
+  if (!found) throw new NotFoundError(IMPORT_ACTION_MESSAGES.notFound);
+  return found;
+}
+
+/** Puts a gave-up import whose sealed key is kept back in the queue. 404, or 409 with the reason. */
+export function retryImport(db: Db, id: string, by: Account): AdminImport {
+  inTransaction(db, () => {
+    const found = requireImport(db, id);
+    if (importState(found) !== 'failed') throw new ConflictError(IMPORT_ACTION_MESSAGES.notFailed);
+    if (found.is_key_invalid || !hasImportWorkKey(db, id) || !requeueGaveUpImport(db, id))
+      throw new ConflictError(IMPORT_ACTION_MESSAGES.keyGone);
+    appendImportLog(db, id, IMPORT_ACTION_MESSAGES.retried);
+    recordAudit(db, { actor: actor(by), action: 'import_retry', target: `import ${id} (${found.service})` });
+  });
+  return getAdminImport(db, id)!;
+}
+
+/** Ends a queued, waiting or running import at once. 404, or 409 once it has ended. */
+export function cancelImport(db: Db, id: string, by: Account): AdminImport {
+  inTransaction(db, () => {
+    const found = requireImport(db, id);
+    if (!cancelImportRow(db, id, by.id)) throw new ConflictError(IMPORT_ACTION_MESSAGES.notCancellable);
+    appendImportLog(db, id, IMPORT_ACTION_MESSAGES.cancelled);
+    recordAudit(db, { actor: actor(by), action: 'import_cancel', target: `import ${id} (${found.service})` });
+  });
+  return getAdminImport(db, id)!;
+}
