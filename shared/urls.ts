@@ -171,6 +171,7 @@ export const ACCOUNT_PAGES = {
   favoriteArtists: '/account/favorites/artists',
   favoritePosts: '/account/favorites/posts',
   linkRequests: '/account/moderator/tasks/creator_links',
+  flaggedPosts: '/account/moderator/flags',
   manageAccounts: '/account/administrator/accounts',
   register: '/authentication/register',
   login: '/authentication/login',
