@@ -42,6 +42,8 @@ export const apiPaths = {
   linkRequests: v1('/account/moderator/tasks/creator_links', 'GET'),
   approveLinkRequest: v1('/account/moderator/creator_link_requests/{id}/approve', 'POST'),
   rejectLinkRequest: v1('/account/moderator/creator_link_requests/{id}/reject', 'POST'),
+  moderatorFlags: v1('/account/moderator/flags', 'GET'),
+  moderatorFlag: v1('/account/moderator/flags/{service}/{user}/{post}', 'DELETE'),
   accountRole: v1('/account/administrator/account/{id}', 'PATCH'),
   takedownCreator: v1('/admin/takedown/{service}/user/{id}', 'POST'),
   takedownPost: v1('/admin/takedown/{service}/user/{id}/post/{post}', 'POST'),

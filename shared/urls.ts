@@ -189,6 +189,7 @@ export const ACCOUNT_PAGES = {
   favoriteArtists: '/account/favorites/artists',
   favoritePosts: '/account/favorites/posts',
   linkRequests: '/account/moderator/tasks/creator_links',
+  flaggedPosts: '/account/moderator/flags',
   manageAccounts: '/account/administrator/accounts',
   auditLog: '/account/administrator/audit',
   manageImports: '/account/administrator/imports',

@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'auto_import_round',
   'import_retry',
   'import_cancel',
+  'flag_dismiss',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

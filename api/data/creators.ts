@@ -6,6 +6,7 @@
 import { stmt, type Db } from './db.ts';
 import { recordChange } from './changes.ts';
 import { nowEpoch } from './util.ts';
+import { isCreatorListed } from './do-not-post.ts';
 import { epochToIso } from '@shared/format.ts';
 import type { CreatorFields, Creator } from '@shared/shapes/creators.ts';
 export type { CreatorFields, Creator };
@@ -169,9 +170,11 @@ export function randomCreator(db: Db, random: () => number = Math.random): { ser
 /**
  * Inserts or updates a creator and records a 'creator' change when anything differs.
  * Omitted optional fields keep the stored value (indexed/updated default to now for a new creator).
+ * A creator on the do-not-post list is never written: 'unchanged'.
  * @returns what happened
  */
 export function upsertCreator(db: Db, input: CreatorInput): 'inserted' | 'updated' | 'unchanged' {
+  if (isCreatorListed(db, input.service, input.id)) return 'unchanged';
   const existing = getCreator(db, input.service, input.id);
   const now = nowEpoch();
   const next = {

@@ -21,3 +21,43 @@ export function flagPost(
 export function isPostFlagged(db: Db, service: string, creatorId: string, postId: string): boolean {
   return !!stmt(db, 'SELECT 1 FROM flags WHERE service = ? AND "user" = ? AND post_id = ? LIMIT 1').get(service, creatorId, postId);
 }
+
+/** Deletes a post's flags (it was fetched again, or a moderator dismissed them). @returns how many */
+export function clearPostFlags(db: Db, service: string, creatorId: string, postId: string): number {
+  return stmt(db, 'DELETE FROM flags WHERE service = ? AND "user" = ? AND post_id = ?').run(service, creatorId, postId).changes;
+}
+
+/** A flagged post for the moderators' list. */
+export interface FlaggedPost {
+  service: string;
+  user: string;
+  id: string;
+  title: string;
+  creator_name: string | null;
+  /** The latest flag's time (ISO). */
+  flagged_at: string;
+  flag_count: number;
+  /** The distinct reasons given, newest first. */
+  reasons: string[];
+}
+
+/** Flagged posts, the most recently flagged first. */
+export function listFlaggedPosts(db: Db, page: { offset: number; limit: number }): FlaggedPost[] {
+  const rows = stmt<Omit<FlaggedPost, 'reasons'> & { reasons: string }>(
+    db,
+    `SELECT f.service, f."user", f.post_id AS id, p.title, c.name AS creator_name, max(f.created_at) AS flagged_at,
+            count(*) AS flag_count, json_group_array(f.reason) AS reasons
+       FROM (SELECT * FROM flags ORDER BY created_at DESC, id DESC) f
+       JOIN posts p ON p.service = f.service AND p."user" = f."user" AND p.id = f.post_id
+       LEFT JOIN creators c ON c.service = f.service AND c.id = f."user"
+      GROUP BY f.service, f."user", f.post_id
+      ORDER BY flagged_at DESC, max(f.id) DESC
+      LIMIT ? OFFSET ?`,
+  ).all(page.limit, page.offset);
+  return rows.map((row) => ({ ...row, reasons: [...new Set(JSON.parse(row.reasons) as string[])] }));
+}
+
+/** How many posts are flagged. */
+export function countFlaggedPosts(db: Db): number {
+  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM (SELECT 1 FROM flags GROUP BY service, "user", post_id)').get()?.n ?? 0;
+}

@@ -17,6 +17,8 @@ import { indexPostText, unindexPostText } from './search-index.ts';
 import { setPostTags } from './tags.ts';
 import { setPostFiles } from './post-files.ts';
 import { listRevisionIds, storePostRevision } from './post-revisions.ts';
+import { isPostListed } from './do-not-post.ts';
+import { clearPostFlags } from './flags.ts';
 import type { FullPost, Poll, PostEmbed, PostFileRef, PostSummary } from '@shared/shapes/posts.ts';
 
 export interface PostFileInput {
@@ -186,6 +188,10 @@ export interface UpsertPostResult {
   action: 'inserted' | 'updated' | 'unchanged';
   /** Set when the previous version was stored as a revision. */
   revision_id?: number;
+  /** Set (action 'unchanged', nothing written) when the post or its creator is on the do-not-post list. */
+  listed?: true;
+  /** How many flags the write cleared (a flagged post fetched again is no longer flagged); 0 when none. */
+  flags_cleared?: number;
 }
 
 /** Records that a post's prev/next may have changed (ref 'neighbour'): a rebuild can no longer see its old neighbours. */
@@ -205,10 +211,17 @@ function recordNeighbours(db: Db, service: string, creatorId: string, neighbours
  * Records a 'post' change; when an update moves the post (published changed), also records its old
  * neighbours (ref 'neighbour'). An identical re-import writes nothing. The creator row must exist.
  * options.now (ISO) is the time stamped on a stored revision (default now).
+ *
+ * A post on the do-not-post list (by itself or through its creator) is never written: the result is
+ * 'unchanged' with `listed`, so a forgotten check in an importer cannot bring removed content back.
+ * Writing a post (changed or not) clears its flags: it has just been fetched again (`flags_cleared`).
  */
 export function upsertPost(db: Db, input: PostInput, options: { now?: string } = {}): UpsertPostResult {
   return inTransactionNoSavepoint(db, () => {
+    if (isPostListed(db, input.service, input.user, input.id)) return { action: 'unchanged', listed: true };
     const existing = getFullRow(db, input.service, input.user, input.id);
+    const cleared = existing ? clearPostFlags(db, input.service, input.user, input.id) : 0;
+    const flags = cleared > 0 ? { flags_cleared: cleared } : {};
     const next = columnsOf(input);
     const key = { service: input.service, user: input.user, id: input.id };
     let revisionId: number | undefined;
@@ -216,7 +229,7 @@ export function upsertPost(db: Db, input: PostInput, options: { now?: string } =
     let added: string;
     if (existing) {
       const changed = COMPARED.filter((column) => existing[column] !== next[column]);
-      if (changed.length === 0 && (input.added == null || input.added === existing.added)) return { action: 'unchanged' };
+      if (changed.length === 0 && (input.added == null || input.added === existing.added)) return { action: 'unchanged', ...flags };
       seq = existing.seq;
       added = input.added ?? existing.added;
       if (changed.length > 0) {
@@ -259,8 +272,8 @@ export function upsertPost(db: Db, input: PostInput, options: { now?: string } =
 
     recordChange(db, { kind: 'post', action: 'upsert', service: input.service, creator_id: input.user, post_id: input.id });
     return revisionId !== undefined
-      ? { action: existing ? 'updated' : 'inserted', revision_id: revisionId }
-      : { action: existing ? 'updated' : 'inserted' };
+      ? { action: existing ? 'updated' : 'inserted', revision_id: revisionId, ...flags }
+      : { action: existing ? 'updated' : 'inserted', ...flags };
   });
 }
 

@@ -3,18 +3,33 @@
  * kemono 1.3.0 answers them: flags are one per account and post, a second flag is a 409. Asking whether
  * a post is flagged answers 200 when it is and 404 when it is not (kemono clients read the status).
  * Documented with the favourites (api/routes/favorites.ts) under 'favorites'.
+ * Moderators list the flagged posts and dismiss a post's flags (api/moderation/flags.ts).
  */
 import { z } from 'zod';
-import { flagPost, isPostFlagged } from '../data/flags.ts';
+import { countFlaggedPosts, flagPost, isPostFlagged, listFlaggedPosts } from '../data/flags.ts';
+import { dismissFlags, NO_FLAGS } from '../moderation/flags.ts';
 import type { Db } from '../data/db.ts';
 import type { Account } from '../data/accounts.ts';
 import { ConflictError, NotFoundError, POST_NOT_FOUND } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
-import { artistIdParam, postIdParam, serviceParam } from '@shared/validation/params.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
+import { artistIdParam, offset, postIdParam, serviceParam } from '@shared/validation/params.ts';
 import { flagReason } from '@shared/validation/favorites.ts';
 import { creatorParams, requirePost } from './creator-common.ts';
 
 const flagParams = creatorParams.extend({ post: postIdParam });
+const flaggedParams = z.object({ service: serviceParam, user: artistIdParam, post: postIdParam });
+
+const flaggedPost = z.object({
+  service: z.string(),
+  user: z.string(),
+  id: z.string(),
+  title: z.string(),
+  creator_name: z.string().nullable(),
+  flagged_at: z.string(),
+  flag_count: z.number(),
+  reasons: z.array(z.string()),
+});
 
 export const ALREADY_FLAGGED = 'You have already flagged this post.';
 export const NOT_FLAGGED = 'This post is not flagged.';
@@ -71,6 +86,32 @@ export default defineRoutes(
       errors: [401, 404, 409],
       handler: ({ body, deps, account }) =>
         flag(deps.db, account!, { service: body.service, user: body.creator_id, post_id: body.post_id }, body.reason),
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/account/moderator/flags',
+      access: 'moderator',
+      summary: `Flagged posts, the most recently flagged first, ${PAGE_SIZE} per page, with their flag count and reasons.`,
+      query: z.object({ o: offset }),
+      response: z.object({ total: z.number(), posts: z.array(flaggedPost) }),
+      errors: [400, 401, 403],
+      handler: ({ query, deps }) => ({
+        total: countFlaggedPosts(deps.db),
+        posts: listFlaggedPosts(deps.db, { offset: query.o, limit: PAGE_SIZE }),
+      }),
+    }),
+    route({
+      method: 'delete',
+      version: 1,
+      path: '/account/moderator/flags/{service}/{user}/{post}',
+      access: 'moderator',
+      summary: "Dismisses a post's flags (recorded in the audit log); the post stays as it is.",
+      description: `404 "${NO_FLAGS}" when the post has none.`,
+      params: flaggedParams,
+      response: z.object({ cleared: z.number() }),
+      errors: [401, 403, 404],
+      handler: ({ params, deps, account }) => ({ cleared: dismissFlags(deps.db, account!, params) }),
     }),
   ],
   { section: 'favorites' },

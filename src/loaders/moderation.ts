@@ -1,16 +1,18 @@
 /**
- * Loaders of the link request form, the moderators' review and the administrators' account pages.
+ * Loaders of the link request form, the moderators' reviews (link requests, flagged posts) and the
+ * administrators' account pages.
  * All are rendered on demand (they depend on the signed-in account) with the API's rules and messages.
  * Server side only.
  */
 import type { SiteDeps } from './deps.ts';
 import { countAccounts, getAccount, listAccounts } from '@api/data/accounts.ts';
 import { listPendingLinkRequests } from '@api/data/links.ts';
+import { countFlaggedPosts, listFlaggedPosts } from '@api/data/flags.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { paginate } from '@shared/pagination.ts';
 import { accountId, accountsFilterSchema } from '@shared/validation/administration.ts';
 import { firstIssueMessage } from '@shared/validation/rules.ts';
-import { pageNumber } from '@shared/validation/params.ts';
+import { offset, pageNumber } from '@shared/validation/params.ts';
 import { resolveCreator } from './archive.ts';
 import { requireAccess } from './account.ts';
 import { badRequest, notFound, ok } from './outcome.ts';
@@ -30,6 +32,17 @@ export function loadLinkRequests(deps: SiteDeps, request: Request) {
   const access = requireAccess(deps, request, 'moderator');
   if (access.kind !== 'ok') return access;
   return ok({ requests: listPendingLinkRequests(deps.db) });
+}
+
+/** The flagged posts, page `o` (an offset, as the API takes it). */
+export function loadFlaggedPosts(deps: SiteDeps, request: Request, search: URLSearchParams) {
+  const access = requireAccess(deps, request, 'moderator');
+  if (access.kind !== 'ok') return access;
+  const parsed = offset.safeParse(search.get('o') ?? undefined);
+  if (!parsed.success) return badRequest(firstIssueMessage(parsed.error));
+  const total = countFlaggedPosts(deps.db);
+  if (parsed.data > 0 && parsed.data >= total) return notFound;
+  return ok({ posts: listFlaggedPosts(deps.db, { offset: parsed.data, limit: PAGE_SIZE }), pagination: paginate(total, parsed.data) });
 }
 
 export function loadAccounts(deps: SiteDeps, request: Request, params: { page?: string }, search: URLSearchParams) {

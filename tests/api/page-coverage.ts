@@ -64,6 +64,7 @@ export const PAGE_COVERAGE: Record<string, { url: string; access: Access; status
   'src/pages/[service]/user/[id]/links/new.astro': { url: '/patreon/user/1/links/new', access: 'account' },
   'src/pages/account/[service]/user/[id]/links/new.astro': { url: '/account/patreon/user/1/links/new', access: 'account' },
   'src/pages/account/moderator/tasks/creator_links.astro': { url: '/account/moderator/tasks/creator_links', access: 'moderator' },
+  'src/pages/account/moderator/flags.astro': { url: '/account/moderator/flags', access: 'moderator' },
   'src/pages/account/administrator/accounts/index.astro': { url: '/account/administrator/accounts', access: 'public' },
   'src/pages/account/administrator/accounts/[page].astro': { url: '/account/administrator/accounts/1', access: 'administrator' },
   'src/pages/account/administrator/account/[id].astro': { url: '/account/administrator/account/1', access: 'administrator' },

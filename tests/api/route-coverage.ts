@@ -63,6 +63,8 @@ export const ROUTE_COVERAGE: Record<string, string> = {
   'GET /api/v1/{service}/user/{id}/post/{post}/flag': 'tests/api/routes/flags.test.ts',
   'POST /api/v1/{service}/user/{id}/post/{post}/flag': 'tests/api/routes/flags.test.ts',
   'PUT /api/v2/account/flags/post': 'tests/api/routes/flags.test.ts',
+  'GET /api/v1/account/moderator/flags': 'tests/api/routes/flags.test.ts',
+  'DELETE /api/v1/account/moderator/flags/{service}/{user}/{post}': 'tests/api/routes/flags.test.ts',
   'GET /api/v1/{service}/user/{id}/links/new': 'tests/api/routes/link-requests.test.ts',
   'POST /api/v1/{service}/user/{id}/links/new': 'tests/api/routes/link-requests.test.ts',
   'DELETE /api/v1/{service}/user/{id}/links': 'tests/api/routes/link-requests.test.ts',

@@ -1,12 +1,14 @@
 /**
  * Flags API against a real migrated database: 201, 409 for a second flag, a public GET answering 200
- * when flagged and 404 when not, the v2 envelope.
+ * when flagged and 404 when not, the v2 envelope; the moderators' list of flagged posts and dismissing.
  */
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '@api/app.ts';
 import { upsertCreator } from '@api/data/creators.ts';
 import { upsertPost } from '@api/data/posts.ts';
+import { flagPost } from '@api/data/flags.ts';
+import { listAudit } from '@api/data/audit-log.ts';
 import { readConfig } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
@@ -100,5 +102,95 @@ describe('flags', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toBe('"nowhere" is not a valid paysite.');
     expect((await get('/patreon/user/100/post/2/flag')).status).toBe(200);
+  });
+});
+
+describe('the moderators’ flagged posts', () => {
+  const del = (path: string, session?: TestSession) => as(session, request(app).delete(v1(path)));
+  let mod: TestSession;
+
+  beforeAll(() => {
+    mod = signIn(t.db, { role: 'moderator' });
+    upsertCreator(t.db, { service: 'fanbox', id: '300', name: 'Carol <Studio>' });
+    upsertPost(t.db, { service: 'fanbox', user: '300', id: '31', title: 'Broken zip', published: '2024-03-01T00:00:00' });
+    upsertPost(t.db, { service: 'fanbox', user: '300', id: '32', title: 'Older flag', published: '2024-03-02T00:00:00' });
+    const at = (day: number) => `2031-01-0${day}T00:00:00.000Z`;
+    flagPost(t.db, {
+      service: 'fanbox',
+      user: '300',
+      post_id: '32',
+      account_id: alice.account.id,
+      reason: 'reason-other',
+      created_at: at(1),
+    });
+    flagPost(t.db, {
+      service: 'fanbox',
+      user: '300',
+      post_id: '31',
+      account_id: alice.account.id,
+      reason: 'reason-other',
+      created_at: at(2),
+    });
+    flagPost(t.db, {
+      service: 'fanbox',
+      user: '300',
+      post_id: '31',
+      account_id: bob.account.id,
+      reason: 'reason-other',
+      created_at: at(3),
+    });
+    flagPost(t.db, {
+      service: 'fanbox',
+      user: '300',
+      post_id: '31',
+      account_id: mod.account.id,
+      reason: 'missing files',
+      created_at: at(4),
+    });
+  });
+
+  it('refuses guests (401) and consumers (403)', async () => {
+    expect((await get('/account/moderator/flags')).status).toBe(401);
+    expect((await get('/account/moderator/flags', alice)).status).toBe(403);
+    expect((await del('/account/moderator/flags/fanbox/300/31', alice)).status).toBe(403);
+    expect(count("SELECT count(*) AS n FROM flags WHERE post_id = '31'")).toBe(3);
+  });
+
+  it('lists flagged posts, the latest flag first, with count, latest time and distinct reasons', async () => {
+    const answer = await get('/account/moderator/flags', mod);
+    expect(answer.status).toBe(200);
+    expect(answer.body.total).toBe(count('SELECT count(DISTINCT service || "user" || post_id) AS n FROM flags'));
+    expect(answer.body.posts.slice(0, 2)).toEqual([
+      {
+        service: 'fanbox',
+        user: '300',
+        id: '31',
+        title: 'Broken zip',
+        creator_name: 'Carol <Studio>',
+        flagged_at: '2031-01-04T00:00:00.000Z',
+        flag_count: 3,
+        reasons: ['missing files', 'reason-other'],
+      },
+      expect.objectContaining({ id: '32', flag_count: 1, flagged_at: '2031-01-01T00:00:00.000Z' }),
+    ]);
+    expect((await get('/account/moderator/flags?o=50', mod)).body.posts).toEqual([]);
+    const bad = await get('/account/moderator/flags?o=7', mod);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ error: 'Offset 7 is not a multiple of 50.' });
+  });
+
+  it("dismisses a post's flags (200 with the count, audited), then answers 404", async () => {
+    const answer = await del('/account/moderator/flags/fanbox/300/31', mod);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ cleared: 3 });
+    expect(count("SELECT count(*) AS n FROM flags WHERE post_id = '31'")).toBe(0);
+    expect(count("SELECT count(*) AS n FROM flags WHERE post_id = '32'")).toBe(1);
+    const audit = listAudit(t.db, {}, { offset: 0, limit: 10 }).find((e) => e.action === 'flag_dismiss');
+    expect(audit).toMatchObject({ actor_id: mod.account.id, target: 'fanbox/300/31', details: { cleared: 3 } });
+    const again = await del('/account/moderator/flags/fanbox/300/31', mod);
+    expect(again.status).toBe(404);
+    expect(again.body).toEqual({ error: 'This post has no flags.' });
+    expect((await del('/account/moderator/flags/fanbox/300/99', mod)).status).toBe(404);
+    expect((await get('/fanbox/user/300/post/31/flag')).status).toBe(404);
   });
 });

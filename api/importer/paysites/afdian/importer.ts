@@ -12,7 +12,8 @@
  * refetches only the page it was on and continues after the last post it committed.
  */
 import { getCreator, upsertCreator } from '@api/data/creators.ts';
-import { upsertPost, type PostInput } from '@api/data/posts.ts';
+import type { PostInput } from '@api/data/posts.ts';
+import { skipListedCreator, skipListedPost, storePost } from '@api/importer/do-not-post.ts';
 import { nowEpoch } from '@api/data/util.ts';
 import { archiveCreatorImage, archiveFile, archiveFiles, archiveInlineImages } from '@api/importer/content.ts';
 import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
@@ -55,10 +56,12 @@ const SERVICE = 'afdian';
 const MAX_PAGES = 10_000;
 const quoted = (title: string) => `"${[...title].slice(0, 60).join('')}"`;
 
-type Prepared = { kind: 'post'; post: PostInput } | { kind: 'locked' } | { kind: 'gone'; line: string };
+type Prepared = { kind: 'post'; post: PostInput } | { kind: 'locked' } | { kind: 'gone' | 'listed'; line: string };
 
 /** Fetches a post's detail and its files; writes nothing (the caller's step does). */
 async function preparePost(ctx: ImportContext, api: AfdianApi, creatorId: string, item: AfdianPost, albumId?: string): Promise<Prepared> {
+  const listed = skipListedPost(ctx, creatorId, item.post_id, postTitle(item));
+  if (listed) return { kind: 'listed', line: listed };
   let detail: AfdianPost;
   try {
     detail = await api.post(item.post_id, albumId);
@@ -95,13 +98,13 @@ function commitPost(ctx: ImportContext, item: AfdianPost, prepared: Prepared, ne
   const lines: string[] = [];
   if (prepared.kind === 'locked') {
     if (!c.locked.some((l) => l.id === item.post_id)) c.locked.push({ id: item.post_id, title: postTitle(item) });
-  } else if (prepared.kind === 'gone') lines.push(prepared.line);
+  } else if (prepared.kind === 'gone' || prepared.kind === 'listed') lines.push(prepared.line);
   ctx.step(
     () => {
       if (prepared.kind !== 'post') return;
       c.saved++;
       c.locked = c.locked.filter((l) => l.id !== item.post_id);
-      if (upsertPost(ctx.db, prepared.post).action !== 'unchanged') c.changed++;
+      if (storePost(ctx, prepared.post).action !== 'unchanged') c.changed++;
     },
     { cursor: next, log: lines },
   );
@@ -262,6 +265,12 @@ async function importAll(ctx: ImportContext): Promise<void> {
   while (cursor.at < cursor.subs.length) {
     if (ctx.signal.aborted) return;
     const sub = cursor.subs[cursor.at];
+    const listed = skipListedCreator(ctx, sub.userId, sub.name);
+    if (listed) {
+      cursor = { subs: cursor.subs, at: cursor.at + 1 };
+      ctx.step(() => undefined, { cursor, log: [listed] });
+      continue;
+    }
     if (!cursor.creator) cursor = await startCreator(ctx, api, cursor, sub);
     if (cursor.creator!.phase === 'posts') {
       const done = await importPosts(ctx, api, cursor, sub);

@@ -14,7 +14,8 @@
 import { getCreator, upsertCreator } from '@api/data/creators.ts';
 import { upsertComment, type CommentInput } from '@api/data/comments.ts';
 import { replaceImportWorkKey } from '@api/data/imports.ts';
-import { upsertPost, type PostInput } from '@api/data/posts.ts';
+import type { PostInput } from '@api/data/posts.ts';
+import { skipListedCreator, skipListedPost, storePost } from '@api/importer/do-not-post.ts';
 import { nowEpoch } from '@api/data/util.ts';
 import { archiveCreatorImage } from '@api/importer/content.ts';
 import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
@@ -51,7 +52,11 @@ interface Cursor {
   creator?: CreatorState;
 }
 
-type Prepared = { kind: 'post'; post: PostInput; comments: CommentInput[]; notes: string[] } | { kind: 'locked' } | { kind: 'gone' };
+type Prepared =
+  | { kind: 'post'; post: PostInput; comments: CommentInput[]; notes: string[] }
+  | { kind: 'listed'; line: string }
+  | { kind: 'locked' }
+  | { kind: 'gone' };
 
 const SERVICE = 'boosty';
 
@@ -66,6 +71,8 @@ function subOf(blog: Blog): Sub {
 
 /** Downloads a post's media and reads its comments; writes nothing (the caller's step does). */
 async function preparePost(ctx: ImportContext, api: BoostyApi, sub: Sub, post: BoostyPost): Promise<Prepared> {
+  const listed = skipListedPost(ctx, sub.blogUrl, post.id, post.title);
+  if (listed) return { kind: 'listed', line: listed };
   const verdict = postVerdict(post);
   if (verdict !== 'post') return { kind: verdict };
   const files = await archivePostMedia(ctx, api.media, postMedia(post));
@@ -115,6 +122,7 @@ async function importPosts(ctx: ImportContext, api: BoostyApi, start: Cursor, su
         state.locked++;
         lines.push(`Creator ${sub.name}: skipped "${post.title || post.id}": your subscription level cannot see it.`);
       }
+      if (prepared.kind === 'listed') lines.push(prepared.line);
       if (prepared.kind === 'post') {
         state.saved++;
         lines.push(...prepared.notes);
@@ -122,7 +130,7 @@ async function importPosts(ctx: ImportContext, api: BoostyApi, start: Cursor, su
       ctx.step(
         () => {
           if (prepared.kind !== 'post') return;
-          if (upsertPost(ctx.db, prepared.post).action !== 'unchanged') state.changed++;
+          if (storePost(ctx, prepared.post).action !== 'unchanged') state.changed++;
           for (const comment of prepared.comments) upsertComment(ctx.db, comment);
         },
         {
@@ -178,6 +186,12 @@ async function importAll(ctx: ImportContext): Promise<void> {
   while (cursor.at < cursor.subs.length) {
     if (ctx.signal.aborted) return;
     const sub = cursor.subs[cursor.at];
+    const listed = skipListedCreator(ctx, sub.blogUrl, sub.name);
+    if (listed) {
+      cursor = { subs: cursor.subs, at: cursor.at + 1 };
+      ctx.step(() => undefined, { cursor, log: [listed] });
+      continue;
+    }
     if (!cursor.creator) cursor = await startCreator(ctx, api, cursor, sub);
     const done = await importPosts(ctx, api, cursor, sub);
     if (!done) return;

@@ -12,7 +12,8 @@
  */
 import { paragraphsHtml } from '@api/importer/text.ts';
 import { getCreator, upsertCreator } from '@api/data/creators.ts';
-import { upsertPost, type PostFileInput, type PostInput } from '@api/data/posts.ts';
+import type { PostFileInput, PostInput } from '@api/data/posts.ts';
+import { skipListedCreator, skipListedPost, storePost } from '@api/importer/do-not-post.ts';
 import { nowEpoch } from '@api/data/util.ts';
 import { archiveCreatorImage, archiveFile, archiveInlineImages } from '@api/importer/content.ts';
 import { archiveHls } from '@api/importer/hls.ts';
@@ -77,6 +78,13 @@ async function startCreator(ctx: ImportContext, api: CandfansApi, cursor: Cursor
     return next;
   }
   const id = String(user.id);
+  // CandFans' creator id is known only from its profile: checked before anything of it is stored.
+  const listed = skipListedCreator(ctx, id, user.username);
+  if (listed) {
+    const next: Cursor = { subs: cursor.subs, at: cursor.at + 1 };
+    ctx.step(() => undefined, { cursor: next, log: [listed] });
+    return next;
+  }
   await archiveCreatorImage(ctx, api.client, 'icons', 'candfans', id, absolute(user.profile_img, api.imageBase));
   await archiveCreatorImage(ctx, api.client, 'banners', 'candfans', id, absolute(user.profile_cover_img, api.imageBase));
   const next: Cursor = {
@@ -121,7 +129,8 @@ async function importPosts(ctx: ImportContext, api: CandfansApi, start: Cursor):
       if (ctx.signal.aborted) return undefined;
       const post = posts[index];
       const seen = visibility(post);
-      const prepared = seen === 'visible' ? await preparePost(ctx, api, post, String(state().id)) : undefined;
+      const listed = skipListedPost(ctx, String(state().id), String(post.post_id), post.title);
+      const prepared = seen === 'visible' && !listed ? await preparePost(ctx, api, post, String(state().id)) : undefined;
       const c = state();
       const last = index + 1 >= posts.length;
       const next: Cursor = {
@@ -138,9 +147,9 @@ async function importPosts(ctx: ImportContext, api: CandfansApi, start: Cursor):
         () => {
           if (!prepared) return;
           next.creator!.saved++;
-          if (upsertPost(ctx.db, prepared).action !== 'unchanged') next.creator!.changed++;
+          if (storePost(ctx, prepared).action !== 'unchanged') next.creator!.changed++;
         },
-        { cursor: next, log: last ? [`Creator ${c.name}: page ${c.page} done.`] : [] },
+        { cursor: next, log: [...(listed ? [listed] : []), ...(last ? [`Creator ${c.name}: page ${c.page} done.`] : [])] },
       );
       cursor = next;
     }
@@ -189,6 +198,14 @@ async function importAll(ctx: ImportContext): Promise<void> {
     if (!cursor.creator) {
       cursor = await startCreator(ctx, api, cursor, cursor.subs[cursor.at]);
       if (!cursor.creator) continue;
+    } else {
+      // Listed while this creator was being imported (a resume): passed over from here on.
+      const listed = skipListedCreator(ctx, String(cursor.creator.id), cursor.creator.name);
+      if (listed) {
+        cursor = { subs: cursor.subs, at: cursor.at + 1 };
+        ctx.step(() => undefined, { cursor, log: [listed] });
+        continue;
+      }
     }
     const done = await importPosts(ctx, api, cursor);
     if (!done) return;

@@ -14,6 +14,7 @@ import { touchCreatorUpdated, upsertCreator, getCreator } from '@api/data/creato
 import { upsertDiscordMessages } from '@api/data/discord.ts';
 import { nowEpoch } from '@api/data/util.ts';
 import { archiveFile, archiveFiles, type ArchivedFile } from '@api/importer/content.ts';
+import { skipListedCreator } from '@api/importer/do-not-post.ts';
 import { DiscordApi, type DiscordApiMessage } from './api.ts';
 import { KEPT_MESSAGE_TYPES, embedMediaUrls, snowflakeMs, toMessageInput } from './map.ts';
 import { planChannels, refusedLine, type DiscordCursor } from './plan.ts';
@@ -63,6 +64,12 @@ async function importChannels(ctx: ImportContext): Promise<void> {
     const channel = plan[index];
     let after = index === cursor.index ? cursor.after : '0';
     let count = index === cursor.index ? cursor.count : 0;
+    // Its server was put on the do-not-post list after the plan was made: none of its messages is stored.
+    const listed = skipListedCreator(ctx, channel.server);
+    if (listed) {
+      ctx.step(() => undefined, { cursor: { plan, index: index + 1, after: '0', count: 0 }, log: [listed] });
+      continue;
+    }
     for (;;) {
       if (ctx.signal.aborted) return;
       let page: DiscordApiMessage[];

@@ -3,12 +3,13 @@
  * category stands for its message channels and a forum for its threads (posts); direct messages and
  * channels without access are skipped with a log line. The servers become creator rows (service
  * 'discord', id = server id) with their icons; the channels (and the categories or forums they sit in, so
- * the viewer can group them) channel rows.
+ * the viewer can group them) channel rows. A server on the do-not-post list is passed over with a log line.
  * The plan is committed with the writes, so a resumed import never looks the channels up again.
  */
 import { getCreator, upsertCreator } from '@api/data/creators.ts';
 import { upsertDiscordChannel, type DiscordChannelInput } from '@api/data/discord.ts';
 import { archiveCreatorImage } from '@api/importer/content.ts';
+import { skipListedCreator } from '@api/importer/do-not-post.ts';
 import { PaysiteRequestError } from '@api/importer/fetch.ts';
 import type { ImportContext } from '@api/importer/context.ts';
 import type { DiscordApi, DiscordApiChannel, DiscordApiGuild } from './api.ts';
@@ -48,6 +49,8 @@ export async function planChannels(ctx: ImportContext, api: DiscordApi): Promise
   const servers = new Map<string, Server>();
   const rows = new Map<string, DiscordChannelInput>();
   const plan: PlannedChannel[] = [];
+  /** Servers on the do-not-post list met so far (one log line each). */
+  const listed = new Set<string>();
 
   const serverOf = async (guildId: string): Promise<Server> => {
     let server = servers.get(guildId);
@@ -94,6 +97,13 @@ export async function planChannels(ctx: ImportContext, api: DiscordApi): Promise
     }
     if (DM_TYPES.has(channel.type) || !channel.guild_id) {
       lines.push(`Channel ${id} is a direct message channel; only server channels are archived.`);
+      continue;
+    }
+    // A server on the do-not-post list: nothing of it is looked up or stored (its id stands in for its name).
+    const skip = listed.has(channel.guild_id) ? null : skipListedCreator(ctx, channel.guild_id);
+    if (skip) lines.push(skip);
+    if (skip || listed.has(channel.guild_id)) {
+      listed.add(channel.guild_id);
       continue;
     }
     const server = await serverOf(channel.guild_id);

@@ -12,7 +12,8 @@
  * files changed name; otherwise the stored files are kept (DLsite archives are often gigabytes).
  */
 import { getCreator, upsertCreator } from '@api/data/creators.ts';
-import { getPost, upsertPost, type PostFileInput } from '@api/data/posts.ts';
+import { getPost, type PostFileInput } from '@api/data/posts.ts';
+import { isRefetchWanted, skipListedCreator, skipListedPost, storePost } from '@api/importer/do-not-post.ts';
 import { nowEpoch } from '@api/data/util.ts';
 import { archiveFile, archiveInlineImages } from '@api/importer/content.ts';
 import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
@@ -52,17 +53,27 @@ async function plan(ctx: ImportContext, api: DlsiteApi, pageLimit: number): Prom
   const makers: Record<string, string> = {};
   const list: Plan['works'] = [];
   const gone: string[] = [];
+  const listed = new Map<string, string>();
   for (const workno of worknos) {
     const work = works.get(workno);
     if (!work) {
       gone.push(workno);
       continue;
     }
+    // A circle on the do-not-post list: none of its works is fetched (one line per circle).
+    const skip = listed.get(work.maker.id) ?? skipListedCreator(ctx, work.maker.id, localizedText(work.maker.name));
+    if (skip) {
+      listed.set(work.maker.id, skip);
+      continue;
+    }
     makers[work.maker.id] ??= localizedText(work.maker.name) || work.maker.id;
     list.push({ w: workno, m: work.maker.id });
   }
   const cursor: Cursor = { plan: { works: list, makers, limit }, at: 0, counts: {} };
-  const log = [`Found ${countLabel(worknos.length, 'purchased work')} by ${countLabel(Object.keys(makers).length, 'circle')}.`];
+  const log = [
+    ...listed.values(),
+    `Found ${countLabel(worknos.length, 'purchased work')} by ${countLabel(Object.keys(makers).length, 'circle')}.`,
+  ];
   if (gone.length) {
     const named = gone.slice(0, NAMED).join(', ') + (gone.length > NAMED ? ` and ${gone.length - NAMED} more` : '');
     log.push(`Skipped ${countLabel(gone.length, 'work')} DLsite no longer has (withdrawn or deleted): ${named}.`);
@@ -73,6 +84,8 @@ async function plan(ctx: ImportContext, api: DlsiteApi, pageLimit: number): Prom
 
 /** The files of the stored post when the work had no version up since and lists the same files. */
 function storedFiles(ctx: ImportContext, work: PlayWork, info: Product | undefined, edited: string | null): PostFileInput[] | undefined {
+  // A flagged work's files were found broken: download them again.
+  if (isRefetchWanted(ctx, work.maker.id, work.workno)) return undefined;
   const existing = getPost(ctx.db, 'dlsite', work.maker.id, work.workno);
   if (!existing || (existing.edited ?? null) !== edited || existing.attachments.length === 0) return undefined;
   const listed = (info?.contents ?? []).map((c) => c.file_name).filter((name) => !isDrmFile(name));
@@ -122,9 +135,10 @@ async function importWorks(ctx: ImportContext, api: DlsiteApi, start: Cursor): P
     }
     const item = works[cursor.at];
     const work = batch.works.get(item.w);
-    const prepared = work ? await prepareWork(ctx, api, work).catch(refused(`a request for ${item.w}`)) : undefined;
+    const listed = skipListedPost(ctx, item.m, item.w, work ? localizedText(work.name) : null);
+    const prepared = work && !listed ? await prepareWork(ctx, api, work).catch(refused(`a request for ${item.w}`)) : undefined;
     const at = cursor.at + 1;
-    const log = prepared ? prepared.log : [`Skipped ${item.w}: DLsite no longer has this work.`];
+    const log = listed ? [listed] : prepared ? prepared.log : [`Skipped ${item.w}: DLsite no longer has this work.`];
     if (at % limit === 0 || at === works.length) log.push(`Imported ${at} of ${countLabel(works.length, 'work')}.`);
     const counts = { ...cursor.counts };
     const next: Cursor = { ...cursor, at, counts };
@@ -133,7 +147,7 @@ async function importWorks(ctx: ImportContext, api: DlsiteApi, start: Cursor): P
         if (!prepared || !work) return;
         const name = localizedText(work.maker.name) || cursor.plan.makers[work.maker.id] || work.maker.id;
         upsertCreator(ctx.db, { service: 'dlsite', id: work.maker.id, name });
-        const changed = upsertPost(ctx.db, prepared.post).action !== 'unchanged';
+        const changed = storePost(ctx, prepared.post).action !== 'unchanged';
         const [saved, changedCount] = counts[work.maker.id] ?? [0, 0];
         counts[work.maker.id] = [saved + 1, changedCount + (changed ? 1 : 0)];
       },

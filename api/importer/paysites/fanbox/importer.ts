@@ -16,7 +16,8 @@ import { getCreator, upsertCreator } from '@api/data/creators.ts';
 import { upsertAnnouncement } from '@api/data/announcements.ts';
 import { getFileByHash } from '@api/data/files.ts';
 import { upsertComment, type CommentInput } from '@api/data/comments.ts';
-import { upsertPost, type PostInput } from '@api/data/posts.ts';
+import type { PostInput } from '@api/data/posts.ts';
+import { skipListedCreator, skipListedPost, storePost } from '@api/importer/do-not-post.ts';
 import { nowEpoch } from '@api/data/util.ts';
 import {
   archiveCreatorImage,
@@ -48,10 +49,16 @@ interface Cursor {
   newslettersDone?: boolean;
 }
 
-type Prepared = { kind: 'post'; post: PostInput; comments: CommentInput[] } | { kind: 'restricted' } | { kind: 'gone' };
+type Prepared =
+  | { kind: 'post'; post: PostInput; comments: CommentInput[] }
+  | { kind: 'restricted' }
+  | { kind: 'gone' }
+  | { kind: 'listed'; line: string };
 
 /** Fetches a post with its files and comments; writes nothing (the caller's step does). */
-async function preparePost(ctx: ImportContext, api: FanboxApi, item: PostItem): Promise<Prepared> {
+async function preparePost(ctx: ImportContext, api: FanboxApi, userId: string, item: PostItem): Promise<Prepared> {
+  const listed = skipListedPost(ctx, userId, item.id, item.title);
+  if (listed) return { kind: 'listed', line: listed };
   if (item.isRestricted) return { kind: 'restricted' };
   const info = await api.post(item.id);
   if (!info) return { kind: 'gone' };
@@ -152,7 +159,7 @@ async function importPosts(ctx: ImportContext, api: FanboxApi, start: Cursor): P
     const items = await api.postPage(state().pages[state().page]);
     for (let index = state().item; index < items.length; index++) {
       if (ctx.signal.aborted) return undefined;
-      const prepared = await preparePost(ctx, api, items[index]);
+      const prepared = await preparePost(ctx, api, cursor.subs[cursor.at].userId, items[index]);
       const last = index + 1 >= items.length;
       const c = state();
       const next: Cursor = {
@@ -164,12 +171,13 @@ async function importPosts(ctx: ImportContext, api: FanboxApi, start: Cursor): P
           restricted: c.restricted + (prepared.kind === 'restricted' ? 1 : 0),
         },
       };
-      const lines = last ? [`Creator ${c.name}: page ${c.page + 1} of ${c.pages.length} done.`] : [];
+      const lines = prepared.kind === 'listed' ? [prepared.line] : [];
+      if (last) lines.push(`Creator ${c.name}: page ${c.page + 1} of ${c.pages.length} done.`);
       ctx.step(
         () => {
           if (prepared.kind !== 'post') return;
           next.creator!.saved++;
-          if (upsertPost(ctx.db, prepared.post).action !== 'unchanged') next.creator!.changed++;
+          if (storePost(ctx, prepared.post).action !== 'unchanged') next.creator!.changed++;
           for (const comment of prepared.comments) upsertComment(ctx.db, comment);
         },
         { cursor: next, log: lines },
@@ -217,7 +225,7 @@ async function importNewsletters(ctx: ImportContext, api: FanboxApi, cursor: Cur
       let saved = 0;
       for (const letter of letters) {
         const userId = letter.creator?.user.userId;
-        if (!userId || !getCreator(ctx.db, 'fanbox', userId)) continue;
+        if (!userId || !getCreator(ctx.db, 'fanbox', userId) || skipListedCreator(ctx, userId)) continue;
         upsertAnnouncement(ctx.db, {
           service: 'fanbox',
           user_id: userId,
@@ -248,6 +256,12 @@ async function importAll(ctx: ImportContext): Promise<void> {
   while (cursor.at < cursor.subs.length) {
     if (ctx.signal.aborted) return;
     const sub = cursor.subs[cursor.at];
+    const listed = skipListedCreator(ctx, sub.userId, cursor.creator?.name);
+    if (listed) {
+      cursor = { subs: cursor.subs, at: cursor.at + 1 };
+      ctx.step(() => undefined, { cursor, log: [listed] });
+      continue;
+    }
     if (!cursor.creator) cursor = await startCreator(ctx, api, cursor, sub);
     const done = await importPosts(ctx, api, cursor);
     if (!done) return;

@@ -12,7 +12,7 @@
  * DM steps. A restart resumes at the post it was on; a re-import changes nothing unless Fansly did.
  */
 import { upsertCreator } from '@api/data/creators.ts';
-import { upsertPost } from '@api/data/posts.ts';
+import { skipListedCreator, skipListedPost, storePost, unlistedCreators } from '@api/importer/do-not-post.ts';
 import { nowEpoch } from '@api/data/util.ts';
 import { archiveCreatorImage } from '@api/importer/content.ts';
 import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
@@ -99,6 +99,12 @@ async function importCreator(ctx: ImportContext, api: FanslyApi, start: Cursor, 
   let cursor = start;
   const creator = cursor.creators[cursor.i];
   if (cursor.before === null) {
+    const listed = skipListedCreator(ctx, creator.id, creator.name);
+    if (listed) {
+      cursor = { ...cursor, i: cursor.i + 1 };
+      save(() => undefined, cursor, [listed]);
+      return cursor;
+    }
     const profile = await saveProfile(ctx, api, creator);
     creator.name = profile.name;
     cursor = { ...cursor, before: '0', done: 0, saved: 0, locked: 0, deleted: 0, lockedItems: 0, changed: false };
@@ -130,12 +136,18 @@ async function importCreator(ctx: ImportContext, api: FanslyApi, start: Cursor, 
         save(() => undefined, cursor, []);
         continue;
       }
+      const listed = skipListedPost(ctx, creator.id, plan.id);
+      if (listed) {
+        cursor = { ...cursor, done: i + 1 };
+        save(() => undefined, cursor, [listed]);
+        continue;
+      }
       const { file, attachments } = await archivePostFiles(ctx, api.files, plan);
       if (ctx.signal.aborted) return cursor;
       const next: Cursor = { ...cursor, done: i + 1, saved: cursor.saved + 1, lockedItems: cursor.lockedItems + plan.locked };
       save(
         () => {
-          const result = upsertPost(ctx.db, {
+          const result = storePost(ctx, {
             service: ctx.service,
             user: creator.id,
             id: plan.id,
@@ -200,7 +212,11 @@ async function run(ctx: ImportContext): Promise<void> {
   }
   if (!ctx.saveDms || ctx.signal.aborted) return;
   const base = cursor;
-  await importDms(ctx, api, new Map(cursor.creators.map((c) => [c.id, c.name])), cursor.dms ?? FIRST_DM_CURSOR, (write, dms, log) =>
-    save(write, { ...base, dms }, log),
+  await importDms(
+    ctx,
+    api,
+    unlistedCreators(ctx, new Map(cursor.creators.map((c) => [c.id, c.name]))),
+    cursor.dms ?? FIRST_DM_CURSOR,
+    (write, dms, log) => save(write, { ...base, dms }, log),
   );
 }

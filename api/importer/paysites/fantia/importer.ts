@@ -10,7 +10,7 @@
  * position fanclub/page/item); the fanclub's end. A restart fetches again only the post it was on.
  */
 import { getCreator, upsertCreator } from '@api/data/creators.ts';
-import { upsertPost } from '@api/data/posts.ts';
+import { skipListedCreator, storePost } from '@api/importer/do-not-post.ts';
 import { nowEpoch } from '@api/data/util.ts';
 import { archiveCreatorImage } from '@api/importer/content.ts';
 import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
@@ -88,7 +88,7 @@ async function importPosts(ctx: ImportContext, api: FantiaApi, start: Cursor, fa
         () => {
           if (prepared.kind !== 'post') return;
           next.creator!.saved++;
-          if (upsertPost(ctx.db, prepared.post).action !== 'unchanged') next.creator!.changed++;
+          if (storePost(ctx, prepared.post).action !== 'unchanged') next.creator!.changed++;
         },
         { cursor: next, log: lines },
       );
@@ -131,6 +131,12 @@ async function importAll(ctx: ImportContext, api: FantiaApi, cursor: Cursor): Pr
   while (cursor.at < cursor.fanclubs.length) {
     if (ctx.signal.aborted) return;
     const id = cursor.fanclubs[cursor.at];
+    const listed = skipListedCreator(ctx, id, cursor.creator?.name);
+    if (listed) {
+      cursor = { ...cursor, at: cursor.at + 1, creator: undefined };
+      ctx.step(() => undefined, { cursor, log: [listed] });
+      continue;
+    }
     if (!cursor.creator) {
       cursor = await startCreator(ctx, api, cursor, id);
       if (!cursor.creator) continue;

@@ -5,6 +5,7 @@
  * step does, with the log lines gathered here.
  */
 import { archiveFile, archiveInlineImages, nameFromUrl, type ArchivedFile } from '@api/importer/content.ts';
+import { skipListedPost } from '@api/importer/do-not-post.ts';
 import type { ImportContext } from '@api/importer/context.ts';
 import { isAllowedHost } from '@api/importer/fetch.ts';
 import { archiveHls } from '@api/importer/hls.ts';
@@ -18,7 +19,8 @@ import { parseUrl } from '@shared/parse.ts';
 export type Prepared =
   | { kind: 'post'; post: PostInput; lines: string[] }
   | { kind: 'locked'; lines: string[] }
-  | { kind: 'gone'; lines: string[] };
+  | { kind: 'gone'; lines: string[] }
+  | { kind: 'listed'; lines: string[] };
 
 const label = (post: FantiaPost) => `Post ${post.id}${post.title ? ` (${post.title})` : ''}`;
 
@@ -64,6 +66,9 @@ export async function preparePost(
 ): Promise<Prepared> {
   const post = await api.post(postId, token);
   if (!post) return { kind: 'gone', lines: [`Post ${postId}: gone from Fantia; skipped.`] };
+  // Only the post's own JSON is read (for its title) before the do-not-post list is asked; none of its files.
+  const listed = skipListedPost(ctx, fanclubId, postId, post.title);
+  if (listed) return { kind: 'listed', lines: [listed] };
   const split = splitContents(post);
   if (isLocked(split)) {
     const why = split.locked.length > 0 ? 'above your plan' : "adult, hidden by the account's settings";

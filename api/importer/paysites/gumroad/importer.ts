@@ -9,7 +9,7 @@
  * position seller/page/item); the seller's end. A restart asks again only for the library page it was on.
  */
 import { getCreator, upsertCreator } from '@api/data/creators.ts';
-import { upsertPost } from '@api/data/posts.ts';
+import { skipListedCreator, skipListedPost, storePost } from '@api/importer/do-not-post.ts';
 import { nowEpoch } from '@api/data/util.ts';
 import { archiveCreatorImage } from '@api/importer/content.ts';
 import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
@@ -57,7 +57,7 @@ function sellersOf(library: LibraryProps): Seller[] {
 const cardsOf = (library: LibraryProps, seller: Seller) =>
   library.results.filter((r) => !r.product.creator_id || r.product.creator_id === seller.id);
 
-type Prepared = { kind: 'post'; post: ReturnType<typeof buildPost> } | { kind: 'skip'; line: string } | { kind: 'none' };
+type Prepared = { kind: 'post'; post: ReturnType<typeof buildPost> } | { kind: 'skip' | 'listed'; line: string } | { kind: 'none' };
 
 /** Fetches a purchase's pages and files; writes nothing (the caller's step does). */
 async function preparePurchase(ctx: ImportContext, api: GumroadApi, seller: Seller, card: LibraryResult): Promise<Prepared> {
@@ -67,6 +67,9 @@ async function preparePurchase(ctx: ImportContext, api: GumroadApi, seller: Sell
   const outcome = await api.downloadPage(card.purchase.download_url);
   if (outcome.kind === 'skip') return { kind: 'skip', line: `Skipped ${name}: ${outcome.reason}.` };
   const download = outcome.props;
+  // The permalink (the post id) comes with the download page; nothing of the product is stored before this.
+  const listed = skipListedPost(ctx, seller.id, download.purchase.product_permalink, name);
+  if (listed) return { kind: 'listed', line: listed };
   const product = download.purchase.product_long_url ? await api.productPage(download.purchase.product_long_url) : undefined;
   if (!product) ctx.log(`${name}: the product page is gone; imported from the download page only.`);
   const plan = planPost(download, outcome.url, product, card.product.thumbnail_url);
@@ -127,9 +130,9 @@ async function importPurchases(ctx: ImportContext, start: Cursor): Promise<Curso
         () => {
           if (prepared.kind !== 'post') return;
           next.seller!.saved++;
-          if (upsertPost(ctx.db, prepared.post).action !== 'unchanged') next.seller!.changed++;
+          if (storePost(ctx, prepared.post).action !== 'unchanged') next.seller!.changed++;
         },
-        { cursor: next, log: prepared.kind === 'skip' ? [prepared.line] : [] },
+        { cursor: next, log: prepared.kind === 'skip' || prepared.kind === 'listed' ? [prepared.line] : [] },
       );
       cursor = next;
     }
@@ -175,6 +178,13 @@ async function importAll(ctx: ImportContext): Promise<void> {
   ctx.setSubCount(cursor.sellers.length);
   while (cursor.at < cursor.sellers.length) {
     if (ctx.signal.aborted) return;
+    const seller = cursor.sellers[cursor.at];
+    const listed = skipListedCreator(ctx, seller.id, seller.name);
+    if (listed) {
+      cursor = { sellers: cursor.sellers, at: cursor.at + 1 };
+      ctx.step(() => undefined, { cursor, log: [listed] });
+      continue;
+    }
     if (!cursor.seller) cursor = await startSeller(ctx, cursor);
     const done = await importPurchases(ctx, cursor);
     if (!done) return;

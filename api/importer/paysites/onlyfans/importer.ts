@@ -15,7 +15,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { getCreator, upsertCreator } from '@api/data/creators.ts';
-import { getPost, upsertPost, type PostInput } from '@api/data/posts.ts';
+import { getPost, type PostInput } from '@api/data/posts.ts';
+import { isRefetchWanted, skipListedCreator, skipListedPost, storePost } from '@api/importer/do-not-post.ts';
 import { nowEpoch } from '@api/data/util.ts';
 import { dataPaths, paysiteEndpoint } from '@api/config.ts';
 import { archiveCreatorImage, archiveFile, archiveInlineImages, type ArchivedFile } from '@api/importer/content.ts';
@@ -25,7 +26,7 @@ import { KeyRejectedError } from '@api/importer/errors.ts';
 import { countLabel } from '@shared/format.ts';
 import { onlyfansApi, SigningRefusedError, type OnlyfansApi, type OnlyfansPost, type PostPage } from './api.ts';
 import { onlyfansEndpoints } from './endpoints.ts';
-import { mediaPlan, postCursor, postHtml, skipReason, toPostInput, type PlannedFile } from './map.ts';
+import { mediaPlan, postCursor, postHtml, postTitle, skipReason, toPostInput, type PlannedFile } from './map.ts';
 import { loadRules, RulesError, rulesLabel } from './rules.ts';
 
 const LISTS = ['pinned', 'timeline', 'archived'] as const;
@@ -57,12 +58,14 @@ interface Cursor {
   creator?: CreatorState;
 }
 
-type Prepared = { kind: 'post'; post: PostInput; lines: string[] } | { kind: 'deleted' | 'locked' };
+type Prepared = { kind: 'post'; post: PostInput; lines: string[] } | { kind: 'listed'; lines: string[] } | { kind: 'deleted' | 'locked' };
 
 /** Files of the stored copy by name: OnlyFans' media URLs name the file by its content, so a re-import need not fetch them again. */
 function storedFiles(ctx: ImportContext, user: string, postId: string): Map<string, ArchivedFile> {
-  const stored = getPost(ctx.db, 'onlyfans', user, postId);
   const files = new Map<string, ArchivedFile>();
+  // A flagged post's files were found broken: download them again.
+  if (isRefetchWanted(ctx, user, postId)) return files;
+  const stored = getPost(ctx.db, 'onlyfans', user, postId);
   const filesDir = dataPaths(ctx.config.dataDir).files;
   for (const file of [...(stored?.file ? [stored.file] : []), ...(stored?.attachments ?? [])]) {
     const hash = /([0-9a-f]{64})\.[a-z0-9]+$/.exec(file.path)?.[1];
@@ -73,6 +76,8 @@ function storedFiles(ctx: ImportContext, user: string, postId: string): Map<stri
 }
 
 async function preparePost(ctx: ImportContext, api: OnlyfansApi, user: string, post: OnlyfansPost): Promise<Prepared> {
+  const listed = skipListedPost(ctx, user, post.id, postTitle(post));
+  if (listed) return { kind: 'listed', lines: [listed] };
   const skip = skipReason(post);
   if (skip) return { kind: skip };
   const plan = mediaPlan(post);
@@ -143,9 +148,9 @@ async function importPosts(ctx: ImportContext, api: OnlyfansApi, start: Cursor, 
         () => {
           if (prepared.kind !== 'post') return;
           next.creator!.saved++;
-          if (upsertPost(ctx.db, prepared.post).action !== 'unchanged') next.creator!.changed++;
+          if (storePost(ctx, prepared.post).action !== 'unchanged') next.creator!.changed++;
         },
-        { cursor: next, log: prepared.kind === 'post' ? prepared.lines : [] },
+        { cursor: next, log: prepared.kind === 'post' || prepared.kind === 'listed' ? prepared.lines : [] },
       );
       cursor = next;
     }
@@ -212,6 +217,12 @@ async function importAll(ctx: ImportContext, api: OnlyfansApi): Promise<void> {
   while (cursor.at < cursor.subs.length) {
     if (ctx.signal.aborted) return;
     const sub = cursor.subs[cursor.at];
+    const listed = skipListedCreator(ctx, sub.username);
+    if (listed) {
+      cursor = { subs: cursor.subs, at: cursor.at + 1 };
+      ctx.step(() => undefined, { cursor, log: [listed] });
+      continue;
+    }
     if (!cursor.creator) {
       cursor = await startCreator(ctx, api, cursor, sub);
       if (!cursor.creator) continue;

@@ -12,9 +12,9 @@
 import { paysiteEndpoint } from '@api/config.ts';
 import { upsertCreator } from '@api/data/creators.ts';
 import { upsertComment } from '@api/data/comments.ts';
-import { upsertPost } from '@api/data/posts.ts';
 import { nowEpoch } from '@api/data/util.ts';
 import { archiveCreatorImage } from '@api/importer/content.ts';
+import { skipListedCreator, skipListedPost, storePost, unlistedCreators } from '@api/importer/do-not-post.ts';
 import { createPaysiteClient, type PaysiteClient } from '@api/importer/fetch.ts';
 import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
 import { CURRENT_USER_PATH, campaignAttributes, getDocument, nextPath, parseOr, postsPath } from './api.ts';
@@ -82,6 +82,12 @@ async function importCreator(
   let cursor = start;
   const sub = cursor.subs[cursor.i];
   if (cursor.page === null) {
+    const listed = skipListedCreator(ctx, sub.creatorId, sub.name);
+    if (listed) {
+      cursor = { ...cursor, i: cursor.i + 1 };
+      save(() => undefined, cursor, [listed]);
+      return cursor;
+    }
     await archiveCreatorImage(ctx, client, 'icons', ctx.service, sub.creatorId, sub.icon);
     await archiveCreatorImage(ctx, client, 'banners', ctx.service, sub.creatorId, sub.banner);
     cursor = { ...cursor, page: postsPath(sub.campaignId), done: 0, saved: 0, locked: 0, changed: false };
@@ -102,6 +108,12 @@ async function importCreator(
         save(() => undefined, cursor, []);
         continue;
       }
+      const listed = skipListedPost(ctx, sub.creatorId, plan.id, plan.title);
+      if (listed) {
+        cursor = { ...cursor, done: i + 1 };
+        save(() => undefined, cursor, [listed]);
+        continue;
+      }
       if (plan.unreadableText) ctx.log(`Post ${plan.id}: its text is in a form the importer cannot read; stored without text.`);
       const prepared = await preparePost(ctx, client, sub.creatorId, plan);
       if (ctx.signal.aborted) return cursor;
@@ -109,7 +121,7 @@ async function importCreator(
       save(
         () => {
           // The step stores the cursor after this runs, so the flag commits with the post.
-          if (upsertPost(ctx.db, prepared.post).action !== 'unchanged') next.changed = true;
+          if (storePost(ctx, prepared.post).action !== 'unchanged') next.changed = true;
           for (const comment of prepared.comments) upsertComment(ctx.db, comment);
         },
         next,
@@ -170,7 +182,7 @@ async function run(ctx: ImportContext): Promise<void> {
     cursor = await importCreator(ctx, client, cursor, save);
   }
   if (!ctx.saveDms || ctx.signal.aborted) return;
-  const creators = new Map(cursor.subs.map((s) => [s.creatorId, s.name]));
+  const creators = unlistedCreators(ctx, new Map(cursor.subs.map((s) => [s.creatorId, s.name])));
   const base = cursor;
   await importDms(ctx, client, creators, cursor.dms ?? FIRST_DM_CURSOR, (write, dms, log) => save(write, { ...base, dms }, log));
 }

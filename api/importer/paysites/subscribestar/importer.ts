@@ -11,7 +11,8 @@
  * reads again the page it was on and skips the posts already done.
  */
 import { getCreator, setCreatorLastImported, upsertCreator } from '@api/data/creators.ts';
-import { getPost, upsertPost, type PostInput } from '@api/data/posts.ts';
+import { getPost, type PostInput } from '@api/data/posts.ts';
+import { skipListedCreator, skipListedPost, storePost } from '@api/importer/do-not-post.ts';
 import { nowEpoch } from '@api/data/util.ts';
 import { archiveCreatorImage, archiveFile, archiveInlineImages, type ArchivedFile } from '@api/importer/content.ts';
 import type { ImportContext, PaysiteImporter } from '@api/importer/context.ts';
@@ -161,6 +162,12 @@ async function importPages(ctx: ImportContext, api: SsApi, start: Cursor, slug: 
     for (const data of posts.slice(done + 1)) {
       if (ctx.signal.aborted) return undefined;
       if (data.slug && data.slug !== slug) continue;
+      const listed = skipListedPost(ctx, slug, data.id, data.title);
+      if (listed) {
+        cursor = { ...cursor, star: { ...cursor.star!, after: data.id } };
+        ctx.step(() => undefined, { cursor, log: [listed] });
+        continue;
+      }
       const prepared = data.locked ? undefined : await preparePost(ctx, api, slug, data);
       const c = cursor.star!;
       const next: Cursor = { ...cursor, star: { ...c, after: data.id, locked: c.locked + (prepared ? 0 : 1) } };
@@ -169,7 +176,7 @@ async function importPages(ctx: ImportContext, api: SsApi, start: Cursor, slug: 
         () => {
           if (!prepared) return;
           next.star!.saved++;
-          if (upsertPost(ctx.db, prepared).action !== 'unchanged') next.star!.changed++;
+          if (storePost(ctx, prepared).action !== 'unchanged') next.star!.changed++;
         },
         { cursor: next, log: prepared ? [] : [`Creator ${c.name}: post ${data.id} (${title}) is above your tier; skipped.`] },
       );
@@ -220,6 +227,12 @@ async function importAll(ctx: ImportContext): Promise<void> {
   while (cursor.at < cursor.stars.length) {
     if (ctx.signal.aborted) return;
     const star = cursor.stars[cursor.at];
+    const listed = skipListedCreator(ctx, star.slug, star.name);
+    if (listed) {
+      cursor = { site: cursor.site, stars: cursor.stars, at: cursor.at + 1 };
+      ctx.step(() => undefined, { cursor, log: [listed] });
+      continue;
+    }
     const page = await readStarPage(api, star);
     if ('skip' in page) {
       cursor = { site: cursor.site, stars: cursor.stars, at: cursor.at + 1 };
