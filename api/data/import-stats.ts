@@ -18,10 +18,10 @@ export function importQueueCounts(db: Db, now: string = nowIso()): Record<Import
   const row = stmt<{ running: number | null; waiting: number | null; queued: number | null }>(
     db,
     `SELECT sum(running) AS running, sum(waiting) AS waiting, sum(1 - running - waiting) AS queued
-       FROM (SELECT (lease_expires_at IS NOT NULL AND lease_expires_at > ?1) AS running,
-                    (NOT (lease_expires_at IS NOT NULL AND lease_expires_at > ?1) AND resuming_at IS NOT NULL AND resuming_at > ?1) AS waiting
+       FROM (SELECT (lease_expires_at IS NOT NULL AND lease_expires_at > @now) AS running,
+                    (NOT (lease_expires_at IS NOT NULL AND lease_expires_at > @now) AND resuming_at IS NOT NULL AND resuming_at > @now) AS waiting
                FROM imports WHERE ${ACTIVE})`,
-  ).get(now);
+  ).get({ now });
   return { queued: row?.queued ?? 0, running: row?.running ?? 0, waiting: row?.waiting ?? 0 };
 }
 

@@ -56,6 +56,9 @@ export function createHttpLogger(logger: Logger): HttpLogger<IncomingMessage, Se
     },
     customSuccessMessage: (req, res, ms) => `${req.method} ${pathWithoutQuery(req.url)} ${res.statusCode} ${ms} ms`,
     customErrorMessage: (req, res) => `${req.method} ${pathWithoutQuery(req.url)} ${res.statusCode}`,
+    // A 5xx answered on purpose (a 503 from /readyz) carries no error of its own: no made-up stack.
+    customErrorObject: (_req, res, error, value) =>
+      error.message === `failed with status code ${res.statusCode}` ? { ...value, err: undefined } : value,
     serializers: {
       req: (req: { id?: unknown; method?: string; url?: string; headers?: Record<string, unknown>; raw?: IncomingMessage }) => ({
         id: req.id,
