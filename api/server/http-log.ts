@@ -38,6 +38,11 @@ export function pathWithoutQuery(url: string | undefined): string {
   return (url ?? '/').split(/[?#]/, 1)[0] ?? '/';
 }
 
+/** The request's path as it arrived (Express rewrites req.url inside its routers; originalUrl keeps it). */
+function requestPath(req: IncomingMessage): string {
+  return pathWithoutQuery((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url);
+}
+
 export function createHttpLogger(logger: Logger): HttpLogger<IncomingMessage, ServerResponse> {
   return pinoHttp({
     logger,
@@ -51,11 +56,11 @@ export function createHttpLogger(logger: Logger): HttpLogger<IncomingMessage, Se
     customLogLevel: (req, res, error) => {
       if (quiet.has(res)) return 'silent';
       if (error || res.statusCode >= 500) return 'error';
-      if (HEALTH_PATHS.has(pathWithoutQuery(req.url)) && res.statusCode < 400) return 'debug';
+      if (HEALTH_PATHS.has(requestPath(req)) && res.statusCode < 400) return 'debug';
       return 'info';
     },
-    customSuccessMessage: (req, res, ms) => `${req.method} ${pathWithoutQuery(req.url)} ${res.statusCode} ${ms} ms`,
-    customErrorMessage: (req, res) => `${req.method} ${pathWithoutQuery(req.url)} ${res.statusCode}`,
+    customSuccessMessage: (req, res, ms) => `${req.method} ${requestPath(req)} ${res.statusCode} ${ms} ms`,
+    customErrorMessage: (req, res) => `${req.method} ${requestPath(req)} ${res.statusCode}`,
     // A 5xx answered on purpose (a 503 from /readyz) carries no error of its own: no made-up stack.
     customErrorObject: (_req, res, error, value) =>
       error.message === `failed with status code ${res.statusCode}` ? { ...value, err: undefined } : value,
@@ -63,7 +68,7 @@ export function createHttpLogger(logger: Logger): HttpLogger<IncomingMessage, Se
       req: (req: { id?: unknown; method?: string; url?: string; headers?: Record<string, unknown>; raw?: IncomingMessage }) => ({
         id: req.id,
         method: req.method,
-        path: pathWithoutQuery(req.raw?.url ?? req.url),
+        path: req.raw ? requestPath(req.raw) : pathWithoutQuery(req.url),
         headers: req.headers,
       }),
       res: (res: { statusCode?: number; headers?: Record<string, unknown> }) => ({ status: res.statusCode, headers: res.headers }),

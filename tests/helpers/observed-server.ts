@@ -10,6 +10,7 @@ import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { createApp } from '@api/app.ts';
 import type { Config } from '@api/config.ts';
+import type { RouteGroup } from '@api/http/route.ts';
 import { getFileByHash } from '@api/data/files.ts';
 import { createFrontServer } from '@api/server/front.ts';
 import { appLogger, createLogger, type Logger } from '@api/server/logger.ts';
@@ -34,7 +35,14 @@ export function outsideAddress(): string | undefined {
 
 export async function startObserved(
   site: TestSite,
-  options: { settings?: Partial<Config>; destination?: Writable; host?: string; logFormat?: 'json' | 'pretty' } = {},
+  options: {
+    settings?: Partial<Config>;
+    destination?: Writable;
+    host?: string;
+    logFormat?: 'json' | 'pretty';
+    /** Extra API route groups (createApp's `routes`). */
+    routes?: readonly RouteGroup[];
+  } = {},
 ): Promise<ObservedServer> {
   const config: Config = { ...site.config, ...options.settings };
   // Lines go where the test says, else nowhere (a sink), so test output stays readable.
@@ -43,7 +51,7 @@ export async function startObserved(
   const metrics = createServerMetrics(site.db);
   const lines: string[] = [];
   const server = createFrontServer({
-    api: createApp({ db: site.db, config, logger: appLogger(logger) }),
+    api: createApp({ db: site.db, config, logger: appLogger(logger), routes: options.routes }),
     clientDir: path.join(DIST_DIR, 'client'),
     media: { ...site.paths, mimeOf: (hash) => getFileByHash(site.db, hash)?.mime },
     store: site.store,
