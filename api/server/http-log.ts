@@ -43,6 +43,13 @@ function requestPath(req: IncomingMessage): string {
   return pathWithoutQuery((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url);
 }
 
+/** The headers with the Referer's query string cut off (a page's query may hold a search), for the log. */
+function withoutRefererQuery(headers: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const referer = headers?.referer;
+  if (typeof referer !== 'string' || !/[?#]/.test(referer)) return headers;
+  return { ...headers, referer: pathWithoutQuery(referer) };
+}
+
 export function createHttpLogger(logger: Logger): HttpLogger<IncomingMessage, ServerResponse> {
   return pinoHttp({
     logger,
@@ -69,7 +76,7 @@ export function createHttpLogger(logger: Logger): HttpLogger<IncomingMessage, Se
         id: req.id,
         method: req.method,
         path: req.raw ? requestPath(req.raw) : pathWithoutQuery(req.url),
-        headers: req.headers,
+        headers: withoutRefererQuery(req.headers),
       }),
       res: (res: { statusCode?: number; headers?: Record<string, unknown> }) => ({ status: res.statusCode, headers: res.headers }),
     },

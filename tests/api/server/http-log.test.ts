@@ -67,7 +67,9 @@ describe('request ids', () => {
 
 describe('completion lines', () => {
   it('log method, path without the query, status and duration', async () => {
-    const answer = await httpRequest(`${front.base}/api/v1/app_version?q=private-search-words`);
+    const answer = await httpRequest(`${front.base}/api/v1/app_version?q=private-search-words`, {
+      headers: { referer: 'http://archive.example/artists?q=private-referer-words' },
+    });
     const id = String(answer.headers['x-request-id']);
     const [line] = linesFor(id);
     expect(line).toMatchObject({ level: 30, msg: expect.stringMatching(/^GET \/api\/v1\/app_version 200 \d+ ms$/) });
@@ -75,6 +77,8 @@ describe('completion lines', () => {
     expect(line.res).toMatchObject({ status: 200 });
     expect(typeof line.duration_ms).toBe('number');
     expect(log.lines().join('\n')).not.toContain('private-search-words');
+    expect(log.lines().join('\n')).not.toContain('private-referer-words');
+    expect((line.req as { headers: Record<string, string> }).headers.referer).toBe('http://archive.example/artists');
   });
 
   it.each(['/%ff', '/posts/%E0%A4%A', '/%252e%252e/account', '*'])('write no line for the refused target %s', async (target) => {
