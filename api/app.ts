@@ -30,13 +30,19 @@ import {
   type ApiVersion,
 } from './http/errors.ts';
 import type { z } from 'zod';
+import type { Logger as PinoLogger } from 'pino';
+import { labelRoute } from './http/route-label.ts';
 
 export interface AppDeps {
   db: Db;
   config: Config;
   /** Defaults to buildInfo() (the commit id GET /api/v1/app_version reports). */
   build?: BuildInfo;
-  /** Where unexpected errors are reported; defaults to the console. Never given bodies or cookies. */
+  /**
+   * Where unexpected errors are reported; defaults to the console. Never given bodies or cookies. A
+   * request that came through the front server is reported on its own child logger instead (req.log,
+   * api/server/http-log.ts), so the line carries the request id.
+   */
   logger?: Logger;
   /** Extra route groups mounted after the standard ones (tests, optional features). */
   routes?: readonly RouteGroup[];
@@ -59,6 +65,14 @@ const consoleLogger: Logger = {
 /** Which error format a request gets: v2 envelopes under /api/v2, plain v1 bodies elsewhere. */
 function versionOf(req: Request): ApiVersion {
   return /^\/api\/v2(?:[/?#]|$)/.test(req.originalUrl) ? 2 : 1;
+}
+
+/** The request's child logger (set by the front server's HTTP logger), as the API's Logger. */
+function requestLogger(req: Request): Logger | undefined {
+  // Optional at run time: requests from supertest or another server have none.
+  const log = (req as { log?: PinoLogger }).log;
+  if (!log) return undefined;
+  return { error: (message, details) => log.error(details ?? {}, message), warn: (message, details) => log.warn(details ?? {}, message) };
 }
 
 /** The request path without its query string (queries may carry searches or keys: not logged). */
@@ -110,7 +124,10 @@ export function createApp(deps: AppDeps): express.Express {
 
   const handlerFor = (route: RouteDefinition, version: ApiVersion | null) => {
     const answerVersion: ApiVersion = version ?? 1;
+    const routeLabel = `${versionBase(version)}${route.path}`;
     return async (req: Request, res: Response, next: NextFunction) => {
+      // Counted in the metrics under the declared template, never the raw path.
+      labelRoute(res, routeLabel);
       try {
         // Permissions first: a guest learns nothing about a protected route's inputs. A public route
         // looks the session up only if its handler reads `account` (most never do).
@@ -207,7 +224,7 @@ export function createApp(deps: AppDeps): express.Express {
     let httpError = asHttpError(error);
     if (!httpError) {
       const e = error instanceof Error ? error : new Error(String(error));
-      context.logger.error(`Unexpected error answering ${req.method} ${pathOnly(req)}`, {
+      (requestLogger(req) ?? context.logger).error(`Unexpected error answering ${req.method} ${pathOnly(req)}`, {
         name: e.name,
         message: e.message,
         stack: e.stack,

@@ -13,9 +13,9 @@ import { requestAutoImportRound } from '../api/data/auto-import.ts';
 import { nowIso } from '../api/data/util.ts';
 import { startAutoImportScheduler } from '../api/importer/auto-import-scheduler.ts';
 import { config, dataPaths } from '../api/config.ts';
+import { createLogger, lineLogger } from '../api/server/logger.ts';
 
 const USAGE = 'Usage: npm run auto-import -- [--private-key <private.pem>] [--once]   (or OPERATOR_PRIVATE_KEY=<private.pem>)';
-const log = (line: string) => console.log(`[auto-import] ${line}`);
 
 function fail(message: string): never {
   console.error(message);
@@ -34,6 +34,7 @@ const privateKeyPath = values['private-key'] ?? process.env.OPERATOR_PRIVATE_KEY
 if (!privateKeyPath) fail(USAGE);
 
 const settings = config();
+const log = lineLogger(createLogger(settings, { name: 'auto-import' }));
 const database = dataPaths(settings.dataDir).database;
 if (!fs.existsSync(database)) fail(`No database at ${database} (set DATA_DIR).`);
 const db = sharedDatabase(database);

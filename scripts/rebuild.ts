@@ -2,12 +2,15 @@
  * scripts/rebuild: re-renders the archive pages that the change log says are affected since the last
  * rebuild, replaces or removes their stored files, and prints a summary.
  *   --all      render every archive page
- *   --dry-run  list the URLs that would be rendered, render nothing
+ *   --dry-run  list the URLs that would be rendered, render nothing (the list goes to stdout as plain lines)
+ * Its messages go through the structured log (LOG_FORMAT, LOG_LEVEL), the progress bar to the terminal.
  */
 import { parseArgs } from 'node:util';
 import { createProgress } from './lib/progress.ts';
 import { openSite, storeRendererFor } from './lib/site.ts';
 import { applyRebuild, planRebuild } from '../api/pages/rebuild.ts';
+import { config } from '../api/config.ts';
+import { createLogger } from '../api/server/logger.ts';
 
 process.env.NODE_ENV ??= 'production';
 
@@ -19,15 +22,16 @@ const { values } = parseArgs({
   },
 });
 
+const logger = createLogger(config(), { name: 'rebuild' });
 const site = await openSite();
 const fresh = site.store.buildId() !== site.storeId;
 const all = values.all || fresh;
-if (fresh && !values.all) console.log('The page store is empty or from another build: rendering every page.');
+if (fresh && !values.all) logger.info('The page store is empty or from another build: rendering every page.');
 if (fresh && !values['dry-run']) site.store.adoptBuild(site.storeId);
 const plan = planRebuild(site.db, { all });
 if (values['dry-run']) {
   for (const key of plan.keys) console.log(key);
-  console.log(
+  logger.info(
     `${plan.keys.length} pages would be rendered (${all ? 'the whole archive' : `${plan.changes} changes since the last rebuild`}).`,
   );
   await site.close();
@@ -42,11 +46,11 @@ const summary = await applyRebuild(site.db, site.store, renderer, plan, {
   onProgress: (done, total) => progress.update(done, total),
 });
 progress.stop();
-console.log(
+logger.info(
   `Rebuilt ${summary.considered} pages from ${all ? 'the whole archive' : `${summary.changes} changes`} in ${summary.seconds.toFixed(2)} s: ` +
     `${summary.written} written, ${summary.unchanged} unchanged, ${summary.removed} removed, ${summary.failed.length} failed.`,
 );
-for (const failure of summary.failed.slice(0, 20)) console.error(`failed: ${failure}`);
+for (const failure of summary.failed.slice(0, 20)) logger.error(`failed: ${failure}`);
 await renderer.close();
 await site.close();
 process.exit(summary.failed.length > 0 ? 1 : 0);

@@ -16,6 +16,8 @@ import { startDemoAutoImport, type AutoImportScheduler } from '../api/importer/a
 import { inProcessRenderer } from '../api/pages/render-into-store.ts';
 import { config, dataPaths } from '../api/config.ts';
 import { buildInfo } from '../api/build-info.ts';
+import { appLogger, createLogger, lineLogger } from '../api/server/logger.ts';
+import { createServerMetrics } from '../api/server/metrics.ts';
 import { seedDemoArchive } from './seed/index.ts';
 import { ensureBuild } from './lib/build.ts';
 import { CLIENT_DIR, openSite } from './lib/site.ts';
@@ -23,8 +25,9 @@ import { CLIENT_DIR, openSite } from './lib/site.ts';
 // npm start is the production server: React's production build renders several times faster.
 process.env.NODE_ENV ??= 'production';
 
-const log = (line: string) => console.log(`[trove] ${line}`);
 const settings = config();
+const logger = createLogger(settings, { name: 'trove' });
+const log = lineLogger(logger);
 const paths = dataPaths(settings.dataDir);
 const started = Date.now();
 
@@ -46,7 +49,9 @@ const fresh = site.store.adoptBuild(site.storeId).fresh;
 // The operator key is checked (or the demo pair made, once) now rather than in the first request that keeps a key.
 operatorPublicKey(settings);
 
-const api = createApp({ db: site.db, config: settings, build: buildInfo() });
+const api = createApp({ db: site.db, config: settings, build: buildInfo(), logger: appLogger(logger) });
+const metrics = createServerMetrics(site.db);
+const onRebuilt = (summary: { seconds: number }) => metrics.observeRebuild(summary.seconds);
 const server = createFrontServer({
   api,
   clientDir: CLIENT_DIR,
@@ -61,6 +66,8 @@ const server = createFrontServer({
   renderer: site.renderer,
   site: { db: site.db, config: settings },
   log,
+  logger,
+  metrics,
 });
 
 // Submitted imports are worked on in this process unless IMPORT_WORKER=0 (then by `npm run worker`).
@@ -75,7 +82,7 @@ server.listen(settings.port, settings.host, () => {
   // Demo only (no OPERATOR_PUBLIC_KEY): the generated private key is here, so this process runs auto-import rounds.
   autoImport = startDemoAutoImport({ db: site.db, config: settings, log });
   const renderer = inProcessRenderer(site.renderer, site.store, 2);
-  void rebuildPages(site.db, site.store, renderer, { all: fresh })
+  void rebuildPages(site.db, site.store, renderer, { all: fresh, onDone: onRebuilt })
     .then(
       (summary) =>
         log(
@@ -87,7 +94,7 @@ server.listen(settings.port, settings.host, () => {
     .finally(() => {
       // From now on, writes (imports, favourites, approvals, uploads) reach the stored pages by themselves.
       if (settings.rebuildIntervalSeconds > 0)
-        startRebuildLoop({ db: site.db, store: site.store, renderer, log }, settings.rebuildIntervalSeconds * 1000);
+        startRebuildLoop({ db: site.db, store: site.store, renderer, log, onRebuilt }, settings.rebuildIntervalSeconds * 1000);
     });
 });
 

@@ -7,9 +7,10 @@
 import { sharedDatabase } from '../api/data/db.ts';
 import { startImportWorker } from '../api/importer/worker.ts';
 import { config, dataPaths } from '../api/config.ts';
+import { createLogger, lineLogger } from '../api/server/logger.ts';
 
-const log = (line: string) => console.log(`[worker] ${line}`);
 const settings = config();
+const log = lineLogger(createLogger(settings, { name: 'worker' }));
 const db = sharedDatabase(dataPaths(settings.dataDir).database);
 const worker = startImportWorker({ db, config: settings, log }, { leaseMs: settings.importLeaseSeconds * 1000 });
 log(`Import worker ${worker.owner} started on ${settings.dataDir}.`);

@@ -18,14 +18,21 @@ export interface RebuildLoop {
 }
 
 export function startRebuildLoop(
-  deps: { db: Db; store: PageStore; renderer: StoreRenderer; log?: (line: string) => void },
+  deps: {
+    db: Db;
+    store: PageStore;
+    renderer: StoreRenderer;
+    log?: (line: string) => void;
+    /** Told after each rebuild (the metrics count runs and their duration). */
+    onRebuilt?: (summary: RebuildSummary) => void;
+  },
   intervalMs: number,
 ): RebuildLoop {
   let running: Promise<RebuildSummary | undefined> | undefined;
 
   const check = async (): Promise<RebuildSummary | undefined> => {
     if (lastChangeId(deps.db) <= Number(getKv(deps.db, LAST_REBUILT_KEY) ?? 0)) return undefined;
-    const summary = await rebuildPages(deps.db, deps.store, deps.renderer);
+    const summary = await rebuildPages(deps.db, deps.store, deps.renderer, { onDone: deps.onRebuilt });
     if (summary.considered > 0) {
       deps.log?.(
         `Page store refreshed: ${summary.considered} pages from ${summary.changes} changes in ${summary.seconds.toFixed(1)} s (${summary.written} written, ${summary.failed.length} failed).`,

@@ -31,6 +31,8 @@ export interface RebuildOptions {
   freshStore?: boolean;
   onStart?: (total: number) => void;
   onProgress?: (done: number, total: number) => void;
+  /** Told when the rebuild has finished (the metrics count runs and their duration). */
+  onDone?: (summary: RebuildSummary) => void;
 }
 
 export interface RebuildSummary {
@@ -142,6 +144,7 @@ export async function applyRebuild(
     pruneChanges(db, plan.upTo);
   }
   summary.seconds = (performance.now() - started) / 1000;
+  options.onDone?.(summary);
   return summary;
 }
 

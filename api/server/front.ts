@@ -1,8 +1,10 @@
 /**
  * The one HTTP server: a thin node:http layer that refuses unusable request targets (request-target.ts)
- * and then answers, in order, 1. /api/* with the Express API, 2. media, 3. built assets and
- * prerendered pages, 4. archive pages from the page store, 5. everything else through the Astro SSR
- * handler (archive pages rendered there are written to the store on the way out).
+ * and then answers, in order, 1. the operator's /healthz, /readyz and /metrics (operator.ts), 2. /api/*
+ * with the Express API, 3. media, 4. built assets and prerendered pages, 5. archive pages from the page
+ * store, 6. everything else through the Astro SSR handler (archive pages rendered there are written to
+ * the store on the way out). Every request gets an id and a completion log line (http-log.ts) and is
+ * counted in the metrics under its route label (metrics.ts).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -16,6 +18,12 @@ import { createMediaHandler, type MediaOptions } from './media.ts';
 import { answerBadRequest, BAD_TARGET_MESSAGES, hasValidEncoding, isSingleEncoded, targetPath } from './request-target.ts';
 import { cameOverHttps, pageSecurityPolicy, STRICT_TRANSPORT_SECURITY, type PageSecuritySettings } from './csp.ts';
 import { decodeComponent } from '@shared/parse.ts';
+import { labelRoute } from '../http/route-label.ts';
+import { createServerMetrics, pageLabel, type ServerMetrics } from './metrics.ts';
+import { createOperatorHandler } from './operator.ts';
+import { createHttpLogger, quietRequest } from './http-log.ts';
+import { pino } from 'pino';
+import type { Logger } from './logger.ts';
 
 export interface FrontDeps {
   api: Express;
@@ -29,6 +37,10 @@ export interface FrontDeps {
   /** What the Content-Security-Policy and Strict-Transport-Security depend on; the site's settings by default. */
   security?: PageSecuritySettings;
   log?: (line: string) => void;
+  /** The structured log the request lines go to (logger.ts); none by default. */
+  logger?: Logger;
+  /** This server's metrics; a new registry by default. */
+  metrics?: ServerMetrics;
 }
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -65,8 +77,22 @@ function serveBuiltAsset(req: IncomingMessage, res: ServerResponse, clientDir: s
   return sendFile(req, res, file, { precompressed: true, cacheControl });
 }
 
-export function createFrontHandler(deps: FrontDeps) {
+/** A refused request target: a plain 400 with no log line (anyone can send them). */
+function refuse(res: ServerResponse, message: string): void {
+  quietRequest(res);
+  labelRoute(res, 'bad_request');
+  answerBadRequest(res, message);
+}
+
+export function createFrontHandler(deps: FrontDeps, metrics: ServerMetrics = createServerMetrics(deps.site.db)) {
   const inflight = new Map<string, Promise<boolean>>();
+  const settings = deps.security ?? deps.site.config;
+  const operator = createOperatorHandler({
+    db: deps.site.db,
+    config: { ...deps.site.config, trustProxy: settings.trustProxy },
+    metrics,
+    logger: deps.logger,
+  });
   const builtFiles = listBuiltFiles(deps.clientDir);
   const media = createMediaHandler({ log: deps.log, ...deps.media });
   const policy = pageSecurityPolicy(deps.security ?? deps.site.config);
@@ -81,6 +107,7 @@ export function createFrontHandler(deps: FrontDeps) {
   function renderIntoStore(key: string): Promise<boolean> {
     let pending = inflight.get(key);
     if (!pending) {
+      metrics.pageRendered();
       pending = deps.renderer
         .render(key)
         .then(async (page) => {
@@ -97,34 +124,47 @@ export function createFrontHandler(deps: FrontDeps) {
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = req.url ?? '/';
     const rawPath = targetPath(target);
-    if (rawPath === undefined) return answerBadRequest(res, BAD_TARGET_MESSAGES.target);
-    if (!hasValidEncoding(rawPath)) return answerBadRequest(res, BAD_TARGET_MESSAGES.encoding);
+    if (rawPath === undefined) return refuse(res, BAD_TARGET_MESSAGES.target);
+    if (!hasValidEncoding(rawPath)) return refuse(res, BAD_TARGET_MESSAGES.encoding);
     const url = new URL(target, 'http://internal');
     const { pathname } = url;
 
+    labelRoute(res, pathname);
+    const operatorAnswer = operator(req, res, pathname);
+    if (operatorAnswer) return operatorAnswer;
     if (pathname === '/api' || pathname.startsWith('/api/')) {
+      // The API's handlers relabel their answers with their route's template.
+      labelRoute(res, 'api:unmatched');
       deps.api(req, res);
       return;
     }
+    labelRoute(res, 'media');
     if (media(req, res)) return;
     // Everything from here on is a page or a page's asset: stored, prerendered or rendered now.
     res.setHeader('Content-Security-Policy', policy);
 
     const isRead = req.method === 'GET' || req.method === 'HEAD';
+    labelRoute(res, 'asset');
     if (isRead && serveBuiltAsset(req, res, deps.clientDir, builtFiles, pathname)) return;
 
     // Astro's router logs and refuses these; they are answered here without the log line.
-    if (!isSingleEncoded(pathname)) return answerBadRequest(res, BAD_TARGET_MESSAGES.encoding);
+    if (!isSingleEncoded(pathname)) return refuse(res, BAD_TARGET_MESSAGES.encoding);
     const key = isRead ? canonicalPageKey(pathname, url.search) : undefined;
     if (key) {
       const file = deps.store.fileFor(key);
-      if (sendFile(req, res, file, pageOptions)) return;
+      labelRoute(res, 'page_store');
+      if (sendFile(req, res, file, pageOptions)) {
+        metrics.pageStoreHit();
+        return;
+      }
+      labelRoute(res, pageLabel(pathname));
       try {
         if ((await renderIntoStore(key)) && sendFile(req, res, file, pageOptions)) return;
       } catch (error) {
         deps.log?.(`render of ${key} failed: ${(error as Error).message}`);
       }
     }
+    labelRoute(res, pageLabel(pathname));
     withStandardReason(res);
     deps.ssr(req, res, undefined, ssrLocals(deps.site));
   };
@@ -143,12 +183,17 @@ function withStandardReason(res: ServerResponse): void {
 }
 
 export function createFrontServer(deps: FrontDeps): http.Server {
-  const handle = createFrontHandler(deps);
+  const metrics = deps.metrics ?? createServerMetrics(deps.site.db);
+  const handle = createFrontHandler(deps, metrics);
+  const httpLog = createHttpLogger(deps.logger ?? pino({ level: 'silent' }));
   const trustProxy = (deps.security ?? deps.site.config).trustProxy;
   const server = http.createServer((req, res) => {
+    httpLog(req, res);
+    metrics.track(req, res);
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) res.setHeader(name, value);
     if (cameOverHttps(req, trustProxy)) res.setHeader('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
     handle(req, res).catch((error: unknown) => {
+      req.log.error({ err: error }, 'request failed');
       deps.log?.(`request failed: ${(error as Error).message}`);
       if (!res.headersSent) {
         res.statusCode = 500;
