@@ -56,10 +56,6 @@ function getDoNotPostEntryFor(db: Db, service: string, creatorId: string, postId
   ).get(service, creatorId, postId ?? '');
 }
 
-export function getDoNotPostEntry(db: Db, id: number): DoNotPostEntry | undefined {
-  return stmt<DoNotPostEntry>(db, `SELECT ${COLUMNS} FROM do_not_post WHERE id = ?`).get(id);
-}
-
 /** Deletes an entry. @returns the entry that was lifted */
 export function liftDoNotPost(db: Db, id: number): DoNotPostEntry | undefined {
   return stmt<DoNotPostEntry>(db, `DELETE FROM do_not_post WHERE id = ? RETURNING ${COLUMNS}`).get(id);

@@ -22,12 +22,6 @@ export function quietRequest(res: ServerResponse): void {
   quiet.add(res);
 }
 
-/** The request's id (set by the HTTP logger), if it has one. */
-export function requestIdOf(req: IncomingMessage): string | undefined {
-  const id = (req as IncomingMessage & { id?: unknown }).id;
-  return typeof id === 'string' ? id : undefined;
-}
-
 export function requestId(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
   return typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : crypto.randomUUID();
