@@ -50,6 +50,10 @@ export const apiPaths = {
   importerSubmit: v1('/importer/submit', 'POST'),
   importStatus: v1('/imports/{id}', 'GET'),
   sharesUpload: v1('/shares/upload', 'GET', 'POST'),
+  takedownCreator: v1('/admin/takedown/{service}/user/{id}', 'POST'),
+  takedownPost: v1('/admin/takedown/{service}/user/{id}/post/{post}', 'POST'),
+  doNotPost: v1('/admin/do_not_post', 'GET'),
+  doNotPostEntry: v1('/admin/do_not_post/{entry}', 'DELETE'),
 } as const;
 
 /** A path of apiPaths as a URL on this site, for a call made without the API client. */

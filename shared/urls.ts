@@ -172,6 +172,7 @@ export const ACCOUNT_PAGES = {
   favoritePosts: '/account/favorites/posts',
   linkRequests: '/account/moderator/tasks/creator_links',
   manageAccounts: '/account/administrator/accounts',
+  doNotPost: '/account/administrator/do_not_post',
   register: '/authentication/register',
   login: '/authentication/login',
   logout: '/authentication/logout',
