@@ -7,7 +7,9 @@ interface AstroLike {
 }
 
 /** `status` tells a denied page (401: offer to sign in) from a bad request. */
-export type Settled<T> = { page: T; error?: undefined; status?: undefined } | { page?: undefined; error: string; status: 400 | 401 | 403 | 410 };
+export type Settled<T> =
+  | { page: T; error?: undefined; status?: undefined }
+  | { page?: undefined; error: string; status: 400 | 401 | 403 | 410 };
 
 /**
  * Redirects and not-found become the page's response (an empty 404 makes Astro render

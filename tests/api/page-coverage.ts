@@ -67,4 +67,5 @@ export const PAGE_COVERAGE: Record<string, { url: string; access: Access; status
   'src/pages/account/administrator/accounts/index.astro': { url: '/account/administrator/accounts', access: 'public' },
   'src/pages/account/administrator/accounts/[page].astro': { url: '/account/administrator/accounts/1', access: 'administrator' },
   'src/pages/account/administrator/account/[id].astro': { url: '/account/administrator/account/1', access: 'administrator' },
+  'src/pages/account/administrator/do_not_post.astro': { url: '/account/administrator/do_not_post', access: 'administrator' },
 };
