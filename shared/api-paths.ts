@@ -43,6 +43,10 @@ export const apiPaths = {
   approveLinkRequest: v1('/account/moderator/creator_link_requests/{id}/approve', 'POST'),
   rejectLinkRequest: v1('/account/moderator/creator_link_requests/{id}/reject', 'POST'),
   accountRole: v1('/account/administrator/account/{id}', 'PATCH'),
+  takedownCreator: v1('/admin/takedown/{service}/user/{id}', 'POST'),
+  takedownPost: v1('/admin/takedown/{service}/user/{id}/post/{post}', 'POST'),
+  doNotPost: v1('/admin/do_not_post', 'GET'),
+  doNotPostEntry: v1('/admin/do_not_post/{entry}', 'DELETE'),
   reviewDms: v1('/account/review_dms', 'POST'),
   hasPendingDms: v1('/has_pending_dms', 'GET'),
   archiveFile: v1('/file/{hash}', 'PATCH'),
@@ -50,10 +54,6 @@ export const apiPaths = {
   importerSubmit: v1('/importer/submit', 'POST'),
   importStatus: v1('/imports/{id}', 'GET'),
   sharesUpload: v1('/shares/upload', 'GET', 'POST'),
-  takedownCreator: v1('/admin/takedown/{service}/user/{id}', 'POST'),
-  takedownPost: v1('/admin/takedown/{service}/user/{id}/post/{post}', 'POST'),
-  doNotPost: v1('/admin/do_not_post', 'GET'),
-  doNotPostEntry: v1('/admin/do_not_post/{entry}', 'DELETE'),
 } as const;
 
 /** A path of apiPaths as a URL on this site, for a call made without the API client. */

@@ -9,7 +9,8 @@
  * Kinds and what they mean for a rebuild:
  * - 'creator'      (service, creator_id): the creator row changed (name, dates, public_id, has_chats);
  *                  ref 'renamed' when its name changed (its post pages show the name).
- *                  Affects its profile/tab pages' headers, the artists lists and creators.txt.
+ *                  Affects its profile/tab pages' headers, the artists lists and creators.txt. A 'delete'
+ *                  row: the creator was taken down (api/data/takedowns.ts); its pages render as 404.
  * - 'post'         (service, creator_id, post_id): the post was written or deleted. Affects the post page,
  *                  its revision pages, the neighbours' prev/next (find them with postPageNeighbours), the
  *                  creator's listing pages from that post's position on, the creator's tags tab, the global
@@ -30,6 +31,8 @@
  * - 'discord'      (service 'discord', creator_id = server id, ref = channel id or NULL for the server):
  *                  the Discord server view / channel pages.
  * - 'community'    (service, creator_id, ref = channel id or NULL): Patreon community channel pages.
+ *                  Discord and community 'delete' rows with a channel id that no longer exists remove
+ *                  that channel's stored pages.
  * - 'file'         (ref = sha256): file record or archive metadata changed (/file/{hash}, hash search).
  * - 'popularity'   (ref = day 'YYYY-MM-DD'): popularity counts of that day changed (popular lists).
  * - 'favorite'     (service, creator_id): an account favourited or unfavourited the creator, so its

@@ -24,7 +24,7 @@ import {
   shareUrl,
 } from '@shared/urls.ts';
 import { getDiscordChannel, isViewableChannel, listDiscordChannels } from '../data/discord.ts';
-import { listCommunityChannels } from '../data/community.ts';
+import { getCommunityChannel, listCommunityChannels } from '../data/community.ts';
 import { POPULAR_PERIODS } from '@shared/validation/popular.ts';
 import { todayUtc } from '@shared/popular.ts';
 import { popularPosts } from '../data/popular.ts';
@@ -48,6 +48,12 @@ export function addListing(affected: AffectedPages, pathname: string, count: num
   const pages = Math.min(Math.max(1, Math.ceil(count / pageSize)), maxPages);
   for (let page = 0; page < pages; page += 1) affected.render.add(pageKey(pathname, page * pageSize));
   affected.listings.set(pathname, (pages - 1) * pageSize);
+}
+
+/** A paged listing that no longer exists: its first page is rendered (no longer a 200), deeper ones pruned. */
+export function addGonePages(affected: AffectedPages, pathname: string): void {
+  affected.render.add(pageKey(pathname));
+  affected.listings.set(pathname, 0);
 }
 
 /** Every page of one Discord channel (categories hold no messages and have no pages). */
@@ -179,6 +185,10 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
     // A community row: the creator's community pages only (has_chats arrives as a 'creator' row).
     if (change.kind === 'community') {
       if (change.service === 'patreon') community.add(change.creator_id);
+      // A removed channel (a takedown): its stored pages go, the first by rendering it, the rest pruned.
+      if (change.service === 'patreon' && change.action === 'delete' && change.ref && !getCommunityChannel(db, change.ref)) {
+        addGonePages(affected, communityUrl(change.creator_id, change.ref));
+      }
       continue;
     }
     // The server view shows the server's name, nothing else of the creator row.
@@ -217,12 +227,15 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
   }
   for (const serverId of discordServers) addDiscordServerPages(db, affected, serverId);
   for (const [serverId, channelIds] of discordChannels) {
+    // A removed channel: its first page now redirects (or answers 404 once the server is gone), which
+    // removes the stored copy; its deeper pages are pruned.
+    for (const channelId of channelIds) {
+      if (!getDiscordChannel(db, channelId)) addGonePages(affected, discordServerUrl(serverId, channelId));
+    }
     if (discordServers.has(serverId)) continue;
     for (const channelId of channelIds) {
       const channel = getDiscordChannel(db, channelId);
-      // A removed channel: its first page now redirects, which removes the stored copy.
       if (channel) addDiscordChannelPages(affected, serverId, channel);
-      else affected.render.add(pageKey(discordServerUrl(serverId, channelId)));
     }
     // Every page lists the channels; the entry page of each other channel shows a new or renamed one.
     // Deeper pages of the others catch up when their own messages change (a rename is rare, and

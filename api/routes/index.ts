@@ -19,6 +19,7 @@ import keys from './keys.ts';
 import admin from './admin.ts';
 import discord from './discord.ts';
 import community from './community.ts';
+import takedowns from './takedowns.ts';
 
 export const ROUTE_GROUPS: readonly RouteGroup[] = [
   meta,
@@ -37,4 +38,5 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   admin,
   discord,
   community,
+  takedowns,
 ];
