@@ -87,8 +87,13 @@ test('an administrator takes a creator down; its pages answer 410 until the entr
 
   await open.click();
   await dialog.getByLabel(/Reason/).fill('The creator asked by e-mail.');
+  // The island goes to the creator's URL, the page it is on: wait for that document's answer.
+  const reloaded = page.waitForResponse(
+    (answer) => answer.request().resourceType() === 'document' && new URL(answer.url()).pathname === creatorPath,
+  );
   await dialog.getByRole('button', { name: `Remove ${creator.name}` }).click();
-  await page.waitForURL((url) => url.pathname === creatorPath && url.search === '');
+  await reloaded;
+  await page.waitForLoadState('load');
   expect(e2eRow<{ n: number }>('SELECT count(*) AS n FROM creators WHERE service = ? AND id = ?', creator.service, creator.id).n).toBe(0);
 
   rebuildPages();

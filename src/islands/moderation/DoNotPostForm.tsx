@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { PAYSITE_DESCRIPTORS } from '@shared/paysites/index';
 import { readTakedownTarget } from '@shared/takedown-target';
 import ApiForm from '../forms/ApiForm';
-import { describeRemoval, leaveNotice, sendTakedown, TAKEDOWN_REASON_MAX, takeNotice } from './takedowns';
+import { describeRemoval, leaveNotice, sendTakedown, TAKEDOWN_REASON_MAX, TAKEDOWN_REASON_MESSAGES, takeNotice } from './takedowns';
 
 const text = (data: FormData, name: string) => String(data.get(name) ?? '');
 
@@ -24,7 +24,7 @@ export default function DoNotPostForm() {
     });
     if ('error' in target) return [target.error];
     const reason = text(data, 'reason').trim();
-    if (!reason) return ['Please give the reason.'];
+    if (!reason) return [TAKEDOWN_REASON_MESSAGES.reasonRequired];
     const what = target.postId === null ? `${target.service} creator ${target.creatorId}` : `${target.service} post ${target.postId}`;
     if (!globalThis.confirm(`Remove ${what} and everything of it from the archive, and list it as do-not-post?`)) return;
     const answer = await sendTakedown(target, reason);

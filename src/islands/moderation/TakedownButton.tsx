@@ -12,7 +12,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { creatorPageUrl } from '@shared/urls';
 import { useShellSession } from '../shell/useShellSession';
 import ApiForm from '../forms/ApiForm';
-import { describeRemoval, leaveNotice, sendTakedown, TAKEDOWN_REASON_MAX, takeNotice } from './takedowns';
+import { describeRemoval, leaveNotice, sendTakedown, TAKEDOWN_REASON_MAX, TAKEDOWN_REASON_MESSAGES, takeNotice } from './takedowns';
 
 export type TakedownTarget =
   | { kind: 'creator'; service: string; creatorId: string; creatorName: string }
@@ -61,7 +61,7 @@ export default function TakedownButton(target: TakedownTarget) {
 
   async function submit(data: FormData) {
     const reason = String(data.get('reason') ?? '').trim();
-    if (!reason) return ['Please give the reason.'];
+    if (!reason) return [TAKEDOWN_REASON_MESSAGES.reasonRequired];
     const ids = { service: target.service, creatorId: target.creatorId, postId: target.kind === 'post' ? target.postId : null };
     const answer = await sendTakedown(ids, reason);
     if (target.kind === 'post')

@@ -8,8 +8,8 @@ import { unlessStorageRefuses } from '@site/client/storage-errors';
 import { apiPaths } from '@shared/api-paths';
 import type { TakedownTargetIds } from '@shared/takedown-target';
 
-/** The reason's limit, as the takedown API checks it. */
-export const TAKEDOWN_REASON_MAX = 1000;
+/** The reason's limit and messages, as the takedown API checks them. */
+export { TAKEDOWN_REASON_MAX, TAKEDOWN_REASON_MESSAGES } from '@shared/validation/takedowns';
 
 const NOTICE_KEY = 'trove:takedown-notice';
 
