@@ -3,7 +3,7 @@ import type { PageOutcome } from './outcome.ts';
 
 interface AstroLike {
   redirect(to: string, status: 301 | 302 | 303 | 307): Response;
-  response: { status?: number };
+  response: { status?: number; headers?: Headers };
 }
 
 /** `status` tells a denied page (401: offer to sign in) from a bad request. */
@@ -25,6 +25,8 @@ export function settle<T>(outcome: PageOutcome<T>, astro: AstroLike): Response |
   }
   if (outcome.kind === 'gone') {
     astro.response.status = 410;
+    // Browsers keep a 410 without this (it is cacheable by default), and lifting the entry undoes it.
+    astro.response.headers?.set('Cache-Control', 'no-store');
     return { error: outcome.message, status: 410 };
   }
   if (outcome.kind === 'denied') {

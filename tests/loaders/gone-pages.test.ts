@@ -15,7 +15,7 @@ let site: TestSite;
 
 async function get(url: string) {
   const answer = await httpRequest(site.base + url);
-  return { status: answer.status, html: answer.body.toString('utf8') };
+  return { status: answer.status, html: answer.body.toString('utf8'), headers: answer.headers };
 }
 
 /** The HTML escapes the apostrophe of the creator message. */
@@ -72,6 +72,8 @@ describe('a removed creator', () => {
     const entry = addDoNotPost(site.db, { service: 'fanbox', creator_id: '9999', reason: 'owner asked' });
     const gone = await get('/fanbox/user/9999/fancards');
     expect(gone.status).toBe(410);
+    // Lifting undoes it: browsers must not keep the 410.
+    expect(gone.headers['cache-control']).toBe('no-store');
     expect(shown(gone.html, GONE_MESSAGES.creator)).toBe(true);
     liftDoNotPost(site.db, entry.id);
     const after = await get('/fanbox/user/9999/fancards');
