@@ -9,6 +9,8 @@ export function errorHeading(status: number): string {
       return 'Not allowed';
     case 404:
       return 'Not found';
+    case 410:
+      return 'Removed';
     case 503:
       return 'Not available right now';
     default:
@@ -18,3 +20,9 @@ export function errorHeading(status: number): string {
 
 /** The not-found page's message (src/pages/404.astro and src/pages/[...unknown].astro). */
 export const NOT_FOUND_MESSAGE = 'The page you are looking for does not exist.';
+
+/** The 410 pages' messages (src/components/Gone.astro): a creator or a single post removed at its owner's request. */
+export const GONE_MESSAGES = {
+  creator: "This creator's content was removed at the request of its owner.",
+  post: 'This post was removed at the request of its owner.',
+} as const;

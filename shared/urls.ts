@@ -193,6 +193,7 @@ export const ACCOUNT_PAGES = {
   manageAccounts: '/account/administrator/accounts',
   auditLog: '/account/administrator/audit',
   manageImports: '/account/administrator/imports',
+  doNotPost: '/account/administrator/do_not_post',
   register: '/authentication/register',
   login: '/authentication/login',
   logout: '/authentication/logout',

@@ -14,11 +14,13 @@ import { isPaysite, type Paysite } from '@shared/paysites/index.ts';
 import { paginate } from '@shared/pagination.ts';
 import { creatorUrl, discordServerUrl } from '@shared/urls.ts';
 import { GLOBAL_LISTING_STORED_PAGES } from '@api/pages/keys.ts';
-import { badRequest, notFound, ok, readOffset, redirect, type PageOutcome } from './outcome.ts';
+import { badRequest, gone, notFound, ok, readOffset, redirect, type PageOutcome } from './outcome.ts';
+import { isCreatorListed } from '@api/data/do-not-post.ts';
+import { GONE_MESSAGES } from '@shared/error-page.ts';
 
 type Creator = NonNullable<ReturnType<typeof getCreator>>;
 
-/** The creator of a creator-page URL, a redirect from its public id, or the guard messages. */
+/** The creator of a creator-page URL, a redirect from its public id, 410 for a removed one, or the guard messages. */
 export function resolveCreator(
   deps: SiteDeps,
   service: string | undefined,
@@ -29,6 +31,8 @@ export function resolveCreator(
   if (!id) return badRequest('Artist ID is required.');
   if (!isPaysite(service)) return notFound;
   const db = deps.db;
+  // Removed at its owner's request: 410 on every page of it while the entry stands, even if the row came back.
+  if (isCreatorListed(db, service, id)) return gone(GONE_MESSAGES.creator);
   const creator = getCreator(db, service, id);
   if (creator) return ok({ creator, service });
   const byPublicId = getCreatorByPublicId(db, service, id);

@@ -16,7 +16,9 @@ import { CHAT_PAGE_SIZE } from '@shared/constants.ts';
 import { chatOffsetForPosition, chatPageOffset, chatPaging, parseChatOffset } from '@shared/chat/paging.ts';
 import { communityUrl, discordServerUrl, withOffset } from '@shared/urls.ts';
 import { resolveCreator } from './archive.ts';
-import { badRequest, notFound, ok, redirect } from './outcome.ts';
+import { badRequest, gone, notFound, ok, redirect } from './outcome.ts';
+import { isCreatorListed } from '@api/data/do-not-post.ts';
+import { GONE_MESSAGES } from '@shared/error-page.ts';
 import { CHAT_MESSAGES } from '@shared/validation/chat.ts';
 
 export interface ChannelEntry {
@@ -77,6 +79,8 @@ export function loadDiscordServer(deps: SiteDeps, path: string | undefined, sear
   if (!serverId || rest.length > 0) return notFound;
   const db = deps.db;
   const server = getDiscordServer(db, serverId);
+  // A discord "creator" is its server: a removed one answers 410 while its entry stands.
+  if (isCreatorListed(db, 'discord', serverId)) return gone(GONE_MESSAGES.creator);
   if (!server) return notFound;
   const tree = channelTree(server.channels);
   const first = tree.find((entry) => entry.viewable)?.channel;

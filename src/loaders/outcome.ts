@@ -6,10 +6,13 @@ export type PageOutcome<T> =
   | { kind: 'ok'; data: T }
   | { kind: 'redirect'; location: string; status: 301 | 302 | 303 | 307 }
   | { kind: 'not-found' }
+  | { kind: 'gone'; message: string }
   | { kind: 'bad-request'; message: string }
   | { kind: 'denied'; status: 401 | 403; message: string };
 
 export const notFound = { kind: 'not-found' } as const;
+/** Removed at its owner's request while its do-not-post entry stands: 410 with the message (GONE_MESSAGES). */
+export const gone = (message: string) => ({ kind: 'gone', message }) as const;
 export const badRequest = (message: string) => ({ kind: 'bad-request', message }) as const;
 export const redirect = (location: string, status: 301 | 302 | 303 | 307 = 302) => ({ kind: 'redirect', location, status }) as const;
 export const denied = (status: 401 | 403, message: string) => ({ kind: 'denied', status, message }) as const;

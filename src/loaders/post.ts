@@ -20,7 +20,9 @@ import { dataPaths } from '@api/config.ts';
 import { formatDateTime } from '@shared/format.ts';
 import { paysiteLabel } from '@shared/paysites/index.ts';
 import { archiveFileUrl, fileUrl, postUrl, revisionUrl, thumbnailUrl } from '@shared/urls.ts';
-import { badRequest, notFound, ok } from './outcome.ts';
+import { badRequest, gone, notFound, ok } from './outcome.ts';
+import { isPostListed } from '@api/data/do-not-post.ts';
+import { GONE_MESSAGES } from '@shared/error-page.ts';
 import { resolveCreator } from './archive.ts';
 
 /** og:description and the meta description: the content's text, cut here. */
@@ -81,6 +83,7 @@ function loadView(deps: SiteDeps, params: PostParams, revisionId?: number) {
   const { creator, service } = resolved.data;
   const { imageHost } = deps.config;
   const db = deps.db;
+  if (isPostListed(db, service, creator.id, postId)) return gone(GONE_MESSAGES.post);
   const page = getPostPage(db, service, creator.id, postId, imageHost);
   if (!page) return notFound;
   let shown: FullPost | PostRevision = page.post;

@@ -7,7 +7,9 @@ import { randomCreator } from '@api/data/creators.ts';
 import { randomPost, resolvePost } from '@api/data/posts.ts';
 import { isPaysite } from '@shared/paysites/index.ts';
 import { creatorPageUrl, postUrl } from '@shared/urls.ts';
-import { badRequest, notFound, redirect, type PageOutcome } from './outcome.ts';
+import { badRequest, gone, notFound, redirect, type PageOutcome } from './outcome.ts';
+import { isCreatorListed, isPostIdListed } from '@api/data/do-not-post.ts';
+import { GONE_MESSAGES } from '@shared/error-page.ts';
 
 export function loadRandomCreator(deps: SiteDeps): PageOutcome<never> {
   const creator = randomCreator(deps.db);
@@ -24,6 +26,9 @@ export function loadPostLookup(deps: SiteDeps, service: string | undefined, post
   if (!service) return badRequest('Service name is required.');
   if (!postId) return badRequest('Post ID is required.');
   if (!isPaysite(service)) return notFound;
+  if (isPostIdListed(deps.db, service, postId)) return gone(GONE_MESSAGES.post);
   const found = resolvePost(deps.db, service, postId);
+  // A post of a removed creator (its creator is listed, not its id) is found only while its row stands.
+  if (found && isCreatorListed(deps.db, found.service, found.artist_id)) return gone(GONE_MESSAGES.creator);
   return found ? redirect(postUrl(found.service, found.artist_id, found.post_id), 303) : notFound;
 }

@@ -70,4 +70,5 @@ export const PAGE_COVERAGE: Record<string, { url: string; access: Access; status
   'src/pages/account/administrator/account/[id].astro': { url: '/account/administrator/account/1', access: 'administrator' },
   'src/pages/account/administrator/audit.astro': { url: '/account/administrator/audit', access: 'administrator' },
   'src/pages/account/administrator/imports.astro': { url: '/account/administrator/imports', access: 'administrator' },
+  'src/pages/account/administrator/do_not_post.astro': { url: '/account/administrator/do_not_post', access: 'administrator' },
 };
