@@ -51,6 +51,11 @@ export interface AppDeps {
    * Defaults to on under vitest or when config.environment is 'test'.
    */
   checkResponses?: boolean;
+  /**
+   * Told after a write whose stored pages must change at once rather than at the next rebuild interval
+   * (a takedown); the server runs its page rebuild now. Without it the interval's rebuild applies it.
+   */
+  pagesChanged?: () => void;
 }
 
 const BODY_LIMIT = '1mb';
@@ -104,6 +109,7 @@ export function createApp(deps: AppDeps): express.Express {
     config: deps.config,
     build: deps.build ?? buildInfo(),
     logger: deps.logger ?? consoleLogger,
+    pagesChanged: deps.pagesChanged,
   };
   const groups: readonly RouteGroup[] = deps.routes?.length ? [...ROUTE_GROUPS, ...deps.routes] : ROUTE_GROUPS;
   const openApi = () => openApiDocument(groups);

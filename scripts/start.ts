@@ -9,7 +9,7 @@ import { getFileByHash } from '../api/data/files.ts';
 import { createApp } from '../api/app.ts';
 import { createFrontServer } from '../api/server/front.ts';
 import { rebuildPages } from '../api/pages/rebuild.ts';
-import { startRebuildLoop } from '../api/pages/rebuild-loop.ts';
+import { startRebuildLoop, type RebuildLoop } from '../api/pages/rebuild-loop.ts';
 import { operatorPublicKey } from '../api/importer/operator-key.ts';
 import { startImportWorker, type ImportWorker } from '../api/importer/worker.ts';
 import { startDemoAutoImport, type AutoImportScheduler } from '../api/importer/auto-import-scheduler.ts';
@@ -49,7 +49,12 @@ const fresh = site.store.adoptBuild(site.storeId).fresh;
 // The operator key is checked (or the demo pair made, once) now rather than in the first request that keeps a key.
 operatorPublicKey(settings);
 
-const api = createApp({ db: site.db, config: settings, build: buildInfo(), logger: appLogger(logger) });
+// A takedown reaches the stored pages at once: the rebuild loop runs now instead of at its next tick.
+let rebuildLoop: RebuildLoop | undefined;
+const pagesChanged = () => {
+  rebuildLoop?.runNow().catch((error: unknown) => log(`Page store refresh failed: ${(error as Error).message}`));
+};
+const api = createApp({ db: site.db, config: settings, build: buildInfo(), logger: appLogger(logger), pagesChanged });
 const metrics = createServerMetrics(site.db);
 const onRebuilt = (summary: { seconds: number }) => metrics.observeRebuild(summary.seconds);
 const server = createFrontServer({
@@ -94,7 +99,10 @@ server.listen(settings.port, settings.host, () => {
     .finally(() => {
       // From now on, writes (imports, favourites, approvals, uploads) reach the stored pages by themselves.
       if (settings.rebuildIntervalSeconds > 0)
-        startRebuildLoop({ db: site.db, store: site.store, renderer, log, onRebuilt }, settings.rebuildIntervalSeconds * 1000);
+        rebuildLoop = startRebuildLoop(
+          { db: site.db, store: site.store, renderer, log, onRebuilt },
+          settings.rebuildIntervalSeconds * 1000,
+        );
     });
 });
 

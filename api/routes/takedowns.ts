@@ -8,7 +8,7 @@
  * The work is in api/moderation/takedowns.ts.
  */
 import { z } from 'zod';
-import { defineRoutes, route } from '../http/route.ts';
+import { defineRoutes, route, type AppContext } from '../http/route.ts';
 import { doNotPostPage, liftEntry, takedownCreator, takedownPost } from '../moderation/takedowns.ts';
 import { artistIdParam, postIdParam, serviceParam } from '@shared/validation/params.ts';
 import { doNotPostEntryId, doNotPostQuery, takedownSchema } from '@shared/validation/takedowns.ts';
@@ -31,6 +31,12 @@ const takedownAnswer = z.object({
   files_kept: z.number().int(),
 });
 
+/** The removed content leaves the stored pages now, not at the next rebuild interval. */
+function afterTakedown<T>(deps: AppContext, result: T): T {
+  deps.pagesChanged?.();
+  return result;
+}
+
 const creatorParams = z.object({ service: serviceParam, id: artistIdParam });
 const postParams = z.object({ service: serviceParam, id: artistIdParam, post: postIdParam });
 
@@ -50,7 +56,8 @@ export default defineRoutes(
       body: takedownSchema,
       response: takedownAnswer,
       errors: [400, 401, 403, 404, 409],
-      handler: ({ params, body, deps, account }) => takedownCreator(deps, params.service, params.id, body.reason, account!),
+      handler: ({ params, body, deps, account }) =>
+        afterTakedown(deps, takedownCreator(deps, params.service, params.id, body.reason, account!)),
     }),
     route({
       method: 'post',
@@ -64,7 +71,8 @@ export default defineRoutes(
       body: takedownSchema,
       response: takedownAnswer,
       errors: [400, 401, 403, 404, 409],
-      handler: ({ params, body, deps, account }) => takedownPost(deps, params.service, params.id, params.post, body.reason, account!),
+      handler: ({ params, body, deps, account }) =>
+        afterTakedown(deps, takedownPost(deps, params.service, params.id, params.post, body.reason, account!)),
     }),
     route({
       method: 'get',

@@ -23,11 +23,18 @@ let seeded: Seeded;
 let admin: TestSession;
 let moderator: TestSession;
 let revisionId: number;
+/** How often the app asked for the stored pages to be rebuilt now (AppDeps.pagesChanged). */
+let rebuildsAsked = 0;
 
 beforeAll(() => {
   t = tempDb();
   seeded = seedArchive(t.db, t.dir);
-  app = createApp({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
+  app = createApp({
+    db: t.db,
+    config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }),
+    logger: { error() {} },
+    pagesChanged: () => rebuildsAsked++,
+  });
   const handler = createMediaHandler(dataPaths(t.dir));
   media = (req, res) => {
     if (!handler(req, res)) {
@@ -103,8 +110,9 @@ describe('takedown routes', () => {
     const unknownPost = await post('/api/v1/admin/takedown/patreon/user/100/post/nothing', admin);
     expect([unknownPost.status, unknownPost.body]).toEqual([404, { error: 'Post not found.' }]);
     expect((await post('/api/v1/admin/takedown/nosuchsite/user/100', admin)).status).toBe(400);
-    // Nothing was removed by the refusals.
+    // Nothing was removed by the refusals, and no rebuild was asked for.
     expect((await get('/api/v1/patreon/user/100/profile')).status).toBe(200);
+    expect(rebuildsAsked).toBe(0);
   });
 
   it('removes a creator: nothing of it is served any more, a second takedown is a 409', async () => {
@@ -160,8 +168,11 @@ describe('takedown routes', () => {
   it('removes one post: it answers 404, the creator stays, a second takedown is a 409', async () => {
     const postUrl = '/api/v1/fanbox/user/200/post/f1';
     expect((await get(postUrl)).status).toBe(200);
+    const asked = rebuildsAsked;
     const answer = await post('/api/v1/admin/takedown/fanbox/user/200/post/f1', admin, { reason: 'Reported by the artist' });
     expect(answer.status).toBe(200);
+    // The stored pages are rebuilt at once, not at the next interval.
+    expect(rebuildsAsked).toBe(asked + 1);
     expect(answer.body.entry).toMatchObject({ service: 'fanbox', creator_id: '200', post_id: 'f1', name: 'Kept post' });
     expect(answer.body.removed).toMatchObject({ posts: 1, creators: 0 });
     // The shared file's last user is gone now, so is the file.
