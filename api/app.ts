@@ -53,9 +53,10 @@ export interface AppDeps {
   checkResponses?: boolean;
   /**
    * Told after a write whose stored pages must change at once rather than at the next rebuild interval
-   * (a takedown); the server runs its page rebuild now. Without it the interval's rebuild applies it.
+   * (a takedown): the server rebuilds the affected stored pages now, and the answer waits for it, so
+   * that the next visit of a removed page cannot find it stored. Without it the next rebuild applies it.
    */
-  pagesChanged?: () => void;
+  pagesChanged?: () => Promise<unknown>;
 }
 
 const BODY_LIMIT = '1mb';

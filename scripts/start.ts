@@ -49,14 +49,19 @@ const fresh = site.store.adoptBuild(site.storeId).fresh;
 // The operator key is checked (or the demo pair made, once) now rather than in the first request that keeps a key.
 operatorPublicKey(settings);
 
-// A takedown reaches the stored pages at once: the rebuild loop runs now instead of at its next tick.
-let rebuildLoop: RebuildLoop | undefined;
-const pagesChanged = () => {
-  rebuildLoop?.runNow().catch((error: unknown) => log(`Page store refresh failed: ${(error as Error).message}`));
-};
-const api = createApp({ db: site.db, config: settings, build: buildInfo(), logger: appLogger(logger), pagesChanged });
 const metrics = createServerMetrics(site.db);
 const onRebuilt = (summary: { seconds: number }) => metrics.observeRebuild(summary.seconds);
+
+// A takedown reaches the stored pages before its answer: the rebuild loop runs now (or, with the loop
+// turned off, one rebuild of the affected pages runs), so its next visit cannot find the pages stored.
+let rebuildLoop: RebuildLoop | undefined;
+let lastRebuild: Promise<unknown> = Promise.resolve();
+const pagesChanged = (): Promise<unknown> => {
+  const rebuildOnce = () => rebuildPages(site.db, site.store, inProcessRenderer(site.renderer, site.store, 1), { onDone: onRebuilt });
+  const run = rebuildLoop ? rebuildLoop.runNow() : (lastRebuild = lastRebuild.catch(() => undefined).then(rebuildOnce));
+  return run.catch((error: unknown) => log(`Page store refresh failed: ${(error as Error).message}`));
+};
+const api = createApp({ db: site.db, config: settings, build: buildInfo(), logger: appLogger(logger), pagesChanged });
 const server = createFrontServer({
   api,
   clientDir: CLIENT_DIR,

@@ -35,8 +35,8 @@ export interface AppContext {
   config: Config;
   build: BuildInfo;
   logger: Logger;
-  /** Asks for the stored pages to be rebuilt now (AppDeps.pagesChanged). */
-  pagesChanged?: () => void;
+  /** Rebuilds the affected stored pages now (AppDeps.pagesChanged). */
+  pagesChanged?: () => Promise<unknown>;
 }
 
 /** Returned by a handler that wrote the response itself (redirects, files, 304s). */

@@ -31,9 +31,9 @@ const takedownAnswer = z.object({
   files_kept: z.number().int(),
 });
 
-/** The removed content leaves the stored pages now, not at the next rebuild interval. */
-function afterTakedown<T>(deps: AppContext, result: T): T {
-  deps.pagesChanged?.();
+/** The removed content leaves the stored pages before the answer, not at the next rebuild interval. */
+async function afterTakedown<T>(deps: AppContext, result: T): Promise<T> {
+  await deps.pagesChanged?.();
   return result;
 }
 

@@ -33,7 +33,7 @@ beforeAll(() => {
     db: t.db,
     config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }),
     logger: { error() {} },
-    pagesChanged: () => rebuildsAsked++,
+    pagesChanged: async () => rebuildsAsked++,
   });
   const handler = createMediaHandler(dataPaths(t.dir));
   media = (req, res) => {
