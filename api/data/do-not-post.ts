@@ -75,11 +75,25 @@ export function isPostListed(db: Db, service: string, creatorId: string, postId:
   ).get(service, creatorId, postId);
 }
 
+/** Remembers the ids of a removed creator's posts under its entry (lifting the entry forgets them). */
+export function recordRemovedPosts(db: Db, entryId: number, service: string, postIds: readonly string[]): void {
+  const insert = stmt(db, 'INSERT OR IGNORE INTO do_not_post_posts (entry_id, service, post_id) VALUES (?, ?, ?)');
+  for (const postId of postIds) insert.run(entryId, service, postId);
+}
+
 /**
- * A post listed by its id alone (the /{service}/post/{id} short URL has no creator), for the 410 page.
+ * The entry behind a post id alone (the /{service}/post/{id} short URL names no creator): the post's own
+ * entry, or the entry of the removed creator it belonged to.
  */
 export function isPostIdListed(db: Db, service: string, postId: string): DoNotPostEntry | undefined {
-  return stmt<DoNotPostEntry>(db, `SELECT ${COLUMNS} FROM do_not_post WHERE service = ? AND post_id = ? LIMIT 1`).get(service, postId);
+  return stmt<DoNotPostEntry>(
+    db,
+    `SELECT ${COLUMNS} FROM do_not_post WHERE service = ? AND post_id = ?
+     UNION ALL
+     SELECT ${COLUMNS.replace(/(\w+)/g, 'd.$1')} FROM do_not_post_posts p JOIN do_not_post d ON d.id = p.entry_id
+      WHERE p.service = ? AND p.post_id = ?
+     LIMIT 1`,
+  ).get(service, postId, service, postId);
 }
 
 /** Newest first. */

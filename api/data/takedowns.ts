@@ -247,7 +247,11 @@ function creatorFileUses(db: Db, service: string, creatorId: string, onlyShares:
  * stays linked. Logs what a rebuild needs to drop or re-render every stored page that showed it.
  * @returns the counts and the files its rows used, or undefined when the creator is not there
  */
-export function removeCreatorRows(db: Db, service: string, creatorId: string): { counts: TakedownCounts; uses: FileUses } | undefined {
+export function removeCreatorRows(
+  db: Db,
+  service: string,
+  creatorId: string,
+): { counts: TakedownCounts; uses: FileUses; postIds: string[] } | undefined {
   const creator = stmt<{ relation_id: number | null }>(db, 'SELECT relation_id FROM creators WHERE service = ? AND id = ?').get(
     service,
     creatorId,
@@ -308,7 +312,7 @@ export function removeCreatorRows(db: Db, service: string, creatorId: string): {
   recordChange(db, { kind: 'creator', action: 'delete', service, creator_id: creatorId });
   // The rest of its link group no longer lists it.
   recordLinkGroupChanges(db, creator.relation_id);
-  return { counts, uses };
+  return { counts, uses, postIds };
 }
 
 /** A Discord server's channels, messages and attachments; each channel's pages are logged as gone. */

@@ -15,6 +15,7 @@ import { findCreator } from '../data/creators.ts';
 import { writeTransaction, type Db } from '../data/db.ts';
 import {
   addDoNotPost,
+  recordRemovedPosts,
   countDoNotPost,
   isCreatorListed,
   isPostListed,
@@ -110,6 +111,7 @@ export function takedownCreator(deps: TakedownDeps, service: string, id: string,
       reason,
       added_by: actor.id,
     });
+    recordRemovedPosts(deps.db, entry.id, creator.service, rows.postIds);
     recordAudit(deps.db, {
       actor,
       action: 'takedown_creator',

@@ -26,7 +26,8 @@ export function loadPostLookup(deps: SiteDeps, service: string | undefined, post
   if (!service) return badRequest('Service name is required.');
   if (!postId) return badRequest('Post ID is required.');
   if (!isPaysite(service)) return notFound;
-  if (isPostIdListed(deps.db, service, postId)) return gone(GONE_MESSAGES.post);
+  const listed = isPostIdListed(deps.db, service, postId);
+  if (listed) return gone(listed.post_id === null ? GONE_MESSAGES.creator : GONE_MESSAGES.post);
   const found = resolvePost(deps.db, service, postId);
   // A post of a removed creator (its creator is listed, not its id) is found only while its row stands.
   if (found && isCreatorListed(deps.db, found.service, found.artist_id)) return gone(GONE_MESSAGES.creator);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upsertCreator } from '@api/data/creators.ts';
 import { upsertPost } from '@api/data/posts.ts';
-import { addDoNotPost, liftDoNotPost } from '@api/data/do-not-post.ts';
+import { addDoNotPost, liftDoNotPost, recordRemovedPosts } from '@api/data/do-not-post.ts';
 import { GONE_MESSAGES, NOT_FOUND_MESSAGE } from '@shared/error-page.ts';
 import { createTestSite, type TestSite } from '../helpers/front-server.ts';
 import { httpRequest } from '../helpers/http.ts';
@@ -75,7 +75,14 @@ describe('a removed creator', () => {
     // Lifting undoes it: browsers must not keep the 410.
     expect(gone.headers['cache-control']).toBe('no-store');
     expect(shown(gone.html, GONE_MESSAGES.creator)).toBe(true);
+    // The short links of its posts, which name no creator, are known by the ids the takedown kept.
+    expect((await get('/fanbox/post/gone-1')).status).toBe(404);
+    recordRemovedPosts(site.db, entry.id, 'fanbox', ['gone-1']);
+    const short = await get('/fanbox/post/gone-1');
+    expect(short.status).toBe(410);
+    expect(shown(short.html, GONE_MESSAGES.creator)).toBe(true);
     liftDoNotPost(site.db, entry.id);
+    expect((await get('/fanbox/post/gone-1')).status).toBe(404);
     const after = await get('/fanbox/user/9999/fancards');
     expect(after.status).toBe(404);
     expect(after.html).toContain(NOT_FOUND_MESSAGE);

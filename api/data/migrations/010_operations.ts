@@ -2,6 +2,8 @@
  * Running an archive in public:
  * - `do_not_post`: creators (post_id NULL) and single posts removed at their owner's request. Importers
  *   skip what is listed; the removed URLs answer 410 while the entry stands. Lifting deletes the entry.
+ *   `do_not_post_posts` keeps the ids of a removed creator's posts, so that the /{service}/post/{id}
+ *   short links, which name no creator, answer 410 too.
  * - `audit_log`: every moderator and administrator action, append-only (triggers refuse UPDATE, DELETE
  *   and an INSERT OR REPLACE over an existing line, so nothing in it can be changed through the site). The actor's name is copied so that the
  *   line reads the same after the account is renamed or gone; actor_id is deliberately not a foreign key.
@@ -26,6 +28,13 @@ const migration: Migration = {
     added_at TEXT NOT NULL DEFAULT ${NOW}
   );
   CREATE UNIQUE INDEX do_not_post_entry ON do_not_post (service, creator_id, coalesce(post_id, ''));
+  CREATE TABLE do_not_post_posts (
+    entry_id INTEGER NOT NULL REFERENCES do_not_post (id) ON DELETE CASCADE,
+    service TEXT NOT NULL,
+    post_id TEXT NOT NULL,
+    PRIMARY KEY (service, post_id, entry_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX do_not_post_posts_entry ON do_not_post_posts (entry_id);
 
   CREATE TABLE audit_log (
     id INTEGER PRIMARY KEY,
