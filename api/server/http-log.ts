@@ -1,6 +1,6 @@
 /**
  * One log line per answered request (pino-http): method, path without its query string (queries may
- * carry searches), status, duration, the request id, and the headers with cookies and credentials
+ * carry searches), status, duration, the request id, and a few request headers, cookies and credentials
  * redacted (logger.ts). Each request gets an id, sent back as X-Request-Id: the caller's own
  * X-Request-Id when it is short and plain ([A-Za-z0-9._-], up to 64 characters), else a new one.
  * req.log is the request's child logger, so anything logged while answering carries the id.
@@ -37,11 +37,20 @@ function requestPath(req: IncomingMessage): string {
   return pathWithoutQuery((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url);
 }
 
-/** The headers with the Referer's query string cut off (a page's query may hold a search), for the log. */
-function withoutRefererQuery(headers: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  const referer = headers?.referer;
-  if (typeof referer !== 'string' || !/[?#]/.test(referer)) return headers;
-  return { ...headers, referer: pathWithoutQuery(referer) };
+/**
+ * The request headers worth a line: who asked and from where (Referer without its query string, since a
+ * page's query may hold a search), and whether credentials came (logged as '[redacted]', logger.ts).
+ * Not every header: a line per request must stay short.
+ */
+const LOGGED_HEADERS = ['user-agent', 'referer', 'x-forwarded-for', 'cookie', 'authorization'] as const;
+
+function loggedHeaders(headers: Record<string, unknown> | undefined): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const name of LOGGED_HEADERS) {
+    const value = headers?.[name];
+    if (value !== undefined) kept[name] = name === 'referer' && typeof value === 'string' ? pathWithoutQuery(value) : value;
+  }
+  return kept;
 }
 
 export function createHttpLogger(logger: Logger): HttpLogger<IncomingMessage, ServerResponse> {
@@ -70,9 +79,9 @@ export function createHttpLogger(logger: Logger): HttpLogger<IncomingMessage, Se
         id: req.id,
         method: req.method,
         path: req.raw ? requestPath(req.raw) : pathWithoutQuery(req.url),
-        headers: withoutRefererQuery(req.headers),
+        headers: loggedHeaders(req.headers),
       }),
-      res: (res: { statusCode?: number; headers?: Record<string, unknown> }) => ({ status: res.statusCode, headers: res.headers }),
+      res: (res: { statusCode?: number }) => ({ status: res.statusCode }),
     },
   });
 }

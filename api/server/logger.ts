@@ -55,6 +55,8 @@ export function createLogger(config: Pick<Config, 'logLevel' | 'logFormat'>, opt
     const stream = pretty({
       sync: true,
       colorize: false,
+      // One line a record: a request's fields after its message, not a block of indented lines.
+      singleLine: true,
       translateTime: 'SYS:HH:MM:ss.l',
       ignore: 'pid,hostname',
       destination: (options.destination as Writable | undefined) ?? 1,

@@ -42,14 +42,15 @@ describe('createLogger', () => {
     expect((line.form as { inner: { deeper: Record<string, string> } }).inner.deeper['x-bc']).toBe(REDACTED);
   });
 
-  it('writes readable lines through pino-pretty, synchronously, redacted too', () => {
+  it('writes readable single lines through pino-pretty, synchronously, redacted too', () => {
     const out = sink();
     const logger = createLogger({ logLevel: 'debug', logFormat: 'pretty' }, { destination: out.stream });
     logger.info({ session_key: SECRETS.session_key }, 'Import abc (patreon) claimed.');
     logger.debug('a debug line');
     const text = out.text();
     expect(text).toMatch(/INFO.*: Import abc \(patreon\) claimed\./);
-    expect(text).toContain(`session_key: "${REDACTED}"`);
+    // One line a record: the fields follow the message on its line.
+    expect(text).toContain(`claimed. {"session_key":"${REDACTED}"}`);
     expect(text).toMatch(/DEBUG.*: a debug line/);
     expect(text).not.toContain(SECRETS.session_key);
     expect(text).not.toMatch(/^\{/m);
