@@ -3,10 +3,10 @@
  * (DELETE /api/v1/admin/do_not_post/{entry}). The removed pages then answer 404 again and the creator
  * or post may be imported again; nothing that was deleted comes back by itself.
  */
-import { useState } from 'react';
-import { api, describeError } from '@site/client/api-client';
+import { api } from '@site/client/api-client';
 import { apiPaths } from '@shared/api-paths';
 import { useHydrated } from '../shell/useHydrated';
+import { useConfirmedCall } from './useConfirmedCall';
 
 interface Props {
   entryId: number;
@@ -20,21 +20,7 @@ export function liftQuestion(label: string): string {
 
 export default function LiftButton({ entryId, label }: Props) {
   const hydrated = useHydrated();
-  const [state, setState] = useState<'idle' | 'busy' | 'done'>('idle');
-  const [error, setError] = useState<string | null>(null);
-
-  async function lift() {
-    if (!globalThis.confirm(liftQuestion(label))) return;
-    setState('busy');
-    setError(null);
-    try {
-      await api.v1.delete(apiPaths.doNotPostEntry(entryId));
-      setState('done');
-    } catch (failure) {
-      setState('idle');
-      setError(describeError(failure));
-    }
-  }
+  const { state, error, run: lift } = useConfirmedCall(() => api.v1.delete(apiPaths.doNotPostEntry(entryId)), liftQuestion(label));
 
   return (
     <div className="dnp-lift">

@@ -3,10 +3,10 @@
  * The page is stored (the same for everyone), so the button shows only once the island knows the
  * visitor's role; the server checks the role again (DELETE .../links is administrator-only).
  */
-import { useState } from 'react';
-import { api, describeError } from '@site/client/api-client';
+import { api } from '@site/client/api-client';
 import { apiPaths } from '@shared/api-paths';
 import { useShellSession } from '../shell/useShellSession';
+import { useConfirmedCall } from './useConfirmedCall';
 
 interface Props {
   service: string;
@@ -16,22 +16,12 @@ interface Props {
 
 export default function UnlinkButton({ service, creatorId, name }: Props) {
   const session = useShellSession();
-  const [state, setState] = useState<'idle' | 'busy' | 'done'>('idle');
-  const [error, setError] = useState<string | null>(null);
+  const {
+    state,
+    error,
+    run: unlink,
+  } = useConfirmedCall(() => api.v1.delete(apiPaths.creatorLinks(service, creatorId)), `Remove ${name} from its linked accounts?`);
   if (session?.role !== 'administrator') return null;
-
-  async function unlink() {
-    if (!globalThis.confirm(`Remove ${name} from its linked accounts?`)) return;
-    setState('busy');
-    setError(null);
-    try {
-      await api.v1.delete(apiPaths.creatorLinks(service, creatorId));
-      setState('done');
-    } catch (failure) {
-      setState('idle');
-      setError(describeError(failure));
-    }
-  }
 
   return (
     <div className="unlink">
