@@ -4,6 +4,7 @@
  */
 import { stmt, type Db } from './db.ts';
 import { nowIso } from './util.ts';
+import type { FlaggedPost } from '@shared/shapes/flags.ts';
 
 /** Flags a post for an account. @returns false when this account already flagged it */
 export function flagPost(
@@ -25,20 +26,6 @@ export function isPostFlagged(db: Db, service: string, creatorId: string, postId
 /** Deletes a post's flags (it was fetched again, or a moderator dismissed them). @returns how many */
 export function clearPostFlags(db: Db, service: string, creatorId: string, postId: string): number {
   return stmt(db, 'DELETE FROM flags WHERE service = ? AND "user" = ? AND post_id = ?').run(service, creatorId, postId).changes;
-}
-
-/** A flagged post for the moderators' list. */
-export interface FlaggedPost {
-  service: string;
-  user: string;
-  id: string;
-  title: string;
-  creator_name: string | null;
-  /** The latest flag's time (ISO). */
-  flagged_at: string;
-  flag_count: number;
-  /** The distinct reasons given, newest first. */
-  reasons: string[];
 }
 
 /** Flagged posts, the most recently flagged first. */

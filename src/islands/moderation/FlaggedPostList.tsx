@@ -9,18 +9,8 @@ import { apiPaths } from '@shared/api-paths';
 import { formatDateTime } from '@shared/format';
 import { paysiteLabel } from '@shared/paysites/index.ts';
 import { creatorPageUrl, postUrl } from '@shared/urls';
+import type { FlaggedPost } from '@shared/shapes/flags';
 import { useHydrated } from '../shell/useHydrated';
-
-export interface FlaggedPost {
-  service: string;
-  user: string;
-  id: string;
-  title: string;
-  creator_name: string | null;
-  flagged_at: string;
-  flag_count: number;
-  reasons: string[];
-}
 
 const keyOf = (post: FlaggedPost) => `${post.service}/${post.user}/${post.id}`;
 

@@ -1,7 +1,8 @@
 /** Server rendering only (no DOM library is installed): the moderators' flagged-post list before any interaction. */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import FlaggedPostList, { type FlaggedPost } from '@site/islands/moderation/FlaggedPostList.tsx';
+import FlaggedPostList from '@site/islands/moderation/FlaggedPostList.tsx';
+import type { FlaggedPost } from '@shared/shapes/flags.ts';
 
 const post: FlaggedPost = {
   service: 'fanbox',
