@@ -13,6 +13,11 @@ export function formatYearMonth(iso: string | null | undefined): string {
   return iso ? iso.slice(0, 7) : '';
 }
 
+/** The current UTC time as stored: ISO 8601 without zone and milliseconds, '2024-06-04T23:53:36'. */
+export function nowIso(date: Date = new Date()): string {
+  return date.toISOString().slice(0, 19);
+}
+
 /** Epoch seconds to '2024-06-04T23:53:36' (missing is the epoch itself, as the data modules expect). */
 export function epochToIso(seconds: number | null | undefined): string {
   return new Date((seconds ?? 0) * 1000).toISOString().slice(0, 19);

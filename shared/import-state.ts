@@ -5,6 +5,8 @@
  * the two in step.
  */
 
+import { nowIso } from './format.ts';
+
 export const IMPORT_STATES = ['queued', 'running', 'waiting', 'finished', 'failed', 'cancelled'] as const;
 export type ImportState = (typeof IMPORT_STATES)[number];
 
@@ -29,17 +31,12 @@ export interface ImportStateFields {
   lease_expires_at?: string | null;
 }
 
-/** The current UTC time as the database writes it (YYYY-MM-DDTHH:MM:SS), for comparing. */
-export function utcNow(date: Date = new Date()): string {
-  return date.toISOString().slice(0, 19);
-}
-
 /**
  * cancelled (an administrator cancelled it), failed (key rejected, or gave up after its retries),
  * finished, running (a worker's lease is held and not expired), waiting (to retry or resume: resuming_at
  * in the future), otherwise queued (including an import whose worker crashed: it is claimed again).
  */
-export function importState(i: ImportStateFields, now: string = utcNow()): ImportState {
+export function importState(i: ImportStateFields, now: string = nowIso()): ImportState {
   if (i.cancelled_at) return 'cancelled';
   if (i.is_key_invalid || i.gave_up_at) return 'failed';
   if (i.finished_at) return 'finished';

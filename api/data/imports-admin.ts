@@ -31,10 +31,11 @@ export interface AdminImportsFilter {
 }
 
 /**
- * The state rule of shared/import-state.ts (importState) in SQL, for filtering; `?` twice is now.
- * tests/shared/import-state.test.ts checks that both name every kind of row the same.
+ * The state rule of shared/import-state.ts (importState) in SQL over `imports i`, for filtering and the
+ * metrics' counts (import-stats.ts); `?` twice is now. tests/shared/import-state.test.ts checks that both
+ * name every kind of row the same.
  */
-const STATE_SQL = `CASE
+export const STATE_SQL = `CASE
   WHEN i.cancelled_at IS NOT NULL THEN 'cancelled'
   WHEN i.is_key_invalid = 1 OR i.gave_up_at IS NOT NULL THEN 'failed'
   WHEN i.finished_at IS NOT NULL THEN 'finished'

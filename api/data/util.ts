@@ -3,10 +3,8 @@ import type Database from 'better-sqlite3';
 import type { Db } from './db.ts';
 import { parseJsonText } from '@shared/parse.ts';
 
-/** Current time as ISO 8601 without zone and milliseconds: '2024-06-04T23:53:36'. */
-export function nowIso(date: Date = new Date()): string {
-  return date.toISOString().slice(0, 19);
-}
+/** Current time as ISO 8601 without zone and milliseconds (the one builder is shared/format.ts). */
+export { nowIso } from '@shared/format.ts';
 
 /** Current time as epoch seconds. */
 export function nowEpoch(date: Date = new Date()): number {
