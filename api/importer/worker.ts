@@ -32,7 +32,7 @@ import {
   type Import,
 } from '../data/imports.ts';
 import { markKeyDead } from '../data/auto-import-keys.ts';
-import { freeDiskBytes } from '../server/disk.ts';
+import { hasEnoughDisk } from '../server/disk.ts';
 import { inTransaction, nowIso } from '../data/util.ts';
 import { redactCredential } from './credential.ts';
 import { openForWorker, SealedKeyError } from './work-key.ts';
@@ -57,8 +57,8 @@ export interface WorkerOptions {
   autoStart?: boolean;
   /** Which importer runs a service (tests); default importerFor. */
   importers?: (service: string) => PaysiteImporter;
-  /** Free bytes on the data folder's disk (tests); default freeDiskBytes(DATA_DIR) of api/server/disk.ts. */
-  freeDiskBytes?: () => number;
+  /** Free bytes on the data folder's disk (tests); default freeDiskBytes of api/server/disk.ts. */
+  freeDiskBytes?: (dir: string) => number;
   /** How often the sweep of expired retry keys runs at most; default a minute. */
   sweepEveryMs?: number;
 }
@@ -112,18 +112,15 @@ export function startImportWorker(
   const owner = options.owner ?? `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const importers = options.importers ?? ((service: string) => importerFor(service));
   const { db, config } = deps;
-  const readFreeBytes = options.freeDiskBytes ?? (() => freeDiskBytes(config.dataDir));
   const sweepEveryMs = options.sweepEveryMs ?? 60_000;
   let lastSweep = Number.NEGATIVE_INFINITY;
   let claimRefusedForDisk = false;
   let diskUnreadableLogged = false;
 
-  // The rule of api/server/disk.ts hasEnoughDisk, with the reading injectable. An unreadable disk does not
-  // stop imports (the writes themselves would fail and be retried).
+  // An unreadable disk does not stop imports (the writes themselves would fail and be retried).
   const enoughDisk = (): boolean => {
-    if (config.minFreeDiskMb <= 0) return true;
     try {
-      return readFreeBytes() >= config.minFreeDiskMb * 1024 * 1024;
+      return hasEnoughDisk(config.dataDir, config.minFreeDiskMb, options.freeDiskBytes);
     } catch (error) {
       if (!diskUnreadableLogged) deps.log?.(`Import worker: free disk space unreadable (${(error as Error).message}).`);
       diskUnreadableLogged = true;
@@ -167,7 +164,7 @@ export function startImportWorker(
       if (!renewImportLease(db, id, owner, later(leaseMs))) controller.abort();
       else if (!enoughDisk()) pauseForDisk();
       // A long import must not hold back the wipe of other imports' kept keys.
-      sweepSafely();
+      sweep();
     }, heartbeatMs);
     heartbeat.unref();
 
@@ -270,18 +267,14 @@ export function startImportWorker(
       ? `Import ${id}: cancelled by an administrator; stopped.`
       : `Import ${id}: lease lost to another worker; stopped.`;
 
-  // Wipes the kept keys of imports that gave up longer than IMPORT_RETRY_KEEP_HOURS ago; cheap, and at
-  // most once per sweepEveryMs.
+  // Wipes the kept keys of imports that gave up longer than IMPORT_RETRY_KEEP_HOURS ago; cheap, at most
+  // once per sweepEveryMs, and a failure only waits for the next sweep.
   const sweep = () => {
     if (Date.now() - lastSweep < sweepEveryMs) return;
     lastSweep = Date.now();
-    const wiped = wipeExpiredRetryKeys(db, nowIso(new Date(lastSweep - config.importRetryKeepHours * 3600_000)));
-    if (wiped > 0) deps.log?.(`Import worker: wiped the kept session keys of ${wiped} import(s) that gave up.`);
-  };
-
-  const sweepSafely = () => {
     try {
-      sweep();
+      const wiped = wipeExpiredRetryKeys(db, nowIso(new Date(lastSweep - config.importRetryKeepHours * 3600_000)));
+      if (wiped > 0) deps.log?.(`Import worker: wiped the kept session keys of ${wiped} import(s) that gave up.`);
     } catch (error) {
       deps.log?.(`Import worker: the sweep of kept keys failed (${(error as Error).message}); it runs again later.`);
     }
