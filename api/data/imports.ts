@@ -65,6 +65,7 @@ export type ImportUpdate = Partial<
     | 'key_failed_at'
     | 'is_key_invalid'
     | 'key_id'
+    | 'gave_up_at'
   >
 >;
 
@@ -189,6 +190,7 @@ export function updateImport(db: Db, id: string, update: ImportUpdate): boolean 
     'key_failed_at',
     'is_key_invalid',
     'key_id',
+    'gave_up_at',
   ]);
   for (const [key] of entries) if (!allowed.has(key)) throw new Error(`Unknown import field ${key}`);
   const sets = entries.map(([key]) => `${key} = ?`).join(', ');
@@ -306,15 +308,7 @@ export function replaceImportWorkKey(db: Db, id: string, sealed: Buffer): boolea
  * key and the cursor are kept so that an administrator can retry it (wipeExpiredRetryKeys ends that).
  */
 export function giveUpImport(db: Db, id: string, owner: string, retryCount: number, now: string = nowIso()): boolean {
-  return inTransaction(db, () => {
-    if (!holdsImportLease(db, id, owner)) return false;
-    stmt(
-      db,
-      `UPDATE imports SET finished_at = ?, gave_up_at = ?, retry_count = ?, lease_owner = NULL, lease_expires_at = NULL
-        WHERE id = ?`,
-    ).run(now, now, retryCount, id);
-    return true;
-  });
+  return releaseImportLease(db, id, owner, { finished_at: now, gave_up_at: now, retry_count: retryCount });
 }
 
 /** Wipes the sealed key and cursor of imports that gave up before `before`. @returns how many */
