@@ -32,6 +32,7 @@ import {
 import type { z } from 'zod';
 import type { Logger as PinoLogger } from 'pino';
 import { labelRoute } from './http/route-label.ts';
+import { appLogger } from './server/logger.ts';
 
 export interface AppDeps {
   db: Db;
@@ -77,8 +78,7 @@ function versionOf(req: Request): ApiVersion {
 function requestLogger(req: Request): Logger | undefined {
   // Optional at run time: requests from supertest or another server have none.
   const log = (req as { log?: PinoLogger }).log;
-  if (!log) return undefined;
-  return { error: (message, details) => log.error(details ?? {}, message), warn: (message, details) => log.warn(details ?? {}, message) };
+  return log ? appLogger(log) : undefined;
 }
 
 /** The request path without its query string (queries may carry searches or keys: not logged). */

@@ -95,7 +95,7 @@ export function createFrontHandler(deps: FrontDeps, metrics: ServerMetrics = cre
   });
   const builtFiles = listBuiltFiles(deps.clientDir);
   const media = createMediaHandler({ log: deps.log, ...deps.media });
-  const policy = pageSecurityPolicy(deps.security ?? deps.site.config);
+  const policy = pageSecurityPolicy(settings);
   const pageOptions = {
     precompressed: true,
     cacheControl: REVALIDATE,
