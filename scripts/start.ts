@@ -52,15 +52,12 @@ operatorPublicKey(settings);
 const metrics = createServerMetrics(site.db);
 const onRebuilt = (summary: { seconds: number }) => metrics.observeRebuild(summary.seconds);
 
-// A takedown reaches the stored pages before its answer: the rebuild loop runs now (or, with the loop
-// turned off, one rebuild of the affected pages runs), so its next visit cannot find the pages stored.
-let rebuildLoop: RebuildLoop | undefined;
-let lastRebuild: Promise<unknown> = Promise.resolve();
-const pagesChanged = (): Promise<unknown> => {
-  const rebuildOnce = () => rebuildPages(site.db, site.store, inProcessRenderer(site.renderer, site.store, 1), { onDone: onRebuilt });
-  const run = rebuildLoop ? rebuildLoop.runNow() : (lastRebuild = lastRebuild.catch(() => undefined).then(rebuildOnce));
-  return run.catch((error: unknown) => log(`Page store refresh failed: ${(error as Error).message}`));
-};
+// A takedown reaches the stored pages before its answer: the rebuild loop runs now (once the start-up
+// rebuild is done; with REBUILD_INTERVAL_SECONDS=0 the loop only runs when asked).
+let startLoop: (loop: RebuildLoop) => void = () => {};
+const rebuildLoop = new Promise<RebuildLoop>((resolve) => (startLoop = resolve));
+const pagesChanged = (): Promise<unknown> =>
+  rebuildLoop.then((loop) => loop.runNow()).catch((error: unknown) => log(`Page store refresh failed: ${(error as Error).message}`));
 const api = createApp({ db: site.db, config: settings, build: buildInfo(), logger: appLogger(logger), pagesChanged });
 const server = createFrontServer({
   api,
@@ -103,11 +100,7 @@ server.listen(settings.port, settings.host, () => {
     )
     .finally(() => {
       // From now on, writes (imports, favourites, approvals, uploads) reach the stored pages by themselves.
-      if (settings.rebuildIntervalSeconds > 0)
-        rebuildLoop = startRebuildLoop(
-          { db: site.db, store: site.store, renderer, log, onRebuilt },
-          settings.rebuildIntervalSeconds * 1000,
-        );
+      startLoop(startRebuildLoop({ db: site.db, store: site.store, renderer, log, onRebuilt }, settings.rebuildIntervalSeconds * 1000));
     });
 });
 

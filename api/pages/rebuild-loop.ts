@@ -47,10 +47,14 @@ export function startRebuildLoop(
     return running;
   };
 
-  const timer = setInterval(() => {
-    if (running) return;
-    runNow().catch((error: unknown) => deps.log?.(`Page store refresh failed: ${(error as Error).message}`));
-  }, intervalMs);
-  timer.unref();
+  // intervalMs 0: no ticks, only runNow (REBUILD_INTERVAL_SECONDS=0 still lets a takedown rebuild at once).
+  const timer =
+    intervalMs > 0
+      ? setInterval(() => {
+          if (running) return;
+          runNow().catch((error: unknown) => deps.log?.(`Page store refresh failed: ${(error as Error).message}`));
+        }, intervalMs)
+      : undefined;
+  timer?.unref();
   return { runNow, stop: () => clearInterval(timer) };
 }
