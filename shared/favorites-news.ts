@@ -15,9 +15,12 @@ export const NEWS_FIRST_VISIT_DAYS = 7;
 export const NEWS_FEED_FORMATS = ['rss', 'atom'] as const;
 export type NewsFeedFormat = (typeof NEWS_FEED_FORMATS)[number];
 
-/** The personal feed's path: the token is the only key (feed readers have no session). */
+/**
+ * The personal feed's URL: the token is the only key (feed readers have no session). It goes in the
+ * query, which request logs leave out.
+ */
 export function favoritesFeedPath(token: string, format: NewsFeedFormat): string {
-  return `/feeds/favorites/${encodeURIComponent(token)}.${format}`;
+  return `/feeds/favorites.${format}?token=${encodeURIComponent(token)}`;
 }
 
 /** The page for posts since a date or stored timestamp, at an offset. */

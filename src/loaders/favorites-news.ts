@@ -1,6 +1,6 @@
 /**
  * "New from your favourites": the page /account/favorites/new (signed-in only, rendered on demand) and
- * the personal feed /feeds/favorites/{token}.rss|.atom (no session: the token is the key). Opening the
+ * the personal feed /feeds/favorites.rss|.atom?token= (no session: the token is the key). Opening the
  * page records the visit; the default "since" is the visit before. Server side only.
  */
 import type { IncomingMessage } from 'node:http';
@@ -63,19 +63,17 @@ function originOf(request: Request, trustProxy: boolean): string {
   return requestOrigin(message, trustProxy);
 }
 
-/** The feed answer for `{token}.{rss|atom}`: never stored or shared, 404 for anything but a live token. */
-export function loadFavoritesFeed(deps: SiteDeps, request: Request, file: string): FeedAnswer {
+/** The feed answer for a format and token: never stored or shared, 404 for anything but a live token. */
+export function loadFavoritesFeed(deps: SiteDeps, request: Request, formatName: string, token: string): FeedAnswer {
   const personal = { 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex', 'Referrer-Policy': 'no-referrer' };
-  const match = /^(.+)\.([a-z]+)$/.exec(file);
-  const format = NEWS_FEED_FORMATS.find((name) => name === match?.[2]) as NewsFeedFormat | undefined;
-  const body =
-    match && format
-      ? renderFavoritesFeed(deps.db, match[1], format, {
-          origin: originOf(request, deps.config.trustProxy),
-          imageHost: deps.config.imageHost,
-          siteName: deps.config.siteName,
-        })
-      : undefined;
+  const format = NEWS_FEED_FORMATS.find((name) => name === formatName) as NewsFeedFormat | undefined;
+  const body = format
+    ? renderFavoritesFeed(deps.db, token, format, {
+        origin: originOf(request, deps.config.trustProxy),
+        imageHost: deps.config.imageHost,
+        siteName: deps.config.siteName,
+      })
+    : undefined;
   if (body === undefined) {
     return { status: 404, body: 'Feed not found.', headers: { ...personal, 'Content-Type': 'text/plain; charset=utf-8' } };
   }

@@ -110,8 +110,8 @@ for (const size of WIDTHS) {
     await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
     await page.getByRole('button', { name: 'Get feed link' }).click();
     const rss = page.getByLabel('RSS', { exact: true });
-    await expect(rss).toHaveValue(/\/feeds\/favorites\/[A-Za-z0-9_-]{43}\.rss$/);
-    await expect(page.getByLabel('Atom', { exact: true })).toHaveValue(/\.atom$/);
+    await expect(rss).toHaveValue(/\/feeds\/favorites\.rss\?token=[A-Za-z0-9_-]{43}$/);
+    await expect(page.getByLabel('Atom', { exact: true })).toHaveValue(/\/feeds\/favorites\.atom\?token=/);
     await expect(page.getByRole('button', { name: 'Copy the RSS link' })).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
 

@@ -1,5 +1,5 @@
 /**
- * The personal feed through the real front server and the built site: /feeds/favorites/{token}.rss and
+ * The personal feed through the real front server and the built site: /feeds/favorites.rss?token= and
  * .atom answer the feed without a session, with private no-store caching, for the live token only, with
  * absolute links on the origin the reader asked (forwarded headers only with TRUST_PROXY), and nothing of
  * it lands in the page store.
@@ -31,13 +31,13 @@ beforeAll(async () => {
 
 afterAll(() => site?.close());
 
-describe('/feeds/favorites/{token}', () => {
+describe('/feeds/favorites.rss and .atom', () => {
   it('answers the RSS and Atom feeds without a session, privately', async () => {
     for (const [format, type] of [
       ['rss', 'application/rss+xml'],
       ['atom', 'application/atom+xml'],
     ] as const) {
-      const answer = await httpRequest(`${site.base}/feeds/favorites/${token}.${format}`);
+      const answer = await httpRequest(`${site.base}/feeds/favorites.${format}?token=${token}`);
       expect(answer.status).toBe(200);
       expect(answer.headers['content-type']).toContain(type);
       expect(answer.headers['cache-control']).toBe('private, no-store');
@@ -51,14 +51,14 @@ describe('/feeds/favorites/{token}', () => {
   });
 
   it('answers 404 for an unknown or malformed token', async () => {
-    for (const file of [`${'x'.repeat(43)}.rss`, 'short.atom', `${token}.xml`, `${token}`]) {
-      const answer = await httpRequest(`${site.base}/feeds/favorites/${file}`);
-      expect(answer.status, file).toBe(404);
+    for (const target of [`.rss?token=${'x'.repeat(43)}`, '.atom?token=short', `.xml?token=${token}`, '.rss', `/${token}.rss`]) {
+      const answer = await httpRequest(`${site.base}/feeds/favorites${target}`);
+      expect(answer.status, target).toBe(404);
     }
   });
 
   it('ignores forwarded headers without TRUST_PROXY', async () => {
-    const answer = await httpRequest(`${site.base}/feeds/favorites/${token}.rss`, {
+    const answer = await httpRequest(`${site.base}/feeds/favorites.rss?token=${token}`, {
       headers: { 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' },
     });
     expect(answer.body.toString('utf8')).not.toContain('evil.example');

@@ -34,7 +34,10 @@ const del = (path: string, session?: TestSession) => as(session, request(app).de
 const ids = (body: { posts: Array<{ id: string }> }) => body.posts.map((p) => p.id);
 const daysAgo = (days: number) => nowIso(new Date(Date.now() - days * 86_400_000));
 const deps = () => ({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }) });
-const feed = (file: string) => loadFavoritesFeed(deps(), new Request(`http://trove.test/feeds/favorites/${file}`), file);
+const feed = (file: string) => {
+  const [token, format = ''] = file.split('.');
+  return loadFavoritesFeed(deps(), new Request(`http://trove.test/feeds/favorites.${format}?token=${token}`), format, token);
+};
 
 beforeAll(() => {
   t = tempDb();
@@ -162,8 +165,8 @@ describe('the personal feed', () => {
   it('is made through POST /api/v1/account/favorites/feed, and only its hash is stored', async () => {
     const made = (await post('/account/favorites/feed', alice).expect(200)).body;
     expect(made.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(made.rss).toBe(`/feeds/favorites/${made.token}.rss`);
-    expect(made.atom).toBe(`/feeds/favorites/${made.token}.atom`);
+    expect(made.rss).toBe(`/feeds/favorites.rss?token=${made.token}`);
+    expect(made.atom).toBe(`/feeds/favorites.atom?token=${made.token}`);
     const rows = t.db.prepare('SELECT * FROM favorites_news').all();
     expect(JSON.stringify(rows)).not.toContain(made.token);
     const row = t.db.prepare('SELECT feed_token_hash FROM favorites_news WHERE account_id = ?').get(alice.account.id) as {
