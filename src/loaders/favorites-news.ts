@@ -18,8 +18,6 @@ import { requireAccess } from './account.ts';
 import { paramsObject } from './artists.ts';
 import { badRequest, ok } from './outcome.ts';
 
-export type FavoritesNewsData = Extract<ReturnType<typeof loadFavoritesNews>, { kind: 'ok' }>['data'];
-
 /**
  * The posts added since `since` (or the last visit), one page. Access first (a guest learns nothing
  * about the inputs), then the query's 400, then the visit is recorded: a refused request is no visit.
