@@ -35,6 +35,10 @@ export const apiPaths = {
   accountFavorites: v1('/account/favorites', 'GET'),
   favoriteCreator: v1('/favorites/creator/{service}/{id}', 'POST', 'DELETE'),
   favoritePost: v1('/favorites/post/{service}/{user}/{id}', 'POST', 'DELETE'),
+  /** New posts of the favourite creators since the last visit, counted (the sidebar). */
+  favoritesNewCount: v1('/account/favorites/new/count', 'GET'),
+  /** The personal feed's secret link: POST makes a new one, DELETE turns the feed off. */
+  favoritesFeed: v1('/account/favorites/feed', 'POST', 'DELETE'),
   postFlag: v1('/{service}/user/{id}/post/{post}/flag', 'GET', 'POST'),
   creatorsTxt: v1('/creators.txt', 'GET'),
   creatorLinks: v1('/{service}/user/{id}/links', 'DELETE'),

@@ -10,6 +10,7 @@ import dms from './dms.ts';
 import files from './files.ts';
 import shares from './shares.ts';
 import favorites from './favorites.ts';
+import favoritesNews from './favorites-news.ts';
 import flags from './flags.ts';
 import linkRequests from './link-requests.ts';
 import accountsAdmin from './accounts-admin.ts';
@@ -31,6 +32,7 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   files,
   shares,
   favorites,
+  favoritesNews,
   flags,
   linkRequests,
   accountsAdmin,

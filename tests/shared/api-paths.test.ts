@@ -4,7 +4,7 @@ import { API_V1_BASE, apiPaths, apiUrl } from '@shared/api-paths.ts';
 import { pathTemplate } from '@shared/path-template.ts';
 import { versionBase } from '@api/http/route.ts';
 import { ROUTE_GROUPS } from '@api/routes/index.ts';
-import { PENDING_DMS_PATH } from '@site/islands/shell/sidebar-account.ts';
+import { NEWS_COUNT_PATH, PENDING_DMS_PATH } from '@site/islands/shell/sidebar-account.ts';
 
 const declared = ROUTE_GROUPS.flatMap((group) =>
   group.routes.flatMap((route) => route.versions.map((version) => `${route.method.toUpperCase()} ${versionBase(version)}${route.path}`)),
@@ -41,5 +41,9 @@ describe('apiPaths', () => {
 
   it("agrees with the shell's own copy of the pending DMs path", () => {
     expect(PENDING_DMS_PATH).toBe(apiUrl(apiPaths.hasPendingDms()));
+  });
+
+  it("agrees with the shell's own copy of the new-favourites count path", () => {
+    expect(NEWS_COUNT_PATH).toBe(apiUrl(apiPaths.favoritesNewCount()));
   });
 });
