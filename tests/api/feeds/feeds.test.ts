@@ -8,7 +8,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFeed } from '@rowanmanning/feed-parser';
 import { upsertCreator } from '@api/data/creators.ts';
-import { listCreatorPosts, listRecentPosts, upsertPost } from '@api/data/posts.ts';
+import { deletePost, listCreatorPosts, listRecentPosts, upsertPost } from '@api/data/posts.ts';
 import { upsertDm } from '@api/data/dms.ts';
 import { addDoNotPost } from '@api/data/do-not-post.ts';
 import { addPopularity } from '@api/data/popular.ts';
@@ -233,6 +233,13 @@ describe('feeds in the page store', () => {
     expect(cats.items.map((item) => item.title)).not.toContain('Brand new');
     const dogs = parseFeed(fs.readFileSync(site.store.fileFor(tagFeedUrl('dogs', 'rss')), 'utf8'));
     expect(dogs.items[0].title).toBe('Brand new');
+  });
+
+  it('a deleted post leaves the feeds of its tags with the rebuild', async () => {
+    expect(deletePost(site.db, 'patreon', '100', 'p1')).toBe(true);
+    expect((await rebuildPages(site.db, site.store, renderer())).failed).toEqual([]);
+    const cats = parseFeed(fs.readFileSync(site.store.fileFor(tagFeedUrl('cats', 'atom')), 'utf8'));
+    expect(cats.items.map((item) => item.title)).toEqual(['Only content here']);
   });
 
   it('re-renders unchanged data to the same bytes', async () => {
