@@ -16,6 +16,8 @@ import { searchPosts } from '@api/data/post-search.ts';
 import { rebuildPages } from '@api/pages/rebuild.ts';
 import { inProcessRenderer } from '@api/pages/render-into-store.ts';
 import { FEED_CONTENT_TYPES } from '@api/feeds/render.ts';
+import { creatorPostsFeed } from '@api/feeds/archive.ts';
+import { readConfig } from '@api/config.ts';
 import { todayUtc } from '@shared/popular.ts';
 import {
   creatorDmsFeedUrl,
@@ -248,5 +250,24 @@ describe('feeds in the page store', () => {
     const summary = await rebuildPages(site.db, site.store, renderer(), { all: true });
     expect(summary.failed).toEqual([]);
     expect(keys.map((key) => fs.readFileSync(site.store.fileFor(key)))).toEqual(before);
+  });
+});
+
+describe('PUBLIC_URL', () => {
+  it('is the origin of every link of a feed, and falls back to this server on localhost', () => {
+    expect(readConfig({}).publicUrl).toBe('http://localhost:4321');
+    expect(readConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(readConfig({ PUBLIC_URL: 'https://archive.example.org/' }).publicUrl).toBe('https://archive.example.org');
+    expect(readConfig({ PUBLIC_URL: 'javascript:alert(1)' }).publicUrl).toBe('http://localhost:4321');
+    expect(readConfig({ PUBLIC_URL: 'not a url' }).publicUrl).toBe('http://localhost:4321');
+    const settings = {
+      ...readConfig({ PUBLIC_URL: 'https://archive.example.org', IMAGE_HOST: 'https://img.example.org' }),
+      siteName: 'Trove',
+    };
+    const feed = parseFeed(creatorPostsFeed(site.db, settings, { service: 'patreon', id: '100', name: 'Alice' }, 'rss'));
+    expect(feed.url).toBe('https://archive.example.org/patreon/user/100');
+    for (const item of feed.items) expect(item.url?.startsWith('https://archive.example.org/patreon/user/100/post/')).toBe(true);
+    const thumbnails = feed.items.flatMap((item) => item.media.map((media) => media.url));
+    expect(thumbnails).toEqual([`https://img.example.org/thumbnail/data${IMAGE}`]);
   });
 });
