@@ -180,6 +180,29 @@ describe.each(FORMATS)('%s feeds', (format) => {
   });
 });
 
+describe('autodiscovery', () => {
+  it.each([
+    ['/patreon/user/100', creatorFeedUrl('patreon', '100', 'rss'), creatorFeedUrl('patreon', '100', 'atom')],
+    ['/patreon/user/100/dms', creatorDmsFeedUrl('patreon', '100', 'rss'), creatorDmsFeedUrl('patreon', '100', 'atom')],
+    ['/posts?tag=cats', tagFeedUrl('cats', 'rss'), tagFeedUrl('cats', 'atom')],
+    ['/posts', recentPostsFeedUrl('rss'), recentPostsFeedUrl('atom')],
+    ['/posts/popular?period=week', popularFeedUrl('week', 'rss'), popularFeedUrl('week', 'atom')],
+  ])('%s names its RSS and Atom feeds in <head> and links to them', async (page, rss, atom) => {
+    const html = (await request(site.base).get(page)).text;
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head).toContain(`<link rel="alternate" type="application/rss+xml"`);
+    expect(head).toContain(`href="${rss.replace(/&/g, '&amp;')}"`);
+    expect(head).toContain(`href="${atom.replace(/&/g, '&amp;')}"`);
+    expect(html.slice(html.indexOf('</head>'))).toContain(`class="feed-links__link" href="${rss.replace(/&/g, '&amp;')}"`);
+  });
+
+  it('offers no feed for a search or for DMs a paysite cannot have', async () => {
+    for (const page of ['/posts?q=hello', '/posts?tag=cats&tag=dogs', '/fanbox/user/200/dms']) {
+      expect((await request(site.base).get(page)).text, page).not.toContain('rel="alternate"');
+    }
+  });
+});
+
 describe('feeds in the page store', () => {
   it('stores a feed under its own extension and serves it with ETag and 304', async () => {
     const key = creatorFeedUrl('patreon', '100', 'atom');
