@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { readPaysiteEndpoints } from '@api/importer/paysites/endpoints.ts';
 import type { Paysite } from '@shared/paysites/index.ts';
+import { parseUrl } from '@shared/parse.ts';
 
 export interface Config {
   port: number;
@@ -13,6 +14,12 @@ export interface Config {
   siteName: string;
   /** Origin that serves files, e.g. https://img.example.org; empty means this server. */
   imageHost: string;
+  /**
+   * This site's own origin as visitors reach it (PUBLIC_URL, e.g. https://archive.example.org): the
+   * absolute links of the feeds, which are stored and must not depend on a request's Host. Default
+   * http://localhost:<PORT>.
+   */
+  publicUrl: string;
   iconsPath: string;
   bannersPath: string;
   /**
@@ -118,6 +125,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || 'data'),
     siteName: env.SITE_NAME || 'Trove',
     imageHost: (env.IMAGE_HOST || '').replace(/\/+$/, ''),
+    publicUrl: publicUrl(env.PUBLIC_URL, Number.isInteger(port) && port > 0 && port < 65536 ? port : 4321),
     iconsPath: (env.ICONS_PATH || '/icons').replace(/\/+$/, ''),
     bannersPath: (env.BANNERS_PATH || '/banners').replace(/\/+$/, ''),
     discordContentHost: (env.DISCORD_CONTENT_HOST || 'https://cdn.discordapp.com').replace(/\/+$/, ''),
@@ -134,6 +142,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: logFormat(env),
     importRetryKeepHours: nonNegativeNumber(env.IMPORT_RETRY_KEEP_HOURS, 72),
   };
+}
+
+/** An http(s) origin; anything else (or nothing) falls back to this server on localhost. */
+function publicUrl(raw: string | undefined, port: number): string {
+  const url = raw ? parseUrl(raw) : undefined;
+  return url && (url.protocol === 'http:' || url.protocol === 'https:') ? url.origin : `http://localhost:${port}`;
 }
 
 function nonNegativeNumber(raw: string | undefined, fallback: number): number {

@@ -26,7 +26,53 @@ export const PAGE_ROUTES = {
   discordChannel: pathTemplate('/discord/server/{server}/{channel}'),
   discordMessage: pathTemplate('/discord/server/{server}/{channel}/{message}'),
   communityChannel: pathTemplate('/patreon/user/{id}/community/{channel}'),
+  /** Feeds (docs/product.md#feeds): `feed` is a FEED_FILES name, feed.rss or feed.atom. */
+  recentPostsFeed: pathTemplate('/posts/{feed}'),
+  popularFeed: pathTemplate('/posts/popular/{feed}'),
+  tagFeed: pathTemplate('/posts/tags/{tag}/{feed}'),
+  creatorFeed: pathTemplate('/{service}/user/{id}/{feed}'),
+  creatorDmsFeed: pathTemplate('/{service}/user/{id}/dms/{feed}'),
 } as const;
+
+/** The feed formats and the file name each is served under, beside the page the feed follows. */
+export type FeedFormat = 'rss' | 'atom';
+export const FEED_FILES: Record<FeedFormat, string> = { rss: 'feed.rss', atom: 'feed.atom' };
+
+/** The format of a feed file name ('feed.rss' → 'rss'), or undefined for any other name. */
+export function feedFormatOf(name: string): FeedFormat | undefined {
+  return name === FEED_FILES.rss ? 'rss' : name === FEED_FILES.atom ? 'atom' : undefined;
+}
+
+/** A creator's posts as a feed. */
+export function creatorFeedUrl(service: string, creatorId: string, format: FeedFormat): string {
+  return PAGE_ROUTES.creatorFeed.url(service, creatorId, FEED_FILES[format]);
+}
+
+/** A creator's approved DMs as a feed. */
+export function creatorDmsFeedUrl(service: string, creatorId: string, format: FeedFormat): string {
+  return PAGE_ROUTES.creatorDmsFeed.url(service, creatorId, FEED_FILES[format]);
+}
+
+/** The posts with a tag as a feed (the listing it follows is /posts?tag=...). */
+export function tagFeedUrl(tag: string, format: FeedFormat): string {
+  return PAGE_ROUTES.tagFeed.url(tag, FEED_FILES[format]);
+}
+
+/** The archive's recent posts (/posts) as a feed. */
+export function recentPostsFeedUrl(format: FeedFormat): string {
+  return PAGE_ROUTES.recentPostsFeed.url(FEED_FILES[format]);
+}
+
+/** The latest popular posts of a period as a feed ('recent' is the default and has no parameter). */
+export function popularFeedUrl(period: string, format: FeedFormat): string {
+  const path = PAGE_ROUTES.popularFeed.url(FEED_FILES[format]);
+  return period === 'recent' ? path : `${path}?${new URLSearchParams({ period })}`;
+}
+
+/** The tag listing (/posts?tag=...), the page a tag's feed follows. */
+export function tagListingUrl(tag: string): string {
+  return `${PAGE_ROUTES.recentPosts.url()}?${new URLSearchParams({ tag })}`;
+}
 
 export function creatorUrl(service: string, creatorId: string): string {
   return PAGE_ROUTES.creator.url(service, creatorId);

@@ -40,7 +40,9 @@
  *                  and creators.txt only; the creator's own pages show no count.
  *
  * Tags are not logged separately: tag listings are searches rendered on demand; the per-creator tags
- * tab and the all-tags page are covered by 'post' rows.
+ * tab and the all-tags page are covered by 'post' rows. The stored tag feeds follow a post's current
+ * tags from its 'post' row; a tag the post loses (a tag edit, a deletion) gets its own 'post' row with
+ * ref 'tag:<tag>', written while the old tags can still be read.
  *
  * Not logged (they change no stored page): accounts and sessions, post favourites, flags (the flag
  * button asks GET .../flag when it hydrates), notifications, imports and keys, pending or ignored DMs, link

@@ -14,7 +14,7 @@ import { inTransactionNoSavepoint, nowIso } from './util.ts';
 import { getFullRow, SUMMARY_COLUMNS, toFullPost, toSummary, type SummaryRow } from './post-rows.ts';
 import { newerThan, olderThan, type OrderKey } from './post-neighbours.ts';
 import { indexPostText, unindexPostText } from './search-index.ts';
-import { setPostTags } from './tags.ts';
+import { recordDroppedTags, setPostTags } from './tags.ts';
 import { setPostFiles } from './post-files.ts';
 import { listRevisionIds, storePostRevision } from './post-revisions.ts';
 import { isPostListed } from './do-not-post.ts';
@@ -295,6 +295,7 @@ export function deletePost(db: Db, service: string, creatorId: string, postId: s
       recordChange(db, { kind: 'post', action: 'delete', service, creator_id: creatorId, post_id: postId, ref: `revision:${revisionId}` });
     }
     unindexPostText(db, row.seq);
+    recordDroppedTags(db, { service, user: creatorId, id: postId });
     stmt(db, 'DELETE FROM posts WHERE service = ? AND "user" = ? AND id = ?').run(service, creatorId, postId);
     recordChange(db, { kind: 'post', action: 'delete', service, creator_id: creatorId, post_id: postId });
     recordNeighbours(db, service, creatorId, neighbours);

@@ -4,6 +4,7 @@
  * every tag.
  */
 import { stmt, type Db } from './db.ts';
+import { recordChange } from './changes.ts';
 import type { TagCount } from '@shared/shapes/posts.ts';
 
 /** Every tag with its number of posts, most used first, then by name. */
@@ -32,8 +33,34 @@ export function setPostTags(
   seq: number,
   options: { replace: boolean },
 ): void {
-  if (options.replace)
+  if (options.replace) {
+    recordDroppedTags(db, post, tags);
     stmt(db, 'DELETE FROM post_tags WHERE service = ? AND "user" = ? AND post_id = ?').run(post.service, post.user, post.id);
+  }
   const insertTag = stmt(db, `INSERT INTO post_tags (service, "user", post_id, tag, published, post_seq) VALUES (?, ?, ?, ?, ?, ?)`);
   for (const tag of tags) insertTag.run(post.service, post.user, post.id, tag, published, seq);
+}
+
+/** A post's tags as post_tags holds them (the feeds of these tags list the post). */
+export function listPostTags(db: Db, post: { service: string; user: string; id: string }): string[] {
+  return stmt<{ tag: string }>(db, 'SELECT tag FROM post_tags WHERE service = ? AND "user" = ? AND post_id = ? ORDER BY tag')
+    .all(post.service, post.user, post.id)
+    .map((row) => row.tag);
+}
+
+/** Whether any post carries the tag. */
+export function tagExists(db: Db, tag: string): boolean {
+  return !!stmt(db, 'SELECT 1 FROM tag_counts WHERE tag = ? AND post_count > 0').get(tag);
+}
+
+/**
+ * Logs the tags a post is losing (ref 'tag:<tag>' on a 'post' row), before its rows go: a rebuild can
+ * no longer see them, and those tags' stored feeds still list the post. `keep`: the tags it keeps.
+ */
+export function recordDroppedTags(db: Db, post: { service: string; user: string; id: string }, keep: readonly string[] = []): void {
+  const kept = new Set(keep);
+  for (const tag of listPostTags(db, post)) {
+    if (kept.has(tag)) continue;
+    recordChange(db, { kind: 'post', action: 'upsert', service: post.service, creator_id: post.user, post_id: post.id, ref: `tag:${tag}` });
+  }
 }

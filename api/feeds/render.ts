@@ -6,6 +6,7 @@
  */
 import { Feed, type Item } from 'feed';
 import { storedDateMs } from '@shared/format.ts';
+import { escapeHtml } from '@shared/html.ts';
 
 export const FEED_FORMATS = ['rss', 'atom'] as const;
 export type FeedFormat = (typeof FEED_FORMATS)[number];
@@ -61,16 +62,20 @@ function validDate(iso: string): Date {
   return new Date(Number.isNaN(ms) ? 0 : ms);
 }
 
+/**
+ * The library writes item titles and summaries as HTML (Atom's type="html", CDATA in RSS, which readers
+ * read as HTML): plain text goes in escaped, so '<script>' reaches a reader as text, never as markup.
+ */
 function itemOf(entry: FeedEntry): Item {
   const date = validDate(entry.published);
   return {
-    title: entry.title,
+    title: escapeHtml(entry.title),
     id: entry.id,
     guid: entry.id,
     link: entry.link,
     date,
     published: date,
-    description: summaryOf(entry.summary),
+    description: escapeHtml(summaryOf(entry.summary)),
     image: entry.thumbnailUrl ? { url: entry.thumbnailUrl, type: entry.thumbnailType ?? 'image/jpeg', length: 0 } : undefined,
     author: entry.author ? [{ name: entry.author }] : undefined,
   };

@@ -9,19 +9,26 @@ import { postPageNeighbours } from '../data/post-neighbours.ts';
 import { countCreators } from '../data/creators.ts';
 import { countCreatorShares, countShares, iterateShareIds } from '../data/shares.ts';
 import { countCreatorDms, countDms } from '../data/dms.ts';
-import { hasTab } from '@shared/paysites/index.ts';
+import { hasTab, isPaysite, paysite } from '@shared/paysites/index.ts';
+import { listAllTags, listPostTags } from '../data/tags.ts';
 import type { Change } from '../data/changes.ts';
 import { CHAT_PAGE_SIZE, PAGE_SIZE } from '@shared/constants.ts';
 import {
   PAGE_ROUTES,
   communityUrl,
+  creatorDmsFeedUrl,
+  creatorFeedUrl,
   creatorTabUrl,
   creatorUrl,
   discordServerUrl,
   popularUrl,
+  popularFeedUrl,
   postUrl,
+  recentPostsFeedUrl,
   revisionUrl,
   shareUrl,
+  tagFeedUrl,
+  type FeedFormat,
 } from '@shared/urls.ts';
 import { getDiscordChannel, isViewableChannel, listDiscordChannels } from '../data/discord.ts';
 import { getCommunityChannel, listCommunityChannels } from '../data/community.ts';
@@ -83,12 +90,30 @@ export function addCommunityPages(db: Db, affected: AffectedPages, creatorId: st
   }
 }
 
+const FEED_FORMATS: FeedFormat[] = ['rss', 'atom'];
+
+/** Both formats of a feed (docs/product.md#feeds). */
+export function addFeeds(affected: AffectedPages, url: (format: FeedFormat) => string): void {
+  for (const format of FEED_FORMATS) affected.render.add(pageKey(url(format)));
+}
+
+/** A tag's feeds (a tag nobody carries any more renders 404, which removes them). */
+export function addTagFeeds(affected: AffectedPages, tag: string): void {
+  addFeeds(affected, (format) => tagFeedUrl(tag, format));
+}
+
+/** The feeds of every tag, for a full rebuild. */
+export function addAllTagFeeds(db: Db, affected: AffectedPages): void {
+  for (const { tag } of listAllTags(db)) addTagFeeds(affected, tag);
+}
+
 /** The global pages every archive change may touch: the stored first pages of the listings, all tags. */
 export function addGlobalPages(db: Db, affected: AffectedPages): void {
   addListing(affected, PAGE_ROUTES.recentPosts.url(), countPosts(db), GLOBAL_LISTING_STORED_PAGES);
   addListing(affected, PAGE_ROUTES.updatedCreators.url(), countCreators(db), GLOBAL_LISTING_STORED_PAGES);
   addArtistsListing(db, affected);
   affected.render.add(pageKey(PAGE_ROUTES.allTags.url()));
+  addFeeds(affected, recentPostsFeedUrl);
   addPopularPages(db, affected);
 }
 
@@ -102,6 +127,8 @@ export function addCreatorPages(db: Db, affected: AffectedPages, service: string
   addListing(affected, tab('dms'), countCreatorDms(db, service, creatorId));
   addListing(affected, tab('shares'), countCreatorShares(db, service, creatorId));
   if (service === 'patreon') addCommunityPages(db, affected, creatorId);
+  if (isPaysite(service) && service !== 'discord') addFeeds(affected, (format) => creatorFeedUrl(service, creatorId, format));
+  if (isPaysite(service) && paysite(service).dms) addFeeds(affected, (format) => creatorDmsFeedUrl(service, creatorId, format));
 }
 
 /** The stored first pages of /artists (Popularity: ordered by favourite counts). */
@@ -125,6 +152,7 @@ export function addPopularPages(db: Db, affected: AffectedPages): void {
   for (const period of POPULAR_PERIODS) {
     const { count } = popularPosts(db, { period, offset: 0, limit: 1 }, todayUtc()).props;
     addListing(affected, popularUrl(period), count, GLOBAL_LISTING_STORED_PAGES);
+    addFeeds(affected, (format) => popularFeedUrl(period, format));
   }
 }
 
@@ -194,6 +222,11 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
     // The server view shows the server's name, nothing else of the creator row.
     if (change.kind === 'creator' && change.service === 'discord' && change.ref === 'renamed') discordServers.add(change.creator_id);
     if (change.kind === 'comment' && change.post_id) addPostPages(db, affected, change.service, change.creator_id, change.post_id);
+    // A tag the post lost: that tag's feeds (the post's own row brings the rest).
+    if (change.kind === 'post' && change.ref?.startsWith('tag:')) {
+      addTagFeeds(affected, change.ref.slice('tag:'.length));
+      continue;
+    }
     // A deleted post's revisions: rendering them now answers 404, which removes their stored pages.
     if (change.kind === 'post' && change.post_id && change.ref?.startsWith('revision:')) {
       affected.render.add(pageKey(revisionUrl(change.service, change.creator_id, change.post_id, change.ref.slice('revision:'.length))));
@@ -206,6 +239,10 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
     if (change.kind !== 'post' || !change.post_id) continue;
     const postKey = pageKey(postUrl(change.service, change.creator_id, change.post_id));
     addPostPages(db, affected, change.service, change.creator_id, change.post_id);
+    if (change.action !== 'delete' && change.ref !== 'neighbour') {
+      for (const tag of listPostTags(db, { service: change.service, user: change.creator_id, id: change.post_id }))
+        addTagFeeds(affected, tag);
+    }
     // A new or moved post is its neighbours' prev/next. A removed post's old neighbours arrive as
     // their own 'neighbour' rows, written by the data module while it could still see them.
     if (change.action === 'delete' || change.ref === 'neighbour' || neighboursOf.has(postKey)) continue;

@@ -4,9 +4,9 @@
  * Searches (q, tag and any other parameter) are rendered on demand and never stored.
  */
 import { PAGE_SIZE } from '@shared/constants.ts';
-import { isPaysite } from '@shared/paysites/index.ts';
+import { isPaysite, paysite as paysiteOf } from '@shared/paysites/index.ts';
 import type { PathTemplate, TemplateParams } from '@shared/path-template.ts';
-import { PAGE_ROUTES } from '@shared/urls.ts';
+import { PAGE_ROUTES, feedFormatOf, type FeedFormat } from '@shared/urls.ts';
 import { POPULAR_PERIODS } from '@shared/validation/popular.ts';
 import { chatOffset } from '@shared/validation/chat.ts';
 import { offset as offsetRule } from '@shared/validation/params.ts';
@@ -28,6 +28,8 @@ export interface ArchiveRoute {
    * canonical form ('' drops a default value), or undefined when that value is not stored.
    */
   selectors?: Array<[name: string, canonical: (value: string) => string | undefined]>;
+  /** A feed (RSS or Atom, by its last segment) rather than an HTML page: stored and served with its own type. */
+  feed?: boolean;
 }
 
 type Rule = (value: string) => boolean;
@@ -61,6 +63,14 @@ const isRowId: Rule = (value) => /^[1-9]\d{0,14}$/.test(value);
 const paysite = { service: isPaysite };
 const creatorTab = (tab: string) => ({ service: isPaysite, tab: is(tab) });
 
+/** A feed's file name: feed.rss or feed.atom. */
+const feedFile: Rule = (value) => feedFormatOf(value) !== undefined;
+/** The popular listings' period: 'recent' is the default (no parameter); an unknown period is not stored. */
+const popularPeriod: [string, (value: string) => string | undefined] = [
+  'period',
+  (value) => (value === 'recent' ? '' : (POPULAR_PERIODS as readonly string[]).includes(value) ? value : undefined),
+];
+
 const globalListing = { paged: true, maxStoredOffset: (GLOBAL_LISTING_STORED_PAGES - 1) * PAGE_SIZE };
 
 export const ARCHIVE_ROUTES: ArchiveRoute[] = [
@@ -72,9 +82,7 @@ export const ARCHIVE_ROUTES: ArchiveRoute[] = [
   // The latest popular posts of each period (no date); dated pages, browsed with previous/next, render on demand.
   archiveRoute('popular', PAGE_ROUTES.popular, {
     ...globalListing,
-    selectors: [
-      ['period', (value) => (value === 'recent' ? '' : (POPULAR_PERIODS as readonly string[]).includes(value) ? value : undefined)],
-    ],
+    selectors: [popularPeriod],
   }),
   archiveRoute('all-tags', PAGE_ROUTES.allTags),
   archiveRoute('creator-posts', PAGE_ROUTES.creator, { paged: true, where: paysite }),
@@ -94,6 +102,16 @@ export const ARCHIVE_ROUTES: ArchiveRoute[] = [
   archiveRoute('discord-channel', PAGE_ROUTES.discordChannel, { paged: true, offsetRule: chatOffset }),
   archiveRoute('community-channels', PAGE_ROUTES.creatorTab, { where: { service: is('patreon'), tab: is('community') } }),
   archiveRoute('community-channel', PAGE_ROUTES.communityChannel, { paged: true, offsetRule: chatOffset }),
+  // Feeds (docs/product.md#feeds): the first items of the listings above, as RSS and Atom.
+  archiveRoute('recent-posts-feed', PAGE_ROUTES.recentPostsFeed, { feed: true, where: { feed: feedFile } }),
+  archiveRoute('popular-feed', PAGE_ROUTES.popularFeed, { feed: true, where: { feed: feedFile }, selectors: [popularPeriod] }),
+  archiveRoute('tag-feed', PAGE_ROUTES.tagFeed, { feed: true, where: { feed: feedFile } }),
+  archiveRoute('creator-feed', PAGE_ROUTES.creatorFeed, { feed: true, where: { service: isPaysite, feed: feedFile } }),
+  // Only paysites whose importer brings DMs have a DMs feed.
+  archiveRoute('creator-dms-feed', PAGE_ROUTES.creatorDmsFeed, {
+    feed: true,
+    where: { service: (value) => isPaysite(value) && paysiteOf(value).dms, feed: feedFile },
+  }),
 ];
 
 function segmentsOf(pathname: string): string[] | undefined {
@@ -142,4 +160,17 @@ export function canonicalPageKey(pathname: string, search: string): string | und
   const ordered = (route.selectors ?? []).filter(([name]) => selected.has(name)).map(([name]) => [name, selected.get(name)!]);
   const listing = `/${segments.map(encodeURIComponent).join('/')}${ordered.length > 0 ? `?${new URLSearchParams(ordered)}` : ''}`;
   return pageKey(listing, offset);
+}
+
+/**
+ * The format of a stored key that is a feed ('/posts/feed.rss' → 'rss'), or undefined for an HTML page.
+ * Only keys ending in a feed file name are matched against the routes, so HTML keys cost one string test.
+ */
+export function storedFeedFormat(key: string): FeedFormat | undefined {
+  const [pathname] = key.split('?');
+  const format = feedFormatOf(pathname.slice(pathname.lastIndexOf('/') + 1));
+  if (!format) return undefined;
+  const segments = segmentsOf(pathname);
+  const route = segments && ARCHIVE_ROUTES.find((candidate) => candidate.match(segments));
+  return route?.feed ? format : undefined;
 }

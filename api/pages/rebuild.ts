@@ -14,6 +14,7 @@ import { PageStore } from '../server/page-store.ts';
 import type { StoreRenderer } from './render-into-store.ts';
 import {
   addAllSharePages,
+  addAllTagFeeds,
   addCreatorPages,
   addDiscordServerPages,
   addDmsListing,
@@ -58,6 +59,7 @@ export function allArchivePages(db: Db): AffectedPages {
   for (const { service, user, id, revision_id } of iterateRevisionKeys(db))
     affected.render.add(pageKey(revisionUrl(service, user, id, revision_id)));
   addGlobalPages(db, affected);
+  addAllTagFeeds(db, affected);
   addAllSharePages(db, affected);
   addDmsListing(db, affected);
   return affected;

@@ -12,7 +12,7 @@ import type { Express } from 'express';
 import { canonicalPageKey } from '../pages/keys.ts';
 import { sendFile } from './send-file.ts';
 import { walkFiles } from './walk.ts';
-import type { PageStore } from './page-store.ts';
+import { PageStore } from './page-store.ts';
 import { ssrLocals, type PageRenderer, type SiteDeps, type SsrHandler } from './ssr.ts';
 import { createMediaHandler, type MediaOptions } from './media.ts';
 import { answerBadRequest, BAD_TARGET_MESSAGES, hasValidEncoding, isSingleEncoded, targetPath } from './request-target.ts';
@@ -111,7 +111,8 @@ export function createFrontHandler(deps: FrontDeps, metrics: ServerMetrics = cre
       pending = deps.renderer
         .render(key)
         .then(async (page) => {
-          if (page.status !== 200 || !String(page.headers['content-type'] ?? '').startsWith('text/html')) return false;
+          const expected = PageStore.contentTypeOf(key).split(';')[0];
+          if (page.status !== 200 || !String(page.headers['content-type'] ?? '').startsWith(expected)) return false;
           await deps.store.write(key, page.body);
           return true;
         })
@@ -152,14 +153,15 @@ export function createFrontHandler(deps: FrontDeps, metrics: ServerMetrics = cre
     const key = isRead ? canonicalPageKey(pathname, url.search) : undefined;
     if (key) {
       const file = deps.store.fileFor(key);
+      const options = { ...pageOptions, contentType: PageStore.contentTypeOf(key) };
       labelRoute(res, 'page_store');
-      if (sendFile(req, res, file, pageOptions)) {
+      if (sendFile(req, res, file, options)) {
         metrics.pageStoreHit();
         return;
       }
       labelRoute(res, pageLabel(pathname));
       try {
-        if ((await renderIntoStore(key)) && sendFile(req, res, file, pageOptions)) return;
+        if ((await renderIntoStore(key)) && sendFile(req, res, file, options)) return;
       } catch (error) {
         deps.log?.(`render of ${key} failed: ${(error as Error).message}`);
       }

@@ -1,7 +1,9 @@
 /**
  * The page store: rendered archive pages kept as static files under DATA_DIR/pages, each with
  * precompressed .br and .gz siblings. A page is addressed by its canonical key (see api/pages/keys.ts).
- * Writes are atomic (temp file + rename, compressed siblings first, the HTML last).
+ * Writes are atomic (temp file + rename, compressed siblings first, the HTML last). A feed key (see
+ * storedFeedFormat) is kept as 'feed[.<selectors>].rss' or '.atom' beside the pages, so the file's
+ * extension says what it holds; no HTML file name ends that way.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,11 +14,16 @@ import { writeAtomic, writeAtomicSync } from './atomic-write.ts';
 import { walkFiles } from './walk.ts';
 import { isAbsent, unlessAbsent } from './fs-errors.ts';
 import { decodeComponent } from '@shared/parse.ts';
+import { storedFeedFormat } from '../pages/keys.ts';
+import { FEED_CONTENT_TYPES } from '../feeds/render.ts';
 
 const BUILD_FILE = '.build-id';
 /** Measured on a 35 KB listing page: brotli 4 takes 0.43 ms for 4.9 KB, 5 takes 0.58 ms for 4.5 KB. */
 const BROTLI_OPTIONS: zlib.BrotliOptions = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } };
 const GZIP_OPTIONS: zlib.ZlibOptions = { level: 6 };
+const HTML_TYPE = 'text/html; charset=utf-8';
+/** What stored files end with: HTML pages and the two feed formats. */
+const STORED_FILE = /\.(html|rss|atom)$/;
 /** The precompressed siblings of a page file. */
 const SIBLINGS = ['.br', '.gz'];
 const brotli = promisify(zlib.brotliCompress);
@@ -46,7 +53,15 @@ export class PageStore {
       .map((segment) => encodeSegment(decodeURIComponentSafe(segment)));
     const params = new URLSearchParams(query);
     const suffix = [...params].map(([name, value]) => `.${encodeSegment(name)}${encodeSegment(value)}`).join('');
+    const feed = storedFeedFormat(key);
+    if (feed) return path.join(this.root, ...segments.slice(0, -1), `feed${suffix}.${feed}`);
     return path.join(this.root, ...segments, `index${suffix}.html`);
+  }
+
+  /** The content type a stored key is served with: its feed format's, else HTML. */
+  static contentTypeOf(key: string): string {
+    const feed = storedFeedFormat(key);
+    return feed ? FEED_CONTENT_TYPES[feed] : HTML_TYPE;
   }
 
   has(key: string): boolean {
@@ -174,7 +189,7 @@ export class PageStore {
     for (const key of keys) keep.add(this.fileFor(key));
     let removed = 0;
     for (const file of walkFiles(this.root)) {
-      if (file.endsWith('.html') && !keep.has(file) && this.removeFile(file)) removed += 1;
+      if (STORED_FILE.test(file) && !keep.has(file) && this.removeFile(file)) removed += 1;
     }
     return removed;
   }

@@ -26,6 +26,12 @@ export const PAGE_COVERAGE: Record<string, { url: string; access: Access; status
   'src/pages/[service]/user/[id]/post/[post]/revision/index.astro': { url: '/patreon/user/1/post/1/revision/', access: 'public' },
   'src/pages/[service]/user/[id]/shares.astro': { url: '/patreon/user/1/shares', access: 'public' },
   'src/pages/[service]/user/[id]/tags.astro': { url: '/patreon/user/1/tags', access: 'public' },
+  // Feeds (Astro endpoints; tests/api/feeds/feeds.test.ts checks what they hold).
+  'src/pages/[service]/user/[id]/feed.[format].ts': { url: '/patreon/user/1/feed.rss', access: 'public' },
+  'src/pages/[service]/user/[id]/dms/feed.[format].ts': { url: '/patreon/user/1/dms/feed.atom', access: 'public' },
+  'src/pages/posts/feed.[format].ts': { url: '/posts/feed.rss', access: 'public' },
+  'src/pages/posts/popular/feed.[format].ts': { url: '/posts/popular/feed.atom?period=week', access: 'public' },
+  'src/pages/posts/tags/[tag]/feed.[format].ts': { url: '/posts/tags/art/feed.rss', access: 'public' },
   'src/pages/importer/index.astro': { url: '/importer', access: 'public' },
   'src/pages/importer/status/[importId].astro': { url: '/importer/status/unknown', access: 'public' },
   'src/pages/account/posts/upload.astro': { url: '/account/posts/upload', access: 'public' },

@@ -1,0 +1,8 @@
+/** The recent posts as RSS or Atom (docs/product.md#feeds); kept in the page store like the page it follows. */
+import type { APIRoute } from 'astro';
+import { siteDeps } from '@site/loaders/deps.ts';
+import { feedResponse, loadRecentPostsFeed } from '@site/loaders/feeds.ts';
+
+export const prerender = false;
+
+export const GET: APIRoute = (context) => feedResponse(loadRecentPostsFeed(siteDeps(context), context.params));
