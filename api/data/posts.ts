@@ -98,7 +98,9 @@ export function listCreatorPosts(
     rows.push(
       ...stmt<SummaryRow>(
         db,
-        `SELECT ${SUMMARY_COLUMNS} FROM posts p WHERE p.service = ? AND p."user" = ? AND p.published IS NULL${below}
+        // INDEXED BY: without it the planner may walk the primary key's id range through every dated post.
+        `SELECT ${SUMMARY_COLUMNS} FROM posts p INDEXED BY posts_creator_published
+          WHERE p.service = ? AND p."user" = ? AND p.published IS NULL${below}
           ORDER BY p.id DESC LIMIT ?`,
       ).all(service, creatorId, ...params, limit - rows.length),
     );
