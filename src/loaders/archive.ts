@@ -103,7 +103,14 @@ export function loadCreatorPosts(deps: SiteDeps, params: { service?: string; id?
       found = result;
       return result.posts;
     });
-    return ok({ creator, service, ...page, pagination: paginate(searchTotal(found, page, offset.offset), offset.offset), baseUrl: url, filter });
+    return ok({
+      creator,
+      service,
+      ...page,
+      pagination: paginate(searchTotal(found, page, offset.offset), offset.offset),
+      baseUrl: url,
+      filter,
+    });
   }
   const total = countCreatorPosts(db, service, creator.id);
   if (!cursor.after && pastTheEnd(offset.offset, total)) return notFound;
@@ -140,9 +147,7 @@ export function loadRecentPosts(deps: SiteDeps, search: URLSearchParams) {
   }
   const total = countPosts(db);
   if (!cursor.after && pastTheEnd(offset.offset, total)) return notFound;
-  const page = pageOfPosts(db, 'archive', '/posts', offset.offset, cursor.after, (o, limit, after) =>
-    listRecentPosts(db, o, limit, after),
-  );
+  const page = pageOfPosts(db, 'archive', '/posts', offset.offset, cursor.after, (o, limit, after) => listRecentPosts(db, o, limit, after));
   return ok({ ...page, pagination: paginate(total, offset.offset), baseUrl: '/posts', filter });
 }
 

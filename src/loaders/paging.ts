@@ -7,13 +7,7 @@
  */
 import { archiveCursorOf } from '@api/data/posts.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
-import {
-  formatArchiveCursor,
-  formatCreatorCursor,
-  withCursor,
-  type ArchiveCursor,
-  type CreatorCursor,
-} from '@shared/cursor.ts';
+import { formatArchiveCursor, formatCreatorCursor, withCursor, type ArchiveCursor, type CreatorCursor } from '@shared/cursor.ts';
 import { withOffset } from '@shared/urls.ts';
 import { archiveCursor, creatorCursor } from '@shared/validation/listings.ts';
 import { firstIssueMessage } from '@shared/validation/rules.ts';

@@ -51,12 +51,7 @@ describe('a cursor page is the offset listing after that post', () => {
   });
 
   it('searches: a creator with a tag or text, the global tag listing and text search', () => {
-    const cases = [
-      { service: 'fanbox', user: '9', tag: 'ink' },
-      { service: 'fanbox', user: '9', q: 'ink' },
-      { tag: 'ink' },
-      { q: 'ink' },
-    ];
+    const cases = [{ service: 'fanbox', user: '9', tag: 'ink' }, { service: 'fanbox', user: '9', q: 'ink' }, { tag: 'ink' }, { q: 'ink' }];
     for (const filter of cases) {
       const all = searchPosts(temp.db, { ...filter, limit: N }).posts;
       expect(all.length).toBeGreaterThan(10);

@@ -112,7 +112,7 @@ beforeEach(() => {
 afterEach(() => temp.cleanup());
 
 describe('paging with cursors while an import adds posts', () => {
-  it("GET /api/v1/{service}/user/{id}/posts: every post present at the start is seen exactly once", async () => {
+  it('GET /api/v1/{service}/user/{id}/posts: every post present at the start is seen exactly once', async () => {
     const seen = await pageByCursor('/api/v1/patreon/user/42/posts', creatorBody);
     expect([...sightings(seen).values()].every((n) => n === 1)).toBe(true);
     // The undated posts come last, after every dated one, as in the offset listing.
@@ -198,6 +198,16 @@ describe('the answers of a cursor request', () => {
   it('an undated cursor continues among the undated posts', async () => {
     const answer = await request(app).get('/api/v1/patreon/user/42/posts?after=_p100');
     expect(answer.status).toBe(200);
-    expect((answer.body as Array<{ id: string }>).map((p) => p.id)).toEqual(['p090', 'p080', 'p070', 'p060', 'p050', 'p040', 'p030', 'p020', 'p010']);
+    expect((answer.body as Array<{ id: string }>).map((p) => p.id)).toEqual([
+      'p090',
+      'p080',
+      'p070',
+      'p060',
+      'p050',
+      'p040',
+      'p030',
+      'p020',
+      'p010',
+    ]);
   });
 });

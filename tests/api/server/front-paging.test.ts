@@ -49,9 +49,7 @@ describe('Next links of the stored listing pages', () => {
     const stored = (await httpRequest(`${base}${key}`, { headers: { 'accept-encoding': 'identity' } })).body.toString();
     await site.store.write(key, stored.replace('</body>', '<p>served from the store</p></body>'));
     expect((await page(first.next!)).html).toContain('served from the store');
-    expect((await page(`/patreon/user/42?o=50&after=${encodeURIComponent(`${day(82)}_p82`)}`)).html).not.toContain(
-      'served from the store',
-    );
+    expect((await page(`/patreon/user/42?o=50&after=${encodeURIComponent(`${day(82)}_p82`)}`)).html).not.toContain('served from the store');
   });
 
   it('a visitor paging while an import adds posts sees every post once', async () => {
