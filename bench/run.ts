@@ -1,5 +1,5 @@
 /**
- * `npm run bench [rebuild|render|serve|files|search|pages|login|import|chat]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
+ * `npm run bench [rebuild|render|serve|files|search|pages|login|import|chat|paging]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
  * Archives are seeded once into bench/.data and reused; results go to bench/results/*.json.
  */
 import { ensureBuild } from '../scripts/lib/build.ts';
@@ -12,6 +12,7 @@ import { loginBenchmark } from './login.ts';
 import { chatBenchmark } from './chat.ts';
 import { importBenchmark } from './import.ts';
 import { importersBenchmark } from './importers.ts';
+import { pagingBenchmark } from './paging.ts';
 
 const which = process.argv[2] ?? 'all';
 await ensureBuild((line) => console.error(line));
@@ -54,6 +55,8 @@ const targets: Record<string, [string, () => Promise<unknown>]> = {
   // Patreon imports of two sizes by the real worker with the rebuild each causes, then every importer
   // against its fake (posts/s, files/s, MB/s per paysite).
   import: ['import', async () => ({ patreon: await importBenchmark(), importers: await importersBenchmark() })],
+  // Offset against cursor (keyset) pages of a 200,000-post creator and the global list at deep positions.
+  paging: ['paging', async () => pagingBenchmark()],
 };
 
 for (const [target, [resultName, run]] of Object.entries(targets)) {

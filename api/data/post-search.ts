@@ -10,6 +10,7 @@ import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './post-rows.ts';
 import { countCreatorPosts, countPosts, listCreatorPosts, listRecentPosts } from './posts.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import type { PostSummary } from '@shared/shapes/posts.ts';
+import type { ArchiveCursor, CreatorCursor } from '@shared/cursor.ts';
 
 export interface SearchOptions {
   /** Free text; words of 3+ characters use the trigram index, shorter ones the short-word index. */
@@ -21,6 +22,10 @@ export interface SearchOptions {
   user?: string | null;
   offset?: number;
   limit?: number;
+  /** A creator search's cursor: the posts after this one in the creator's order (offset ignored). */
+  creatorAfter?: CreatorCursor;
+  /** A global search's cursor: the posts after this one (offset ignored; searches order by seq alone). */
+  archiveAfter?: ArchiveCursor;
   /** Stop counting matches at this many (default SEARCH_COUNT_LIMIT; `capped` then says so). */
   countLimit?: number;
 }
@@ -76,7 +81,8 @@ export function splitSearchQuery(q: string): { ftsQuery: string | null; wordsQue
  * listing order. Without q and tag this is listRecentPosts / listCreatorPosts.
  */
 export function searchPosts(db: Db, options: SearchOptions): SearchResult {
-  const offset = options.offset ?? 0;
+  const cursor = options.service && options.user ? options.creatorAfter : options.archiveAfter;
+  const offset = cursor ? 0 : (options.offset ?? 0);
   const limit = options.limit ?? PAGE_SIZE;
   const tags = (Array.isArray(options.tag) ? options.tag : options.tag ? [options.tag] : [])
     .filter((t) => t !== '')
@@ -95,10 +101,11 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
   if (!ftsQuery && !wordsQuery && loneLetters.length === 0 && tags.length === 0) {
     if (creator) {
       const count = countCreatorPosts(db, creator.service, creator.user);
-      return { posts: listCreatorPosts(db, creator.service, creator.user, offset, limit), count, true_count: count, capped: false };
+      const posts = listCreatorPosts(db, creator.service, creator.user, offset, limit, options.creatorAfter);
+      return { posts, count, true_count: count, capped: false };
     }
     const count = countPosts(db);
-    return { posts: listRecentPosts(db, offset, limit), count, true_count: count, capped: false };
+    return { posts: listRecentPosts(db, offset, limit, options.archiveAfter), count, true_count: count, capped: false };
   }
 
   // Fast path: global text search only, newest first straight from the indexes'
@@ -107,14 +114,16 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
     const [table, match, also] = ftsQuery ? ['posts_fts', ftsQuery, wordsQuery] : ['posts_words', wordsQuery!, null];
     const filter = also ? ' AND rowid IN (SELECT rowid FROM posts_words WHERE posts_words MATCH ?)' : '';
     const params = also ? [match, also] : [match];
+    const below = options.archiveAfter ? ' AND rowid < ?' : '';
+    const belowParams = options.archiveAfter ? [options.archiveAfter.seq] : [];
     const posts = stmt<SummaryRow>(
       db,
       `SELECT ${SUMMARY_COLUMNS}
-         FROM (SELECT rowid AS seq FROM ${table} WHERE ${table} MATCH ?${filter} ORDER BY rowid DESC LIMIT ? OFFSET ?) f
+         FROM (SELECT rowid AS seq FROM ${table} WHERE ${table} MATCH ?${filter}${below} ORDER BY rowid DESC LIMIT ? OFFSET ?) f
          JOIN posts p ON p.seq = f.seq
         ORDER BY p.seq DESC`,
     )
-      .all(...params, limit, offset)
+      .all(...params, ...belowParams, limit, offset)
       .map(toSummary);
     const count = stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ?${filter} LIMIT ?)`).get(
       ...params,
@@ -170,12 +179,26 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
     params.push(pattern, pattern);
   }
   const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const posts = stmt<SummaryRow>(db, `SELECT ${SUMMARY_COLUMNS} FROM ${from} ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
-    .all(...params, limit, offset)
+  const page = pageAfter(tags.length > 0 ? 't' : 'p', creator ? options.creatorAfter : options.archiveAfter);
+  const pageWhere = page.sql ? `${whereSql ? `${whereSql} AND` : 'WHERE'} ${page.sql}` : whereSql;
+  const posts = stmt<SummaryRow>(db, `SELECT ${SUMMARY_COLUMNS} FROM ${from} ${pageWhere} ORDER BY ${order} LIMIT ? OFFSET ?`)
+    .all(...params, ...page.params, limit, offset)
     .map(toSummary);
   const count = stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} ${whereSql} LIMIT ?)`).get(
     ...params,
     countLimit,
   )!.n;
   return result(posts, count);
+}
+
+/**
+ * The where-clause of a search page after a cursor, in the search's order: a creator's order (published
+ * DESC, id DESC, undated last; `t` is post_tags when a tag leads the search) or the archive's (seq DESC).
+ */
+function pageAfter(alias: 'p' | 't', cursor: CreatorCursor | ArchiveCursor | undefined): { sql: string; params: unknown[] } {
+  if (!cursor) return { sql: '', params: [] };
+  if ('seq' in cursor) return { sql: alias === 't' ? 't.post_seq < ?' : 'p.seq < ?', params: [cursor.seq] };
+  const [published, id] = alias === 't' ? ['t.published', 't.post_id'] : ['p.published', 'p.id'];
+  if (cursor.published === null) return { sql: `(${published} IS NULL AND ${id} < ?)`, params: [cursor.id] };
+  return { sql: `((${published}, ${id}) < (?, ?) OR ${published} IS NULL)`, params: [cursor.published, cursor.id] };
 }

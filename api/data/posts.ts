@@ -20,6 +20,7 @@ import { listRevisionIds, storePostRevision } from './post-revisions.ts';
 import { isPostListed } from './do-not-post.ts';
 import { clearPostFlags } from './flags.ts';
 import type { FullPost, Poll, PostEmbed, PostFileRef, PostSummary } from '@shared/shapes/posts.ts';
+import type { ArchiveCursor, CreatorCursor } from '@shared/cursor.ts';
 
 export interface PostFileInput {
   name?: string | null;
@@ -57,15 +58,54 @@ export interface PostKey {
 
 // Listings ------------------------------------------------------------------------------------------
 
-/** A creator's posts, newest first (published DESC, id DESC), as summaries. */
-export function listCreatorPosts(db: Db, service: string, creatorId: string, offset: number, limit: number): PostSummary[] {
-  return stmt<SummaryRow>(
-    db,
-    `SELECT ${SUMMARY_COLUMNS} FROM posts p WHERE p.service = ? AND p."user" = ?
-      ORDER BY p.published DESC, p.id DESC LIMIT ? OFFSET ?`,
-  )
-    .all(service, creatorId, limit, offset)
-    .map(toSummary);
+/**
+ * A creator's posts, newest first (published DESC, id DESC, undated last), as summaries: `limit` from
+ * `offset`, or with `after` (a cursor, offset ignored) the `limit` posts that follow that post in this
+ * order. The cursor pages by key ranges of posts_creator_published: dated posts below the cursor, then
+ * the undated ones (NULL sorts lowest in the index, so they end a newest-first scan).
+ */
+export function listCreatorPosts(
+  db: Db,
+  service: string,
+  creatorId: string,
+  offset: number,
+  limit: number,
+  after?: CreatorCursor,
+): PostSummary[] {
+  if (!after) {
+    return stmt<SummaryRow>(
+      db,
+      `SELECT ${SUMMARY_COLUMNS} FROM posts p WHERE p.service = ? AND p."user" = ?
+        ORDER BY p.published DESC, p.id DESC LIMIT ? OFFSET ?`,
+    )
+      .all(service, creatorId, limit, offset)
+      .map(toSummary);
+  }
+  const rows: SummaryRow[] = [];
+  if (after.published !== null) {
+    rows.push(
+      ...stmt<SummaryRow>(
+        db,
+        `SELECT ${SUMMARY_COLUMNS} FROM posts p WHERE p.service = ? AND p."user" = ? AND (p.published, p.id) < (?, ?)
+          ORDER BY p.published DESC, p.id DESC LIMIT ?`,
+      ).all(service, creatorId, after.published, after.id, limit),
+    );
+  }
+  if (rows.length < limit) {
+    // Undated posts: all of them after a dated cursor, those below the cursor's id after an undated one.
+    const below = after.published === null ? ' AND p.id < ?' : '';
+    const params = after.published === null ? [after.id] : [];
+    rows.push(
+      ...stmt<SummaryRow>(
+        db,
+        // INDEXED BY: without it the planner may walk the primary key's id range through every dated post.
+        `SELECT ${SUMMARY_COLUMNS} FROM posts p INDEXED BY posts_creator_published
+          WHERE p.service = ? AND p."user" = ? AND p.published IS NULL${below}
+          ORDER BY p.id DESC LIMIT ?`,
+      ).all(service, creatorId, ...params, limit - rows.length),
+    );
+  }
+  return rows.map(toSummary);
 }
 
 /** Number of posts of a creator. */
@@ -73,11 +113,32 @@ export function countCreatorPosts(db: Db, service: string, creatorId: string): n
   return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM posts WHERE service = ? AND "user" = ?').get(service, creatorId)!.n;
 }
 
-/** All posts, most recently added first (added DESC, seq DESC), as summaries. */
-export function listRecentPosts(db: Db, offset: number, limit: number): PostSummary[] {
+/**
+ * All posts, most recently added first (added DESC, seq DESC), as summaries: `limit` from `offset`, or
+ * with `after` (offset ignored) the posts that follow that one, by a key range of posts_added.
+ */
+export function listRecentPosts(db: Db, offset: number, limit: number, after?: ArchiveCursor): PostSummary[] {
+  if (after) {
+    return stmt<SummaryRow>(
+      db,
+      `SELECT ${SUMMARY_COLUMNS} FROM posts p WHERE (p.added, p.seq) < (?, ?) ORDER BY p.added DESC, p.seq DESC LIMIT ?`,
+    )
+      .all(after.added, after.seq, limit)
+      .map(toSummary);
+  }
   return stmt<SummaryRow>(db, `SELECT ${SUMMARY_COLUMNS} FROM posts p ORDER BY p.added DESC, p.seq DESC LIMIT ? OFFSET ?`)
     .all(limit, offset)
     .map(toSummary);
+}
+
+/** The global listings' cursor of a post (its added date and archive number), or null when it is gone. */
+export function archiveCursorOf(db: Db, post: PostKey): ArchiveCursor | null {
+  const row = stmt<ArchiveCursor>(db, 'SELECT added, seq FROM posts WHERE service = ? AND "user" = ? AND id = ?').get(
+    post.service,
+    post.user,
+    post.id,
+  );
+  return row ? { added: row.added, seq: row.seq } : null;
 }
 
 /** Number of posts in the archive. */

@@ -174,3 +174,23 @@ export function storedFeedFormat(key: string): FeedFormat | undefined {
   const route = segments && ARCHIVE_ROUTES.find((candidate) => candidate.match(segments));
   return route?.feed ? format : undefined;
 }
+
+/** The listings whose stored `o` pages may answer a request with a cursor (src/loaders/paging.ts). */
+const CURSOR_PAGED = new Set(['recent-posts', 'creator-posts']);
+
+/**
+ * A request for a post listing with a cursor (`after`) besides `o`: the key of the stored `o` page and
+ * the cursor. The front server serves that stored page when it continues from the same cursor
+ * (PageStore.continuesFrom), so Next links keep hitting the store; otherwise the page renders on demand.
+ */
+export function cursorPageKey(pathname: string, search: string): { key: string; after: string } | undefined {
+  const params = new URLSearchParams(search);
+  const after = params.getAll('after');
+  if (after.length !== 1 || !params.has('o')) return undefined;
+  const segments = segmentsOf(pathname);
+  const route = segments && ARCHIVE_ROUTES.find((candidate) => candidate.match(segments));
+  if (!route || !CURSOR_PAGED.has(route.name)) return undefined;
+  params.delete('after');
+  const key = canonicalPageKey(pathname, `?${params}`);
+  return key ? { key, after: after[0] } : undefined;
+}

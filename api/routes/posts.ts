@@ -7,7 +7,9 @@ import { listAllTags } from '../data/tags.ts';
 import { listComments } from '../data/comments.ts';
 import { listPostRevisions } from '../data/post-revisions.ts';
 import { postMedia, IMAGE_EXTENSIONS } from '../data/post-media.ts';
-import { randomPost, resolvePost } from '../data/posts.ts';
+import { archiveCursorOf, randomPost, resolvePost } from '../data/posts.ts';
+import { setNextLink } from '../http/paging.ts';
+import { formatArchiveCursor, formatCreatorCursor } from '@shared/cursor.ts';
 import { searchPosts } from '../data/post-search.ts';
 import { popularPosts } from '../data/popular.ts';
 import { todayUtc } from '@shared/popular.ts';
@@ -18,7 +20,7 @@ import { ANSWERED, defineRoutes, route } from '../http/route.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { popularQuerySchema } from '@shared/validation/popular.ts';
 import { postIdParam, revisionIdParam, serviceParam } from '@shared/validation/params.ts';
-import { postsQuerySchema } from '@shared/validation/listings.ts';
+import { creatorPostsQuerySchema, postsQuerySchema, recentPostsQuerySchema } from '@shared/validation/listings.ts';
 import {
   attachment,
   comment,
@@ -47,9 +49,11 @@ export default defineRoutes(
       version: 1,
       path: '/{service}/user/{id}/posts',
       summary: "A page of 50 of the creator's posts, newest first (q and repeated tag search within them).",
-      description: 'A bare array; fewer than 50 only on the last page, and [] past the end.',
+      description:
+        'A bare array; fewer than 50 only on the last page, and [] past the end. Page by `o` or by the cursor `after`: ' +
+        'when more posts follow, the Link header names the next page (rel="next") with its cursor.',
       params: creatorParams,
-      query: postsQuerySchema,
+      query: creatorPostsQuerySchema,
       response: z.array(postSummary),
       errors: [304, 404],
       handler: ({ params, query, deps, req, res }) => {
@@ -61,9 +65,12 @@ export default defineRoutes(
           q: query.q,
           tag: query.tag,
           offset: query.o,
-          limit: PAGE_SIZE,
+          creatorAfter: query.after,
+          limit: PAGE_SIZE + 1,
         });
-        return found.posts;
+        const posts = found.posts.slice(0, PAGE_SIZE);
+        setNextLink(req, res, found.posts.length > PAGE_SIZE ? formatCreatorCursor(posts[posts.length - 1]) : null);
+        return posts;
       },
     }),
     route({
@@ -193,11 +200,23 @@ export default defineRoutes(
       version: 1,
       path: '/posts',
       summary: 'Recent posts of every creator, 50 a page (q of at least 2 characters, repeated tag).',
-      query: postsQuerySchema,
+      description:
+        'Page by `o` or by the cursor `after`: when more posts follow, the Link header names the next page ' +
+        '(rel="next") with its cursor. The body is the same either way.',
+      query: recentPostsQuerySchema,
       response: z.object({ count: z.number().int(), true_count: z.number().int(), posts: z.array(postSummary) }),
-      handler: ({ query, deps }) => {
-        const found = searchPosts(deps.db, { q: query.q, tag: query.tag, offset: query.o, limit: PAGE_SIZE });
-        return { count: found.count, true_count: found.true_count, posts: found.posts };
+      handler: ({ query, deps, req, res }) => {
+        const found = searchPosts(deps.db, {
+          q: query.q,
+          tag: query.tag,
+          offset: query.o,
+          archiveAfter: query.after,
+          limit: PAGE_SIZE + 1,
+        });
+        const posts = found.posts.slice(0, PAGE_SIZE);
+        const last = found.posts.length > PAGE_SIZE ? archiveCursorOf(deps.db, posts[posts.length - 1]) : null;
+        setNextLink(req, res, last && formatArchiveCursor(last));
+        return { count: found.count, true_count: found.true_count, posts };
       },
     }),
     route({

@@ -9,7 +9,7 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Express } from 'express';
-import { canonicalPageKey } from '../pages/keys.ts';
+import { canonicalPageKey, cursorPageKey } from '../pages/keys.ts';
 import { sendFile } from './send-file.ts';
 import { walkFiles } from './walk.ts';
 import { PageStore } from './page-store.ts';
@@ -122,6 +122,17 @@ export function createFrontHandler(deps: FrontDeps, metrics: ServerMetrics = cre
     return pending;
   }
 
+  /** Whether the stored page of `key` (rendered into the store first when missing) continues from `after`. */
+  async function storedContinuation(key: string, after: string): Promise<boolean> {
+    try {
+      if (!deps.store.has(key)) await renderIntoStore(key);
+    } catch (error) {
+      deps.log?.(`render of ${key} failed: ${(error as Error).message}`);
+      return false;
+    }
+    return deps.store.continuesFrom(key) === after;
+  }
+
   return async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const target = req.url ?? '/';
     const rawPath = targetPath(target);
@@ -164,6 +175,15 @@ export function createFrontHandler(deps: FrontDeps, metrics: ServerMetrics = cre
         if ((await renderIntoStore(key)) && sendFile(req, res, file, options)) return;
       } catch (error) {
         deps.log?.(`render of ${key} failed: ${(error as Error).message}`);
+      }
+    }
+    // A Next link (o and a cursor): the stored o page answers when it starts after that same cursor.
+    const continued = isRead && !key ? cursorPageKey(pathname, url.search) : undefined;
+    if (continued && (await storedContinuation(continued.key, continued.after))) {
+      labelRoute(res, 'page_store');
+      if (sendFile(req, res, deps.store.fileFor(continued.key), pageOptions)) {
+        metrics.pageStoreHit();
+        return;
       }
     }
     labelRoute(res, pageLabel(pathname));

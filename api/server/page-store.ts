@@ -27,6 +27,8 @@ const STORED_FILE = /\.(html|rss|atom)$/;
 /** The precompressed siblings of a page file. */
 const SIBLINGS = ['.br', '.gz'];
 const brotli = promisify(zlib.brotliCompress);
+/** How far into a stored page its first paginator is looked for (the header and search box come before it). */
+const CURSOR_SCAN_BYTES = 64 * 1024;
 const gzip = promisify(zlib.gzip);
 
 /** Encodes one path segment so that no key can escape the store or collide with a page file. */
@@ -134,6 +136,24 @@ export class PageStore {
     return true;
   }
 
+  /**
+   * The cursor a stored listing page starts after (its paginator's data-after, src/loaders/paging.ts),
+   * or undefined when the page is not stored or records none. Reads the page's head only.
+   */
+  continuesFrom(key: string): string | undefined {
+    const head = unlessAbsent(() => {
+      const fd = fs.openSync(this.fileFor(key), 'r');
+      try {
+        const buffer = Buffer.alloc(CURSOR_SCAN_BYTES);
+        return buffer.subarray(0, fs.readSync(fd, buffer, 0, CURSOR_SCAN_BYTES, 0)).toString('utf8');
+      } finally {
+        fs.closeSync(fd);
+      }
+    }, undefined);
+    const match = head && /<nav class="paginator"[^>]*? data-after="([^"]*)"/.exec(head);
+    return match ? unescapeAttribute(match[1]) : undefined;
+  }
+
   /** Removes a stored page; returns whether it existed. */
   remove(key: string): boolean {
     return this.removeFile(this.fileFor(key));
@@ -206,4 +226,14 @@ function readIfPresent(file: string): Buffer | undefined {
 
 function decodeURIComponentSafe(value: string): string {
   return decodeComponent(value) ?? value;
+}
+
+/** An attribute value as the page wrote it, back to its text (Astro writes &#38; for &, &#34; for "...). */
+function unescapeAttribute(value: string): string {
+  const named: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' };
+  return value.replace(/&(#x[0-9a-f]+|#\d+|amp|quot|apos|lt|gt);/gi, (entity, name: string) => {
+    if (name[0] !== '#') return named[name.toLowerCase()] ?? entity;
+    const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+    return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+  });
 }

@@ -4,6 +4,7 @@ import { list, rule, scalarText, trimmed, choice } from './rules.ts';
 import { offset } from './params.ts';
 import { SEARCH_MIN_POSTS } from '../constants.ts';
 import { PAYSITES, isPaysite, type Paysite } from '../paysites/index.ts';
+import { CURSOR_MAX_LENGTH, parseArchiveCursor, parseCreatorCursor, type ArchiveCursor, type CreatorCursor } from '../cursor.ts';
 
 export const ARTIST_SORT_FIELDS = ['favorited', 'indexed', 'updated', 'name', 'service'] as const;
 export type ArtistSortField = (typeof ARTIST_SORT_FIELDS)[number];
@@ -50,3 +51,31 @@ export const artistsQuerySchema = z.object({
 });
 
 export const postsQuerySchema = z.object({ o: offset, q: postsSearchQuery, tag: tagList });
+
+/** A paging cursor (`after`, shared/cursor.ts): optional; empty is absent; a malformed one is refused. */
+function cursorRule<T>(parse: (raw: string) => T | { error: string }, description: string) {
+  return rule(
+    (raw, fail): T | undefined => {
+      const value = scalarText(raw)?.trim();
+      if (value === undefined || value === '') return undefined;
+      const parsed = parse(value);
+      if (typeof parsed === 'object' && parsed !== null && 'error' in parsed) fail(parsed.error as string);
+      return parsed as T;
+    },
+    { type: 'string', maxLength: CURSOR_MAX_LENGTH, description },
+  );
+}
+
+export const creatorCursor = cursorRule<CreatorCursor>(
+  parseCreatorCursor,
+  'Cursor: `<published>_<post id>` of the last post seen (date empty for an undated post); the next page starts after it and `o` is ignored.',
+);
+export const archiveCursor = cursorRule<ArchiveCursor>(
+  parseArchiveCursor,
+  'Cursor: `<added>_<archive number>` from the Link rel="next" header; the next page starts after that post and `o` is ignored.',
+);
+
+/** A creator's posts: the kemono query plus the cursor. */
+export const creatorPostsQuerySchema = postsQuerySchema.extend({ after: creatorCursor });
+/** The global posts listing: the kemono query plus the cursor. */
+export const recentPostsQuerySchema = postsQuerySchema.extend({ after: archiveCursor });

@@ -14,6 +14,7 @@ import { isPaysite, type Paysite } from '@shared/paysites/index.ts';
 import { paginate } from '@shared/pagination.ts';
 import { creatorUrl, discordServerUrl } from '@shared/urls.ts';
 import { GLOBAL_LISTING_STORED_PAGES } from '@api/pages/keys.ts';
+import { pageOfPosts, readCursor, type PostsPage } from './paging.ts';
 import { badRequest, gone, notFound, ok, readOffset, redirect, type PageOutcome } from './outcome.ts';
 import { isCreatorListed } from '@api/data/do-not-post.ts';
 import { GONE_MESSAGES } from '@shared/error-page.ts';
@@ -62,10 +63,10 @@ function readSearch(search: URLSearchParams): SearchFilter | { error: string } {
  * The count a search's paginator shows. Search counts stop at SEARCH_COUNT_LIMIT; past it, a full
  * page promises one more page, so a visitor can always go on while results last.
  */
-function searchTotal(found: { count: number; capped: boolean; posts: unknown[] }, offset: number): number {
+function searchTotal(found: { count: number; capped: boolean }, page: PostsPage, offset: number): number {
   if (!found.capped) return found.count;
-  const more = found.posts.length === PAGE_SIZE ? PAGE_SIZE : 0;
-  return Math.max(found.count, offset + found.posts.length + more);
+  const more = page.next ? PAGE_SIZE : 0;
+  return Math.max(found.count, offset + page.posts.length + more);
 }
 
 /** A listing URL that keeps the search, for the paginator's links. */
@@ -88,25 +89,35 @@ export function loadCreatorPosts(deps: SiteDeps, params: { service?: string; id?
   if (service === 'discord') return redirect(discordServerUrl(creator.id));
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
+  const cursor = readCursor('creator', search.get('after'));
+  if ('error' in cursor) return badRequest(cursor.error);
   const db = deps.db;
   const baseUrl = creatorUrl(service, creator.id);
   const filter = readSearch(search);
   if ('error' in filter) return badRequest(filter.error);
   if (filter.q || filter.tags.length > 0) {
-    const found = searchPosts(db, { q: filter.q, tag: filter.tags, service, user: creator.id, offset: offset.offset, limit: PAGE_SIZE });
+    const url = searchUrl(baseUrl, filter);
+    let found = { count: 0, capped: false };
+    const page = pageOfPosts(db, 'creator', url, offset.offset, cursor.after, (o, limit, after) => {
+      const result = searchPosts(db, { q: filter.q, tag: filter.tags, service, user: creator.id, offset: o, limit, creatorAfter: after });
+      found = result;
+      return result.posts;
+    });
     return ok({
       creator,
       service,
-      posts: found.posts,
-      pagination: paginate(searchTotal(found, offset.offset), offset.offset),
-      baseUrl: searchUrl(baseUrl, filter),
+      ...page,
+      pagination: paginate(searchTotal(found, page, offset.offset), offset.offset),
+      baseUrl: url,
       filter,
     });
   }
   const total = countCreatorPosts(db, service, creator.id);
-  if (pastTheEnd(offset.offset, total)) return notFound;
-  const posts = listCreatorPosts(db, service, creator.id, offset.offset, PAGE_SIZE);
-  return ok({ creator, service, posts, pagination: paginate(total, offset.offset), baseUrl, filter });
+  if (!cursor.after && pastTheEnd(offset.offset, total)) return notFound;
+  const page = pageOfPosts(db, 'creator', baseUrl, offset.offset, cursor.after, (o, limit, after) =>
+    listCreatorPosts(db, service, creator.id, o, limit, after),
+  );
+  return ok({ creator, service, ...page, pagination: paginate(total, offset.offset), baseUrl, filter });
 }
 
 export function loadCreatorTags(deps: SiteDeps, params: { service?: string; id?: string }) {
@@ -119,22 +130,25 @@ export function loadCreatorTags(deps: SiteDeps, params: { service?: string; id?:
 export function loadRecentPosts(deps: SiteDeps, search: URLSearchParams) {
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
+  const cursor = readCursor('archive', search.get('after'));
+  if ('error' in cursor) return badRequest(cursor.error);
   const db = deps.db;
   const filter = readSearch(search);
   if ('error' in filter) return badRequest(filter.error);
   if (filter.q || filter.tags.length > 0) {
-    const found = searchPosts(db, { q: filter.q, tag: filter.tags, offset: offset.offset, limit: PAGE_SIZE });
-    return ok({
-      posts: found.posts,
-      pagination: paginate(searchTotal(found, offset.offset), offset.offset),
-      baseUrl: searchUrl('/posts', filter),
-      filter,
+    const url = searchUrl('/posts', filter);
+    let found = { count: 0, capped: false };
+    const page = pageOfPosts(db, 'archive', url, offset.offset, cursor.after, (o, limit, after) => {
+      const result = searchPosts(db, { q: filter.q, tag: filter.tags, offset: o, limit, archiveAfter: after });
+      found = result;
+      return result.posts;
     });
+    return ok({ ...page, pagination: paginate(searchTotal(found, page, offset.offset), offset.offset), baseUrl: url, filter });
   }
   const total = countPosts(db);
-  if (pastTheEnd(offset.offset, total)) return notFound;
-  const posts = listRecentPosts(db, offset.offset, PAGE_SIZE);
-  return ok({ posts, pagination: paginate(total, offset.offset), baseUrl: '/posts', filter });
+  if (!cursor.after && pastTheEnd(offset.offset, total)) return notFound;
+  const page = pageOfPosts(db, 'archive', '/posts', offset.offset, cursor.after, (o, limit, after) => listRecentPosts(db, o, limit, after));
+  return ok({ ...page, pagination: paginate(total, offset.offset), baseUrl: '/posts', filter });
 }
 
 export function loadUpdatedCreators(deps: SiteDeps, search: URLSearchParams) {
