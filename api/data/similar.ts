@@ -97,10 +97,10 @@ export function allTagPostCounts(db: Db): Map<string, number> {
 /** The creator's stored top tags with their weights. */
 export function readTagProfile(db: Db, key: CreatorKey): Map<string, number> {
   const { service, id } = splitCreatorKey(key);
-  const rows = stmt<{ tag: string; weight: number }>(db, 'SELECT tag, weight FROM similar_tag_profiles WHERE service = ? AND creator_id = ?').all(
-    service,
-    id,
-  );
+  const rows = stmt<{ tag: string; weight: number }>(
+    db,
+    'SELECT tag, weight FROM similar_tag_profiles WHERE service = ? AND creator_id = ?',
+  ).all(service, id);
   return new Map(rows.map((row) => [row.tag, row.weight]));
 }
 
@@ -166,8 +166,10 @@ export function deleteCreatorSimilarity(db: Db, key: CreatorKey): void {
 /** Removes the rows of creators no longer in the archive (after a full recompute). @returns rows removed */
 export function pruneGoneSimilarity(db: Db): number {
   const gone = (table: string, service: string, id: string) =>
-    stmt(db, `DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM creators c WHERE c.service = ${table}.${service} AND c.id = ${table}.${id})`).run()
-      .changes;
+    stmt(
+      db,
+      `DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM creators c WHERE c.service = ${table}.${service} AND c.id = ${table}.${id})`,
+    ).run().changes;
   return (
     gone('similar_creators', 'service', 'creator_id') +
     gone('similar_creators', 'similar_service', 'similar_id') +

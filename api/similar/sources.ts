@@ -68,7 +68,11 @@ export function memorySource(db: Db): MemorySource {
   }
   // Newest favourite first per creator, as the database source reads them.
   const newestFirst = new Map<CreatorKey, number[]>();
-  for (const [key, accounts] of byCreator) newestFirst.set(key, accounts.sort((a, b) => b.seq - a.seq).map((entry) => entry.account));
+  for (const [key, accounts] of byCreator)
+    newestFirst.set(
+      key,
+      accounts.sort((a, b) => b.seq - a.seq).map((entry) => entry.account),
+    );
   const favouriterSets = new Map<CreatorKey, Set<number>>();
   for (const [key, accounts] of newestFirst) favouriterSets.set(key, new Set(accounts.slice(0, SIMILAR_LIMITS.favouritersScored)));
 
@@ -78,7 +82,11 @@ export function memorySource(db: Db): MemorySource {
   let current: CreatorKey | undefined;
   let counts: { tag: string; n: number }[] = [];
   const flush = () => {
-    if (current !== undefined && counts.length > 0) profiles.set(current, tagProfile(counts, (tag) => postsWithTag.get(tag) ?? 0, totalPosts));
+    if (current !== undefined && counts.length > 0)
+      profiles.set(
+        current,
+        tagProfile(counts, (tag) => postsWithTag.get(tag) ?? 0, totalPosts),
+      );
   };
   for (const row of iterateAllCreatorTagCounts(db)) {
     if (row.key !== current) {

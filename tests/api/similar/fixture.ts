@@ -16,7 +16,14 @@ export function account(db: Db): number {
 export function creator(db: Db, service: string, id: string, tagLists: string[][] = []): void {
   upsertCreator(db, { service, id, name: `Creator ${id}` });
   tagLists.forEach((tags, i) => {
-    upsertPost(db, { service, user: id, id: `${id}-${i}`, title: `Post ${i}`, tags, published: `2024-01-${String(i + 1).padStart(2, '0')}T00:00:00` });
+    upsertPost(db, {
+      service,
+      user: id,
+      id: `${id}-${i}`,
+      title: `Post ${i}`,
+      tags,
+      published: `2024-01-${String(i + 1).padStart(2, '0')}T00:00:00`,
+    });
   });
 }
 
