@@ -1,5 +1,5 @@
 /**
- * `npm run bench [rebuild|render|serve|files|search|pages|login|import|chat|paging]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
+ * `npm run bench [rebuild|render|serve|files|search|pages|login|import|chat|paging|similar]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
  * Archives are seeded once into bench/.data and reused; results go to bench/results/*.json.
  */
 import { ensureBuild } from '../scripts/lib/build.ts';
@@ -54,6 +54,8 @@ const targets: Record<string, [string, () => Promise<unknown>]> = {
   chat: ['chat', chatBenchmark],
   // Patreon imports of two sizes by the real worker with the rebuild each causes, then every importer
   // against its fake (posts/s, files/s, MB/s per paysite).
+  // Similar creators: the full recompute of a 10,000-creator archive against reading its inputs, and one job run.
+  similar: ['similar', () => runStep('bench/similar-step.ts', [], { DATA_DIR: archiveDir('similar') })],
   import: ['import', async () => ({ patreon: await importBenchmark(), importers: await importersBenchmark() })],
   // Offset against cursor (keyset) pages of a 200,000-post creator and the global list at deep positions.
   paging: ['paging', async () => pagingBenchmark()],

@@ -68,3 +68,6 @@ export const IMPORT_RATE_LIMITS = {
   perAddress: { points: 10, seconds: 10 * 60 },
   perAccount: { points: 10, seconds: 10 * 60 },
 } as const;
+
+/** Similar creators shown on a creator's page (the API answers up to SIMILAR_LIMITS.topK). */
+export const SIMILAR_PAGE_CARDS = 8;

@@ -38,6 +38,8 @@
  * - 'favorite'     (service, creator_id): an account favourited or unfavourited the creator, so its
  *                  `favorited` count changed. Affects the stored /artists listing (Popularity order)
  *                  and creators.txt only; the creator's own pages show no count.
+ * - 'similar'      (service, creator_id): the similar creators shown on the creator's first posts page
+ *                  changed (written by api/similar/job.ts, which ignores these rows). That page only.
  *
  * Tags are not logged separately: tag listings are searches rendered on demand; the per-creator tags
  * tab and the all-tags page are covered by 'post' rows. The stored tag feeds follow a post's current
@@ -63,7 +65,8 @@ export type ChangeKind =
   | 'community'
   | 'file'
   | 'popularity'
-  | 'favorite';
+  | 'favorite'
+  | 'similar';
 
 export type ChangeAction = 'upsert' | 'delete';
 

@@ -232,6 +232,11 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
       affected.render.add(pageKey(revisionUrl(change.service, change.creator_id, change.post_id, change.ref.slice('revision:'.length))));
       continue;
     }
+    // The similar creators are shown on the creator's first posts page only.
+    if (change.kind === 'similar') {
+      affected.render.add(pageKey(creatorUrl(change.service, change.creator_id)));
+      continue;
+    }
     // Every tab shows the header's counts and link tick, so these re-render the creator's pages.
     if (!CREATOR_PAGE_KINDS.has(change.kind)) continue;
     if (change.kind === 'creator' && change.ref === 'renamed') renamed.add(`${change.service}\u0000${change.creator_id}`);

@@ -10,6 +10,7 @@ import { lastChangeId } from '../data/changes.ts';
 import type { PageStore } from '../server/page-store.ts';
 import { LAST_REBUILT_KEY, rebuildPages, type RebuildSummary } from './rebuild.ts';
 import type { StoreRenderer } from './render-into-store.ts';
+import { TouchedCreators, updateSimilar } from '../similar/job.ts';
 
 export interface RebuildLoop {
   /** Runs one check now (waits for a running one first); resolves with its summary, if it rebuilt. */
@@ -30,15 +31,33 @@ export function startRebuildLoop(
 ): RebuildLoop {
   let running: Promise<RebuildSummary | undefined> | undefined;
 
-  const check = async (): Promise<RebuildSummary | undefined> => {
-    if (lastChangeId(deps.db) <= Number(getKv(deps.db, LAST_REBUILT_KEY) ?? 0)) return undefined;
-    const summary = await rebuildPages(deps.db, deps.store, deps.renderer, { onDone: deps.onRebuilt });
+  /** One rebuild, then the similar-creators job over the change-log rows that rebuild consumed. */
+  const rebuildAndScore = async () => {
+    const touched = new TouchedCreators();
+    const summary = await rebuildPages(deps.db, deps.store, deps.renderer, {
+      onDone: deps.onRebuilt,
+      onChange: (change) => touched.add(change),
+    });
     if (summary.considered > 0) {
       deps.log?.(
         `Page store refreshed: ${summary.considered} pages from ${summary.changes} changes in ${summary.seconds.toFixed(1)} s (${summary.written} written, ${summary.failed.length} failed).`,
       );
     }
-    return summary;
+    const similar = updateSimilar(deps.db, touched);
+    if (similar.scored > 0) {
+      deps.log?.(`Similar creators: ${similar.scored} scored, ${similar.marked} pages to render, in ${similar.seconds.toFixed(2)} s.`);
+    }
+    return { summary, marked: similar.marked };
+  };
+
+  const check = async (): Promise<RebuildSummary | undefined> => {
+    if (lastChangeId(deps.db) <= Number(getKv(deps.db, LAST_REBUILT_KEY) ?? 0)) return undefined;
+    const first = await rebuildAndScore();
+    // The pages whose similar creators changed are rendered at once, by one more rebuild; the job
+    // ignores the rows it wrote, so that rebuild marks nothing of its own (anything else it consumed
+    // is scored, and waits for the next check).
+    if (first.marked > 0) await rebuildAndScore();
+    return first.summary;
   };
 
   const runNow = async () => {

@@ -5,7 +5,7 @@
  */
 import type { Db } from '../data/db.ts';
 import { getKv, setKv } from '../data/kv.ts';
-import { iterateChangesSince, lastChangeId, pruneChanges } from '../data/changes.ts';
+import { iterateChangesSince, lastChangeId, pruneChanges, type Change } from '../data/changes.ts';
 import { iteratePostKeys } from '../data/posts.ts';
 import { iterateRevisionKeys } from '../data/post-revisions.ts';
 import { iterateCreatorKeys } from '../data/creators.ts';
@@ -34,6 +34,8 @@ export interface RebuildOptions {
   onProgress?: (done: number, total: number) => void;
   /** Told when the rebuild has finished (the metrics count runs and their duration). */
   onDone?: (summary: RebuildSummary) => void;
+  /** Told each change-log row the plan consumes (the similar-creators job collects what changed). */
+  onChange?: (change: Change) => void;
 }
 
 export interface RebuildSummary {
@@ -77,7 +79,7 @@ export interface RebuildPlan {
 }
 
 /** Works out what a rebuild renders: every archive page, or the pages the change log affects. */
-export function planRebuild(db: Db, options: { all?: boolean } = {}): RebuildPlan {
+export function planRebuild(db: Db, options: { all?: boolean; onChange?: (change: Change) => void } = {}): RebuildPlan {
   const upTo = lastChangeId(db);
   if (options.all) {
     const affected = allArchivePages(db);
@@ -88,6 +90,7 @@ export function planRebuild(db: Db, options: { all?: boolean } = {}): RebuildPla
     for (const change of iterateChangesSince(db, Number(getKv(db, LAST_REBUILT_KEY) ?? 0))) {
       if (change.id > upTo) return;
       changes += 1;
+      options.onChange?.(change);
       yield change;
     }
   }

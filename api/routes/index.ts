@@ -23,6 +23,7 @@ import importsAdmin from './imports-admin.ts';
 import discord from './discord.ts';
 import community from './community.ts';
 import takedowns from './takedowns.ts';
+import similar from './similar.ts';
 
 export const ROUTE_GROUPS: readonly RouteGroup[] = [
   meta,
@@ -45,4 +46,5 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   discord,
   community,
   takedowns,
+  similar,
 ];

@@ -26,6 +26,7 @@ import { creatorId as makeCreatorId, PostIdGenerator } from './ids.ts';
 import { createMediaPool, writeCreatorImages, type MediaPool, type PoolFile } from './media.ts';
 import { seedExtras, type SeededCreator } from './extras.ts';
 import { DAY, iso } from './time.ts';
+import { recomputeAllSimilar } from '@api/similar/job.ts';
 
 export const DEFAULT_CREATORS = 30;
 export const DEFAULT_POSTS = 800;
@@ -153,6 +154,8 @@ export async function seedDemoArchive(db: Db, options: SeedOptions): Promise<See
     timeline: TIMELINE,
   });
   progress({ phase: 'extras', done: 1, total: 1 });
+  // Similar creators from the demo's favourites and tags, as `npm run similar` scores them.
+  recomputeAllSimilar(db);
 
   progress({ phase: 'done', done: 1, total: 1 });
   return {

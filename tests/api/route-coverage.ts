@@ -19,6 +19,7 @@ export const ROUTE_COVERAGE: Record<string, string> = {
   'GET /api/v1/creators.txt': 'tests/api/routes/creators.test.ts',
   'GET /api/v1/creators': 'tests/api/routes/creators.test.ts',
   'GET /api/v1/{service}/user/{id}/profile': 'tests/api/routes/creators.test.ts',
+  'GET /api/v1/{service}/user/{id}/recommended': 'tests/api/routes/similar.test.ts',
   'GET /api/v1/artists/random': 'tests/api/routes/creators.test.ts',
   'GET /api/v1/{service}/user/{id}/links': 'tests/api/routes/creators.test.ts',
   'GET /api/v1/{service}/user/{id}/announcements': 'tests/api/routes/creators.test.ts',

@@ -10,6 +10,7 @@ import importWorker from './008_import_worker.ts';
 import autoImport from './009_auto_import.ts';
 import operations from './010_operations.ts';
 import favoritesNews from './011_favorites_news.ts';
+import similar from './013_similar.ts';
 import type { Db } from '../db.ts';
 
 export interface Migration {
@@ -32,4 +33,5 @@ export const MIGRATIONS: Migration[] = [
   autoImport,
   operations,
   favoritesNews,
+  similar,
 ];

@@ -1,0 +1,124 @@
+/**
+ * The two SimilaritySources: one reading the database per creator (the job after a rebuild, which
+ * scores a few creators), one holding the whole archive's favourites and tag profiles in memory (the
+ * full recompute, which scores them all). Both apply the same caps, so they give the same scores.
+ */
+import type { Db } from '../data/db.ts';
+import { countPosts } from '../data/posts.ts';
+import {
+  accountFavouriteKeys,
+  allTagPostCounts,
+  creatorFavouriters,
+  creatorsWithTopTag,
+  creatorTagCounts,
+  iterateAllCreatorTagCounts,
+  iterateAllFavourites,
+  readTagProfile,
+  tagPostCount,
+  type CreatorKey,
+} from '../data/similar.ts';
+import { SIMILAR_LIMITS, tagProfile, type SimilaritySource } from './score.ts';
+
+function memo<K, V>(compute: (key: K) => V): (key: K) => V {
+  const cache = new Map<K, V>();
+  return (key) => {
+    let value = cache.get(key);
+    if (value === undefined && !cache.has(key)) cache.set(key, (value = compute(key)));
+    return value as V;
+  };
+}
+
+/** A creator's tag profile computed from its posts' tags now (the stored one may be older). */
+export function freshTagProfile(db: Db, key: CreatorKey, totalPosts = countPosts(db)): Map<string, number> {
+  return tagProfile(creatorTagCounts(db, key), (tag) => tagPostCount(db, tag), totalPosts);
+}
+
+/** Reads what it needs from the database, once per creator, account or tag. */
+export function databaseSource(db: Db): SimilaritySource {
+  const favouriters = memo((key: CreatorKey) => creatorFavouriters(db, key, SIMILAR_LIMITS.favouritersScored));
+  const favouriterSets = memo((key: CreatorKey) => new Set(favouriters(key)));
+  return {
+    favouriters: favouriterSets,
+    walkedFavouriters: (key) => favouriters(key).slice(0, SIMILAR_LIMITS.favouritersWalked),
+    favouritesOf: memo((account: number) => accountFavouriteKeys(db, account, SIMILAR_LIMITS.favouritesPerAccount)),
+    tagProfile: memo((key: CreatorKey) => readTagProfile(db, key)),
+    creatorsWithTag: memo((tag: string) => creatorsWithTopTag(db, tag, SIMILAR_LIMITS.creatorsPerTag)),
+  };
+}
+
+export interface MemorySource extends SimilaritySource {
+  /** Every creator's computed tag profile (the full recompute stores them). */
+  profiles: Map<CreatorKey, Map<string, number>>;
+}
+
+const NO_TAGS: ReadonlyMap<string, number> = new Map();
+const NO_ACCOUNTS: ReadonlySet<number> = new Set();
+
+/** Loads every favourite and every creator's tag counts once; profiles are computed here. */
+export function memorySource(db: Db): MemorySource {
+  const byCreator = new Map<CreatorKey, { account: number; seq: number }[]>();
+  const byAccount = new Map<number, CreatorKey[]>();
+  for (const { account_id, key, faved_seq } of iterateAllFavourites(db)) {
+    const creators = byAccount.get(account_id) ?? [];
+    if (creators.length === 0) byAccount.set(account_id, creators);
+    if (creators.length < SIMILAR_LIMITS.favouritesPerAccount) creators.push(key);
+    const accounts = byCreator.get(key) ?? [];
+    if (accounts.length === 0) byCreator.set(key, accounts);
+    accounts.push({ account: account_id, seq: faved_seq });
+  }
+  // Newest favourite first per creator, as the database source reads them.
+  const newestFirst = new Map<CreatorKey, number[]>();
+  for (const [key, accounts] of byCreator)
+    newestFirst.set(
+      key,
+      accounts.sort((a, b) => b.seq - a.seq).map((entry) => entry.account),
+    );
+  const favouriterSets = new Map<CreatorKey, Set<number>>();
+  for (const [key, accounts] of newestFirst) favouriterSets.set(key, new Set(accounts.slice(0, SIMILAR_LIMITS.favouritersScored)));
+
+  const totalPosts = countPosts(db);
+  const postsWithTag = allTagPostCounts(db);
+  const profiles = new Map<CreatorKey, Map<string, number>>();
+  let current: CreatorKey | undefined;
+  let counts: { tag: string; n: number }[] = [];
+  const flush = () => {
+    if (current !== undefined && counts.length > 0)
+      profiles.set(
+        current,
+        tagProfile(counts, (tag) => postsWithTag.get(tag) ?? 0, totalPosts),
+      );
+  };
+  for (const row of iterateAllCreatorTagCounts(db)) {
+    if (row.key !== current) {
+      flush();
+      current = row.key;
+      counts = [];
+    }
+    counts.push({ tag: row.tag, n: row.n });
+  }
+  flush();
+  const byTag = new Map<string, { key: CreatorKey; weight: number }[]>();
+  for (const [key, profile] of profiles) {
+    for (const [tag, weight] of profile) {
+      const list = byTag.get(tag) ?? [];
+      if (list.length === 0) byTag.set(tag, list);
+      list.push({ key, weight });
+    }
+  }
+  const withTag = new Map<string, CreatorKey[]>();
+  for (const [tag, list] of byTag) {
+    list.sort((a, b) => b.weight - a.weight || (a.key < b.key ? -1 : 1));
+    withTag.set(
+      tag,
+      list.slice(0, SIMILAR_LIMITS.creatorsPerTag).map((entry) => entry.key),
+    );
+  }
+  return {
+    profiles,
+    favouriters: (key) => favouriterSets.get(key) ?? NO_ACCOUNTS,
+    walkedFavouriters: (key) => (newestFirst.get(key) ?? []).slice(0, SIMILAR_LIMITS.favouritersWalked),
+    favouritesOf: (account) => byAccount.get(account) ?? [],
+    tagProfile: (key) => profiles.get(key) ?? NO_TAGS,
+    creatorsWithTag: (tag) => withTag.get(tag) ?? [],
+  };
+}

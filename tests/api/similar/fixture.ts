@@ -1,0 +1,50 @@
+/** A small hand-built archive for the similar-creators tests: who favourites whom, and the posts' tags. */
+import { createAccount } from '@api/data/accounts.ts';
+import { upsertCreator } from '@api/data/creators.ts';
+import type { Db } from '@api/data/db.ts';
+import { addFavoriteCreator } from '@api/data/favorites.ts';
+import { upsertPost } from '@api/data/posts.ts';
+
+let accounts = 0;
+
+export function account(db: Db): number {
+  accounts += 1;
+  return createAccount(db, { username: `fan${accounts}`, password_hash: 'x' }).id;
+}
+
+/** A creator with one post per tag list. */
+export function creator(db: Db, service: string, id: string, tagLists: string[][] = []): void {
+  upsertCreator(db, { service, id, name: `Creator ${id}` });
+  tagLists.forEach((tags, i) => {
+    upsertPost(db, {
+      service,
+      user: id,
+      id: `${id}-${i}`,
+      title: `Post ${i}`,
+      tags,
+      published: `2024-01-${String(i + 1).padStart(2, '0')}T00:00:00`,
+    });
+  });
+}
+
+export function favourite(db: Db, accountId: number, service: string, id: string): void {
+  addFavoriteCreator(db, accountId, service, id);
+}
+
+/**
+ * Ann and Bea (fanbox) share three favouriters and their tags (cats, forest); Cal (patreon) shares
+ * neither with them; Dee (fanbox) has one cats post and no favouriter yet.
+ */
+export function buildArchive(db: Db): { fans: number[] } {
+  creator(db, 'fanbox', 'ann', [['cats', 'forest'], ['cats'], ['forest', 'watercolour']]);
+  creator(db, 'fanbox', 'bea', [['cats', 'forest'], ['forest'], ['cats', 'ink']]);
+  creator(db, 'patreon', 'cal', [['cars', 'engines'], ['engines']]);
+  creator(db, 'fanbox', 'dee', [['cats', 'robots'], ['robots']]);
+  const fans = [account(db), account(db), account(db), account(db)];
+  for (const fan of fans.slice(0, 3)) {
+    favourite(db, fan, 'fanbox', 'ann');
+    favourite(db, fan, 'fanbox', 'bea');
+  }
+  favourite(db, fans[3], 'patreon', 'cal');
+  return { fans };
+}
