@@ -35,6 +35,12 @@ export const apiPaths = {
   accountFavorites: v1('/account/favorites', 'GET'),
   favoriteCreator: v1('/favorites/creator/{service}/{id}', 'POST', 'DELETE'),
   favoritePost: v1('/favorites/post/{service}/{user}/{id}', 'POST', 'DELETE'),
+  /** The signed-in account's hidden creators and tags, and hiding or showing one again. */
+  accountHidden: v1('/account/hidden', 'GET'),
+  hiddenCreator: v1('/account/hidden/creator/{service}/{id}', 'POST', 'DELETE'),
+  hiddenTag: v1('/account/hidden/tag/{tag}', 'POST', 'DELETE'),
+  randomPost: v1('/posts/random', 'GET'),
+  randomCreator: v1('/artists/random', 'GET'),
   postFlag: v1('/{service}/user/{id}/post/{post}/flag', 'GET', 'POST'),
   creatorsTxt: v1('/creators.txt', 'GET'),
   creatorLinks: v1('/{service}/user/{id}/links', 'DELETE'),

@@ -22,6 +22,7 @@ import importsAdmin from './imports-admin.ts';
 import discord from './discord.ts';
 import community from './community.ts';
 import takedowns from './takedowns.ts';
+import hiding from './hiding.ts';
 
 export const ROUTE_GROUPS: readonly RouteGroup[] = [
   meta,
@@ -43,4 +44,5 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   discord,
   community,
   takedowns,
+  hiding,
 ];

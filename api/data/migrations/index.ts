@@ -9,6 +9,7 @@ import keyFingerprints from './007_key_fingerprints.ts';
 import importWorker from './008_import_worker.ts';
 import autoImport from './009_auto_import.ts';
 import operations from './010_operations.ts';
+import hiding from './012_hiding.ts';
 import type { Db } from '../db.ts';
 
 export interface Migration {
@@ -30,4 +31,5 @@ export const MIGRATIONS: Migration[] = [
   importWorker,
   autoImport,
   operations,
+  hiding,
 ];
