@@ -47,7 +47,6 @@ export function hiddenTagProblem(tag: string): string | null {
   if (!tag.trim()) return 'Tag is required.';
   if (tag !== tag.trim()) return 'Tag must not start or end with spaces.';
   if ([...tag].length > HIDDEN_TAG_MAX) return `Tag must be at most ${HIDDEN_TAG_MAX} characters long.`;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
   if (/[\u0000-\u001f\u007f]/.test(tag)) return 'Tag must not contain control characters.';
   return null;
 }

@@ -37,6 +37,7 @@ export const PAGE_COVERAGE: Record<string, { url: string; access: Access; status
   'src/pages/account/favorites/artists.astro': { url: '/account/favorites/artists', access: 'account' },
   'src/pages/account/favorites/posts.astro': { url: '/account/favorites/posts?sort_by=published&order=asc', access: 'account' },
   'src/pages/account/favorites/index.astro': { url: '/account/favorites', access: 'public' },
+  'src/pages/account/hidden.astro': { url: '/account/hidden', access: 'public' },
   'src/pages/favorites.astro': { url: '/favorites', access: 'public' },
   'src/pages/authentication/login.astro': { url: '/authentication/login?location=%2F%2Fevil.com', access: 'public' },
   'src/pages/authentication/register.astro': { url: '/authentication/register', access: 'public' },
