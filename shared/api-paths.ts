@@ -40,6 +40,8 @@ export const apiPaths = {
   hiddenCreator: v1('/account/hidden/creator/{service}/{id}', 'POST', 'DELETE'),
   hiddenTag: v1('/account/hidden/tag/{tag}', 'POST', 'DELETE'),
   randomPost: v1('/posts/random', 'GET'),
+  /** A creator's profile (the hidden items page names a guest's hidden creators with it). */
+  hiddenCreatorProfile: v1('/{service}/user/{id}/profile', 'GET'),
   randomCreator: v1('/artists/random', 'GET'),
   postFlag: v1('/{service}/user/{id}/post/{post}/flag', 'GET', 'POST'),
   creatorsTxt: v1('/creators.txt', 'GET'),

@@ -113,6 +113,8 @@ test('an account hides a tag on a post page and the API leaves its posts out', a
   await context.addInitScript(() => localStorage.setItem('logged_in', 'yes'));
   await page.goto(`/${service}/user/${user}/post/${id}`);
   await page.waitForLoadState('networkidle');
+  const showAll = page.getByRole('button', { name: 'Show all »' });
+  if (await showAll.isVisible()) await showAll.click();
   const hide = page.getByRole('button', { name: `Hide tag ${tag}` });
   await expect(hide).toBeVisible();
   await hide.click();

@@ -4,7 +4,7 @@
  * signed-in visitor whose device still holds a list from before signing in may add it to the account.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { api, describeError } from '@site/client/api-client';
+import { ApiError, api, describeError } from '@site/client/api-client';
 import { HIDDEN_CHANGE_EVENT, setHidden } from '@site/client/hiding';
 import { readHiddenList, writeHiddenList, type HiddenKind } from '@site/client/hidden-list';
 import { unlessStorageRefuses } from '@site/client/storage-errors';
@@ -19,12 +19,30 @@ interface Shown {
   tags: string[];
 }
 
+/** How many of a guest's hidden creators get their name looked up (one profile request each). */
+const NAMED_MAX = 50;
+
+/** The creator's name from its profile, or null (removed creators, network trouble). */
+async function profileName(key: string): Promise<string | null> {
+  const creator = parseCreatorKey(key);
+  if (!creator) return null;
+  try {
+    return (await api.v1.get<{ name: string }>(apiPaths.hiddenCreatorProfile(creator.service, creator.id))).name;
+  } catch (error) {
+    if (error instanceof ApiError) return null;
+    throw error;
+  }
+}
+
 const storage = () => unlessStorageRefuses(() => globalThis.localStorage ?? null, null);
 
 async function load(loggedIn: boolean): Promise<Shown> {
   if (!loggedIn) {
     const list = readHiddenList(storage(), false);
-    return { creators: list.creators.map((key) => ({ key, name: null })), tags: list.tags };
+    const creators = await Promise.all(
+      list.creators.map(async (key, index) => ({ key, name: index < NAMED_MAX ? await profileName(key) : null })),
+    );
+    return { creators, tags: list.tags };
   }
   const answer = await api.v1.get<{ creators: { service: string; id: string; name: string | null }[]; tags: { tag: string }[] }>(
     apiPaths.accountHidden(),
@@ -50,14 +68,16 @@ export default function HiddenItems() {
   const [busy, setBusy] = useState(false);
   const loggedIn = session?.loggedIn === true;
 
+  // Booleans, not the session object (a new one every render): the list loads once per login state.
+  const hydrated = session !== null;
   const refresh = useCallback(() => {
-    if (!session) return;
+    if (!hydrated) return;
     load(loggedIn)
       .then(setShown)
       .catch((problem: unknown) => setError(describeError(problem)));
     const device = readHiddenList(storage(), false);
     setDeviceCount(loggedIn ? device.creators.length + device.tags.length : 0);
-  }, [session, loggedIn]);
+  }, [hydrated, loggedIn]);
 
   useEffect(() => {
     refresh();
