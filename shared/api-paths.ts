@@ -39,6 +39,14 @@ export const apiPaths = {
   favoritesNewCount: v1('/account/favorites/new/count', 'GET'),
   /** The personal feed's secret link: POST makes a new one, DELETE turns the feed off. */
   favoritesFeed: v1('/account/favorites/feed', 'POST', 'DELETE'),
+  /** The signed-in account's hidden creators and tags, and hiding or showing one again. */
+  accountHidden: v1('/account/hidden', 'GET'),
+  hiddenCreator: v1('/account/hidden/creator/{service}/{id}', 'POST', 'DELETE'),
+  hiddenTag: v1('/account/hidden/tag/{tag}', 'POST', 'DELETE'),
+  randomPost: v1('/posts/random', 'GET'),
+  /** A creator's profile (the hidden items page names a guest's hidden creators with it). */
+  hiddenCreatorProfile: v1('/{service}/user/{id}/profile', 'GET'),
+  randomCreator: v1('/artists/random', 'GET'),
   postFlag: v1('/{service}/user/{id}/post/{post}/flag', 'GET', 'POST'),
   creatorsTxt: v1('/creators.txt', 'GET'),
   creatorLinks: v1('/{service}/user/{id}/links', 'DELETE'),

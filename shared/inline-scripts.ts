@@ -7,6 +7,7 @@
  */
 import { cardSizeScript } from './card-size.ts';
 import { SIDEBAR_BREAKPOINT_PX, STORAGE_KEYS } from './constants.ts';
+import { HIDING_INIT_SCRIPT } from './hiding.ts';
 
 /**
  * Runs before first paint, in <head>: puts the sidebar state and the login state on <html> as
@@ -35,4 +36,7 @@ export const SIDEBAR_TOGGLE_SCRIPT = `document
 /** Sets --card-size before first paint (shared/card-size.ts). */
 export const CARD_SIZE_SCRIPT = cardSizeScript();
 
-export const INLINE_SCRIPTS: readonly string[] = [SHELL_INIT_SCRIPT, SIDEBAR_TOGGLE_SCRIPT, CARD_SIZE_SCRIPT];
+/** Writes the stylesheet that hides the visitor's hidden creators and tags before first paint (shared/hiding.ts). */
+export { HIDING_INIT_SCRIPT };
+
+export const INLINE_SCRIPTS: readonly string[] = [SHELL_INIT_SCRIPT, SIDEBAR_TOGGLE_SCRIPT, CARD_SIZE_SCRIPT, HIDING_INIT_SCRIPT];

@@ -7,6 +7,8 @@ import { lastChangeId } from '../data/changes.ts';
 import { listCreatorTags } from '../data/tags.ts';
 import type { Db } from '../data/db.ts';
 import { NotFoundError } from '../http/errors.ts';
+import { randomVisibleCreator } from '../data/hidden.ts';
+import { hiddenFilterFor, markPersonal } from '../hiding/filter.ts';
 import { answeredNotModified, cacheJson, isoUtc, sendCachedJson, type CachedJson } from '../http/conditional.ts';
 import { fileServer } from '../http/file-server.ts';
 import { ANSWERED, defineRoutes, route } from '../http/route.ts';
@@ -72,12 +74,18 @@ export default defineRoutes(
         method: 'get',
         version: 1,
         path,
-        summary: 'Every creator, as one JSON array (ETag, gzip; refreshed when the archive changes).',
+        summary:
+          "Every creator, as one JSON array (ETag, gzip; refreshed when the archive changes); a signed-in account's hidden creators are left out.",
         response: z.array(listItem),
         errors: [304],
-        handler: ({ deps, req, res }) => {
-          sendCachedJson(req, res, creatorsList(deps.db), 60);
-          return ANSWERED;
+        handler: ({ deps, req, res, account }) => {
+          const hidden = hiddenFilterFor(deps.db, account);
+          if (!hidden) {
+            sendCachedJson(req, res, creatorsList(deps.db), 60);
+            return ANSWERED;
+          }
+          markPersonal(res);
+          return listAllCreators(deps.db).filter((creator) => !hidden.creator(creator.service, creator.id));
         },
       }),
     ),
@@ -99,11 +107,11 @@ export default defineRoutes(
       method: 'get',
       version: 1,
       path: '/artists/random',
-      summary: 'A random creator.',
+      summary: 'A random creator (for a signed-in account, one it has not hidden).',
       response: z.object({ service: z.string(), artist_id: z.string() }),
       errors: [404],
-      handler: ({ deps }) => {
-        const creator = randomCreator(deps.db);
+      handler: ({ deps, account }) => {
+        const creator = account && hiddenFilterFor(deps.db, account) ? randomVisibleCreator(deps.db, account.id) : randomCreator(deps.db);
         if (!creator) throw new NotFoundError('No creators found.');
         return { service: creator.service, artist_id: creator.id };
       },

@@ -24,6 +24,7 @@ import discord from './discord.ts';
 import community from './community.ts';
 import takedowns from './takedowns.ts';
 import similar from './similar.ts';
+import hiding from './hiding.ts';
 
 export const ROUTE_GROUPS: readonly RouteGroup[] = [
   meta,
@@ -47,4 +48,5 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   community,
   takedowns,
   similar,
+  hiding,
 ];

@@ -10,6 +10,8 @@ import { postMedia, IMAGE_EXTENSIONS } from '../data/post-media.ts';
 import { archiveCursorOf, randomPost, resolvePost } from '../data/posts.ts';
 import { setNextLink } from '../http/paging.ts';
 import { formatArchiveCursor, formatCreatorCursor } from '@shared/cursor.ts';
+import { randomVisiblePost } from '../data/hidden.ts';
+import { hiddenFilterFor, markPersonal, visiblePosts } from '../hiding/filter.ts';
 import { searchPosts } from '../data/post-search.ts';
 import { popularPosts } from '../data/popular.ts';
 import { todayUtc } from '@shared/popular.ts';
@@ -205,7 +207,7 @@ export default defineRoutes(
         '(rel="next") with its cursor. The body is the same either way.',
       query: recentPostsQuerySchema,
       response: z.object({ count: z.number().int(), true_count: z.number().int(), posts: z.array(postSummary) }),
-      handler: ({ query, deps, req, res }) => {
+      handler: ({ query, deps, account, req, res }) => {
         const found = searchPosts(deps.db, {
           q: query.q,
           tag: query.tag,
@@ -216,7 +218,9 @@ export default defineRoutes(
         const posts = found.posts.slice(0, PAGE_SIZE);
         const last = found.posts.length > PAGE_SIZE ? archiveCursorOf(deps.db, posts[posts.length - 1]) : null;
         setNextLink(req, res, last && formatArchiveCursor(last));
-        return { count: found.count, true_count: found.true_count, posts };
+        const hidden = hiddenFilterFor(deps.db, account);
+        if (hidden) markPersonal(res);
+        return { count: found.count, true_count: found.true_count, posts: visiblePosts(hidden, posts) };
       },
     }),
     route({
@@ -242,18 +246,22 @@ export default defineRoutes(
         props: z.object({ count: z.number().int(), earliest_date_for_popular: z.string().nullable(), today: z.string() }),
         posts: z.array(postSummary.extend({ fav_count: z.number().int() })),
       }),
-      handler: ({ query, deps }) =>
-        popularPosts(deps.db, { date: query.date, period: query.period, offset: query.o, limit: PAGE_SIZE }, todayUtc()),
+      handler: ({ query, deps, account, res }) => {
+        const found = popularPosts(deps.db, { date: query.date, period: query.period, offset: query.o, limit: PAGE_SIZE }, todayUtc());
+        const hidden = hiddenFilterFor(deps.db, account);
+        if (hidden) markPersonal(res);
+        return { ...found, posts: visiblePosts(hidden, found.posts) };
+      },
     }),
     route({
       method: 'get',
       version: 1,
       path: '/posts/random',
-      summary: 'A random post.',
+      summary: 'A random post (for a signed-in account, one it has not hidden).',
       response: postLookup,
       errors: [404],
-      handler: ({ deps }) => {
-        const post = randomPost(deps.db);
+      handler: ({ deps, account }) => {
+        const post = account && hiddenFilterFor(deps.db, account) ? randomVisiblePost(deps.db, account.id) : randomPost(deps.db);
         if (!post) throw postNotFound();
         return { service: post.service, artist_id: post.user, post_id: post.id };
       },
@@ -264,7 +272,11 @@ export default defineRoutes(
       path: '/posts/tags',
       summary: 'Every tag with its number of posts.',
       response: z.array(tagCount),
-      handler: ({ deps }) => listAllTags(deps.db),
+      handler: ({ deps, account, res }) => {
+        const hidden = hiddenFilterFor(deps.db, account);
+        if (hidden) markPersonal(res);
+        return hidden ? listAllTags(deps.db).filter((row) => !hidden.tag(row.tag)) : listAllTags(deps.db);
+      },
     }),
   ],
   'Posts: listings, single posts with revisions and comments, search, tags.',

@@ -55,6 +55,8 @@ export interface PostCardData {
   published?: string | null;
   file?: { path?: string } | Record<string, never> | null;
   attachments?: Array<{ path?: string }>;
+  /** Written into the card's data-tags (hiding tags, shared/hiding.ts). */
+  tags?: readonly string[];
 }
 
 /** A post summary (listings, search, favourites, hash search). */

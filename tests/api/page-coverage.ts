@@ -45,6 +45,7 @@ export const PAGE_COVERAGE: Record<string, { url: string; access: Access; status
   'src/pages/account/favorites/index.astro': { url: '/account/favorites', access: 'public' },
   'src/pages/account/favorites/new.astro': { url: '/account/favorites/new?since=2026-01-31', access: 'account' },
   'src/pages/feeds/favorites.[format].ts': { url: '/feeds/favorites.rss?token=unknown', access: 'public' },
+  'src/pages/account/hidden.astro': { url: '/account/hidden', access: 'public' },
   'src/pages/favorites.astro': { url: '/favorites', access: 'public' },
   'src/pages/authentication/login.astro': { url: '/authentication/login?location=%2F%2Fevil.com', access: 'public' },
   'src/pages/authentication/register.astro': { url: '/authentication/register', access: 'public' },

@@ -100,4 +100,9 @@ export const ROUTE_COVERAGE: Record<string, string> = {
   'POST /api/v1/admin/auto_import': 'tests/api/routes/admin.test.ts',
   'GET /api/v1/admin/auto_import': 'tests/api/routes/admin.test.ts',
   'GET /api/v1/admin/audit': 'tests/api/routes/audit.test.ts',
+  'GET /api/v1/account/hidden': 'tests/api/routes/hiding.test.ts',
+  'POST /api/v1/account/hidden/creator/{service}/{id}': 'tests/api/routes/hiding.test.ts',
+  'DELETE /api/v1/account/hidden/creator/{service}/{id}': 'tests/api/routes/hiding.test.ts',
+  'POST /api/v1/account/hidden/tag/{tag}': 'tests/api/routes/hiding.test.ts',
+  'DELETE /api/v1/account/hidden/tag/{tag}': 'tests/api/routes/hiding.test.ts',
 };

@@ -10,6 +10,7 @@ import importWorker from './008_import_worker.ts';
 import autoImport from './009_auto_import.ts';
 import operations from './010_operations.ts';
 import favoritesNews from './011_favorites_news.ts';
+import hiding from './012_hiding.ts';
 import similar from './013_similar.ts';
 import type { Db } from '../db.ts';
 
@@ -33,5 +34,6 @@ export const MIGRATIONS: Migration[] = [
   autoImport,
   operations,
   favoritesNews,
+  hiding,
   similar,
 ];

@@ -10,6 +10,7 @@
  */
 import { atom, onMount } from 'nanostores';
 import { STORAGE_KEYS } from '@shared/constants.ts';
+import { HIDING_STORAGE_KEYS } from '@shared/hiding.ts';
 import { unlessStorageRefuses } from '../storage-errors.ts';
 
 export interface Session {
@@ -26,7 +27,14 @@ export interface StorageLike {
 
 const LOGGED_OUT: Session = Object.freeze({ loggedIn: false, role: null }) as Session;
 const SESSION_KEYS: readonly string[] = [STORAGE_KEYS.loggedIn, STORAGE_KEYS.role];
-const CLEARED_KEYS = [STORAGE_KEYS.loggedIn, STORAGE_KEYS.role, STORAGE_KEYS.favs, STORAGE_KEYS.postFavs] as const;
+// The account's copy of its hidden list goes too: the next visitor of this browser gets the guest list.
+const CLEARED_KEYS = [
+  STORAGE_KEYS.loggedIn,
+  STORAGE_KEYS.role,
+  STORAGE_KEYS.favs,
+  STORAGE_KEYS.postFavs,
+  HIDING_STORAGE_KEYS.account,
+] as const;
 
 /** undefined: use the browser's localStorage when there is one. */
 let pluggedStorage: StorageLike | null | undefined;

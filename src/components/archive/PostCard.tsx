@@ -9,11 +9,18 @@ import { cardAttachmentLabel, cardThumbnailPath, cardTitle } from '@shared/post-
 import { formatDate } from '@shared/format.ts';
 import type { PostCardData } from '@shared/shapes/posts.ts';
 import { postUrl, thumbnailUrl } from '@shared/urls.ts';
+import { cardTagsAttribute } from '@shared/hiding.ts';
 
 export function PostCard({ post, imageHost }: { post: PostCardData; imageHost: string }) {
   const thumb = cardThumbnailPath(post);
   return (
-    <article className="post-card" data-id={post.id} data-service={post.service} data-user={post.user}>
+    <article
+      className="post-card"
+      data-id={post.id}
+      data-service={post.service}
+      data-user={post.user}
+      data-tags={post.tags?.length ? cardTagsAttribute(post.tags) : undefined}
+    >
       <a href={postUrl(post.service, post.user, post.id)}>
         <header className="post-card__header">{cardTitle(post.title, post.substring)}</header>
         {thumb && (

@@ -6,6 +6,7 @@
 import { paysiteLabel } from '@shared/paysites/index.ts';
 import { creatorUrl, iconUrl } from '@shared/urls.ts';
 import { epochToIso, favoritesLabel, formatDate } from '@shared/format.ts';
+import { HideCreatorButton } from '@site/components/archive/HideButton.tsx';
 
 export interface CardCreator {
   id: string;
@@ -41,6 +42,7 @@ export default function CreatorCardView({ creator, iconsPath }: { creator: CardC
           </time>
         </span>
       </a>
+      <HideCreatorButton service={creator.service} id={creator.id} name={creator.name} variant="card" />
     </article>
   );
 }

@@ -5,6 +5,7 @@
  * are neither tab stops nor in the accessibility tree; 'Show all »' brings them back.
  */
 import { useEffect, useRef, useState } from 'react';
+import { HideTagButton } from '@site/components/archive/HideButton.tsx';
 
 interface Props {
   tags: { tag: string; url: string }[];
@@ -43,6 +44,7 @@ export default function TagRow({ tags }: Props) {
         {tags.map(({ tag, url }, index) => (
           <li key={tag} className={!expanded && index >= shown ? 'is-clipped' : undefined}>
             <a href={url}>{tag}</a>
+            <HideTagButton tag={tag} />
           </li>
         ))}
       </ul>
