@@ -137,3 +137,25 @@ VIEWPORTS.forEach((viewport, index) => {
     await expect(page.getByRole('alert')).toContainText('The file is larger than 500 KB');
   });
 });
+
+test('a guest imports a CSV into the device list: only what the archive has, and nothing twice', async ({ page }) => {
+  const { creator, post } = pick(0);
+  const csv = [
+    'type,service,creator_id,post_id,name,added',
+    `artist,${creator.service},${creator.id},,Someone,2024-01-01T00:00:00`,
+    'artist,patreon,no-such-creator,,Gone,',
+    `post,${post.service},${post.user},${post.id},A post,`,
+  ].join('\n');
+  const file = { name: 'favorites.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) };
+  await open(page, '/account/favorites/posts');
+  await page.getByLabel(/Import a favourites file/).setInputFiles(file);
+  const status = page.getByRole('status').filter({ hasText: 'favorites.csv' });
+  await expect(status).toContainText('added 1 creator and 1 post');
+  await expect(status).toContainText('patreon:no-such-creator');
+  await expect(page.locator('.post-card')).toHaveAttribute('data-id', post.id);
+  await page.getByLabel(/Import a favourites file/).setInputFiles(file);
+  await expect(status).toContainText('added 0 creators and 0 posts; 2 already were favourites');
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('guest_favorites') ?? '{}'));
+  expect(stored.creators.map((c: Row) => c.id)).toEqual([creator.id]);
+  expect(stored.posts.map((p: PostRow) => p.id)).toEqual([post.id]);
+});
