@@ -33,6 +33,12 @@ export const apiPaths = {
   accountKeys: v1('/account/keys', 'POST'),
   /** A signed-in account's favourites (`type=artist` or `type=post`). */
   accountFavorites: v1('/account/favorites', 'GET'),
+  /** The account's favourites as one file (`format=json` or `csv`), and the merge of an uploaded one. */
+  favoritesExport: v1('/account/favorites/export', 'GET'),
+  favoritesImport: v1('/account/favorites/import', 'POST'),
+  /** A guest's favourite button and import look creators and posts up here. */
+  creatorProfile: v1('/{service}/user/{id}/profile', 'GET'),
+  post: v1('/{service}/user/{id}/post/{post}', 'GET'),
   favoriteCreator: v1('/favorites/creator/{service}/{id}', 'POST', 'DELETE'),
   favoritePost: v1('/favorites/post/{service}/{user}/{id}', 'POST', 'DELETE'),
   /** New posts of the favourite creators since the last visit, counted (the sidebar). */

@@ -33,6 +33,8 @@ export const STORAGE_KEYS = {
   favs: 'favs',
   postFavs: 'post_favs',
   sidebar: 'sidebar_state',
+  /** A guest's favourites on this device (src/client/device-favorites.ts). */
+  deviceFavs: 'guest_favorites',
 } as const;
 /**
  * Share uploads ('Filehaus', POST /api/v1/shares/upload). The spec names no figures; these are ours

@@ -6,7 +6,8 @@
 import { createAccount, getAccountByUsername, getPasswordHash, setPasswordHash, type Account } from '../data/accounts.ts';
 import { deleteAccountSessions } from '../data/sessions.ts';
 import type { Db } from '../data/db.ts';
-import { addFavoriteCreator } from '../data/favorites.ts';
+import { addFavoriteCreator, addFavoritePost } from '../data/favorites.ts';
+import type { FavoriteRef } from '@shared/validation/accounts.ts';
 import { ConflictError, UnauthorizedError, ValidationError } from '../http/errors.ts';
 import { checkPassword, hashPassword } from './passwords.ts';
 import { checkUsernameFailures, clearLoginFailures, recordLoginFailure, takeLoginAttempt, takeRegistration } from './rate-limits.ts';
@@ -22,10 +23,15 @@ function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
-function createWithFavorites(db: Db, username: string, passwordHash: string, favorites: { service: string; id: string }[]): Account {
+type GuestFavorite = Pick<FavoriteRef, 'id' | 'user' | 'faved_at'> & { service: string };
+
+function createWithFavorites(db: Db, username: string, passwordHash: string, favorites: GuestFavorite[]): Account {
   const created = createAccount(db, { username, password_hash: passwordHash });
-  // Unknown creators are skipped: the guest cookie may name creators this archive never had.
-  for (const favorite of favorites) addFavoriteCreator(db, created.id, favorite.service, favorite.id);
+  // Unknown creators and posts are skipped: the guest's device may name some this archive never had.
+  for (const favorite of favorites) {
+    if (favorite.user === undefined) addFavoriteCreator(db, created.id, favorite.service, favorite.id, favorite.faved_at);
+    else addFavoritePost(db, created.id, favorite.service, favorite.user, favorite.id, favorite.faved_at);
+  }
   return created;
 }
 
@@ -33,7 +39,7 @@ function createWithFavorites(db: Db, username: string, passwordHash: string, fav
 export async function registerAccount(
   db: Db,
   address: string,
-  input: { username: string; password: string; favorites_json: { service: string; id: string }[] },
+  input: { username: string; password: string; favorites_json: GuestFavorite[] },
 ): Promise<Account> {
   await takeRegistration(db, address);
   if (getAccountByUsername(db, input.username)) throw new ConflictError(ACCOUNT_MESSAGES.taken);

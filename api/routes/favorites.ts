@@ -17,9 +17,11 @@ import {
   removeFavoritePost,
 } from '../data/favorites.ts';
 import type { Account } from '../data/accounts.ts';
-import { defineRoutes, route } from '../http/route.ts';
+import { ANSWERED, defineRoutes, route } from '../http/route.ts';
 import { artistIdParam, postIdParam, serviceParam } from '@shared/validation/params.ts';
-import { favoritesTypeQuerySchema } from '@shared/validation/favorites.ts';
+import { favoritesExportQuerySchema, favoritesImportBodySchema, favoritesTypeQuerySchema } from '@shared/validation/favorites.ts';
+import { favoritesExportName } from '@shared/favorites-transfer.ts';
+import { favoritesFile, importFavoritesFile } from '../favorites/transfer.ts';
 import { creatorParams, creatorSummary, requireCreator, requirePost } from './creator-common.ts';
 import { postSummary } from '@shared/shapes/posts.ts';
 
@@ -34,6 +36,14 @@ function signedIn(account: Account | null): Account {
   if (!account) throw new Error('An account route ran without an account.');
   return account;
 }
+
+const withDate = { faved_at: z.string().nullable() };
+const importReport = z.object({
+  added: z.object({ artists: z.number().int(), posts: z.number().int() }),
+  unchanged: z.number().int(),
+  not_found: z.array(z.string()),
+  skipped: z.number().int(),
+});
 
 const favoriteChange = (summary: string) => ({ access: 'account' as const, errors: [401, 404], response: z.literal(true), summary });
 
@@ -52,6 +62,39 @@ export default defineRoutes(
       errors: [401],
       handler: ({ query, deps, account }) =>
         query.type === 'post' ? listFavoritePosts(deps.db, signedIn(account).id) : listFavoriteCreators(deps.db, signedIn(account).id),
+    }),
+    route({
+      method: 'get',
+      version: 1,
+      path: '/account/favorites/export',
+      summary: "The signed-in account's favourite creators and posts as one file: JSON {artists, posts} or CSV (format=csv).",
+      description:
+        'artists and posts are the answers of GET /account/favorites?type=artist and ?type=post, each item with faved_at. The CSV has one row per favourite: type, service, creator_id, post_id, name, added.',
+      access: 'account',
+      query: favoritesExportQuerySchema,
+      response: z.object({ artists: z.array(favoriteCreator.extend(withDate)), posts: z.array(favoritePost.extend(withDate)) }),
+      errors: [401],
+      handler: ({ query, deps, account, res }) => {
+        const file = favoritesFile(deps.db, signedIn(account).id, query.format);
+        res.set('Cache-Control', 'private, no-store');
+        res.attachment(favoritesExportName(query.format));
+        if (typeof file !== 'string') return file;
+        res.type('text/csv; charset=utf-8').send(file);
+        return ANSWERED;
+      },
+    }),
+    route({
+      method: 'post',
+      version: 1,
+      path: '/account/favorites/import',
+      summary: "Merges a favourites file (our export, a kemono favourites answer, or CSV) into the signed-in account's favourites.",
+      description:
+        'Adds what the archive has and the account lacks (importing a file twice adds nothing the second time) and answers what it added and which service:id (creators) or service:user:id (posts) the archive does not have.',
+      access: 'account',
+      body: favoritesImportBodySchema,
+      response: importReport,
+      errors: [401, 413],
+      handler: ({ body, deps, account }) => importFavoritesFile(deps.db, signedIn(account).id, body.text),
     }),
     route({
       ...favoriteChange('Adds a creator to the favourites (200 also when it already was one).'),

@@ -59,11 +59,23 @@ export const password = passwordRule('Password is required.', `Password must hav
 export interface FavoriteRef {
   service: Paysite;
   id: string;
+  /** Set for a post: its creator (the post is `id`). */
+  user?: string;
+  /** When the guest favourited it, ISO 8601 without zone. */
+  faved_at?: string;
+}
+
+/** '2024-06-04T23:53:36' from an ISO date text, or undefined. */
+function isoDate(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(value)) return undefined;
+  const time = Date.parse(value.length === 19 ? `${value}Z` : value);
+  return Number.isNaN(time) ? undefined : new Date(time).toISOString().slice(0, 19);
 }
 
 /**
- * favorites_json sent with registration: a JSON list (or the list itself) of {service, id};
- * entries that are not a known paysite and an id are dropped. Unparsable JSON is an error.
+ * favorites_json sent with registration: a JSON list (or the list itself) of {service, id} (creators)
+ * and {service, user, id} (posts, as the favourite posts answer names them), each optionally with
+ * faved_at; entries that are not a known paysite and ids are dropped. Unparsable JSON is an error.
  */
 export const favoritesJson = rule(
   (raw, fail): FavoriteRef[] => {
@@ -78,13 +90,22 @@ export const favoritesJson = rule(
     const out: FavoriteRef[] = [];
     for (const item of value as unknown[]) {
       if (!item || typeof item !== 'object') continue;
-      const { service, id } = item as { service?: unknown; id?: unknown };
+      const { service, id, user, faved_at } = item as { service?: unknown; id?: unknown; user?: unknown; faved_at?: unknown };
       const idText = scalarText(id);
-      if (isPaysite(service) && idText) out.push({ service, id: idText });
+      if (!isPaysite(service) || !idText) continue;
+      const ref: FavoriteRef = { service, id: idText };
+      if (user !== undefined) {
+        const userText = scalarText(user);
+        if (!userText) continue;
+        ref.user = userText;
+      }
+      const at = isoDate(faved_at);
+      if (at) ref.faved_at = at;
+      out.push(ref);
     }
     return out;
   },
-  { type: 'string', description: 'JSON list of {service, id}.' },
+  { type: 'string', description: 'JSON list of {service, id} (creators) and {service, user, id} (posts), each with an optional faved_at.' },
 );
 
 export const registrationSchema = z

@@ -37,3 +37,16 @@ export const flagReason = rule(
   },
   { type: 'string', maxLength: FLAG_REASON_MAX, example: 'reason-other' },
 );
+
+/** GET /v1/account/favorites/export: `format` json (the default) or csv. */
+export const favoritesExportQuerySchema = z.object({
+  format: choice(['json', 'csv'] as const, 'json', () => 'Invalid export format: expected "json" or "csv".'),
+});
+
+/** POST /v1/account/favorites/import: the file's text as the browser read it (JSON or CSV). */
+export const favoritesImportBodySchema = z.object({
+  text: rule((raw, fail): string => (typeof raw === 'string' ? raw : fail('The file is required.')), {
+    type: 'string',
+    description: 'The text of a favourites file: our export, a kemono favourites answer, or CSV.',
+  }),
+});

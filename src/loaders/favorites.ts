@@ -1,5 +1,6 @@
 /**
- * The favourites pages (/account/favorites/artists and /posts): signed-in only, rendered on demand.
+ * The favourites pages (/account/favorites/artists and /posts), rendered on demand. A guest gets the
+ * page without items (`guest: true`): the island shows the device list (docs/product.md#guest-favourites).
  * The first page is sorted on the server by the same function the island uses (shared/favorites-sort.ts),
  * so the page works without JavaScript and the island re-sorts without a reload. Server side only.
  */
@@ -24,20 +25,31 @@ function readQuery(kind: FavoritesKind, search: URLSearchParams) {
 export type FavoritesPageData = Extract<ReturnType<typeof loadFavorites>, { kind: 'ok' }>['data'];
 
 /**
- * The account's favourites of one kind, one page sorted. Access is checked before the query, so a guest
- * learns nothing about the inputs (as with the API); a bad sort_by or order is the spec's 400.
+ * The account's favourites of one kind, one page sorted; for a guest, the query and no items. A bad
+ * sort_by or order is the spec's 400.
  */
 export function loadFavorites(deps: SiteDeps, kind: FavoritesKind, request: Request, search: URLSearchParams) {
   const access = requireAccess(deps, request, 'account');
-  if (access.kind !== 'ok') return access;
+  if (access.kind === 'denied' && access.status === 403) return access;
   const parsed = readQuery(kind, search);
   if (!parsed.success) return badRequest(firstIssueMessage(parsed.error));
   const query: FavoritesQuery<string> = parsed.data;
+  if (access.kind !== 'ok') {
+    return ok({
+      guest: true,
+      query,
+      baseUrl: favoritesUrl(kind, { ...query, o: 0 }),
+      creators: [],
+      posts: [],
+      pagination: paginate(0, query.o),
+    });
+  }
   const db = deps.db;
   const accountId = access.data.account.id;
   const creators = kind === 'artists' ? favoritesPage(kind, listFavoriteCreators(db, accountId), query) : undefined;
   const posts = kind === 'posts' ? favoritesPage(kind, listFavoritePosts(db, accountId), query) : undefined;
   return ok({
+    guest: false,
     query,
     baseUrl: favoritesUrl(kind, { ...query, o: 0 }),
     creators: creators?.items ?? [],

@@ -57,6 +57,8 @@ export const ROUTE_COVERAGE: Record<string, string> = {
   'GET /api/v1/file': 'tests/api/routes/files.test.ts',
   'GET /api/v2/file': 'tests/api/routes/files.test.ts',
   'GET /api/v1/account/favorites': 'tests/api/routes/favorites.test.ts',
+  'GET /api/v1/account/favorites/export': 'tests/api/routes/favorites-transfer.test.ts',
+  'POST /api/v1/account/favorites/import': 'tests/api/routes/favorites-transfer.test.ts',
   'POST /api/v1/favorites/creator/{service}/{id}': 'tests/api/routes/favorites.test.ts',
   'DELETE /api/v1/favorites/creator/{service}/{id}': 'tests/api/routes/favorites.test.ts',
   'POST /api/v1/favorites/post/{service}/{user}/{id}': 'tests/api/routes/favorites.test.ts',

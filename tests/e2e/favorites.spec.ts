@@ -85,11 +85,12 @@ const cardKeys = (page: Page, selector: string) =>
     .locator(selector)
     .evaluateAll((cards) => cards.map((card) => `${card.getAttribute('data-service')}/${card.getAttribute('data-id')}`));
 
-test('a guest clicking Favorite goes to the login page and back', async ({ page }) => {
+test('a guest clicking Favorite keeps it on the device (tests/e2e/guest-favorites.spec.ts has the rest)', async ({ page }) => {
   const [creator] = creators();
   await open(page, creatorPath(creator));
-  await page.getByRole('link', { name: '☆ Favorite' }).click();
-  await page.waitForURL((url) => url.pathname === '/authentication/login' && url.searchParams.get('location') === creatorPath(creator));
+  await page.getByRole('button', { name: '☆ Favorite' }).click();
+  await expect(page.getByRole('button', { name: '★ Unfavorite' })).toBeVisible();
+  expect(await page.evaluate(() => document.cookie)).toContain(encodeURIComponent(`${creator.service}:${creator.id}`));
 });
 
 test('favourite creators and a post, list and sort them, unfavourite', async ({ page, context }) => {

@@ -1,8 +1,9 @@
 /**
  * The signed-in account's favourites, cached in localStorage as `favs` (creators: {service, id}) and
  * `post_favs` (posts: {service, user, id}) (docs/product.md#favourites). Favouriting calls the server,
- * then reloads the whole list and rewrites the cache. Guests have none. Browser-safe; nothing touches
- * storage at import time.
+ * then reloads the whole list and rewrites the cache. A guest's favourites are the device list
+ * (../device-favorites.ts, docs/product.md#guest-favourites): favouriting looks the creator or post up
+ * through the public API and keeps it on the device. Browser-safe; nothing touches storage at import time.
  */
 import { atom, onMount } from 'nanostores';
 import { api } from '../api-client.ts';
@@ -11,6 +12,8 @@ import { STORAGE_KEYS } from '@shared/constants.ts';
 import { $session } from './session.ts';
 import { unlessStorageRefuses } from '../storage-errors.ts';
 import { parseJsonText } from '@shared/parse.ts';
+import { addDeviceFavorites, readDeviceFavorites, removeDeviceFavorite } from '../device-favorites.ts';
+import { lookupCreator, lookupPost } from '../device-favorites-lookup.ts';
 
 export type FavoriteKind = 'creator' | 'post';
 
@@ -57,8 +60,19 @@ function publish(creators: CreatorFav[], posts: PostFav[]): void {
   });
 }
 
+/** Counts changes of the lists (a favourite, an import, a reload), for views that show whole lists. */
+export const $favoritesRevision = atom(0);
+
+/** Publishes the device list (guests). */
+export function publishDeviceFavorites(): void {
+  const device = readDeviceFavorites();
+  publish(device.creators, device.posts);
+  $favoritesRevision.set($favoritesRevision.get() + 1);
+}
+
 onMount($favorites, () => {
   if ($session.get().loggedIn) publish(readList(STORAGE_KEYS.favs), readList(STORAGE_KEYS.postFavs));
+  else publishDeviceFavorites();
 });
 
 /** Fetches both lists from the server and rewrites the local cache. */
@@ -76,6 +90,7 @@ export async function reloadFavorites(): Promise<void> {
     globalThis.localStorage?.setItem(STORAGE_KEYS.postFavs, JSON.stringify(slim.posts));
   }, undefined);
   publish(slim.creators, slim.posts);
+  $favoritesRevision.set($favoritesRevision.get() + 1);
 }
 
 /** Whether this browser holds the cached lists (written by the last reload). */
@@ -100,8 +115,27 @@ export function ensureFavorites(): Promise<void> {
   return syncing;
 }
 
-/** Adds or removes a favourite on the server, then reloads the list. */
+export const NOT_IN_ARCHIVE = 'This is not in the archive (any more).';
+
+/** A guest's favourite: looked up (adding) and kept on the device, or removed from it. */
+async function setDeviceFavorite(target: FavoriteTarget, favorite: boolean): Promise<void> {
+  const key = favoriteKey(target);
+  if (!favorite) removeDeviceFavorite(target.kind, key);
+  else if (target.kind === 'creator') {
+    const creator = await lookupCreator(target.service, target.creatorId);
+    if (!creator) throw new Error(NOT_IN_ARCHIVE);
+    addDeviceFavorites([creator], []);
+  } else {
+    const post = await lookupPost(target.service, target.creatorId, target.postId ?? '');
+    if (!post) throw new Error(NOT_IN_ARCHIVE);
+    addDeviceFavorites([], [post]);
+  }
+  publishDeviceFavorites();
+}
+
+/** Adds or removes a favourite on the server, then reloads the list; a guest's on the device. */
 export async function setFavorite(target: FavoriteTarget, favorite: boolean): Promise<void> {
+  if (!$session.get().loggedIn) return setDeviceFavorite(target, favorite);
   const path =
     target.kind === 'creator'
       ? apiPaths.favoriteCreator(target.service, target.creatorId)

@@ -1,29 +1,34 @@
 /**
- * The registration form: username, password and its confirmation; the guest's favourites cookie goes
- * along as favorites_json and is cleared once the account holds them. Registration signs the new
- * account in, then opens the account page.
+ * The registration form: username, password and its confirmation; the guest's favourites go along as
+ * favorites_json (the device list's creators and posts, then any creator of the favourites cookie the
+ * list lacks) and the device list and cookie are cleared once the account holds them
+ * (docs/product.md#guest-favourites). Registration signs the new account in, then opens the account page.
  */
 import { useId } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
 import { api } from '@site/client/api-client.ts';
 import { apiPaths } from '@shared/api-paths.ts';
-import { GUEST_FAVORITES_COOKIE } from '@shared/constants.ts';
 import { guestFavoritesFromCookies } from '@site/client/guest-favorites.ts';
+import { clearDeviceFavorites, registrationFavorites } from '@site/client/device-favorites.ts';
+import { creatorRefKey } from '@shared/favorites-transfer.ts';
 import { ACCOUNT_PAGES } from '@shared/urls.ts';
 import { enterAccount, type AccountAnswer } from './account-answer.ts';
 
 export default function RegisterForm() {
   const id = useId();
   async function submit(data: FormData) {
-    const favorites = guestFavoritesFromCookies(globalThis.document?.cookie ?? '');
+    const device = registrationFavorites();
+    const onDevice = new Set(device.filter((ref) => ref.user === undefined).map(creatorRefKey));
+    const cookieOnly = guestFavoritesFromCookies(globalThis.document?.cookie ?? '').filter((ref) => !onDevice.has(creatorRefKey(ref)));
+    // The cookie lists the newest first; the account adds oldest first.
+    const favorites = [...cookieOnly.reverse(), ...device];
     const account = await api.v1.post<AccountAnswer>(apiPaths.register(), {
       username: String(data.get('username') ?? ''),
       password: String(data.get('password') ?? ''),
       confirm_password: String(data.get('confirm_password') ?? ''),
       favorites_json: JSON.stringify(favorites),
     });
-    // biome-ignore lint/suspicious/noDocumentCookie: one expiring write; the Cookie Store API is not in every browser the site supports
-    if (favorites.length) document.cookie = `${GUEST_FAVORITES_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
+    if (favorites.length) clearDeviceFavorites();
     await enterAccount(account, ACCOUNT_PAGES.overview);
   }
   return (

@@ -1,8 +1,9 @@
 /**
  * Favourite a creator or a post. Signed in: the button shows the cached state (loaded from the server
  * first when this browser has none), is disabled while that load, the server call and the reload run,
- * and reports a failure inline. Guests are sent to the login page,
- * which comes back here afterwards (docs/decisions.md).
+ * and reports a failure inline. Guests favourite on the device (docs/product.md#guest-favourites): the
+ * same button, kept in the device list. The stored page's HTML is the same for everyone: until the
+ * island hydrates it shows a disabled button.
  */
 import { useEffect, useState } from 'react';
 import { useStore } from '@nanostores/react';
@@ -15,7 +16,6 @@ import {
   type FavoriteKind,
 } from '@site/client/stores/favorites';
 import { describeError } from '@site/client/api-client';
-import { loginUrl } from '@shared/urls';
 import { useShellSession } from '../shell/useShellSession';
 
 interface Props {
@@ -23,20 +23,11 @@ interface Props {
   service: string;
   creatorId: string;
   postId?: string;
-  /** The page to come back to after logging in (static HTML cannot read location). */
-  location: string;
+  /** The page the button is on (pages pass it; guests no longer leave it to log in). */
+  location?: string;
 }
 
-function GuestLink({ location, className }: { location: string; className?: string }) {
-  const href = loginUrl(location);
-  return (
-    <a className={`button favorite-button ${className ?? ''}`.trim()} href={href} title="Log in to keep favourites">
-      ☆ Favorite
-    </a>
-  );
-}
-
-export default function FavoriteButton({ kind, service, creatorId, postId, location }: Props) {
+export default function FavoriteButton({ kind, service, creatorId, postId }: Props) {
   const session = useShellSession();
   const favorites = useStore($favorites);
   const [busy, setBusy] = useState(false);
@@ -61,15 +52,11 @@ export default function FavoriteButton({ kind, service, creatorId, postId, locat
 
   if (session === null) {
     return (
-      <>
-        <GuestLink location={location} className="auth-guest" />
-        <button type="button" className="button favorite-button auth-user" disabled>
-          ☆ Favorite
-        </button>
-      </>
+      <button type="button" className="button favorite-button" disabled>
+        ☆ Favorite
+      </button>
     );
   }
-  if (!session.loggedIn) return <GuestLink location={location} />;
 
   const toggle = async () => {
     setBusy(true);

@@ -4,8 +4,11 @@
  * form is a plain GET form and the paginator's links are real URLs. Once hydrated, the first change
  * loads the whole list (GET /v1/account/favorites) and every later sort or page is done here with
  * shared/favorites-sort.ts, the server's own rules; each applied listing goes into the URL and history.
+ * For a guest the server sends no items: the island shows the device list (docs/product.md#guest-favourites)
+ * at once. Both reload the list when it changes on the page (an import).
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useStore } from '@nanostores/react';
 import { api, describeError } from '@site/client/api-client.ts';
 import { apiPaths } from '@shared/api-paths.ts';
 import {
@@ -27,6 +30,8 @@ import CreatorCardView from '../artists/CreatorCardView.tsx';
 import PaginatorView from '../artists/PaginatorView.tsx';
 import { PostCardGrid } from '@site/components/archive/PostCard.tsx';
 import type { PostCardData } from '@shared/shapes/posts.ts';
+import { readDeviceFavorites } from '@site/client/device-favorites.ts';
+import { $favoritesRevision } from '@site/client/stores/favorites.ts';
 
 type Item = FavoriteCreatorItem | (FavoritePostItem & PostCardData);
 
@@ -38,6 +43,17 @@ interface Props {
   total: number;
   iconsPath: string;
   imageHost: string;
+  /** A guest: the list is the device's. */
+  guest?: boolean;
+}
+
+/** The whole list: the device's for a guest, else the account's from the API. */
+function fetchAll(kind: FavoritesKind, guest: boolean): Promise<Item[]> {
+  if (guest) {
+    const device = readDeviceFavorites();
+    return Promise.resolve(kind === 'artists' ? device.creators : device.posts);
+  }
+  return api.v1.get<Item[]>(apiPaths.accountFavorites(), { query: { type: kind === 'artists' ? 'artist' : 'post' }, cache: false });
 }
 
 type Loaded = { all: Item[] } | { error: unknown } | undefined;
@@ -65,7 +81,7 @@ function List({ kind, items, iconsPath, imageHost }: Pick<Props, 'kind' | 'items
   return <PostCardGrid posts={items as PostCardData[]} imageHost={imageHost} />;
 }
 
-export default function FavoritesBrowser({ kind, initial, items, total, iconsPath, imageHost }: Props) {
+export default function FavoritesBrowser({ kind, initial, items, total, iconsPath, imageHost, guest = false }: Props) {
   const [query, setQuery] = useState(initial);
   const [loaded, setLoaded] = useState<Loaded>(undefined);
   const loading = useRef<Promise<unknown>>(undefined);
@@ -73,16 +89,24 @@ export default function FavoritesBrowser({ kind, initial, items, total, iconsPat
   const options = kind === 'artists' ? FAVORITE_CREATOR_SORT_OPTIONS : FAVORITE_POST_SORT_OPTIONS;
 
   const load = useCallback(() => {
-    loading.current ??= api.v1
-      .get<Item[]>(apiPaths.accountFavorites(), { query: { type: kind === 'artists' ? 'artist' : 'post' }, cache: false })
-      .then(
-        (all) => setLoaded({ all }),
-        (error: unknown) => {
-          loading.current = undefined; // the next change tries again
-          setLoaded({ error });
-        },
-      );
-  }, [kind]);
+    loading.current ??= fetchAll(kind, guest).then(
+      (all) => setLoaded({ all }),
+      (error: unknown) => {
+        loading.current = undefined; // the next change tries again
+        setLoaded({ error });
+      },
+    );
+  }, [kind, guest]);
+
+  const revision = useStore($favoritesRevision);
+  const seenRevision = useRef(revision);
+  useEffect(() => {
+    // A guest's list is on the device: show it at once. Later changes (an import) load the list again.
+    if (revision === seenRevision.current && !guest) return;
+    seenRevision.current = revision;
+    loading.current = undefined;
+    load();
+  }, [revision, guest, load]);
 
   const show = useCallback(
     (next: FavoritesQuery<string>, push: boolean) => {

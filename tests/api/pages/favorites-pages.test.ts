@@ -1,5 +1,6 @@
 /**
- * The favourites pages on the real front server: redirects, the denied view, the spec's 400 messages,
+ * The favourites pages on the real front server: redirects, the guest's page (the device list is the
+ * island's), the spec's 400 messages,
  * the first page sorted on the server, empty states, and that per-account HTML is never stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,12 +49,18 @@ describe('favourites pages', () => {
     }
   });
 
-  it('show guests the denied view with a way to log in', async () => {
-    const answer = await get('/account/favorites/artists?sort_by=nonsense');
-    expect(answer.status).toBe(401);
+  it('show guests the page for their device favourites, never stored, with the 400 for a bad sort', async () => {
+    const answer = await get('/account/favorites/artists');
+    expect(answer.status).toBe(200);
+    expect(answer.headers['cache-control']).toBe('private, no-store');
     const html = answer.body.toString();
-    expect(html).toContain('You must be registered to access this page.');
-    expect(html).toContain('href="/authentication/login?location=');
+    expect(html).toContain('These favourites are kept on this device only.');
+    expect(html).toContain('href="/authentication/register"');
+    expect(creatorIds(html)).toEqual([]);
+    expect(html).not.toContain('You must be registered to access this page.');
+    expect((await get('/account/favorites/posts')).status).toBe(200);
+    expect((await get('/account/favorites/artists?sort_by=nonsense')).status).toBe(400);
+    expect(site.store.has('/account/favorites/artists')).toBe(false);
   });
 
   it('sort the first page on the server: New post date, newest first, by default', async () => {

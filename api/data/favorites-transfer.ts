@@ -1,0 +1,91 @@
+/**
+ * Export and import of an account's favourites (docs/product.md#export-and-import-of-favourites): the
+ * list answers with the date each favourite was added, and a merge of references that adds only what the
+ * archive has and the account lacks. Adding goes through addFavoriteCreator/addFavoritePost, so the
+ * change log and faved_seq work as for a favourite button.
+ */
+import { stmt, type Db } from './db.ts';
+import {
+  addFavoriteCreator,
+  addFavoritePost,
+  listFavoriteCreators,
+  listFavoritePosts,
+  type FavoriteCreator,
+  type FavoritePost,
+} from './favorites.ts';
+import { inTransaction, nowIso } from './util.ts';
+import {
+  creatorRefKey,
+  postRefKey,
+  type CreatorRef,
+  type FavoriteRefs,
+  type FavoritesImportReport,
+  type PostRef,
+} from '@shared/favorites-transfer.ts';
+
+export interface FavoritesExport {
+  artists: (FavoriteCreator & { faved_at: string | null })[];
+  posts: (FavoritePost & { faved_at: string | null })[];
+}
+
+/** Both lists of GET /v1/account/favorites (newest favourite first), each item with faved_at. */
+export function exportFavorites(db: Db, accountId: number): FavoritesExport {
+  const creatorDates = new Map(
+    stmt<{ service: string; creator_id: string; created_at: string }>(
+      db,
+      'SELECT service, creator_id, created_at FROM favorite_creators WHERE account_id = ?',
+    )
+      .all(accountId)
+      .map((row) => [creatorRefKey({ service: row.service, id: row.creator_id }), row.created_at]),
+  );
+  const postDates = new Map(
+    stmt<{ service: string; user: string; post_id: string; created_at: string }>(
+      db,
+      'SELECT service, "user", post_id, created_at FROM favorite_posts WHERE account_id = ?',
+    )
+      .all(accountId)
+      .map((row) => [postRefKey({ service: row.service, user: row.user, id: row.post_id }), row.created_at]),
+  );
+  return {
+    artists: listFavoriteCreators(db, accountId).map((c) => ({ ...c, faved_at: creatorDates.get(creatorRefKey(c)) ?? null })),
+    posts: listFavoritePosts(db, accountId).map((p) => ({ ...p, faved_at: postDates.get(postRefKey(p)) ?? null })),
+  };
+}
+
+/**
+ * The order to add a file's favourites in, so the newest ends with the highest faved_seq: files list
+ * the newest first (as kemono answers and our export do), so the list is reversed; when every entry is
+ * dated, the dates decide.
+ */
+function oldestFirst<T extends { faved_at?: string }>(refs: readonly T[]): T[] {
+  const reversed = [...refs].reverse();
+  if (!reversed.every((ref) => ref.faved_at)) return reversed;
+  return reversed.sort((a, b) => ((a.faved_at ?? '') < (b.faved_at ?? '') ? -1 : (a.faved_at ?? '') > (b.faved_at ?? '') ? 1 : 0));
+}
+
+const creatorExists = (db: Db, ref: CreatorRef) =>
+  !!stmt(db, 'SELECT 1 FROM creators WHERE service = ? AND id = ?').get(ref.service, ref.id);
+const postExists = (db: Db, ref: PostRef) =>
+  !!stmt(db, 'SELECT 1 FROM posts WHERE service = ? AND "user" = ? AND id = ?').get(ref.service, ref.user, ref.id);
+
+/** Merges references into an account's favourites in one transaction; importing the same refs again adds nothing. */
+export function importFavoriteRefs(db: Db, accountId: number, refs: FavoriteRefs): FavoritesImportReport {
+  const report: FavoritesImportReport = { added: { artists: 0, posts: 0 }, unchanged: 0, not_found: [], skipped: refs.skipped };
+  const now = nowIso();
+  return inTransaction(db, () => {
+    const missing = new Set<string>();
+    for (const ref of oldestFirst(refs.artists)) {
+      if (!creatorExists(db, ref)) missing.add(creatorRefKey(ref));
+      else if (addFavoriteCreator(db, accountId, ref.service, ref.id, ref.faved_at ?? now)) report.added.artists++;
+      else report.unchanged++;
+    }
+    for (const ref of oldestFirst(refs.posts)) {
+      if (!postExists(db, ref)) missing.add(postRefKey(ref));
+      else if (addFavoritePost(db, accountId, ref.service, ref.user, ref.id, ref.faved_at ?? now)) report.added.posts++;
+      else report.unchanged++;
+    }
+    // In the file's order, not the order of adding.
+    report.not_found = [...refs.artists.map(creatorRefKey), ...refs.posts.map(postRefKey)].filter((key) => missing.has(key));
+    return report;
+  });
+}
