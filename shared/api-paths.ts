@@ -36,7 +36,7 @@ export const apiPaths = {
   /** The account's favourites as one file (`format=json` or `csv`), and the merge of an uploaded one. */
   favoritesExport: v1('/account/favorites/export', 'GET'),
   favoritesImport: v1('/account/favorites/import', 'POST'),
-  /** A guest's favourite button and import look creators and posts up here. */
+  /** A creator's profile and one post: a guest's favourite button and import look them up, the hidden items page names creators. */
   creatorProfile: v1('/{service}/user/{id}/profile', 'GET'),
   post: v1('/{service}/user/{id}/post/{post}', 'GET'),
   favoriteCreator: v1('/favorites/creator/{service}/{id}', 'POST', 'DELETE'),
@@ -50,8 +50,6 @@ export const apiPaths = {
   hiddenCreator: v1('/account/hidden/creator/{service}/{id}', 'POST', 'DELETE'),
   hiddenTag: v1('/account/hidden/tag/{tag}', 'POST', 'DELETE'),
   randomPost: v1('/posts/random', 'GET'),
-  /** A creator's profile (the hidden items page names a guest's hidden creators with it). */
-  hiddenCreatorProfile: v1('/{service}/user/{id}/profile', 'GET'),
   randomCreator: v1('/artists/random', 'GET'),
   postFlag: v1('/{service}/user/{id}/post/{post}/flag', 'GET', 'POST'),
   creatorsTxt: v1('/creators.txt', 'GET'),

@@ -27,8 +27,6 @@ export interface HiddenList {
   tags: string[];
 }
 
-export const EMPTY_HIDDEN_LIST: HiddenList = Object.freeze({ creators: [], tags: [] }) as unknown as HiddenList;
-
 /** "service:id", the key of a hidden creator (the service never contains ':'). */
 export function creatorKey(service: string, id: string): string {
   return `${service}:${id}`;

@@ -27,7 +27,7 @@ async function profileName(key: string): Promise<string | null> {
   const creator = parseCreatorKey(key);
   if (!creator) return null;
   try {
-    return (await api.v1.get<{ name: string }>(apiPaths.hiddenCreatorProfile(creator.service, creator.id))).name;
+    return (await api.v1.get<{ name: string }>(apiPaths.creatorProfile(creator.service, creator.id))).name;
   } catch (error) {
     if (error instanceof ApiError) return null;
     throw error;
