@@ -168,6 +168,12 @@ describe('pages carry it', () => {
         expect(answer.headers['content-security-policy'], url).toBe(pageSecurityPolicy(SETTINGS));
         return;
       }
+      if (!String(answer.headers['content-type']).startsWith('text/html')) {
+        // Feeds (XML) and a feed's plain-text 404 carry the policy too, but no page and no scripts.
+        expect(answer.headers['content-security-policy'], url).toBe(pageSecurityPolicy(SETTINGS));
+        expect(String(answer.headers['content-type']), url).toMatch(/^(application\/(rss|atom)\+xml|text\/plain);/);
+        return;
+      }
       expectPolicyCovers(answer, `${url} (${answer.status})`);
     },
   );
