@@ -5,7 +5,6 @@
  * feed itself (parsed with a real feed parser) answering for the live token only.
  */
 import crypto from 'node:crypto';
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFeed } from '@rowanmanning/feed-parser';
 import { createApp } from '@api/app.ts';
@@ -19,6 +18,7 @@ import { loadFavoritesFeed } from '@site/loaders/favorites-news.ts';
 import { cardTitle } from '@shared/post-card.ts';
 import { SINCE_MESSAGE } from '@shared/validation/favorites-news.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
+import { v1Calls } from '../../helpers/api-calls.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 let t: TempDb;
@@ -26,11 +26,7 @@ let app: ReturnType<typeof createApp>;
 let alice: TestSession;
 let bob: TestSession;
 
-const v1 = (path: string) => `/api/v1${path}`;
-const as = (session: TestSession | undefined, call: request.Test) => (session ? call.set('Cookie', session.cookie) : call);
-const get = (path: string, session?: TestSession) => as(session, request(app).get(v1(path)));
-const post = (path: string, session?: TestSession) => as(session, request(app).post(v1(path)));
-const del = (path: string, session?: TestSession) => as(session, request(app).delete(v1(path)));
+const { get, post, del } = v1Calls(() => app);
 const ids = (body: { posts: Array<{ id: string }> }) => body.posts.map((p) => p.id);
 const daysAgo = (days: number) => nowIso(new Date(Date.now() - days * 86_400_000));
 const deps = () => ({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }) });

@@ -3,7 +3,6 @@
  * kemono 1.3.0), 404s, each account seeing and changing only its own favourites, and the change log
  * row that re-renders /artists. Flags are in flags.test.ts.
  */
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '@api/app.ts';
 import { lastChangeId, readChangesSince } from '@api/data/changes.ts';
@@ -12,6 +11,7 @@ import { upsertPost } from '@api/data/posts.ts';
 import { affectedByChanges } from '@api/pages/affected.ts';
 import { readConfig } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
+import { v1Calls } from '../../helpers/api-calls.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 let t: TempDb;
@@ -19,11 +19,7 @@ let app: ReturnType<typeof createApp>;
 let alice: TestSession;
 let bob: TestSession;
 
-const v1 = (path: string) => `/api/v1${path}`;
-const as = (session: TestSession | undefined, call: request.Test) => (session ? call.set('Cookie', session.cookie) : call);
-const get = (path: string, session?: TestSession) => as(session, request(app).get(v1(path)));
-const post = (path: string, session?: TestSession) => as(session, request(app).post(v1(path)));
-const del = (path: string, session?: TestSession) => as(session, request(app).delete(v1(path)));
+const { get, post, del } = v1Calls(() => app);
 const count = (sql: string, ...args: unknown[]) => (t.db.prepare(sql).get(...args) as { n: number }).n;
 
 beforeAll(() => {

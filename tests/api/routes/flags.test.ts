@@ -11,6 +11,7 @@ import { flagPost } from '@api/data/flags.ts';
 import { listAudit } from '@api/data/audit-log.ts';
 import { readConfig } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
+import { as, v1Calls } from '../../helpers/api-calls.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 let t: TempDb;
@@ -18,10 +19,7 @@ let app: ReturnType<typeof createApp>;
 let alice: TestSession;
 let bob: TestSession;
 
-const v1 = (path: string) => `/api/v1${path}`;
-const as = (session: TestSession | undefined, call: request.Test) => (session ? call.set('Cookie', session.cookie) : call);
-const get = (path: string, session?: TestSession) => as(session, request(app).get(v1(path)));
-const post = (path: string, session?: TestSession) => as(session, request(app).post(v1(path)));
+const { get, post, del } = v1Calls(() => app);
 const count = (sql: string, ...args: unknown[]) => (t.db.prepare(sql).get(...args) as { n: number }).n;
 
 beforeAll(() => {
@@ -106,7 +104,6 @@ describe('flags', () => {
 });
 
 describe('the moderators’ flagged posts', () => {
-  const del = (path: string, session?: TestSession) => as(session, request(app).delete(v1(path)));
   let mod: TestSession;
 
   beforeAll(() => {

@@ -3,13 +3,13 @@
  * idempotence, 400 and 404, and the listings (posts, search, popular, tags, creators, random) leaving
  * hidden items out for that account only.
  */
-import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '@api/app.ts';
 import { upsertCreator } from '@api/data/creators.ts';
 import { upsertPost } from '@api/data/posts.ts';
 import { readConfig } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
+import { v1Calls } from '../../helpers/api-calls.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 let t: TempDb;
@@ -17,11 +17,7 @@ let app: ReturnType<typeof createApp>;
 let alice: TestSession;
 let bob: TestSession;
 
-const v1 = (path: string) => `/api/v1${path}`;
-const as = (session: TestSession | undefined, call: request.Test) => (session ? call.set('Cookie', session.cookie) : call);
-const get = (path: string, session?: TestSession) => as(session, request(app).get(v1(path)));
-const post = (path: string, session?: TestSession) => as(session, request(app).post(v1(path)));
-const del = (path: string, session?: TestSession) => as(session, request(app).delete(v1(path)));
+const { get, post, del } = v1Calls(() => app);
 const ids = (posts: { id: string }[]) => posts.map((p) => p.id).sort();
 
 beforeAll(() => {

@@ -15,6 +15,7 @@ import { decryptSessionKey } from '@api/importer/key-crypto.ts';
 import { keyFingerprint, saveSubmittedKey } from '@api/importer/key-store.ts';
 import { dataPaths, readConfig, type Config } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
+import { as } from '../../helpers/api-calls.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 let t: TempDb;
@@ -25,7 +26,6 @@ let bob: TestSession;
 const PATREON_KEY = 'AliceSecretPatreonSessionKey_0123456789abcd';
 const FANBOX_KEY = '12345678_AliceSecretFanboxKey';
 
-const as = (session: TestSession | undefined, call: request.Test) => (session ? call.set('Cookie', session.cookie) : call);
 const get = (session?: TestSession) => as(session, request(app).get('/api/v1/account/keys'));
 const revoke = (body: unknown, session?: TestSession) => as(session, request(app).post('/api/v1/account/keys')).send(body as object);
 const count = (sql: string, ...args: unknown[]) => (t.db.prepare(sql).get(...args) as { n: number }).n;
