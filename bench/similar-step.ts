@@ -107,7 +107,9 @@ const fan = db.prepare('SELECT id FROM accounts ORDER BY id LIMIT 1').pluck().ge
 for (let i = 0; i < 20; i += 1) addFavoriteCreator(db, fan, 'patreon', `c${i * 37}`);
 const touched = new TouchedCreators();
 for (const change of readChangesSince(db, from)) touched.add(change);
-const [job, jobSeconds] = time(() => updateSimilar(db, touched));
+const jobStarted = performance.now();
+const job = await updateSimilar(db, touched);
+const jobSeconds = (performance.now() - jobStarted) / 1000;
 
 console.log(
   JSON.stringify({

@@ -55,7 +55,7 @@ logger.info(
 );
 for (const failure of summary.failed.slice(0, 20)) logger.error(`failed: ${failure}`);
 // As the server does after each rebuild: the similar creators of what changed (their pages go with the next rebuild).
-const similar = updateSimilar(site.db, touched);
+const similar = await updateSimilar(site.db, touched);
 if (similar.scored > 0) logger.info(`Similar creators: ${similar.scored} scored, ${similar.marked} pages to render with the next rebuild.`);
 await renderer.close();
 await site.close();

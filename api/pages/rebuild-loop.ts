@@ -43,7 +43,7 @@ export function startRebuildLoop(
         `Page store refreshed: ${summary.considered} pages from ${summary.changes} changes in ${summary.seconds.toFixed(1)} s (${summary.written} written, ${summary.failed.length} failed).`,
       );
     }
-    const similar = updateSimilar(deps.db, touched);
+    const similar = await updateSimilar(deps.db, touched);
     if (similar.scored > 0) {
       deps.log?.(`Similar creators: ${similar.scored} scored, ${similar.marked} pages to render, in ${similar.seconds.toFixed(2)} s.`);
     }

@@ -73,7 +73,17 @@ function markForRender(db: Db, key: CreatorKey): void {
 }
 
 /** Scores the touched creators and their neighbours again and stores their lists. */
-export function updateSimilar(db: Db, touched: TouchedCreators): SimilarRunSummary {
+/** Creators scored between two returns to the event loop, so a server's requests wait one slice at most. */
+const SCORES_PER_SLICE = 10;
+
+const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Rescores the touched creators and their neighbours. It runs inside the server after rebuilds, so the
+ * scoring (reads only) gives the event loop back every SCORES_PER_SLICE creators; the writes stay in
+ * two short transactions.
+ */
+export async function updateSimilar(db: Db, touched: TouchedCreators): Promise<SimilarRunSummary> {
   const started = performance.now();
   if (touched.size === 0) return { scored: 0, marked: 0, seconds: 0 };
   const rescore = new Set<CreatorKey>();
@@ -97,13 +107,17 @@ export function updateSimilar(db: Db, touched: TouchedCreators): SimilarRunSumma
   const source = databaseSource(db);
   const lists = new Map<CreatorKey, SimilarEntry[]>();
   // The touched creators first: the creators new in their lists are scored again too.
-  for (const key of touched.scored) {
-    if (!rescore.has(key)) continue;
+  const score = async (key: CreatorKey) => {
     const list = similarTo(source, key);
     lists.set(key, list);
-    for (const entry of list) rescore.add(entry.key);
+    if (lists.size % SCORES_PER_SLICE === 0) await nextTick();
+    return list;
+  };
+  for (const key of touched.scored) {
+    if (!rescore.has(key)) continue;
+    for (const entry of await score(key)) rescore.add(entry.key);
   }
-  for (const key of rescore) if (!lists.has(key) && creatorExists(db, key)) lists.set(key, similarTo(source, key));
+  for (const key of rescore) if (!lists.has(key) && creatorExists(db, key)) await score(key);
   writeTransaction(db, () => {
     for (const [key, list] of lists) {
       if (shownPart(readSimilarList(db, key)) !== shownPart(list)) render.add(key);
