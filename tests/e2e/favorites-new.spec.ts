@@ -72,7 +72,9 @@ for (const size of WIDTHS) {
     await expect(count).toHaveText(String(fav.posts));
     await expect(count).toHaveAccessibleName(`${fav.posts} new posts from your favorites`);
     // Beside Favorites, in the same item.
-    await expect(page.locator('#sidebar li', { has: page.locator('a[href="/account/favorites"]') }).locator('.news-count')).toHaveCount(1);
+    await expect(
+      page.locator('#sidebar .auth-user li', { has: page.locator('a[href="/account/favorites"]') }).locator('.news-count'),
+    ).toHaveCount(1);
 
     await count.focus();
     await page.keyboard.press('Enter');
@@ -90,7 +92,7 @@ for (const size of WIDTHS) {
     await page.goto('/posts');
     await recounted;
     await openSidebar(page);
-    await expect(page.locator('#sidebar a[href="/account/favorites"]')).toBeVisible();
+    await expect(page.locator('#sidebar .auth-user a[href="/account/favorites"]')).toBeVisible();
     await expect(count).toHaveCount(0);
 
     // A date picked in the form shows the posts since then.

@@ -229,6 +229,9 @@ test.describe('login-dependent links', () => {
     const nav = sidebar(page);
     await expect(nav.getByRole('link', { name: 'Register', exact: true })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Login', exact: true })).toBeVisible();
+    // A guest's favourites and hidden items live on the device and have their pages.
+    await expect(nav.getByRole('link', { name: 'Favorites', exact: true })).toHaveAttribute('href', '/account/favorites');
+    await expect(nav.getByRole('link', { name: 'Hidden items', exact: true })).toHaveAttribute('href', '/account/hidden');
     await expect(nav.getByRole('link', { name: 'Keys', exact: true })).toHaveCount(0);
   });
 
@@ -254,6 +257,7 @@ test.describe('login-dependent links', () => {
       ['Account', '/account'],
       ['Keys', '/account/keys'],
       ['Favorites', '/account/favorites'],
+      ['Hidden items', '/account/hidden'],
       ['Review DMs', '/account/review_dms'],
       ['Logout', '/authentication/logout'],
     ]) {
