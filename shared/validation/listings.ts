@@ -68,11 +68,11 @@ function cursorRule<T>(parse: (raw: string) => T | { error: string }, descriptio
 
 export const creatorCursor = cursorRule<CreatorCursor>(
   parseCreatorCursor,
-  'Cursor: `<published>_<post id>` of the last post seen (date empty for an undated post); the next page starts after it and `o` is ignored.',
+  'Cursor: the last post seen, as its published date, an underscore and its id (no date for an undated post); the next page starts after it and o is ignored.',
 );
 export const archiveCursor = cursorRule<ArchiveCursor>(
   parseArchiveCursor,
-  'Cursor: `<added>_<archive number>` from the Link rel="next" header; the next page starts after that post and `o` is ignored.',
+  'Cursor: the value in the Link rel="next" header (the date the post was added, an underscore and its archive number); the next page starts after that post and o is ignored.',
 );
 
 /** A creator's posts: the kemono query plus the cursor. */
