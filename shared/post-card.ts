@@ -56,5 +56,7 @@ export function postCardData(post: PostCardData): PostCardData {
     published: post.published,
     file: post.file && 'path' in post.file ? { path: post.file.path } : {},
     attachments: (post.attachments ?? []).map((attachment) => ({ path: attachment.path })),
+    // The card's data-tags, which hiding reads: a card in an island hides like a listing's.
+    ...(post.tags?.length ? { tags: post.tags } : {}),
   };
 }

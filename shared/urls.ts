@@ -53,7 +53,19 @@ export function creatorDmsFeedUrl(service: string, creatorId: string, format: Fe
   return PAGE_ROUTES.creatorDmsFeed.url(service, creatorId, FEED_FILES[format]);
 }
 
-/** The posts with a tag as a feed (the listing it follows is /posts?tag=...). */
+/**
+ * Whether a tag can have a feed: its feed path puts the tag in a path segment, and the page router
+ * refuses a segment that still holds an escape after decodeURI once something else was decoded (a tag
+ * mixing a reserved character such as / ? # & + , : ; = @ $ with a space or non-ASCII text). Such tags
+ * keep their listing (/posts?tag=...) without a feed.
+ */
+export function hasTagFeed(tag: string): boolean {
+  const segment = encodeURIComponent(tag);
+  const decoded = decodeURI(segment);
+  return decoded === segment || !/%[0-9a-fA-F]{2}/.test(decoded);
+}
+
+/** The posts with a tag as a feed (the listing it follows is /posts?tag=...; see hasTagFeed). */
 export function tagFeedUrl(tag: string, format: FeedFormat): string {
   return PAGE_ROUTES.tagFeed.url(tag, FEED_FILES[format]);
 }

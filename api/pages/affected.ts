@@ -27,6 +27,7 @@ import {
   recentPostsFeedUrl,
   revisionUrl,
   shareUrl,
+  hasTagFeed,
   tagFeedUrl,
   type FeedFormat,
 } from '@shared/urls.ts';
@@ -99,7 +100,7 @@ export function addFeeds(affected: AffectedPages, url: (format: FeedFormat) => s
 
 /** A tag's feeds (a tag nobody carries any more renders 404, which removes them). */
 export function addTagFeeds(affected: AffectedPages, tag: string): void {
-  addFeeds(affected, (format) => tagFeedUrl(tag, format));
+  if (hasTagFeed(tag)) addFeeds(affected, (format) => tagFeedUrl(tag, format));
 }
 
 /** The feeds of every tag, for a full rebuild. */

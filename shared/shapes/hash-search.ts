@@ -16,7 +16,7 @@ export interface HashSearchResult {
 
 /**
  * What the results need of an answer: the post cards' fields and the Discord lines. The server hands
- * this to the island (trimmed, so the page does not carry every post's tags, embed and content twice).
+ * this to the island (trimmed, so the page does not carry every post's embed and content twice).
  */
 export interface HashResultsData {
   posts: PostCardData[];

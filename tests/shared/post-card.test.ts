@@ -21,7 +21,7 @@ describe('post card rules', () => {
     expect(cardThumbnailPath({ service: 'gumroad', file: {}, attachments: [{ path: '/a.zip' }, { path: '/b.webp' }] })).toBe('/b.webp');
   });
 
-  it('keeps only what a card shows of a post', () => {
+  it('keeps only what a card shows of a post, tags included (hiding reads them)', () => {
     const post = {
       id: '1',
       user: '2',
@@ -43,7 +43,9 @@ describe('post card rules', () => {
       published: null,
       file: { path: '/ab/cd/a.png' },
       attachments: [{ path: '/ab/cd/b.zip' }],
+      tags: ['a'],
     });
     expect(postCardData({ ...post, file: {}, attachments: undefined })).toMatchObject({ file: {}, attachments: [] });
+    expect(postCardData({ ...post, tags: [] })).not.toHaveProperty('tags');
   });
 });

@@ -5,6 +5,7 @@ import {
   creatorTabUrl,
   creatorUrl,
   discordServerUrl,
+  hasTagFeed,
   popularUrl,
   postUrl,
   revisionUrl,
@@ -41,5 +42,24 @@ describe('page URL builders', () => {
     expect(popularUrl('day', '2024-01-01')).toBe('/posts/popular?date=2024-01-01&period=day');
     expect(withOffset(popularUrl('week'), 50)).toBe('/posts/popular?period=week&o=50');
     expect(withOffset('/posts?o=50', 0)).toBe('/posts');
+  });
+});
+
+describe('tag feeds', () => {
+  // Astro's router refuses a path whose decodeURI still holds an escape when something else was decoded.
+  const routerRefuses = (path: string) => {
+    const decoded = decodeURI(path);
+    return decoded !== path && /%[0-9a-fA-F]{2}/.test(decoded);
+  };
+
+  it('exist for the tags whose feed path the page router takes, and only those', () => {
+    for (const tag of ['cats', 'character design', 'ASMR', 'バイノーラル', 'a/b', 'Q&A', '100%']) {
+      expect(hasTagFeed(tag), tag).toBe(true);
+      expect(routerRefuses(`/posts/tags/${encodeURIComponent(tag)}/feed.rss`), tag).toBe(false);
+    }
+    for (const tag of ['ASMR/バイノーラル', 'Q&A session', 'R-18 / 成人向け', 'cats, dogs']) {
+      expect(hasTagFeed(tag), tag).toBe(false);
+      expect(routerRefuses(`/posts/tags/${encodeURIComponent(tag)}/feed.rss`), tag).toBe(true);
+    }
   });
 });
