@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { archiveBytes, demoDataset, FAKE_DLSITE_KEY } from '../fakes/dlsite-data.ts';
+import { demoDataset, FAKE_DLSITE_KEY } from '../fakes/dlsite-data.ts';
+import { archiveBytes } from '../fakes/dlsite-render.ts';
 import { signInBrowser } from './e2e-db.ts';
 import { expectImageShown } from './image-shown.ts';
 import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';

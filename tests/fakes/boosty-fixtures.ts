@@ -2,11 +2,12 @@
  * Recorded-shape fixtures of api.boosty.to answers, one per content kind, for table-driven mapper tests:
  * the post objects of GET /v1/blog/{blogUrl}/post/{id} (the same objects the list's `data` holds) as the key
  * holding the 300 ₽ level sees them, with the real host names (images.boosty.to, cdn.boosty.to, an OK.ru
- * video CDN) and a fixed signedQuery. They are rendered by the fake's own renderers (boosty-data.ts) from
+ * video CDN) and a fixed signedQuery. They are rendered by the fake's own renderers (boosty-render.ts) from
  * the demo dataset, so a mapper tested on them reads what the fake serves. `source` names where each
  * shape comes from in /work/research/boosty.md.
  */
-import { blogObject, demoDataset, postObject, realHosts, subscriptionObject, type BoostyBlog, type BoostyPost } from './boosty-data.ts';
+import { demoDataset, realHosts, type BoostyBlog, type BoostyPost } from './boosty-data.ts';
+import { blogObject, postObject, subscriptionObject } from './boosty-render.ts';
 
 export interface BoostyFixture {
   kind: string;

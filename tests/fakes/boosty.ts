@@ -34,14 +34,8 @@ import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import {
   FAKE_BOOSTY_AUTH,
-  FILE_SIZE_GUESS,
-  blogObject,
-  commentObject,
   demoDataset,
   mediaId,
-  postObject,
-  sortOrder,
-  subscriptionObject,
   videoVid,
   type BoostyAuth,
   type BoostyBlog,
@@ -51,6 +45,7 @@ import {
   type BoostyHosts,
   type BoostyPost,
 } from './boosty-data.ts';
+import { FILE_SIZE_GUESS, blogObject, commentObject, postObject, sortOrder, subscriptionObject } from './boosty-render.ts';
 import { HLS_TYPE, hlsPlaylist } from './kit/hls.ts';
 import { image, media as clips, silentMp3 } from './kit/media.ts';
 import { Clock, Faults, logInto, readBody, send, sendBytes, sendJson, startHost, type FakeRequestLog } from './kit/server.ts';
@@ -58,6 +53,7 @@ import { hmacHex, sameText } from './kit/signing.ts';
 import { zipOf } from './kit/zip.ts';
 
 export * from './boosty-data.ts';
+export * from './boosty-render.ts';
 
 export interface FakeBoostyOptions {
   /** The session the user's `auth` cookie holds (default FAKE_BOOSTY_AUTH). */

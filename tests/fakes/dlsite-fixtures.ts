@@ -3,22 +3,12 @@
  * purchased work is one post, so each fixture holds what an importer reads about a work: the Play API's
  * `content/works` object (`play`), the store's product.json object (`product`, the answer is [product]) and
  * how its files download (`download`: the Location of play.dlsite.com/api/v3/download and the file names).
- * Real host names (img.dlsite.jp, www.dlsite.com); rendered by the fake's own renderers (dlsite-data.ts)
+ * Real host names (img.dlsite.jp, www.dlsite.com); rendered by the fake's own renderers (dlsite-render.ts)
  * from the demo dataset, with sizes of the fake's archives. `source` names where each shape comes from in
  * /work/research/dlsite.md.
  */
-import {
-  REAL_IMG,
-  archiveBytes,
-  demoDataset,
-  descriptionHtml,
-  downloadPath,
-  filesOf,
-  playWork,
-  productJson,
-  salesItem,
-  type DlsiteWork,
-} from './dlsite-data.ts';
+import { demoDataset, type DlsiteWork } from './dlsite-data.ts';
+import { REAL_IMG, archiveBytes, descriptionHtml, downloadPath, filesOf, playWork, productJson, salesItem } from './dlsite-render.ts';
 
 export interface DlsiteFixture {
   kind: string;

@@ -7,7 +7,8 @@
  * page (a direct link and the <h2>シリアル番号</h2> table, as dm-api parses them).
  */
 import { escapeHtml as esc } from './kit/server.ts';
-import { descriptionHtml, filesOf, imagePath, relative, type DlsiteMaker, type DlsiteWork, type ImgHost } from './dlsite-data.ts';
+import type { DlsiteMaker, DlsiteWork } from './dlsite-data.ts';
+import { descriptionHtml, filesOf, imagePath, relative, type ImgHost } from './dlsite-render.ts';
 
 const htmlPage = (title: string, body: string) =>
   `<!DOCTYPE html>\n<html lang="ja"><head><meta charset="utf-8"><title>${title}</title></head><body>${body}</body></html>`;

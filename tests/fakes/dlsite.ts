@@ -37,22 +37,8 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import {
-  FAKE_DLSITE_KEY,
-  FAKE_DLSITE_LOGIN,
-  ajaxInfo,
-  archiveBytes,
-  bucketOf,
-  demoDataset,
-  domainOf,
-  downloadPath,
-  filesOf,
-  playWork,
-  productJson,
-  salesItem,
-  type DlsiteDataset,
-  type DlsiteWork,
-} from './dlsite-data.ts';
+import { FAKE_DLSITE_KEY, FAKE_DLSITE_LOGIN, demoDataset, type DlsiteDataset, type DlsiteWork } from './dlsite-data.ts';
+import { ajaxInfo, archiveBytes, bucketOf, domainOf, downloadPath, filesOf, playWork, productJson, salesItem } from './dlsite-render.ts';
 import {
   ageGatePage,
   circlePage,
@@ -81,6 +67,7 @@ import {
 import { CLOUDFRONT_ERRORS, cfDecode, cfEncode, sameText } from './kit/signing.ts';
 
 export * from './dlsite-data.ts';
+export * from './dlsite-render.ts';
 
 export interface FakeDlsiteOptions {
   /** The accepted store session, cookie __DLsite_SID (default FAKE_DLSITE_KEY). */

@@ -1,22 +1,15 @@
 /**
  * Recorded-shape Fansly answers, one per content kind, for table-driven mapper tests: the `response`
  * of GET /api/v1/post?ids= (same container as /timelinenew), of /message, and of /account, exactly as
- * the fake renders them (fansly-data.ts, over Mika's posts and messages of the demo dataset) with
+ * the fake renders them (fansly-render.ts, over Mika's posts and messages of the demo dataset) with
  * Fansly's real hosts (https://cdn3.fansly.com) and a fixed clock, so they never change. Fansly has no
  * titles, no file names, no embeds and no rich text: a link is plain text in `content`, tags are the
  * #hashtags in it. Sources are cited per fixture; "JK" is Jakan-Kink/fansly-scraper
  * tests/fixtures/json_data (captured from the real API), "notes" is /work/research/fansly.md.
  */
 import { UrlSigner } from './kit/signing.ts';
-import {
-  demoDataset,
-  renderAccount,
-  renderAccountMedia,
-  renderMessagePage,
-  renderPostContainer,
-  type FanslyPost,
-  type RenderContext,
-} from './fansly-data.ts';
+import { demoDataset, type FanslyPost } from './fansly-data.ts';
+import { renderAccount, renderAccountMedia, renderMessagePage, renderPostContainer, type RenderContext } from './fansly-render.ts';
 
 const NOW = 1737290990;
 const ctx: RenderContext = {

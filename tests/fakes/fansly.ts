@@ -38,9 +38,9 @@ import { HLS_TYPE, hlsMedia } from './kit/hls.ts';
 import { image, media } from './kit/media.ts';
 import { Clock, Faults, cookiesOf, header, jsonAs, logInto, send, startHost, type FakeRequestLog } from './kit/server.ts';
 import { CLOUDFRONT_ERRORS, NO_SUCH_KEY, UrlSigner } from './kit/signing.ts';
+import { demoDataset, type FanslyCreator, type FanslyDataset, type FanslyMediaSpec } from './fansly-data.ts';
 import {
   SIZES,
-  demoDataset,
   hlsFiles,
   mediaPaths,
   renderAccount,
@@ -48,13 +48,11 @@ import {
   renderMessagePage,
   renderPostContainer,
   renderSubscription,
-  type FanslyCreator,
-  type FanslyDataset,
-  type FanslyMediaSpec,
   type RenderContext,
-} from './fansly-data.ts';
+} from './fansly-render.ts';
 
 export * from './fansly-data.ts';
+export * from './fansly-render.ts';
 
 /** The session id inside the demo token. */
 export const FAKE_FANSLY_SESSION_ID = '790000000000000001';

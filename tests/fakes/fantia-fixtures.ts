@@ -1,7 +1,7 @@
 /**
  * Recorded-shape fixtures of Fantia's GET /api/v1/posts/{id} answer, one per content kind, on the real
  * hosts (fantia.jp, c.fantia.jp, cc.fantia.jp), for table-driven mapper tests. Every fixture is the
- * whole answer body, made by the fake's renderers (fantia-data.ts) over its demo dataset as the key
+ * whole answer body, made by the fake's renderers (fantia-render.ts) over its demo dataset as the key
  * sees it (plans 無料 and ラフ joined, the adult setting on), with fixed signatures. Sources of the
  * shapes (see /work/research/fantia.md §7):
  *   - post and fanclub field lists: reynn/grabber src/collectors/fantia_jp/post.rs and fanclub.rs
@@ -15,7 +15,8 @@
  *   - dates: RFC 2822 posted_at (gallery-dl test results), ISO converted_at (fantiadl).
  * Values (ids, names, signatures) are made up; the 404 body of a deleted post is a guess (no source).
  */
-import { NOT_FOUND, demoDataset, postOf, renderPost, type FantiaView } from './fantia-data.ts';
+import { demoDataset, postOf } from './fantia-data.ts';
+import { NOT_FOUND, renderPost, type FantiaView } from './fantia-render.ts';
 
 const SIGNED =
   'Key-Pair-Id=APKAEXAMPLEKEYPAIR&Policy=eyJTdGF0ZW1lbnQiOlt7IlJlc291cmNlIjoiaHR0cHM6Ly9jYy5mYW50aWEuanAvIn1dfQ__&Signature=Zm9v~YmFy';

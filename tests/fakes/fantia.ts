@@ -33,21 +33,8 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import {
-  NOT_FOUND,
-  demoDataset,
-  listDateJst,
-  newestFirst,
-  postOf,
-  renderFanclub,
-  renderPost,
-  renderSummary,
-  visibleStatus,
-  type FantiaDataset,
-  type FantiaFanclub,
-  type FantiaPost,
-  type FantiaView,
-} from './fantia-data.ts';
+import { demoDataset, newestFirst, postOf, type FantiaDataset, type FantiaFanclub, type FantiaPost } from './fantia-data.ts';
+import { NOT_FOUND, listDateJst, renderFanclub, renderPost, renderSummary, visibleStatus, type FantiaView } from './fantia-render.ts';
 import { bytesFor } from './kit/media.ts';
 import {
   Clock,
@@ -66,6 +53,7 @@ import {
 import { CLOUDFRONT_ERRORS, NO_SUCH_KEY, Signer, cfDecode, cfEncode } from './kit/signing.ts';
 
 export * from './fantia-data.ts';
+export * from './fantia-render.ts';
 
 /** A 32-hex-digit _session_id the fake accepts by default. */
 export const FAKE_FANTIA_KEY = 'f4a7e1c0b9d8e7f6a5b4c3d2e1f0a9b8';
