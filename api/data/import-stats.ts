@@ -20,16 +20,18 @@ function countsByState(db: Db, now: string): Array<{ service: string; state: str
   ).all(now, now);
 }
 
+function isQueueState(state: string): state is ImportQueueState {
+  return (QUEUE_STATES as readonly string[]).includes(state);
+}
+
 export function importQueueCounts(db: Db, now: string = nowIso()): Record<ImportQueueState, number> {
   const counts: Record<ImportQueueState, number> = { queued: 0, running: 0, waiting: 0 };
-  for (const { state, count } of countsByState(db, now)) {
-    if ((QUEUE_STATES as readonly string[]).includes(state)) counts[state as ImportQueueState] += count;
-  }
+  for (const { state, count } of countsByState(db, now)) if (isQueueState(state)) counts[state] += count;
   return counts;
 }
 
 export function importOutcomeCounts(db: Db, now: string = nowIso()): Array<{ service: string; outcome: ImportOutcome; count: number }> {
   return countsByState(db, now)
-    .filter(({ state }) => !(QUEUE_STATES as readonly string[]).includes(state))
+    .filter(({ state }) => !isQueueState(state))
     .map(({ service, state, count }) => ({ service, outcome: state as ImportOutcome, count }));
 }
