@@ -37,6 +37,12 @@ export const STORAGE_KEYS = {
   deviceFavs: 'guest_favorites',
 } as const;
 /**
+ * The device's hidden lists (shared/hiding.ts): a guest's own, and a signed-in account's copy of its
+ * server list. Here rather than beside the hiding rules so that the shell's script reads them without
+ * the paysite list those rules need.
+ */
+export const HIDING_STORAGE_KEYS = { guest: 'hidden_items', account: 'hidden_items_account' } as const;
+/**
  * Share uploads ('Filehaus', POST /api/v1/shares/upload). The spec names no figures; these are ours
  * (docs/decisions.md). The upload form checks them before sending, the server enforces them.
  */

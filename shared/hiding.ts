@@ -10,10 +10,8 @@
  * separated, so `~=` matches one whole tag), the tags page's items data-tag.
  */
 import { isPaysite } from './paysites/index.ts';
-import { STORAGE_KEYS } from './constants.ts';
+import { HIDING_STORAGE_KEYS, STORAGE_KEYS } from './constants.ts';
 
-/** The device's lists in localStorage: a guest's own, and a signed-in account's copy of its server list. */
-export const HIDING_STORAGE_KEYS = { guest: 'hidden_items', account: 'hidden_items_account' } as const;
 /** The id of the <style> element the head script writes. */
 export const HIDING_STYLE_ID = 'hidden-items-style';
 /** Longest tag that can be hidden (longer ones are refused with 400). */

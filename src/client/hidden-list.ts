@@ -4,14 +4,8 @@
  * on the server and this device keeps a copy (HIDING_STORAGE_KEYS.account) so that the head script can
  * hide before first paint. Browser-safe, storage and document passed in (tests give their own).
  */
-import {
-  HIDDEN_LIST_MAX,
-  HIDING_STORAGE_KEYS,
-  HIDING_STYLE_ID,
-  hiddenItemsCss,
-  normalizeHiddenList,
-  type HiddenList,
-} from '@shared/hiding.ts';
+import { HIDING_STORAGE_KEYS } from '@shared/constants.ts';
+import { HIDDEN_LIST_MAX, HIDING_STYLE_ID, hiddenItemsCss, normalizeHiddenList, type HiddenList } from '@shared/hiding.ts';
 import { parseJsonText } from '@shared/parse.ts';
 import { unlessStorageRefuses } from './storage-errors.ts';
 import type { StorageLike } from './stores/session.ts';

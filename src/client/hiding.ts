@@ -5,19 +5,16 @@
  * - signed in: refreshes the device's copy of the account's list from the API and rewrites the style;
  * - handles every hide/show control by delegation (buttons with data-hide-creator, data-hide-tag,
  *   data-unhide-creator), so cards that islands render later need nothing of their own;
- * - writes "N hidden" before a listing that lost cards (no refetch: a page shows fewer items);
- * - sends the random links to a random pick the visitor has not hidden.
+ * - writes "N hidden" before a listing that lost cards (no refetch: a page shows fewer items).
+ * (The random links are the shell's: src/islands/shell/random-links.ts.)
  */
 import { api } from './api-client.ts';
 import { readSession } from './stores/session.ts';
 import { applyHiddenStyle, isHidden, readHiddenList, withHidden, writeHiddenList, type HiddenKind } from './hidden-list.ts';
 import { apiPaths } from '@shared/api-paths.ts';
 import { creatorKey, parseCreatorKey, type HiddenList } from '@shared/hiding.ts';
-import { creatorUrl, postUrl } from '@shared/urls.ts';
 import { unlessStorageRefuses } from './storage-errors.ts';
 
-/** How often a guest's random link asks again before it takes a hidden pick anyway. */
-export const RANDOM_TRIES = 10;
 export const HIDDEN_CHANGE_EVENT = 'trove:hidden-change';
 const HIDDEN_PAGE = '/account/hidden';
 
@@ -93,49 +90,24 @@ function writeNotes(): void {
 async function onClick(event: MouseEvent): Promise<void> {
   const target = event.target instanceof Element ? event.target : null;
   const button = target?.closest<HTMLButtonElement>('button[data-hide-creator], button[data-hide-tag], button[data-unhide-creator]');
-  if (button) {
-    event.preventDefault();
-    const { hideCreator, hideTag, unhideCreator } = button.dataset;
-    const [kind, value]: [HiddenKind, string] =
-      unhideCreator !== undefined
-        ? ['creator', unhideCreator]
-        : hideCreator !== undefined
-          ? ['creator', hideCreator]
-          : ['tag', hideTag ?? ''];
-    const hide = unhideCreator === undefined && button.getAttribute('aria-pressed') !== 'true';
-    button.disabled = true;
-    try {
-      await setHidden(kind, value, hide);
-    } catch (error) {
-      button.title = error instanceof Error ? error.message : String(error);
-    } finally {
-      button.disabled = false;
-    }
-    return;
-  }
-  const link = target?.closest<HTMLAnchorElement>('a[href="/posts/random"], a[href="/artists/random"]');
-  const list = currentHiddenList();
-  if (!link || (list.creators.length === 0 && list.tags.length === 0) || event.button !== 0 || event.ctrlKey || event.metaKey) return;
+  if (!button) return;
   event.preventDefault();
-  window.location.assign(await randomVisibleUrl(link.getAttribute('href') === '/posts/random' ? 'post' : 'creator', list, link.href));
-}
-
-/**
- * A random pick the visitor has not hidden. Accounts: the API already skips them. Guests: asks up to
- * RANDOM_TRIES times for one whose creator is not hidden (a guest's hidden tags are not checked: the
- * pick names no tags), then takes the last one.
- */
-async function randomVisibleUrl(kind: 'post' | 'creator', list: HiddenList, fallback: string): Promise<string> {
-  let url = fallback;
-  for (let i = 0; i < (signedIn() ? 1 : RANDOM_TRIES); i++) {
-    const pick = await api.v1.get<{ service: string; artist_id: string; post_id?: string }>(
-      kind === 'post' ? apiPaths.randomPost() : apiPaths.randomCreator(),
-      { cache: false },
-    );
-    url = pick.post_id ? postUrl(pick.service, pick.artist_id, pick.post_id) : creatorUrl(pick.service, pick.artist_id);
-    if (!list.creators.includes(creatorKey(pick.service, pick.artist_id))) break;
+  const { hideCreator, hideTag, unhideCreator } = button.dataset;
+  const [kind, value]: [HiddenKind, string] =
+    unhideCreator !== undefined
+      ? ['creator', unhideCreator]
+      : hideCreator !== undefined
+        ? ['creator', hideCreator]
+        : ['tag', hideTag ?? ''];
+  const hide = unhideCreator === undefined && button.getAttribute('aria-pressed') !== 'true';
+  button.disabled = true;
+  try {
+    await setHidden(kind, value, hide);
+  } catch (error) {
+    button.title = error instanceof Error ? error.message : String(error);
+  } finally {
+    button.disabled = false;
   }
-  return url;
 }
 
 export function startHiding(): void {

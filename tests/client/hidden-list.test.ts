@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { applyHiddenStyle, isHidden, readHiddenList, withHidden, writeHiddenList } from '@site/client/hidden-list.ts';
 import { memoryStorage } from '@site/client/stores/session.ts';
-import { HIDING_STORAGE_KEYS, HIDING_STYLE_ID, hiddenItemsCss } from '@shared/hiding.ts';
+import { HIDING_STORAGE_KEYS } from '@shared/constants.ts';
+import { HIDING_STYLE_ID, hiddenItemsCss } from '@shared/hiding.ts';
 
 describe('the device list', () => {
   it('keeps the guest list and the account copy apart', () => {

@@ -3,10 +3,12 @@
  * creator from its card (keyboard), it is gone from /artists and /posts at the first paint (display:none
  * by DOMContentLoaded), its page shows the notice, and the hidden items page shows it again; an account
  * hides a tag on a post page and the API leaves its posts out; stored pages are the same bytes for a
- * guest and an account.
+ * guest and an account; a guest's random link skips the creators it hid.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { e2eRow, signInBrowser } from './e2e-db.ts';
+import { HIDING_STORAGE_KEYS } from '@shared/constants.ts';
+import { RANDOM_TRIES } from '@site/islands/shell/random-links.ts';
+import { e2eRow, readE2eDb, signInBrowser } from './e2e-db.ts';
 
 const WIDTHS = [
   { name: 'desktop', viewport: { width: 1280, height: 800 } },
@@ -139,4 +141,34 @@ test('an account hides a tag on a post page and the API leaves its posts out', a
     expect(a.equals(b), url).toBe(true);
   }
   await guest.close();
+  // The account is shared with other specs: show the tag again.
+  await hide.click();
+  await expect(hide).toHaveAttribute('aria-pressed', 'false');
+  expect((await page.request.get('/api/v1/account/hidden').then((r) => r.json())).tags).toEqual([]);
+});
+
+test("a guest's random link on a text page skips hidden creators, and takes the last pick when all are", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const everyone = readE2eDb((db) => db.prepare('SELECT service, id FROM creators').all() as { service: string; id: string }[]);
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/v1/artists/random') asked.push(request.url());
+  });
+  // Nothing hidden: the link goes to the server's redirect, no API call.
+  await page.goto('/dmca');
+  await page.locator('#sidebar a[href="/artists/random"]').click();
+  await page.waitForURL((url) => /^\/[^/]+\/user\/[^/]+$/.test(url.pathname));
+  expect(asked).toEqual([]);
+
+  // Every creator hidden: RANDOM_TRIES picks, then the last one, whose page says it is hidden.
+  await page.evaluate(([key, creators]) => localStorage.setItem(key, JSON.stringify({ creators, tags: [] })), [
+    HIDING_STORAGE_KEYS.guest,
+    everyone.map((c) => `${c.service}:${c.id}`),
+  ] as const);
+  await page.goto('/dmca');
+  await page.locator('#sidebar a[href="/artists/random"]').click();
+  await page.waitForURL((url) => /^\/[^/]+\/user\/[^/]+$/.test(url.pathname));
+  expect(asked).toHaveLength(RANDOM_TRIES);
+  await expect(page.locator('.hidden-notice')).toBeVisible();
+  await page.evaluate((key) => localStorage.removeItem(key), HIDING_STORAGE_KEYS.guest);
 });

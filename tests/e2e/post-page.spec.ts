@@ -219,7 +219,7 @@ test('the revisions selector opens a revision, whose page has the same neighbour
   await page.waitForURL((url) => url.pathname === here);
 
   await open(page, `${here}/revision/${newest}`);
-  await page.locator('h1').click();
+  await page.getByRole('heading', { level: 1 }).click();
   await page.keyboard.press('ArrowRight');
   await page.waitForURL((url) => url.pathname === postPath(post, next!));
 });
@@ -287,7 +287,8 @@ test('the folded tag row keeps its hidden tags out of the tab order and the acce
   await expect(list.getByRole('link')).toHaveCount(firstRow);
   await expect(list.getByRole('link', { name: tags[firstRow], exact: true })).toHaveCount(0);
 
-  // Tab goes from the last tag in sight straight to 'Show all »', and the focus ring is not clipped.
+  // Tab goes through each tag in sight and its hide button, from the last straight to 'Show all »',
+  // and the focus ring is not clipped.
   await list.locator('a').first().focus();
   await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Tab');
@@ -303,6 +304,8 @@ test('the folded tag row keeps its hidden tags out of the tab order and the acce
     });
     expect(Math.min(ring.top, ring.bottom, ring.left)).toBeGreaterThanOrEqual(0);
     await page.keyboard.press('Tab');
+    await expect(list.getByRole('button', { name: `Hide tag ${tags[index]}`, exact: true })).toBeFocused();
+    await page.keyboard.press('Tab');
   }
   await expect(showAll).toBeFocused();
 
@@ -311,6 +314,8 @@ test('the folded tag row keeps its hidden tags out of the tab order and the acce
   const hide = page.getByRole('button', { name: '« Hide' });
   await expect(hide).toBeFocused();
   await expect(list.getByRole('link')).toHaveCount(tags.length);
+  await page.keyboard.press('Shift+Tab');
+  await expect(list.getByRole('button', { name: `Hide tag ${tags[tags.length - 1]}`, exact: true })).toBeFocused();
   await page.keyboard.press('Shift+Tab');
   await expect(list.getByRole('link', { name: tags[tags.length - 1], exact: true })).toBeFocused();
   await hide.click();

@@ -168,7 +168,13 @@ test.describe('every page kind runs under the policy', () => {
       const target = url();
       const response = await page.goto(target);
       expect(response, target).not.toBeNull();
-      const policy = (await response!.allHeaders())['content-security-policy'] ?? '';
+      const headers = await response!.allHeaders();
+      // Endpoints (the feeds) answer documents for feed readers, not pages: no script of ours runs in them.
+      if (name.endsWith('.ts')) {
+        expect(headers['content-type'], target).not.toMatch(/^text\/html/);
+        return;
+      }
+      const policy = headers['content-security-policy'] ?? '';
       // A page may redirect (random, the Discord server view): the policy is checked on where it landed.
       expect(policy, `${target} → ${page.url()}`).toMatch(/script-src 'self'/);
       expect(policy.match(/script-src[^;]*/)![0]).not.toContain('unsafe-inline');

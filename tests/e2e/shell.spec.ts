@@ -15,6 +15,14 @@ const NARROW = { width: 375, height: 740 };
 const pkg = JSON.parse(fs.readFileSync(path.resolve('package.json'), 'utf8')) as { version: string };
 
 const sidebar = (page: Page) => page.locator('#sidebar');
+/**
+ * Tests that only pretend to be signed in (localStorage, no session cookie) answer the sidebar's
+ * new-favourites count themselves: the real server's 401 would rightly clear the login state.
+ */
+const answerNewsCount = (page: Page) =>
+  page.route('**/api/v1/account/favorites/new/count', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ count: 0, capped: false }) }),
+  );
 const toggle = (page: Page) => page.locator('button[aria-controls="sidebar"]');
 const sidebarState = (page: Page) => page.evaluate(() => document.documentElement.dataset.sidebar);
 
@@ -217,6 +225,7 @@ test.describe('resizing across 1020 px', () => {
 
 test.describe('login-dependent links', () => {
   test.use({ viewport: WIDE });
+  test.beforeEach(({ page }) => answerNewsCount(page));
 
   test('guests see Register and Login', async ({ page }) => {
     await page.goto('/');
@@ -292,6 +301,7 @@ test.describe('login state changes', () => {
 
   test('a 401 from the pending-DMs call (session gone) turns the shell back to guest', async ({ page }) => {
     // The browser believes it is signed in, but it has no session cookie: the real server answers 401.
+    await answerNewsCount(page);
     await page.addInitScript(() => {
       localStorage.setItem('logged_in', 'yes');
       localStorage.setItem('favs', '[]');

@@ -73,6 +73,6 @@ test('no section past the first page, nor for a creator with nothing similar', a
      ORDER BY c.service, c.id LIMIT 1`);
   test.skip(!lonely, 'every demo creator has similar creators');
   await page.goto(creatorUrl(lonely!.service, lonely!.id));
-  await expect(page.locator('h1, .creator-header').first()).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Similar creators' })).toHaveCount(0);
 });

@@ -3,9 +3,9 @@
  * when signed in, else the guest's), tags and keys are checked, and stored lists are cleaned on read.
  */
 import { describe, expect, it } from 'vitest';
+import { HIDING_STORAGE_KEYS } from '@shared/constants.ts';
 import {
   HIDING_INIT_SCRIPT,
-  HIDING_STORAGE_KEYS,
   HIDING_STYLE_ID,
   cardTagsAttribute,
   hiddenItemsCss,

@@ -9,8 +9,7 @@
  * Tests (node has no localStorage) plug a storage in with setSessionStorage().
  */
 import { atom, onMount } from 'nanostores';
-import { STORAGE_KEYS } from '@shared/constants.ts';
-import { HIDING_STORAGE_KEYS } from '@shared/hiding.ts';
+import { HIDING_STORAGE_KEYS, STORAGE_KEYS } from '@shared/constants.ts';
 import { unlessStorageRefuses } from '../storage-errors.ts';
 
 export interface Session {
