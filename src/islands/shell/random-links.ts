@@ -7,6 +7,8 @@
  * client, the path builders or the hiding rules; tests compare its copies with them.
  */
 import { HIDING_STORAGE_KEYS, STORAGE_KEYS } from '@shared/constants.ts';
+import { parseJsonText } from '@shared/parse.ts';
+import { unlessStorageRefuses } from '@site/client/storage-errors.ts';
 
 export const RANDOM_TRIES = 10;
 /** Each random link and the API call that makes its pick (`apiUrl(apiPaths.randomPost())`, ...). */
@@ -29,13 +31,10 @@ export function pickUrl(pick: RandomPick): string {
 
 /** The creators ("service:id") a guest hid on this device; none for an account or an unreadable list. */
 export function guestHiddenCreators(storage: Pick<Storage, 'getItem'>): string[] {
-  try {
-    if (storage.getItem(STORAGE_KEYS.loggedIn) === 'yes') return [];
-    const list = JSON.parse(storage.getItem(HIDING_STORAGE_KEYS.guest) ?? 'null') as { creators?: unknown } | null;
-    return Array.isArray(list?.creators) ? list.creators.map(String) : [];
-  } catch {
-    return [];
-  }
+  const read = (key: string) => unlessStorageRefuses(() => storage.getItem(key), null);
+  if (read(STORAGE_KEYS.loggedIn) === 'yes') return [];
+  const list = parseJsonText(read(HIDING_STORAGE_KEYS.guest) ?? 'null')?.value as { creators?: unknown } | null | undefined;
+  return Array.isArray(list?.creators) ? list.creators.map(String) : [];
 }
 
 /** Asks for picks until one is not hidden; null when the API gives none (the link then goes as usual). */
