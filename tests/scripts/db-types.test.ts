@@ -97,7 +97,7 @@ describe('npm run db:types', () => {
 
   it('types columns from their declarations', () => {
     const posts = fieldsOf(generated, 'PostsTable');
-    // The data layer gives each post its seq (max + 1, posts.ts): no default, so inserts must name it.
+    // The data layer gives each post its seq (max + 1, upsertPost in api/data/posts.ts): no default, so inserts must name it.
     expect(posts.seq).toBe('number');
     expect(posts.published).toBe('string | null');
     expect(posts.title).toBe('Generated<string>');
