@@ -10,12 +10,10 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Db } from './db.ts';
+import type { Schema } from './schema.ts';
 import { CachedSqliteDialect } from './sqlite-dialect.ts';
 
 export type Engine = 'sqlite' | 'postgres';
-
-// biome-ignore lint/suspicious/noExplicitAny: replaced by the generated schema (api/data/schema.ts) once it lands.
-type Schema = any;
 
 export interface Store {
   readonly engine: Engine;
