@@ -220,9 +220,11 @@ describe('PostgreSQL migrations', () => {
       expect(await find('search_text ILIKE $1', '%イノー%')).toEqual([1]);
       expect(await find('search_text ILIKE $1', '%café%')).toEqual([1]);
       expect(await find('search_text ILIKE $1', '%声A%')).toEqual([]);
-      expect(await find('words @@ to_tsquery($1)', `'ca':*`)).toEqual([1]);
-      expect(await find('words @@ to_tsquery($1)', `'音声'`)).toEqual([1]);
-      expect(await find('words @@ to_tsquery($1)', `'声音'`)).toEqual([]);
+      expect(await find('words @@ $1::tsquery', `'ca':*`)).toEqual([1]);
+      expect(await find('words @@ $1::tsquery', `'tow':* & 'in':*`)).toEqual([1]);
+      expect(await find('words @@ $1::tsquery', `'音声'`)).toEqual([1]);
+      expect(await find('words @@ $1::tsquery', `'声音'`)).toEqual([]);
+      expect(await find(`words @@ to_tsquery('simple', $1)`, `'CA':*`)).toEqual([1]);
       await client.query('SET LOCAL enable_seqscan = off');
       const plan = async (where: string) =>
         (await client.query(`EXPLAIN SELECT seq FROM post_search WHERE ${where}`)).rows.map((r) => r['QUERY PLAN']).join('\n');

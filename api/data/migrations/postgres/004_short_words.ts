@@ -6,10 +6,12 @@
  * digits, case folded, diacritics removed) with 2- and 3-character prefix indexes, over shortWordText
  * (api/data/search-words.ts: CJK runs spelled out as single characters and neighbouring pairs). The
  * column is meant to hold those same tokens, computed by the writer in JavaScript and stored with
- * `array_to_tsvector(tokens)` (no parser in between, so PostgreSQL's own tokenizer, which keeps URLs,
- * hosts and hyphenated words whole, cannot make the two engines disagree). Queries use the 'simple'
- * configuration: `words @@ to_tsquery('simple', '''ca'':*')` for a prefix (the GIN index answers prefix
- * queries from its ordered keys, as the prefix index does), `'''森の'''` for an exact CJK gram.
+ * `array_to_tsvector(tokens)`: no parser in between, so PostgreSQL's own tokenizer (which keeps URLs,
+ * hosts and hyphenated words whole and leaves diacritics) cannot make the two engines disagree. Queries
+ * give the terms the same way, as tsquery text cast without parsing: `words @@ $1::tsquery` with
+ * `'ca':*` for a prefix (the GIN index answers prefix terms from its ordered keys, as FTS5's prefix
+ * indexes do) and `'森の'` for an exact CJK gram. The 'simple' configuration (to_tsquery('simple', ...),
+ * which only lowercases) reads the same tokens for a query that wants parsing.
  *
  * The fill: SQLite's migration indexes the posts already stored with htmlToText and shortWordText, which
  * SQL cannot reproduce exactly. No PostgreSQL archive holds posts before this schema is complete (the
