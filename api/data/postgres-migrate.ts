@@ -6,7 +6,7 @@
  * waited finds it done.
  */
 import pg from 'pg';
-import { POSTGRES_MIGRATIONS } from './migrations/postgres/index.ts';
+import { POSTGRES_MIGRATIONS, type PostgresMigration } from './migrations/postgres/index.ts';
 
 /** The advisory lock key of the migrations (any fixed bigint; this one reads 'trove-mg' in ASCII). */
 const MIGRATION_LOCK = '8390891592720590695';
@@ -33,9 +33,17 @@ async function readVersion(client: pg.PoolClient): Promise<number> {
   return rows[0].version;
 }
 
-/** Applies every migration newer than the database's schema version, each in its own transaction. */
-export async function migratePostgres(pool: pg.Pool): Promise<{ from: number; to: number }> {
+/**
+ * Applies every migration newer than the database's schema version, each in its own transaction: a
+ * failing one is rolled back whole and stops the run, leaving the version at the last one applied.
+ * `migrations` is for tests; the archive's are the default.
+ */
+export async function migratePostgres(
+  pool: pg.Pool,
+  migrations: readonly PostgresMigration[] = POSTGRES_MIGRATIONS,
+): Promise<{ from: number; to: number }> {
   const client = await pool.connect();
+  let broken: Error | undefined;
   try {
     const from = await inTransaction(client, async () => {
       await lock(client);
@@ -47,7 +55,7 @@ export async function migratePostgres(pool: pg.Pool): Promise<{ from: number; to
       return readVersion(client);
     });
     let to = from;
-    for (const migration of POSTGRES_MIGRATIONS) {
+    for (const migration of migrations) {
       if (migration.version <= to) continue;
       to = await inTransaction(client, async () => {
         await lock(client);
@@ -59,8 +67,12 @@ export async function migratePostgres(pool: pg.Pool): Promise<{ from: number; to
       });
     }
     return { from, to };
+  } catch (error) {
+    // A connection that failed mid-transaction is not handed back to the pool for reuse.
+    broken = error instanceof Error ? error : new Error(String(error));
+    throw error;
   } finally {
-    client.release();
+    client.release(broken);
   }
 }
 

@@ -278,6 +278,27 @@ describe('PostgreSQL migrations', () => {
     }
   });
 
+  it('apply each migration in its own transaction: a failing one leaves no trace and stops the run', async () => {
+    const db = await freshDatabase('trove_failing');
+    const first = { version: 1, name: 'first', sql: 'CREATE TABLE first_table (x integer)' };
+    const failing = { version: 2, name: 'second', sql: 'CREATE TABLE second_table (x integer); SELECT 1 / 0' };
+    const third = { version: 3, name: 'third', sql: 'CREATE TABLE third_table (x integer)' };
+    const tables = async () =>
+      (await db.query(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`)).rows.map(
+        (r) => r.tablename,
+      );
+    try {
+      await expect(migratePostgres(db, [first, failing, third])).rejects.toThrow(/division by zero/);
+      expect(await tables()).toEqual(['first_table', 'schema_version']);
+      expect((await db.query('SELECT version FROM schema_version')).rows).toEqual([{ version: 1 }]);
+      const fixed = { ...failing, sql: 'CREATE TABLE second_table (x integer)' };
+      expect(await migratePostgres(db, [first, fixed, third])).toEqual({ from: 1, to: 3 });
+      expect(await tables()).toEqual(['first_table', 'schema_version', 'second_table', 'third_table']);
+    } finally {
+      await db.end();
+    }
+  });
+
   it('keep tag_counts in step with post_tags through their triggers', async () => {
     const client = await pool.connect();
     const counts = async () =>
