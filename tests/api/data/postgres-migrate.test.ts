@@ -156,7 +156,7 @@ describe('PostgreSQL migrations', () => {
     }
   });
 
-  it('give the same foreign keys and as many CHECK constraints per table', async () => {
+  it('give the same foreign keys, typed as what they reference, and as many CHECK constraints per table', async () => {
     const actions: Record<string, string> = { a: 'NO ACTION', r: 'RESTRICT', c: 'CASCADE', n: 'SET NULL', d: 'SET DEFAULT' };
     const { rows } = await pool.query<{
       table: string;
@@ -165,12 +165,18 @@ describe('PostgreSQL migrations', () => {
       target: string | null;
       refs: string[];
       del: string;
+      types: string[];
+      ref_types: string[];
     }>(
       `SELECT c.conrelid::regclass::text AS table, c.contype, c.confrelid::regclass::text AS target, c.confdeltype AS del,
               array(SELECT a.attname FROM unnest(c.conkey) WITH ORDINALITY k(n, o)
                       JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n ORDER BY k.o)::text[] AS cols,
               array(SELECT a.attname FROM unnest(c.confkey) WITH ORDINALITY k(n, o)
-                      JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n ORDER BY k.o)::text[] AS refs
+                      JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n ORDER BY k.o)::text[] AS refs,
+              array(SELECT format_type(a.atttypid, a.atttypmod) FROM unnest(c.conkey) WITH ORDINALITY k(n, o)
+                      JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n ORDER BY k.o)::text[] AS types,
+              array(SELECT format_type(a.atttypid, a.atttypmod) FROM unnest(c.confkey) WITH ORDINALITY k(n, o)
+                      JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n ORDER BY k.o)::text[] AS ref_types
          FROM pg_constraint c JOIN pg_namespace s ON s.oid = c.connamespace
         WHERE s.nspname = current_schema() AND c.contype IN ('f', 'c')`,
     );
@@ -186,6 +192,8 @@ describe('PostgreSQL migrations', () => {
         .filter((r) => r.contype === 'f')
         .map((r) => `(${r.cols}) -> ${r.target!.replace(/"/g, '')}(${r.refs}) ON DELETE ${actions[r.del]}`);
       expect(actual.sort(), table).toEqual(expected.sort());
+      // A reference has the type of what it references (no integer column pointing at a bigint id).
+      for (const fk of mine.filter((r) => r.contype === 'f')) expect(fk.types, `${table} -> ${fk.target}`).toEqual(fk.ref_types);
       const checks = (tableSql(table).match(/\bCHECK \(/g) ?? []).length;
       expect(mine.filter((r) => r.contype === 'c').length, table).toBe(checks);
     }
