@@ -1,0 +1,41 @@
+/**
+ * The PostgreSQL twins of the migrations in ../index.ts: the same versions and names, applied in order by
+ * migratePostgres (api/data/postgres-migrate.ts). Forward-only like their SQLite twins: never edit a
+ * released one; a new SQLite migration gets its twin here under the same number.
+ */
+import initial from './001_initial.ts';
+import listingSpeed from './002_listing_speed.ts';
+import archiveStatus from './003_archive_status.ts';
+import shortWords from './004_short_words.ts';
+import rateLimits from './005_rate_limits.ts';
+import importFingerprints from './006_import_fingerprints.ts';
+import keyFingerprints from './007_key_fingerprints.ts';
+import importWorker from './008_import_worker.ts';
+import autoImport from './009_auto_import.ts';
+import operations from './010_operations.ts';
+import favoritesNews from './011_favorites_news.ts';
+import hiding from './012_hiding.ts';
+import similar from './013_similar.ts';
+
+export interface PostgresMigration {
+  version: number;
+  name: string;
+  /** One or more statements, run in one transaction with the version update. */
+  sql: string;
+}
+
+export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
+  initial,
+  listingSpeed,
+  archiveStatus,
+  shortWords,
+  rateLimits,
+  importFingerprints,
+  keyFingerprints,
+  importWorker,
+  autoImport,
+  operations,
+  favoritesNews,
+  hiding,
+  similar,
+];
