@@ -5,7 +5,7 @@
  */
 import { stmt, type Db } from './db.ts';
 import { htmlToText } from './util.ts';
-import { shortWordText } from './search-words.ts';
+import { shortWordText, shortWordTokens } from './search-words.ts';
 
 /** Indexes a post's title and content (as plain text) under its seq. */
 export function indexPostText(db: Db, seq: number, title: string, content: string): void {
@@ -18,4 +18,14 @@ export function indexPostText(db: Db, seq: number, title: string, content: strin
 export function unindexPostText(db: Db, seq: number): void {
   stmt(db, 'DELETE FROM posts_fts WHERE rowid = ?').run(seq);
   stmt(db, 'DELETE FROM posts_words WHERE rowid = ?').run(seq);
+}
+
+/**
+ * What PostgreSQL's post_search holds for a post, from the same text: `search_text` for trigram
+ * substring search (title and plain text on separate lines, so no match spans the two, as FTS5's
+ * columns keep them apart) and `words`, the tokens posts_words holds (stored with array_to_tsvector).
+ */
+export function postgresSearchRow(title: string, content: string): { search_text: string; words: string[] } {
+  const text = htmlToText(content);
+  return { search_text: `${title}\n${text}`, words: shortWordTokens(title, text) };
 }

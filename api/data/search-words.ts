@@ -11,6 +11,10 @@ const CJK_CHARACTER = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\
 const CJK_RUN = new RegExp(`${CJK_CHARACTER}+`, 'gu');
 const CJK_ONLY = new RegExp(`^${CJK_CHARACTER}+$`, 'u');
 const NOT_WORD = /[^\p{L}\p{N}]+/gu;
+/** What posts_words' tokenizer (unicode61, default categories) keeps: letters, numbers, private use. */
+const TOKEN_SEPARATORS = /[^\p{L}\p{N}\p{Co}]+/u;
+const LATIN = /\p{Script=Latin}/u;
+const MARKS = /\p{M}+/gu;
 
 /** Unigrams and bigrams of a CJK run, space separated ('森の精' → '森 の 精 森の の精'). */
 function cjkGrams(run: string): string {
@@ -23,6 +27,42 @@ function cjkGrams(run: string): string {
 /** The text stored in posts_words for a post's title and plain-text content. */
 export function shortWordText(title: string, text: string): string {
   return `${title} ${text}`.replace(CJK_RUN, cjkGrams);
+}
+
+/** A Latin letter without its diacritics ('é' → 'e'), as unicode61's remove_diacritics does; others unchanged. */
+function withoutDiacritics(token: string): string {
+  let plain = '';
+  for (const character of token) {
+    const parts = character.normalize('NFD');
+    plain += LATIN.test(parts) ? parts.replace(MARKS, '') : character;
+  }
+  return plain;
+}
+
+/**
+ * Lower case one character at a time, each to a single character, as unicode61 folds: no final sigma
+ * ('Σ' is always 'σ') and no expansions ('İ' is 'i', not 'i' and a combining dot).
+ */
+function simpleLowerCase(text: string): string {
+  let lower = '';
+  for (const character of text) {
+    const folded = character.toLowerCase();
+    lower += folded.length === character.length ? folded : String.fromCodePoint(folded.codePointAt(0) ?? 0);
+  }
+  return lower;
+}
+
+/**
+ * The distinct tokens posts_words holds for a post (unicode61 with remove_diacritics 2 over
+ * shortWordText: lower case, Latin diacritics removed), for an engine that stores the tokens itself
+ * (PostgreSQL's post_search.words).
+ */
+export function shortWordTokens(title: string, text: string): string[] {
+  const tokens = new Set<string>();
+  for (const token of simpleLowerCase(shortWordText(title, text)).split(TOKEN_SEPARATORS)) {
+    if (token !== '') tokens.add(withoutDiacritics(token));
+  }
+  return [...tokens];
 }
 
 /**

@@ -50,9 +50,14 @@ export interface PostgresOptions {
   max?: number;
 }
 
+/** A PostgreSQL pool whose rows look like SQLite's (numbers for 64-bit integers and numerics). */
+export function postgresPool(url: string, options: PostgresOptions = {}): pg.Pool {
+  return new pg.Pool({ connectionString: url, max: options.max ?? 10, types: numberTypes });
+}
+
 /** A store over a PostgreSQL pool; `closeStore` ends the pool. */
 export function postgresStore(url: string, options: PostgresOptions = {}): Store {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types: numberTypes });
+  const pool = postgresPool(url, options);
   return { engine: 'postgres', k: new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), sqlite: undefined };
 }
 

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { shortWordTerm, shortWordText } from '@api/data/search-words.ts';
+import Database from 'better-sqlite3';
+import { shortWordTerm, shortWordText, shortWordTokens } from '@api/data/search-words.ts';
 import { searchPosts, splitSearchQuery } from '@api/data/post-search.ts';
 import { upsertPost } from '@api/data/posts.ts';
 import { upsertCreator } from '@api/data/creators.ts';
@@ -22,6 +23,34 @@ describe('short-word index text and terms', () => {
   it('splits a query between the trigram index, the short-word index and ignored letters', () => {
     expect(splitSearchQuery('dragon 夜 ca x')).toEqual({ ftsQuery: '"dragon"', wordsQuery: '"夜" "ca"*', ignored: ['x'] });
   });
+});
+
+describe('short-word tokens for an engine without FTS5', () => {
+  /** What SQLite's own posts_words tokenizer makes of the same text (fts5vocab lists the terms). */
+  function sqliteTokens(title: string, text: string): string[] {
+    const db = new Database(':memory:');
+    try {
+      db.exec(`CREATE VIRTUAL TABLE words USING fts5 (text, detail = 'none', tokenize = 'unicode61 remove_diacritics 2');
+               CREATE VIRTUAL TABLE vocab USING fts5vocab (words, 'row');`);
+      db.prepare('INSERT INTO words (rowid, text) VALUES (1, ?)').run(shortWordText(title, text));
+      return (db.prepare('SELECT term FROM vocab').all() as { term: string }[]).map((row) => row.term);
+    } finally {
+      db.close();
+    }
+  }
+
+  const samples: [string, string][] = [
+    ['Café Crème à la Mode', 'naïve façade, Ærøskøbing & São Paulo; Ünïcödé'],
+    ['森の精 sketch', '등대 night ガンダム ヴァイオリン ドット絵 バイノーラル/ダミヘ'],
+    ['WIP #12: dragon-keep_v2', 'see https://example.com/a?b=c — e-mail me@example.org, 100% done…'],
+    ['ＦＵＬＬ ｗｉｄｔｈ', 'Ωmega ΣΊΣΥΦΟΣ straße İstanbul 中文字幕 한국어 ㄱ 🐉 emoji'],
+  ];
+
+  for (const [title, text] of samples) {
+    it(`agree with SQLite's unicode61 tokenizer: ${title}`, () => {
+      expect([...shortWordTokens(title, text)].sort()).toEqual([...sqliteTokens(title, text)].sort());
+    });
+  }
 });
 
 describe('search through the short-word index', () => {

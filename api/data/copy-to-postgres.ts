@@ -1,0 +1,190 @@
+/**
+ * Copies a SQLite archive into an empty PostgreSQL database (`npm run db:copy`), so that an archive can
+ * move when it outgrows one file. Both sides are at the newest migration first; every table is copied
+ * row for row (ids kept), parents before children, in one PostgreSQL transaction: a copy that fails
+ * leaves the target as empty as it found it. SQLite's FTS5 tables are not copied; PostgreSQL's search
+ * tables are filled from the copied posts instead.
+ */
+import type pg from 'pg';
+import type { Db } from './db.ts';
+import { migratePostgres, resetIdentitySequences } from './postgres-migrate.ts';
+import { postgresSearchRow } from './search-index.ts';
+
+export interface CopyHooks {
+  /** Before a table: its name and row count. */
+  onTable?: (table: string, rows: number) => void;
+  /** After each batch of a table: rows copied so far. */
+  onRows?: (table: string, done: number) => void;
+}
+
+export interface CopySummary {
+  tables: { name: string; rows: number }[];
+}
+
+export class TargetNotEmptyError extends Error {}
+
+/** Tables a PostgreSQL trigger fills from another table's rows: copied last, over what the triggers wrote. */
+const FILLED_BY_TRIGGERS = new Set(['tag_counts']);
+/** PostgreSQL allows 65,535 parameters per statement. */
+const MAX_PARAMETERS = 60_000;
+const MAX_BATCH_ROWS = 1_000;
+
+interface TableInfo {
+  name: string;
+  columns: string[];
+  /** ORDER BY for a stable read (rowid, or the key of a WITHOUT ROWID table). */
+  order: string;
+}
+
+const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** The archive's ordinary tables (no FTS5 or internal ones), parents before the tables referring to them. */
+export function copyableTables(db: Db): TableInfo[] {
+  const listed = db.prepare(`SELECT name, type, wr FROM pragma_table_list WHERE schema = 'main' ORDER BY name`).all() as {
+    name: string;
+    type: string;
+    wr: number;
+  }[];
+  const tables = listed.filter((table) => table.type === 'table' && !table.name.startsWith('sqlite_'));
+  const names = new Set(tables.map((table) => table.name));
+  const parents = new Map<string, string[]>();
+  for (const { name } of tables) {
+    const references = db.prepare('SELECT DISTINCT "table" AS parent FROM pragma_foreign_key_list(?)').all(name) as { parent: string }[];
+    parents.set(
+      name,
+      references.map((reference) => reference.parent).filter((parent) => parent !== name && names.has(parent)),
+    );
+  }
+  const ordered: string[] = [];
+  const placed = new Set<string>();
+  const visit = (name: string, path: string[]) => {
+    if (placed.has(name)) return;
+    if (path.includes(name)) throw new Error(`Foreign keys form a cycle: ${[...path, name].join(' → ')}`);
+    for (const parent of parents.get(name) ?? []) visit(parent, [...path, name]);
+    placed.add(name);
+    ordered.push(name);
+  };
+  for (const { name } of tables) if (!FILLED_BY_TRIGGERS.has(name)) visit(name, []);
+  for (const name of FILLED_BY_TRIGGERS) if (names.has(name)) ordered.push(name);
+
+  return ordered.map((name) => {
+    const info = db.prepare('SELECT name, pk FROM pragma_table_info(?) ORDER BY cid').all(name) as { name: string; pk: number }[];
+    const withoutRowid = tables.find((table) => table.name === name)?.wr === 1;
+    const key = info
+      .filter((column) => column.pk > 0)
+      .sort((a, b) => a.pk - b.pk)
+      .map((column) => quote(column.name));
+    return { name, columns: info.map((column) => column.name), order: withoutRowid ? key.join(', ') : 'rowid' };
+  });
+}
+
+async function insertBatch(client: pg.PoolClient, table: TableInfo, rows: Record<string, unknown>[]): Promise<void> {
+  const values: unknown[] = [];
+  const tuples = rows.map((row) => {
+    const slots = table.columns.map((column) => {
+      values.push(row[column]);
+      return `$${values.length}`;
+    });
+    return `(${slots.join(', ')})`;
+  });
+  await client.query(
+    `INSERT INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')}) OVERRIDING SYSTEM VALUE VALUES ${tuples.join(', ')}`,
+    values,
+  );
+}
+
+/** The tables of the target that already hold rows (an archive is there). */
+async function occupiedTables(client: pg.PoolClient, tables: TableInfo[]): Promise<string[]> {
+  const occupied: string[] = [];
+  for (const table of tables) {
+    const { rows } = await client.query(`SELECT EXISTS (SELECT 1 FROM ${quote(table.name)}) AS found`);
+    if (rows[0].found) occupied.push(table.name);
+  }
+  return occupied;
+}
+
+/** PostgreSQL's search table, written from the posts rather than copied (SQLite's is FTS5). */
+const SEARCH_TABLE = 'post_search';
+const SEARCH_BATCH_ROWS = 500;
+
+async function fillSearch(db: Db, client: pg.PoolClient, hooks: CopyHooks): Promise<number> {
+  const total = (db.prepare('SELECT count(*) AS n FROM posts').get() as { n: number }).n;
+  hooks.onTable?.(SEARCH_TABLE, total);
+  let done = 0;
+  let batch: unknown[][] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const values: unknown[] = [];
+    const tuples = batch.map((row) => {
+      values.push(...row);
+      const n = values.length;
+      return `($${n - 2}, $${n - 1}, array_to_tsvector($${n}::text[]))`;
+    });
+    await client.query(`INSERT INTO ${SEARCH_TABLE} (seq, search_text, words) VALUES ${tuples.join(', ')}`, values);
+    done += batch.length;
+    batch = [];
+    hooks.onRows?.(SEARCH_TABLE, done);
+  };
+  for (const post of db.prepare('SELECT seq, title, content FROM posts ORDER BY seq').iterate() as Iterable<{
+    seq: number;
+    title: string;
+    content: string;
+  }>) {
+    const row = postgresSearchRow(post.title, post.content);
+    batch.push([post.seq, row.search_text, row.words]);
+    if (batch.length >= SEARCH_BATCH_ROWS) await flush();
+  }
+  await flush();
+  return done;
+}
+
+export async function copyToPostgres(db: Db, pool: pg.Pool, hooks: CopyHooks = {}): Promise<CopySummary> {
+  await migratePostgres(pool);
+  const tables = copyableTables(db);
+  const client = await pool.connect();
+  const summary: CopySummary = { tables: [] };
+  try {
+    const occupied = await occupiedTables(client, tables);
+    if (occupied.length > 0) {
+      throw new TargetNotEmptyError(
+        `The PostgreSQL database already holds data (${occupied.slice(0, 5).join(', ')}${occupied.length > 5 ? ', ...' : ''}): db:copy only fills an empty one.`,
+      );
+    }
+    await client.query('BEGIN');
+    for (const table of tables) {
+      const total = (db.prepare(`SELECT count(*) AS n FROM ${quote(table.name)}`).get() as { n: number }).n;
+      hooks.onTable?.(table.name, total);
+      // What the triggers wrote while the other tables were copied gives way to the source's rows.
+      if (FILLED_BY_TRIGGERS.has(table.name)) await client.query(`DELETE FROM ${quote(table.name)}`);
+      const batchRows = Math.max(1, Math.min(MAX_BATCH_ROWS, Math.floor(MAX_PARAMETERS / table.columns.length)));
+      let batch: Record<string, unknown>[] = [];
+      let done = 0;
+      const read = db.prepare(`SELECT ${table.columns.map(quote).join(', ')} FROM ${quote(table.name)} ORDER BY ${table.order}`);
+      for (const row of read.iterate() as Iterable<Record<string, unknown>>) {
+        batch.push(row);
+        if (batch.length < batchRows) continue;
+        await insertBatch(client, table, batch);
+        done += batch.length;
+        batch = [];
+        hooks.onRows?.(table.name, done);
+      }
+      if (batch.length > 0) {
+        await insertBatch(client, table, batch);
+        done += batch.length;
+        hooks.onRows?.(table.name, done);
+      }
+      summary.tables.push({ name: table.name, rows: done });
+    }
+    summary.tables.push({ name: SEARCH_TABLE, rows: await fillSearch(db, client, hooks) });
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+      throw new AggregateError([error, rollbackError], 'The copy failed and so did its rollback.');
+    });
+    throw error;
+  } finally {
+    client.release();
+  }
+  await resetIdentitySequences(pool);
+  return summary;
+}
