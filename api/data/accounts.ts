@@ -4,7 +4,8 @@
  */
 import { stmt, type Db } from './db.ts';
 import { createNotification, NOTIFICATION_ROLE_CHANGE } from './notifications.ts';
-import { inTransaction, likeContains, nowIso } from './util.ts';
+import { inTransaction as inStoreTransaction, type Store } from './store.ts';
+import { likeContains, nowIso } from './util.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import type { Role, Account } from '@shared/shapes/accounts.ts';
 export type { Role, Account };
@@ -84,13 +85,19 @@ export function countAccounts(db: Db, filter: { name?: string | null; role?: Rol
  * Changes an account's role and notifies the account (notification type 1 with old_role/new_role).
  * @returns the old and new role, or undefined when the account does not exist
  */
-export function setAccountRole(db: Db, id: number, role: Role): { old_role: Role; new_role: Role } | undefined {
-  return inTransaction(db, () => {
+export function setAccountRole(store: Store, id: number, role: Role): Promise<{ old_role: Role; new_role: Role } | undefined> {
+  // getAccount still reads the SQLite handle: this module has not moved to the store yet.
+  const db = store.sqlite!;
+  return inStoreTransaction(store, async (trx) => {
     const account = getAccount(db, id);
     if (!account) return undefined;
     if (account.role !== role) {
-      stmt(db, 'UPDATE accounts SET role = ? WHERE id = ?').run(role, id);
-      createNotification(db, { account_id: id, type: NOTIFICATION_ROLE_CHANGE, extra_info: { old_role: account.role, new_role: role } });
+      await trx.k.updateTable('accounts').set({ role }).where('id', '=', id).execute();
+      await createNotification(trx, {
+        account_id: id,
+        type: NOTIFICATION_ROLE_CHANGE,
+        extra_info: { old_role: account.role, new_role: role },
+      });
     }
     return { old_role: account.role, new_role: role };
   });

@@ -1,8 +1,9 @@
 /**
  * Account notifications. Type 1 is a role change with extra_info {old_role, new_role}
- * ('Your role was changed from X to Y.'). Not archive data: no change-log rows.
+ * ('Your role was changed from X to Y.'). Not archive data: no change-log rows. The first module on the
+ * asynchronous store (api/data/store.ts): the same queries on SQLite and PostgreSQL.
  */
-import { stmt, type Db } from './db.ts';
+import type { Store } from './store.ts';
 import { nowIso, parseJson } from './util.ts';
 
 export const NOTIFICATION_ROLE_CHANGE = 1;
@@ -17,41 +18,58 @@ export interface Notification {
 }
 
 /** Creates a notification for an account. @returns its id */
-export function createNotification(
-  db: Db,
+export async function createNotification(
+  store: Store,
   input: { account_id: number; type: number; extra_info?: Record<string, unknown> | null; created_at?: string },
-): number {
-  return Number(
-    stmt(db, 'INSERT INTO notifications (account_id, type, extra_info, is_seen, created_at) VALUES (?, ?, ?, 0, ?)').run(
-      input.account_id,
-      input.type,
-      input.extra_info ? JSON.stringify(input.extra_info) : null,
-      input.created_at ?? nowIso(),
-    ).lastInsertRowid,
-  );
+): Promise<number> {
+  const row = await store.k
+    .insertInto('notifications')
+    .values({
+      account_id: input.account_id,
+      type: input.type,
+      extra_info: input.extra_info ? JSON.stringify(input.extra_info) : null,
+      is_seen: 0,
+      created_at: input.created_at ?? nowIso(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
 }
 
 /** An account's notifications, newest first. */
-export function listNotifications(db: Db, accountId: number, limit = 100): Notification[] {
-  return stmt<{ id: number; account_id: number; type: number; extra_info: string | null; is_seen: number; created_at: string }>(
-    db,
-    `SELECT id, account_id, type, extra_info, is_seen, created_at FROM notifications
-      WHERE account_id = ? ORDER BY id DESC LIMIT ?`,
-  )
-    .all(accountId, limit)
-    .map((row) => ({
-      ...row,
-      extra_info: parseJson<Record<string, unknown> | null>(row.extra_info, null),
-      is_seen: row.is_seen === 1,
-    }));
+export async function listNotifications(store: Store, accountId: number, limit = 100): Promise<Notification[]> {
+  const rows = await store.k
+    .selectFrom('notifications')
+    .select(['id', 'account_id', 'type', 'extra_info', 'is_seen', 'created_at'])
+    .where('account_id', '=', accountId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    ...row,
+    extra_info: parseJson<Record<string, unknown> | null>(row.extra_info, null),
+    is_seen: row.is_seen === 1,
+  }));
 }
 
 /** Number of notifications an account has not seen. */
-export function countUnseenNotifications(db: Db, accountId: number): number {
-  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM notifications WHERE account_id = ? AND is_seen = 0').get(accountId)!.n;
+export async function countUnseenNotifications(store: Store, accountId: number): Promise<number> {
+  const row = await store.k
+    .selectFrom('notifications')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('is_seen', '=', 0)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Marks all of an account's notifications seen. @returns how many changed */
-export function markNotificationsSeen(db: Db, accountId: number): number {
-  return stmt(db, 'UPDATE notifications SET is_seen = 1 WHERE account_id = ? AND is_seen = 0').run(accountId).changes;
+export async function markNotificationsSeen(store: Store, accountId: number): Promise<number> {
+  const result = await store.k
+    .updateTable('notifications')
+    .set({ is_seen: 1 })
+    .where('account_id', '=', accountId)
+    .where('is_seen', '=', 0)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }

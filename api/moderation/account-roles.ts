@@ -6,7 +6,7 @@
 import { getAccount, setAccountRole, type Account } from '../data/accounts.ts';
 import { recordAudit } from '../data/audit-log.ts';
 import type { Db } from '../data/db.ts';
-import { inTransaction } from '../data/util.ts';
+import { inTransaction, sqliteStore } from '../data/store.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../http/errors.ts';
 import { ASSIGNABLE_ROLES } from '@shared/validation/administration.ts';
 import type { AccountRole } from '@shared/validation/accounts.ts';
@@ -24,13 +24,13 @@ export function requireAccount(db: Db, id: number): Account {
 }
 
 /** Sets the role and answers the account: 400 for a role the form does not offer, 404, or 403. */
-export function changeAccountRole(db: Db, id: number, role: AccountRole, by: Account): Account {
+export async function changeAccountRole(db: Db, id: number, role: AccountRole, by: Account): Promise<Account> {
   if (!(ASSIGNABLE_ROLES as readonly string[]).includes(role)) throw new ValidationError('Invalid account role.');
   const target = requireAccount(db, id);
   if (target.id === by.id) throw new ForbiddenError(ACCOUNT_MESSAGES.ownRole);
   if (target.role === 'administrator') throw new ForbiddenError(ACCOUNT_MESSAGES.administratorRole);
-  return inTransaction(db, () => {
-    const change = setAccountRole(db, target.id, role);
+  return inTransaction(sqliteStore(db), async (store) => {
+    const change = await setAccountRole(store, target.id, role);
     if (!change) throw new NotFoundError(ACCOUNT_MESSAGES.notFound);
     // Setting the role an account already has changes nothing, so it leaves no line.
     if (change.old_role !== change.new_role) {

@@ -7,6 +7,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { Account } from '../data/accounts.ts';
 import { countUnseenNotifications, listNotifications, markNotificationsSeen } from '../data/notifications.ts';
+import { storeOf } from '../data/store.ts';
 import { ACCOUNT_MESSAGES, changePassword, registerAccount, verifyLogin } from '../auth/credentials.ts';
 import { clientAddress } from '../auth/rate-limits.ts';
 import { clearSessionCookie, endRequestSession, startSession } from '../auth/sessions.ts';
@@ -106,11 +107,11 @@ export default defineRoutes(
       response: z.object({
         props: z.object({ currentPage: z.literal('account'), account, notifications_count: z.number().int() }),
       }),
-      handler: ({ account: current, deps }) => ({
+      handler: async ({ account: current, deps }) => ({
         props: {
           currentPage: 'account' as const,
           account: publicAccount(current!),
-          notifications_count: countUnseenNotifications(deps.db, current!.id),
+          notifications_count: await countUnseenNotifications(storeOf(deps), current!.id),
         },
       }),
     }),
@@ -121,15 +122,15 @@ export default defineRoutes(
       summary: "The account's notifications, newest first; isSeen is the state before this call, which marks them all seen.",
       access: 'account',
       response: z.object({ props: z.object({ currentPage: z.literal('account'), notifications: z.array(notification) }) }),
-      handler: ({ account: current, deps }) => {
-        const notifications = listNotifications(deps.db, current!.id).map((n) => ({
+      handler: async ({ account: current, deps }) => {
+        const notifications = (await listNotifications(storeOf(deps), current!.id)).map((n) => ({
           id: n.id,
           type: n.type,
           extra_info: n.extra_info,
           created_at: n.created_at,
           isSeen: n.is_seen,
         }));
-        markNotificationsSeen(deps.db, current!.id);
+        await markNotificationsSeen(storeOf(deps), current!.id);
         return { props: { currentPage: 'account' as const, notifications } };
       },
     }),

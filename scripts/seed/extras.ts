@@ -15,6 +15,7 @@ import { addFavoriteCreator, addFavoritePost } from '@api/data/favorites.ts';
 import { createLinkRequest, linkCreators } from '@api/data/links.ts';
 import { flagPost } from '@api/data/flags.ts';
 import { createNotification, listNotifications, NOTIFICATION_ROLE_CHANGE } from '@api/data/notifications.ts';
+import { inTransaction, sqliteStore, type Store } from '@api/data/store.ts';
 import { appendImportLog, createImport, getImport, updateImport } from '@api/data/imports.ts';
 import type { Rng } from './random.ts';
 import { DAY, iso } from './time.ts';
@@ -43,8 +44,11 @@ export function byService(creators: SeededCreator[], service: string): SeededCre
   return creators.filter((c) => c.service === service);
 }
 
-/** Seeds everything that is not a post. Each area runs in its own transaction. */
-export function seedExtras(db: Db, rng: Rng, ctx: ExtrasContext): void {
+/**
+ * Seeds everything that is not a post. Each area runs in its own transaction; the account data's opens
+ * through the store (api/data/store.ts), since it calls modules that moved to it.
+ */
+export async function seedExtras(db: Db, rng: Rng, ctx: ExtrasContext): Promise<void> {
   const accounts = seedAccounts(db, ctx);
   const consumer = accounts.get('consumer')!;
   const admin = accounts.get('admin')!;
@@ -58,7 +62,7 @@ export function seedExtras(db: Db, rng: Rng, ctx: ExtrasContext): void {
   writeTransaction(db, () => seedDiscord(db, rng.fork('discord'), ctx));
   writeTransaction(db, () => seedCommunity(db, rng.fork('community'), ctx));
   writeTransaction(db, () => seedDms(db, rng.fork('dms'), ctx, consumer));
-  writeTransaction(db, () => seedAccountData(db, rng.fork('social'), ctx, consumer, admin));
+  await inTransaction(sqliteStore(db), (store) => seedAccountData(store, rng.fork('social'), ctx, consumer, admin));
 }
 
 function seedAccounts(db: Db, ctx: ExtrasContext): Map<string, number> {
@@ -275,7 +279,9 @@ function seedDms(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: number): void
 
 // Account data ------------------------------------------------------------------------------------------
 
-function seedAccountData(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: number, adminId: number): void {
+async function seedAccountData(store: Store, rng: Rng, ctx: ExtrasContext, consumerId: number, adminId: number): Promise<void> {
+  // The modules below that have not moved to the store write through its SQLite handle, in its transaction.
+  const db = store.sqlite!;
   const posting = ctx.creators.filter((c) => c.postIds.length > 0);
   const at = (days: number) => iso(ctx.timeline.end - days * DAY);
   rng.sample(ctx.creators, 5).forEach((creator, i) => {
@@ -288,8 +294,8 @@ function seedAccountData(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: numbe
     const creator = rng.pick(posting);
     addFavoritePost(db, consumerId, creator.service, creator.id, rng.pick(creator.postIds), at(30 - i));
   }
-  if (listNotifications(db, consumerId, 1).length === 0)
-    createNotification(db, {
+  if ((await listNotifications(store, consumerId, 1)).length === 0)
+    await createNotification(store, {
       account_id: consumerId,
       type: NOTIFICATION_ROLE_CHANGE,
       extra_info: { old_role: 'moderator', new_role: 'consumer' },

@@ -146,7 +146,7 @@ export async function seedDemoArchive(db: Db, options: SeedOptions): Promise<See
 
   // Everything else ----------------------------------------------------------------------------------
   progress({ phase: 'extras', done: 0, total: 1 });
-  seedExtras(db, root.fork('extras'), {
+  await seedExtras(db, root.fork('extras'), {
     creators,
     pool,
     accounts: DEMO_ACCOUNTS.map((account, i) => ({ ...account, password_hash: passwordHashes[i] })),

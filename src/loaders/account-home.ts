@@ -5,6 +5,7 @@
 import type { SiteDeps } from './deps.ts';
 import type { Account } from '@api/data/accounts.ts';
 import { countUnseenNotifications, listNotifications, markNotificationsSeen } from '@api/data/notifications.ts';
+import { storeOf } from '@api/data/store.ts';
 import { notificationMessage } from '@shared/notifications.ts';
 import { requireAccess } from './account.ts';
 import { ok, type PageOutcome } from './outcome.ts';
@@ -16,13 +17,13 @@ export interface AccountOverview {
   isAdministrator: boolean;
 }
 
-export function loadAccountOverview(deps: SiteDeps, request: Request): PageOutcome<AccountOverview> {
+export async function loadAccountOverview(deps: SiteDeps, request: Request): Promise<PageOutcome<AccountOverview>> {
   const access = requireAccess(deps, request, 'account');
   if (access.kind !== 'ok') return access;
   const { account } = access.data;
   return ok({
     account,
-    unseenNotifications: countUnseenNotifications(deps.db, account.id),
+    unseenNotifications: await countUnseenNotifications(storeOf(deps), account.id),
     isModerator: account.role === 'moderator' || account.role === 'administrator',
     isAdministrator: account.role === 'administrator',
   });
@@ -36,18 +37,18 @@ export interface NotificationView {
   seen: boolean;
 }
 
-export function loadNotifications(deps: SiteDeps, request: Request): PageOutcome<{ notifications: NotificationView[] }> {
+export async function loadNotifications(deps: SiteDeps, request: Request): Promise<PageOutcome<{ notifications: NotificationView[] }>> {
   const access = requireAccess(deps, request, 'account');
   if (access.kind !== 'ok') return access;
-  const db = deps.db;
+  const store = storeOf(deps);
   const { account } = access.data;
-  const notifications = listNotifications(db, account.id).map((n) => ({
+  const notifications = (await listNotifications(store, account.id)).map((n) => ({
     id: n.id,
     message: notificationMessage(n.type, n.extra_info),
     created_at: n.created_at,
     seen: n.is_seen,
   }));
-  markNotificationsSeen(db, account.id);
+  await markNotificationsSeen(store, account.id);
   return ok({ notifications });
 }
 

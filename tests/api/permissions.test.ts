@@ -17,6 +17,7 @@ import { upsertCreator } from '@api/data/creators.ts';
 import { upsertPost } from '@api/data/posts.ts';
 import { addFavoriteCreator, addFavoritePost } from '@api/data/favorites.ts';
 import { createNotification } from '@api/data/notifications.ts';
+import { sqliteStore } from '@api/data/store.ts';
 import { createLinkRequest } from '@api/data/links.ts';
 import { ROUTE_COVERAGE } from './route-coverage.ts';
 import { apiPaths } from '@shared/api-paths.ts';
@@ -58,7 +59,7 @@ let app: ReturnType<typeof createApp>;
 const cookies = new Map<Role | 'guest', string | undefined>();
 const signedIn = new Map<Role | 'guest', Account>();
 
-beforeAll(() => {
+beforeAll(async () => {
   temp = tempDb();
   const { db } = temp;
   app = createApp({ db, config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
@@ -75,7 +76,11 @@ beforeAll(() => {
   upsertCreator(db, { service: 'patreon', id: '2', name: 'Two' });
   upsertPost(db, { service: 'patreon', user: '1', id: '1', title: 'Post one' });
   addFavoriteCreator(db, accounts[0].id, 'patreon', '1');
-  createNotification(db, { account_id: accounts[0].id, type: 1, extra_info: { old_role: 'consumer', new_role: 'consumer' } });
+  await createNotification(sqliteStore(db), {
+    account_id: accounts[0].id,
+    type: 1,
+    extra_info: { old_role: 'consumer', new_role: 'consumer' },
+  });
   createLinkRequest(db, {
     from_service: 'patreon',
     from_id: '1',
@@ -94,7 +99,11 @@ describe("another account's resources", () => {
     const other = signIn(temp.db, { username: 'other' });
     addFavoriteCreator(temp.db, owner.account.id, 'patreon', '2');
     addFavoritePost(temp.db, owner.account.id, 'patreon', '1', '1');
-    createNotification(temp.db, { account_id: owner.account.id, type: 1, extra_info: { old_role: 'consumer', new_role: 'moderator' } });
+    await createNotification(sqliteStore(temp.db), {
+      account_id: owner.account.id,
+      type: 1,
+      extra_info: { old_role: 'consumer', new_role: 'moderator' },
+    });
     const as = (session: typeof owner, method: 'get' | 'delete', url: string) => request(app)[method](url).set('Cookie', session.cookie);
 
     expect((await as(other, 'get', '/api/v1/account/favorites?type=artist')).body).toEqual([]);

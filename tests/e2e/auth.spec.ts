@@ -7,6 +7,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { createAccount, type Role } from '@api/data/accounts.ts';
 import { openDatabase } from '@api/data/db.ts';
 import { createNotification } from '@api/data/notifications.ts';
+import { sqliteStore } from '@api/data/store.ts';
 import { hashPassword } from '@api/auth/passwords.ts';
 import { E2E_PORT } from '../../playwright.config.ts';
 import { E2E_DB_FILE, e2eRow, readE2eDb } from './e2e-db.ts';
@@ -120,7 +121,7 @@ test('the account overview shows role sections and notifications are marked seen
   const admin = await createE2eAccount('administrator');
   const db = openDatabase(E2E_DB_FILE);
   try {
-    createNotification(db, { account_id: admin.id, type: 1, extra_info: { old_role: 'moderator', new_role: 'administrator' } });
+    await createNotification(sqliteStore(db), { account_id: admin.id, type: 1, extra_info: { old_role: 'moderator', new_role: 'administrator' } });
   } finally {
     db.close();
   }

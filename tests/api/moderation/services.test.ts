@@ -88,12 +88,12 @@ describe('link requests', () => {
 });
 
 describe('role changes', () => {
-  it('gives the consumer or moderator role, never to an administrator or oneself', () => {
+  it('gives the consumer or moderator role, never to an administrator or oneself', async () => {
     const admin = signIn(t.db, { role: 'administrator' }).account;
     const other = signIn(t.db, { role: 'administrator' }).account;
     const target = signIn(t.db).account;
     const before = lines();
-    expect(changeAccountRole(t.db, target.id, 'moderator', admin).role).toBe('moderator');
+    expect((await changeAccountRole(t.db, target.id, 'moderator', admin)).role).toBe('moderator');
     expect(getAccount(t.db, target.id)!.role).toBe('moderator');
     expect(lines()).toBe(before + 1);
     expect(lastLine()).toMatchObject({
@@ -104,18 +104,18 @@ describe('role changes', () => {
       reason: null,
       details: { old_role: 'consumer', new_role: 'moderator' },
     });
-    expect(() => changeAccountRole(t.db, target.id, 'administrator', admin)).toThrow('Invalid account role.');
-    expect(() => changeAccountRole(t.db, admin.id, 'consumer', admin)).toThrow(ACCOUNT_MESSAGES.ownRole);
-    expect(() => changeAccountRole(t.db, other.id, 'consumer', admin)).toThrow(ACCOUNT_MESSAGES.administratorRole);
-    expect(() => changeAccountRole(t.db, 999999, 'consumer', admin)).toThrow(ACCOUNT_MESSAGES.notFound);
+    await expect(changeAccountRole(t.db, target.id, 'administrator', admin)).rejects.toThrow('Invalid account role.');
+    await expect(changeAccountRole(t.db, admin.id, 'consumer', admin)).rejects.toThrow(ACCOUNT_MESSAGES.ownRole);
+    await expect(changeAccountRole(t.db, other.id, 'consumer', admin)).rejects.toThrow(ACCOUNT_MESSAGES.administratorRole);
+    await expect(changeAccountRole(t.db, 999999, 'consumer', admin)).rejects.toThrow(ACCOUNT_MESSAGES.notFound);
     expect(lines()).toBe(before + 1);
   });
 
-  it('writes no line when the account already has the role', () => {
+  it('writes no line when the account already has the role', async () => {
     const admin = signIn(t.db, { role: 'administrator' }).account;
     const target = signIn(t.db, { role: 'moderator' }).account;
     const before = lines();
-    expect(changeAccountRole(t.db, target.id, 'moderator', admin).role).toBe('moderator');
+    expect((await changeAccountRole(t.db, target.id, 'moderator', admin)).role).toBe('moderator');
     expect(lines()).toBe(before);
   });
 });

@@ -8,6 +8,7 @@ import { createApp } from '@api/app.ts';
 import { getAccount } from '@api/data/accounts.ts';
 import { countAudit, listAudit } from '@api/data/audit-log.ts';
 import { listNotifications } from '@api/data/notifications.ts';
+import { sqliteStore } from '@api/data/store.ts';
 import { ACCOUNT_MESSAGES } from '@api/moderation/account-roles.ts';
 import { readConfig } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
@@ -102,7 +103,7 @@ describe('account administration', () => {
         details: { old_role: 'consumer', new_role: 'moderator' },
       }),
     ]);
-    const notes = listNotifications(t.db, target.account.id);
+    const notes = await listNotifications(sqliteStore(t.db), target.account.id);
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatchObject({ type: 1, extra_info: { old_role: 'consumer', new_role: 'moderator' }, is_seen: false });
     // The new role takes effect at once for the existing session.
@@ -113,7 +114,10 @@ describe('account administration', () => {
       .set('Cookie', admin.cookie)
       .send({ type: 'x', data: { role: 'consumer' } });
     expect(back.body.data.role).toBe('consumer');
-    expect(listNotifications(t.db, target.account.id)[0].extra_info).toEqual({ old_role: 'moderator', new_role: 'consumer' });
+    expect((await listNotifications(sqliteStore(t.db), target.account.id))[0].extra_info).toEqual({
+      old_role: 'moderator',
+      new_role: 'consumer',
+    });
   });
 
   it("refuses other roles, administrators, one's own role and unknown accounts, changing nothing", async () => {
@@ -134,8 +138,8 @@ describe('account administration', () => {
     expect(getAccount(t.db, target.account.id)!.role).toBe('consumer');
     expect(getAccount(t.db, other.account.id)!.role).toBe('administrator');
     expect(getAccount(t.db, admin.account.id)!.role).toBe('administrator');
-    expect(listNotifications(t.db, target.account.id)).toEqual([]);
-    expect(listNotifications(t.db, other.account.id)).toEqual([]);
+    expect(await listNotifications(sqliteStore(t.db), target.account.id)).toEqual([]);
+    expect(await listNotifications(sqliteStore(t.db), other.account.id)).toEqual([]);
   });
 
   it('refuses a cross-site role change (CSRF)', async () => {

@@ -13,6 +13,7 @@ import { createAccount } from '@api/data/accounts.ts';
 import { createSession } from '@api/data/sessions.ts';
 import { upsertCreator } from '@api/data/creators.ts';
 import { createNotification } from '@api/data/notifications.ts';
+import { sqliteStore } from '@api/data/store.ts';
 import { hashPassword } from '@api/auth/passwords.ts';
 import { RATE_LIMIT_MESSAGES } from '@api/auth/rate-limits.ts';
 import { hashSessionToken } from '@api/http/session.ts';
@@ -376,8 +377,12 @@ describe('GET /api/v1/account and /api/v1/account/notifications', () => {
   it('answers the account with its unseen notification count; notifications are marked seen once read', async () => {
     const created = (await register('notified')).body as { id: number };
     const { header } = sessionCookie(await login('notified', 'password1'));
-    createNotification(t.db, { account_id: created.id, type: 1, extra_info: { old_role: 'consumer', new_role: 'moderator' } });
-    createNotification(t.db, { account_id: created.id, type: 7, extra_info: null });
+    await createNotification(sqliteStore(t.db), {
+      account_id: created.id,
+      type: 1,
+      extra_info: { old_role: 'consumer', new_role: 'moderator' },
+    });
+    await createNotification(sqliteStore(t.db), { account_id: created.id, type: 7, extra_info: null });
     const me = await call('get', '/api/v1/account', { cookie: header });
     expect(me.body).toEqual({
       props: {
@@ -406,7 +411,11 @@ describe('GET /api/v1/account and /api/v1/account/notifications', () => {
 
   it("shows only the caller's own notifications", async () => {
     const other = (await register('bystander')).body as { id: number };
-    createNotification(t.db, { account_id: other.id, type: 1, extra_info: { old_role: 'consumer', new_role: 'moderator' } });
+    await createNotification(sqliteStore(t.db), {
+      account_id: other.id,
+      type: 1,
+      extra_info: { old_role: 'consumer', new_role: 'moderator' },
+    });
     const { header } = sessionCookie(await register('snooper'));
     const res = await call('get', '/api/v1/account/notifications', { cookie: header });
     expect(res.body.props.notifications).toEqual([]);
