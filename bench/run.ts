@@ -1,5 +1,5 @@
 /**
- * `npm run bench [rebuild|render|serve|files|search|pages|login|import|chat|paging|similar]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
+ * `npm run bench [rebuild|render|serve|files|search|pages|login|import|chat|paging|similar|api-posts]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
  * Archives are seeded once into bench/.data and reused; results go to bench/results/*.json.
  */
 import { ensureBuild } from '../scripts/lib/build.ts';
@@ -13,6 +13,7 @@ import { chatBenchmark } from './chat.ts';
 import { importBenchmark } from './import.ts';
 import { importersBenchmark } from './importers.ts';
 import { pagingBenchmark } from './paging.ts';
+import { apiPostsBenchmark } from './api-posts.ts';
 
 const which = process.argv[2] ?? 'all';
 await ensureBuild((line) => console.error(line));
@@ -59,6 +60,8 @@ const targets: Record<string, [string, () => Promise<unknown>]> = {
   import: ['import', async () => ({ patreon: await importBenchmark(), importers: await importersBenchmark() })],
   // Offset against cursor (keyset) pages of a 200,000-post creator and the global list at deep positions.
   paging: ['paging', async () => pagingBenchmark()],
+  // A creator's posts through the API against a bare server answering the same JSON (the store move's budget).
+  'api-posts': ['api-posts', apiPostsBenchmark],
 };
 
 for (const [target, [resultName, run]] of Object.entries(targets)) {
