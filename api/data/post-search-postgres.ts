@@ -120,23 +120,30 @@ export async function searchPostsPostgres(store: Store, options: SearchOptions):
     where.push(sql`p.seq > (SELECT coalesce(max(seq), 0) FROM posts) - ${LONE_LETTER_SCAN_POSTS}`);
     order = sql`p.seq DESC`;
   }
-  if (text.length > 0) where.push(sql`p.seq IN (SELECT s.seq FROM post_search s WHERE ${and(text)})`);
+  // When a tag leads, the conditions name post_tags' copy of the post's key, so the count reads post_tags
+  // alone (its foreign key guarantees the post): joined, PostgreSQL hashes the whole posts table.
+  const tagLed = tags.length > 0;
+  const [seq, service, user, id] = tagLed
+    ? [sql`t.post_seq`, sql`t.service`, sql`t."user"`, sql`t.post_id`]
+    : [sql`p.seq`, sql`p.service`, sql`p."user"`, sql`p.id`];
+  if (text.length > 0) where.push(sql`${seq} IN (SELECT s.seq FROM post_search s WHERE ${and(text)})`);
   for (const tag of restTags) {
     where.push(
-      sql`EXISTS (SELECT 1 FROM post_tags t2 WHERE t2.service = p.service AND t2."user" = p."user" AND t2.post_id = p.id AND t2.tag = ${tag})`,
+      sql`EXISTS (SELECT 1 FROM post_tags t2 WHERE t2.service = ${service} AND t2."user" = ${user} AND t2.post_id = ${id} AND t2.tag = ${tag})`,
     );
   }
   for (const letter of loneLetters) {
     const pattern = likeContains(letter);
     where.push(sql`(p.title ILIKE ${pattern} OR p.content ILIKE ${pattern})`);
   }
-  const page = pageAfter(tags.length > 0 ? 't' : 'p', cursor);
+  const page = pageAfter(tagLed ? 't' : 'p', cursor);
   const pageWhere = page ? [...where, page] : where;
   const posts = await summaries(
     store,
     sql`SELECT ${COLUMNS} FROM ${from} WHERE ${and(pageWhere)} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
   );
-  const count = await countOf(store, sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${and(where)} LIMIT ${countLimit}) c`);
+  const countFrom = tagLed && loneLetters.length === 0 ? sql`post_tags t` : from;
+  const count = await countOf(store, sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${countFrom} WHERE ${and(where)} LIMIT ${countLimit}) c`);
   return result(posts, count);
 }
 

@@ -58,7 +58,6 @@ const CASES: Case[] = [
   // Single words of three or more characters (trigram text).
   { name: 'one word', options: q('sketch') },
   { name: 'one word, capitalised', options: q('Weekly') },
-  { name: 'one longer word', options: q('lighthouse') },
   { name: 'one word in the content', options: q('support') },
   // Two words: both must match.
   { name: 'two words', options: q('robot cat') },
@@ -113,6 +112,7 @@ const CASES: Case[] = [
   { name: 'one tag', options: () => ({ tag: 'sketch' }) },
   { name: 'two tags', options: () => ({ tag: ['cat', 'Café'] }) },
   { name: 'a tag and a word', options: () => ({ tag: 'cat', q: 'th' }) },
+  { name: 'a tag and a lone letter, after a cursor', options: () => afterFirstPage({ tag: 'sketch', q: 'a', limit: 5 }) },
   // One creator: alone, with words, with a tag, with both.
   { name: 'a creator alone', options: mine({}) },
   { name: 'a creator and a word', options: mine({ q: 'ca' }) },
