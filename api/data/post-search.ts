@@ -53,20 +53,34 @@ const MAX_SEARCH_WORDS = 8;
 const MAX_SEARCH_TAGS = 8;
 
 /**
+ * The words of a query as both engines search them: `long` (3+ characters, substrings anywhere),
+ * `short` (1-2 characters with a short-word term, shortWordTerm) and `ignored` (lone letters outside CJK).
+ */
+export function searchQueryWords(q: string): { long: string[]; short: string[]; ignored: string[] } {
+  const words = q.trim().split(/\s+/).filter(Boolean).slice(0, MAX_SEARCH_WORDS);
+  const long = words.filter((w) => Array.from(w).length >= 3);
+  const short: string[] = [];
+  const ignored: string[] = [];
+  for (const word of words.filter((w) => Array.from(w).length < 3)) {
+    if (shortWordTerm(word)) short.push(word);
+    else ignored.push(word);
+  }
+  return { long, short, ignored };
+}
+
+/** The tags a search asks for (a post must carry all of them): empty ones dropped, at most MAX_SEARCH_TAGS. */
+export function searchTags(tag: SearchOptions['tag']): string[] {
+  return (Array.isArray(tag) ? tag : tag ? [tag] : []).filter((t) => t !== '').slice(0, MAX_SEARCH_TAGS);
+}
+
+/**
  * Splits a query into trigram words (3+ characters, substrings anywhere: `ftsQuery`), short words
  * (posts_words terms: `wordsQuery`), and lone letters outside CJK that match too much to search on
  * (`ignored`).
  */
 export function splitSearchQuery(q: string): { ftsQuery: string | null; wordsQuery: string | null; ignored: string[] } {
-  const words = q.trim().split(/\s+/).filter(Boolean).slice(0, MAX_SEARCH_WORDS);
-  const long = words.filter((w) => Array.from(w).length >= 3);
-  const terms: string[] = [];
-  const ignored: string[] = [];
-  for (const word of words.filter((w) => Array.from(w).length < 3)) {
-    const term = shortWordTerm(word);
-    if (term) terms.push(term);
-    else ignored.push(word);
-  }
+  const { long, short, ignored } = searchQueryWords(q);
+  const terms = short.map((word) => shortWordTerm(word)!);
   return {
     ftsQuery: long.length ? long.map((w) => `"${w.replace(/"/g, '""')}"`).join(' ') : null,
     wordsQuery: terms.length ? terms.join(' ') : null,
@@ -84,9 +98,7 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
   const cursor = options.service && options.user ? options.creatorAfter : options.archiveAfter;
   const offset = cursor ? 0 : (options.offset ?? 0);
   const limit = options.limit ?? PAGE_SIZE;
-  const tags = (Array.isArray(options.tag) ? options.tag : options.tag ? [options.tag] : [])
-    .filter((t) => t !== '')
-    .slice(0, MAX_SEARCH_TAGS);
+  const tags = searchTags(options.tag);
   const { ftsQuery, wordsQuery, ignored } = options.q ? splitSearchQuery(options.q) : { ftsQuery: null, wordsQuery: null, ignored: [] };
   const creator = options.service && options.user ? { service: options.service, user: options.user } : null;
   const countLimit = options.countLimit ?? SEARCH_COUNT_LIMIT;

@@ -71,8 +71,28 @@ export function shortWordTokens(title: string, text: string): string[] {
  * CJK, which would match nearly everything and is left out of the search.
  */
 export function shortWordTerm(word: string): string | null {
-  if (CJK_ONLY.test(word)) return `"${word}"`;
+  const term = shortWordLookup(word);
+  return term && `"${term.token}"${term.prefix ? '*' : ''}`;
+}
+
+/** What a short query word looks up: the whole CJK word, or its letters and digits as a prefix; null for a lone letter. */
+function shortWordLookup(word: string): { token: string; prefix: boolean } | null {
+  if (CJK_ONLY.test(word)) return { token: word, prefix: false };
   const bare = word.replace(NOT_WORD, '');
   if (Array.from(bare).length < 2) return null;
-  return `"${bare}"*`;
+  return { token: bare, prefix: true };
+}
+
+/**
+ * The tsquery term of post_search.words (PostgreSQL) for a query word of one or two characters: the
+ * posts_words term of shortWordTerm, folded here as unicode61 folds FTS5's query terms and as
+ * shortWordTokens folds the text (lower case, Latin diacritics removed), then quoted: `'森の'` exact,
+ * `'ca':*` a prefix; null where shortWordTerm is null. Cast with `::tsquery`, never parsed by a
+ * text-search configuration.
+ */
+export function shortWordTsqueryTerm(word: string): string | null {
+  const term = shortWordLookup(word);
+  if (!term) return null;
+  const quoted = `'${withoutDiacritics(simpleLowerCase(term.token)).replace(/['\\]/g, (c) => `\\${c}`)}'`;
+  return term.prefix ? `${quoted}:*` : quoted;
 }

@@ -1,0 +1,190 @@
+/**
+ * Post search on PostgreSQL: searchPosts' contract and answers (post-search.ts) over post_search, the
+ * table PostgreSQL has instead of SQLite's two FTS5 indexes (docs/decisions.md, "Search on PostgreSQL").
+ *
+ * - A word of three or more characters: `search_text ILIKE '%word%'` (wildcards escaped), one condition
+ *   per word, all must hold (FTS5's implicit AND); the pg_trgm GIN index finds the candidates.
+ * - Words of one or two characters: one tsquery of their terms ANDed (`'ca':* & '夜'`), folded as the
+ *   short-word tokens were (shortWordTsqueryTerm), over `words` and its GIN index.
+ * - Lone letters alone: ILIKE on the newest posts' title and content, which are COLLATE "C", so the case
+ *   of ASCII letters only is ignored, as SQLite's LIKE does.
+ * - Orders are SQLite's: NULL sorts lowest there, so `published DESC` is `published DESC NULLS LAST` here.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { Store } from './store.ts';
+import { likeContains } from './util.ts';
+import { shortWordTsqueryTerm } from './search-words.ts';
+import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './post-rows.ts';
+import {
+  LONE_LETTER_SCAN_POSTS,
+  SEARCH_COUNT_LIMIT,
+  searchQueryWords,
+  searchTags,
+  type SearchOptions,
+  type SearchResult,
+} from './post-search.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
+import type { ArchiveCursor, CreatorCursor } from '@shared/cursor.ts';
+import type { PostSummary } from '@shared/shapes/posts.ts';
+
+type Fragment = RawBuilder<unknown>;
+
+const COLUMNS = sql.raw(SUMMARY_COLUMNS);
+
+/** Summaries of a query selecting SUMMARY_COLUMNS. */
+async function summaries(store: Store, query: Fragment): Promise<PostSummary[]> {
+  const { rows } = await sql<SummaryRow>`${query}`.execute(store.k);
+  return rows.map(toSummary);
+}
+
+/** The `n` of a `SELECT count(*) AS n` query. */
+async function countOf(store: Store, query: Fragment): Promise<number> {
+  const { rows } = await sql<{ n: number }>`${query}`.execute(store.k);
+  return Number(rows[0]?.n ?? 0);
+}
+
+function and(conditions: Fragment[]): Fragment {
+  return sql.join(conditions, sql` AND `);
+}
+
+/**
+ * Post search on PostgreSQL (store.engine 'postgres'): the same posts in the same order, the same
+ * count and capped flag as searchPosts gives on SQLite for the same archive and options.
+ */
+export async function searchPostsPostgres(store: Store, options: SearchOptions): Promise<SearchResult> {
+  if (store.engine !== 'postgres') throw new Error(`searchPostsPostgres needs a PostgreSQL store, not ${store.engine}`);
+  const creator = options.service && options.user ? { service: options.service, user: options.user } : null;
+  const cursor = creator ? options.creatorAfter : options.archiveAfter;
+  const offset = cursor ? 0 : (options.offset ?? 0);
+  const limit = options.limit ?? PAGE_SIZE;
+  const tags = searchTags(options.tag);
+  const words = options.q ? searchQueryWords(options.q) : { long: [], short: [], ignored: [] };
+  const countLimit = options.countLimit ?? SEARCH_COUNT_LIMIT;
+  const text: Fragment[] = words.long.map((word) => sql`s.search_text ILIKE ${likeContains(word)}`);
+  if (words.short.length > 0) {
+    const tsquery = words.short.map((word) => shortWordTsqueryTerm(word)!).join(' & ');
+    text.push(sql`s.words @@ ${tsquery}::tsquery`);
+  }
+  // Only lone letters were typed: nothing an index can answer, so look for them in the newest posts.
+  const loneLetters = text.length === 0 ? words.ignored : [];
+  const result = (posts: PostSummary[], count: number): SearchResult => ({
+    posts,
+    count,
+    true_count: count,
+    capped: count >= countLimit,
+  });
+
+  if (text.length === 0 && loneLetters.length === 0 && tags.length === 0) {
+    return creator
+      ? listCreator(store, creator, offset, limit, options.creatorAfter)
+      : listRecent(store, offset, limit, options.archiveAfter);
+  }
+
+  // Fast path: global text search only, newest first from post_search's seq (LIMIT inside), then the join.
+  if (!creator && tags.length === 0 && loneLetters.length === 0) {
+    const below = options.archiveAfter ? sql` AND s.seq < ${options.archiveAfter.seq}` : sql``;
+    const posts = await summaries(
+      store,
+      sql`SELECT ${COLUMNS}
+            FROM (SELECT s.seq FROM post_search s WHERE ${and(text)}${below} ORDER BY s.seq DESC LIMIT ${limit} OFFSET ${offset}) f
+            JOIN posts p ON p.seq = f.seq
+           ORDER BY p.seq DESC`,
+    );
+    const count = await countOf(
+      store,
+      sql`SELECT count(*) AS n FROM (SELECT 1 FROM post_search s WHERE ${and(text)} LIMIT ${countLimit}) c`,
+    );
+    return result(posts, count);
+  }
+
+  const where: Fragment[] = [];
+  let from: Fragment;
+  let order: Fragment;
+  let restTags = tags;
+  if (creator && tags.length > 0) {
+    from = sql`post_tags t JOIN posts p ON p.service = t.service AND p."user" = t."user" AND p.id = t.post_id`;
+    where.push(sql`t.service = ${creator.service}`, sql`t."user" = ${creator.user}`, sql`t.tag = ${tags[0]}`);
+    order = sql`t.published DESC NULLS LAST, t.post_id DESC`;
+    restTags = tags.slice(1);
+  } else if (creator) {
+    from = sql`posts p`;
+    where.push(sql`p.service = ${creator.service}`, sql`p."user" = ${creator.user}`);
+    order = sql`p.published DESC NULLS LAST, p.id DESC`;
+  } else if (tags.length > 0) {
+    from = sql`post_tags t JOIN posts p ON p.seq = t.post_seq`;
+    where.push(sql`t.tag = ${tags[0]}`);
+    order = sql`t.post_seq DESC`;
+    restTags = tags.slice(1);
+  } else {
+    from = sql`posts p`;
+    where.push(sql`p.seq > (SELECT coalesce(max(seq), 0) FROM posts) - ${LONE_LETTER_SCAN_POSTS}`);
+    order = sql`p.seq DESC`;
+  }
+  // When a tag leads, the conditions name post_tags' copy of the post's key, so the count reads post_tags
+  // alone (its foreign key guarantees the post): joined, PostgreSQL hashes the whole posts table.
+  const tagLed = tags.length > 0;
+  const [seq, service, user, id] = tagLed
+    ? [sql`t.post_seq`, sql`t.service`, sql`t."user"`, sql`t.post_id`]
+    : [sql`p.seq`, sql`p.service`, sql`p."user"`, sql`p.id`];
+  if (text.length > 0) where.push(sql`${seq} IN (SELECT s.seq FROM post_search s WHERE ${and(text)})`);
+  for (const tag of restTags) {
+    where.push(
+      sql`EXISTS (SELECT 1 FROM post_tags t2 WHERE t2.service = ${service} AND t2."user" = ${user} AND t2.post_id = ${id} AND t2.tag = ${tag})`,
+    );
+  }
+  for (const letter of loneLetters) {
+    const pattern = likeContains(letter);
+    where.push(sql`(p.title ILIKE ${pattern} OR p.content ILIKE ${pattern})`);
+  }
+  const page = pageAfter(tagLed ? 't' : 'p', cursor);
+  const pageWhere = page ? [...where, page] : where;
+  const posts = await summaries(
+    store,
+    sql`SELECT ${COLUMNS} FROM ${from} WHERE ${and(pageWhere)} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+  );
+  const countFrom = tagLed && loneLetters.length === 0 ? sql`post_tags t` : from;
+  const count = await countOf(store, sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${countFrom} WHERE ${and(where)} LIMIT ${countLimit}) c`);
+  return result(posts, count);
+}
+
+/** No words and no tags, one creator: listCreatorPosts and countCreatorPosts (posts.ts) on PostgreSQL. */
+async function listCreator(
+  store: Store,
+  creator: { service: string; user: string },
+  offset: number,
+  limit: number,
+  after: CreatorCursor | undefined,
+): Promise<SearchResult> {
+  const page = pageAfter('p', after);
+  const posts = await summaries(
+    store,
+    sql`SELECT ${COLUMNS} FROM posts p WHERE p.service = ${creator.service} AND p."user" = ${creator.user}${page ? sql` AND ${page}` : sql``}
+         ORDER BY p.published DESC NULLS LAST, p.id DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
+  const count = await countOf(store, sql`SELECT count(*) AS n FROM posts WHERE service = ${creator.service} AND "user" = ${creator.user}`);
+  return { posts, count, true_count: count, capped: false };
+}
+
+/** No words, no tags, no creator: listRecentPosts and countPosts (posts.ts) on PostgreSQL. */
+async function listRecent(store: Store, offset: number, limit: number, after: ArchiveCursor | undefined): Promise<SearchResult> {
+  const below = after ? sql`WHERE (p.added, p.seq) < (${after.added}, ${after.seq})` : sql``;
+  const posts = await summaries(
+    store,
+    sql`SELECT ${COLUMNS} FROM posts p ${below} ORDER BY p.added DESC, p.seq DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
+  const count = await countOf(store, sql`SELECT count(*) AS n FROM posts`);
+  return { posts, count, true_count: count, capped: false };
+}
+
+/**
+ * The condition of a page after a cursor, in the search's order (searchPosts' pageAfter): a creator's
+ * (published DESC, id DESC, undated last; `t` is post_tags when a tag leads the search) or the archive's
+ * (seq DESC). A row comparison with a NULL published is NULL, hence the explicit undated branch.
+ */
+function pageAfter(alias: 'p' | 't', cursor: CreatorCursor | ArchiveCursor | undefined): Fragment | null {
+  if (!cursor) return null;
+  if ('seq' in cursor) return alias === 't' ? sql`t.post_seq < ${cursor.seq}` : sql`p.seq < ${cursor.seq}`;
+  const [published, id] = alias === 't' ? [sql`t.published`, sql`t.post_id`] : [sql`p.published`, sql`p.id`];
+  if (cursor.published === null) return sql`(${published} IS NULL AND ${id} < ${cursor.id})`;
+  return sql`((${published}, ${id}) < (${cursor.published}, ${cursor.id}) OR ${published} IS NULL)`;
+}
