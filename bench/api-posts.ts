@@ -36,7 +36,13 @@ export async function apiPostsBenchmark() {
       const bare = await startBare(file, BARE_PORT, 'application/json');
       try {
         const baseline = await load(`http://127.0.0.1:${BARE_PORT}/`);
-        results.push({ url, creatorPosts: creator.posts, trove, bare: baseline, ratio: trove.requestsPerSecond / baseline.requestsPerSecond });
+        results.push({
+          url,
+          creatorPosts: creator.posts,
+          trove,
+          bare: baseline,
+          ratio: trove.requestsPerSecond / baseline.requestsPerSecond,
+        });
       } finally {
         await stop(bare);
       }

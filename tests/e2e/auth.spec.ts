@@ -121,7 +121,11 @@ test('the account overview shows role sections and notifications are marked seen
   const admin = await createE2eAccount('administrator');
   const db = openDatabase(E2E_DB_FILE);
   try {
-    await createNotification(sqliteStore(db), { account_id: admin.id, type: 1, extra_info: { old_role: 'moderator', new_role: 'administrator' } });
+    await createNotification(sqliteStore(db), {
+      account_id: admin.id,
+      type: 1,
+      extra_info: { old_role: 'moderator', new_role: 'administrator' },
+    });
   } finally {
     db.close();
   }

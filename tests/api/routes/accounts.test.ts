@@ -374,15 +374,13 @@ describe('POST /api/v1/authentication/logout', () => {
 });
 
 describe('GET /api/v1/account and /api/v1/account/notifications', () => {
+  const notify = (account_id: number, type: number, extra_info: Record<string, string> | null) =>
+    createNotification(sqliteStore(t.db), { account_id, type, extra_info });
   it('answers the account with its unseen notification count; notifications are marked seen once read', async () => {
     const created = (await register('notified')).body as { id: number };
     const { header } = sessionCookie(await login('notified', 'password1'));
-    await createNotification(sqliteStore(t.db), {
-      account_id: created.id,
-      type: 1,
-      extra_info: { old_role: 'consumer', new_role: 'moderator' },
-    });
-    await createNotification(sqliteStore(t.db), { account_id: created.id, type: 7, extra_info: null });
+    await notify(created.id, 1, { old_role: 'consumer', new_role: 'moderator' });
+    await notify(created.id, 7, null);
     const me = await call('get', '/api/v1/account', { cookie: header });
     expect(me.body).toEqual({
       props: {
@@ -411,11 +409,7 @@ describe('GET /api/v1/account and /api/v1/account/notifications', () => {
 
   it("shows only the caller's own notifications", async () => {
     const other = (await register('bystander')).body as { id: number };
-    await createNotification(sqliteStore(t.db), {
-      account_id: other.id,
-      type: 1,
-      extra_info: { old_role: 'consumer', new_role: 'moderator' },
-    });
+    await notify(other.id, 1, { old_role: 'consumer', new_role: 'moderator' });
     const { header } = sessionCookie(await register('snooper'));
     const res = await call('get', '/api/v1/account/notifications', { cookie: header });
     expect(res.body.props.notifications).toEqual([]);
