@@ -78,19 +78,40 @@ export function copyableTables(db: Db): TableInfo[] {
   });
 }
 
-async function insertBatch(client: pg.PoolClient, table: TableInfo, rows: Record<string, unknown>[]): Promise<void> {
-  const values: unknown[] = [];
-  const tuples = rows.map((row) => {
-    const slots = table.columns.map((column) => {
-      values.push(row[column]);
-      return `$${values.length}`;
-    });
-    return `(${slots.join(', ')})`;
-  });
-  await client.query(
-    `INSERT INTO ${quote(table.name)} (${table.columns.map(quote).join(', ')}) OVERRIDING SYSTEM VALUE VALUES ${tuples.join(', ')}`,
-    values,
-  );
+/**
+ * Inserts rows (values in column order) with `head` ("INSERT INTO t (a, b)") in multi-row statements of
+ * at most batchRows rows; `tuple` writes one row's placeholders (plain by default). @returns rows written
+ */
+async function insertAll(
+  client: pg.PoolClient,
+  head: string,
+  rows: Iterable<unknown[]>,
+  options: { batchRows: number; onRows: (done: number) => void; tuple?: (slots: string[]) => string },
+): Promise<number> {
+  const tuple = options.tuple ?? ((slots: string[]) => `(${slots.join(', ')})`);
+  let batch: unknown[][] = [];
+  let done = 0;
+  const flush = async () => {
+    const values: unknown[] = [];
+    const tuples = batch.map((row) =>
+      tuple(
+        row.map((value) => {
+          values.push(value);
+          return `$${values.length}`;
+        }),
+      ),
+    );
+    await client.query(`${head} VALUES ${tuples.join(', ')}`, values);
+    done += batch.length;
+    batch = [];
+    options.onRows(done);
+  };
+  for (const row of rows) {
+    batch.push(row);
+    if (batch.length >= options.batchRows) await flush();
+  }
+  if (batch.length > 0) await flush();
+  return done;
 }
 
 /** The tables of the target that already hold rows (an archive is there). */
@@ -110,32 +131,22 @@ const SEARCH_BATCH_ROWS = 500;
 async function fillSearch(db: Db, client: pg.PoolClient, hooks: CopyHooks): Promise<number> {
   const total = (db.prepare('SELECT count(*) AS n FROM posts').get() as { n: number }).n;
   hooks.onTable?.(SEARCH_TABLE, total);
-  let done = 0;
-  let batch: unknown[][] = [];
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const values: unknown[] = [];
-    const tuples = batch.map((row) => {
-      values.push(...row);
-      const n = values.length;
-      return `($${n - 2}, $${n - 1}, array_to_tsvector($${n}::text[]))`;
-    });
-    await client.query(`INSERT INTO ${SEARCH_TABLE} (seq, search_text, words) VALUES ${tuples.join(', ')}`, values);
-    done += batch.length;
-    batch = [];
-    hooks.onRows?.(SEARCH_TABLE, done);
-  };
-  for (const post of db.prepare('SELECT seq, title, content FROM posts ORDER BY seq').iterate() as Iterable<{
+  const posts = db.prepare('SELECT seq, title, content FROM posts ORDER BY seq').iterate() as Iterable<{
     seq: number;
     title: string;
     content: string;
-  }>) {
-    const row = postgresSearchRow(post.title, post.content);
-    batch.push([post.seq, row.search_text, row.words]);
-    if (batch.length >= SEARCH_BATCH_ROWS) await flush();
+  }>;
+  function* rows(): Generator<unknown[]> {
+    for (const post of posts) {
+      const row = postgresSearchRow(post.title, post.content);
+      yield [post.seq, row.search_text, row.words];
+    }
   }
-  await flush();
-  return done;
+  return insertAll(client, `INSERT INTO ${SEARCH_TABLE} (seq, search_text, words)`, rows(), {
+    batchRows: SEARCH_BATCH_ROWS,
+    onRows: (done) => hooks.onRows?.(SEARCH_TABLE, done),
+    tuple: ([seq, text, words]) => `(${seq}, ${text}, array_to_tsvector(${words}::text[]))`,
+  });
 }
 
 export async function copyToPostgres(db: Db, pool: pg.Pool, hooks: CopyHooks = {}): Promise<CopySummary> {
@@ -156,23 +167,17 @@ export async function copyToPostgres(db: Db, pool: pg.Pool, hooks: CopyHooks = {
       hooks.onTable?.(table.name, total);
       // What the triggers wrote while the other tables were copied gives way to the source's rows.
       if (FILLED_BY_TRIGGERS.has(table.name)) await client.query(`DELETE FROM ${quote(table.name)}`);
-      const batchRows = Math.max(1, Math.min(MAX_BATCH_ROWS, Math.floor(MAX_PARAMETERS / table.columns.length)));
-      let batch: Record<string, unknown>[] = [];
-      let done = 0;
-      const read = db.prepare(`SELECT ${table.columns.map(quote).join(', ')} FROM ${quote(table.name)} ORDER BY ${table.order}`);
-      for (const row of read.iterate() as Iterable<Record<string, unknown>>) {
-        batch.push(row);
-        if (batch.length < batchRows) continue;
-        await insertBatch(client, table, batch);
-        done += batch.length;
-        batch = [];
-        hooks.onRows?.(table.name, done);
-      }
-      if (batch.length > 0) {
-        await insertBatch(client, table, batch);
-        done += batch.length;
-        hooks.onRows?.(table.name, done);
-      }
+      const columns = table.columns.map(quote).join(', ');
+      const read = db.prepare(`SELECT ${columns} FROM ${quote(table.name)} ORDER BY ${table.order}`).raw();
+      const done = await insertAll(
+        client,
+        `INSERT INTO ${quote(table.name)} (${columns}) OVERRIDING SYSTEM VALUE`,
+        read.iterate() as Iterable<unknown[]>,
+        {
+          batchRows: Math.max(1, Math.min(MAX_BATCH_ROWS, Math.floor(MAX_PARAMETERS / table.columns.length))),
+          onRows: (rows) => hooks.onRows?.(table.name, rows),
+        },
+      );
       summary.tables.push({ name: table.name, rows: done });
     }
     summary.tables.push({ name: SEARCH_TABLE, rows: await fillSearch(db, client, hooks) });
