@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { migrate, openDatabase, writeTransaction } from '../api/data/db.ts';
+import { migrate, openDatabase } from '../api/data/db.ts';
+import { inTransaction } from '../api/data/store.ts';
 import { upsertCreator } from '../api/data/creators.ts';
 import { archiveCursorOf, listCreatorPosts, listRecentPosts, upsertPost } from '../api/data/posts.ts';
 import { PAGE_SIZE } from '../shared/constants.ts';
@@ -39,7 +40,7 @@ export function pagingBenchmark(): unknown {
     const seedStart = Date.now();
     upsertCreator(db, { service: 'patreon', id: 'big', name: 'Big' });
     for (let from = 0; from < POSTS; from += 10_000) {
-      writeTransaction(db, () => {
+      inTransaction(db, () => {
         for (let n = from; n < Math.min(POSTS, from + 10_000); n++) {
           // Two posts a minute (equal dates happen), every 97th undated.
           const at = new Date(Date.UTC(2020, 0, 1) + Math.floor(n / 2) * 60_000).toISOString().slice(0, 19);

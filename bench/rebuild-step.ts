@@ -4,7 +4,7 @@
  * `scripts/rebuild`'s work (plan, renderer start, render, write). Prints one JSON line.
  */
 import { parseArgs } from 'node:util';
-import { writeTransaction } from '../api/data/db.ts';
+import { inTransaction } from '../api/data/store.ts';
 import { countCreatorPosts, countPosts, upsertPost } from '../api/data/posts.ts';
 import { iterateCreatorKeys } from '../api/data/creators.ts';
 import { lastChangeId, pruneChanges } from '../api/data/changes.ts';
@@ -62,7 +62,7 @@ const runs = [];
 let serial = 0;
 for (const k of values.imports.split(',').map(Number)) {
   const importStarted = performance.now();
-  writeTransaction(db, () => {
+  inTransaction(db, () => {
     for (let i = 0; i < k; i += 1) {
       const target = targets[i % targets.length];
       serial += 1;

@@ -6,7 +6,8 @@
  * the full recompute (`npm run similar`), and the job after a rebuild that touched 20 creators.
  * Prints one JSON line.
  */
-import { migrate, openDatabase, writeTransaction, type Db } from '../api/data/db.ts';
+import { migrate, openDatabase, type Db } from '../api/data/db.ts';
+import { inTransaction } from '../api/data/store.ts';
 import { dataPaths } from '../api/config.ts';
 import { addFavoriteCreator } from '../api/data/favorites.ts';
 import { recomputeAllSimilar, TouchedCreators, updateSimilar } from '../api/similar/job.ts';
@@ -41,7 +42,7 @@ function generate(db: Db): void {
   themesOf.forEach((themes, creator) => {
     for (const theme of themes) byTheme[theme].push(creator);
   });
-  writeTransaction(db, () => {
+  inTransaction(db, () => {
     const creator = db.prepare(
       "INSERT INTO creators (service, id, name, indexed, updated) VALUES ('patreon', ?, ?, 1600000000, 1700000000)",
     );

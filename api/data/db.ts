@@ -6,12 +6,14 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MIGRATIONS } from './migrations/index.ts';
+import { sqliteStore, type Store } from './store.ts';
 
-export type Db = Database.Database;
+/** An open SQLite handle, which is also the archive's store (api/data/store.ts). */
+export type Db = Database.Database & Store;
 
 export function openDatabase(file: string, options: { readonly?: boolean } = {}): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file, { readonly: options.readonly ?? false });
+  const db = sqliteStore(new Database(file, { readonly: options.readonly ?? false }));
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
@@ -55,9 +57,4 @@ export function stmt<T = unknown>(db: Db, sql: string): Database.Statement<unkno
   let statement = cache.get(sql);
   if (!statement) cache.set(sql, (statement = db.prepare(sql)));
   return statement as Database.Statement<unknown[], T>;
-}
-
-/** Runs fn in a BEGIN IMMEDIATE transaction (read-then-write safe under concurrent writers). */
-export function writeTransaction<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn).immediate();
 }

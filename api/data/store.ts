@@ -4,9 +4,11 @@
  * (Kysely: one query for both engines where one can serve) and branch on `store.engine` only for what
  * differs (search, some upserts, pragmas), inside the module.
  *
- * On SQLite the store wraps the same better-sqlite3 handle the synchronous modules use, one Kysely
- * instance per handle, so that its transactions and theirs queue on one connection.
+ * On SQLite the store is the better-sqlite3 handle itself (api/data/db.ts opens it with the store's
+ * fields attached), so that code still reaching the handle directly and code on the store share one
+ * connection and one transaction.
  */
+import type Database from 'better-sqlite3';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Db } from './db.ts';
@@ -22,16 +24,14 @@ export interface Store {
   readonly sqlite: Db | undefined;
 }
 
-const sqliteStores = new WeakMap<Db, Store>();
-
-/** The store over an open SQLite handle (api/data/db.ts), the same one for every caller. */
-export function sqliteStore(db: Db): Store {
-  let store = sqliteStores.get(db);
-  if (!store) {
-    store = { engine: 'sqlite', k: new Kysely<Schema>({ dialect: new CachedSqliteDialect(db) }), sqlite: db };
-    sqliteStores.set(db, store);
-  }
-  return store;
+/**
+ * The store over a better-sqlite3 handle: the handle itself with `engine`, `k` and `sqlite` attached
+ * (once; openDatabase does it for every handle it opens).
+ */
+export function sqliteStore(handle: Database.Database): Db {
+  const db = handle as Db;
+  if (db.k) return db;
+  return Object.assign(handle, { engine: 'sqlite' as const, k: new Kysely<Schema>({ dialect: new CachedSqliteDialect(handle) }), sqlite: db });
 }
 
 /**
@@ -62,24 +62,62 @@ export function postgresStore(url: string, options: PostgresOptions = {}): Store
 }
 
 /**
- * The store of a set of dependencies (createApp's, the pages'): theirs when they name one, else the
- * store over their SQLite handle. While the data modules move to the store one by one, the callers of a
- * moved module reach it through this.
+ * The store of a set of dependencies (createApp's, the pages'): theirs when they name one, else their
+ * SQLite handle's.
  */
 export function storeOf(deps: { db: Db; store?: Store }): Store {
-  return deps.store ?? sqliteStore(deps.db);
+  return deps.store ?? deps.db;
 }
 
 /**
- * Runs fn in one transaction (BEGIN IMMEDIATE on SQLite), with a store whose queries are part of it;
- * inside one already, fn simply joins it. On SQLite the synchronous modules' statements and
- * transactions (savepoints) on the same handle join it too, so a moved function can open the
- * transaction that its not-yet-moved callees write in. fn must only query: awaiting anything else
- * (files, the network) would let other requests' statements into the open transaction.
+ * Runs fn in one write transaction and gives it the store to query in it; fn must only query: awaiting
+ * anything else (files, the network) would hold the transaction open meanwhile.
+ *
+ * SQLite: BEGIN IMMEDIATE on the handle (a transaction that reads before it writes cannot fail with
+ * SQLITE_BUSY halfway), or a savepoint when one is already open, so that a caller catching an inner
+ * failure keeps its own writes. fn gets the same store: every statement on the one connection is part
+ * of the open transaction. PostgreSQL: a transaction on one pooled connection, whose store fn gets;
+ * inside one already, fn joins it.
  */
-export function inTransaction<T>(store: Store, fn: (store: Store) => Promise<T>): Promise<T> {
-  if (store.k.isTransaction) return fn(store);
-  return store.k.transaction().execute((trx) => fn({ ...store, k: trx }));
+export async function inTransaction<D extends Store, T>(db: D, fn: (db: D) => Promise<T>): Promise<T> {
+  const handle = db.sqlite;
+  if (!handle) {
+    if (db.k.isTransaction) return fn(db);
+    return db.k.transaction().execute((trx) => fn({ ...db, k: trx }));
+  }
+  const nested = handle.inTransaction;
+  control(handle, nested ? 'SAVEPOINT nested' : 'BEGIN IMMEDIATE');
+  try {
+    const result = await fn(db);
+    control(handle, nested ? 'RELEASE nested' : 'COMMIT');
+    return result;
+  } catch (error) {
+    if (nested) {
+      control(handle, 'ROLLBACK TO nested');
+      control(handle, 'RELEASE nested');
+    } else if (handle.inTransaction) control(handle, 'ROLLBACK');
+    throw error;
+  }
+}
+
+/**
+ * Like inTransaction, but inside an open transaction fn runs directly in it, without a savepoint. Used by
+ * the writers of the SQLite FTS index: FTS5 flushes its pending index data on every savepoint, which
+ * makes one savepoint per post about ten times slower in bulk loads. An error still propagates.
+ */
+export function inTransactionNoSavepoint<D extends Store, T>(db: D, fn: (db: D) => Promise<T>): Promise<T> {
+  return db.sqlite?.inTransaction || db.k.isTransaction ? fn(db) : inTransaction(db, fn);
+}
+
+const controlStatements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** Runs a transaction-control statement, prepared once per handle. */
+function control(handle: Database.Database, sql: string): void {
+  let statements = controlStatements.get(handle);
+  if (!statements) controlStatements.set(handle, (statements = new Map()));
+  let statement = statements.get(sql);
+  if (!statement) statements.set(sql, (statement = handle.prepare(sql)));
+  statement.run();
 }
 
 /** Ends a PostgreSQL pool; a SQLite store's handle is closed by whoever opened it. */

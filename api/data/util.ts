@@ -1,6 +1,4 @@
 /** Small helpers shared by the data modules (no SQL here). */
-import type Database from 'better-sqlite3';
-import type { Db } from './db.ts';
 import { parseJsonText } from '@shared/parse.ts';
 
 /** Current time as ISO 8601 without zone and milliseconds (the one builder is shared/format.ts). */
@@ -82,29 +80,5 @@ export function placeholders(count: number): string {
   return Array.from({ length: count }, () => '?').join(', ');
 }
 
-const runners = new WeakMap<Db, Database.Transaction<(fn: () => unknown) => unknown>>();
-
-/**
- * Runs fn in a write transaction (BEGIN IMMEDIATE), or in a savepoint when a transaction is already
- * open, like writeTransaction in db.ts, but with one cached better-sqlite3 transaction wrapper per
- * connection: creating a wrapper per call costs ~9 µs, which dominates small writes in bulk loads.
- */
-export function inTransaction<T>(db: Db, fn: () => T): T {
-  let runner = runners.get(db);
-  if (!runner) {
-    runner = db.transaction((inner: () => unknown) => inner());
-    runners.set(db, runner);
-  }
-  return runner.immediate(fn) as T;
-}
-
-/**
- * Like inTransaction, but when a transaction is already open fn runs directly in it, without a
- * savepoint. Used by the writers of the FTS index: FTS5 flushes its pending index data on every
- * savepoint, which makes one savepoint per post about ten times slower in bulk loads. An error still
- * propagates, so the caller's transaction (better-sqlite3 rolls back on a throw) does not commit a
- * half-written row unless the caller catches the error inside its own transaction.
- */
-export function inTransactionNoSavepoint<T>(db: Db, fn: () => T): T {
-  return db.inTransaction ? fn() : inTransaction(db, fn);
-}
+/** The transaction helpers live with the store; the data modules import them from here. */
+export { inTransaction, inTransactionNoSavepoint } from './store.ts';

@@ -12,7 +12,8 @@ import { dataPaths, type Config } from '../config.ts';
 import type { Account } from '../data/accounts.ts';
 import { recordAudit } from '../data/audit-log.ts';
 import { findCreator } from '../data/creators.ts';
-import { writeTransaction, type Db } from '../data/db.ts';
+import type { Db } from '../data/db.ts';
+import { inTransaction } from '../data/store.ts';
 import {
   addDoNotPost,
   recordRemovedPosts,
@@ -99,7 +100,7 @@ export function takedownCreator(deps: TakedownDeps, service: string, id: string,
     if (isCreatorListed(deps.db, service, id)) throw new ConflictError(TAKEDOWN_MESSAGES.creatorListed);
     throw new NotFoundError(CREATOR_NOT_FOUND);
   }
-  const outcome = writeTransaction(deps.db, () => {
+  const outcome = inTransaction(deps.db, () => {
     const rows = removeCreatorRows(deps.db, creator.service, creator.id);
     if (!rows) throw new NotFoundError(CREATOR_NOT_FOUND);
     const files = releaseFiles(deps.db, rows.uses);
@@ -135,7 +136,7 @@ export function takedownPost(
   reason: string,
   actor: Actor,
 ): TakedownResult {
-  const outcome = writeTransaction(deps.db, () => {
+  const outcome = inTransaction(deps.db, () => {
     const title = postTitle(deps.db, service, creatorId, postId);
     const rows = title === undefined ? undefined : removePostRows(deps.db, service, creatorId, postId);
     if (!rows) {
@@ -172,7 +173,7 @@ export function doNotPostPage(db: Db, offset: number): { total: number; entries:
 
 /** Lifts an entry (importers may bring the creator or post back), with its audit line. 404 when unknown. */
 export function liftEntry(db: Db, id: number, actor: Actor): DoNotPostEntry {
-  return writeTransaction(db, () => {
+  return inTransaction(db, () => {
     const entry = liftDoNotPost(db, id);
     if (!entry) throw new NotFoundError(TAKEDOWN_MESSAGES.entryNotFound);
     const target = `${entry.service}/${entry.creator_id}${entry.post_id === null ? '' : `/post/${entry.post_id}`}`;

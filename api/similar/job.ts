@@ -9,7 +9,7 @@
 import type { Change } from '../data/changes.ts';
 import { recordChange } from '../data/changes.ts';
 import type { Db } from '../data/db.ts';
-import { writeTransaction } from '../data/db.ts';
+import { inTransaction } from '../data/store.ts';
 import { countPosts } from '../data/posts.ts';
 import {
   creatorExists,
@@ -89,7 +89,7 @@ export async function updateSimilar(db: Db, touched: TouchedCreators): Promise<S
   const rescore = new Set<CreatorKey>();
   const render = new Set<CreatorKey>();
   const totalPosts = countPosts(db);
-  writeTransaction(db, () => {
+  inTransaction(db, () => {
     for (const key of touched.scored) {
       const listing = creatorsListing(db, key, SIMILAR_LIMITS.reverseNeighbours);
       if (!creatorExists(db, key)) {
@@ -118,7 +118,7 @@ export async function updateSimilar(db: Db, touched: TouchedCreators): Promise<S
     for (const entry of await score(key)) rescore.add(entry.key);
   }
   for (const key of rescore) if (!lists.has(key) && creatorExists(db, key)) await score(key);
-  writeTransaction(db, () => {
+  inTransaction(db, () => {
     for (const [key, list] of lists) {
       if (shownPart(readSimilarList(db, key)) !== shownPart(list)) render.add(key);
       writeSimilarList(db, key, list);
@@ -142,7 +142,7 @@ export function recomputeAllSimilar(
   for (let from = 0; from < keys.length; from += batch) {
     const part = keys.slice(from, from + batch);
     const lists = part.map((key) => [key, similarTo(source, key)] as const);
-    writeTransaction(db, () => {
+    inTransaction(db, () => {
       for (const [key, list] of lists) {
         writeTagProfile(db, key, source.tagProfile(key));
         if (shownPart(readSimilarList(db, key)) !== shownPart(list)) {
@@ -154,6 +154,6 @@ export function recomputeAllSimilar(
     });
     options.onProgress?.(from + part.length);
   }
-  writeTransaction(db, () => pruneGoneSimilarity(db));
+  inTransaction(db, () => pruneGoneSimilarity(db));
   return { scored: keys.length, marked, seconds: (performance.now() - started) / 1000 };
 }

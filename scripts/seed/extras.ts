@@ -4,7 +4,6 @@
  * notification, a flag, a pending link request and an import with its log.
  */
 import type { Db } from '@api/data/db.ts';
-import { writeTransaction } from '@api/data/db.ts';
 import { createAccount, getAccountByUsername, type Role } from '@api/data/accounts.ts';
 import { upsertAnnouncement } from '@api/data/announcements.ts';
 import { upsertFancard } from '@api/data/fancards.ts';
@@ -52,22 +51,22 @@ export async function seedExtras(db: Db, rng: Rng, ctx: ExtrasContext): Promise<
   const accounts = seedAccounts(db, ctx);
   const consumer = accounts.get('consumer')!;
   const admin = accounts.get('admin')!;
-  writeTransaction(db, () => {
+  inTransaction(db, () => {
     seedAnnouncementsAndFancards(db, rng.fork('tabs'), ctx);
     seedShares(db, ctx, consumer);
     seedLinks(db, ctx);
     seedCommentRevision(db, ctx);
     seedShowcasePost(db, ctx);
   });
-  writeTransaction(db, () => seedDiscord(db, rng.fork('discord'), ctx));
-  writeTransaction(db, () => seedCommunity(db, rng.fork('community'), ctx));
-  writeTransaction(db, () => seedDms(db, rng.fork('dms'), ctx, consumer));
+  inTransaction(db, () => seedDiscord(db, rng.fork('discord'), ctx));
+  inTransaction(db, () => seedCommunity(db, rng.fork('community'), ctx));
+  inTransaction(db, () => seedDms(db, rng.fork('dms'), ctx, consumer));
   await inTransaction(sqliteStore(db), (store) => seedAccountData(store, rng.fork('social'), ctx, consumer, admin));
 }
 
 function seedAccounts(db: Db, ctx: ExtrasContext): Map<string, number> {
   const ids = new Map<string, number>();
-  writeTransaction(db, () => {
+  inTransaction(db, () => {
     const created = iso(ctx.timeline.start);
     for (const account of ctx.accounts) {
       const existing = getAccountByUsername(db, account.username);

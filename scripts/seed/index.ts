@@ -12,7 +12,7 @@
  */
 import { hash as argon2Hash } from '@node-rs/argon2';
 import type { Db } from '@api/data/db.ts';
-import { writeTransaction } from '@api/data/db.ts';
+import { inTransaction } from '@api/data/store.ts';
 import { countCreators, touchCreatorUpdated, upsertCreator } from '@api/data/creators.ts';
 import { addPopularity, type PopularityInput } from '@api/data/popular.ts';
 import { countPosts, upsertPost, type PostFileInput, type PostInput } from '@api/data/posts.ts';
@@ -118,7 +118,7 @@ export async function seedDemoArchive(db: Db, options: SeedOptions): Promise<See
   const services = planServices(creatorRng, creatorCount);
   const creators: SeededCreator[] = [];
   progress({ phase: 'creators', done: 0, total: creatorCount });
-  writeTransaction(db, () => {
+  inTransaction(db, () => {
     services.forEach((service, index) => {
       const userHandle = handle(creatorRng, index);
       const id = makeCreatorId(creatorRng, service, index, userHandle);
@@ -230,7 +230,7 @@ async function seedPosts(
   try {
     for (let start = 0; start < total; start += POSTS_PER_TRANSACTION) {
       const end = Math.min(total, start + POSTS_PER_TRANSACTION);
-      writeTransaction(db, () => {
+      inTransaction(db, () => {
         for (let i = start; i < end; i += 1) {
           // Every creator gets at least one post, then a skewed pick.
           const creator = i < creators.length ? creators[i] : creators[pick()];
@@ -364,7 +364,7 @@ async function seedPosts(
   } finally {
     db.pragma(`wal_autocheckpoint = ${previousCheckpoint}`);
   }
-  writeTransaction(db, () => {
+  inTransaction(db, () => {
     for (const [creator, addedMs] of lastAdded) touchCreatorUpdated(db, creator.service, creator.id, Math.floor(addedMs / 1000));
   });
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeTransaction } from '@api/data/db.ts';
+import { inTransaction } from '@api/data/store.ts';
 import { getKv, setKv } from '@api/data/kv.ts';
 import { iterateChangesSince, lastChangeId, readChangesSince, recordChange, type Change } from '@api/data/changes.ts';
 import { touchCreatorUpdated, upsertCreator } from '@api/data/creators.ts';
@@ -113,7 +113,7 @@ describe('change log', () => {
     upsertCreator(t.db, { service: 'fanbox', id: '1', name: 'Kuro' });
     since();
     expect(() =>
-      writeTransaction(t.db, () => {
+      inTransaction(t.db, () => {
         upsertPost(t.db, { service: 'fanbox', user: '1', id: 'p', title: 'p' });
         throw new Error('boom');
       }),

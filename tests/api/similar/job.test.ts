@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readChangesSince, lastChangeId } from '@api/data/changes.ts';
-import { writeTransaction } from '@api/data/db.ts';
+import { inTransaction } from '@api/data/store.ts';
 import { setKv } from '@api/data/kv.ts';
 import { creatorKey, readSimilarList } from '@api/data/similar.ts';
 import { removeCreatorRows } from '@api/data/takedowns.ts';
@@ -91,7 +91,7 @@ describe('the similar-creators job', () => {
     recomputeAllSimilar(t.db);
     await rebuildThenJob();
     expect(readSimilarList(t.db, ann).map((entry) => entry.key)).toContain(creatorKey('fanbox', 'bea'));
-    writeTransaction(t.db, () => removeCreatorRows(t.db, 'fanbox', 'bea'));
+    inTransaction(t.db, () => removeCreatorRows(t.db, 'fanbox', 'bea'));
     await rebuildThenJob();
     expect(readSimilarList(t.db, ann).map((entry) => entry.key)).not.toContain(creatorKey('fanbox', 'bea'));
     expect(t.db.prepare("SELECT count(*) FROM similar_creators WHERE creator_id = 'bea' OR similar_id = 'bea'").pluck().get()).toBe(0);
