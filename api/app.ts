@@ -136,10 +136,10 @@ export function createApp(deps: AppDeps): express.Express {
       // Counted in the metrics under the declared template, never the raw path.
       labelRoute(res, routeLabel);
       try {
-        // Permissions first: a guest learns nothing about a protected route's inputs. A public route
-        // looks the session up only if its handler reads `account` (most never do).
-        let account = route.access === 'public' ? undefined : sessionAccount(context.db, req.headers);
-        if (account !== undefined && !allows(route.access, account)) {
+        // Permissions first: a guest learns nothing about a protected route's inputs. (A request without
+        // a session cookie costs no lookup.)
+        const account = await sessionAccount(context.db, req.headers);
+        if (route.access !== 'public' && !allows(route.access, account)) {
           throw account ? new ForbiddenError(accessDeniedMessage(route.access)) : new UnauthorizedError(MUST_REGISTER);
         }
         const params = await validate(route.params, req.params);
@@ -154,10 +154,7 @@ export function createApp(deps: AppDeps): express.Express {
           body,
           deps: context,
           version: answerVersion,
-          get account() {
-            if (account === undefined) account = sessionAccount(context.db, req.headers);
-            return account;
-          },
+          account,
           req,
           res,
           openApi,

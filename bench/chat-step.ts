@@ -60,9 +60,9 @@ const LINES = [
   '- first\n- second\n- third',
 ];
 
-function seedDiscord(db: Db): void {
-  upsertCreator(db, { service: 'discord', id: SERVER, name: 'Bench server' });
-  upsertDiscordChannel(db, { id: CHANNEL, server_id: SERVER, name: 'long-channel', position: 0 });
+async function seedDiscord(db: Db): Promise<void> {
+  await upsertCreator(db, { service: 'discord', id: SERVER, name: 'Bench server' });
+  await upsertDiscordChannel(db, { id: CHANNEL, server_id: SERVER, name: 'long-channel', position: 0 });
   const next = random(7);
   let at = START;
   for (let from = 0; from < MESSAGES; from += BATCH) {
@@ -91,13 +91,13 @@ function seedDiscord(db: Db): void {
         published: new Date(at).toISOString(),
       });
     }
-    upsertDiscordMessages(db, batch);
+    await upsertDiscordMessages(db, batch);
   }
 }
 
-function seedCommunity(db: Db): void {
-  upsertCreator(db, { service: 'patreon', id: CREATOR, name: 'Bench community' });
-  upsertCommunityChannel(db, {
+async function seedCommunity(db: Db): Promise<void> {
+  await upsertCreator(db, { service: 'patreon', id: CREATOR, name: 'Bench community' });
+  await upsertCommunityChannel(db, {
     channel_id: COMMUNITY,
     creator_id: CREATOR,
     name: 'long-channel',
@@ -121,7 +121,7 @@ function seedCommunity(db: Db): void {
         },
       });
     }
-    upsertCommunityMessages(db, batch);
+    await upsertCommunityMessages(db, batch);
   }
 }
 
@@ -156,8 +156,8 @@ function get(url: string): Promise<{ status: number; body: Buffer }> {
 
 const site = await openSite();
 const seedStart = performance.now();
-if ((getDiscordChannel(site.db, CHANNEL)?.post_count ?? 0) < MESSAGES) seedDiscord(site.db);
-if ((getCommunityChannel(site.db, COMMUNITY)?.post_count ?? 0) < MESSAGES) seedCommunity(site.db);
+if (((await getDiscordChannel(site.db, CHANNEL))?.post_count ?? 0) < MESSAGES) await seedDiscord(site.db);
+if (((await getCommunityChannel(site.db, COMMUNITY))?.post_count ?? 0) < MESSAGES) await seedCommunity(site.db);
 const seedSeconds = (performance.now() - seedStart) / 1000;
 
 const api = http.createServer(createApp({ db: site.db, config: site.config, logger: { error() {} } }));

@@ -172,10 +172,10 @@ export async function filesBenchmark() {
     const db = sharedDatabase(paths.database);
     try {
       big = await storeFile(paths.files, seededBytes(FILE_BYTES), 'bin');
-      registerFile(db, { hash: big.sha256, size: big.size, ext: 'bin', mime: 'application/octet-stream' });
+      await registerFile(db, { hash: big.sha256, size: big.size, ext: 'bin', mime: 'application/octet-stream' });
       for (let i = 0; i < IMAGES; i += 1) {
         const stored = await storeFile(paths.files, await realisticJpeg(i), 'jpg');
-        registerFile(db, { hash: stored.sha256, size: stored.size, ext: 'jpg', mime: 'image/jpeg' });
+        await registerFile(db, { hash: stored.sha256, size: stored.size, ext: 'jpg', mime: 'image/jpeg' });
         images.push(stored);
       }
     } finally {

@@ -15,14 +15,14 @@ const { values } = parseArgs({ options: { posts: { type: 'string' }, creators: {
 const posts = Number(values.posts);
 
 const site = await openSite();
-if (countPosts(site.db) < posts) {
+if (await countPosts(site.db) < posts) {
   await seedDemoArchive(site.db, { dataDir: site.config.dataDir, creators: Number(values.creators), posts });
 }
 fs.rmSync(site.store.root, { recursive: true, force: true });
 site.store.adoptBuild(site.storeId);
 
 const started = performance.now();
-const plan = planRebuild(site.db, { all: true });
+const plan = await planRebuild(site.db, { all: true });
 const renderer = await storeRendererFor(site, { pages: plan.keys.length, threads: Number(values.threads) || undefined });
 const progress = createProgress('Rendering every page');
 let peakRss = process.memoryUsage().rss;

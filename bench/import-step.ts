@@ -41,7 +41,7 @@ async function prepare() {
   await seedDemoArchive(site.db, { dataDir: site.config.dataDir });
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   site.store.adoptBuild(site.storeId);
-  const plan = planRebuild(site.db, { all: true });
+  const plan = await planRebuild(site.db, { all: true });
   const renderer = await storeRendererFor(site, { pages: plan.keys.length });
   const summary = await applyRebuild(site.db, site.store, renderer, plan, { freshStore: true });
   await renderer.close();
@@ -74,13 +74,13 @@ async function runImport(posts: number, creators: number) {
   const before = counts(db);
   const rssBefore = process.memoryUsage().rss;
   const id = 'bench-import';
-  createImport(db, { id, service: 'patreon', work_key: sealForWorker(settings, id, FAKE_PATREON_KEY) });
+  await createImport(db, { id, service: 'patreon', work_key: sealForWorker(settings, id, FAKE_PATREON_KEY) });
 
   const worker = startImportWorker({ db, config: settings }, { autoStart: false });
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   // A transient error puts the import back in the queue with resuming_at: keep claiming until it ends.
-  while (!getImport(db, id)?.finished_at) {
+  while (!(await getImport(db, id))?.finished_at) {
     if (performance.now() - started > IMPORT_DEADLINE_MS) throw new Error('the import did not end in time');
     if (!(await worker.runOnce())) await sleep(200);
   }
@@ -91,8 +91,8 @@ async function runImport(posts: number, creators: number) {
   const served = await fake.stop();
 
   const after = counts(db);
-  const done = getImport(db, id)!;
-  const logs = getImportLogs(db, id);
+  const done = (await getImport(db, id))!;
+  const logs = await getImportLogs(db, id);
   const imported = after.posts - before.posts;
   if (done.is_key_invalid || logs.at(-1) !== 'Finished.' || imported !== posts) {
     throw new Error(`the import did not finish cleanly (${imported} of ${posts} posts): ${logs.slice(-3).join(' | ')}`);
@@ -122,7 +122,7 @@ async function runImport(posts: number, creators: number) {
 async function rebuildAfterImport() {
   const site = await openSite();
   const started = performance.now();
-  const plan = planRebuild(site.db);
+  const plan = await planRebuild(site.db);
   const planSeconds = (performance.now() - started) / 1000;
   const threads = Number(values.threads) || undefined;
   const renderer = await storeRendererFor(site, { pages: plan.keys.length, threads });

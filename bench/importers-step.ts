@@ -44,7 +44,7 @@ const worker = startImportWorker({ db, config: settings }, { autoStart: false })
 const cpuBefore = process.cpuUsage();
 const started = performance.now();
 // A transient error puts the import back in the queue with resuming_at: keep claiming until it ends.
-while (!getImport(db, id)?.finished_at) {
+while (!(await getImport(db, id))?.finished_at) {
   if (performance.now() - started > IMPORT_DEADLINE_MS) throw new Error(`the ${site} import did not end in time`);
   if (!(await worker.runOnce())) await sleep(200);
 }
@@ -54,8 +54,8 @@ await worker.stop();
 const served = await fake.stop();
 
 const after = counts(db);
-const done = getImport(db, id)!;
-const logs = getImportLogs(db, id);
+const done = (await getImport(db, id))!;
+const logs = await getImportLogs(db, id);
 const imported = after.posts - before.posts;
 if (done.is_key_invalid || logs.at(-1) !== 'Finished.' || imported === 0) {
   throw new Error(`the ${site} import did not finish cleanly (${imported} posts): ${logs.slice(-3).join(' | ')}`);

@@ -52,7 +52,7 @@ export async function loginBenchmark() {
   );
   try {
     const stored = await hashPassword('bench-password');
-    createAccount(db, { username: 'bencher', password_hash: stored });
+    await createAccount(db, { username: 'bencher', password_hash: stored });
     await verify(stored, 'bench-password');
 
     const verifies: number[] = [];

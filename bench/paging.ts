@@ -32,28 +32,28 @@ function timed(run: () => unknown): number {
   return median(times);
 }
 
-export function pagingBenchmark(): unknown {
+export async function pagingBenchmark(): Promise<unknown> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-paging-bench-'));
   try {
     const db = openDatabase(path.join(dir, 'trove.sqlite'));
     migrate(db);
     const seedStart = Date.now();
-    upsertCreator(db, { service: 'patreon', id: 'big', name: 'Big' });
+    await upsertCreator(db, { service: 'patreon', id: 'big', name: 'Big' });
     for (let from = 0; from < POSTS; from += 10_000) {
-      inTransaction(db, () => {
+      await inTransaction(db, async (db) => {
         for (let n = from; n < Math.min(POSTS, from + 10_000); n++) {
           // Two posts a minute (equal dates happen), every 97th undated.
           const at = new Date(Date.UTC(2020, 0, 1) + Math.floor(n / 2) * 60_000).toISOString().slice(0, 19);
-          upsertPost(db, { service: 'patreon', user: 'big', id: String(n), title: `Post ${n}`, published: n % 97 ? at : null, added: at });
+          await upsertPost(db, { service: 'patreon', user: 'big', id: String(n), title: `Post ${n}`, published: n % 97 ? at : null, added: at });
         }
       });
     }
     const seedSeconds = (Date.now() - seedStart) / 1000;
     db.exec('ANALYZE');
-    const rows = DEPTHS.map((depth) => {
-      const creatorBefore = depth > 0 ? listCreatorPosts(db, 'patreon', 'big', depth - 1, 1)[0] : undefined;
-      const recentBefore = depth > 0 ? listRecentPosts(db, depth - 1, 1)[0] : undefined;
-      const recentCursor = recentBefore ? archiveCursorOf(db, recentBefore)! : undefined;
+    const rows = DEPTHS.map(async (depth) => {
+      const creatorBefore = depth > 0 ? (await listCreatorPosts(db, 'patreon', 'big', depth - 1, 1))[0] : undefined;
+      const recentBefore = depth > 0 ? (await listRecentPosts(db, depth - 1, 1))[0] : undefined;
+      const recentCursor = recentBefore ? (await archiveCursorOf(db, recentBefore))! : undefined;
       const creatorCursor = creatorBefore ? { published: creatorBefore.published, id: creatorBefore.id } : undefined;
       return {
         depth,
@@ -71,5 +71,5 @@ export function pagingBenchmark(): unknown {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve('bench/paging.ts')) {
-  console.log(JSON.stringify(pagingBenchmark()));
+  console.log(JSON.stringify(await pagingBenchmark()));
 }

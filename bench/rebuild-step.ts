@@ -29,7 +29,7 @@ const creators = Number(values.creators);
 const site = await openSite();
 const { db } = site;
 let seedSeconds: number | undefined;
-if (countPosts(db) < posts) {
+if (await countPosts(db) < posts) {
   const progress = createProgress(`Seeding ${posts} posts`);
   progress.start(posts);
   const seeded = await seedDemoArchive(db, {
@@ -44,8 +44,8 @@ if (countPosts(db) < posts) {
 site.store.adoptBuild(site.storeId);
 // The benchmark measures imports, not the seed: start from a consumed change log, pruned as a rebuild
 // leaves it (the first timed rebuild would otherwise delete the seed's million rows).
-setKv(db, LAST_REBUILT_KEY, String(lastChangeId(db)));
-pruneChanges(db, lastChangeId(db));
+await setKv(db, LAST_REBUILT_KEY, String(await lastChangeId(db)));
+await pruneChanges(db, await lastChangeId(db));
 
 // A listing's pages all shift when a post is added, so the cost of an import grows with the size of
 // the creators it touches. To compare archives of different sizes fairly, the imports go to ten
@@ -53,7 +53,7 @@ pruneChanges(db, lastChangeId(db));
 const average = posts / creators;
 const bySize = [...iterateCreatorKeys(db)]
   .filter((creator) => creator.service !== 'discord')
-  .map((creator) => ({ ...creator, distance: Math.abs(countCreatorPosts(db, creator.service, creator.id) - average) }))
+  .map(async (creator) => ({ ...creator, distance: Math.abs(await countCreatorPosts(db, creator.service, creator.id) - average) }))
   .sort((a, b) => a.distance - b.distance)
   .slice(0, 40);
 const targets = Array.from({ length: 10 }, () => bySize.splice(Math.floor(Math.random() * bySize.length), 1)[0]);
@@ -62,11 +62,11 @@ const runs = [];
 let serial = 0;
 for (const k of values.imports.split(',').map(Number)) {
   const importStarted = performance.now();
-  inTransaction(db, () => {
+  await inTransaction(db, async (db) => {
     for (let i = 0; i < k; i += 1) {
       const target = targets[i % targets.length];
       serial += 1;
-      upsertPost(db, {
+      await upsertPost(db, {
         service: target.service,
         user: target.id,
         id: `bench-${Date.now()}-${serial}`,
@@ -80,13 +80,13 @@ for (const k of values.imports.split(',').map(Number)) {
   const importSeconds = (performance.now() - importStarted) / 1000;
 
   const started = performance.now();
-  const plan = planRebuild(db);
+  const plan = await planRebuild(db);
   const renderer = await storeRendererFor(site, { pages: plan.keys.length, threads: Number(values.threads) || undefined });
   const summary = await applyRebuild(db, site.store, renderer, plan);
   await renderer.close();
   const seconds = (performance.now() - started) / 1000;
   runs.push({ k, importSeconds, pages: plan.keys.length, seconds, written: summary.written, failed: summary.failed.length });
-  console.error(`N=${countPosts(db)} k=${k}: ${plan.keys.length} pages in ${seconds.toFixed(2)} s`);
+  console.error(`N=${await countPosts(db)} k=${k}: ${plan.keys.length} pages in ${seconds.toFixed(2)} s`);
 }
 await site.close();
 console.log(JSON.stringify({ posts, creators, seedSeconds, runs }));

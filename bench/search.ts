@@ -56,15 +56,15 @@ export async function searchBenchmark(dataDir = archiveDir('rebuild-1000000')) {
   writable.close();
   if (migrated.from !== migrated.to) console.error(`Migrated the archive from version ${migrated.from} to ${migrated.to}.`);
   const db = openDatabase(file, { readonly: true });
-  const posts = countPosts(db);
+  const posts = await countPosts(db);
   const serverSide: Record<string, { p50: number; p95: number; max: number; slowest: string }> = {};
   for (const [name, queries] of Object.entries(QUERY_CLASSES)) {
     const times: { ms: number; q: string }[] = [];
     for (const q of queries) {
-      searchPosts(db, { q, limit: PAGE_SIZE }); // page cache warm, as on a running server
+      await searchPosts(db, { q, limit: PAGE_SIZE }); // page cache warm, as on a running server
       for (let run = 0; run < RUNS; run++) {
         const started = performance.now();
-        searchPosts(db, { q, limit: PAGE_SIZE });
+        await searchPosts(db, { q, limit: PAGE_SIZE });
         times.push({ ms: performance.now() - started, q });
       }
     }

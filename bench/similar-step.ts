@@ -32,7 +32,7 @@ function random(seed: number) {
   };
 }
 
-function generate(db: Db): void {
+async function generate(db: Db): Promise<void> {
   const rng = random(17);
   const int = (n: number) => Math.floor(rng() * n);
   // A theme is 10 tags; a creator has one or two themes; its fans mostly like creators of its themes.
@@ -42,7 +42,7 @@ function generate(db: Db): void {
   themesOf.forEach((themes, creator) => {
     for (const theme of themes) byTheme[theme].push(creator);
   });
-  inTransaction(db, () => {
+  await inTransaction(db, async (db) => {
     const creator = db.prepare(
       "INSERT INTO creators (service, id, name, indexed, updated) VALUES ('patreon', ?, ?, 1600000000, 1700000000)",
     );
@@ -88,7 +88,7 @@ const db = openDatabase(dataPaths().database);
 migrate(db);
 if ((db.prepare('SELECT count(*) FROM creators').pluck().get() as number) === 0) {
   const started = performance.now();
-  generate(db);
+  await generate(db);
   console.error(`Generated the archive in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 }
 const time = <T>(run: () => T): [T, number] => {
@@ -103,11 +103,11 @@ const listed = db.prepare('SELECT count(*) FROM similar_creators').pluck().get()
 const withList = db.prepare('SELECT count(DISTINCT creator_id) FROM similar_creators').pluck().get() as number;
 
 // The job after a rebuild: 20 creators gain a favourite each.
-const from = lastChangeId(db);
+const from = await lastChangeId(db);
 const fan = db.prepare('SELECT id FROM accounts ORDER BY id LIMIT 1').pluck().get() as number;
-for (let i = 0; i < 20; i += 1) addFavoriteCreator(db, fan, 'patreon', `c${i * 37}`);
+for (let i = 0; i < 20; i += 1) await addFavoriteCreator(db, fan, 'patreon', `c${i * 37}`);
 const touched = new TouchedCreators();
-for (const change of readChangesSince(db, from)) touched.add(change);
+for (const change of await readChangesSince(db, from)) touched.add(change);
 const jobStarted = performance.now();
 const job = await updateSimilar(db, touched);
 const jobSeconds = (performance.now() - jobStarted) / 1000;

@@ -64,17 +64,17 @@ if (command === 'create-admin') {
   if (rest.length !== 1) fail(USAGE);
   const name = usernameRule.safeParse(rest[0]);
   if (!name.success) fail(firstIssueMessage(name.error));
-  if (getAccountByUsername(db, name.data)) fail(`The username ${name.data} is already taken.`);
+  if (await getAccountByUsername(db, name.data)) fail(`The username ${name.data} is already taken.`);
   const secret = passwordRule.safeParse(await readPassword());
   if (!secret.success) fail(firstIssueMessage(secret.error));
-  const account = createAccount(db, { username: name.data, password_hash: await hashPassword(secret.data), role: 'administrator' });
+  const account = await createAccount(db, { username: name.data, password_hash: await hashPassword(secret.data), role: 'administrator' });
   console.log(`Created administrator ${account.username} (id ${account.id}).`);
 } else if (command === 'list') {
   const role = values.role?.trim() || undefined;
   if (role && !(ACCOUNT_ROLES as readonly string[]).includes(role)) fail('Invalid account role.');
   const filter = { name: values.name?.trim() || undefined, role: role as Role | undefined };
-  const total = countAccounts(db, filter);
-  const rows = listAccounts(db, { ...filter, limit: Math.max(total, 1) });
+  const total = await countAccounts(db, filter);
+  const rows = await listAccounts(db, { ...filter, limit: Math.max(total, 1) });
   const width = Math.max(8, ...rows.map((row) => row.username.length));
   console.log(`${'id'.padStart(6)}  ${'username'.padEnd(width)}  ${'role'.padEnd(13)}  joined`);
   for (const row of rows)

@@ -47,7 +47,7 @@ try {
 const database = dataPaths().database;
 if (!fs.existsSync(database)) fail(`No database at ${database} (set DATA_DIR).`);
 const db = openDatabase(database);
-const row = getAutoImportKey(db, Number(id));
+const row = await getAutoImportKey(db, Number(id));
 db.close();
 if (!row) fail(`Key ${id} not found.`);
 

@@ -31,7 +31,7 @@ const all = values.all || fresh;
 if (fresh && !values.all) logger.info('The page store is empty or from another build: rendering every page.');
 if (fresh && !values['dry-run']) site.store.adoptBuild(site.storeId);
 const touched = new TouchedCreators();
-const plan = planRebuild(site.db, { all, onChange: (change) => touched.add(change) });
+const plan = await planRebuild(site.db, { all, onChange: (change) => touched.add(change) });
 if (values['dry-run']) {
   for (const key of plan.keys) console.log(key);
   logger.info(

@@ -24,7 +24,7 @@ const { dataDir } = config();
 
 try {
   console.log(`Restoring ${backupDir} into ${dataDir}...`);
-  const result = restoreBackup({ backupDir, dataDir, force: values.force, log: (line) => console.log(line) });
+  const result = await restoreBackup({ backupDir, dataDir, force: values.force, log: (line) => console.log(line) });
   const { manifest, migrated } = result;
   console.log(
     `Restored the database of ${manifest.createdAt} (Trove ${manifest.trove.version}, ${manifest.trove.commit.slice(0, 12)}), ` +

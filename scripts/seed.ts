@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const paths = dataPaths(dataDir);
   const db = openDatabase(paths.database);
   migrate(db);
-  const existing = countCreators(db);
+  const existing = await countCreators(db);
   if (existing > 0 && !args.force) {
     console.error(`${paths.database} already has ${existing} creators; use --force to add the demo archive anyway.`);
     db.close();

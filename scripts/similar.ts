@@ -15,7 +15,7 @@ const logger = createLogger(config(), { name: 'similar' });
 const db = sharedDatabase(dataPaths().database);
 const progress = createProgress('Scoring creators');
 let total = 0;
-const summary = recomputeAllSimilar(db, {
+const summary = await recomputeAllSimilar(db, {
   onStart: (count) => progress.start((total = count)),
   onProgress: (done) => progress.update(done, total),
 });

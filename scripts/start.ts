@@ -33,7 +33,7 @@ const started = Date.now();
 
 log(`Data folder: ${settings.dataDir}`);
 const db = sharedDatabase(paths.database);
-if (countCreators(db) === 0) {
+if (await countCreators(db) === 0) {
   log('The archive is empty: seeding the demo archive...');
   const seeded = await seedDemoArchive(db, { dataDir: settings.dataDir });
   log(`Seeded the demo archive in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
@@ -64,7 +64,7 @@ const server = createFrontServer({
   clientDir: CLIENT_DIR,
   media: {
     ...paths,
-    mimeOf: (hash) => getFileByHash(site.db, hash)?.mime,
+    mimeOf: async (hash) => (await getFileByHash(site.db, hash))?.mime,
     iconsPath: settings.iconsPath,
     bannersPath: settings.bannersPath,
   },

@@ -25,12 +25,12 @@ function isUniqueViolation(error: unknown): boolean {
 
 type GuestFavorite = Pick<FavoriteRef, 'id' | 'user' | 'faved_at'> & { service: string };
 
-function createWithFavorites(db: Db, username: string, passwordHash: string, favorites: GuestFavorite[]): Account {
-  const created = createAccount(db, { username, password_hash: passwordHash });
+async function createWithFavorites(db: Db, username: string, passwordHash: string, favorites: GuestFavorite[]): Promise<Account> {
+  const created = await createAccount(db, { username, password_hash: passwordHash });
   // Unknown creators and posts are skipped: the guest's device may name some this archive never had.
   for (const favorite of favorites) {
-    if (favorite.user === undefined) addFavoriteCreator(db, created.id, favorite.service, favorite.id, favorite.faved_at);
-    else addFavoritePost(db, created.id, favorite.service, favorite.user, favorite.id, favorite.faved_at);
+    if (favorite.user === undefined) await addFavoriteCreator(db, created.id, favorite.service, favorite.id, favorite.faved_at);
+    else await addFavoritePost(db, created.id, favorite.service, favorite.user, favorite.id, favorite.faved_at);
   }
   return created;
 }
@@ -42,10 +42,10 @@ export async function registerAccount(
   input: { username: string; password: string; favorites_json: GuestFavorite[] },
 ): Promise<Account> {
   await takeRegistration(db, address);
-  if (getAccountByUsername(db, input.username)) throw new ConflictError(ACCOUNT_MESSAGES.taken);
+  if (await getAccountByUsername(db, input.username)) throw new ConflictError(ACCOUNT_MESSAGES.taken);
   const passwordHash = await hashPassword(input.password);
   try {
-    return createWithFavorites(db, input.username, passwordHash, input.favorites_json);
+    return await createWithFavorites(db, input.username, passwordHash, input.favorites_json);
   } catch (error) {
     // Two registrations of one name at once: the second loses at the UNIQUE constraint.
     if (isUniqueViolation(error)) throw new ConflictError(ACCOUNT_MESSAGES.taken);
@@ -57,7 +57,7 @@ export async function registerAccount(
 export async function verifyLogin(db: Db, address: string, input: { username: string; password: string }): Promise<Account> {
   await takeLoginAttempt(db, address);
   await checkUsernameFailures(db, input.username);
-  const found = getAccountByUsername(db, input.username);
+  const found = await getAccountByUsername(db, input.username);
   if (!(await checkPassword(found?.password_hash, input.password)) || !found) {
     await recordLoginFailure(db, input.username);
     throw new UnauthorizedError(ACCOUNT_MESSAGES.badCredentials);
@@ -72,9 +72,9 @@ export async function verifyLogin(db: Db, address: string, input: { username: st
  */
 export async function changePassword(db: Db, address: string, accountId: number, current: string, next: string): Promise<void> {
   await takeLoginAttempt(db, address);
-  if (!(await checkPassword(getPasswordHash(db, accountId), current))) {
+  if (!(await checkPassword(await getPasswordHash(db, accountId), current))) {
     throw new ValidationError(ACCOUNT_MESSAGES.wrongCurrentPassword);
   }
-  setPasswordHash(db, accountId, await hashPassword(next));
-  deleteAccountSessions(db, accountId);
+  await setPasswordHash(db, accountId, await hashPassword(next));
+  await deleteAccountSessions(db, accountId);
 }

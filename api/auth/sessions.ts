@@ -28,19 +28,19 @@ function cookie(req: Request, value: string, maxAge: number): string {
 }
 
 /** Deletes the session of the request's cookie, if there is one. */
-export function endRequestSession(db: Db, req: Request): void {
+export async function endRequestSession(db: Db, req: Request): Promise<void> {
   const token = readCookie(req.headers.cookie, SESSION_COOKIE);
-  if (token && token.length <= 200) deleteSession(db, hashSessionToken(token));
+  if (token && token.length <= 200) await deleteSession(db, hashSessionToken(token));
 }
 
 /** Issues a new session for `accountId` (after deleting the request's old one) and sets its cookie. */
-export function startSession(db: Db, req: Request, res: Response, accountId: number): void {
-  endRequestSession(db, req);
-  purgeExpiredSessions(db);
-  purgeExpiredRateLimits(db);
+export async function startSession(db: Db, req: Request, res: Response, accountId: number): Promise<void> {
+  await endRequestSession(db, req);
+  await purgeExpiredSessions(db);
+  await purgeExpiredRateLimits(db);
   const token = newSessionToken();
   const expires = new Date(Date.now() + SESSION_SECONDS * 1000).toISOString().slice(0, 19);
-  createSession(db, { token_hash: hashSessionToken(token), account_id: accountId, expires_at: expires });
+  await createSession(db, { token_hash: hashSessionToken(token), account_id: accountId, expires_at: expires });
   res.append('Set-Cookie', cookie(req, token, SESSION_SECONDS));
 }
 

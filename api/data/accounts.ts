@@ -15,7 +15,7 @@ export interface AccountWithHash extends Account {
 }
 
 /** Creates an account. Throws when the username is taken (UNIQUE constraint). @returns the account */
-export function createAccount(db: Db, input: { username: string; password_hash: string; role?: Role; created_at?: string }): Account {
+export async function createAccount(db: Db, input: { username: string; password_hash: string; role?: Role; created_at?: string }): Promise<Account> {
   const created_at = input.created_at ?? nowIso();
   const id = Number(
     stmt(db, 'INSERT INTO accounts (username, password_hash, role, created_at) VALUES (?, ?, ?, ?)').run(
@@ -29,22 +29,22 @@ export function createAccount(db: Db, input: { username: string; password_hash: 
 }
 
 /** One account by id, or undefined. */
-export function getAccount(db: Db, id: number): Account | undefined {
+export async function getAccount(db: Db, id: number): Promise<Account | undefined> {
   return stmt<Account>(db, 'SELECT id, username, role, created_at FROM accounts WHERE id = ?').get(id);
 }
 
 /** One account with its password hash, by username (for login), or undefined. */
-export function getAccountByUsername(db: Db, username: string): AccountWithHash | undefined {
+export async function getAccountByUsername(db: Db, username: string): Promise<AccountWithHash | undefined> {
   return stmt<AccountWithHash>(db, 'SELECT id, username, role, created_at, password_hash FROM accounts WHERE username = ?').get(username);
 }
 
 /** The password hash of an account (for password change), or undefined. */
-export function getPasswordHash(db: Db, id: number): string | undefined {
+export async function getPasswordHash(db: Db, id: number): Promise<string | undefined> {
   return stmt<{ password_hash: string }>(db, 'SELECT password_hash FROM accounts WHERE id = ?').get(id)?.password_hash;
 }
 
 /** Replaces an account's password hash. */
-export function setPasswordHash(db: Db, id: number, passwordHash: string): boolean {
+export async function setPasswordHash(db: Db, id: number, passwordHash: string): Promise<boolean> {
   return stmt(db, 'UPDATE accounts SET password_hash = ? WHERE id = ?').run(passwordHash, id).changes > 0;
 }
 
@@ -63,10 +63,10 @@ function accountFilter(filter: { name?: string | null; role?: Role | null }): { 
 }
 
 /** Accounts filtered by name (substring) and role, by id. */
-export function listAccounts(
+export async function listAccounts(
   db: Db,
   filter: { name?: string | null; role?: Role | null; offset?: number; limit?: number } = {},
-): Account[] {
+): Promise<Account[]> {
   const { where, params } = accountFilter(filter);
   return stmt<Account>(db, `SELECT id, username, role, created_at FROM accounts ${where} ORDER BY id LIMIT ? OFFSET ?`).all(
     ...params,
@@ -76,7 +76,7 @@ export function listAccounts(
 }
 
 /** Number of accounts matching the filter. */
-export function countAccounts(db: Db, filter: { name?: string | null; role?: Role | null } = {}): number {
+export async function countAccounts(db: Db, filter: { name?: string | null; role?: Role | null } = {}): Promise<number> {
   const { where, params } = accountFilter(filter);
   return stmt<{ n: number }>(db, `SELECT count(*) AS n FROM accounts ${where}`).get(...params)!.n;
 }
@@ -89,7 +89,7 @@ export function setAccountRole(store: Store, id: number, role: Role): Promise<{ 
   // getAccount still reads the SQLite handle: this module has not moved to the store yet.
   const db = store.sqlite!;
   return inStoreTransaction(store, async (trx) => {
-    const account = getAccount(db, id);
+    const account = await getAccount(db, id);
     if (!account) return undefined;
     if (account.role !== role) {
       await trx.k.updateTable('accounts').set({ role }).where('id', '=', id).execute();

@@ -13,22 +13,22 @@ export interface Announcement {
 }
 
 /** Inserts or updates an announcement. Records an 'announcement' change. */
-export function upsertAnnouncement(
+export async function upsertAnnouncement(
   db: Db,
   input: { service: string; user_id: string; hash: string; content: string; published?: string | null; added?: string | null },
-): void {
-  inTransaction(db, () => {
+): Promise<void> {
+  await inTransaction(db, async (db) => {
     stmt(
       db,
       `INSERT INTO announcements (service, user_id, hash, content, published, added) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (service, user_id, hash) DO UPDATE SET content = excluded.content, published = excluded.published`,
     ).run(input.service, input.user_id, input.hash, input.content, input.published ?? null, input.added ?? nowIso());
-    recordChange(db, { kind: 'announcement', action: 'upsert', service: input.service, creator_id: input.user_id, ref: input.hash });
+    await recordChange(db, { kind: 'announcement', action: 'upsert', service: input.service, creator_id: input.user_id, ref: input.hash });
   });
 }
 
 /** A creator's announcements, newest first. */
-export function listAnnouncements(db: Db, service: string, creatorId: string): Announcement[] {
+export async function listAnnouncements(db: Db, service: string, creatorId: string): Promise<Announcement[]> {
   return stmt<Announcement>(
     db,
     `SELECT service, user_id, hash, content, published, added FROM announcements

@@ -18,7 +18,7 @@ export interface ArchiveFileInfo {
  * Stores the listing of an archive file. password: the known password, or null; passwordRequired:
  * whether the archive is encrypted. Records a 'file' change.
  */
-export function setArchiveInfo(
+export async function setArchiveInfo(
   db: Db,
   input: {
     hash: string;
@@ -29,8 +29,8 @@ export function setArchiveInfo(
     /** How complete file_list is (null: the whole list); see migration 003. */
     list_status?: ArchiveListStatus | null;
   },
-): void {
-  inTransaction(db, () => {
+): Promise<void> {
+  await inTransaction(db, async (db) => {
     const hash = input.hash.toLowerCase();
     stmt(
       db,
@@ -45,7 +45,7 @@ export function setArchiveInfo(
       input.added ?? nowIso(),
       input.list_status ?? null,
     );
-    recordChange(db, { kind: 'file', action: 'upsert', ref: hash });
+    await recordChange(db, { kind: 'file', action: 'upsert', ref: hash });
   });
 }
 
@@ -54,16 +54,16 @@ export function setArchiveInfo(
  * archive needs none, '' when it needs one that is not known). Undefined when the file is unknown or
  * has no archive metadata.
  */
-export function getArchiveFile(db: Db, hash: string): ArchiveFileInfo | undefined {
-  return getArchiveRecord(db, hash)?.info;
+export async function getArchiveFile(db: Db, hash: string): Promise<ArchiveFileInfo | undefined> {
+  return (await getArchiveRecord(db, hash))?.info;
 }
 
 /** How complete a stored archive listing is: null when file_list is the whole list. */
 export type ArchiveListStatus = 'truncated' | 'unreadable' | 'too-big' | 'timed-out';
 
 /** getArchiveFile's answer with the listing's status (migration 003), or undefined likewise. */
-export function getArchiveRecord(db: Db, hash: string): { info: ArchiveFileInfo; status: ArchiveListStatus | null } | undefined {
-  const file = getFileByHash(db, hash);
+export async function getArchiveRecord(db: Db, hash: string): Promise<{ info: ArchiveFileInfo; status: ArchiveListStatus | null } | undefined> {
+  const file = await getFileByHash(db, hash);
   if (!file) return undefined;
   const row = stmt<{ file_list: string; password: string | null; password_required: number; list_status: string | null }>(
     db,

@@ -46,7 +46,7 @@ export interface AuditInput {
   at?: string;
 }
 
-export function recordAudit(db: Db, input: AuditInput): number {
+export async function recordAudit(db: Db, input: AuditInput): Promise<number> {
   const result = stmt(
     db,
     'INSERT INTO audit_log (at, actor_id, actor_name, action, target, reason, details) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -84,7 +84,7 @@ function where(filter: AuditFilter): { sql: string; args: unknown[] } {
 type AuditRow = Omit<AuditEntry, 'details'> & { details: string | null };
 
 /** Newest first. */
-export function listAudit(db: Db, filter: AuditFilter, page: { offset: number; limit: number }): AuditEntry[] {
+export async function listAudit(db: Db, filter: AuditFilter, page: { offset: number; limit: number }): Promise<AuditEntry[]> {
   const w = where(filter);
   return stmt<AuditRow>(
     db,
@@ -94,13 +94,13 @@ export function listAudit(db: Db, filter: AuditFilter, page: { offset: number; l
     .map((row) => ({ ...row, details: parseJson<Record<string, unknown> | null>(row.details, null) }));
 }
 
-export function countAudit(db: Db, filter: AuditFilter): number {
+export async function countAudit(db: Db, filter: AuditFilter): Promise<number> {
   const w = where(filter);
   return stmt<{ n: number }>(db, `SELECT count(*) AS n FROM audit_log ${w.sql}`).get(...w.args)?.n ?? 0;
 }
 
 /** The accounts that appear as actors, for the page's filter. */
-export function listAuditActors(db: Db): Array<{ id: number; username: string }> {
+export async function listAuditActors(db: Db): Promise<Array<{ id: number; username: string }>> {
   return stmt<{ id: number; username: string }>(
     db,
     `SELECT actor_id AS id, max(actor_name) AS username FROM audit_log WHERE actor_id IS NOT NULL GROUP BY actor_id ORDER BY username`,

@@ -16,10 +16,10 @@ export interface AutoImportKey {
 }
 
 /** Stores an encrypted session key for auto-import. @returns its id */
-export function addAutoImportKey(
+export async function addAutoImportKey(
   db: Db,
   input: { service: string; encrypted_key: Buffer; account_id?: number | null; added?: string },
-): number {
+): Promise<number> {
   return Number(
     stmt(db, 'INSERT INTO auto_import_keys (service, encrypted_key, account_id, dead, added) VALUES (?, ?, ?, 0, ?)').run(
       input.service,
@@ -35,13 +35,13 @@ export function addAutoImportKey(
  * replaces its blob (sealed for the current operator key) and marks it alive again: submitting a key
  * again says it works. @returns the key's id
  */
-export function upsertKeyByFingerprint(
+export async function upsertKeyByFingerprint(
   db: Db,
   input: { service: string; encrypted_key: Buffer; account_id: number | null; fingerprint: string; auto_import?: boolean },
-): number {
+): Promise<number> {
   // The latest submission's choice decides whether rounds import the key (migration 009).
   const autoImport = input.auto_import ? 1 : 0;
-  return inTransaction(db, () => {
+  return await inTransaction(db, async (db) => {
     const existing = stmt<{ id: number }>(
       db,
       'SELECT id FROM auto_import_keys WHERE fingerprint = ? AND ifnull(account_id, 0) = ifnull(?, 0)',
@@ -54,14 +54,14 @@ export function upsertKeyByFingerprint(
       );
       return existing.id;
     }
-    const id = addAutoImportKey(db, input);
+    const id = await addAutoImportKey(db, input);
     stmt(db, 'UPDATE auto_import_keys SET fingerprint = ?, auto_import = ? WHERE id = ?').run(input.fingerprint, autoImport, id);
     return id;
   });
 }
 
 /** An account's stored keys (never the key material) with the ids of imports that used them. */
-export function listAccountKeys(db: Db, accountId: number): AutoImportKey[] {
+export async function listAccountKeys(db: Db, accountId: number): Promise<AutoImportKey[]> {
   const keys = stmt<{ id: number; service: string; dead: number; added: string; last_used_at: string | null }>(
     db,
     'SELECT id, service, dead, added, last_used_at FROM auto_import_keys WHERE account_id = ? ORDER BY id',
@@ -71,9 +71,9 @@ export function listAccountKeys(db: Db, accountId: number): AutoImportKey[] {
 }
 
 /** Deletes keys of an account (only its own). @returns how many were deleted */
-export function revokeKeys(db: Db, accountId: number, keyIds: number[]): number {
+export async function revokeKeys(db: Db, accountId: number, keyIds: number[]): Promise<number> {
   if (keyIds.length === 0) return 0;
-  return inTransaction(db, () => {
+  return await inTransaction(db, async (db) => {
     stmt(
       db,
       `UPDATE imports SET key_id = NULL WHERE key_id IN (SELECT id FROM auto_import_keys WHERE account_id = ? AND id IN (${placeholders(keyIds.length)}))`,
@@ -86,12 +86,12 @@ export function revokeKeys(db: Db, accountId: number, keyIds: number[]): number 
 }
 
 /** Marks a key dead (its session expired). */
-export function markKeyDead(db: Db, keyId: number): boolean {
+export async function markKeyDead(db: Db, keyId: number): Promise<boolean> {
   return stmt(db, 'UPDATE auto_import_keys SET dead = 1 WHERE id = ?').run(keyId).changes > 0;
 }
 
 /** One key with its encrypted blob (administrator decryption of contributed keys), or undefined. */
-export function getAutoImportKey(db: Db, keyId: number) {
+export async function getAutoImportKey(db: Db, keyId: number) {
   return stmt<{ id: number; service: string; encrypted_key: Buffer; account_id: number | null; dead: number; added: string }>(
     db,
     'SELECT id, service, encrypted_key, account_id, dead, added FROM auto_import_keys WHERE id = ?',

@@ -38,8 +38,8 @@ const roundTarget = (id: number) => `round ${id}`;
  * waiting to start is answered instead of queueing a second one (both would do the same work), and
  * leaves no second audit line.
  */
-export function requestAutoImportRound(db: Db, by: { id: number; username: string } | null, now: string): AutoImportRound {
-  return inTransaction(db, () => {
+export async function requestAutoImportRound(db: Db, by: { id: number; username: string } | null, now: string): Promise<AutoImportRound> {
+  return await inTransaction(db, async (db) => {
     const waiting = stmt<AutoImportRound>(
       db,
       `SELECT ${ROUND_COLUMNS} FROM auto_import_rounds WHERE started_at IS NULL ORDER BY id LIMIT 1`,
@@ -50,13 +50,13 @@ export function requestAutoImportRound(db: Db, by: { id: number; username: strin
       `INSERT INTO auto_import_rounds (requested_at, requested_by) VALUES (?, ?) RETURNING ${ROUND_COLUMNS}`,
     ).get(now, by?.id ?? null)!;
     if (by)
-      recordAudit(db, { actor: by, action: 'auto_import_round', target: roundTarget(round.id), details: { requested: true }, at: now });
+      await recordAudit(db, { actor: by, action: 'auto_import_round', target: roundTarget(round.id), details: { requested: true }, at: now });
     return round;
   });
 }
 
-function recordRoundStart(db: Db, id: number, scheduled: boolean, now: string): number {
-  recordAudit(db, { actor: null, action: 'auto_import_round', target: roundTarget(id), details: { started: true, scheduled }, at: now });
+async function recordRoundStart(db: Db, id: number, scheduled: boolean, now: string): Promise<number> {
+  await recordAudit(db, { actor: null, action: 'auto_import_round', target: roundTarget(id), details: { started: true, scheduled }, at: now });
   return id;
 }
 
@@ -65,27 +65,27 @@ function recordRoundStart(db: Db, id: number, scheduled: boolean, now: string): 
  * round started after `dueBefore`. One statement per case inside one write transaction, so of two
  * schedulers on one database only one gets it. @returns the round's id
  */
-export function claimAutoImportRound(db: Db, now: string, dueBefore: string): number | undefined {
-  return inTransaction(db, () => {
+export async function claimAutoImportRound(db: Db, now: string, dueBefore: string): Promise<number | undefined> {
+  return await inTransaction(db, async (db) => {
     const requested = stmt<{ id: number }>(
       db,
       `UPDATE auto_import_rounds SET started_at = ?
         WHERE id = (SELECT id FROM auto_import_rounds WHERE started_at IS NULL ORDER BY id LIMIT 1)
       RETURNING id`,
     ).get(now);
-    if (requested) return recordRoundStart(db, requested.id, false, now);
+    if (requested) return await recordRoundStart(db, requested.id, false, now);
     const last = stmt<{ at: string | null }>(db, 'SELECT max(started_at) AS at FROM auto_import_rounds').get()?.at;
     if (last && last > dueBefore) return undefined;
     const scheduled = stmt<{ id: number }>(db, 'INSERT INTO auto_import_rounds (requested_at, started_at) VALUES (?, ?) RETURNING id').get(
       now,
       now,
     )!.id;
-    return recordRoundStart(db, scheduled, true, now);
+    return await recordRoundStart(db, scheduled, true, now);
   });
 }
 
-export function finishAutoImportRound(db: Db, id: number, counts: RoundCounts, now: string): void {
-  inTransaction(db, () => {
+export async function finishAutoImportRound(db: Db, id: number, counts: RoundCounts, now: string): Promise<void> {
+  await inTransaction(db, async (db) => {
     stmt(db, 'UPDATE auto_import_rounds SET finished_at = ?, queued = ?, skipped = ?, failed = ? WHERE id = ?').run(
       now,
       counts.queued,
@@ -93,7 +93,7 @@ export function finishAutoImportRound(db: Db, id: number, counts: RoundCounts, n
       counts.failed,
       id,
     );
-    recordAudit(db, {
+    await recordAudit(db, {
       actor: null,
       action: 'auto_import_round',
       target: roundTarget(id),
@@ -104,7 +104,7 @@ export function finishAutoImportRound(db: Db, id: number, counts: RoundCounts, n
 }
 
 /** The most recent rounds, newest first. */
-export function listAutoImportRounds(db: Db, limit = 20): AutoImportRound[] {
+export async function listAutoImportRounds(db: Db, limit = 20): Promise<AutoImportRound[]> {
   return stmt<AutoImportRound>(db, `SELECT ${ROUND_COLUMNS} FROM auto_import_rounds ORDER BY id DESC LIMIT ?`).all(limit);
 }
 
@@ -136,12 +136,12 @@ type CandidateRow = Omit<AutoImportCandidate, 'pending'> & { pending: number };
 const toCandidate = (row: CandidateRow): AutoImportCandidate => ({ ...row, pending: row.pending === 1 });
 
 /** Alive keys kept for auto-import, with what a round needs to decide whether each is due. */
-export function listAutoImportCandidates(db: Db): AutoImportCandidate[] {
+export async function listAutoImportCandidates(db: Db): Promise<AutoImportCandidate[]> {
   return stmt<CandidateRow>(db, `${CANDIDATE_SQL} ORDER BY k.id`).all().map(toCandidate);
 }
 
 /** One candidate again (re-checked inside the transaction that queues it), or undefined once revoked, dead or opted out. */
-export function getAutoImportCandidate(db: Db, keyId: number): AutoImportCandidate | undefined {
+export async function getAutoImportCandidate(db: Db, keyId: number): Promise<AutoImportCandidate | undefined> {
   const row = stmt<CandidateRow>(db, `${CANDIDATE_SQL} AND k.id = ?`).get(keyId);
   return row && toCandidate(row);
 }

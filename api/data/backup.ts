@@ -3,18 +3,18 @@ import { openDatabase, stmt, type Db } from './db.ts';
 import { hashPath } from './util.ts';
 
 /** The migration the database is at (its user_version). */
-export function migrationVersion(db: Db): number {
+export async function migrationVersion(db: Db): Promise<number> {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
 /** `PRAGMA integrity_check`: 'ok', or SQLite's first problems joined by newlines. */
-export function integrityCheck(db: Db): string {
+export async function integrityCheck(db: Db): Promise<string> {
   const rows = db.pragma('integrity_check(20)') as { integrity_check: string }[];
   return rows.map((row) => row.integrity_check).join('\n');
 }
 
 /** The public path ('/ab/cd/<sha256>.<ext>') of every file record, one at a time. */
-export function* fileRecordPaths(db: Db): Generator<string> {
+export async function* fileRecordPaths(db: Db): AsyncGenerator<string> {
   for (const row of stmt<{ hash: string; ext: string }>(db, 'SELECT hash, ext FROM files ORDER BY id').iterate())
     yield hashPath(row.hash, row.ext);
 }

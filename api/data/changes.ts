@@ -94,7 +94,7 @@ export interface Change {
  * Appends one row to the change log. Call it inside the transaction of the write it describes.
  * @returns the new change id
  */
-export function recordChange(db: Db, change: ChangeInput): number {
+export async function recordChange(db: Db, change: ChangeInput): Promise<number> {
   const info = stmt(db, 'INSERT INTO changes (kind, action, service, creator_id, post_id, ref) VALUES (?, ?, ?, ?, ?, ?)').run(
     change.kind,
     change.action,
@@ -107,7 +107,7 @@ export function recordChange(db: Db, change: ChangeInput): number {
 }
 
 /** Change rows with id > lastId, oldest first, at most `limit` (default 10,000). */
-export function readChangesSince(db: Db, lastId: number, limit = 10_000): Change[] {
+export async function readChangesSince(db: Db, lastId: number, limit = 10_000): Promise<Change[]> {
   return stmt<Change>(
     db,
     'SELECT id, kind, action, service, creator_id, post_id, ref, at FROM changes WHERE id > ? ORDER BY id LIMIT ?',
@@ -115,10 +115,10 @@ export function readChangesSince(db: Db, lastId: number, limit = 10_000): Change
 }
 
 /** Like readChangesSince but lazy, for very long logs (a bulk seed writes one row per post). */
-export function* iterateChangesSince(db: Db, lastId: number, batch = 10_000): Generator<Change> {
+export async function* iterateChangesSince(db: Db, lastId: number, batch = 10_000): AsyncGenerator<Change> {
   let after = lastId;
   for (;;) {
-    const rows = readChangesSince(db, after, batch);
+    const rows = await readChangesSince(db, after, batch);
     for (const row of rows) yield row;
     if (rows.length < batch) return;
     after = rows[rows.length - 1].id;
@@ -126,7 +126,7 @@ export function* iterateChangesSince(db: Db, lastId: number, batch = 10_000): Ge
 }
 
 /** The id of the newest change, 0 when the log is empty. */
-export function lastChangeId(db: Db): number {
+export async function lastChangeId(db: Db): Promise<number> {
   const row = stmt<{ id: number | null }>(db, 'SELECT max(id) AS id FROM changes').get();
   return row?.id ?? 0;
 }
@@ -138,6 +138,6 @@ export function lastChangeId(db: Db): number {
  * lastChangeId never goes back and new rows keep getting higher ids (SQLite numbers a new row
  * max(id) + 1, and would start again at 1 in an empty table). @returns how many rows were deleted
  */
-export function pruneChanges(db: Db, upToId: number): number {
+export async function pruneChanges(db: Db, upToId: number): Promise<number> {
   return stmt(db, 'DELETE FROM changes WHERE id <= ? AND id < (SELECT max(id) FROM changes)').run(upToId).changes;
 }

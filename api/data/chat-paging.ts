@@ -16,7 +16,7 @@ export interface ChatTable {
  * messages) is counted from the oldest end, ascending, then reversed, so at most half the channel is
  * ever stepped over. `table` and its columns are constants of the data modules, never input.
  */
-export function pageChatRows<T>(db: Db, t: ChatTable, channelId: string, offset: number, limit: number, total: number): T[] {
+export async function pageChatRows<T>(db: Db, t: ChatTable, channelId: string, offset: number, limit: number, total: number): Promise<T[]> {
   const key = `(${t.time}, ${t.id})`;
   const fromOldest = offset > total / 2 && offset < total;
   const take = fromOldest ? Math.min(limit, total - offset) : limit;

@@ -22,7 +22,7 @@ export interface CommentInput {
 }
 
 /** A post's comments, oldest first, each with its previous versions. */
-export function listComments(db: Db, service: string, creatorId: string, postId: string): Comment[] {
+export async function listComments(db: Db, service: string, creatorId: string, postId: string): Promise<Comment[]> {
   const rows = stmt<Omit<Comment, 'revisions'>>(
     db,
     `SELECT id, parent_id, commenter, commenter_name, content, published, added FROM comments
@@ -47,8 +47,8 @@ export function listComments(db: Db, service: string, creatorId: string, postId:
  * Inserts or updates a comment; when the content changes the previous content is kept as a comment
  * revision. Records a 'comment' change. options.now (ISO) stamps the revision (default now).
  */
-export function upsertComment(db: Db, input: CommentInput, options: { now?: string } = {}): 'inserted' | 'updated' | 'unchanged' {
-  return inTransaction(db, () => {
+export async function upsertComment(db: Db, input: CommentInput, options: { now?: string } = {}): Promise<'inserted' | 'updated' | 'unchanged'> {
+  return await inTransaction(db, async (db) => {
     const existing = stmt<{ content: string; added: string }>(
       db,
       'SELECT content, added FROM comments WHERE service = ? AND "user" = ? AND post_id = ? AND id = ?',
@@ -84,7 +84,7 @@ export function upsertComment(db: Db, input: CommentInput, options: { now?: stri
       input.published ?? null,
       existing?.added ?? input.added ?? now,
     );
-    recordChange(db, { kind: 'comment', action: 'upsert', service: input.service, creator_id: input.user, post_id: input.post_id });
+    await recordChange(db, { kind: 'comment', action: 'upsert', service: input.service, creator_id: input.user, post_id: input.post_id });
     return existing ? 'updated' : 'inserted';
   });
 }

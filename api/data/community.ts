@@ -34,9 +34,9 @@ export interface CommunityMessageInput {
  * Inserts or updates a community channel and sets has_chats on its creator (which must exist).
  * Records a 'community' change (and a 'creator' change when has_chats was off).
  */
-export function upsertCommunityChannel(db: Db, input: CommunityChannelInput): void {
+export async function upsertCommunityChannel(db: Db, input: CommunityChannelInput): Promise<void> {
   const service = input.service ?? 'patreon';
-  inTransaction(db, () => {
+  await inTransaction(db, async (db) => {
     stmt(
       db,
       `INSERT INTO community_channels (channel_id, service, creator_id, name, messages_refreshed_at) VALUES (?, ?, ?, ?, ?)
@@ -47,13 +47,13 @@ export function upsertCommunityChannel(db: Db, input: CommunityChannelInput): vo
       service,
       input.creator_id,
     );
-    if (flagged.changes > 0) recordChange(db, { kind: 'creator', action: 'upsert', service, creator_id: input.creator_id });
-    recordChange(db, { kind: 'community', action: 'upsert', service, creator_id: input.creator_id, ref: input.channel_id });
+    if (flagged.changes > 0) await recordChange(db, { kind: 'creator', action: 'upsert', service, creator_id: input.creator_id });
+    await recordChange(db, { kind: 'community', action: 'upsert', service, creator_id: input.creator_id, ref: input.channel_id });
   });
 }
 
 /** A creator's community channels, by name. */
-export function listCommunityChannels(db: Db, service: string, creatorId: string): CommunityChannel[] {
+export async function listCommunityChannels(db: Db, service: string, creatorId: string): Promise<CommunityChannel[]> {
   return stmt<CommunityChannel>(
     db,
     `SELECT channel_id, creator_id, name, messages_refreshed_at, post_count FROM community_channels
@@ -62,7 +62,7 @@ export function listCommunityChannels(db: Db, service: string, creatorId: string
 }
 
 /** One channel (with its creator's service), or undefined. */
-export function getCommunityChannel(db: Db, channelId: string): (CommunityChannel & { service: string }) | undefined {
+export async function getCommunityChannel(db: Db, channelId: string): Promise<(CommunityChannel & { service: string }) | undefined> {
   return stmt<CommunityChannel & { service: string }>(
     db,
     `SELECT channel_id, creator_id, service, name, messages_refreshed_at, post_count FROM community_channels
@@ -74,9 +74,9 @@ export function getCommunityChannel(db: Db, channelId: string): (CommunityChanne
  * Inserts or updates messages (a deleted message keeps its row with deleted_at set) and refreshes the
  * post_count of every touched channel. Records a 'community' change per channel.
  */
-export function upsertCommunityMessages(db: Db, messages: CommunityMessageInput[]): void {
+export async function upsertCommunityMessages(db: Db, messages: CommunityMessageInput[]): Promise<void> {
   if (messages.length === 0) return;
-  inTransaction(db, () => {
+  await inTransaction(db, async (db) => {
     const upsert = stmt(
       db,
       `INSERT INTO community_messages (message_id, channel_id, created_at, deleted_at, replies, embeds, attachments, original_json, added)
@@ -107,8 +107,8 @@ export function upsertCommunityMessages(db: Db, messages: CommunityMessageInput[
         `UPDATE community_channels SET post_count = (SELECT count(*) FROM community_messages WHERE channel_id = ?)
           WHERE channel_id = ?`,
       ).run(channelId, channelId);
-      const channel = getCommunityChannel(db, channelId);
-      recordChange(db, {
+      const channel = await getCommunityChannel(db, channelId);
+      await recordChange(db, {
         kind: 'community',
         action: 'upsert',
         service: channel?.service ?? 'patreon',
@@ -146,14 +146,14 @@ function toMessage(row: MessageRow): CommunityMessage {
 }
 
 /** A channel's messages, newest first, `limit` (CHAT_PAGE_SIZE) a page (see pageChatRows for how deep pages stay fast). */
-export function listCommunityMessages(db: Db, channelId: string, offset: number, limit = CHAT_PAGE_SIZE): CommunityMessage[] {
-  const total = getCommunityChannel(db, channelId)?.post_count ?? 0;
-  return pageChatRows<MessageRow>(
+export async function listCommunityMessages(db: Db, channelId: string, offset: number, limit = CHAT_PAGE_SIZE): Promise<CommunityMessage[]> {
+  const total = (await getCommunityChannel(db, channelId))?.post_count ?? 0;
+  return (await pageChatRows<MessageRow>(
     db,
     { table: 'community_messages', columns: MESSAGE_COLUMNS, time: 'created_at', id: 'message_id' },
     channelId,
     offset,
     limit,
     total,
-  ).map(toMessage);
+  )).map(toMessage);
 }

@@ -60,13 +60,13 @@ export function withIsoDates<T extends CreatorFields>(creator: T): Omit<T, 'inde
 }
 
 /** One creator by (service, id), or undefined. */
-export function getCreator(db: Db, service: string, id: string): Creator | undefined {
+export async function getCreator(db: Db, service: string, id: string): Promise<Creator | undefined> {
   const row = stmt<CreatorRow>(db, `SELECT ${CREATOR_COLUMNS} FROM creators WHERE service = ? AND id = ?`).get(service, id);
   return row && toCreator(row);
 }
 
 /** One creator by its public id (e.g. a fanbox creator's pixiv handle), or undefined. */
-export function getCreatorByPublicId(db: Db, service: string, publicId: string): Creator | undefined {
+export async function getCreatorByPublicId(db: Db, service: string, publicId: string): Promise<Creator | undefined> {
   const row = stmt<CreatorRow>(db, `SELECT ${CREATOR_COLUMNS} FROM creators WHERE service = ? AND public_id = ? ORDER BY id LIMIT 1`).get(
     service,
     publicId,
@@ -75,24 +75,24 @@ export function getCreatorByPublicId(db: Db, service: string, publicId: string):
 }
 
 /** Creators by id or, failing that, public id (the profile route accepts both). */
-export function findCreator(db: Db, service: string, idOrPublicId: string): Creator | undefined {
-  return getCreator(db, service, idOrPublicId) ?? getCreatorByPublicId(db, service, idOrPublicId);
+export async function findCreator(db: Db, service: string, idOrPublicId: string): Promise<Creator | undefined> {
+  return await getCreator(db, service, idOrPublicId) ?? await getCreatorByPublicId(db, service, idOrPublicId);
 }
 
 /** Recently updated creators, newest `updated` first (the /artists/updated listing). */
-export function listCreatorsUpdated(db: Db, offset: number, limit: number): Creator[] {
+export async function listCreatorsUpdated(db: Db, offset: number, limit: number): Promise<Creator[]> {
   return stmt<CreatorRow>(db, `SELECT ${CREATOR_COLUMNS} FROM creators ORDER BY updated DESC, service DESC, id DESC LIMIT ? OFFSET ?`)
     .all(limit, offset)
     .map(toCreator);
 }
 
 /** Number of creators. */
-export function countCreators(db: Db): number {
+export async function countCreators(db: Db): Promise<number> {
   return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM creators').get()!.n;
 }
 
 /** Every creator in the creators.txt shape, ordered by (service, id). */
-export function listAllCreators(db: Db): CreatorListItem[] {
+export async function listAllCreators(db: Db): Promise<CreatorListItem[]> {
   const rows = stmt<Omit<CreatorListItem, 'has_chats'> & { has_chats: number }>(
     db,
     `SELECT c.id, c.name, c.service, c.indexed, c.updated, coalesce(f.n, 0) AS favorited,
@@ -106,8 +106,8 @@ export function listAllCreators(db: Db): CreatorListItem[] {
 }
 
 /** The profile answer (exactly the keys of docs/product.md#creators-api, with counts), or undefined when unknown. */
-export function getCreatorProfile(db: Db, service: string, id: string): CreatorProfile | undefined {
-  const creator = getCreator(db, service, id);
+export async function getCreatorProfile(db: Db, service: string, id: string): Promise<CreatorProfile | undefined> {
+  const creator = await getCreator(db, service, id);
   if (!creator) return undefined;
   const counts = stmt<{ post_count: number; dm_count: number; share_count: number; chat_count: number }>(
     db,
@@ -135,7 +135,7 @@ export function getCreatorProfile(db: Db, service: string, id: string): CreatorP
 }
 
 /** Whether the creator belongs to a link group with another creator (the Linked Accounts tick). */
-export function hasLinkedCreators(db: Db, service: string, id: string): boolean {
+export async function hasLinkedCreators(db: Db, service: string, id: string): Promise<boolean> {
   return !!stmt(
     db,
     `SELECT 1 FROM creators c JOIN creators o ON o.relation_id = c.relation_id
@@ -145,7 +145,7 @@ export function hasLinkedCreators(db: Db, service: string, id: string): boolean 
 }
 
 /** Other creators of the same link group (relation_id), ordered by service and name. */
-export function linkedCreators(db: Db, service: string, id: string): LinkedCreator[] {
+export async function linkedCreators(db: Db, service: string, id: string): Promise<LinkedCreator[]> {
   return stmt<Omit<CreatorRow, 'last_imported'>>(
     db,
     `SELECT o.id, o.name, o.service, o.indexed, o.updated, o.public_id, o.relation_id, o.has_chats
@@ -159,8 +159,8 @@ export function linkedCreators(db: Db, service: string, id: string): LinkedCreat
 }
 
 /** A uniformly random creator key, or undefined when there are none. */
-export function randomCreator(db: Db, random: () => number = Math.random): { service: string; id: string } | undefined {
-  const count = countCreators(db);
+export async function randomCreator(db: Db, random: () => number = Math.random): Promise<{ service: string; id: string } | undefined> {
+  const count = await countCreators(db);
   if (count === 0) return undefined;
   return stmt<{ service: string; id: string }>(db, 'SELECT service, id FROM creators ORDER BY service, id LIMIT 1 OFFSET ?').get(
     Math.floor(random() * count),
@@ -173,9 +173,9 @@ export function randomCreator(db: Db, random: () => number = Math.random): { ser
  * A creator on the do-not-post list is never written: 'unchanged'.
  * @returns what happened
  */
-export function upsertCreator(db: Db, input: CreatorInput): 'inserted' | 'updated' | 'unchanged' {
-  if (isCreatorListed(db, input.service, input.id)) return 'unchanged';
-  const existing = getCreator(db, input.service, input.id);
+export async function upsertCreator(db: Db, input: CreatorInput): Promise<'inserted' | 'updated' | 'unchanged'> {
+  if (await isCreatorListed(db, input.service, input.id)) return 'unchanged';
+  const existing = await getCreator(db, input.service, input.id);
   const now = nowEpoch();
   const next = {
     service: input.service,
@@ -210,7 +210,7 @@ export function upsertCreator(db: Db, input: CreatorInput): 'inserted' | 'update
        has_chats = excluded.has_chats, relation_id = excluded.relation_id`,
   ).run(next);
   const renamed = existing !== undefined && existing.name !== next.name;
-  recordChange(db, {
+  await recordChange(db, {
     kind: 'creator',
     action: 'upsert',
     service: input.service,
@@ -218,21 +218,21 @@ export function upsertCreator(db: Db, input: CreatorInput): 'inserted' | 'update
     ref: renamed ? 'renamed' : undefined,
   });
   if (existing && existing.relation_id !== next.relation_id) {
-    recordLinkGroupChanges(db, existing.relation_id);
-    recordLinkGroupChanges(db, next.relation_id);
+    await recordLinkGroupChanges(db, existing.relation_id);
+    await recordLinkGroupChanges(db, next.relation_id);
   }
   return existing ? 'updated' : 'inserted';
 }
 
 /** Records a 'link' change for every creator of a link group. */
-export function recordLinkGroupChanges(db: Db, relationId: number | null): void {
+export async function recordLinkGroupChanges(db: Db, relationId: number | null): Promise<void> {
   if (relationId == null) return;
   const members = stmt<{ service: string; id: string }>(
     db,
     'SELECT service, id FROM creators WHERE relation_id = ? ORDER BY service, id',
   ).all(relationId);
   for (const member of members) {
-    recordChange(db, { kind: 'link', action: 'upsert', service: member.service, creator_id: member.id });
+    await recordChange(db, { kind: 'link', action: 'upsert', service: member.service, creator_id: member.id });
   }
 }
 
@@ -240,9 +240,9 @@ export function recordLinkGroupChanges(db: Db, relationId: number | null): void 
  * Sets the `updated` time (epoch seconds) of a creator when it is newer than the stored one, e.g.
  * after importing posts. Records a 'creator' change when it moves.
  */
-export function touchCreatorUpdated(db: Db, service: string, id: string, updated: number): boolean {
+export async function touchCreatorUpdated(db: Db, service: string, id: string, updated: number): Promise<boolean> {
   const info = stmt(db, 'UPDATE creators SET updated = ? WHERE service = ? AND id = ? AND updated < ?').run(updated, service, id, updated);
-  if (info.changes > 0) recordChange(db, { kind: 'creator', action: 'upsert', service, creator_id: id });
+  if (info.changes > 0) await recordChange(db, { kind: 'creator', action: 'upsert', service, creator_id: id });
   return info.changes > 0;
 }
 
@@ -250,7 +250,7 @@ export function touchCreatorUpdated(db: Db, service: string, id: string, updated
  * Sets when a creator was last imported (epoch seconds) without recording a change: no page shows it,
  * so an import that found nothing new leaves the rebuild nothing to do.
  */
-export function setCreatorLastImported(db: Db, service: string, id: string, at: number): boolean {
+export async function setCreatorLastImported(db: Db, service: string, id: string, at: number): Promise<boolean> {
   return stmt(db, 'UPDATE creators SET last_imported = ? WHERE service = ? AND id = ?').run(at, service, id).changes > 0;
 }
 
@@ -258,7 +258,7 @@ export function setCreatorLastImported(db: Db, service: string, id: string, at: 
  * All creator keys in (service, id) order, fetched in batches by keyset pagination so it stays cheap
  * on large tables and does not hold a statement open between batches.
  */
-export function* iterateCreatorKeys(db: Db, batch = 5_000): Generator<{ service: string; id: string }> {
+export async function* iterateCreatorKeys(db: Db, batch = 5_000): AsyncGenerator<{ service: string; id: string }> {
   let last: { service: string; id: string } | undefined;
   for (;;) {
     const rows = last

@@ -52,8 +52,8 @@ function toChannel(row: ChannelRow): DiscordChannel {
  * Records a 'discord' change (ref = channel id) only when the channel is new or differs, so a re-import
  * that changes nothing re-renders nothing.
  */
-export function upsertDiscordChannel(db: Db, input: DiscordChannelInput): void {
-  inTransaction(db, () => {
+export async function upsertDiscordChannel(db: Db, input: DiscordChannelInput): Promise<void> {
+  await inTransaction(db, async (db) => {
     const changed = stmt(
       db,
       `INSERT INTO discord_channels (id, server_id, name, parent_channel_id, topic, is_nsfw, type, position)
@@ -75,12 +75,12 @@ export function upsertDiscordChannel(db: Db, input: DiscordChannelInput): void {
       input.position ?? 0,
     ).changes;
     if (changed > 0)
-      recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: input.server_id, ref: input.id });
+      await recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: input.server_id, ref: input.id });
   });
 }
 
 /** The channels of a server, ordered by position then id. */
-export function listDiscordChannels(db: Db, serverId: string): DiscordChannel[] {
+export async function listDiscordChannels(db: Db, serverId: string): Promise<DiscordChannel[]> {
   return stmt<ChannelRow>(db, `SELECT ${CHANNEL_COLUMNS} FROM discord_channels WHERE server_id = ? ORDER BY position, id`)
     .all(serverId)
     .map(toChannel);
@@ -95,15 +95,15 @@ export function isViewableChannel(channel: Pick<DiscordChannel, 'type'>): boolea
 }
 
 /** One channel, or undefined. */
-export function getDiscordChannel(db: Db, channelId: string): DiscordChannel | undefined {
+export async function getDiscordChannel(db: Db, channelId: string): Promise<DiscordChannel | undefined> {
   const row = stmt<ChannelRow>(db, `SELECT ${CHANNEL_COLUMNS} FROM discord_channels WHERE id = ?`).get(channelId);
   return row && toChannel(row);
 }
 
 /** GET /v1/discord/server/{id}: the server with its channels, or undefined when unknown. */
-export function getDiscordServer(db: Db, serverId: string): DiscordServer | undefined {
-  const creator = getCreator(db, 'discord', serverId);
-  const channels = listDiscordChannels(db, serverId);
+export async function getDiscordServer(db: Db, serverId: string): Promise<DiscordServer | undefined> {
+  const creator = await getCreator(db, 'discord', serverId);
+  const channels = await listDiscordChannels(db, serverId);
   if (!creator && channels.length === 0) return undefined;
   return {
     id: serverId,
@@ -115,21 +115,21 @@ export function getDiscordServer(db: Db, serverId: string): DiscordServer | unde
 }
 
 /** After a channel's messages changed: recounts its post_count and records a 'discord' change for it. */
-function channelMessagesChanged(db: Db, serverId: string, channelId: string): void {
+async function channelMessagesChanged(db: Db, serverId: string, channelId: string): Promise<void> {
   stmt(db, 'UPDATE discord_channels SET post_count = (SELECT count(*) FROM discord_messages WHERE channel_id = ?) WHERE id = ?').run(
     channelId,
     channelId,
   );
-  recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: serverId, ref: channelId });
+  await recordChange(db, { kind: 'discord', action: 'upsert', service: 'discord', creator_id: serverId, ref: channelId });
 }
 
 /**
  * Inserts or updates messages (with their attachment file links) and refreshes the post_count of
  * every touched channel. Records one 'discord' change per touched channel.
  */
-export function upsertDiscordMessages(db: Db, messages: DiscordMessageInput[]): void {
+export async function upsertDiscordMessages(db: Db, messages: DiscordMessageInput[]): Promise<void> {
   if (messages.length === 0) return;
-  inTransaction(db, () => {
+  await inTransaction(db, async (db) => {
     const upsert = stmt(
       db,
       `INSERT INTO discord_messages (id, server_id, channel_id, author, content, embeds, mentions, attachments, published, edited, added)
@@ -163,7 +163,7 @@ export function upsertDiscordMessages(db: Db, messages: DiscordMessageInput[]): 
       });
       channels.set(message.channel_id, message.server_id);
     }
-    for (const [channelId, serverId] of channels) channelMessagesChanged(db, serverId, channelId);
+    for (const [channelId, serverId] of channels) await channelMessagesChanged(db, serverId, channelId);
   });
 }
 
@@ -200,20 +200,20 @@ function toMessage(row: MessageRow): DiscordMessage {
 const MESSAGE_COLUMNS = 'id, server_id, channel_id, author, content, embeds, mentions, attachments, published, edited, added';
 
 /** A channel's messages, newest first, `limit` (CHAT_PAGE_SIZE) a page (see pageChatRows for how deep pages stay fast). */
-export function listDiscordMessages(db: Db, channelId: string, offset: number, limit = CHAT_PAGE_SIZE): DiscordMessage[] {
-  const total = getDiscordChannel(db, channelId)?.post_count ?? 0;
-  return pageChatRows<MessageRow>(
+export async function listDiscordMessages(db: Db, channelId: string, offset: number, limit = CHAT_PAGE_SIZE): Promise<DiscordMessage[]> {
+  const total = (await getDiscordChannel(db, channelId))?.post_count ?? 0;
+  return (await pageChatRows<MessageRow>(
     db,
     { table: 'discord_messages', columns: MESSAGE_COLUMNS, time: 'published', id: 'id' },
     channelId,
     offset,
     limit,
     total,
-  ).map(toMessage);
+  )).map(toMessage);
 }
 
 /** Zero-based position of a message in its channel's newest-first listing, or undefined. */
-export function discordMessagePosition(db: Db, messageId: string): { channel_id: string; position: number } | undefined {
+export async function discordMessagePosition(db: Db, messageId: string): Promise<{ channel_id: string; position: number } | undefined> {
   const row = stmt<{ channel_id: string; published: string }>(db, 'SELECT channel_id, published FROM discord_messages WHERE id = ?').get(
     messageId,
   );
@@ -227,7 +227,7 @@ export function discordMessagePosition(db: Db, messageId: string): { channel_id:
 }
 
 /** Messages carrying a file of this sha256 (hash search), newest first. */
-export function listDiscordMessagesWithFile(db: Db, hash: string, limit = PAGE_SIZE): DiscordFileHit[] {
+export async function listDiscordMessagesWithFile(db: Db, hash: string, limit = PAGE_SIZE): Promise<DiscordFileHit[]> {
   const rows = stmt<MessageRow & { server_name: string | null; channel_name: string | null }>(
     db,
     `SELECT m.id, m.server_id, m.channel_id, m.author, m.content, m.embeds, m.mentions, m.attachments, m.published,
@@ -251,15 +251,15 @@ export function listDiscordMessagesWithFile(db: Db, hash: string, limit = PAGE_S
 }
 
 /** Deletes messages by id; refreshes post_count and records a 'discord' change per channel. */
-export function deleteDiscordMessages(db: Db, ids: string[]): number {
+export async function deleteDiscordMessages(db: Db, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  return inTransaction(db, () => {
+  return await inTransaction(db, async (db) => {
     const rows = stmt<{ channel_id: string; server_id: string }>(
       db,
       `SELECT DISTINCT channel_id, server_id FROM discord_messages WHERE id IN (${placeholders(ids.length)})`,
     ).all(...ids);
     const deleted = stmt(db, `DELETE FROM discord_messages WHERE id IN (${placeholders(ids.length)})`).run(...ids).changes;
-    for (const row of rows) channelMessagesChanged(db, row.server_id, row.channel_id);
+    for (const row of rows) await channelMessagesChanged(db, row.server_id, row.channel_id);
     return deleted;
   });
 }

@@ -103,8 +103,8 @@ function toDmWithArtist(row: DmArtistRow): DmWithArtist {
  * Inserts or updates a DM. A new DM is 'pending' unless a status is given; an existing DM keeps its
  * status unless one is given. Records a 'dm' change when the DM is (or was) public.
  */
-export function upsertDm(db: Db, input: DmInput): void {
-  inTransaction(db, () => {
+export async function upsertDm(db: Db, input: DmInput): Promise<void> {
+  await inTransaction(db, async (db) => {
     const existing = stmt<{ status: DmStatus }>(db, 'SELECT status FROM dms WHERE service = ? AND "user" = ? AND hash = ?').get(
       input.service,
       input.user,
@@ -132,13 +132,13 @@ export function upsertDm(db: Db, input: DmInput): void {
       input.import_id ?? null,
     );
     if (status === 'approved' || existing?.status === 'approved') {
-      recordChange(db, { kind: 'dm', action: 'upsert', service: input.service, creator_id: input.user, ref: input.hash });
+      await recordChange(db, { kind: 'dm', action: 'upsert', service: input.service, creator_id: input.user, ref: input.hash });
     }
   });
 }
 
 /** A creator's approved DMs, newest published first. */
-export function listCreatorDms(db: Db, service: string, creatorId: string, offset = 0, limit = PAGE_SIZE): Dm[] {
+export async function listCreatorDms(db: Db, service: string, creatorId: string, offset = 0, limit = PAGE_SIZE): Promise<Dm[]> {
   return stmt<DmRow>(
     db,
     `SELECT ${DM_COLUMNS} FROM dms d WHERE d.service = ? AND d."user" = ? AND d.status = 'approved'
@@ -149,7 +149,7 @@ export function listCreatorDms(db: Db, service: string, creatorId: string, offse
 }
 
 /** Number of a creator's approved DMs. */
-export function countCreatorDms(db: Db, service: string, creatorId: string): number {
+export async function countCreatorDms(db: Db, service: string, creatorId: string): Promise<number> {
   return stmt<{ n: number }>(db, `SELECT count(*) AS n FROM dms WHERE service = ? AND "user" = ? AND status = 'approved'`).get(
     service,
     creatorId,
@@ -160,7 +160,7 @@ export function countCreatorDms(db: Db, service: string, creatorId: string): num
  * All approved DMs, most recently added first, with their artist. `q` (callers enforce the
  * 3-character minimum) filters on the content.
  */
-export function listDms(db: Db, options: { q?: string | null; offset?: number; limit?: number } = {}): DmWithArtist[] {
+export async function listDms(db: Db, options: { q?: string | null; offset?: number; limit?: number } = {}): Promise<DmWithArtist[]> {
   const offset = options.offset ?? 0;
   const limit = options.limit ?? PAGE_SIZE;
   const base = `SELECT ${DM_COLUMNS}, ${ARTIST_COLUMNS} FROM dms d
@@ -176,7 +176,7 @@ export function listDms(db: Db, options: { q?: string | null; offset?: number; l
 }
 
 /** Number of approved DMs (matching `q`). */
-export function countDms(db: Db, options: { q?: string | null } = {}): number {
+export async function countDms(db: Db, options: { q?: string | null } = {}): Promise<number> {
   return options.q
     ? stmt<{ n: number }>(db, `SELECT count(*) AS n FROM dms WHERE status = 'approved' AND content LIKE ? ESCAPE '\\'`).get(
         likeContains(options.q),
@@ -185,7 +185,7 @@ export function countDms(db: Db, options: { q?: string | null } = {}): number {
 }
 
 /** DMs an account imported that wait in review ('pending' or 'ignored'), newest first, with artist. */
-export function listDmsForReview(db: Db, accountId: number, status: 'pending' | 'ignored' = 'pending'): DmWithArtist[] {
+export async function listDmsForReview(db: Db, accountId: number, status: 'pending' | 'ignored' = 'pending'): Promise<DmWithArtist[]> {
   return stmt<DmArtistRow>(
     db,
     `SELECT ${DM_COLUMNS}, ${ARTIST_COLUMNS} FROM dms d
@@ -197,7 +197,7 @@ export function listDmsForReview(db: Db, accountId: number, status: 'pending' | 
 }
 
 /** Whether the account has DMs pending review (the Review DMs dot). */
-export function hasPendingDms(db: Db, accountId: number): boolean {
+export async function hasPendingDms(db: Db, accountId: number): Promise<boolean> {
   return !!stmt(db, `SELECT 1 FROM dms WHERE account_id = ? AND status = 'pending' LIMIT 1`).get(accountId);
 }
 
@@ -209,13 +209,13 @@ const REVIEW_CHUNK = 500;
  * deleted; then with `ignoreRest` the account's other pending DMs become ignored (kept for the ignored
  * view). Records a 'dm' change per approved DM.
  */
-export function reviewDms(
+export async function reviewDms(
   db: Db,
   accountId: number,
   approvedHashes: string[],
   options: { ignoreRest?: boolean; deleteIgnored?: boolean } = {},
-): { approved: number; ignored: number; deleted: number } {
-  return inTransaction(db, () => {
+): Promise<{ approved: number; ignored: number; deleted: number }> {
+  return await inTransaction(db, async (db) => {
     let approved = 0;
     const unique = [...new Set(approvedHashes)];
     const approve = stmt(db, `UPDATE dms SET status = 'approved' WHERE service = ? AND "user" = ? AND hash = ?`);
@@ -229,7 +229,7 @@ export function reviewDms(
       ).all(accountId, ...chunk);
       for (const row of rows) {
         approve.run(row.service, row.user, row.hash);
-        recordChange(db, { kind: 'dm', action: 'upsert', service: row.service, creator_id: row.user, ref: row.hash });
+        await recordChange(db, { kind: 'dm', action: 'upsert', service: row.service, creator_id: row.user, ref: row.hash });
       }
       approved += rows.length;
     }

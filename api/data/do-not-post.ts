@@ -32,7 +32,7 @@ export interface DoNotPostInput {
 }
 
 /** Adds an entry; an entry already there is kept as it is. @returns the entry */
-export function addDoNotPost(db: Db, input: DoNotPostInput): DoNotPostEntry {
+export async function addDoNotPost(db: Db, input: DoNotPostInput): Promise<DoNotPostEntry> {
   stmt(
     db,
     `INSERT INTO do_not_post (service, creator_id, post_id, name, reason, added_by, added_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -46,10 +46,10 @@ export function addDoNotPost(db: Db, input: DoNotPostInput): DoNotPostEntry {
     input.added_by ?? null,
     input.added_at ?? nowIso(),
   );
-  return getDoNotPostEntryFor(db, input.service, input.creator_id, input.post_id ?? null)!;
+  return (await getDoNotPostEntryFor(db, input.service, input.creator_id, input.post_id ?? null))!;
 }
 
-function getDoNotPostEntryFor(db: Db, service: string, creatorId: string, postId: string | null): DoNotPostEntry | undefined {
+async function getDoNotPostEntryFor(db: Db, service: string, creatorId: string, postId: string | null): Promise<DoNotPostEntry | undefined> {
   return stmt<DoNotPostEntry>(
     db,
     `SELECT ${COLUMNS} FROM do_not_post WHERE service = ? AND creator_id = ? AND coalesce(post_id, '') = ?`,
@@ -57,17 +57,17 @@ function getDoNotPostEntryFor(db: Db, service: string, creatorId: string, postId
 }
 
 /** Deletes an entry. @returns the entry that was lifted */
-export function liftDoNotPost(db: Db, id: number): DoNotPostEntry | undefined {
+export async function liftDoNotPost(db: Db, id: number): Promise<DoNotPostEntry | undefined> {
   return stmt<DoNotPostEntry>(db, `DELETE FROM do_not_post WHERE id = ? RETURNING ${COLUMNS}`).get(id);
 }
 
 /** Whether a whole creator is listed. */
-export function isCreatorListed(db: Db, service: string, creatorId: string): DoNotPostEntry | undefined {
-  return getDoNotPostEntryFor(db, service, creatorId, null);
+export async function isCreatorListed(db: Db, service: string, creatorId: string): Promise<DoNotPostEntry | undefined> {
+  return await getDoNotPostEntryFor(db, service, creatorId, null);
 }
 
 /** Whether a post is listed, by itself or through its creator. */
-export function isPostListed(db: Db, service: string, creatorId: string, postId: string): DoNotPostEntry | undefined {
+export async function isPostListed(db: Db, service: string, creatorId: string, postId: string): Promise<DoNotPostEntry | undefined> {
   return stmt<DoNotPostEntry>(
     db,
     `SELECT ${COLUMNS} FROM do_not_post WHERE service = ? AND creator_id = ? AND (post_id IS NULL OR post_id = ?)
@@ -76,7 +76,7 @@ export function isPostListed(db: Db, service: string, creatorId: string, postId:
 }
 
 /** Remembers the ids of a removed creator's posts under its entry (lifting the entry forgets them). */
-export function recordRemovedPosts(db: Db, entryId: number, service: string, postIds: readonly string[]): void {
+export async function recordRemovedPosts(db: Db, entryId: number, service: string, postIds: readonly string[]): Promise<void> {
   const insert = stmt(db, 'INSERT OR IGNORE INTO do_not_post_posts (entry_id, service, post_id) VALUES (?, ?, ?)');
   for (const postId of postIds) insert.run(entryId, service, postId);
 }
@@ -85,7 +85,7 @@ export function recordRemovedPosts(db: Db, entryId: number, service: string, pos
  * The entry behind a post id alone (the /{service}/post/{id} short URL names no creator): the post's own
  * entry, or the entry of the removed creator it belonged to.
  */
-export function isPostIdListed(db: Db, service: string, postId: string): DoNotPostEntry | undefined {
+export async function isPostIdListed(db: Db, service: string, postId: string): Promise<DoNotPostEntry | undefined> {
   return stmt<DoNotPostEntry>(
     db,
     `SELECT ${COLUMNS} FROM do_not_post WHERE service = ? AND post_id = ?
@@ -97,10 +97,10 @@ export function isPostIdListed(db: Db, service: string, postId: string): DoNotPo
 }
 
 /** Newest first. */
-export function listDoNotPost(db: Db, page: { offset: number; limit: number }): DoNotPostEntry[] {
+export async function listDoNotPost(db: Db, page: { offset: number; limit: number }): Promise<DoNotPostEntry[]> {
   return stmt<DoNotPostEntry>(db, `SELECT ${COLUMNS} FROM do_not_post ORDER BY id DESC LIMIT ? OFFSET ?`).all(page.limit, page.offset);
 }
 
-export function countDoNotPost(db: Db): number {
+export async function countDoNotPost(db: Db): Promise<number> {
   return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM do_not_post').get()?.n ?? 0;
 }

@@ -18,12 +18,12 @@ export interface Fancard {
 }
 
 /** Adds (or replaces, when id is given) a fancard of a creator; the file row must exist. Records a 'fancard' change. @returns its id */
-export function upsertFancard(
+export async function upsertFancard(
   db: Db,
   input: { id?: number; service?: string; user_id: string; file_id: number; price?: string | null; added?: string | null },
-): number {
+): Promise<number> {
   const service = input.service ?? 'fanbox';
-  return inTransaction(db, () => {
+  return await inTransaction(db, async (db) => {
     const { id } = stmt<{ id: number }>(
       db,
       `INSERT INTO fancards (id, service, user_id, file_id, price, added) VALUES (?, ?, ?, ?, ?, ?)
@@ -31,13 +31,13 @@ export function upsertFancard(
          file_id = excluded.file_id, price = excluded.price, added = excluded.added
        RETURNING id`,
     ).get(input.id ?? null, service, input.user_id, input.file_id, input.price ?? null, input.added ?? nowIso())!;
-    recordChange(db, { kind: 'fancard', action: 'upsert', service, creator_id: input.user_id, ref: String(id) });
+    await recordChange(db, { kind: 'fancard', action: 'upsert', service, creator_id: input.user_id, ref: String(id) });
     return id;
   });
 }
 
 /** The id of a creator's fancard showing a file, if any: importers find a card they saved before by it. */
-export function findFancardId(db: Db, service: string, creatorId: string, fileId: number): number | undefined {
+export async function findFancardId(db: Db, service: string, creatorId: string, fileId: number): Promise<number | undefined> {
   return stmt<{ id: number }>(db, 'SELECT id FROM fancards WHERE service = ? AND user_id = ? AND file_id = ? ORDER BY id LIMIT 1').get(
     service,
     creatorId,
@@ -46,7 +46,7 @@ export function findFancardId(db: Db, service: string, creatorId: string, fileId
 }
 
 /** A creator's fancards (GET /v1/fanbox/user/{id}/fancards), newest first, `server` filled in. */
-export function listFancards(db: Db, service: string, creatorId: string, server = ''): Fancard[] {
+export async function listFancards(db: Db, service: string, creatorId: string, server = ''): Promise<Fancard[]> {
   return stmt<Omit<Fancard, 'path' | 'server'>>(
     db,
     `SELECT fc.id, fc.user_id, fc.file_id, f.hash, fc.price, f.mime, f.ext, f.size, fc.added

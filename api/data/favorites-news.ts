@@ -14,21 +14,21 @@ const NEW_POSTS = `FROM favorite_creators f
  WHERE f.account_id = ?`;
 
 /** Posts of the account's favourite creators added at or after `since` (stored form), newest first. */
-export function listNewPosts(db: Db, accountId: number, since: string, offset: number, limit: number): PostSummary[] {
+export async function listNewPosts(db: Db, accountId: number, since: string, offset: number, limit: number): Promise<PostSummary[]> {
   return stmt<SummaryRow>(db, `SELECT ${SUMMARY_COLUMNS} ${NEW_POSTS} ORDER BY p.added DESC, p.seq DESC LIMIT ? OFFSET ?`)
     .all(since, accountId, limit, offset)
     .map(toSummary);
 }
 
 /** How many such posts there are, counting at most `cap` (the sidebar's count stays cheap). */
-export function countNewPosts(db: Db, accountId: number, since: string, cap: number = Number.MAX_SAFE_INTEGER): number {
+export async function countNewPosts(db: Db, accountId: number, since: string, cap: number = Number.MAX_SAFE_INTEGER): Promise<number> {
   return stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 ${NEW_POSTS} LIMIT ?)`).get(since, accountId, cap)!.n;
 }
 
 export type NewFeedPost = PostSummary & { text: string; creator_name: string };
 
 /** The newest `limit` posts of the account's favourite creators, with their text head and creator's name (the feed). */
-export function listNewFeedPosts(db: Db, accountId: number, limit: number): NewFeedPost[] {
+export async function listNewFeedPosts(db: Db, accountId: number, limit: number): Promise<NewFeedPost[]> {
   return stmt<SummaryRow & { creator_name: string }>(
     db,
     `SELECT ${SUMMARY_COLUMNS}, c.name AS creator_name FROM favorite_creators f
@@ -41,14 +41,14 @@ export function listNewFeedPosts(db: Db, accountId: number, limit: number): NewF
 }
 
 /** When the account last opened the page (stored form), or null. */
-export function lastNewsVisit(db: Db, accountId: number): string | null {
+export async function lastNewsVisit(db: Db, accountId: number): Promise<string | null> {
   return (
     stmt<{ last_visit: string | null }>(db, 'SELECT last_visit FROM favorites_news WHERE account_id = ?').get(accountId)?.last_visit ?? null
   );
 }
 
 /** Records a visit of the page. */
-export function recordNewsVisit(db: Db, accountId: number, at: string = nowIso()): void {
+export async function recordNewsVisit(db: Db, accountId: number, at: string = nowIso()): Promise<void> {
   stmt(
     db,
     `INSERT INTO favorites_news (account_id, last_visit) VALUES (?, ?)
@@ -57,7 +57,7 @@ export function recordNewsVisit(db: Db, accountId: number, at: string = nowIso()
 }
 
 /** Replaces the account's feed token hash (the old token stops working at once). */
-export function setFeedTokenHash(db: Db, accountId: number, hash: string, at: string = nowIso()): void {
+export async function setFeedTokenHash(db: Db, accountId: number, hash: string, at: string = nowIso()): Promise<void> {
   stmt(
     db,
     `INSERT INTO favorites_news (account_id, feed_token_hash, feed_created_at) VALUES (?, ?, ?)
@@ -66,7 +66,7 @@ export function setFeedTokenHash(db: Db, accountId: number, hash: string, at: st
 }
 
 /** Turns the account's feed off. @returns whether it had one */
-export function clearFeedToken(db: Db, accountId: number): boolean {
+export async function clearFeedToken(db: Db, accountId: number): Promise<boolean> {
   return (
     stmt(
       db,
@@ -76,7 +76,7 @@ export function clearFeedToken(db: Db, accountId: number): boolean {
 }
 
 /** When the account's current feed link was made, or null without one. */
-export function feedCreatedAt(db: Db, accountId: number): string | null {
+export async function feedCreatedAt(db: Db, accountId: number): Promise<string | null> {
   return (
     stmt<{ feed_created_at: string | null }>(
       db,
@@ -86,6 +86,6 @@ export function feedCreatedAt(db: Db, accountId: number): string | null {
 }
 
 /** The account whose feed token has this hash. */
-export function feedAccountId(db: Db, hash: string): number | undefined {
+export async function feedAccountId(db: Db, hash: string): Promise<number | undefined> {
   return stmt<{ account_id: number }>(db, 'SELECT account_id FROM favorites_news WHERE feed_token_hash = ?').get(hash)?.account_id;
 }

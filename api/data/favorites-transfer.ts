@@ -29,7 +29,7 @@ export interface FavoritesExport {
 }
 
 /** Both lists of GET /v1/account/favorites (newest favourite first), each item with faved_at. */
-export function exportFavorites(db: Db, accountId: number): FavoritesExport {
+export async function exportFavorites(db: Db, accountId: number): Promise<FavoritesExport> {
   const creatorDates = new Map(
     stmt<{ service: string; creator_id: string; created_at: string }>(
       db,
@@ -47,8 +47,8 @@ export function exportFavorites(db: Db, accountId: number): FavoritesExport {
       .map((row) => [postRefKey({ service: row.service, user: row.user, id: row.post_id }), row.created_at]),
   );
   return {
-    artists: listFavoriteCreators(db, accountId).map((c) => ({ ...c, faved_at: creatorDates.get(creatorRefKey(c)) ?? null })),
-    posts: listFavoritePosts(db, accountId).map((p) => ({ ...p, faved_at: postDates.get(postRefKey(p)) ?? null })),
+    artists: (await listFavoriteCreators(db, accountId)).map((c) => ({ ...c, faved_at: creatorDates.get(creatorRefKey(c)) ?? null })),
+    posts: (await listFavoritePosts(db, accountId)).map((p) => ({ ...p, faved_at: postDates.get(postRefKey(p)) ?? null })),
   };
 }
 
@@ -63,25 +63,25 @@ function oldestFirst<T extends { faved_at?: string }>(refs: readonly T[]): T[] {
   return reversed.sort((a, b) => ((a.faved_at ?? '') < (b.faved_at ?? '') ? -1 : (a.faved_at ?? '') > (b.faved_at ?? '') ? 1 : 0));
 }
 
-const creatorExists = (db: Db, ref: CreatorRef) =>
+const creatorExists = async (db: Db, ref: CreatorRef) =>
   !!stmt(db, 'SELECT 1 FROM creators WHERE service = ? AND id = ?').get(ref.service, ref.id);
-const postExists = (db: Db, ref: PostRef) =>
+const postExists = async (db: Db, ref: PostRef) =>
   !!stmt(db, 'SELECT 1 FROM posts WHERE service = ? AND "user" = ? AND id = ?').get(ref.service, ref.user, ref.id);
 
 /** Merges references into an account's favourites in one transaction; importing the same refs again adds nothing. */
-export function importFavoriteRefs(db: Db, accountId: number, refs: FavoriteRefs): FavoritesImportReport {
+export async function importFavoriteRefs(db: Db, accountId: number, refs: FavoriteRefs): Promise<FavoritesImportReport> {
   const report: FavoritesImportReport = { added: { artists: 0, posts: 0 }, unchanged: 0, not_found: [], skipped: refs.skipped };
   const now = nowIso();
-  return inTransaction(db, () => {
+  return await inTransaction(db, async (db) => {
     const missing = new Set<string>();
     for (const ref of oldestFirst(refs.artists)) {
-      if (!creatorExists(db, ref)) missing.add(creatorRefKey(ref));
-      else if (addFavoriteCreator(db, accountId, ref.service, ref.id, ref.faved_at ?? now)) report.added.artists++;
+      if (!await creatorExists(db, ref)) missing.add(creatorRefKey(ref));
+      else if (await addFavoriteCreator(db, accountId, ref.service, ref.id, ref.faved_at ?? now)) report.added.artists++;
       else report.unchanged++;
     }
     for (const ref of oldestFirst(refs.posts)) {
-      if (!postExists(db, ref)) missing.add(postRefKey(ref));
-      else if (addFavoritePost(db, accountId, ref.service, ref.user, ref.id, ref.faved_at ?? now)) report.added.posts++;
+      if (!await postExists(db, ref)) missing.add(postRefKey(ref));
+      else if (await addFavoritePost(db, accountId, ref.service, ref.user, ref.id, ref.faved_at ?? now)) report.added.posts++;
       else report.unchanged++;
     }
     // In the file's order, not the order of adding.

@@ -24,8 +24,8 @@ export interface FavoriteCreator extends CreatorFields<string> {
 export type FavoritePost = PostSummary & { faved_seq: number };
 
 /** Adds a creator to an account's favourites. @returns false when it already was one or the creator is unknown */
-export function addFavoriteCreator(db: Db, accountId: number, service: string, creatorId: string, at: string = nowIso()): boolean {
-  return inTransaction(db, () => {
+export async function addFavoriteCreator(db: Db, accountId: number, service: string, creatorId: string, at: string = nowIso()): Promise<boolean> {
+  return await inTransaction(db, async (db) => {
     if (
       stmt(db, 'SELECT 1 FROM favorite_creators WHERE account_id = ? AND service = ? AND creator_id = ?').get(accountId, service, creatorId)
     ) {
@@ -36,35 +36,35 @@ export function addFavoriteCreator(db: Db, accountId: number, service: string, c
       accountId,
       service,
       creatorId,
-      nextSequence(db, 'faved'),
+      await nextSequence(db, 'faved'),
       at,
     );
-    recordChange(db, { kind: 'favorite', action: 'upsert', service, creator_id: creatorId });
+    await recordChange(db, { kind: 'favorite', action: 'upsert', service, creator_id: creatorId });
     return true;
   });
 }
 
 /** Removes a creator from an account's favourites. */
-export function removeFavoriteCreator(db: Db, accountId: number, service: string, creatorId: string): boolean {
-  return inTransaction(db, () => {
+export async function removeFavoriteCreator(db: Db, accountId: number, service: string, creatorId: string): Promise<boolean> {
+  return await inTransaction(db, async (db) => {
     const removed =
       stmt(db, 'DELETE FROM favorite_creators WHERE account_id = ? AND service = ? AND creator_id = ?').run(accountId, service, creatorId)
         .changes > 0;
-    if (removed) recordChange(db, { kind: 'favorite', action: 'upsert', service, creator_id: creatorId });
+    if (removed) await recordChange(db, { kind: 'favorite', action: 'upsert', service, creator_id: creatorId });
     return removed;
   });
 }
 
 /** Adds a post to an account's favourites. @returns false when it already was one or the post is unknown */
-export function addFavoritePost(
+export async function addFavoritePost(
   db: Db,
   accountId: number,
   service: string,
   creatorId: string,
   postId: string,
   at: string = nowIso(),
-): boolean {
-  return inTransaction(db, () => {
+): Promise<boolean> {
+  return await inTransaction(db, async (db) => {
     if (
       stmt(db, 'SELECT 1 FROM favorite_posts WHERE account_id = ? AND service = ? AND "user" = ? AND post_id = ?').get(
         accountId,
@@ -81,7 +81,7 @@ export function addFavoritePost(
       service,
       creatorId,
       postId,
-      nextSequence(db, 'faved'),
+      await nextSequence(db, 'faved'),
       at,
     );
     return true;
@@ -89,7 +89,7 @@ export function addFavoritePost(
 }
 
 /** Removes a post from an account's favourites. */
-export function removeFavoritePost(db: Db, accountId: number, service: string, creatorId: string, postId: string): boolean {
+export async function removeFavoritePost(db: Db, accountId: number, service: string, creatorId: string, postId: string): Promise<boolean> {
   return (
     stmt(db, 'DELETE FROM favorite_posts WHERE account_id = ? AND service = ? AND "user" = ? AND post_id = ?').run(
       accountId,
@@ -101,7 +101,7 @@ export function removeFavoritePost(db: Db, accountId: number, service: string, c
 }
 
 /** An account's favourite creators (GET /v1/account/favorites?type=artist), newest favourite first. */
-export function listFavoriteCreators(db: Db, accountId: number): FavoriteCreator[] {
+export async function listFavoriteCreators(db: Db, accountId: number): Promise<FavoriteCreator[]> {
   return stmt<CreatorFields & { faved_seq: number; last_imported: number | null }>(
     db,
     `SELECT c.id, c.name, c.service, c.indexed, c.updated, c.public_id, c.relation_id, f.faved_seq, c.last_imported
@@ -116,13 +116,13 @@ export function listFavoriteCreators(db: Db, accountId: number): FavoriteCreator
 }
 
 /** An account's favourite posts (GET /v1/account/favorites?type=post) as summaries with faved_seq, newest favourite first. */
-export function listFavoritePosts(db: Db, accountId: number): FavoritePost[] {
+export async function listFavoritePosts(db: Db, accountId: number): Promise<FavoritePost[]> {
   const rows = stmt<{ service: string; user: string; id: string; faved_seq: number }>(
     db,
     `SELECT service, "user", post_id AS id, faved_seq FROM favorite_posts WHERE account_id = ? ORDER BY faved_seq DESC`,
   ).all(accountId);
   const seqs = new Map(rows.map((row) => [`${row.service}\u0000${row.user}\u0000${row.id}`, row.faved_seq]));
-  return getPostSummaries(db, rows).map((post) => ({
+  return (await getPostSummaries(db, rows)).map((post) => ({
     ...post,
     faved_seq: seqs.get(`${post.service}\u0000${post.user}\u0000${post.id}`) ?? 0,
   }));

@@ -9,7 +9,7 @@ import type { PostKey } from './posts.ts';
 export const FEED_CONTENT_HEAD = 4_000;
 
 /** The content heads of the given posts, by `service/user/id` (postHeadKey); missing posts are left out. */
-export function postContentHeads(db: Db, keys: readonly PostKey[]): Map<string, string> {
+export async function postContentHeads(db: Db, keys: readonly PostKey[]): Promise<Map<string, string>> {
   const select = stmt<{ head: string }>(
     db,
     `SELECT substr(content, 1, ${FEED_CONTENT_HEAD}) AS head FROM posts WHERE service = ? AND "user" = ? AND id = ?`,

@@ -57,10 +57,10 @@ function toFile(row: FileRow): FileRecord {
  * Records a stored file (by sha256). An existing record is kept as it is.
  * Records a 'file' change when the record is new.
  */
-export function registerFile(db: Db, input: FileInput): FileRecord {
-  return inTransaction(db, () => {
+export async function registerFile(db: Db, input: FileInput): Promise<FileRecord> {
+  return await inTransaction(db, async (db) => {
     const hash = input.hash.toLowerCase();
-    const existing = getFileByHash(db, hash);
+    const existing = await getFileByHash(db, hash);
     if (existing) return existing;
     const ext = normalizeExt(input.ext);
     const row = stmt<FileRow>(db, `INSERT INTO files (hash, mime, size, ext, added) VALUES (?, ?, ?, ?, ?) RETURNING ${FILE_COLUMNS}`).get(
@@ -70,19 +70,19 @@ export function registerFile(db: Db, input: FileInput): FileRecord {
       ext,
       input.added ?? nowIso(),
     )!;
-    recordChange(db, { kind: 'file', action: 'upsert', ref: hash });
+    await recordChange(db, { kind: 'file', action: 'upsert', ref: hash });
     return toFile(row);
   });
 }
 
 /** The file record of a sha256, or undefined. */
-export function getFileByHash(db: Db, hash: string): FileRecord | undefined {
+export async function getFileByHash(db: Db, hash: string): Promise<FileRecord | undefined> {
   const row = stmt<FileRow>(db, `SELECT ${FILE_COLUMNS} FROM files WHERE hash = ?`).get(hash.toLowerCase());
   return row && toFile(row);
 }
 
 /** Number of file records. */
-export function countFiles(db: Db): number {
+export async function countFiles(db: Db): Promise<number> {
   return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM files').get()!.n;
 }
 
@@ -90,11 +90,11 @@ export function countFiles(db: Db): number {
  * Hash search: the file record with the posts (summaries) and Discord messages that carry the file.
  * Undefined when the hash is unknown (no file record and no link).
  */
-export function searchHash(db: Db, hash: string, options: { offset?: number; limit?: number } = {}): HashSearchResult | undefined {
+export async function searchHash(db: Db, hash: string, options: { offset?: number; limit?: number } = {}): Promise<HashSearchResult | undefined> {
   const sha = hash.toLowerCase();
-  const file = getFileByHash(db, sha);
-  const posts = listPostsWithFile(db, sha, options.offset ?? 0, options.limit ?? PAGE_SIZE);
-  const discord = listDiscordMessagesWithFile(db, sha, options.limit ?? PAGE_SIZE);
+  const file = await getFileByHash(db, sha);
+  const posts = await listPostsWithFile(db, sha, options.offset ?? 0, options.limit ?? PAGE_SIZE);
+  const discord = await listDiscordMessagesWithFile(db, sha, options.limit ?? PAGE_SIZE);
   if (!file && posts.length === 0 && discord.length === 0) return undefined;
   return {
     id: file?.id ?? 0,

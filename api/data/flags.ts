@@ -7,10 +7,10 @@ import { nowIso } from './util.ts';
 import type { FlaggedPost } from '@shared/shapes/flags.ts';
 
 /** Flags a post for an account. @returns false when this account already flagged it */
-export function flagPost(
+export async function flagPost(
   db: Db,
   input: { service: string; user: string; post_id: string; account_id: number | null; reason: string; created_at?: string },
-): boolean {
+): Promise<boolean> {
   const info = stmt(
     db,
     `INSERT OR IGNORE INTO flags (service, "user", post_id, account_id, reason, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -19,17 +19,17 @@ export function flagPost(
 }
 
 /** Whether a post has been flagged. */
-export function isPostFlagged(db: Db, service: string, creatorId: string, postId: string): boolean {
+export async function isPostFlagged(db: Db, service: string, creatorId: string, postId: string): Promise<boolean> {
   return !!stmt(db, 'SELECT 1 FROM flags WHERE service = ? AND "user" = ? AND post_id = ? LIMIT 1').get(service, creatorId, postId);
 }
 
 /** Deletes a post's flags (it was fetched again, or a moderator dismissed them). @returns how many */
-export function clearPostFlags(db: Db, service: string, creatorId: string, postId: string): number {
+export async function clearPostFlags(db: Db, service: string, creatorId: string, postId: string): Promise<number> {
   return stmt(db, 'DELETE FROM flags WHERE service = ? AND "user" = ? AND post_id = ?').run(service, creatorId, postId).changes;
 }
 
 /** Flagged posts, the most recently flagged first. */
-export function listFlaggedPosts(db: Db, page: { offset: number; limit: number }): FlaggedPost[] {
+export async function listFlaggedPosts(db: Db, page: { offset: number; limit: number }): Promise<FlaggedPost[]> {
   const rows = stmt<Omit<FlaggedPost, 'reasons'> & { reasons: string }>(
     db,
     `SELECT f.service, f."user", f.post_id AS id, p.title, c.name AS creator_name, max(f.created_at) AS flagged_at,
@@ -45,6 +45,6 @@ export function listFlaggedPosts(db: Db, page: { offset: number; limit: number }
 }
 
 /** How many posts are flagged. */
-export function countFlaggedPosts(db: Db): number {
+export async function countFlaggedPosts(db: Db): Promise<number> {
   return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM (SELECT 1 FROM flags GROUP BY service, "user", post_id)').get()?.n ?? 0;
 }

@@ -19,7 +19,7 @@ export interface HiddenTagRow {
   added: string;
 }
 
-export function hideCreator(db: Db, accountId: number, service: string, creatorId: string, at: string = nowIso()): void {
+export async function hideCreator(db: Db, accountId: number, service: string, creatorId: string, at: string = nowIso()): Promise<void> {
   stmt(db, 'INSERT OR IGNORE INTO hidden_creators (account_id, service, creator_id, added_at) VALUES (?, ?, ?, ?)').run(
     accountId,
     service,
@@ -28,20 +28,20 @@ export function hideCreator(db: Db, accountId: number, service: string, creatorI
   );
 }
 
-export function unhideCreator(db: Db, accountId: number, service: string, creatorId: string): void {
+export async function unhideCreator(db: Db, accountId: number, service: string, creatorId: string): Promise<void> {
   stmt(db, 'DELETE FROM hidden_creators WHERE account_id = ? AND service = ? AND creator_id = ?').run(accountId, service, creatorId);
 }
 
-export function hideTag(db: Db, accountId: number, tag: string, at: string = nowIso()): void {
+export async function hideTag(db: Db, accountId: number, tag: string, at: string = nowIso()): Promise<void> {
   stmt(db, 'INSERT OR IGNORE INTO hidden_tags (account_id, tag, added_at) VALUES (?, ?, ?)').run(accountId, tag, at);
 }
 
-export function unhideTag(db: Db, accountId: number, tag: string): void {
+export async function unhideTag(db: Db, accountId: number, tag: string): Promise<void> {
   stmt(db, 'DELETE FROM hidden_tags WHERE account_id = ? AND tag = ?').run(accountId, tag);
 }
 
 /** The count of an account's hidden entries of each kind (the list limit). */
-export function countHidden(db: Db, accountId: number): { creators: number; tags: number } {
+export async function countHidden(db: Db, accountId: number): Promise<{ creators: number; tags: number }> {
   return stmt<{ creators: number; tags: number }>(
     db,
     `SELECT (SELECT count(*) FROM hidden_creators WHERE account_id = @account) AS creators,
@@ -50,7 +50,7 @@ export function countHidden(db: Db, accountId: number): { creators: number; tags
 }
 
 /** An account's hidden creators (with their names when still in the archive), newest first. */
-export function listHiddenCreators(db: Db, accountId: number): HiddenCreatorRow[] {
+export async function listHiddenCreators(db: Db, accountId: number): Promise<HiddenCreatorRow[]> {
   return stmt<HiddenCreatorRow>(
     db,
     `SELECT h.service, h.creator_id AS id, c.name, h.added_at AS added
@@ -60,14 +60,14 @@ export function listHiddenCreators(db: Db, accountId: number): HiddenCreatorRow[
 }
 
 /** An account's hidden tags, newest first. */
-export function listHiddenTags(db: Db, accountId: number): HiddenTagRow[] {
+export async function listHiddenTags(db: Db, accountId: number): Promise<HiddenTagRow[]> {
   return stmt<HiddenTagRow>(db, 'SELECT tag, added_at AS added FROM hidden_tags WHERE account_id = ? ORDER BY added_at DESC, tag').all(
     accountId,
   );
 }
 
 /** The keys of an account's list ("service:id" creators, tags), for filtering answers. */
-export function hiddenList(db: Db, accountId: number): HiddenList {
+export async function hiddenList(db: Db, accountId: number): Promise<HiddenList> {
   return {
     creators: stmt<{ service: string; creator_id: string }>(db, 'SELECT service, creator_id FROM hidden_creators WHERE account_id = ?')
       .all(accountId)
@@ -83,11 +83,11 @@ const VISIBLE_POST = `NOT EXISTS (SELECT 1 FROM hidden_creators h WHERE h.accoun
                    WHERE t.service = p.service AND t."user" = p."user" AND t.post_id = p.id)`;
 
 /** A random post the account has not hidden (by creator or tag): the first visible one from a random seq on, wrapping round. */
-export function randomVisiblePost(
+export async function randomVisiblePost(
   db: Db,
   accountId: number,
   random: () => number = Math.random,
-): { service: string; user: string; id: string } | undefined {
+): Promise<{ service: string; user: string; id: string } | undefined> {
   const lo = stmt<{ v: number | null }>(db, 'SELECT min(seq) AS v FROM posts').get()!.v;
   const hi = stmt<{ v: number | null }>(db, 'SELECT max(seq) AS v FROM posts').get()!.v;
   if (lo === null || hi === null) return undefined;
@@ -101,11 +101,11 @@ export function randomVisiblePost(
 }
 
 /** A random creator the account has not hidden. */
-export function randomVisibleCreator(
+export async function randomVisibleCreator(
   db: Db,
   accountId: number,
   random: () => number = Math.random,
-): { service: string; id: string } | undefined {
+): Promise<{ service: string; id: string } | undefined> {
   const visible = `FROM creators c WHERE NOT EXISTS
     (SELECT 1 FROM hidden_creators h WHERE h.account_id = @account AND h.service = c.service AND h.creator_id = c.id)`;
   const count = stmt<{ n: number }>(db, `SELECT count(*) AS n ${visible}`).get({ account: accountId })!.n;

@@ -12,7 +12,7 @@ export type ImportOutcome = 'finished' | 'failed' | 'cancelled';
 
 const QUEUE_STATES: readonly ImportQueueState[] = ['queued', 'running', 'waiting'];
 
-function countsByState(db: Db, now: string): Array<{ service: string; state: string; count: number }> {
+async function countsByState(db: Db, now: string): Promise<Array<{ service: string; state: string; count: number }>> {
   return stmt<{ service: string; state: string; count: number }>(
     db,
     `SELECT service, state, count(*) AS count FROM (SELECT i.service, ${STATE_SQL} AS state FROM imports i)
@@ -24,14 +24,14 @@ function isQueueState(state: string): state is ImportQueueState {
   return (QUEUE_STATES as readonly string[]).includes(state);
 }
 
-export function importQueueCounts(db: Db, now: string = nowIso()): Record<ImportQueueState, number> {
+export async function importQueueCounts(db: Db, now: string = nowIso()): Promise<Record<ImportQueueState, number>> {
   const counts: Record<ImportQueueState, number> = { queued: 0, running: 0, waiting: 0 };
-  for (const { state, count } of countsByState(db, now)) if (isQueueState(state)) counts[state] += count;
+  for (const { state, count } of await countsByState(db, now)) if (isQueueState(state)) counts[state] += count;
   return counts;
 }
 
-export function importOutcomeCounts(db: Db, now: string = nowIso()): Array<{ service: string; outcome: ImportOutcome; count: number }> {
-  return countsByState(db, now)
+export async function importOutcomeCounts(db: Db, now: string = nowIso()): Promise<Array<{ service: string; outcome: ImportOutcome; count: number }>> {
+  return (await countsByState(db, now))
     .filter(({ state }) => !isQueueState(state))
     .map(({ service, state, count }) => ({ service, outcome: state as ImportOutcome, count }));
 }

@@ -105,30 +105,30 @@ const SELECT = `SELECT i.id, i.service, i.account_id, a.username, i.created_at, 
   FROM imports i LEFT JOIN accounts a ON a.id = i.account_id`;
 
 /** Newest first (imports_created). */
-export function listAdminImports(
+export async function listAdminImports(
   db: Db,
   filter: AdminImportsFilter,
   page: { offset: number; limit: number },
   now: string = nowIso(),
-): AdminImport[] {
+): Promise<AdminImport[]> {
   const w = where(filter, now);
   return stmt<Row>(db, `${SELECT} ${w.sql} ORDER BY i.created_at DESC, i.id DESC LIMIT ? OFFSET ?`)
     .all(now, now, ...w.args, page.limit, page.offset)
     .map((row) => toAdminImport(row, now));
 }
 
-export function countAdminImports(db: Db, filter: AdminImportsFilter, now: string = nowIso()): number {
+export async function countAdminImports(db: Db, filter: AdminImportsFilter, now: string = nowIso()): Promise<number> {
   const w = where(filter, now);
   return stmt<{ n: number }>(db, `SELECT count(*) AS n FROM imports i ${w.sql}`).get(...w.args)?.n ?? 0;
 }
 
-export function getAdminImport(db: Db, id: string, now: string = nowIso()): AdminImport | undefined {
+export async function getAdminImport(db: Db, id: string, now: string = nowIso()): Promise<AdminImport | undefined> {
   const row = stmt<Row>(db, `${SELECT} WHERE i.id = ?`).get(now, now, id);
   return row && toAdminImport(row, now);
 }
 
 /** Both state rules for every import (tests: the SQL filter and importState must agree). */
-export function importStatesBothWays(db: Db, now: string = nowIso()): Array<{ id: string; sql: ImportState; ts: ImportState }> {
+export async function importStatesBothWays(db: Db, now: string = nowIso()): Promise<Array<{ id: string; sql: ImportState; ts: ImportState }>> {
   return stmt<Row>(db, `${SELECT} ORDER BY i.id`)
     .all(now, now)
     .map((row) => ({ id: row.id, sql: row.sql_state, ts: toAdminImport(row, now).state }));

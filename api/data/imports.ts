@@ -91,7 +91,7 @@ function toImport(row: ImportRow): Import {
 }
 
 /** Queues an import. @returns its id (random 16 hex digits unless given) */
-export function createImport(db: Db, input: ImportInput): string {
+export async function createImport(db: Db, input: ImportInput): Promise<string> {
   const id = input.id ?? randomBytes(8).toString('hex');
   stmt(
     db,
@@ -117,7 +117,7 @@ export function createImport(db: Db, input: ImportInput): string {
 }
 
 /** The id of the queued or running (not finished, key not refused) import of a key fingerprint, if any. */
-export function findPendingImportByFingerprint(db: Db, fingerprint: string): string | undefined {
+export async function findPendingImportByFingerprint(db: Db, fingerprint: string): Promise<string | undefined> {
   return stmt<{ id: string }>(
     db,
     `SELECT id FROM imports
@@ -170,13 +170,13 @@ export function publicImport(i: Import): PublicImport {
 }
 
 /** One import, or undefined. */
-export function getImport(db: Db, id: string): Import | undefined {
+export async function getImport(db: Db, id: string): Promise<Import | undefined> {
   const row = stmt<ImportRow>(db, `SELECT ${IMPORT_COLUMNS} FROM imports WHERE id = ?`).get(id);
   return row && toImport(row);
 }
 
 /** Updates an import's progress fields. */
-export function updateImport(db: Db, id: string, update: ImportUpdate): boolean {
+export async function updateImport(db: Db, id: string, update: ImportUpdate): Promise<boolean> {
   const entries = Object.entries(update).filter(([, value]) => value !== undefined);
   if (entries.length === 0) return false;
   const allowed = new Set([
@@ -199,12 +199,12 @@ export function updateImport(db: Db, id: string, update: ImportUpdate): boolean 
 }
 
 /** Appends a log line to an import. */
-export function appendImportLog(db: Db, importId: string, line: string, at: string = nowIso()): void {
+export async function appendImportLog(db: Db, importId: string, line: string, at: string = nowIso()): Promise<void> {
   stmt(db, 'INSERT INTO import_logs (import_id, line, at) VALUES (?, ?, ?)').run(importId, line, at);
 }
 
 /** An import's log lines, oldest first. */
-export function getImportLogs(db: Db, importId: string): string[] {
+export async function getImportLogs(db: Db, importId: string): Promise<string[]> {
   return stmt<{ line: string }>(db, 'SELECT line FROM import_logs WHERE import_id = ? ORDER BY id')
     .all(importId)
     .map((r) => r.line);
@@ -219,8 +219,8 @@ export function getImportLogs(db: Db, importId: string): string[] {
  * whose resuming_at has passed, in one statement: of two workers claiming at once, one gets it. Sets the
  * lease, current_try_started_at, and first_started_at on the first try. @returns the claimed import
  */
-export function claimNextImport(db: Db, owner: string, leaseExpiresAt: string, now: string = nowIso()): Import | undefined {
-  return inTransaction(db, () => {
+export async function claimNextImport(db: Db, owner: string, leaseExpiresAt: string, now: string = nowIso()): Promise<Import | undefined> {
+  return await inTransaction(db, async (db) => {
     const row = stmt<ImportRow>(
       db,
       `UPDATE imports
@@ -237,7 +237,7 @@ export function claimNextImport(db: Db, owner: string, leaseExpiresAt: string, n
 }
 
 /** Extends a held lease. @returns false when the lease is no longer this owner's (taken over or ended) */
-export function renewImportLease(db: Db, id: string, owner: string, leaseExpiresAt: string): boolean {
+export async function renewImportLease(db: Db, id: string, owner: string, leaseExpiresAt: string): Promise<boolean> {
   return (
     stmt(db, 'UPDATE imports SET lease_expires_at = ? WHERE id = ? AND lease_owner = ? AND finished_at IS NULL').run(
       leaseExpiresAt,
@@ -248,15 +248,15 @@ export function renewImportLease(db: Db, id: string, owner: string, leaseExpires
 }
 
 /** Whether the owner still holds the import's lease (checked inside a step's transaction). */
-export function holdsImportLease(db: Db, id: string, owner: string): boolean {
+export async function holdsImportLease(db: Db, id: string, owner: string): Promise<boolean> {
   return stmt(db, 'SELECT 1 FROM imports WHERE id = ? AND lease_owner = ? AND finished_at IS NULL').get(id, owner) !== undefined;
 }
 
 /** Gives the lease back (graceful stop, or a retry scheduled with resuming_at). */
-export function releaseImportLease(db: Db, id: string, owner: string, update: ImportUpdate = {}): boolean {
-  return inTransaction(db, () => {
-    if (!holdsImportLease(db, id, owner)) return false;
-    updateImport(db, id, update);
+export async function releaseImportLease(db: Db, id: string, owner: string, update: ImportUpdate = {}): Promise<boolean> {
+  return await inTransaction(db, async (db) => {
+    if (!await holdsImportLease(db, id, owner)) return false;
+    await updateImport(db, id, update);
     stmt(db, 'UPDATE imports SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ?').run(id);
     return true;
   });
@@ -266,28 +266,28 @@ export function releaseImportLease(db: Db, id: string, owner: string, update: Im
  * Ends an import held by owner: sets the given fields (finished_at, key_failed_at...), frees the lease
  * and wipes the sealed key and the cursor, which are only needed while it runs.
  */
-export function endImport(db: Db, id: string, owner: string, update: ImportUpdate): boolean {
-  return inTransaction(db, () => {
-    if (!holdsImportLease(db, id, owner)) return false;
-    updateImport(db, id, update);
+export async function endImport(db: Db, id: string, owner: string, update: ImportUpdate): Promise<boolean> {
+  return await inTransaction(db, async (db) => {
+    if (!await holdsImportLease(db, id, owner)) return false;
+    await updateImport(db, id, update);
     stmt(db, 'UPDATE imports SET lease_owner = NULL, lease_expires_at = NULL, work_key = NULL, cursor = NULL WHERE id = ?').run(id);
     return true;
   });
 }
 
 /** The import's resume position (JSON), or undefined before its first committed step. */
-export function getImportCursor(db: Db, id: string): unknown {
+export async function getImportCursor(db: Db, id: string): Promise<unknown> {
   const text = stmt<{ cursor: string | null }>(db, 'SELECT cursor FROM imports WHERE id = ?').get(id)?.cursor;
   return text == null ? undefined : JSON.parse(text);
 }
 
 /** Saves the resume position; call inside the step's transaction. */
-export function setImportCursor(db: Db, id: string, cursor: unknown): void {
+export async function setImportCursor(db: Db, id: string, cursor: unknown): Promise<void> {
   stmt(db, 'UPDATE imports SET cursor = ? WHERE id = ?').run(cursor === undefined ? null : JSON.stringify(cursor), id);
 }
 
 /** The import's key sealed with the working key, or undefined once wiped. */
-export function getImportWorkKey(db: Db, id: string): Buffer | undefined {
+export async function getImportWorkKey(db: Db, id: string): Promise<Buffer | undefined> {
   return stmt<{ work_key: Buffer | null }>(db, 'SELECT work_key FROM imports WHERE id = ?').get(id)?.work_key ?? undefined;
 }
 
@@ -295,7 +295,7 @@ export function getImportWorkKey(db: Db, id: string): Buffer | undefined {
  * Replaces the sealed key of an import still running (a paysite renewed the session mid-import and the
  * old tokens no longer work), so a resume uses the new one. Nothing once the import ended and its key was wiped.
  */
-export function replaceImportWorkKey(db: Db, id: string, sealed: Buffer): boolean {
+export async function replaceImportWorkKey(db: Db, id: string, sealed: Buffer): Promise<boolean> {
   return (
     stmt(db, 'UPDATE imports SET work_key = ? WHERE id = ? AND finished_at IS NULL AND work_key IS NOT NULL').run(sealed, id).changes > 0
   );
@@ -307,12 +307,12 @@ export function replaceImportWorkKey(db: Db, id: string, sealed: Buffer): boolea
  * Ends an import held by owner after its last retry: finished and gave_up_at, lease freed, but the sealed
  * key and the cursor are kept so that an administrator can retry it (wipeExpiredRetryKeys ends that).
  */
-export function giveUpImport(db: Db, id: string, owner: string, retryCount: number, now: string = nowIso()): boolean {
-  return releaseImportLease(db, id, owner, { finished_at: now, gave_up_at: now, retry_count: retryCount });
+export async function giveUpImport(db: Db, id: string, owner: string, retryCount: number, now: string = nowIso()): Promise<boolean> {
+  return await releaseImportLease(db, id, owner, { finished_at: now, gave_up_at: now, retry_count: retryCount });
 }
 
 /** Wipes the sealed key and cursor of imports that gave up before `before`. @returns how many */
-export function wipeExpiredRetryKeys(db: Db, before: string): number {
+export async function wipeExpiredRetryKeys(db: Db, before: string): Promise<number> {
   return stmt(
     db,
     `UPDATE imports SET work_key = NULL, cursor = NULL
@@ -321,7 +321,7 @@ export function wipeExpiredRetryKeys(db: Db, before: string): number {
 }
 
 /** Whether an import still has its sealed key (not the key itself). */
-export function hasImportWorkKey(db: Db, id: string): boolean {
+export async function hasImportWorkKey(db: Db, id: string): Promise<boolean> {
   return stmt(db, 'SELECT 1 FROM imports WHERE id = ? AND work_key IS NOT NULL').get(id) !== undefined;
 }
 
@@ -330,7 +330,7 @@ export function hasImportWorkKey(db: Db, id: string): boolean {
  * (a running worker's next step or heartbeat finds it gone), sealed key and cursor wiped.
  * @returns false when it had already ended
  */
-export function cancelImportRow(db: Db, id: string, by: number | null, now: string = nowIso()): boolean {
+export async function cancelImportRow(db: Db, id: string, by: number | null, now: string = nowIso()): Promise<boolean> {
   return (
     stmt(
       db,
@@ -345,7 +345,7 @@ export function cancelImportRow(db: Db, id: string, by: number | null, now: stri
  * Puts an import that gave up (key not refused, sealed key still kept) back in the queue with no
  * retries counted; it resumes from its cursor. @returns false when it is not such an import
  */
-export function requeueGaveUpImport(db: Db, id: string): boolean {
+export async function requeueGaveUpImport(db: Db, id: string): Promise<boolean> {
   return (
     stmt(
       db,

@@ -5,18 +5,18 @@
 import { stmt, type Db } from './db.ts';
 
 /** Reads a value of the process-state table (e.g. 'pages.last_change_id'); undefined when unset. */
-export function getKv(db: Db, key: string): string | undefined {
+export async function getKv(db: Db, key: string): Promise<string | undefined> {
   const row = stmt<{ value: string | null }>(db, 'SELECT value FROM kv WHERE key = ?').get(key);
   return row ? (row.value ?? undefined) : undefined;
 }
 
 /** Writes (inserts or replaces) a value of the process-state table. */
-export function setKv(db: Db, key: string, value: string): void {
+export async function setKv(db: Db, key: string, value: string): Promise<void> {
   stmt(db, 'INSERT INTO kv (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
 }
 
 /** Increments an integer counter kept in kv and returns the new value (call inside a write transaction). */
-export function nextSequence(db: Db, name: string): number {
+export async function nextSequence(db: Db, name: string): Promise<number> {
   const row = stmt<{ value: string }>(
     db,
     `INSERT INTO kv (key, value) VALUES (?, '1')

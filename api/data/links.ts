@@ -25,7 +25,7 @@ export interface LinkRequest {
  * Creates a pending link request between two creators (both must exist).
  * @returns the request id
  */
-export function createLinkRequest(
+export async function createLinkRequest(
   db: Db,
   input: {
     from_service: string;
@@ -36,7 +36,7 @@ export function createLinkRequest(
     requester_id: number | null;
     created_at?: string;
   },
-): number {
+): Promise<number> {
   return Number(
     stmt(
       db,
@@ -91,12 +91,12 @@ function toRequest(row: RequestRow): LinkRequest {
 }
 
 /** Pending link requests, oldest first. */
-export function listPendingLinkRequests(db: Db): LinkRequest[] {
+export async function listPendingLinkRequests(db: Db): Promise<LinkRequest[]> {
   return stmt<RequestRow>(db, `${REQUEST_SELECT} WHERE r.status = 'pending' ORDER BY r.id`).all().map(toRequest);
 }
 
 /** One link request, or undefined. */
-export function getLinkRequest(db: Db, id: number): LinkRequest | undefined {
+export async function getLinkRequest(db: Db, id: number): Promise<LinkRequest | undefined> {
   const row = stmt<RequestRow>(db, `${REQUEST_SELECT} WHERE r.id = ?`).get(id);
   return row && toRequest(row);
 }
@@ -105,13 +105,13 @@ export function getLinkRequest(db: Db, id: number): LinkRequest | undefined {
  * Puts two creators in the same link group (merging their groups when both have one). Records a
  * 'link' change for every member of the resulting group. @returns the group's relation_id
  */
-export function linkCreators(db: Db, a: { service: string; id: string }, b: { service: string; id: string }): number {
-  return inTransaction(db, () => {
+export async function linkCreators(db: Db, a: { service: string; id: string }, b: { service: string; id: string }): Promise<number> {
+  return await inTransaction(db, async (db) => {
     const get = stmt<{ relation_id: number | null }>(db, 'SELECT relation_id FROM creators WHERE service = ? AND id = ?');
     const ra = get.get(a.service, a.id);
     const rb = get.get(b.service, b.id);
     if (!ra || !rb) throw new Error('Both creators must exist to be linked.');
-    const target = ra.relation_id ?? rb.relation_id ?? nextSequence(db, 'relation');
+    const target = ra.relation_id ?? rb.relation_id ?? await nextSequence(db, 'relation');
     const setGroup = stmt(db, 'UPDATE creators SET relation_id = ? WHERE service = ? AND id = ?');
     if (rb.relation_id !== null && rb.relation_id !== target) {
       stmt(db, 'UPDATE creators SET relation_id = ? WHERE relation_id = ?').run(target, rb.relation_id);
@@ -121,39 +121,39 @@ export function linkCreators(db: Db, a: { service: string; id: string }, b: { se
     }
     setGroup.run(target, a.service, a.id);
     setGroup.run(target, b.service, b.id);
-    recordLinkGroupChanges(db, target);
+    await recordLinkGroupChanges(db, target);
     return target;
   });
 }
 
 /** Removes a creator from its link group. Records 'link' changes for the old group and the creator. */
-export function unlinkCreator(db: Db, service: string, id: string): boolean {
-  return inTransaction(db, () => {
+export async function unlinkCreator(db: Db, service: string, id: string): Promise<boolean> {
+  return await inTransaction(db, async (db) => {
     const row = stmt<{ relation_id: number | null }>(db, 'SELECT relation_id FROM creators WHERE service = ? AND id = ?').get(service, id);
     if (!row || row.relation_id === null) return false;
     stmt(db, 'UPDATE creators SET relation_id = NULL WHERE service = ? AND id = ?').run(service, id);
-    recordLinkGroupChanges(db, row.relation_id);
-    recordChange(db, { kind: 'link', action: 'upsert', service, creator_id: id });
+    await recordLinkGroupChanges(db, row.relation_id);
+    await recordChange(db, { kind: 'link', action: 'upsert', service, creator_id: id });
     return true;
   });
 }
 
 /** Approves a pending link request and links the creators. @returns false when not pending */
-export function approveLinkRequest(db: Db, id: number, reviewerId: number | null): boolean {
-  return inTransaction(db, () => {
+export async function approveLinkRequest(db: Db, id: number, reviewerId: number | null): Promise<boolean> {
+  return await inTransaction(db, async (db) => {
     const request = stmt<{ from_service: string; from_id: string; to_service: string; to_id: string }>(
       db,
       `SELECT from_service, from_id, to_service, to_id FROM link_requests WHERE id = ? AND status = 'pending'`,
     ).get(id);
     if (!request) return false;
     stmt(db, `UPDATE link_requests SET status = 'approved', reviewed_by = ?, reviewed_at = ? WHERE id = ?`).run(reviewerId, nowIso(), id);
-    linkCreators(db, { service: request.from_service, id: request.from_id }, { service: request.to_service, id: request.to_id });
+    await linkCreators(db, { service: request.from_service, id: request.from_id }, { service: request.to_service, id: request.to_id });
     return true;
   });
 }
 
 /** Rejects a pending link request. @returns false when not pending */
-export function rejectLinkRequest(db: Db, id: number, reviewerId: number | null): boolean {
+export async function rejectLinkRequest(db: Db, id: number, reviewerId: number | null): Promise<boolean> {
   return (
     stmt(db, `UPDATE link_requests SET status = 'rejected', reviewed_by = ?, reviewed_at = ? WHERE id = ? AND status = 'pending'`).run(
       reviewerId,
@@ -164,7 +164,7 @@ export function rejectLinkRequest(db: Db, id: number, reviewerId: number | null)
 }
 
 /** Whether two creators already belong to the same link group. */
-export function inSameLinkGroup(db: Db, a: { service: string; id: string }, b: { service: string; id: string }): boolean {
+export async function inSameLinkGroup(db: Db, a: { service: string; id: string }, b: { service: string; id: string }): Promise<boolean> {
   return !!stmt(
     db,
     `SELECT 1 FROM creators x JOIN creators y ON y.relation_id = x.relation_id
@@ -173,7 +173,7 @@ export function inSameLinkGroup(db: Db, a: { service: string; id: string }, b: {
 }
 
 /** Whether a pending request already asks to link these two creators (in either direction). */
-export function hasPendingLinkRequest(db: Db, a: { service: string; id: string }, b: { service: string; id: string }): boolean {
+export async function hasPendingLinkRequest(db: Db, a: { service: string; id: string }, b: { service: string; id: string }): Promise<boolean> {
   return !!stmt(
     db,
     `SELECT 1 FROM link_requests WHERE status = 'pending' AND (

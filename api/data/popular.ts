@@ -25,9 +25,9 @@ export interface PopularityInput {
  * Adds favourite/view counts of posts for days (summed into existing counts). Records one
  * 'popularity' change per distinct day.
  */
-export function addPopularity(db: Db, rows: PopularityInput[]): void {
+export async function addPopularity(db: Db, rows: PopularityInput[]): Promise<void> {
   if (rows.length === 0) return;
-  inTransaction(db, () => {
+  await inTransaction(db, async (db) => {
     const upsert = stmt(
       db,
       `INSERT INTO post_popularity (day, service, "user", post_id, favorites, views) VALUES (?, ?, ?, ?, ?, ?)
@@ -39,7 +39,7 @@ export function addPopularity(db: Db, rows: PopularityInput[]): void {
       upsert.run(row.day, row.service, row.user, row.post_id, row.favorites ?? 0, row.views ?? 0);
       days.add(row.day);
     }
-    for (const day of [...days].sort()) recordChange(db, { kind: 'popularity', action: 'upsert', ref: day });
+    for (const day of [...days].sort()) await recordChange(db, { kind: 'popularity', action: 'upsert', ref: day });
   });
 }
 
@@ -47,10 +47,10 @@ export function addPopularity(db: Db, rows: PopularityInput[]): void {
  * Most favourited posts of the days from..to (inclusive, 'YYYY-MM-DD'), ties broken by views then
  * newest. Each summary carries fav_count (favourites within the period).
  */
-export function listPopularPosts(
+export async function listPopularPosts(
   db: Db,
   options: { from: string; to: string; offset?: number; limit?: number },
-): { posts: (PostSummary & { fav_count: number })[]; count: number } {
+): Promise<{ posts: (PostSummary & { fav_count: number })[]; count: number }> {
   const rows = stmt<SummaryRow & { fav_count: number }>(
     db,
     `SELECT ${SUMMARY_COLUMNS}, s.fav_count FROM (
@@ -68,17 +68,17 @@ export function listPopularPosts(
 }
 
 /** First and last day that have popularity data ('YYYY-MM-DD'), or nulls. */
-export function popularityDateRange(db: Db): { min_day: string | null; max_day: string | null } {
+export async function popularityDateRange(db: Db): Promise<{ min_day: string | null; max_day: string | null }> {
   return stmt<{ min_day: string | null; max_day: string | null }>(
     db,
     'SELECT min(day) AS min_day, max(day) AS max_day FROM post_popularity',
   ).get()!;
 }
 
-export function popularPosts(db: Db, query: { date?: string; period: PopularPeriod; offset: number; limit: number }, today: string) {
-  const data = popularityDateRange(db);
+export async function popularPosts(db: Db, query: { date?: string; period: PopularPeriod; offset: number; limit: number }, today: string) {
+  const data = await popularityDateRange(db);
   const range = popularRange(query.period, popularReferenceDate(query.date, today, data.max_day));
-  const found = listPopularPosts(db, { from: range.from, to: range.to, offset: query.offset, limit: query.limit });
+  const found = await listPopularPosts(db, { from: range.from, to: range.to, offset: query.offset, limit: query.limit });
   return {
     info: {
       date: range.date,

@@ -18,13 +18,13 @@ export interface PostFileLink {
  * Writes the links of a post's file and attachments (those whose hash is given or can be read from the
  * path). With replace, the post's links are removed first (its file or attachments changed).
  */
-export function setPostFiles(
+export async function setPostFiles(
   db: Db,
   seq: number,
   file: PostFileLink | null,
   attachments: PostFileLink[],
   options: { replace: boolean },
-): void {
+): Promise<void> {
   if (options.replace) stmt(db, 'DELETE FROM post_files WHERE post_seq = ?').run(seq);
   const insertFile = stmt(db, 'INSERT INTO post_files (post_seq, kind, idx, hash) VALUES (?, ?, ?, ?)');
   const fileHash = file ? (file.hash?.toLowerCase() ?? hashFromPath(file.path)) : null;
@@ -36,7 +36,7 @@ export function setPostFiles(
 }
 
 /** Summaries of posts whose file or attachments have this sha256 (hash search), newest archived first. */
-export function listPostsWithFile(db: Db, sha256: string, offset = 0, limit = PAGE_SIZE): PostSummary[] {
+export async function listPostsWithFile(db: Db, sha256: string, offset = 0, limit = PAGE_SIZE): Promise<PostSummary[]> {
   return stmt<SummaryRow>(
     db,
     `SELECT ${SUMMARY_COLUMNS}

@@ -12,7 +12,7 @@ export interface OrderKey {
 }
 
 /** The next OLDER post after `at` in the creator's listing (published DESC, id DESC; undated last), or null. */
-export function olderThan(db: Db, service: string, user: string, at: OrderKey): string | null {
+export async function olderThan(db: Db, service: string, user: string, at: OrderKey): Promise<string | null> {
   if (at.published !== null) {
     const same = stmt<{ id: string }>(
       db,
@@ -38,7 +38,7 @@ export function olderThan(db: Db, service: string, user: string, at: OrderKey): 
 }
 
 /** The next NEWER post before `at` in the creator's listing, or null. */
-export function newerThan(db: Db, service: string, user: string, at: OrderKey): string | null {
+export async function newerThan(db: Db, service: string, user: string, at: OrderKey): Promise<string | null> {
   if (at.published === null) {
     const same = stmt<{ id: string }>(
       db,
@@ -68,19 +68,19 @@ export function newerThan(db: Db, service: string, user: string, at: OrderKey): 
  * post, `prev` the next newer one (null at the ends). Undefined when the post does not exist.
  * A rebuild re-renders these when the post was added (their prev/next now point at it).
  */
-export function postPageNeighbours(
+export async function postPageNeighbours(
   db: Db,
   service: string,
   creatorId: string,
   postId: string,
-): { prev: string | null; next: string | null } | undefined {
+): Promise<{ prev: string | null; next: string | null } | undefined> {
   const row = stmt<OrderKey>(db, 'SELECT id, published FROM posts WHERE service = ? AND "user" = ? AND id = ?').get(
     service,
     creatorId,
     postId,
   );
   if (!row) return undefined;
-  return { prev: newerThan(db, service, creatorId, row), next: olderThan(db, service, creatorId, row) };
+  return { prev: await newerThan(db, service, creatorId, row), next: await olderThan(db, service, creatorId, row) };
 }
 
 /**
@@ -88,7 +88,7 @@ export function postPageNeighbours(
  * or undefined when it does not exist. Its listing page offset is floor(position / PAGE_SIZE) * PAGE_SIZE;
  * a rebuild re-renders that page and every later one when a post was inserted or removed.
  */
-export function creatorPostPosition(db: Db, service: string, creatorId: string, postId: string): number | undefined {
+export async function creatorPostPosition(db: Db, service: string, creatorId: string, postId: string): Promise<number | undefined> {
   const row = stmt<OrderKey>(db, 'SELECT id, published FROM posts WHERE service = ? AND "user" = ? AND id = ?').get(
     service,
     creatorId,

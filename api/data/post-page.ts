@@ -18,12 +18,12 @@ import type { PostPage, PostRevision, PostRevisionPage } from '@shared/shapes/po
  * [2, ...], so a post without older versions has the one pair. Clients (KToolBox, kemono-dl) read the
  * index as an integer; an older version is told apart by its revision_id.
  */
-export function getPostPage(db: Db, service: string, creatorId: string, postId: string, server = ''): PostPage | undefined {
-  const post = getPost(db, service, creatorId, postId);
+export async function getPostPage(db: Db, service: string, creatorId: string, postId: string, server = ''): Promise<PostPage | undefined> {
+  const post = await getPost(db, service, creatorId, postId);
   if (!post) return undefined;
-  const flagged = isPostFlagged(db, service, creatorId, postId);
+  const flagged = await isPostFlagged(db, service, creatorId, postId);
   // The revisions carry the current post's neighbours, which getPost has just looked up.
-  const older = revisionsWithNeighbours(db, service, creatorId, postId, post);
+  const older = await revisionsWithNeighbours(db, service, creatorId, postId, post);
   const revisions: PostPage['props']['revisions'] = [[0, post], ...older.map((rev, i): [number, PostRevision] => [i + 1, rev])];
   return { post, ...postMedia(post, server), props: { flagged, revisions } };
 }
@@ -39,15 +39,15 @@ export function findRevision(page: PostPage, revisionId: number): PostRevision |
  * (`props` is the post's: flag state and every version), with the revision as `post` and its
  * attachments, previews and videos. Undefined when the post or the revision does not exist.
  */
-export function getPostRevisionPage(
+export async function getPostRevisionPage(
   db: Db,
   service: string,
   creatorId: string,
   postId: string,
   revisionId: number,
   server = '',
-): PostRevisionPage | undefined {
-  const page = getPostPage(db, service, creatorId, postId, server);
+): Promise<PostRevisionPage | undefined> {
+  const page = await getPostPage(db, service, creatorId, postId, server);
   const revision = page && findRevision(page, revisionId);
   if (!page || !revision) return undefined;
   return { post: revision, ...postMedia(revision, server), props: page.props };

@@ -20,7 +20,7 @@ function toRevision(row: RevisionRow, neighbours: { prev: string | null; next: s
   return { ...data, added: row.added, revision_id: row.revision_id, next: neighbours.next, prev: neighbours.prev };
 }
 
-function revisionRows(db: Db, service: string, creatorId: string, postId: string): RevisionRow[] {
+async function revisionRows(db: Db, service: string, creatorId: string, postId: string): Promise<RevisionRow[]> {
   return stmt<RevisionRow>(
     db,
     `SELECT revision_id, data, added FROM post_revisions WHERE service = ? AND "user" = ? AND post_id = ?
@@ -32,15 +32,15 @@ function revisionRows(db: Db, service: string, creatorId: string, postId: string
  * Previous versions of a post, newest first. Each is the full post as it was, with revision_id and
  * `added` = when that version was replaced. next/prev are the current post's neighbours.
  */
-export function listPostRevisions(db: Db, service: string, creatorId: string, postId: string): PostRevision[] {
-  const rows = revisionRows(db, service, creatorId, postId);
+export async function listPostRevisions(db: Db, service: string, creatorId: string, postId: string): Promise<PostRevision[]> {
+  const rows = await revisionRows(db, service, creatorId, postId);
   if (rows.length === 0) return [];
-  const neighbours = postPageNeighbours(db, service, creatorId, postId) ?? { prev: null, next: null };
+  const neighbours = await postPageNeighbours(db, service, creatorId, postId) ?? { prev: null, next: null };
   return rows.map((row) => toRevision(row, neighbours));
 }
 
 /** Ids of a post's previous versions, newest first (the revision pages a change to the post re-renders). */
-export function listRevisionIds(db: Db, service: string, creatorId: string, postId: string): number[] {
+export async function listRevisionIds(db: Db, service: string, creatorId: string, postId: string): Promise<number[]> {
   return stmt<{ revision_id: number }>(
     db,
     `SELECT revision_id FROM post_revisions WHERE service = ? AND "user" = ? AND post_id = ? ORDER BY revision_id DESC`,
@@ -50,7 +50,7 @@ export function listRevisionIds(db: Db, service: string, creatorId: string, post
 }
 
 /** Every revision's key in revision order, in batches by keyset pagination (a full rebuild). */
-export function* iterateRevisionKeys(db: Db, batch = 10_000): Generator<PostKey & { revision_id: number }> {
+export async function* iterateRevisionKeys(db: Db, batch = 10_000): AsyncGenerator<PostKey & { revision_id: number }> {
   let after = 0;
   for (;;) {
     const rows = stmt<PostKey & { revision_id: number }>(
@@ -67,21 +67,21 @@ export function* iterateRevisionKeys(db: Db, batch = 10_000): Generator<PostKey 
  * A post's previous versions, newest first, carrying the given neighbours (the current post's, which
  * the caller has just looked up).
  */
-export function revisionsWithNeighbours(
+export async function revisionsWithNeighbours(
   db: Db,
   service: string,
   creatorId: string,
   postId: string,
   neighbours: { prev: string | null; next: string | null },
-): PostRevision[] {
-  return revisionRows(db, service, creatorId, postId).map((row) => toRevision(row, neighbours));
+): Promise<PostRevision[]> {
+  return (await revisionRows(db, service, creatorId, postId)).map((row) => toRevision(row, neighbours));
 }
 
 /**
  * Stores a post as it is before an update (its prev/next are left out: they are the current post's)
  * with `at`, the time it is replaced. @returns the revision id
  */
-export function storePostRevision(db: Db, post: FullPost, at: string): number {
+export async function storePostRevision(db: Db, post: FullPost, at: string): Promise<number> {
   const snapshot: Partial<FullPost> = { ...post };
   delete snapshot.next;
   delete snapshot.prev;

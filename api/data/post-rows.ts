@@ -85,6 +85,6 @@ export function toFullPost(row: FullRow, neighbours: { prev: string | null; next
   };
 }
 
-export function getFullRow(db: Db, service: string, user: string, id: string): FullRow | undefined {
+export async function getFullRow(db: Db, service: string, user: string, id: string): Promise<FullRow | undefined> {
   return stmt<FullRow>(db, `SELECT ${FULL_COLUMNS} FROM posts p WHERE p.service = ? AND p."user" = ? AND p.id = ?`).get(service, user, id);
 }

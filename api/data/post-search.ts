@@ -94,7 +94,7 @@ export function splitSearchQuery(q: string): { ftsQuery: string | null; wordsQue
  * creator. Global results are newest archived first (seq DESC); creator results follow the creator's
  * listing order. Without q and tag this is listRecentPosts / listCreatorPosts.
  */
-export function searchPosts(db: Db, options: SearchOptions): SearchResult {
+export async function searchPosts(db: Db, options: SearchOptions): Promise<SearchResult> {
   const cursor = options.service && options.user ? options.creatorAfter : options.archiveAfter;
   const offset = cursor ? 0 : (options.offset ?? 0);
   const limit = options.limit ?? PAGE_SIZE;
@@ -112,12 +112,12 @@ export function searchPosts(db: Db, options: SearchOptions): SearchResult {
 
   if (!ftsQuery && !wordsQuery && loneLetters.length === 0 && tags.length === 0) {
     if (creator) {
-      const count = countCreatorPosts(db, creator.service, creator.user);
-      const posts = listCreatorPosts(db, creator.service, creator.user, offset, limit, options.creatorAfter);
+      const count = await countCreatorPosts(db, creator.service, creator.user);
+      const posts = await listCreatorPosts(db, creator.service, creator.user, offset, limit, options.creatorAfter);
       return { posts, count, true_count: count, capped: false };
     }
-    const count = countPosts(db);
-    return { posts: listRecentPosts(db, offset, limit, options.archiveAfter), count, true_count: count, capped: false };
+    const count = await countPosts(db);
+    return { posts: await listRecentPosts(db, offset, limit, options.archiveAfter), count, true_count: count, capped: false };
   }
 
   // Fast path: global text search only, newest first straight from the indexes'

@@ -64,14 +64,14 @@ export interface PostKey {
  * order. The cursor pages by key ranges of posts_creator_published: dated posts below the cursor, then
  * the undated ones (NULL sorts lowest in the index, so they end a newest-first scan).
  */
-export function listCreatorPosts(
+export async function listCreatorPosts(
   db: Db,
   service: string,
   creatorId: string,
   offset: number,
   limit: number,
   after?: CreatorCursor,
-): PostSummary[] {
+): Promise<PostSummary[]> {
   if (!after) {
     return stmt<SummaryRow>(
       db,
@@ -109,7 +109,7 @@ export function listCreatorPosts(
 }
 
 /** Number of posts of a creator. */
-export function countCreatorPosts(db: Db, service: string, creatorId: string): number {
+export async function countCreatorPosts(db: Db, service: string, creatorId: string): Promise<number> {
   return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM posts WHERE service = ? AND "user" = ?').get(service, creatorId)!.n;
 }
 
@@ -117,7 +117,7 @@ export function countCreatorPosts(db: Db, service: string, creatorId: string): n
  * All posts, most recently added first (added DESC, seq DESC), as summaries: `limit` from `offset`, or
  * with `after` (offset ignored) the posts that follow that one, by a key range of posts_added.
  */
-export function listRecentPosts(db: Db, offset: number, limit: number, after?: ArchiveCursor): PostSummary[] {
+export async function listRecentPosts(db: Db, offset: number, limit: number, after?: ArchiveCursor): Promise<PostSummary[]> {
   if (after) {
     return stmt<SummaryRow>(
       db,
@@ -132,7 +132,7 @@ export function listRecentPosts(db: Db, offset: number, limit: number, after?: A
 }
 
 /** The global listings' cursor of a post (its added date and archive number), or null when it is gone. */
-export function archiveCursorOf(db: Db, post: PostKey): ArchiveCursor | null {
+export async function archiveCursorOf(db: Db, post: PostKey): Promise<ArchiveCursor | null> {
   const row = stmt<ArchiveCursor>(db, 'SELECT added, seq FROM posts WHERE service = ? AND "user" = ? AND id = ?').get(
     post.service,
     post.user,
@@ -142,12 +142,12 @@ export function archiveCursorOf(db: Db, post: PostKey): ArchiveCursor | null {
 }
 
 /** Number of posts in the archive. */
-export function countPosts(db: Db): number {
+export async function countPosts(db: Db): Promise<number> {
   return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM posts').get()!.n;
 }
 
 /** Summaries of the given posts, in the order of `keys` (missing posts are skipped). */
-export function getPostSummaries(db: Db, keys: PostKey[]): PostSummary[] {
+export async function getPostSummaries(db: Db, keys: PostKey[]): Promise<PostSummary[]> {
   const select = stmt<SummaryRow>(db, `SELECT ${SUMMARY_COLUMNS} FROM posts p WHERE p.service = ? AND p."user" = ? AND p.id = ?`);
   const out: PostSummary[] = [];
   for (const key of keys) {
@@ -160,7 +160,7 @@ export function getPostSummaries(db: Db, keys: PostKey[]): PostSummary[] {
 // One post ------------------------------------------------------------------------------------------
 
 /** Whether a post exists (favourites and flags answer 404 for unknown posts). */
-export function postExists(db: Db, service: string, creatorId: string, postId: string): boolean {
+export async function postExists(db: Db, service: string, creatorId: string, postId: string): Promise<boolean> {
   return !!stmt(db, 'SELECT 1 FROM posts WHERE service = ? AND "user" = ? AND id = ?').get(service, creatorId, postId);
 }
 
@@ -169,14 +169,14 @@ export function postExists(db: Db, service: string, creatorId: string, postId: s
  * older post of the creator) / `prev` (the next newer one). Undefined when the post does not exist.
  * For the whole post-page answer (attachments with server, previews, videos, props) use getPostPage.
  */
-export function getPost(db: Db, service: string, creatorId: string, postId: string): FullPost | undefined {
-  const row = getFullRow(db, service, creatorId, postId);
+export async function getPost(db: Db, service: string, creatorId: string, postId: string): Promise<FullPost | undefined> {
+  const row = await getFullRow(db, service, creatorId, postId);
   if (!row) return undefined;
-  return toFullPost(row, { prev: newerThan(db, service, creatorId, row), next: olderThan(db, service, creatorId, row) });
+  return toFullPost(row, { prev: await newerThan(db, service, creatorId, row), next: await olderThan(db, service, creatorId, row) });
 }
 
 /** Resolves a post id within a service to its creator (GET /{service}/post/{post}), or undefined. */
-export function resolvePost(db: Db, service: string, postId: string): { service: string; artist_id: string; post_id: string } | undefined {
+export async function resolvePost(db: Db, service: string, postId: string): Promise<{ service: string; artist_id: string; post_id: string } | undefined> {
   const row = stmt<{ user: string }>(db, 'SELECT "user" FROM posts WHERE service = ? AND id = ? ORDER BY "user" LIMIT 1').get(
     service,
     postId,
@@ -185,7 +185,7 @@ export function resolvePost(db: Db, service: string, postId: string): { service:
 }
 
 /** A random post key, or undefined when there are no posts. */
-export function randomPost(db: Db, random: () => number = Math.random): PostKey | undefined {
+export async function randomPost(db: Db, random: () => number = Math.random): Promise<PostKey | undefined> {
   // Two queries: SQLite answers a lone min() or max() from the index, not both in one query.
   const lo = stmt<{ v: number | null }>(db, 'SELECT min(seq) AS v FROM posts').get()!.v;
   const hi = stmt<{ v: number | null }>(db, 'SELECT max(seq) AS v FROM posts').get()!.v;
@@ -256,10 +256,10 @@ export interface UpsertPostResult {
 }
 
 /** Records that a post's prev/next may have changed (ref 'neighbour'): a rebuild can no longer see its old neighbours. */
-function recordNeighbours(db: Db, service: string, creatorId: string, neighbours: (string | null)[]): void {
+async function recordNeighbours(db: Db, service: string, creatorId: string, neighbours: (string | null)[]): Promise<void> {
   for (const neighbour of neighbours) {
     if (neighbour !== null) {
-      recordChange(db, { kind: 'post', action: 'upsert', service, creator_id: creatorId, post_id: neighbour, ref: 'neighbour' });
+      await recordChange(db, { kind: 'post', action: 'upsert', service, creator_id: creatorId, post_id: neighbour, ref: 'neighbour' });
     }
   }
 }
@@ -277,11 +277,11 @@ function recordNeighbours(db: Db, service: string, creatorId: string, neighbours
  * 'unchanged' with `listed`, so a forgotten check in an importer cannot bring removed content back.
  * Writing a post (changed or not) clears its flags: it has just been fetched again (`flags_cleared`).
  */
-export function upsertPost(db: Db, input: PostInput, options: { now?: string } = {}): UpsertPostResult {
-  return inTransactionNoSavepoint(db, () => {
-    if (isPostListed(db, input.service, input.user, input.id)) return { action: 'unchanged', listed: true };
-    const existing = getFullRow(db, input.service, input.user, input.id);
-    const cleared = existing ? clearPostFlags(db, input.service, input.user, input.id) : 0;
+export async function upsertPost(db: Db, input: PostInput, options: { now?: string } = {}): Promise<UpsertPostResult> {
+  return await inTransactionNoSavepoint(db, async (db) => {
+    if (await isPostListed(db, input.service, input.user, input.id)) return { action: 'unchanged', listed: true };
+    const existing = await getFullRow(db, input.service, input.user, input.id);
+    const cleared = existing ? await clearPostFlags(db, input.service, input.user, input.id) : 0;
     const flags = cleared > 0 ? { flags_cleared: cleared } : {};
     const next = columnsOf(input);
     const key = { service: input.service, user: input.user, id: input.id };
@@ -294,12 +294,12 @@ export function upsertPost(db: Db, input: PostInput, options: { now?: string } =
       seq = existing.seq;
       added = input.added ?? existing.added;
       if (changed.length > 0) {
-        revisionId = storePostRevision(db, toFullPost(existing, { prev: null, next: null }), options.now ?? nowIso());
+        revisionId = await storePostRevision(db, toFullPost(existing, { prev: null, next: null }), options.now ?? nowIso());
       }
       if (existing.published !== next.published) {
-        recordNeighbours(db, input.service, input.user, [
-          newerThan(db, input.service, input.user, existing),
-          olderThan(db, input.service, input.user, existing),
+        await recordNeighbours(db, input.service, input.user, [
+          await newerThan(db, input.service, input.user, existing),
+          await olderThan(db, input.service, input.user, existing),
         ]);
       }
     } else {
@@ -321,17 +321,17 @@ export function upsertPost(db: Db, input: PostInput, options: { now?: string } =
     ).run({ ...key, seq, added, ...next });
 
     if (!existing || existing.file !== next.file || existing.attachments !== next.attachments) {
-      setPostFiles(db, seq, input.file ?? null, input.attachments ?? [], { replace: !!existing });
+      await setPostFiles(db, seq, input.file ?? null, input.attachments ?? [], { replace: !!existing });
     }
     if (!existing || existing.tags !== next.tags || existing.published !== next.published) {
-      setPostTags(db, key, JSON.parse(next.tags) as string[], next.published, seq, { replace: !!existing });
+      await setPostTags(db, key, JSON.parse(next.tags) as string[], next.published, seq, { replace: !!existing });
     }
     if (!existing || existing.title !== next.title || existing.content !== next.content) {
-      if (existing) unindexPostText(db, seq);
-      indexPostText(db, seq, next.title, next.content);
+      if (existing) await unindexPostText(db, seq);
+      await indexPostText(db, seq, next.title, next.content);
     }
 
-    recordChange(db, { kind: 'post', action: 'upsert', service: input.service, creator_id: input.user, post_id: input.id });
+    await recordChange(db, { kind: 'post', action: 'upsert', service: input.service, creator_id: input.user, post_id: input.id });
     return revisionId !== undefined
       ? { action: existing ? 'updated' : 'inserted', revision_id: revisionId, ...flags }
       : { action: existing ? 'updated' : 'inserted', ...flags };
@@ -343,23 +343,23 @@ export function upsertPost(db: Db, input: PostInput, options: { now?: string } =
  * flags, popularity, search row). Records a 'post' delete and the old neighbours (ref 'neighbour').
  * @returns false when the post did not exist
  */
-export function deletePost(db: Db, service: string, creatorId: string, postId: string): boolean {
-  return inTransactionNoSavepoint(db, () => {
+export async function deletePost(db: Db, service: string, creatorId: string, postId: string): Promise<boolean> {
+  return await inTransactionNoSavepoint(db, async (db) => {
     const row = stmt<OrderKey & { seq: number }>(
       db,
       'SELECT id, published, seq FROM posts WHERE service = ? AND "user" = ? AND id = ?',
     ).get(service, creatorId, postId);
     if (!row) return false;
-    const neighbours = [newerThan(db, service, creatorId, row), olderThan(db, service, creatorId, row)];
+    const neighbours = [await newerThan(db, service, creatorId, row), await olderThan(db, service, creatorId, row)];
     // The revisions go with the post (ON DELETE CASCADE); a rebuild can then no longer find their pages.
-    for (const revisionId of listRevisionIds(db, service, creatorId, postId)) {
-      recordChange(db, { kind: 'post', action: 'delete', service, creator_id: creatorId, post_id: postId, ref: `revision:${revisionId}` });
+    for (const revisionId of await listRevisionIds(db, service, creatorId, postId)) {
+      await recordChange(db, { kind: 'post', action: 'delete', service, creator_id: creatorId, post_id: postId, ref: `revision:${revisionId}` });
     }
-    unindexPostText(db, row.seq);
-    recordDroppedTags(db, { service, user: creatorId, id: postId });
+    await unindexPostText(db, row.seq);
+    await recordDroppedTags(db, { service, user: creatorId, id: postId });
     stmt(db, 'DELETE FROM posts WHERE service = ? AND "user" = ? AND id = ?').run(service, creatorId, postId);
-    recordChange(db, { kind: 'post', action: 'delete', service, creator_id: creatorId, post_id: postId });
-    recordNeighbours(db, service, creatorId, neighbours);
+    await recordChange(db, { kind: 'post', action: 'delete', service, creator_id: creatorId, post_id: postId });
+    await recordNeighbours(db, service, creatorId, neighbours);
     return true;
   });
 }
@@ -370,7 +370,7 @@ export function deletePost(db: Db, service: string, creatorId: string, postId: s
  * All post keys in archive order (seq), fetched in batches by keyset pagination over the seq index:
  * cheap on millions of rows, and no statement stays open between batches.
  */
-export function* iteratePostKeys(db: Db, batch = 10_000): Generator<PostKey & { seq: number }> {
+export async function* iteratePostKeys(db: Db, batch = 10_000): AsyncGenerator<PostKey & { seq: number }> {
   let after = 0;
   for (;;) {
     const rows = stmt<PostKey & { seq: number }>(db, 'SELECT service, "user", id, seq FROM posts WHERE seq > ? ORDER BY seq LIMIT ?').all(
@@ -384,7 +384,7 @@ export function* iteratePostKeys(db: Db, batch = 10_000): Generator<PostKey & { 
 }
 
 /** Post ids of one creator in listing order (newest first), fetched in batches of `batch`. */
-export function* iterateCreatorPostIds(db: Db, service: string, creatorId: string, batch = 5_000): Generator<string> {
+export async function* iterateCreatorPostIds(db: Db, service: string, creatorId: string, batch = 5_000): AsyncGenerator<string> {
   for (let offset = 0; ; offset += batch) {
     const rows = stmt<{ id: string }>(
       db,

@@ -5,6 +5,6 @@
 import { stmt, type Db } from './db.ts';
 
 /** Deletes expired rate-limit counters (rate_limits, migration 005; expire is epoch milliseconds). */
-export function purgeExpiredRateLimits(db: Db, nowMs: number = Date.now()): number {
+export async function purgeExpiredRateLimits(db: Db, nowMs: number = Date.now()): Promise<number> {
   return stmt(db, 'DELETE FROM rate_limits WHERE expire IS NOT NULL AND expire < ?').run(nowMs).changes;
 }

@@ -8,14 +8,14 @@ import { htmlToText } from './util.ts';
 import { shortWordText, shortWordTokens } from './search-words.ts';
 
 /** Indexes a post's title and content (as plain text) under its seq. */
-export function indexPostText(db: Db, seq: number, title: string, content: string): void {
+export async function indexPostText(db: Db, seq: number, title: string, content: string): Promise<void> {
   const text = htmlToText(content);
   stmt(db, 'INSERT INTO posts_fts (rowid, title, body) VALUES (?, ?, ?)').run(seq, title, text);
   stmt(db, 'INSERT INTO posts_words (rowid, text) VALUES (?, ?)').run(seq, shortWordText(title, text));
 }
 
 /** Removes a post's rows from both indexes (before indexing it again, or when it is deleted). */
-export function unindexPostText(db: Db, seq: number): void {
+export async function unindexPostText(db: Db, seq: number): Promise<void> {
   stmt(db, 'DELETE FROM posts_fts WHERE rowid = ?').run(seq);
   stmt(db, 'DELETE FROM posts_words WHERE rowid = ?').run(seq);
 }

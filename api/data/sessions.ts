@@ -7,7 +7,7 @@ import { nowIso } from './util.ts';
 import type { Account } from '@shared/shapes/accounts.ts';
 
 /** Stores a session (by the sha256 of its token). */
-export function createSession(db: Db, input: { token_hash: string; account_id: number; expires_at: string; created_at?: string }): void {
+export async function createSession(db: Db, input: { token_hash: string; account_id: number; expires_at: string; created_at?: string }): Promise<void> {
   stmt(db, 'INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(
     input.token_hash,
     input.account_id,
@@ -17,7 +17,7 @@ export function createSession(db: Db, input: { token_hash: string; account_id: n
 }
 
 /** The account of an unexpired session, or undefined. `now` is an ISO time (default: now). */
-export function getSessionAccount(db: Db, tokenHash: string, now: string = nowIso()): Account | undefined {
+export async function getSessionAccount(db: Db, tokenHash: string, now: string = nowIso()): Promise<Account | undefined> {
   return stmt<Account>(
     db,
     `SELECT a.id, a.username, a.role, a.created_at FROM sessions s JOIN accounts a ON a.id = s.account_id
@@ -26,16 +26,16 @@ export function getSessionAccount(db: Db, tokenHash: string, now: string = nowIs
 }
 
 /** Deletes one session (logout). */
-export function deleteSession(db: Db, tokenHash: string): boolean {
+export async function deleteSession(db: Db, tokenHash: string): Promise<boolean> {
   return stmt(db, 'DELETE FROM sessions WHERE token_hash = ?').run(tokenHash).changes > 0;
 }
 
 /** Deletes every session of an account (e.g. after a password change). */
-export function deleteAccountSessions(db: Db, accountId: number): number {
+export async function deleteAccountSessions(db: Db, accountId: number): Promise<number> {
   return stmt(db, 'DELETE FROM sessions WHERE account_id = ?').run(accountId).changes;
 }
 
 /** Deletes expired sessions. */
-export function purgeExpiredSessions(db: Db, now: string = nowIso()): number {
+export async function purgeExpiredSessions(db: Db, now: string = nowIso()): Promise<number> {
   return stmt(db, 'DELETE FROM sessions WHERE expires_at <= ?').run(now).changes;
 }

@@ -32,20 +32,20 @@ export interface ShareInput {
   creators?: { service: string; creator_id: string }[];
 }
 
-function recordShare(db: Db, shareId: number, action: 'upsert' | 'delete'): void {
+async function recordShare(db: Db, shareId: number, action: 'upsert' | 'delete'): Promise<void> {
   const creators = stmt<{ service: string; creator_id: string }>(
     db,
     'SELECT service, creator_id FROM share_creators WHERE share_id = ? ORDER BY service, creator_id',
   ).all(shareId);
-  if (creators.length === 0) recordChange(db, { kind: 'share', action, ref: String(shareId) });
+  if (creators.length === 0) await recordChange(db, { kind: 'share', action, ref: String(shareId) });
   for (const creator of creators) {
-    recordChange(db, { kind: 'share', action, service: creator.service, creator_id: creator.creator_id, ref: String(shareId) });
+    await recordChange(db, { kind: 'share', action, service: creator.service, creator_id: creator.creator_id, ref: String(shareId) });
   }
 }
 
 /** Creates a share with its files and creator links. Records 'share' changes. @returns the share id */
-export function createShare(db: Db, input: ShareInput): number {
-  return inTransaction(db, () => {
+export async function createShare(db: Db, input: ShareInput): Promise<number> {
+  return await inTransaction(db, async (db) => {
     const id = Number(
       stmt(db, 'INSERT INTO shares (name, description, uploader_id, added) VALUES (?, ?, ?, ?)').run(
         input.name,
@@ -60,23 +60,23 @@ export function createShare(db: Db, input: ShareInput): number {
     });
     const link = stmt(db, 'INSERT OR IGNORE INTO share_creators (share_id, service, creator_id) VALUES (?, ?, ?)');
     for (const creator of input.creators ?? []) link.run(id, creator.service, creator.creator_id);
-    recordShare(db, id, 'upsert');
+    await recordShare(db, id, 'upsert');
     return id;
   });
 }
 
 /** Deletes a share. Records 'share' delete changes. */
-export function deleteShare(db: Db, id: number): boolean {
-  return inTransaction(db, () => {
+export async function deleteShare(db: Db, id: number): Promise<boolean> {
+  return await inTransaction(db, async (db) => {
     if (!stmt(db, 'SELECT 1 FROM shares WHERE id = ?').get(id)) return false;
-    recordShare(db, id, 'delete');
+    await recordShare(db, id, 'delete');
     stmt(db, 'DELETE FROM shares WHERE id = ?').run(id);
     return true;
   });
 }
 
 /** GET /v1/share/{id}: the share and its files, or undefined. */
-export function getShare(db: Db, id: number): { share: Share; share_files: ShareFile[] } | undefined {
+export async function getShare(db: Db, id: number): Promise<{ share: Share; share_files: ShareFile[] } | undefined> {
   const share = stmt<Share>(db, 'SELECT id, name, description, added FROM shares WHERE id = ?').get(id);
   if (!share) return undefined;
   const rows = stmt<{ hash: string | null; filename: string; upload_url: string | null; ext: string | null }>(
@@ -100,7 +100,7 @@ export function getShare(db: Db, id: number): { share: Share; share_files: Share
 }
 
 /** All shares, newest first. */
-export function listShares(db: Db, offset = 0, limit = PAGE_SIZE): Share[] {
+export async function listShares(db: Db, offset = 0, limit = PAGE_SIZE): Promise<Share[]> {
   return stmt<Share>(db, 'SELECT id, name, description, added FROM shares ORDER BY added DESC, id DESC LIMIT ? OFFSET ?').all(
     limit,
     offset,
@@ -108,12 +108,12 @@ export function listShares(db: Db, offset = 0, limit = PAGE_SIZE): Share[] {
 }
 
 /** Number of shares. */
-export function countShares(db: Db): number {
+export async function countShares(db: Db): Promise<number> {
   return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM shares').get()!.n;
 }
 
 /** A creator's shares, newest first. */
-export function listCreatorShares(db: Db, service: string, creatorId: string, offset = 0, limit = PAGE_SIZE): Share[] {
+export async function listCreatorShares(db: Db, service: string, creatorId: string, offset = 0, limit = PAGE_SIZE): Promise<Share[]> {
   return stmt<Share>(
     db,
     `SELECT s.id, s.name, s.description, s.added FROM share_creators sc JOIN shares s ON s.id = sc.share_id
@@ -122,7 +122,7 @@ export function listCreatorShares(db: Db, service: string, creatorId: string, of
 }
 
 /** Number of a creator's shares. */
-export function countCreatorShares(db: Db, service: string, creatorId: string): number {
+export async function countCreatorShares(db: Db, service: string, creatorId: string): Promise<number> {
   return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM share_creators WHERE service = ? AND creator_id = ?').get(service, creatorId)!
     .n;
 }
@@ -131,14 +131,15 @@ export function countCreatorShares(db: Db, service: string, creatorId: string): 
  * An upload: registers its stored files and creates the share linked to them, in one transaction, so
  * a failure leaves neither file records nor a share behind. @returns the share id
  */
-export function createUploadedShare(db: Db, input: Omit<ShareInput, 'files'> & { files: (FileInput & { filename: string })[] }): number {
-  return inTransaction(db, () => {
-    const files = input.files.map((file) => ({ filename: file.filename, hash: registerFile(db, file).hash }));
-    return createShare(db, { ...input, files });
+export async function createUploadedShare(db: Db, input: Omit<ShareInput, 'files'> & { files: (FileInput & { filename: string })[] }): Promise<number> {
+  return await inTransaction(db, async (db) => {
+    const files: { filename: string; hash: string }[] = [];
+    for (const file of input.files) files.push({ filename: file.filename, hash: (await registerFile(db, file)).hash });
+    return await createShare(db, { ...input, files });
   });
 }
 
 /** Every share id, oldest first, read lazily (a full page rebuild renders each share page). */
-export function* iterateShareIds(db: Db): Generator<number> {
+export async function* iterateShareIds(db: Db): AsyncGenerator<number> {
   for (const row of stmt<{ id: number }>(db, 'SELECT id FROM shares ORDER BY id').iterate()) yield row.id;
 }

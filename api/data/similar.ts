@@ -31,13 +31,13 @@ export interface SimilarCreator extends CreatorFields<string> {
   score: number;
 }
 
-export function creatorExists(db: Db, key: CreatorKey): boolean {
+export async function creatorExists(db: Db, key: CreatorKey): Promise<boolean> {
   const { service, id } = splitCreatorKey(key);
   return stmt(db, 'SELECT 1 FROM creators WHERE service = ? AND id = ?').get(service, id) !== undefined;
 }
 
 /** The accounts favouriting the creator, newest favourite first, at most `limit`. */
-export function creatorFavouriters(db: Db, key: CreatorKey, limit: number): number[] {
+export async function creatorFavouriters(db: Db, key: CreatorKey, limit: number): Promise<number[]> {
   const { service, id } = splitCreatorKey(key);
   return stmt<{ account_id: number }>(
     db,
@@ -48,7 +48,7 @@ export function creatorFavouriters(db: Db, key: CreatorKey, limit: number): numb
 }
 
 /** The creators an account favourites, newest first, at most `limit`. */
-export function accountFavouriteKeys(db: Db, accountId: number, limit: number): CreatorKey[] {
+export async function accountFavouriteKeys(db: Db, accountId: number, limit: number): Promise<CreatorKey[]> {
   return stmt<{ service: string; creator_id: string }>(
     db,
     'SELECT service, creator_id FROM favorite_creators WHERE account_id = ? ORDER BY faved_seq DESC LIMIT ?',
@@ -58,7 +58,7 @@ export function accountFavouriteKeys(db: Db, accountId: number, limit: number): 
 }
 
 /** Every creator favourite, by account, newest first within each (the full recompute's input). */
-export function* iterateAllFavourites(db: Db): Generator<{ account_id: number; key: CreatorKey; faved_seq: number }> {
+export async function* iterateAllFavourites(db: Db): AsyncGenerator<{ account_id: number; key: CreatorKey; faved_seq: number }> {
   const rows = stmt<{ account_id: number; service: string; creator_id: string; faved_seq: number }>(
     db,
     'SELECT account_id, service, creator_id, faved_seq FROM favorite_creators ORDER BY account_id, faved_seq DESC',
@@ -67,7 +67,7 @@ export function* iterateAllFavourites(db: Db): Generator<{ account_id: number; k
 }
 
 /** How many of the creator's posts carry each tag. */
-export function creatorTagCounts(db: Db, key: CreatorKey): { tag: string; n: number }[] {
+export async function creatorTagCounts(db: Db, key: CreatorKey): Promise<{ tag: string; n: number }[]> {
   const { service, id } = splitCreatorKey(key);
   return stmt<{ tag: string; n: number }>(db, 'SELECT tag, count(*) AS n FROM post_tags WHERE service = ? AND "user" = ? GROUP BY tag').all(
     service,
@@ -76,7 +76,7 @@ export function creatorTagCounts(db: Db, key: CreatorKey): { tag: string; n: num
 }
 
 /** Every (creator, tag, posts) triple, grouped by creator (the full recompute's input). */
-export function* iterateAllCreatorTagCounts(db: Db): Generator<{ key: CreatorKey; tag: string; n: number }> {
+export async function* iterateAllCreatorTagCounts(db: Db): AsyncGenerator<{ key: CreatorKey; tag: string; n: number }> {
   const rows = stmt<{ service: string; user: string; tag: string; n: number }>(
     db,
     'SELECT service, "user", tag, count(*) AS n FROM post_tags GROUP BY service, "user", tag',
@@ -85,17 +85,17 @@ export function* iterateAllCreatorTagCounts(db: Db): Generator<{ key: CreatorKey
 }
 
 /** Posts per tag (kept by triggers), for the tags' inverse document frequency. */
-export function tagPostCount(db: Db, tag: string): number {
+export async function tagPostCount(db: Db, tag: string): Promise<number> {
   return stmt<{ post_count: number }>(db, 'SELECT post_count FROM tag_counts WHERE tag = ?').get(tag)?.post_count ?? 0;
 }
 
-export function allTagPostCounts(db: Db): Map<string, number> {
+export async function allTagPostCounts(db: Db): Promise<Map<string, number>> {
   const rows = stmt<{ tag: string; post_count: number }>(db, 'SELECT tag, post_count FROM tag_counts').all();
   return new Map(rows.map((row) => [row.tag, row.post_count]));
 }
 
 /** The creator's stored top tags with their weights. */
-export function readTagProfile(db: Db, key: CreatorKey): Map<string, number> {
+export async function readTagProfile(db: Db, key: CreatorKey): Promise<Map<string, number>> {
   const { service, id } = splitCreatorKey(key);
   const rows = stmt<{ tag: string; weight: number }>(
     db,
@@ -104,7 +104,7 @@ export function readTagProfile(db: Db, key: CreatorKey): Map<string, number> {
   return new Map(rows.map((row) => [row.tag, row.weight]));
 }
 
-export function writeTagProfile(db: Db, key: CreatorKey, profile: ReadonlyMap<string, number>): void {
+export async function writeTagProfile(db: Db, key: CreatorKey, profile: ReadonlyMap<string, number>): Promise<void> {
   const { service, id } = splitCreatorKey(key);
   stmt(db, 'DELETE FROM similar_tag_profiles WHERE service = ? AND creator_id = ?').run(service, id);
   const insert = stmt(db, 'INSERT INTO similar_tag_profiles (service, creator_id, tag, weight) VALUES (?, ?, ?, ?)');
@@ -112,7 +112,7 @@ export function writeTagProfile(db: Db, key: CreatorKey, profile: ReadonlyMap<st
 }
 
 /** The creators with the tag among their top tags, highest weight first, at most `limit`. */
-export function creatorsWithTopTag(db: Db, tag: string, limit: number): CreatorKey[] {
+export async function creatorsWithTopTag(db: Db, tag: string, limit: number): Promise<CreatorKey[]> {
   return stmt<{ service: string; creator_id: string }>(
     db,
     'SELECT service, creator_id FROM similar_tag_profiles WHERE tag = ? ORDER BY weight DESC, service, creator_id LIMIT ?',
@@ -122,7 +122,7 @@ export function creatorsWithTopTag(db: Db, tag: string, limit: number): CreatorK
 }
 
 /** The creator's stored list, best first. */
-export function readSimilarList(db: Db, key: CreatorKey): SimilarEntry[] {
+export async function readSimilarList(db: Db, key: CreatorKey): Promise<SimilarEntry[]> {
   const { service, id } = splitCreatorKey(key);
   return stmt<{ similar_service: string; similar_id: string; score: number }>(
     db,
@@ -134,7 +134,7 @@ export function readSimilarList(db: Db, key: CreatorKey): SimilarEntry[] {
 }
 
 /** The creators whose lists name this one, highest score first, at most `limit`. */
-export function creatorsListing(db: Db, key: CreatorKey, limit: number): CreatorKey[] {
+export async function creatorsListing(db: Db, key: CreatorKey, limit: number): Promise<CreatorKey[]> {
   const { service, id } = splitCreatorKey(key);
   return stmt<{ service: string; creator_id: string }>(
     db,
@@ -145,7 +145,7 @@ export function creatorsListing(db: Db, key: CreatorKey, limit: number): Creator
 }
 
 /** Replaces the creator's list (call inside a write transaction). */
-export function writeSimilarList(db: Db, key: CreatorKey, list: readonly SimilarEntry[]): void {
+export async function writeSimilarList(db: Db, key: CreatorKey, list: readonly SimilarEntry[]): Promise<void> {
   const { service, id } = splitCreatorKey(key);
   stmt(db, 'DELETE FROM similar_creators WHERE service = ? AND creator_id = ?').run(service, id);
   const insert = stmt(db, 'INSERT INTO similar_creators (service, creator_id, similar_service, similar_id, score) VALUES (?, ?, ?, ?, ?)');
@@ -156,7 +156,7 @@ export function writeSimilarList(db: Db, key: CreatorKey, list: readonly Similar
 }
 
 /** Removes a creator that is gone: its list, its profile and its place in other lists. */
-export function deleteCreatorSimilarity(db: Db, key: CreatorKey): void {
+export async function deleteCreatorSimilarity(db: Db, key: CreatorKey): Promise<void> {
   const { service, id } = splitCreatorKey(key);
   stmt(db, 'DELETE FROM similar_creators WHERE service = ? AND creator_id = ?').run(service, id);
   stmt(db, 'DELETE FROM similar_creators WHERE similar_service = ? AND similar_id = ?').run(service, id);
@@ -164,7 +164,7 @@ export function deleteCreatorSimilarity(db: Db, key: CreatorKey): void {
 }
 
 /** Removes the rows of creators no longer in the archive (after a full recompute). @returns rows removed */
-export function pruneGoneSimilarity(db: Db): number {
+export async function pruneGoneSimilarity(db: Db): Promise<number> {
   const gone = (table: string, service: string, id: string) =>
     stmt(
       db,
@@ -178,7 +178,7 @@ export function pruneGoneSimilarity(db: Db): number {
 }
 
 /** The creator's similar creators as the API answers them, best first, at most `limit`. */
-export function listSimilarCreators(db: Db, service: string, id: string, limit: number): SimilarCreator[] {
+export async function listSimilarCreators(db: Db, service: string, id: string, limit: number): Promise<SimilarCreator[]> {
   return stmt<CreatorFields & { score: number }>(
     db,
     `SELECT c.id, c.name, c.service, c.indexed, c.updated, c.public_id, c.relation_id, s.score

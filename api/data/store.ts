@@ -105,8 +105,8 @@ export async function inTransaction<D extends Store, T>(db: D, fn: (db: D) => Pr
  * the writers of the SQLite FTS index: FTS5 flushes its pending index data on every savepoint, which
  * makes one savepoint per post about ten times slower in bulk loads. An error still propagates.
  */
-export function inTransactionNoSavepoint<D extends Store, T>(db: D, fn: (db: D) => Promise<T>): Promise<T> {
-  return db.sqlite?.inTransaction || db.k.isTransaction ? fn(db) : inTransaction(db, fn);
+export async function inTransactionNoSavepoint<D extends Store, T>(db: D, fn: (db: D) => Promise<T>): Promise<T> {
+  return db.sqlite?.inTransaction || db.k.isTransaction ? fn(db) : await inTransaction(db, fn);
 }
 
 const controlStatements = new WeakMap<Database.Database, Map<string, Database.Statement>>();

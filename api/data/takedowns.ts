@@ -109,33 +109,33 @@ function postScope(service: string, creatorId: string, postId?: string): PostSco
     : { where: 'service = ? AND "user" = ? AND id = ?', args: [service, creatorId, postId] };
 }
 
-function count(db: Db, sql: string, ...args: unknown[]): number {
+async function count(db: Db, sql: string, ...args: unknown[]): Promise<number> {
   return stmt<{ n: number }>(db, sql).get(...args)?.n ?? 0;
 }
 
 /** Counts the rows a post scope removes (before they are removed). */
-function countPostRows(db: Db, scope: PostScope, counts: TakedownCounts): void {
+async function countPostRows(db: Db, scope: PostScope, counts: TakedownCounts): Promise<void> {
   const posts = `(SELECT service, "user", id FROM posts WHERE ${scope.where})`;
   const byPost = (table: string, user = '"user"') =>
     count(db, `SELECT count(*) AS n FROM ${table} WHERE (service, ${user}, post_id) IN ${posts}`, ...scope.args);
-  counts.posts += count(db, `SELECT count(*) AS n FROM posts WHERE ${scope.where}`, ...scope.args);
+  counts.posts += await count(db, `SELECT count(*) AS n FROM posts WHERE ${scope.where}`, ...scope.args);
   counts.search_rows = counts.posts;
-  counts.post_files += count(
+  counts.post_files += await count(
     db,
     `SELECT count(*) AS n FROM post_files WHERE post_seq IN (SELECT seq FROM posts WHERE ${scope.where})`,
     ...scope.args,
   );
-  counts.tags += byPost('post_tags');
-  counts.revisions += byPost('post_revisions');
-  counts.comments += byPost('comments');
-  counts.comment_revisions += byPost('comment_revisions');
-  counts.popularity += byPost('post_popularity');
-  counts.favorite_posts += byPost('favorite_posts');
-  counts.flags += byPost('flags');
+  counts.tags += await byPost('post_tags');
+  counts.revisions += await byPost('post_revisions');
+  counts.comments += await byPost('comments');
+  counts.comment_revisions += await byPost('comment_revisions');
+  counts.popularity += await byPost('post_popularity');
+  counts.favorite_posts += await byPost('favorite_posts');
+  counts.flags += await byPost('flags');
 }
 
 /** The files a post scope's rows use: file links, paths in the posts and their revisions. */
-function postFileUses(db: Db, scope: PostScope, uses: FileUses): void {
+async function postFileUses(db: Db, scope: PostScope, uses: FileUses): Promise<void> {
   const linked = stmt<{ hash: string }>(
     db,
     `SELECT DISTINCT hash FROM post_files WHERE post_seq IN (SELECT seq FROM posts WHERE ${scope.where})`,
@@ -164,26 +164,26 @@ function postFileUses(db: Db, scope: PostScope, uses: FileUses): void {
  * search rows (deletePost: the post and revision pages, its neighbours and the listings are logged).
  * @returns the counts and the files its rows used, or undefined when the post is not there
  */
-export function removePostRows(
+export async function removePostRows(
   db: Db,
   service: string,
   creatorId: string,
   postId: string,
-): { counts: TakedownCounts; uses: FileUses } | undefined {
+): Promise<{ counts: TakedownCounts; uses: FileUses } | undefined> {
   const scope = postScope(service, creatorId, postId);
   const counts = emptyCounts();
   const uses: FileUses = new Map();
-  countPostRows(db, scope, counts);
+  await countPostRows(db, scope, counts);
   if (counts.posts === 0) return undefined;
-  postFileUses(db, scope, uses);
-  deletePost(db, service, creatorId, postId);
+  await postFileUses(db, scope, uses);
+  await deletePost(db, service, creatorId, postId);
   return { counts, uses };
 }
 
 // A whole creator -------------------------------------------------------------------------------------
 
 /** Shares linked to the creator, split into those it alone is linked to and those shared with others. */
-function creatorShares(db: Db, service: string, creatorId: string): { only: number[]; shared: number[] } {
+async function creatorShares(db: Db, service: string, creatorId: string): Promise<{ only: number[]; shared: number[] }> {
   const rows = stmt<{ share_id: number; others: number }>(
     db,
     `SELECT sc.share_id, (SELECT count(*) FROM share_creators o WHERE o.share_id = sc.share_id
@@ -197,7 +197,7 @@ function creatorShares(db: Db, service: string, creatorId: string): { only: numb
 }
 
 /** The files of the creator's rows other than posts: DMs, announcements, fancards, shares, chats. */
-function creatorFileUses(db: Db, service: string, creatorId: string, onlyShares: number[], uses: FileUses): void {
+async function creatorFileUses(db: Db, service: string, creatorId: string, onlyShares: number[], uses: FileUses): Promise<void> {
   for (const row of stmt<{ content: string; file: string | null }>(
     db,
     'SELECT content, file FROM dms WHERE service = ? AND "user" = ?',
@@ -247,11 +247,11 @@ function creatorFileUses(db: Db, service: string, creatorId: string, onlyShares:
  * stays linked. Logs what a rebuild needs to drop or re-render every stored page that showed it.
  * @returns the counts and the files its rows used, or undefined when the creator is not there
  */
-export function removeCreatorRows(
+export async function removeCreatorRows(
   db: Db,
   service: string,
   creatorId: string,
-): { counts: TakedownCounts; uses: FileUses; postIds: string[] } | undefined {
+): Promise<{ counts: TakedownCounts; uses: FileUses; postIds: string[] } | undefined> {
   const creator = stmt<{ relation_id: number | null }>(db, 'SELECT relation_id FROM creators WHERE service = ? AND id = ?').get(
     service,
     creatorId,
@@ -260,20 +260,20 @@ export function removeCreatorRows(
   const counts = emptyCounts();
   const uses: FileUses = new Map();
   const scope = postScope(service, creatorId);
-  const shares = creatorShares(db, service, creatorId);
-  countPostRows(db, scope, counts);
-  postFileUses(db, scope, uses);
-  creatorFileUses(db, service, creatorId, shares.only, uses);
+  const shares = await creatorShares(db, service, creatorId);
+  await countPostRows(db, scope, counts);
+  await postFileUses(db, scope, uses);
+  await creatorFileUses(db, service, creatorId, shares.only, uses);
 
   const postIds = stmt<{ id: string }>(db, 'SELECT id FROM posts WHERE service = ? AND "user" = ?')
     .all(service, creatorId)
     .map((row) => row.id);
-  for (const postId of postIds) deletePost(db, service, creatorId, postId);
+  for (const postId of postIds) await deletePost(db, service, creatorId, postId);
 
   // Shares: a share of this creator alone goes (its page answers 404 at the next rebuild); a share of
   // several creators loses this creator's row and is re-rendered for the others.
   for (const shareId of shares.only) {
-    recordChange(db, { kind: 'share', action: 'delete', service, creator_id: creatorId, ref: String(shareId) });
+    await recordChange(db, { kind: 'share', action: 'delete', service, creator_id: creatorId, ref: String(shareId) });
     counts.shares += stmt(db, 'DELETE FROM shares WHERE id = ?').run(shareId).changes;
   }
   for (const shareId of shares.shared) {
@@ -286,7 +286,7 @@ export function removeCreatorRows(
       db,
       'SELECT service, creator_id FROM share_creators WHERE share_id = ? ORDER BY service, creator_id',
     ).all(shareId)) {
-      recordChange(db, { kind: 'share', action: 'upsert', service: other.service, creator_id: other.creator_id, ref: String(shareId) });
+      await recordChange(db, { kind: 'share', action: 'upsert', service: other.service, creator_id: other.creator_id, ref: String(shareId) });
     }
   }
 
@@ -294,14 +294,14 @@ export function removeCreatorRows(
     service,
     creatorId,
   )) {
-    recordChange(db, { kind: 'dm', action: 'delete', service, creator_id: creatorId, ref: dm.hash });
+    await recordChange(db, { kind: 'dm', action: 'delete', service, creator_id: creatorId, ref: dm.hash });
   }
   counts.dms = stmt(db, 'DELETE FROM dms WHERE service = ? AND "user" = ?').run(service, creatorId).changes;
   counts.announcements = stmt(db, 'DELETE FROM announcements WHERE service = ? AND user_id = ?').run(service, creatorId).changes;
   counts.fancards = stmt(db, 'DELETE FROM fancards WHERE service = ? AND user_id = ?').run(service, creatorId).changes;
 
-  if (service === 'discord') removeDiscordServer(db, creatorId, counts);
-  removeCommunity(db, service, creatorId, counts);
+  if (service === 'discord') await removeDiscordServer(db, creatorId, counts);
+  await removeCommunity(db, service, creatorId, counts);
 
   counts.favorite_creators = stmt(db, 'DELETE FROM favorite_creators WHERE service = ? AND creator_id = ?').run(service, creatorId).changes;
   counts.link_requests = stmt(
@@ -309,31 +309,31 @@ export function removeCreatorRows(
     'DELETE FROM link_requests WHERE (from_service = ? AND from_id = ?) OR (to_service = ? AND to_id = ?)',
   ).run(service, creatorId, service, creatorId).changes;
   counts.creators = stmt(db, 'DELETE FROM creators WHERE service = ? AND id = ?').run(service, creatorId).changes;
-  recordChange(db, { kind: 'creator', action: 'delete', service, creator_id: creatorId });
+  await recordChange(db, { kind: 'creator', action: 'delete', service, creator_id: creatorId });
   // The rest of its link group no longer lists it.
-  recordLinkGroupChanges(db, creator.relation_id);
+  await recordLinkGroupChanges(db, creator.relation_id);
   return { counts, uses, postIds };
 }
 
 /** A Discord server's channels, messages and attachments; each channel's pages are logged as gone. */
-function removeDiscordServer(db: Db, serverId: string, counts: TakedownCounts): void {
+async function removeDiscordServer(db: Db, serverId: string, counts: TakedownCounts): Promise<void> {
   const inServer = 'channel_id IN (SELECT id FROM discord_channels WHERE server_id = ?)';
-  counts.discord_messages = count(db, `SELECT count(*) AS n FROM discord_messages WHERE ${inServer}`, serverId);
-  counts.discord_attachments = count(
+  counts.discord_messages = await count(db, `SELECT count(*) AS n FROM discord_messages WHERE ${inServer}`, serverId);
+  counts.discord_attachments = await count(
     db,
     `SELECT count(*) AS n FROM discord_attachments WHERE message_id IN (SELECT id FROM discord_messages WHERE ${inServer})`,
     serverId,
   );
   for (const channel of stmt<{ id: string }>(db, 'SELECT id FROM discord_channels WHERE server_id = ?').all(serverId)) {
-    recordChange(db, { kind: 'discord', action: 'delete', service: 'discord', creator_id: serverId, ref: channel.id });
+    await recordChange(db, { kind: 'discord', action: 'delete', service: 'discord', creator_id: serverId, ref: channel.id });
   }
   counts.discord_channels = stmt(db, 'DELETE FROM discord_channels WHERE server_id = ?').run(serverId).changes;
-  recordChange(db, { kind: 'discord', action: 'delete', service: 'discord', creator_id: serverId });
+  await recordChange(db, { kind: 'discord', action: 'delete', service: 'discord', creator_id: serverId });
 }
 
 /** A creator's community channels and messages; each channel's pages are logged as gone. */
-function removeCommunity(db: Db, service: string, creatorId: string, counts: TakedownCounts): void {
-  counts.community_messages = count(
+async function removeCommunity(db: Db, service: string, creatorId: string, counts: TakedownCounts): Promise<void> {
+  counts.community_messages = await count(
     db,
     `SELECT count(*) AS n FROM community_messages
       WHERE channel_id IN (SELECT channel_id FROM community_channels WHERE service = ? AND creator_id = ?)`,
@@ -344,7 +344,7 @@ function removeCommunity(db: Db, service: string, creatorId: string, counts: Tak
     db,
     'SELECT channel_id FROM community_channels WHERE service = ? AND creator_id = ?',
   ).all(service, creatorId)) {
-    recordChange(db, { kind: 'community', action: 'delete', service, creator_id: creatorId, ref: channel.channel_id });
+    await recordChange(db, { kind: 'community', action: 'delete', service, creator_id: creatorId, ref: channel.channel_id });
   }
   counts.community_channels = stmt(db, 'DELETE FROM community_channels WHERE service = ? AND creator_id = ?').run(
     service,
@@ -355,7 +355,7 @@ function removeCommunity(db: Db, service: string, creatorId: string, counts: Tak
 // Files ----------------------------------------------------------------------------------------------
 
 /** Whether a remaining file link (post, Discord attachment, share, fancard) names the hash. */
-function linkedByIndex(db: Db, hash: string): boolean {
+async function linkedByIndex(db: Db, hash: string): Promise<boolean> {
   return !!stmt(
     db,
     `SELECT 1 WHERE EXISTS (SELECT 1 FROM post_files WHERE hash = :hash)
@@ -369,7 +369,7 @@ function linkedByIndex(db: Db, hash: string): boolean {
  * The hashes of `candidates` that remaining rows still name in their text: one pass over each table
  * that can hold paths (only rows that contain a path at all cross into JavaScript).
  */
-function namedInText(db: Db, candidates: Set<string>): Set<string> {
+async function namedInText(db: Db, candidates: Set<string>): Promise<Set<string>> {
   const found: FileUses = new Map();
   const scans: Array<[string, (row: Record<string, string | null>) => void]> = [
     [`SELECT content FROM posts WHERE instr(content, '/data/') > 0`, (row) => hashesInText(row.content, found)],
@@ -408,9 +408,10 @@ export interface RemovedFile {
  * 'file' delete for each. Call after removing the rows. @returns the files to remove from the store
  * and how many stay because something else uses them
  */
-export function releaseFiles(db: Db, uses: FileUses): { removed: RemovedFile[]; kept: number } {
-  const unlinked = new Set([...uses.keys()].filter((hash) => !linkedByIndex(db, hash)));
-  const named = unlinked.size > 0 ? namedInText(db, unlinked) : new Set<string>();
+export async function releaseFiles(db: Db, uses: FileUses): Promise<{ removed: RemovedFile[]; kept: number }> {
+  const unlinked = new Set<string>();
+  for (const hash of uses.keys()) if (!(await linkedByIndex(db, hash))) unlinked.add(hash);
+  const named = unlinked.size > 0 ? await namedInText(db, unlinked) : new Set<string>();
   const removed: RemovedFile[] = [];
   for (const hash of unlinked) {
     if (named.has(hash)) continue;
@@ -420,7 +421,7 @@ export function releaseFiles(db: Db, uses: FileUses): { removed: RemovedFile[]; 
       exts.add(row.ext);
       stmt(db, 'DELETE FROM archive_files WHERE file_hash = ?').run(hash);
       stmt(db, 'DELETE FROM files WHERE hash = ?').run(hash);
-      recordChange(db, { kind: 'file', action: 'delete', ref: hash });
+      await recordChange(db, { kind: 'file', action: 'delete', ref: hash });
     }
     removed.push({ hash, exts: [...exts] });
   }
@@ -428,12 +429,12 @@ export function releaseFiles(db: Db, uses: FileUses): { removed: RemovedFile[]; 
 }
 
 /** Whether a file record exists again (stored anew since the takedown committed): its bytes stay. */
-export function fileRecorded(db: Db, hash: string): boolean {
+export async function fileRecorded(db: Db, hash: string): Promise<boolean> {
   return !!stmt(db, 'SELECT 1 FROM files WHERE hash = ?').get(hash);
 }
 
 /** A post's title (the do-not-post entry keeps it), or undefined when the post is not there. */
-export function postTitle(db: Db, service: string, creatorId: string, postId: string): string | undefined {
+export async function postTitle(db: Db, service: string, creatorId: string, postId: string): Promise<string | undefined> {
   return stmt<{ title: string }>(db, 'SELECT title FROM posts WHERE service = ? AND "user" = ? AND id = ?').get(service, creatorId, postId)
     ?.title;
 }

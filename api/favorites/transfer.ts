@@ -21,17 +21,17 @@ export function parseCsvText(text: string): string[][] {
 }
 
 /** Merges a favourites file into the account's favourites. */
-export function importFavoritesFile(db: Db, accountId: number, text: string): FavoritesImportReport {
+export async function importFavoritesFile(db: Db, accountId: number, text: string): Promise<FavoritesImportReport> {
   const parsed = parseFavoritesText(text, parseCsvText);
   if (!parsed.ok) {
     if (parsed.message === FAVORITES_TRANSFER_MESSAGES.tooLarge) throw new PayloadTooLargeError(parsed.message);
     throw new BadRequestError(parsed.message);
   }
-  return importFavoriteRefs(db, accountId, parsed.refs);
+  return await importFavoriteRefs(db, accountId, parsed.refs);
 }
 
 /** The account's favourites as one JSON envelope ({artists, posts}) or CSV text. */
-export function favoritesFile(db: Db, accountId: number, format: 'json' | 'csv'): FavoritesExport | string {
-  const all = exportFavorites(db, accountId);
+export async function favoritesFile(db: Db, accountId: number, format: 'json' | 'csv'): Promise<FavoritesExport | string> {
+  const all = await exportFavorites(db, accountId);
   return format === 'json' ? all : stringify(favoritesCsvRecords(all.artists, all.posts));
 }

@@ -55,19 +55,20 @@ function textOf(settings: FeedSettings, html: string | null | undefined): string
 }
 
 /** Feed entries of post summaries, in the given order: card title, post link, content text, card thumbnail. */
-export function postEntries(db: Db, settings: FeedSettings, posts: readonly PostSummary[]): FeedEntry[] {
+export async function postEntries(db: Db, settings: FeedSettings, posts: readonly PostSummary[]): Promise<FeedEntry[]> {
   const keys: PostKey[] = posts.map((post) => ({ service: post.service, user: post.user, id: post.id }));
-  const heads = postContentHeads(db, keys);
+  const heads = await postContentHeads(db, keys);
   const names = new Map<string, string | undefined>();
-  const authorOf = (service: string, id: string) => {
+  const authorOf = async (service: string, id: string) => {
     const key = `${service}\u0000${id}`;
-    if (!names.has(key)) names.set(key, getCreator(db, service, id)?.name);
+    if (!names.has(key)) names.set(key, (await getCreator(db, service, id))?.name);
     return names.get(key);
   };
-  return posts.map((post, index) => {
+  const entries: FeedEntry[] = [];
+  for (const [index, post] of posts.entries()) {
     const link = absolute(settings, postUrl(post.service, post.user, post.id));
     const thumbnail = cardThumbnailPath(post);
-    return {
+    entries.push({
       id: link,
       title: cardTitle(post.title, post.substring) || `Post ${post.id}`,
       link,
@@ -76,9 +77,10 @@ export function postEntries(db: Db, settings: FeedSettings, posts: readonly Post
       // Thumbnails are served as WebP whatever the original's type (api/server/media.ts).
       thumbnailUrl: thumbnail ? thumbnailUrl(settings.imageHost || settings.publicUrl, thumbnail) : undefined,
       thumbnailType: thumbnail ? 'image/webp' : undefined,
-      author: authorOf(post.service, post.user),
-    };
-  });
+      author: await authorOf(post.service, post.user),
+    });
+  }
+  return entries;
 }
 
 /** Feed entries of a creator's DMs: they have no page of their own, so each links to the DMs tab. */
@@ -101,8 +103,8 @@ function creatorImage(settings: FeedSettings, creator: FeedCreator): string {
   return absolute(settings, iconUrl(settings.iconsPath, creator.service, creator.id));
 }
 
-export function creatorPostsFeed(db: Db, settings: FeedSettings, creator: FeedCreator, format: FeedFormat): string {
-  const posts = listCreatorPosts(db, creator.service, creator.id, 0, FEED_ITEM_LIMIT);
+export async function creatorPostsFeed(db: Db, settings: FeedSettings, creator: FeedCreator, format: FeedFormat): Promise<string> {
+  const posts = await listCreatorPosts(db, creator.service, creator.id, 0, FEED_ITEM_LIMIT);
   const label = paysiteLabel(creator.service);
   return renderFeed(
     format,
@@ -113,12 +115,12 @@ export function creatorPostsFeed(db: Db, settings: FeedSettings, creator: FeedCr
       description: `Posts of ${creator.name} from ${label}, newest first.`,
       imageUrl: creatorImage(settings, creator),
     },
-    postEntries(db, settings, posts),
+    await postEntries(db, settings, posts),
   );
 }
 
-export function creatorDmsFeed(db: Db, settings: FeedSettings, creator: FeedCreator, format: FeedFormat): string {
-  const dms = listCreatorDms(db, creator.service, creator.id, 0, FEED_ITEM_LIMIT);
+export async function creatorDmsFeed(db: Db, settings: FeedSettings, creator: FeedCreator, format: FeedFormat): Promise<string> {
+  const dms = await listCreatorDms(db, creator.service, creator.id, 0, FEED_ITEM_LIMIT);
   const label = paysiteLabel(creator.service);
   return renderFeed(
     format,
@@ -133,8 +135,8 @@ export function creatorDmsFeed(db: Db, settings: FeedSettings, creator: FeedCrea
   );
 }
 
-export function tagFeed(db: Db, settings: FeedSettings, tag: string, format: FeedFormat): string {
-  const { posts } = searchPosts(db, { tag, offset: 0, limit: FEED_ITEM_LIMIT });
+export async function tagFeed(db: Db, settings: FeedSettings, tag: string, format: FeedFormat): Promise<string> {
+  const { posts } = await searchPosts(db, { tag, offset: 0, limit: FEED_ITEM_LIMIT });
   return renderFeed(
     format,
     {
@@ -143,11 +145,11 @@ export function tagFeed(db: Db, settings: FeedSettings, tag: string, format: Fee
       title: `Posts tagged ${tag} | ${settings.siteName}`,
       description: `Posts with the tag ${tag}, newest archived first.`,
     },
-    postEntries(db, settings, posts),
+    await postEntries(db, settings, posts),
   );
 }
 
-export function recentPostsFeed(db: Db, settings: FeedSettings, format: FeedFormat): string {
+export async function recentPostsFeed(db: Db, settings: FeedSettings, format: FeedFormat): Promise<string> {
   return renderFeed(
     format,
     {
@@ -156,14 +158,14 @@ export function recentPostsFeed(db: Db, settings: FeedSettings, format: FeedForm
       title: `Recent posts | ${settings.siteName}`,
       description: 'The posts most recently added to the archive.',
     },
-    postEntries(db, settings, listRecentPosts(db, 0, FEED_ITEM_LIMIT)),
+    await postEntries(db, settings, await listRecentPosts(db, 0, FEED_ITEM_LIMIT)),
   );
 }
 
 const PERIOD_NAMES: Record<PopularPeriod, string> = { recent: 'recent days', day: 'the day', week: 'the week', month: 'the month' };
 
-export function popularFeed(db: Db, settings: FeedSettings, period: PopularPeriod, format: FeedFormat): string {
-  const { posts, info } = popularPosts(db, { period, offset: 0, limit: FEED_ITEM_LIMIT }, todayUtc());
+export async function popularFeed(db: Db, settings: FeedSettings, period: PopularPeriod, format: FeedFormat): Promise<string> {
+  const { posts, info } = await popularPosts(db, { period, offset: 0, limit: FEED_ITEM_LIMIT }, todayUtc());
   return renderFeed(
     format,
     {
@@ -172,6 +174,6 @@ export function popularFeed(db: Db, settings: FeedSettings, period: PopularPerio
       title: `Popular posts of ${PERIOD_NAMES[period]} | ${settings.siteName}`,
       description: `The most favourited posts of ${PERIOD_NAMES[period]} (${info.range_desc}).`,
     },
-    postEntries(db, settings, posts),
+    await postEntries(db, settings, posts),
   );
 }

@@ -32,23 +32,23 @@ export function hashFeedToken(token: string): string {
 }
 
 /** A new feed token for the account (the previous one stops working); the caller shows it once. */
-export function resetFeedToken(db: Db, accountId: number): string {
+export async function resetFeedToken(db: Db, accountId: number): Promise<string> {
   const token = newFeedToken();
-  setFeedTokenHash(db, accountId, hashFeedToken(token));
+  await setFeedTokenHash(db, accountId, hashFeedToken(token));
   return token;
 }
 
 export { clearFeedToken };
 
 /** The page's default "since": the last visit, or a week back for an account that never opened it. */
-export function newsBaseline(db: Db, accountId: number, now: Date = new Date()): string {
-  return lastNewsVisit(db, accountId) ?? nowIso(new Date(now.getTime() - NEWS_FIRST_VISIT_DAYS * 86_400_000));
+export async function newsBaseline(db: Db, accountId: number, now: Date = new Date()): Promise<string> {
+  return await lastNewsVisit(db, accountId) ?? nowIso(new Date(now.getTime() - NEWS_FIRST_VISIT_DAYS * 86_400_000));
 }
 
 /** Opens the page: the "since" it shows by default (before this visit), and this visit recorded. */
-export function openNews(db: Db, accountId: number, now: Date = new Date()): string {
-  const baseline = newsBaseline(db, accountId, now);
-  recordNewsVisit(db, accountId, nowIso(now));
+export async function openNews(db: Db, accountId: number, now: Date = new Date()): Promise<string> {
+  const baseline = await newsBaseline(db, accountId, now);
+  await recordNewsVisit(db, accountId, nowIso(now));
   return baseline;
 }
 
@@ -61,12 +61,12 @@ export interface FeedSite {
 }
 
 /** The feed of the token's account, or undefined for a token that is malformed, reset or unknown. */
-export function renderFavoritesFeed(db: Db, token: string, format: NewsFeedFormat, site: FeedSite): string | undefined {
+export async function renderFavoritesFeed(db: Db, token: string, format: NewsFeedFormat, site: FeedSite): Promise<string | undefined> {
   if (!FEED_TOKEN.test(token)) return undefined;
-  const accountId = feedAccountId(db, hashFeedToken(token));
+  const accountId = await feedAccountId(db, hashFeedToken(token));
   if (accountId === undefined) return undefined;
   const thumbnails = site.imageHost.replace(/\/+$/, '') || site.origin;
-  const entries: FeedEntry[] = listNewFeedPosts(db, accountId, FEED_ITEM_LIMIT).map((post) => {
+  const entries: FeedEntry[] = (await listNewFeedPosts(db, accountId, FEED_ITEM_LIMIT)).map((post) => {
     const link = site.origin + postUrl(post.service, post.user, post.id);
     const thumbnail = cardThumbnailPath(post);
     return {

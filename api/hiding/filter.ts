@@ -18,9 +18,9 @@ export interface HiddenFilter {
 }
 
 /** The account's filter, or null when there is nothing to leave out (guests, empty lists). */
-export function hiddenFilterFor(db: Db, account: Account | null): HiddenFilter | null {
+export async function hiddenFilterFor(db: Db, account: Account | null): Promise<HiddenFilter | null> {
   if (!account) return null;
-  const list = hiddenList(db, account.id);
+  const list = await hiddenList(db, account.id);
   if (list.creators.length === 0 && list.tags.length === 0) return null;
   const creators = new Set(list.creators);
   const tags = new Set(list.tags);

@@ -34,10 +34,10 @@ export function newSessionToken(): string {
 }
 
 /** The signed-in account of a request's session cookie, or null (no cookie, unknown or expired session). */
-export function sessionAccount(db: Db, headers: IncomingHttpHeaders): Account | null {
+export async function sessionAccount(db: Db, headers: IncomingHttpHeaders): Promise<Account | null> {
   const token = readCookie(headers.cookie, SESSION_COOKIE);
   if (!token || token.length > 200) return null;
-  return getSessionAccount(db, hashSessionToken(token)) ?? null;
+  return await getSessionAccount(db, hashSessionToken(token)) ?? null;
 }
 
 export function hasSessionCookie(headers: IncomingHttpHeaders): boolean {

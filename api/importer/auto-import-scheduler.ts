@@ -58,18 +58,18 @@ export function startAutoImportScheduler(deps: SchedulerDeps, options: Scheduler
   const log = deps.log ?? (() => {});
   const now = options.now ?? (() => new Date());
 
-  const tick = () => {
+  const tick = async () => {
     const at = now();
-    const round = claimAutoImportRound(deps.db, nowIso(at), nowIso(new Date(at.getTime() - AUTO_IMPORT_INTERVAL_HOURS * 3600_000)));
+    const round = await claimAutoImportRound(deps.db, nowIso(at), nowIso(new Date(at.getTime() - AUTO_IMPORT_INTERVAL_HOURS * 3600_000)));
     if (round === undefined) return undefined;
     log(`Auto-import round ${round} started.`);
     let counts: RoundCounts = { queued: 0, skipped: 0, failed: 0 };
     try {
-      counts = runAutoImportRound(deps.db, deps.config, privateKey, { now: at, log });
+      counts = await runAutoImportRound(deps.db, deps.config, privateKey, { now: at, log });
     } catch (error) {
       log(`Auto-import round ${round} stopped: ${(error as Error).message}`);
     }
-    finishAutoImportRound(deps.db, round, counts, nowIso(now()));
+    await finishAutoImportRound(deps.db, round, counts, nowIso(now()));
     log(`Auto-import round ${round} finished: ${counts.queued} queued, ${counts.skipped} skipped, ${counts.failed} failed.`);
     return { round, counts };
   };
@@ -77,10 +77,10 @@ export function startAutoImportScheduler(deps: SchedulerDeps, options: Scheduler
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   if (options.autoStart ?? true) {
-    const loop = () => {
+    const loop = async () => {
       if (stopped) return;
       try {
-        tick();
+        await tick();
       } catch (error) {
         log(`Auto-import check failed: ${(error as Error).message}`);
       }

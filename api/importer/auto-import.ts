@@ -47,12 +47,12 @@ function privateKeyOf(pem: string | Buffer | KeyObject): KeyObject {
  * queued or running, none queued in the last AUTO_IMPORT_INTERVAL_HOURS (by a round or by its owner
  * submitting it again), and its owner still exists. @returns how many keys were queued, skipped and failed
  */
-export function runAutoImportRound(
+export async function runAutoImportRound(
   db: Db,
   config: Config,
   privateKeyPem: string | Buffer | KeyObject,
   options: RoundOptions = {},
-): RoundCounts {
+): Promise<RoundCounts> {
   const now = options.now ?? new Date();
   const at = nowIso(now);
   const dueBefore = nowIso(new Date(now.getTime() - INTERVAL_MS));
@@ -60,7 +60,7 @@ export function runAutoImportRound(
   const privateKey = privateKeyOf(privateKeyPem);
   const counts: RoundCounts = { queued: 0, skipped: 0, failed: 0 };
 
-  for (const candidate of listAutoImportCandidates(db)) {
+  for (const candidate of await listAutoImportCandidates(db)) {
     const name = `Key ${candidate.id} (${paysiteLabel(candidate.service)})`;
     const reason = notDue(candidate, dueBefore);
     if (reason) {
@@ -78,7 +78,7 @@ export function runAutoImportRound(
       continue;
     }
     try {
-      const importId = queueKey(db, config, candidate.id, credential, at);
+      const importId = await queueKey(db, config, candidate.id, credential, at);
       if (importId) {
         counts.queued += 1;
         log(`${name}: queued import ${importId}.`);
@@ -98,14 +98,14 @@ export function runAutoImportRound(
 }
 
 /** Queues one key's import, re-checking inside the transaction that it is still due (another round may run). */
-function queueKey(db: Db, config: Config, keyId: number, credential: string, at: string): string | undefined {
+async function queueKey(db: Db, config: Config, keyId: number, credential: string, at: string): Promise<string | undefined> {
   const id = randomBytes(8).toString('hex');
   const workKey = sealForWorker(config, id, credential);
   const dueBefore = nowIso(new Date(Date.parse(`${at}Z`) - INTERVAL_MS));
-  return inTransaction(db, () => {
-    const key = getAutoImportCandidate(db, keyId);
+  return await inTransaction(db, async (db) => {
+    const key = await getAutoImportCandidate(db, keyId);
     if (!key || notDue(key, dueBefore)) return undefined;
-    createImport(db, {
+    await createImport(db, {
       id,
       service: key.service,
       account_id: key.account_id,
@@ -119,7 +119,7 @@ function queueKey(db: Db, config: Config, keyId: number, credential: string, at:
       key_fingerprint: key.fingerprint,
       work_key: workKey,
     });
-    appendImportLog(db, id, AUTO_IMPORT_LINES.queued, at);
+    await appendImportLog(db, id, AUTO_IMPORT_LINES.queued, at);
     return id;
   });
 }

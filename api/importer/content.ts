@@ -88,7 +88,7 @@ export async function archiveFile(
       headers,
       onProgress: progressLogger(ctx, fileName),
     });
-    registerFile(ctx.db, { hash: stored.sha256, size: stored.size, ext: path.extname(stored.path), mime: stored.mime });
+    await registerFile(ctx.db, { hash: stored.sha256, size: stored.size, ext: path.extname(stored.path), mime: stored.mime });
     return { name: fileName, path: stored.path, hash: stored.sha256 };
   } catch (error) {
     const line = skipLine(fileName, error);

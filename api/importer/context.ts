@@ -24,16 +24,16 @@ export interface ImportContext {
   channelIds: string[];
   saveDms: boolean;
   /** The resume position committed by the last step, or undefined on a fresh start. */
-  cursor<T>(): T | undefined;
+  cursor<T>(): Promise<T | undefined>;
   /**
    * Runs fn in a transaction with the new cursor and log lines; rolls back (and throws LeaseLostError)
    * when this worker no longer holds the import.
    */
-  step<T>(fn: () => T, commit: { cursor?: unknown; log?: string[] }): T;
+  step<T>(fn: () => T, commit: { cursor?: unknown; log?: string[] }): Promise<Awaited<T>>;
   /** Appends a log line outside any step (progress that need not survive a crash exactly once). */
-  log(line: string): void;
+  log(line: string): Promise<void>;
   /** Sets the number of subscriptions found. */
-  setSubCount(count: number): void;
+  setSubCount(count: number): Promise<void>;
   /** Aborted when the worker stops (SIGTERM) or loses the lease; check it between steps. */
   signal: AbortSignal;
 }

@@ -40,8 +40,8 @@ export function flagClearedLine(title: string): string {
  * @param name the paysite's display name of the creator when known (else its id is used)
  * @returns the log line to commit with the step that passes over the creator, or null to import it
  */
-export function skipListedCreator(ctx: Pick<ImportContext, 'db' | 'service'>, creatorId: string, name?: string | null): string | null {
-  return isCreatorListed(ctx.db, ctx.service, creatorId) ? listedCreatorLine(name || creatorId) : null;
+export async function skipListedCreator(ctx: Pick<ImportContext, 'db' | 'service'>, creatorId: string, name?: string | null): Promise<string | null> {
+  return await isCreatorListed(ctx.db, ctx.service, creatorId) ? listedCreatorLine(name || creatorId) : null;
 }
 
 /**
@@ -49,31 +49,33 @@ export function skipListedCreator(ctx: Pick<ImportContext, 'db' | 'service'>, cr
  * @param title the post's title when it has one (else its id is used)
  * @returns the log line to commit with the step that passes over the post, or null to import it
  */
-export function skipListedPost(
+export async function skipListedPost(
   ctx: Pick<ImportContext, 'db' | 'service'>,
   creatorId: string,
   postId: string,
   title?: string | null,
-): string | null {
-  return isPostListed(ctx.db, ctx.service, creatorId, postId) ? listedPostLine(title || postId) : null;
+): Promise<string | null> {
+  return await isPostListed(ctx.db, ctx.service, creatorId, postId) ? listedPostLine(title || postId) : null;
 }
 
 /** For importers that skip posts they already have: fetch it anyway when someone flagged it. */
-export function isRefetchWanted(ctx: Pick<ImportContext, 'db' | 'service'>, creatorId: string, postId: string): boolean {
-  return isPostFlagged(ctx.db, ctx.service, creatorId, postId);
+export async function isRefetchWanted(ctx: Pick<ImportContext, 'db' | 'service'>, creatorId: string, postId: string): Promise<boolean> {
+  return await isPostFlagged(ctx.db, ctx.service, creatorId, postId);
 }
 
 /**
  * upsertPost from inside an importer's step; when the write cleared the post's flags, logs so in the
  * same transaction (ctx.log joins the step's transaction), so the line commits with the post exactly once.
  */
-export function storePost(ctx: Pick<ImportContext, 'db' | 'log'>, input: PostInput): UpsertPostResult {
-  const result = upsertPost(ctx.db, input);
+export async function storePost(ctx: Pick<ImportContext, 'db' | 'log'>, input: PostInput): Promise<UpsertPostResult> {
+  const result = await upsertPost(ctx.db, input);
   if (result.flags_cleared) ctx.log(flagClearedLine(input.title || input.id));
   return result;
 }
 
 /** The creators of a map (id -> name) not on the list: whose DMs may be fetched and stored. */
-export function unlistedCreators(ctx: Pick<ImportContext, 'db' | 'service'>, creators: Map<string, string>): Map<string, string> {
-  return new Map([...creators].filter(([id]) => !isCreatorListed(ctx.db, ctx.service, id)));
+export async function unlistedCreators(ctx: Pick<ImportContext, 'db' | 'service'>, creators: Map<string, string>): Promise<Map<string, string>> {
+  const unlisted = new Map<string, string>();
+  for (const [id, name] of creators) if (!(await isCreatorListed(ctx.db, ctx.service, id))) unlisted.set(id, name);
+  return unlisted;
 }

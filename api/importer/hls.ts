@@ -199,7 +199,7 @@ export async function archiveHls(
       '.mp4',
       { maxBytes: ctx.config.importer.maxFileBytes },
     );
-    registerFile(ctx.db, { hash: stored.sha256, size: stored.size, ext: path.extname(stored.path), mime: 'video/mp4' });
+    await registerFile(ctx.db, { hash: stored.sha256, size: stored.size, ext: path.extname(stored.path), mime: 'video/mp4' });
     return { name: fileName, path: stored.path, hash: stored.sha256 };
   } catch (error) {
     const line = error instanceof UnsupportedHlsError ? `Skipped ${fileName}: ${error.message}.` : skipLine(fileName, error);

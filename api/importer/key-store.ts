@@ -21,7 +21,7 @@ export function keyFingerprint(config: Config, service: string, key: string): st
  * exist yet, the caller passes the returned id as createImport's key_id instead.
  * @returns the key's id
  */
-export function saveSubmittedKey(
+export async function saveSubmittedKey(
   db: Db,
   config: Config,
   input: {
@@ -35,14 +35,14 @@ export function saveSubmittedKey(
     /** Whether auto-import rounds may import it (else it is kept for debugging only). */
     autoImport?: boolean;
   },
-): number {
-  const keyId = upsertKeyByFingerprint(db, {
+): Promise<number> {
+  const keyId = await upsertKeyByFingerprint(db, {
     service: input.service,
     encrypted_key: encryptSessionKey(input.credential ?? input.key, operatorPublicKey(config)),
     account_id: input.accountId,
     fingerprint: keyFingerprint(config, input.service, input.key),
     auto_import: input.autoImport ?? false,
   });
-  if (getImport(db, input.importId)) updateImport(db, input.importId, { key_id: keyId });
+  if (await getImport(db, input.importId)) await updateImport(db, input.importId, { key_id: keyId });
   return keyId;
 }

@@ -49,7 +49,7 @@ export async function submitImport(
   const { db, config } = deps;
   if (body.save_dms && !account) throw new ForbiddenError(IMPORTER_MESSAGES.dmsNeedAccount);
   const fingerprint = keyFingerprint(config, body.service, body.session_key);
-  const pending = findPendingImportByFingerprint(db, fingerprint);
+  const pending = await findPendingImportByFingerprint(db, fingerprint);
   if (pending) return pending;
   await takeImportSubmission(db, address, account?.id ?? null);
   const keepKey = !!account && (body.save_session_key || body.auto_import);
@@ -57,8 +57,8 @@ export async function submitImport(
   // OnlyFans' auth_id, x-bc and User-Agent travel sealed with the key (credential.ts).
   const credential = credentialText(body);
   const workKey = sealForWorker(config, newId, credential);
-  return inTransaction(db, () => {
-    const id = createImport(db, {
+  return await inTransaction(db, async (db) => {
+    const id = await createImport(db, {
       id: newId,
       work_key: workKey,
       service: body.service,
@@ -71,9 +71,9 @@ export async function submitImport(
       channel_ids: body.channel_ids ?? null,
       key_fingerprint: fingerprint,
     });
-    appendImportLog(db, id, IMPORTER_MESSAGES.queued);
+    await appendImportLog(db, id, IMPORTER_MESSAGES.queued);
     if (keepKey) {
-      saveSubmittedKey(db, config, {
+      await saveSubmittedKey(db, config, {
         accountId: account!.id,
         service: body.service,
         key: body.session_key,

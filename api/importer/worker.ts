@@ -132,21 +132,21 @@ export function startImportWorker(
 
   const runImport = async (job: Import): Promise<void> => {
     const id = job.id;
-    appendImportLog(
+    await appendImportLog(
       db,
       id,
-      job.retry_count === 0 && getImportCursor(db, id) === undefined ? WORKER_LINES.started : WORKER_LINES.resumed(job.retry_count),
+      job.retry_count === 0 && await getImportCursor(db, id) === undefined ? WORKER_LINES.started : WORKER_LINES.resumed(job.retry_count),
     );
     let key = '';
-    const sealed = getImportWorkKey(db, id);
+    const sealed = await getImportWorkKey(db, id);
     try {
       if (sealed) key = openForWorker(config, id, sealed);
     } catch (error) {
       if (!(error instanceof SealedKeyError)) throw error;
     }
     if (!key) {
-      appendImportLog(db, id, WORKER_LINES.keyMissing);
-      endImport(db, id, owner, { finished_at: nowIso() });
+      await appendImportLog(db, id, WORKER_LINES.keyMissing);
+      await endImport(db, id, owner, { finished_at: nowIso() });
       return;
     }
 
@@ -160,11 +160,11 @@ export function startImportWorker(
       diskLow = true;
       controller.abort();
     };
-    const heartbeat = setInterval(() => {
-      if (!renewImportLease(db, id, owner, later(leaseMs))) controller.abort();
+    const heartbeat = setInterval(async () => {
+      if (!await renewImportLease(db, id, owner, later(leaseMs))) controller.abort();
       else if (!enoughDisk()) pauseForDisk();
       // A long import must not hold back the wipe of other imports' kept keys.
-      sweep();
+      await sweep();
     }, heartbeatMs);
     heartbeat.unref();
 
@@ -177,10 +177,10 @@ export function startImportWorker(
       key,
       channelIds: (job.channel_ids ?? '').split(',').filter(Boolean),
       saveDms: job.save_dms,
-      cursor: <T>() => getImportCursor(db, id) as T | undefined,
+      cursor: async <T>() => await getImportCursor(db, id) as T | undefined,
       step: (fn, commit) =>
-        inTransaction(db, () => {
-          if (!holdsImportLease(db, id, owner)) {
+        inTransaction(db, async (db) => {
+          if (!await holdsImportLease(db, id, owner)) {
             controller.abort();
             throw new LeaseLostError('lease lost');
           }
@@ -188,53 +188,53 @@ export function startImportWorker(
             pauseForDisk();
             throw new DiskLowError('free disk space below the floor');
           }
-          const result = fn();
-          if (commit.cursor !== undefined) setImportCursor(db, id, commit.cursor);
-          for (const line of commit.log ?? []) appendImportLog(db, id, redact(line, key));
+          const result = await fn();
+          if (commit.cursor !== undefined) await setImportCursor(db, id, commit.cursor);
+          for (const line of commit.log ?? []) await appendImportLog(db, id, redact(line, key));
           return result;
         }),
-      log: (line) => {
-        if (holdsImportLease(db, id, owner)) appendImportLog(db, id, redact(line, key));
+      log: async (line) => {
+        if (await holdsImportLease(db, id, owner)) await appendImportLog(db, id, redact(line, key));
       },
-      setSubCount: (count) => {
-        if (holdsImportLease(db, id, owner)) updateImport(db, id, { sub_count: count });
+      setSubCount: async (count) => {
+        if (await holdsImportLease(db, id, owner)) await updateImport(db, id, { sub_count: count });
       },
       signal: controller.signal,
     };
 
     // Stopped (SIGTERM, lost or cancelled lease, low disk): the cursor holds the position; another start
     // resumes from it. A lost or cancelled lease writes nothing (the release matches no row).
-    const stopped = () => {
-      if (diskLow && releaseImportLease(db, id, owner, { resuming_at: later(DISK_PAUSE_MS) }))
-        appendImportLog(db, id, WORKER_LINES.diskLow(config.minFreeDiskMb));
-      else if (stopController.signal.aborted && releaseImportLease(db, id, owner)) appendImportLog(db, id, WORKER_LINES.stopped);
-      else if (!holdsImportLease(db, id, owner)) deps.log?.(leaseEnded(id));
+    const stopped = async () => {
+      if (diskLow && await releaseImportLease(db, id, owner, { resuming_at: later(DISK_PAUSE_MS) }))
+        await appendImportLog(db, id, WORKER_LINES.diskLow(config.minFreeDiskMb));
+      else if (stopController.signal.aborted && await releaseImportLease(db, id, owner)) await appendImportLog(db, id, WORKER_LINES.stopped);
+      else if (!await holdsImportLease(db, id, owner)) deps.log?.(await leaseEnded(id));
     };
     try {
       await importers(job.service).run(ctx);
-      if (controller.signal.aborted) return stopped();
-      if (endImport(db, id, owner, { finished_at: nowIso() })) appendImportLog(db, id, WORKER_LINES.finished);
+      if (controller.signal.aborted) return await stopped();
+      if (await endImport(db, id, owner, { finished_at: nowIso() })) await appendImportLog(db, id, WORKER_LINES.finished);
     } catch (error) {
       // A request cut short by the stop is not the paysite's failure: no retry is counted.
-      if (controller.signal.aborted && !(error instanceof KeyRejectedError)) return stopped();
-      handleFailure(job, error, key);
+      if (controller.signal.aborted && !(error instanceof KeyRejectedError)) return await stopped();
+      await handleFailure(job, error, key);
     } finally {
       clearInterval(heartbeat);
       stopController.signal.removeEventListener('abort', onStop);
     }
   };
 
-  const handleFailure = (job: Import, error: unknown, key: string) => {
+  const handleFailure = async (job: Import, error: unknown, key: string) => {
     const id = job.id;
     if (error instanceof LeaseLostError) {
-      deps.log?.(leaseEnded(id));
+      deps.log?.(await leaseEnded(id));
       return;
     }
     if (error instanceof KeyRejectedError) {
       const now = nowIso();
-      if (endImport(db, id, owner, { finished_at: now, key_failed_at: now, is_key_invalid: true })) {
-        appendImportLog(db, id, WORKER_LINES.keyRejected(job.service));
-        if (job.key_id != null) markKeyDead(db, job.key_id);
+      if (await endImport(db, id, owner, { finished_at: now, key_failed_at: now, is_key_invalid: true })) {
+        await appendImportLog(db, id, WORKER_LINES.keyRejected(job.service));
+        if (job.key_id != null) await markKeyDead(db, job.key_id);
       }
       return;
     }
@@ -242,7 +242,7 @@ export function startImportWorker(
     if (!(error instanceof TransientError)) deps.log?.(`Import ${id}: unexpected ${redact(String((error as Error)?.stack ?? error), key)}`);
     if (retries > maxRetries) {
       // The sealed key and cursor stay for IMPORT_RETRY_KEEP_HOURS, for an administrator's retry.
-      if (giveUpImport(db, id, owner, retries - 1)) appendImportLog(db, id, WORKER_LINES.gaveUp(retries - 1));
+      if (await giveUpImport(db, id, owner, retries - 1)) await appendImportLog(db, id, WORKER_LINES.gaveUp(retries - 1));
       return;
     }
     const wait = Math.min(
@@ -250,8 +250,8 @@ export function startImportWorker(
       Math.max(backoffMs * 2 ** (retries - 1), error instanceof TransientError ? (error.retryAfterMs ?? 0) : 0),
     );
     const at = later(wait);
-    if (releaseImportLease(db, id, owner, { retry_count: retries, resuming_at: at })) {
-      appendImportLog(
+    if (await releaseImportLease(db, id, owner, { retry_count: retries, resuming_at: at })) {
+      await appendImportLog(
         db,
         id,
         error instanceof TransientError
@@ -262,18 +262,18 @@ export function startImportWorker(
   };
 
   // For the server log only; the import's own log gets nothing from a worker that no longer holds it.
-  const leaseEnded = (id: string) =>
-    getImport(db, id)?.cancelled_at
+  const leaseEnded = async (id: string) =>
+    (await getImport(db, id))?.cancelled_at
       ? `Import ${id}: cancelled by an administrator; stopped.`
       : `Import ${id}: lease lost to another worker; stopped.`;
 
   // Wipes the kept keys of imports that gave up longer than IMPORT_RETRY_KEEP_HOURS ago; cheap, at most
   // once per sweepEveryMs, and a failure only waits for the next sweep.
-  const sweep = () => {
+  const sweep = async () => {
     if (Date.now() - lastSweep < sweepEveryMs) return;
     lastSweep = Date.now();
     try {
-      const wiped = wipeExpiredRetryKeys(db, nowIso(new Date(lastSweep - config.importRetryKeepHours * 3600_000)));
+      const wiped = await wipeExpiredRetryKeys(db, nowIso(new Date(lastSweep - config.importRetryKeepHours * 3600_000)));
       if (wiped > 0) deps.log?.(`Import worker: wiped the kept session keys of ${wiped} import(s) that gave up.`);
     } catch (error) {
       deps.log?.(`Import worker: the sweep of kept keys failed (${(error as Error).message}); it runs again later.`);
@@ -283,14 +283,14 @@ export function startImportWorker(
   const runOnce = (): Promise<boolean> => {
     if (running || stopController.signal.aborted) return running ?? Promise.resolve(false);
     running = (async () => {
-      sweep();
+      await sweep();
       if (!enoughDisk()) {
         if (!claimRefusedForDisk) deps.log?.(`Import worker: free disk space is below ${config.minFreeDiskMb} MB; claiming nothing.`);
         claimRefusedForDisk = true;
         return false;
       }
       claimRefusedForDisk = false;
-      const job = claimNextImport(db, owner, later(leaseMs));
+      const job = await claimNextImport(db, owner, later(leaseMs));
       if (!job) return false;
       deps.log?.(`Import ${job.id} (${job.service}) claimed.`);
       await runImport(job);

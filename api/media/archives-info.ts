@@ -68,14 +68,14 @@ const inFlight = new Map<string, Promise<ArchiveLookup>>();
  * The stored record, or (first visit of an archive attachment present on disk) its listing, stored.
  * Throws ArchiveBusyError when the lister's queue is full.
  */
-export function loadArchiveFile(
+export async function loadArchiveFile(
   db: Db,
   filesDir: string,
   hash: string,
   lister: ArchiveLister = sharedArchiveLister(),
 ): Promise<ArchiveLookup> {
   const sha = hash.toLowerCase();
-  const stored = getArchiveRecord(db, sha);
+  const stored = await getArchiveRecord(db, sha);
   if (stored) return Promise.resolve({ kind: 'found', ...stored });
   let pending = inFlight.get(sha);
   if (!pending) {
@@ -86,17 +86,17 @@ export function loadArchiveFile(
 }
 
 async function listAndStore(db: Db, filesDir: string, sha: string, lister: ArchiveLister): Promise<ArchiveLookup> {
-  const found = locate(filesDir, getFileByHash(db, sha));
+  const found = locate(filesDir, await getFileByHash(db, sha));
   if (!found) return { kind: 'not-found' };
   const listing = await lister.list(found.location, found.type);
-  setArchiveInfo(db, {
+  await setArchiveInfo(db, {
     hash: sha,
     file_list: namesOf(listing),
     password: null,
     password_required: listing.kind === 'password-required',
     list_status: statusOf(listing),
   });
-  const stored = getArchiveRecord(db, sha);
+  const stored = await getArchiveRecord(db, sha);
   return stored ? { kind: 'found', ...stored } : { kind: 'not-found' };
 }
 
@@ -123,13 +123,13 @@ export async function testArchivePassword(
   const listing = await lister.list(found.location, found.type, password);
   if (listing.kind === 'wrong-password' || listing.kind === 'password-required') return { kind: 'wrong' };
   if (listing.kind !== 'listed') return { kind: 'unavailable', status: statusOf(listing) ?? 'unreadable' };
-  setArchiveInfo(db, {
+  await setArchiveInfo(db, {
     hash: found.file.hash,
     file_list: namesOf(listing),
     password,
     password_required: true,
     list_status: statusOf(listing),
   });
-  const stored = getArchiveRecord(db, found.file.hash);
+  const stored = await getArchiveRecord(db, found.file.hash);
   return stored ? { kind: 'correct', ...stored } : { kind: 'not-found' };
 }

@@ -50,28 +50,29 @@ export async function uploadShare(
   const filesDir = dataPaths(deps.config.dataDir).files;
   // Bytes this upload added to the store that no record points at once it failed.
   const undo = async (stored: StoredFile[]) => {
-    const orphans = stored.filter((file) => file.written && !getFileByHash(db, file.sha256));
+    const orphans: StoredFile[] = [];
+    for (const file of stored) if (file.written && !(await getFileByHash(db, file.sha256))) orphans.push(file);
     await Promise.all(orphans.map((file) => fsp.rm(storeLocation(filesDir, file.path), { force: true })));
   };
-  const readFields = (raw: Record<string, string>) => {
+  const readFields = async (raw: Record<string, string>) => {
     const parsed = shareUploadFields.safeParse(raw);
     if (!parsed.success) throw new ValidationError(firstIssueMessage(parsed.error));
-    const creator = findCreator(db, parsed.data.service, parsed.data.user);
+    const creator = await findCreator(db, parsed.data.service, parsed.data.user);
     if (!creator) throw new ValidationError(CREATOR_NOT_FOUND);
     return { ...parsed.data, creator };
   };
   const upload = await receiveUpload(req, limits, {
     // Browsers send the fields before the files: refuse bad ones before storing anything.
-    beforeFirstFile: (raw) => {
-      if ('name' in raw || 'service' in raw || 'user' in raw) readFields(raw);
+    beforeFirstFile: async (raw) => {
+      if ('name' in raw || 'service' in raw || 'user' in raw) await readFields(raw);
     },
     store: (part, stream) => storeStream(filesDir, stream, storeExt(cleanFilename(part.filename)), { maxBytes: limits.maxFileBytes }),
     undo,
   });
   try {
-    const fields = readFields(upload.fields);
+    const fields = await readFields(upload.fields);
     if (upload.files.length === 0) throw new ValidationError(uploadMessages.noFiles);
-    return createUploadedShare(db, {
+    return await createUploadedShare(db, {
       name: fields.name,
       description: fields.description,
       uploader_id: uploaderId,

@@ -17,8 +17,8 @@ export const ACCOUNT_MESSAGES = {
   administratorRole: "An administrator's role cannot be changed.",
 } as const;
 
-export function requireAccount(db: Db, id: number): Account {
-  const found = getAccount(db, id);
+export async function requireAccount(db: Db, id: number): Promise<Account> {
+  const found = await getAccount(db, id);
   if (!found) throw new NotFoundError(ACCOUNT_MESSAGES.notFound);
   return found;
 }
@@ -26,21 +26,21 @@ export function requireAccount(db: Db, id: number): Account {
 /** Sets the role and answers the account: 400 for a role the form does not offer, 404, or 403. */
 export async function changeAccountRole(db: Db, id: number, role: AccountRole, by: Account): Promise<Account> {
   if (!(ASSIGNABLE_ROLES as readonly string[]).includes(role)) throw new ValidationError('Invalid account role.');
-  const target = requireAccount(db, id);
+  const target = await requireAccount(db, id);
   if (target.id === by.id) throw new ForbiddenError(ACCOUNT_MESSAGES.ownRole);
   if (target.role === 'administrator') throw new ForbiddenError(ACCOUNT_MESSAGES.administratorRole);
-  return inTransaction(sqliteStore(db), async (store) => {
+  return await inTransaction(sqliteStore(db), async (store) => {
     const change = await setAccountRole(store, target.id, role);
     if (!change) throw new NotFoundError(ACCOUNT_MESSAGES.notFound);
     // Setting the role an account already has changes nothing, so it leaves no line.
     if (change.old_role !== change.new_role) {
-      recordAudit(db, {
+      await recordAudit(db, {
         actor: { id: by.id, username: by.username },
         action: 'role_change',
         target: `account ${target.id} (${target.username})`,
         details: { old_role: change.old_role, new_role: change.new_role },
       });
     }
-    return requireAccount(db, target.id);
+    return await requireAccount(db, target.id);
   });
 }

@@ -13,15 +13,15 @@ import { NotFoundError } from '../http/errors.ts';
 export const NO_FLAGS = 'This post has no flags.';
 
 /** Deletes a post's flags and records who did it. @returns how many were cleared; 404 when none */
-export function dismissFlags(
+export async function dismissFlags(
   db: Db,
   account: Pick<Account, 'id' | 'username'>,
   post: { service: string; user: string; post: string },
-): number {
-  return inTransaction(db, () => {
-    const cleared = clearPostFlags(db, post.service, post.user, post.post);
+): Promise<number> {
+  return await inTransaction(db, async (db) => {
+    const cleared = await clearPostFlags(db, post.service, post.user, post.post);
     if (cleared === 0) throw new NotFoundError(NO_FLAGS);
-    recordAudit(db, {
+    await recordAudit(db, {
       actor: { id: account.id, username: account.username },
       action: 'flag_dismiss',
       target: `${post.service}/${post.user}/${post.post}`,

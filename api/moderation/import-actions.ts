@@ -23,32 +23,32 @@ export const IMPORT_ACTION_MESSAGES = {
 
 const actor = (by: Account) => ({ id: by.id, username: by.username });
 
-function requireImport(db: Db, id: string) {
-  const found = getImport(db, id);
+async function requireImport(db: Db, id: string) {
+  const found = await getImport(db, id);
   if (!found) throw new NotFoundError(IMPORT_ACTION_MESSAGES.notFound);
   return found;
 }
 
 /** Puts a gave-up import whose sealed key is kept back in the queue. 404, or 409 with the reason. */
-export function retryImport(db: Db, id: string, by: Account): AdminImport {
-  inTransaction(db, () => {
-    const found = requireImport(db, id);
+export async function retryImport(db: Db, id: string, by: Account): Promise<AdminImport> {
+  await inTransaction(db, async (db) => {
+    const found = await requireImport(db, id);
     if (importState(found) !== 'failed') throw new ConflictError(IMPORT_ACTION_MESSAGES.notFailed);
-    if (found.is_key_invalid || !hasImportWorkKey(db, id) || !requeueGaveUpImport(db, id))
+    if (found.is_key_invalid || !await hasImportWorkKey(db, id) || !await requeueGaveUpImport(db, id))
       throw new ConflictError(IMPORT_ACTION_MESSAGES.keyGone);
-    appendImportLog(db, id, IMPORT_ACTION_MESSAGES.retried);
-    recordAudit(db, { actor: actor(by), action: 'import_retry', target: `import ${id} (${found.service})` });
+    await appendImportLog(db, id, IMPORT_ACTION_MESSAGES.retried);
+    await recordAudit(db, { actor: actor(by), action: 'import_retry', target: `import ${id} (${found.service})` });
   });
-  return getAdminImport(db, id)!;
+  return (await getAdminImport(db, id))!;
 }
 
 /** Ends a queued, waiting or running import at once. 404, or 409 once it has ended. */
-export function cancelImport(db: Db, id: string, by: Account): AdminImport {
-  inTransaction(db, () => {
-    const found = requireImport(db, id);
-    if (!cancelImportRow(db, id, by.id)) throw new ConflictError(IMPORT_ACTION_MESSAGES.notCancellable);
-    appendImportLog(db, id, IMPORT_ACTION_MESSAGES.cancelled);
-    recordAudit(db, { actor: actor(by), action: 'import_cancel', target: `import ${id} (${found.service})` });
+export async function cancelImport(db: Db, id: string, by: Account): Promise<AdminImport> {
+  await inTransaction(db, async (db) => {
+    const found = await requireImport(db, id);
+    if (!await cancelImportRow(db, id, by.id)) throw new ConflictError(IMPORT_ACTION_MESSAGES.notCancellable);
+    await appendImportLog(db, id, IMPORT_ACTION_MESSAGES.cancelled);
+    await recordAudit(db, { actor: actor(by), action: 'import_cancel', target: `import ${id} (${found.service})` });
   });
-  return getAdminImport(db, id)!;
+  return (await getAdminImport(db, id))!;
 }

@@ -33,8 +33,8 @@ export const LINK_MESSAGES = {
 } as const;
 
 /** The creator named by id or public id, or the 404. */
-export function requireLinkCreator(db: Db, service: string, id: string): Creator {
-  const creator = findCreator(db, service, id);
+export async function requireLinkCreator(db: Db, service: string, id: string): Promise<Creator> {
+  const creator = await findCreator(db, service, id);
   if (!creator) throw new NotFoundError(CREATOR_NOT_FOUND);
   return creator;
 }
@@ -43,18 +43,18 @@ export function requireLinkCreator(db: Db, service: string, id: string): Creator
  * Records the account's request to link the creator `from` with `to`: 404 for an unknown creator, 400
  * for the creator itself, 409 when they are already linked or the pair is already requested (either way).
  */
-export function requestLink(
+export async function requestLink(
   db: Db,
   from: { service: string; id: string },
   to: { service: string; artist_id: string; reason?: string },
   requesterId: number,
-): void {
-  const source = requireLinkCreator(db, from.service, from.id);
-  const target = requireLinkCreator(db, to.service, to.artist_id);
+): Promise<void> {
+  const source = await requireLinkCreator(db, from.service, from.id);
+  const target = await requireLinkCreator(db, to.service, to.artist_id);
   if (source.service === target.service && source.id === target.id) throw new ValidationError(LINK_MESSAGES.itself);
-  if (inSameLinkGroup(db, source, target)) throw new ConflictError(LINK_MESSAGES.alreadyLinked);
-  if (hasPendingLinkRequest(db, source, target)) throw new ConflictError(LINK_MESSAGES.alreadyRequested);
-  createLinkRequest(db, {
+  if (await inSameLinkGroup(db, source, target)) throw new ConflictError(LINK_MESSAGES.alreadyLinked);
+  if (await hasPendingLinkRequest(db, source, target)) throw new ConflictError(LINK_MESSAGES.alreadyRequested);
+  await createLinkRequest(db, {
     from_service: source.service,
     from_id: source.id,
     to_service: target.service,
@@ -71,14 +71,14 @@ export interface Actor {
 }
 
 /** A moderator's decision on a pending request: 404 for an unknown request, 409 once it was reviewed. */
-export function reviewLinkRequest(db: Db, id: number, action: 'approve' | 'reject', reviewer: Actor): void {
-  inTransaction(db, () => {
-    const request = getLinkRequest(db, id);
+export async function reviewLinkRequest(db: Db, id: number, action: 'approve' | 'reject', reviewer: Actor): Promise<void> {
+  await inTransaction(db, async (db) => {
+    const request = await getLinkRequest(db, id);
     if (!request) throw new NotFoundError(LINK_MESSAGES.requestNotFound);
-    const done = (action === 'approve' ? approveLinkRequest : rejectLinkRequest)(db, id, reviewer.id);
+    const done = await (action === 'approve' ? approveLinkRequest : rejectLinkRequest)(db, id, reviewer.id);
     if (!done) throw new ConflictError(LINK_MESSAGES.alreadyReviewed);
     const { from_creator: from, to_creator: to } = request;
-    recordAudit(db, {
+    await recordAudit(db, {
       actor: { id: reviewer.id, username: reviewer.username },
       action: action === 'approve' ? 'link_approve' : 'link_reject',
       target: `${from.service}/${from.id} ↔ ${to.service}/${to.id}`,
@@ -89,12 +89,12 @@ export function reviewLinkRequest(db: Db, id: number, action: 'approve' | 'rejec
 }
 
 /** Takes the creator out of its linked accounts (the others stay linked): 404 when it has none. */
-export function removeCreatorLinks(db: Db, service: string, id: string, by: Actor): void {
-  inTransaction(db, () => {
-    const creator = requireLinkCreator(db, service, id);
-    const linked = linkedCreators(db, creator.service, creator.id);
-    if (linked.length === 0 || !unlinkCreator(db, creator.service, creator.id)) throw new NotFoundError(LINK_MESSAGES.noLinks);
-    recordAudit(db, {
+export async function removeCreatorLinks(db: Db, service: string, id: string, by: Actor): Promise<void> {
+  await inTransaction(db, async (db) => {
+    const creator = await requireLinkCreator(db, service, id);
+    const linked = await linkedCreators(db, creator.service, creator.id);
+    if (linked.length === 0 || !await unlinkCreator(db, creator.service, creator.id)) throw new NotFoundError(LINK_MESSAGES.noLinks);
+    await recordAudit(db, {
       actor: { id: by.id, username: by.username },
       action: 'link_remove',
       target: `${creator.service}/${creator.id}`,

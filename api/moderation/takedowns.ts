@@ -72,10 +72,10 @@ function removeFromDisk(file: string): boolean {
  * Removes the bytes and thumbnails of released files, unless a file was recorded again since the
  * takedown committed (an import stored the same bytes anew): then its bytes are in use again.
  */
-function removeStoredFiles(deps: TakedownDeps, files: RemovedFile[]): void {
+async function removeStoredFiles(deps: TakedownDeps, files: RemovedFile[]): Promise<void> {
   const paths = dataPaths(deps.config.dataDir);
   for (const file of files) {
-    if (fileRecorded(deps.db, file.hash)) continue;
+    if (await fileRecorded(deps.db, file.hash)) continue;
     for (const ext of file.exts) removeFromDisk(storeLocation(paths.files, filePath(file.hash, ext)));
     removeFromDisk(thumbnailFileOf(paths.thumbnails, file.hash));
   }
@@ -94,26 +94,26 @@ function removePortraits(deps: TakedownDeps, service: string, creatorId: string,
  * Removes a creator (by id or public id) with everything of it and lists it as do-not-post.
  * 404 when it is not in the archive; 409 when it is gone and already listed.
  */
-export function takedownCreator(deps: TakedownDeps, service: string, id: string, reason: string, actor: Actor): TakedownResult {
-  const creator = findCreator(deps.db, service, id);
+export async function takedownCreator(deps: TakedownDeps, service: string, id: string, reason: string, actor: Actor): Promise<TakedownResult> {
+  const creator = await findCreator(deps.db, service, id);
   if (!creator) {
-    if (isCreatorListed(deps.db, service, id)) throw new ConflictError(TAKEDOWN_MESSAGES.creatorListed);
+    if (await isCreatorListed(deps.db, service, id)) throw new ConflictError(TAKEDOWN_MESSAGES.creatorListed);
     throw new NotFoundError(CREATOR_NOT_FOUND);
   }
-  const outcome = inTransaction(deps.db, () => {
-    const rows = removeCreatorRows(deps.db, creator.service, creator.id);
+  const outcome = await inTransaction(deps.db, async () => {
+    const rows = await removeCreatorRows(deps.db, creator.service, creator.id);
     if (!rows) throw new NotFoundError(CREATOR_NOT_FOUND);
-    const files = releaseFiles(deps.db, rows.uses);
+    const files = await releaseFiles(deps.db, rows.uses);
     rows.counts.files = files.removed.length;
-    const entry = addDoNotPost(deps.db, {
+    const entry = await addDoNotPost(deps.db, {
       service: creator.service,
       creator_id: creator.id,
       name: creator.name,
       reason,
       added_by: actor.id,
     });
-    recordRemovedPosts(deps.db, entry.id, creator.service, rows.postIds);
-    recordAudit(deps.db, {
+    await recordRemovedPosts(deps.db, entry.id, creator.service, rows.postIds);
+    await recordAudit(deps.db, {
       actor,
       action: 'takedown_creator',
       target: `${creator.service}/${creator.id}`,
@@ -122,30 +122,30 @@ export function takedownCreator(deps: TakedownDeps, service: string, id: string,
     });
     return { entry, counts: rows.counts, files };
   });
-  removeStoredFiles(deps, outcome.files.removed);
+  await removeStoredFiles(deps, outcome.files.removed);
   removePortraits(deps, creator.service, creator.id, outcome.counts);
   return { entry: outcome.entry, removed: outcome.counts, files_deleted: outcome.files.removed.length, files_kept: outcome.files.kept };
 }
 
 /** Removes one post and lists it as do-not-post. 404 when it is not there; 409 when it is gone and listed. */
-export function takedownPost(
+export async function takedownPost(
   deps: TakedownDeps,
   service: string,
   creatorId: string,
   postId: string,
   reason: string,
   actor: Actor,
-): TakedownResult {
-  const outcome = inTransaction(deps.db, () => {
-    const title = postTitle(deps.db, service, creatorId, postId);
-    const rows = title === undefined ? undefined : removePostRows(deps.db, service, creatorId, postId);
+): Promise<TakedownResult> {
+  const outcome = await inTransaction(deps.db, async () => {
+    const title = await postTitle(deps.db, service, creatorId, postId);
+    const rows = title === undefined ? undefined : await removePostRows(deps.db, service, creatorId, postId);
     if (!rows) {
-      if (isPostListed(deps.db, service, creatorId, postId)) throw new ConflictError(TAKEDOWN_MESSAGES.postListed);
+      if (await isPostListed(deps.db, service, creatorId, postId)) throw new ConflictError(TAKEDOWN_MESSAGES.postListed);
       throw new NotFoundError(POST_NOT_FOUND);
     }
-    const files = releaseFiles(deps.db, rows.uses);
+    const files = await releaseFiles(deps.db, rows.uses);
     rows.counts.files = files.removed.length;
-    const entry = addDoNotPost(deps.db, {
+    const entry = await addDoNotPost(deps.db, {
       service,
       creator_id: creatorId,
       post_id: postId,
@@ -153,7 +153,7 @@ export function takedownPost(
       reason,
       added_by: actor.id,
     });
-    recordAudit(deps.db, {
+    await recordAudit(deps.db, {
       actor,
       action: 'takedown_post',
       target: `${service}/${creatorId}/post/${postId}`,
@@ -162,22 +162,22 @@ export function takedownPost(
     });
     return { entry, counts: rows.counts, files };
   });
-  removeStoredFiles(deps, outcome.files.removed);
+  await removeStoredFiles(deps, outcome.files.removed);
   return { entry: outcome.entry, removed: outcome.counts, files_deleted: outcome.files.removed.length, files_kept: outcome.files.kept };
 }
 
 /** One page of the do-not-post list, newest first. */
-export function doNotPostPage(db: Db, offset: number): { total: number; entries: DoNotPostEntry[] } {
-  return { total: countDoNotPost(db), entries: listDoNotPost(db, { offset, limit: PAGE_SIZE }) };
+export async function doNotPostPage(db: Db, offset: number): Promise<{ total: number; entries: DoNotPostEntry[] }> {
+  return { total: await countDoNotPost(db), entries: await listDoNotPost(db, { offset, limit: PAGE_SIZE }) };
 }
 
 /** Lifts an entry (importers may bring the creator or post back), with its audit line. 404 when unknown. */
-export function liftEntry(db: Db, id: number, actor: Actor): DoNotPostEntry {
-  return inTransaction(db, () => {
-    const entry = liftDoNotPost(db, id);
+export async function liftEntry(db: Db, id: number, actor: Actor): Promise<DoNotPostEntry> {
+  return await inTransaction(db, async (db) => {
+    const entry = await liftDoNotPost(db, id);
     if (!entry) throw new NotFoundError(TAKEDOWN_MESSAGES.entryNotFound);
     const target = `${entry.service}/${entry.creator_id}${entry.post_id === null ? '' : `/post/${entry.post_id}`}`;
-    recordAudit(db, { actor, action: 'do_not_post_lift', target, reason: null, details: { name: entry.name, reason: entry.reason } });
+    await recordAudit(db, { actor, action: 'do_not_post_lift', target, reason: null, details: { name: entry.name, reason: entry.reason } });
     return entry;
   });
 }

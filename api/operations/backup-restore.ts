@@ -43,7 +43,7 @@ export interface RestoreResult {
 const SIDE_FILES = ['', '-wal', '-shm'];
 
 /** Checks the backup's database against the manifest and SQLite's integrity check, on a private copy. */
-function verifiedCopy(backupDir: string, manifest: Manifest, copy: string): void {
+async function verifiedCopy(backupDir: string, manifest: Manifest, copy: string): Promise<void> {
   const file = path.join(backupDir, DATABASE_FILE);
   if (!fs.existsSync(file)) throw new BackupError(`${file} is missing: the backup is incomplete.`);
   const damaged = `${file} does not match the backup's manifest (it was changed or damaged after the backup was taken); nothing was restored.`;
@@ -60,8 +60,8 @@ function verifiedCopy(backupDir: string, manifest: Manifest, copy: string): void
   try {
     const db = openDatabase(copy);
     try {
-      check = integrityCheck(db);
-      version = migrationVersion(db);
+      check = await integrityCheck(db);
+      version = await migrationVersion(db);
     } finally {
       db.close();
     }
@@ -107,7 +107,7 @@ function checkFileStore(filesDir: string, manifest: Manifest): { missingFiles: n
   return { missingFiles, missingBytes };
 }
 
-export function restoreBackup(options: RestoreOptions): RestoreResult {
+export async function restoreBackup(options: RestoreOptions): Promise<RestoreResult> {
   const log = options.log ?? (() => undefined);
   const backupDir = path.resolve(options.backupDir);
   const dataDir = path.resolve(options.dataDir);
@@ -126,7 +126,7 @@ export function restoreBackup(options: RestoreOptions): RestoreResult {
   const copy = `${paths.database}.restoring-${process.pid}`;
   try {
     log(`Checking the backup of ${manifest.createdAt} (manifest, sha256, PRAGMA integrity_check)...`);
-    verifiedCopy(backupDir, manifest, copy);
+    await verifiedCopy(backupDir, manifest, copy);
     const movedAside = present.length > 0 ? moveAside(dataDir, present) : undefined;
     if (movedAside) log(`Moved the previous ${present.map((entry) => path.basename(entry)).join(', ')} aside into ${movedAside}.`);
     fs.renameSync(copy, paths.database);

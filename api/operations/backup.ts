@@ -88,14 +88,14 @@ async function copyDatabase(source: string, target: string, progress?: PageProgr
 }
 
 /** Checks the copy, turns it into a single file (no WAL beside it) and reads what the manifest needs. */
-function verifyCopy(copy: string, filesDir: string): { migrationVersion: number; recordsWithoutFile: number } {
+async function verifyCopy(copy: string, filesDir: string): Promise<{ migrationVersion: number; recordsWithoutFile: number }> {
   const db = openDatabase(copy);
   try {
-    const check = integrityCheck(db);
+    const check = await integrityCheck(db);
     if (check !== 'ok') throw new BackupError(`The copy of the database failed its integrity check:\n${check}`);
     let recordsWithoutFile = 0;
-    for (const publicPath of fileRecordPaths(db)) if (!fs.existsSync(storedFileLocation(filesDir, publicPath))) recordsWithoutFile += 1;
-    const version = migrationVersion(db);
+    for await (const publicPath of fileRecordPaths(db)) if (!fs.existsSync(storedFileLocation(filesDir, publicPath))) recordsWithoutFile += 1;
+    const version = await migrationVersion(db);
     db.pragma('journal_mode = DELETE');
     return { migrationVersion: version, recordsWithoutFile };
   } finally {
@@ -128,7 +128,7 @@ export async function createBackup(options: BackupOptions): Promise<Manifest> {
     const copy = path.join(temp, DATABASE_FILE);
     await copyDatabase(paths.database, copy, options.progress);
     log('Checking the copy (PRAGMA integrity_check)...');
-    const checked = verifyCopy(copy, paths.files);
+    const checked = await verifyCopy(copy, paths.files);
     fs.chmodSync(copy, 0o600);
 
     const parts: Manifest['parts'] = [];

@@ -75,8 +75,8 @@ export function addDiscordChannelPages(
 }
 
 /** Every page of every channel of a Discord server. */
-export function addDiscordServerPages(db: Db, affected: AffectedPages, serverId: string): void {
-  for (const channel of listDiscordChannels(db, serverId)) addDiscordChannelPages(affected, serverId, channel);
+export async function addDiscordServerPages(db: Db, affected: AffectedPages, serverId: string): Promise<void> {
+  for (const channel of await listDiscordChannels(db, serverId)) addDiscordChannelPages(affected, serverId, channel);
 }
 
 /**
@@ -84,9 +84,9 @@ export function addDiscordServerPages(db: Db, affected: AffectedPages, serverId:
  * creator header and the channel list, so they change together). The list page of a creator with one
  * channel or none is a redirect or an empty list; rendering it keeps the store right either way.
  */
-export function addCommunityPages(db: Db, affected: AffectedPages, creatorId: string): void {
+export async function addCommunityPages(db: Db, affected: AffectedPages, creatorId: string): Promise<void> {
   affected.render.add(pageKey(communityUrl(creatorId)));
-  for (const channel of listCommunityChannels(db, 'patreon', creatorId)) {
+  for (const channel of await listCommunityChannels(db, 'patreon', creatorId)) {
     addListing(affected, communityUrl(creatorId, channel.channel_id), channel.post_count, Infinity, CHAT_PAGE_SIZE);
   }
 }
@@ -104,80 +104,80 @@ export function addTagFeeds(affected: AffectedPages, tag: string): void {
 }
 
 /** The feeds of every tag, for a full rebuild. */
-export function addAllTagFeeds(db: Db, affected: AffectedPages): void {
-  for (const { tag } of listAllTags(db)) addTagFeeds(affected, tag);
+export async function addAllTagFeeds(db: Db, affected: AffectedPages): Promise<void> {
+  for (const { tag } of await listAllTags(db)) addTagFeeds(affected, tag);
 }
 
 /** The global pages every archive change may touch: the stored first pages of the listings, all tags. */
-export function addGlobalPages(db: Db, affected: AffectedPages): void {
-  addListing(affected, PAGE_ROUTES.recentPosts.url(), countPosts(db), GLOBAL_LISTING_STORED_PAGES);
-  addListing(affected, PAGE_ROUTES.updatedCreators.url(), countCreators(db), GLOBAL_LISTING_STORED_PAGES);
-  addArtistsListing(db, affected);
+export async function addGlobalPages(db: Db, affected: AffectedPages): Promise<void> {
+  addListing(affected, PAGE_ROUTES.recentPosts.url(), await countPosts(db), GLOBAL_LISTING_STORED_PAGES);
+  addListing(affected, PAGE_ROUTES.updatedCreators.url(), await countCreators(db), GLOBAL_LISTING_STORED_PAGES);
+  await addArtistsListing(db, affected);
   affected.render.add(pageKey(PAGE_ROUTES.allTags.url()));
   addFeeds(affected, recentPostsFeedUrl);
-  addPopularPages(db, affected);
+  await addPopularPages(db, affected);
 }
 
-export function addCreatorPages(db: Db, affected: AffectedPages, service: string, creatorId: string): void {
+export async function addCreatorPages(db: Db, affected: AffectedPages, service: string, creatorId: string): Promise<void> {
   const tab = (name: string) => creatorTabUrl(service, creatorId, name);
-  addListing(affected, creatorUrl(service, creatorId), countCreatorPosts(db, service, creatorId));
+  addListing(affected, creatorUrl(service, creatorId), await countCreatorPosts(db, service, creatorId));
   affected.render.add(pageKey(tab('tags')));
   affected.render.add(pageKey(tab('links')));
   if (hasTab('announcements', service)) affected.render.add(pageKey(tab('announcements')));
   if (hasTab('fancards', service)) affected.render.add(pageKey(tab('fancards')));
-  addListing(affected, tab('dms'), countCreatorDms(db, service, creatorId));
-  addListing(affected, tab('shares'), countCreatorShares(db, service, creatorId));
-  if (service === 'patreon') addCommunityPages(db, affected, creatorId);
+  addListing(affected, tab('dms'), await countCreatorDms(db, service, creatorId));
+  addListing(affected, tab('shares'), await countCreatorShares(db, service, creatorId));
+  if (service === 'patreon') await addCommunityPages(db, affected, creatorId);
   if (isPaysite(service) && service !== 'discord') addFeeds(affected, (format) => creatorFeedUrl(service, creatorId, format));
   if (isPaysite(service) && paysite(service).dms) addFeeds(affected, (format) => creatorDmsFeedUrl(service, creatorId, format));
 }
 
 /** The stored first pages of /artists (Popularity: ordered by favourite counts). */
-export function addArtistsListing(db: Db, affected: AffectedPages): void {
-  addListing(affected, PAGE_ROUTES.artists.url(), countCreators(db), GLOBAL_LISTING_STORED_PAGES);
+export async function addArtistsListing(db: Db, affected: AffectedPages): Promise<void> {
+  addListing(affected, PAGE_ROUTES.artists.url(), await countCreators(db), GLOBAL_LISTING_STORED_PAGES);
 }
 
 /**
  * A post page and its revision pages: a revision page shows the post's revision list, neighbours and
  * comments, so it changes whenever the post page does.
  */
-export function addPostPages(db: Db, affected: AffectedPages, service: string, creatorId: string, postId: string): void {
+export async function addPostPages(db: Db, affected: AffectedPages, service: string, creatorId: string, postId: string): Promise<void> {
   affected.render.add(pageKey(postUrl(service, creatorId, postId)));
-  for (const revisionId of listRevisionIds(db, service, creatorId, postId)) {
+  for (const revisionId of await listRevisionIds(db, service, creatorId, postId)) {
     affected.render.add(pageKey(revisionUrl(service, creatorId, postId, revisionId)));
   }
 }
 
 /** The stored first pages of the latest popular posts of each period (their cards show post data too). */
-export function addPopularPages(db: Db, affected: AffectedPages): void {
+export async function addPopularPages(db: Db, affected: AffectedPages): Promise<void> {
   for (const period of POPULAR_PERIODS) {
-    const { count } = popularPosts(db, { period, offset: 0, limit: 1 }, todayUtc()).props;
+    const { count } = (await popularPosts(db, { period, offset: 0, limit: 1 }, todayUtc())).props;
     addListing(affected, popularUrl(period), count, GLOBAL_LISTING_STORED_PAGES);
     addFeeds(affected, (format) => popularFeedUrl(period, format));
   }
 }
 
 /** Shares: the stored first pages of the global list (it shifts on every upload like /posts). */
-export function addSharesListing(db: Db, affected: AffectedPages): void {
-  addListing(affected, PAGE_ROUTES.shares.url(), countShares(db), GLOBAL_LISTING_STORED_PAGES);
+export async function addSharesListing(db: Db, affected: AffectedPages): Promise<void> {
+  addListing(affected, PAGE_ROUTES.shares.url(), await countShares(db), GLOBAL_LISTING_STORED_PAGES);
 }
 
 /** The stored first pages of the global DMs list. */
-export function addDmsListing(db: Db, affected: AffectedPages): void {
-  addListing(affected, PAGE_ROUTES.allDms.url(), countDms(db), GLOBAL_LISTING_STORED_PAGES);
+export async function addDmsListing(db: Db, affected: AffectedPages): Promise<void> {
+  addListing(affected, PAGE_ROUTES.allDms.url(), await countDms(db), GLOBAL_LISTING_STORED_PAGES);
 }
 
 /** Every share page and the shares list, for a full rebuild. */
-export function addAllSharePages(db: Db, affected: AffectedPages): void {
-  addSharesListing(db, affected);
-  for (const id of iterateShareIds(db)) affected.render.add(pageKey(shareUrl(id)));
+export async function addAllSharePages(db: Db, affected: AffectedPages): Promise<void> {
+  await addSharesListing(db, affected);
+  for await (const id of iterateShareIds(db)) affected.render.add(pageKey(shareUrl(id)));
 }
 
 /**
  * The pages a run of change-log rows affects. Creators and the global pages are expanded once, after
  * the whole run, however many rows touched them.
  */
-export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPages {
+export async function affectedByChanges(db: Db, changes: Iterable<Change>): Promise<AffectedPages> {
   const affected = emptyAffected();
   const creators = new Set<string>();
   /** Posts whose neighbours were looked up: a post written several times in the run is looked up once. */
@@ -215,14 +215,14 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
     if (change.kind === 'community') {
       if (change.service === 'patreon') community.add(change.creator_id);
       // A removed channel (a takedown): its stored pages go, the first by rendering it, the rest pruned.
-      if (change.service === 'patreon' && change.action === 'delete' && change.ref && !getCommunityChannel(db, change.ref)) {
+      if (change.service === 'patreon' && change.action === 'delete' && change.ref && !await getCommunityChannel(db, change.ref)) {
         addGonePages(affected, communityUrl(change.creator_id, change.ref));
       }
       continue;
     }
     // The server view shows the server's name, nothing else of the creator row.
     if (change.kind === 'creator' && change.service === 'discord' && change.ref === 'renamed') discordServers.add(change.creator_id);
-    if (change.kind === 'comment' && change.post_id) addPostPages(db, affected, change.service, change.creator_id, change.post_id);
+    if (change.kind === 'comment' && change.post_id) await addPostPages(db, affected, change.service, change.creator_id, change.post_id);
     // A tag the post lost: that tag's feeds (the post's own row brings the rest).
     if (change.kind === 'post' && change.ref?.startsWith('tag:')) {
       addTagFeeds(affected, change.ref.slice('tag:'.length));
@@ -244,55 +244,55 @@ export function affectedByChanges(db: Db, changes: Iterable<Change>): AffectedPa
     creators.add(`${change.service}\u0000${change.creator_id}`);
     if (change.kind !== 'post' || !change.post_id) continue;
     const postKey = pageKey(postUrl(change.service, change.creator_id, change.post_id));
-    addPostPages(db, affected, change.service, change.creator_id, change.post_id);
+    await addPostPages(db, affected, change.service, change.creator_id, change.post_id);
     if (change.action !== 'delete' && change.ref !== 'neighbour') {
-      for (const tag of listPostTags(db, { service: change.service, user: change.creator_id, id: change.post_id }))
+      for (const tag of await listPostTags(db, { service: change.service, user: change.creator_id, id: change.post_id }))
         addTagFeeds(affected, tag);
     }
     // A new or moved post is its neighbours' prev/next. A removed post's old neighbours arrive as
     // their own 'neighbour' rows, written by the data module while it could still see them.
     if (change.action === 'delete' || change.ref === 'neighbour' || neighboursOf.has(postKey)) continue;
     neighboursOf.add(postKey);
-    const neighbours = postPageNeighbours(db, change.service, change.creator_id, change.post_id);
-    if (neighbours?.next) addPostPages(db, affected, change.service, change.creator_id, neighbours.next);
-    if (neighbours?.prev) addPostPages(db, affected, change.service, change.creator_id, neighbours.prev);
+    const neighbours = await postPageNeighbours(db, change.service, change.creator_id, change.post_id);
+    if (neighbours?.next) await addPostPages(db, affected, change.service, change.creator_id, neighbours.next);
+    if (neighbours?.prev) await addPostPages(db, affected, change.service, change.creator_id, neighbours.prev);
   }
   for (const creatorKey of creators) {
     const [service, creatorId] = creatorKey.split('\u0000');
-    addCreatorPages(db, affected, service, creatorId);
+    await addCreatorPages(db, affected, service, creatorId);
   }
   for (const creatorKey of renamed) {
     const [service, creatorId] = creatorKey.split('\u0000');
-    for (const postId of iterateCreatorPostIds(db, service, creatorId)) addPostPages(db, affected, service, creatorId, postId);
+    for await (const postId of iterateCreatorPostIds(db, service, creatorId)) await addPostPages(db, affected, service, creatorId, postId);
   }
   for (const creatorId of community) {
-    if (!creators.has(`patreon\u0000${creatorId}`)) addCommunityPages(db, affected, creatorId);
+    if (!creators.has(`patreon\u0000${creatorId}`)) await addCommunityPages(db, affected, creatorId);
   }
-  for (const serverId of discordServers) addDiscordServerPages(db, affected, serverId);
+  for (const serverId of discordServers) await addDiscordServerPages(db, affected, serverId);
   for (const [serverId, channelIds] of discordChannels) {
     // A removed channel: its first page now redirects (or answers 404 once the server is gone), which
     // removes the stored copy; its deeper pages are pruned.
     for (const channelId of channelIds) {
-      if (!getDiscordChannel(db, channelId)) addGonePages(affected, discordServerUrl(serverId, channelId));
+      if (!await getDiscordChannel(db, channelId)) addGonePages(affected, discordServerUrl(serverId, channelId));
     }
     if (discordServers.has(serverId)) continue;
     for (const channelId of channelIds) {
-      const channel = getDiscordChannel(db, channelId);
+      const channel = await getDiscordChannel(db, channelId);
       if (channel) addDiscordChannelPages(affected, serverId, channel);
     }
     // Every page lists the channels; the entry page of each other channel shows a new or renamed one.
     // Deeper pages of the others catch up when their own messages change (a rename is rare, and
     // re-rendering every page of a large server for it would cost the server's size).
-    for (const channel of listDiscordChannels(db, serverId)) {
+    for (const channel of await listDiscordChannels(db, serverId)) {
       if (isViewableChannel(channel)) affected.render.add(pageKey(discordServerUrl(serverId, channel.id)));
     }
   }
-  if (globals) addGlobalPages(db, affected);
+  if (globals) await addGlobalPages(db, affected);
   else {
-    if (popularity) addPopularPages(db, affected);
-    if (favorites) addArtistsListing(db, affected);
+    if (popularity) await addPopularPages(db, affected);
+    if (favorites) await addArtistsListing(db, affected);
   }
-  if (shares) addSharesListing(db, affected);
-  if (dms) addDmsListing(db, affected);
+  if (shares) await addSharesListing(db, affected);
+  if (dms) await addDmsListing(db, affected);
   return affected;
 }

@@ -51,19 +51,19 @@ export interface RebuildSummary {
 }
 
 /** Every archive page of the archive, for `--all`. */
-export function allArchivePages(db: Db): AffectedPages {
+export async function allArchivePages(db: Db): Promise<AffectedPages> {
   const affected = emptyAffected();
-  for (const { service, id } of iterateCreatorKeys(db)) {
-    addCreatorPages(db, affected, service, id);
-    if (service === 'discord') addDiscordServerPages(db, affected, id);
+  for await (const { service, id } of iterateCreatorKeys(db)) {
+    await addCreatorPages(db, affected, service, id);
+    if (service === 'discord') await addDiscordServerPages(db, affected, id);
   }
-  for (const { service, user, id } of iteratePostKeys(db)) affected.render.add(pageKey(postUrl(service, user, id)));
-  for (const { service, user, id, revision_id } of iterateRevisionKeys(db))
+  for await (const { service, user, id } of iteratePostKeys(db)) affected.render.add(pageKey(postUrl(service, user, id)));
+  for await (const { service, user, id, revision_id } of iterateRevisionKeys(db))
     affected.render.add(pageKey(revisionUrl(service, user, id, revision_id)));
-  addGlobalPages(db, affected);
-  addAllTagFeeds(db, affected);
-  addAllSharePages(db, affected);
-  addDmsListing(db, affected);
+  await addGlobalPages(db, affected);
+  await addAllTagFeeds(db, affected);
+  await addAllSharePages(db, affected);
+  await addDmsListing(db, affected);
   return affected;
 }
 
@@ -79,22 +79,22 @@ export interface RebuildPlan {
 }
 
 /** Works out what a rebuild renders: every archive page, or the pages the change log affects. */
-export function planRebuild(db: Db, options: { all?: boolean; onChange?: (change: Change) => void } = {}): RebuildPlan {
-  const upTo = lastChangeId(db);
+export async function planRebuild(db: Db, options: { all?: boolean; onChange?: (change: Change) => void } = {}): Promise<RebuildPlan> {
+  const upTo = await lastChangeId(db);
   if (options.all) {
-    const affected = allArchivePages(db);
+    const affected = await allArchivePages(db);
     return { all: true, changes: 0, upTo, keys: [...affected.render], listings: affected.listings };
   }
   let changes = 0;
-  function* pending() {
-    for (const change of iterateChangesSince(db, Number(getKv(db, LAST_REBUILT_KEY) ?? 0))) {
+  async function* pending() {
+    for await (const change of iterateChangesSince(db, Number(await getKv(db, LAST_REBUILT_KEY) ?? 0))) {
       if (change.id > upTo) return;
       changes += 1;
       options.onChange?.(change);
       yield change;
     }
   }
-  const affected = affectedByChanges(db, pending());
+  const affected = await affectedByChanges(db, pending());
   return { all: false, changes, upTo, keys: [...affected.render], listings: affected.listings };
 }
 
@@ -144,9 +144,9 @@ export async function applyRebuild(
     }
   }
   if (summary.failed.length === 0) {
-    setKv(db, LAST_REBUILT_KEY, String(plan.upTo));
+    await setKv(db, LAST_REBUILT_KEY, String(plan.upTo));
     // Nothing else reads the rows the rebuild has consumed: the log keeps only what is pending.
-    pruneChanges(db, plan.upTo);
+    await pruneChanges(db, plan.upTo);
   }
   summary.seconds = (performance.now() - started) / 1000;
   options.onDone?.(summary);
@@ -160,5 +160,5 @@ export async function rebuildPages(
   renderer: StoreRenderer,
   options: RebuildOptions & { all?: boolean } = {},
 ): Promise<RebuildSummary> {
-  return applyRebuild(db, store, renderer, planRebuild(db, options), options);
+  return applyRebuild(db, store, renderer, await planRebuild(db, options), options);
 }

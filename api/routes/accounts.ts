@@ -59,7 +59,7 @@ export default defineRoutes(
       handler: async ({ body, deps, req, res }) => {
         requireSameSite(req);
         const created = await registerAccount(deps.db, addressOf(req, deps), body);
-        startSession(deps.db, req, res, created.id);
+        await startSession(deps.db, req, res, created.id);
         return publicAccount(created);
       },
     }),
@@ -80,7 +80,7 @@ export default defineRoutes(
         requireSameSite(req);
         if (current) throw new ConflictError(ACCOUNT_MESSAGES.alreadyLoggedIn);
         const found = await verifyLogin(deps.db, addressOf(req, deps), body);
-        startSession(deps.db, req, res, found.id);
+        await startSession(deps.db, req, res, found.id);
         return publicAccount(found);
       },
     }),
@@ -92,8 +92,8 @@ export default defineRoutes(
       response: z.unknown(),
       status: 204,
       form: true,
-      handler: ({ deps, req, res }) => {
-        endRequestSession(deps.db, req);
+      handler: async ({ deps, req, res }) => {
+        await endRequestSession(deps.db, req);
         clearSessionCookie(req, res);
         return undefined;
       },
@@ -147,7 +147,7 @@ export default defineRoutes(
       form: true,
       handler: async ({ body, deps, req, res, account: current }) => {
         await changePassword(deps.db, addressOf(req, deps), current!.id, body['current-password'], body['new-password']);
-        startSession(deps.db, req, res, current!.id);
+        await startSession(deps.db, req, res, current!.id);
         return true as const;
       },
     }),

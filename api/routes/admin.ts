@@ -33,8 +33,8 @@ export default defineRoutes(
       description: 'A round already requested and not started yet is answered instead of a second one.',
       response: z.object({ round_id: z.number().int(), requested_at: z.string() }),
       errors: [401, 403],
-      handler: ({ deps, account }) => {
-        const requested = requestAutoImportRound(deps.db, account!, nowIso());
+      handler: async ({ deps, account }) => {
+        const requested = await requestAutoImportRound(deps.db, account!, nowIso());
         return { round_id: requested.id, requested_at: requested.requested_at };
       },
     }),

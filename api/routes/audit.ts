@@ -41,12 +41,12 @@ export default defineRoutes(
       query: auditQuerySchema(AUDIT_ACTIONS),
       response: auditPage,
       errors: [400, 401, 403],
-      handler: ({ query, deps }) => {
+      handler: async ({ query, deps }) => {
         const filter = { actorId: query.actor ?? null, action: query.action ?? null };
         return {
-          total: countAudit(deps.db, filter),
-          entries: listAudit(deps.db, filter, { offset: query.o, limit: PAGE_SIZE }),
-          actors: listAuditActors(deps.db),
+          total: await countAudit(deps.db, filter),
+          entries: await listAudit(deps.db, filter, { offset: query.o, limit: PAGE_SIZE }),
+          actors: await listAuditActors(deps.db),
           actions: [...AUDIT_ACTIONS],
         };
       },

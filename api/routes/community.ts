@@ -54,9 +54,9 @@ export default defineRoutes(
       params: z.object({ id: artistIdParam }),
       response: z.array(communityChannel),
       errors: [404],
-      handler: ({ params, deps }) => {
-        requireCreator(deps.db, SERVICE, params.id);
-        return listCommunityChannels(deps.db, SERVICE, params.id);
+      handler: async ({ params, deps }) => {
+        await requireCreator(deps.db, SERVICE, params.id);
+        return await listCommunityChannels(deps.db, SERVICE, params.id);
       },
     }),
     route({
@@ -69,10 +69,10 @@ export default defineRoutes(
       query: z.object({ o: chatOffset }),
       response: z.array(communityMessage),
       errors: [404],
-      handler: ({ params, query, deps }) => {
-        const channel = getCommunityChannel(deps.db, params.channel);
+      handler: async ({ params, query, deps }) => {
+        const channel = await getCommunityChannel(deps.db, params.channel);
         if (!channel || channel.service !== SERVICE) throw new NotFoundError(CHAT_MESSAGES.invalidChannel);
-        return listCommunityMessages(deps.db, channel.channel_id, query.o, CHAT_PAGE_SIZE);
+        return await listCommunityMessages(deps.db, channel.channel_id, query.o, CHAT_PAGE_SIZE);
       },
     }),
   ],

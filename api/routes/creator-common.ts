@@ -31,20 +31,20 @@ export const creatorProfile = z.strictObject({
   chat_count: z.number().int(),
 });
 
-export function requireCreator(db: Db, service: string, id: string): Creator {
-  const creator = getCreator(db, service, id);
+export async function requireCreator(db: Db, service: string, id: string): Promise<Creator> {
+  const creator = await getCreator(db, service, id);
   if (!creator) throw new NotFoundError(CREATOR_NOT_FOUND);
   return creator;
 }
 
 /** The 404 unless the creator has the post. */
-export function requirePost(db: Db, service: string, creatorId: string, postId: string): void {
-  if (!postExists(db, service, creatorId, postId)) throw new NotFoundError(POST_NOT_FOUND);
+export async function requirePost(db: Db, service: string, creatorId: string, postId: string): Promise<void> {
+  if (!await postExists(db, service, creatorId, postId)) throw new NotFoundError(POST_NOT_FOUND);
 }
 
 /** The profile answer (with its counts) of a creator, or the 404. */
-export function requireCreatorProfile(db: Db, service: string, id: string): CreatorProfile {
-  const profile = getCreatorProfile(db, service, id);
+export async function requireCreatorProfile(db: Db, service: string, id: string): Promise<CreatorProfile> {
+  const profile = await getCreatorProfile(db, service, id);
   if (!profile) throw new NotFoundError(CREATOR_NOT_FOUND);
   return profile;
 }
@@ -57,7 +57,7 @@ export function creatorListRoute<T extends z.ZodType, P extends typeof creatorPa
   path: string,
   summary: string,
   item: T,
-  list: (db: Db, params: z.output<P>) => z.input<T>[],
+  list: (db: Db, params: z.output<P>) => Promise<z.input<T>[]>,
   params: P = creatorParams as P,
 ) {
   return route({
@@ -68,8 +68,8 @@ export function creatorListRoute<T extends z.ZodType, P extends typeof creatorPa
     params,
     response: z.array(item),
     errors: [404],
-    handler: ({ params, deps }) => {
-      requireCreator(deps.db, params.service, params.id);
+    handler: async ({ params, deps }) => {
+      await requireCreator(deps.db, params.service, params.id);
       return list(deps.db, params as z.output<P>);
     },
   });

@@ -57,11 +57,11 @@ const fancard = z.object({
 /** The creators list is large and asked for often: one JSON body (and its gzip) per archive state. */
 const listCache = new WeakMap<Db, { changeId: number; at: number; cached: CachedJson }>();
 
-function creatorsList(db: Db): CachedJson {
-  const changeId = lastChangeId(db);
+async function creatorsList(db: Db): Promise<CachedJson> {
+  const changeId = await lastChangeId(db);
   const hit = listCache.get(db);
   if (hit && hit.changeId === changeId && Date.now() - hit.at < LIST_MAX_AGE_MS) return hit.cached;
-  const cached = cacheJson(listAllCreators(db));
+  const cached = cacheJson(await listAllCreators(db));
   listCache.set(db, { changeId, at: Date.now(), cached });
   return cached;
 }
@@ -78,14 +78,14 @@ export default defineRoutes(
           "Every creator, as one JSON array (ETag, gzip; refreshed when the archive changes); a signed-in account's hidden creators are left out.",
         response: z.array(listItem),
         errors: [304],
-        handler: ({ deps, req, res, account }) => {
-          const hidden = hiddenFilterFor(deps.db, account);
+        handler: async ({ deps, req, res, account }) => {
+          const hidden = await hiddenFilterFor(deps.db, account);
           if (!hidden) {
-            sendCachedJson(req, res, creatorsList(deps.db), 60);
+            sendCachedJson(req, res, await creatorsList(deps.db), 60);
             return ANSWERED;
           }
           markPersonal(res);
-          return listAllCreators(deps.db).filter((creator) => !hidden.creator(creator.service, creator.id));
+          return (await listAllCreators(deps.db)).filter((creator) => !hidden.creator(creator.service, creator.id));
         },
       }),
     ),
@@ -97,8 +97,8 @@ export default defineRoutes(
       params: creatorParams,
       response: creatorProfile,
       errors: [304, 404],
-      handler: ({ params, deps, req, res }) => {
-        const found = requireCreatorProfile(deps.db, params.service, params.id);
+      handler: async ({ params, deps, req, res }) => {
+        const found = await requireCreatorProfile(deps.db, params.service, params.id);
         if (answeredNotModified(req, res, isoUtc(found.updated))) return ANSWERED;
         return found;
       },
@@ -110,8 +110,8 @@ export default defineRoutes(
       summary: 'A random creator (for a signed-in account, one it has not hidden).',
       response: z.object({ service: z.string(), artist_id: z.string() }),
       errors: [404],
-      handler: ({ deps, account }) => {
-        const creator = account && hiddenFilterFor(deps.db, account) ? randomVisibleCreator(deps.db, account.id) : randomCreator(deps.db);
+      handler: async ({ deps, account }) => {
+        const creator = account && await hiddenFilterFor(deps.db, account) ? await randomVisibleCreator(deps.db, account.id) : await randomCreator(deps.db);
         if (!creator) throw new NotFoundError('No creators found.');
         return { service: creator.service, artist_id: creator.id };
       },
@@ -130,9 +130,9 @@ export default defineRoutes(
       params: z.object({ service: fanboxServiceParam, id: artistIdParam }),
       response: z.array(fancard),
       errors: [404],
-      handler: ({ params, deps, req }) => {
-        requireCreator(deps.db, params.service, params.id);
-        return listFancards(deps.db, params.service, params.id, fileServer(deps.config, req));
+      handler: async ({ params, deps, req }) => {
+        await requireCreator(deps.db, params.service, params.id);
+        return await listFancards(deps.db, params.service, params.id, fileServer(deps.config, req));
       },
     }),
     creatorListRoute('/{service}/user/{id}/tags', "The creator's tags with their post counts.", tagCount, (db, p) =>

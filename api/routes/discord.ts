@@ -46,8 +46,8 @@ const discordMessage = z.strictObject({
 
 const idParams = z.object({ id: z.string().min(1) });
 
-function requireServer(db: Db, id: string): DiscordServer {
-  const server = getDiscordServer(db, id);
+async function requireServer(db: Db, id: string): Promise<DiscordServer> {
+  const server = await getDiscordServer(db, id);
   if (!server) throw new NotFoundError(SERVER_NOT_FOUND);
   return server;
 }
@@ -73,7 +73,7 @@ export default defineRoutes(
       params: z.object({ server: z.string().min(1) }),
       response: z.array(discordChannel),
       errors: [404],
-      handler: ({ params, deps }) => requireServer(deps.db, params.server).channels,
+      handler: async ({ params, deps }) => (await requireServer(deps.db, params.server)).channels,
     }),
     route({
       method: 'get',
@@ -85,10 +85,10 @@ export default defineRoutes(
       query: z.object({ o: chatOffset }),
       response: z.array(discordMessage),
       errors: [404],
-      handler: ({ params, query, deps }) => {
-        const channel = getDiscordChannel(deps.db, params.id);
+      handler: async ({ params, query, deps }) => {
+        const channel = await getDiscordChannel(deps.db, params.id);
         if (!channel) throw new NotFoundError(CHAT_MESSAGES.invalidChannel);
-        return listDiscordMessages(deps.db, channel.id, query.o, CHAT_PAGE_SIZE);
+        return await listDiscordMessages(deps.db, channel.id, query.o, CHAT_PAGE_SIZE);
       },
     }),
   ],

@@ -35,11 +35,11 @@ export default defineRoutes(
       query: z.object({ o: offset }),
       response: z.object({ count: z.number().int(), dms: z.array(dm) }),
       errors: [404],
-      handler: ({ params, query, deps }) => {
-        requireCreator(deps.db, params.service, params.id);
+      handler: async ({ params, query, deps }) => {
+        await requireCreator(deps.db, params.service, params.id);
         return {
-          count: countCreatorDms(deps.db, params.service, params.id),
-          dms: listCreatorDms(deps.db, params.service, params.id, query.o, PAGE_SIZE),
+          count: await countCreatorDms(deps.db, params.service, params.id),
+          dms: await listCreatorDms(deps.db, params.service, params.id, query.o, PAGE_SIZE),
         };
       },
     }),
@@ -50,9 +50,9 @@ export default defineRoutes(
       summary: 'Approved DMs of every creator, most recently added first, 50 a page (q of at least 3 characters).',
       query: dmsQuerySchema,
       response: z.object({ count: z.number().int(), dms: z.array(dmWithArtist) }),
-      handler: ({ query, deps }) => ({
-        count: countDms(deps.db, { q: query.q }),
-        dms: listDms(deps.db, { q: query.q, offset: query.o, limit: PAGE_SIZE }),
+      handler: async ({ query, deps }) => ({
+        count: await countDms(deps.db, { q: query.q }),
+        dms: await listDms(deps.db, { q: query.q, offset: query.o, limit: PAGE_SIZE }),
       }),
     }),
     route({
@@ -74,8 +74,8 @@ export default defineRoutes(
       response: z.object({
         props: z.object({ currentPage: z.literal('account'), status: z.enum(['pending', 'ignored']), dms: z.array(dmWithArtist) }),
       }),
-      handler: ({ account, query, deps }) => ({
-        props: { currentPage: 'account' as const, status: query.status, dms: listDmsForReview(deps.db, account!.id, query.status) },
+      handler: async ({ account, query, deps }) => ({
+        props: { currentPage: 'account' as const, status: query.status, dms: await listDmsForReview(deps.db, account!.id, query.status) },
       }),
     }),
     route({

@@ -47,11 +47,11 @@ export default defineRoutes(
       query: favoritesNewsQuerySchema,
       response: z.object({ since: z.string(), total: z.number().int(), posts: z.array(postSummary) }),
       errors: [400, 401],
-      handler: ({ query, deps, account, res }) => {
+      handler: async ({ query, deps, account, res }) => {
         personal(res);
         const id = accountId(account);
-        const since = query.since ?? newsBaseline(deps.db, id);
-        return { since, total: countNewPosts(deps.db, id, since), posts: listNewPosts(deps.db, id, since, query.o, PAGE_SIZE) };
+        const since = query.since ?? await newsBaseline(deps.db, id);
+        return { since, total: await countNewPosts(deps.db, id, since), posts: await listNewPosts(deps.db, id, since, query.o, PAGE_SIZE) };
       },
     }),
     route({
@@ -62,10 +62,10 @@ export default defineRoutes(
       access: 'account',
       response: z.object({ count: z.number().int(), capped: z.boolean() }),
       errors: [401],
-      handler: ({ deps, account, res }) => {
+      handler: async ({ deps, account, res }) => {
         personal(res);
         const id = accountId(account);
-        const count = countNewPosts(deps.db, id, newsBaseline(deps.db, id), NEWS_COUNT_CAP + 1);
+        const count = await countNewPosts(deps.db, id, await newsBaseline(deps.db, id), NEWS_COUNT_CAP + 1);
         return { count: Math.min(count, NEWS_COUNT_CAP), capped: count > NEWS_COUNT_CAP };
       },
     }),
@@ -78,15 +78,15 @@ export default defineRoutes(
       access: 'account',
       response: feedLink,
       errors: [401, 403],
-      handler: ({ deps, account, res }) => {
+      handler: async ({ deps, account, res }) => {
         personal(res);
         const id = accountId(account);
-        const token = resetFeedToken(deps.db, id);
+        const token = await resetFeedToken(deps.db, id);
         return {
           token,
           rss: favoritesFeedPath(token, 'rss'),
           atom: favoritesFeedPath(token, 'atom'),
-          created_at: feedCreatedAt(deps.db, id) ?? '',
+          created_at: await feedCreatedAt(deps.db, id) ?? '',
         };
       },
     }),
@@ -98,9 +98,9 @@ export default defineRoutes(
       access: 'account',
       response: z.literal(true),
       errors: [401, 403],
-      handler: ({ deps, account, res }) => {
+      handler: async ({ deps, account, res }) => {
         personal(res);
-        clearFeedToken(deps.db, accountId(account));
+        await clearFeedToken(deps.db, accountId(account));
         return true as const;
       },
     }),

@@ -60,8 +60,8 @@ export default defineRoutes(
       query: favoritesTypeQuerySchema,
       response: z.union([z.array(favoriteCreator), z.array(favoritePost)]),
       errors: [401],
-      handler: ({ query, deps, account }) =>
-        query.type === 'post' ? listFavoritePosts(deps.db, signedIn(account).id) : listFavoriteCreators(deps.db, signedIn(account).id),
+      handler: async ({ query, deps, account }) =>
+        query.type === 'post' ? await listFavoritePosts(deps.db, signedIn(account).id) : await listFavoriteCreators(deps.db, signedIn(account).id),
     }),
     route({
       method: 'get',
@@ -74,8 +74,8 @@ export default defineRoutes(
       query: favoritesExportQuerySchema,
       response: z.object({ artists: z.array(favoriteCreator.extend(withDate)), posts: z.array(favoritePost.extend(withDate)) }),
       errors: [401],
-      handler: ({ query, deps, account, res }) => {
-        const file = favoritesFile(deps.db, signedIn(account).id, query.format);
+      handler: async ({ query, deps, account, res }) => {
+        const file = await favoritesFile(deps.db, signedIn(account).id, query.format);
         res.set('Cache-Control', 'private, no-store');
         res.attachment(favoritesExportName(query.format));
         if (typeof file !== 'string') return file;
@@ -102,9 +102,9 @@ export default defineRoutes(
       version: 1,
       path: '/favorites/creator/{service}/{id}',
       params: creatorParams,
-      handler: ({ params, deps, account }) => {
-        requireCreator(deps.db, params.service, params.id);
-        addFavoriteCreator(deps.db, signedIn(account).id, params.service, params.id);
+      handler: async ({ params, deps, account }) => {
+        await requireCreator(deps.db, params.service, params.id);
+        await addFavoriteCreator(deps.db, signedIn(account).id, params.service, params.id);
         return true as const;
       },
     }),
@@ -114,9 +114,9 @@ export default defineRoutes(
       version: 1,
       path: '/favorites/creator/{service}/{id}',
       params: creatorParams,
-      handler: ({ params, deps, account }) => {
-        requireCreator(deps.db, params.service, params.id);
-        removeFavoriteCreator(deps.db, signedIn(account).id, params.service, params.id);
+      handler: async ({ params, deps, account }) => {
+        await requireCreator(deps.db, params.service, params.id);
+        await removeFavoriteCreator(deps.db, signedIn(account).id, params.service, params.id);
         return true as const;
       },
     }),
@@ -126,9 +126,9 @@ export default defineRoutes(
       version: 1,
       path: '/favorites/post/{service}/{user}/{id}',
       params: favoritePostParams,
-      handler: ({ params, deps, account }) => {
-        requirePost(deps.db, params.service, params.user, params.id);
-        addFavoritePost(deps.db, signedIn(account).id, params.service, params.user, params.id);
+      handler: async ({ params, deps, account }) => {
+        await requirePost(deps.db, params.service, params.user, params.id);
+        await addFavoritePost(deps.db, signedIn(account).id, params.service, params.user, params.id);
         return true as const;
       },
     }),
@@ -138,9 +138,9 @@ export default defineRoutes(
       version: 1,
       path: '/favorites/post/{service}/{user}/{id}',
       params: favoritePostParams,
-      handler: ({ params, deps, account }) => {
-        requirePost(deps.db, params.service, params.user, params.id);
-        removeFavoritePost(deps.db, signedIn(account).id, params.service, params.user, params.id);
+      handler: async ({ params, deps, account }) => {
+        await requirePost(deps.db, params.service, params.user, params.id);
+        await removeFavoritePost(deps.db, signedIn(account).id, params.service, params.user, params.id);
         return true as const;
       },
     }),

@@ -114,8 +114,8 @@ export default defineRoutes(
       params: z.object({ hash: sha256Hash }),
       response: hashSearchAnswer,
       errors: [404],
-      handler: ({ params, deps }) => {
-        const found = searchHash(deps.db, params.hash);
+      handler: async ({ params, deps }) => {
+        const found = await searchHash(deps.db, params.hash);
         if (!found) throw new NotFoundError('File not found.');
         return found;
       },

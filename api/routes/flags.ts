@@ -35,9 +35,9 @@ export const ALREADY_FLAGGED = 'You have already flagged this post.';
 export const NOT_FLAGGED = 'This post is not flagged.';
 
 /** Records the account's flag, or the 404/409. */
-function flag(db: Db, account: Account, target: { service: string; user: string; post_id: string }, reason: string): true {
-  requirePost(db, target.service, target.user, target.post_id);
-  if (!flagPost(db, { ...target, account_id: account.id, reason })) throw new ConflictError(ALREADY_FLAGGED);
+async function flag(db: Db, account: Account, target: { service: string; user: string; post_id: string }, reason: string): Promise<true> {
+  await requirePost(db, target.service, target.user, target.post_id);
+  if (!await flagPost(db, { ...target, account_id: account.id, reason })) throw new ConflictError(ALREADY_FLAGGED);
   return true;
 }
 
@@ -53,9 +53,9 @@ export default defineRoutes(
       params: flagParams,
       response: z.literal(true),
       errors: [404],
-      handler: ({ params, deps }) => {
-        requirePost(deps.db, params.service, params.id, params.post);
-        if (!isPostFlagged(deps.db, params.service, params.id, params.post)) throw new NotFoundError(NOT_FLAGGED);
+      handler: async ({ params, deps }) => {
+        await requirePost(deps.db, params.service, params.id, params.post);
+        if (!await isPostFlagged(deps.db, params.service, params.id, params.post)) throw new NotFoundError(NOT_FLAGGED);
         return true as const;
       },
     }),
@@ -96,9 +96,9 @@ export default defineRoutes(
       query: z.object({ o: offset }),
       response: z.object({ total: z.number(), posts: z.array(flaggedPost) }),
       errors: [400, 401, 403],
-      handler: ({ query, deps }) => ({
-        total: countFlaggedPosts(deps.db),
-        posts: listFlaggedPosts(deps.db, { offset: query.o, limit: PAGE_SIZE }),
+      handler: async ({ query, deps }) => ({
+        total: await countFlaggedPosts(deps.db),
+        posts: await listFlaggedPosts(deps.db, { offset: query.o, limit: PAGE_SIZE }),
       }),
     }),
     route({
@@ -111,7 +111,7 @@ export default defineRoutes(
       params: flaggedParams,
       response: z.object({ cleared: z.number() }),
       errors: [401, 403, 404],
-      handler: ({ params, deps, account }) => ({ cleared: dismissFlags(deps.db, account!, params) }),
+      handler: async ({ params, deps, account }) => ({ cleared: await dismissFlags(deps.db, account!, params) }),
     }),
   ],
   { section: 'favorites' },

@@ -43,9 +43,9 @@ export default defineRoutes(
         tags: z.array(z.object({ tag: z.string(), added: z.string() })),
       }),
       errors: [401],
-      handler: ({ deps, account }) => ({
-        creators: listHiddenCreators(deps.db, own(account).id),
-        tags: listHiddenTags(deps.db, own(account).id),
+      handler: async ({ deps, account }) => ({
+        creators: await listHiddenCreators(deps.db, own(account).id),
+        tags: await listHiddenTags(deps.db, own(account).id),
       }),
     }),
     route({
@@ -53,10 +53,10 @@ export default defineRoutes(
       method: 'post',
       path: '/account/hidden/creator/{service}/{id}',
       params: creatorParams,
-      handler: ({ params, deps, account }) => {
-        requireCreator(deps.db, params.service, params.id);
-        if (countHidden(deps.db, own(account).id).creators >= HIDDEN_LIST_MAX) throw listFull('creators');
-        hideCreator(deps.db, own(account).id, params.service, params.id);
+      handler: async ({ params, deps, account }) => {
+        await requireCreator(deps.db, params.service, params.id);
+        if ((await countHidden(deps.db, own(account).id)).creators >= HIDDEN_LIST_MAX) throw listFull('creators');
+        await hideCreator(deps.db, own(account).id, params.service, params.id);
         return true as const;
       },
     }),
@@ -65,8 +65,8 @@ export default defineRoutes(
       method: 'delete',
       path: '/account/hidden/creator/{service}/{id}',
       params: creatorParams,
-      handler: ({ params, deps, account }) => {
-        unhideCreator(deps.db, own(account).id, params.service, params.id);
+      handler: async ({ params, deps, account }) => {
+        await unhideCreator(deps.db, own(account).id, params.service, params.id);
         return true as const;
       },
     }),
@@ -78,9 +78,9 @@ export default defineRoutes(
       method: 'post',
       path: '/account/hidden/tag/{tag}',
       params: tagParams,
-      handler: ({ params, deps, account }) => {
-        if (countHidden(deps.db, own(account).id).tags >= HIDDEN_LIST_MAX) throw listFull('tags');
-        hideTag(deps.db, own(account).id, params.tag);
+      handler: async ({ params, deps, account }) => {
+        if ((await countHidden(deps.db, own(account).id)).tags >= HIDDEN_LIST_MAX) throw listFull('tags');
+        await hideTag(deps.db, own(account).id, params.tag);
         return true as const;
       },
     }),
@@ -89,8 +89,8 @@ export default defineRoutes(
       method: 'delete',
       path: '/account/hidden/tag/{tag}',
       params: tagParams,
-      handler: ({ params, deps, account }) => {
-        unhideTag(deps.db, own(account).id, params.tag);
+      handler: async ({ params, deps, account }) => {
+        await unhideTag(deps.db, own(account).id, params.tag);
         return true as const;
       },
     }),

@@ -60,10 +60,10 @@ export default defineRoutes(
       params: idParams,
       response: importShape,
       errors: [404],
-      handler: ({ params, deps }) => {
-        const found = getImport(deps.db, params.id);
+      handler: async ({ params, deps }) => {
+        const found = await getImport(deps.db, params.id);
         if (!found) throw new NotFoundError(IMPORTER_MESSAGES.notFound);
-        return { ...publicImport(found), logs: getImportLogs(deps.db, found.id) };
+        return { ...publicImport(found), logs: await getImportLogs(deps.db, found.id) };
       },
     }),
     route({
@@ -74,9 +74,9 @@ export default defineRoutes(
       params: idParams,
       response: z.array(z.string()),
       errors: [404],
-      handler: ({ params, deps }) => {
-        if (!getImport(deps.db, params.id)) throw new NotFoundError(IMPORTER_MESSAGES.notFound);
-        return getImportLogs(deps.db, params.id);
+      handler: async ({ params, deps }) => {
+        if (!await getImport(deps.db, params.id)) throw new NotFoundError(IMPORTER_MESSAGES.notFound);
+        return await getImportLogs(deps.db, params.id);
       },
     }),
   ],

@@ -43,9 +43,9 @@ export default defineRoutes(
       query: importsFilterSchema,
       response: z.object({ total: z.number().int(), imports: z.array(adminImport) }),
       errors: [400, 401, 403],
-      handler: ({ query, deps }) => ({
-        total: countAdminImports(deps.db, query),
-        imports: listAdminImports(deps.db, query, { offset: query.o, limit: PAGE_SIZE }),
+      handler: async ({ query, deps }) => ({
+        total: await countAdminImports(deps.db, query),
+        imports: await listAdminImports(deps.db, query, { offset: query.o, limit: PAGE_SIZE }),
       }),
     }),
     route({

@@ -22,8 +22,8 @@ export default defineRoutes(
           import_ids: z.record(z.string(), z.array(z.string())),
         }),
       }),
-      handler: ({ account, deps }) => {
-        const keys = listAccountKeys(deps.db, account!.id);
+      handler: async ({ account, deps }) => {
+        const keys = await listAccountKeys(deps.db, account!.id);
         return {
           props: {
             currentPage: 'account' as const,
@@ -42,8 +42,8 @@ export default defineRoutes(
       body: keysRevokeSchema,
       response: z.literal(true),
       form: true,
-      handler: ({ account, body, deps }) => {
-        revokeKeys(deps.db, account!.id, body.revoke);
+      handler: async ({ account, body, deps }) => {
+        await revokeKeys(deps.db, account!.id, body.revoke);
         return true as const;
       },
     }),

@@ -87,8 +87,8 @@ function reviewRoute(action: 'approve' | 'reject') {
     params: requestIdParams,
     response: message,
     errors: [401, 403, 404, 409],
-    handler: ({ params, deps, account }) => {
-      reviewLinkRequest(deps.db, params.id, action, account!);
+    handler: async ({ params, deps, account }) => {
+      await reviewLinkRequest(deps.db, params.id, action, account!);
       return { message: action === 'approve' ? LINK_MESSAGES.approved : LINK_MESSAGES.rejected };
     },
   });
@@ -123,9 +123,9 @@ export default defineRoutes(
       params: creatorParams,
       response: linkForm,
       errors: [401, 404],
-      handler: ({ params, deps }) => {
-        const creator = requireLinkCreator(deps.db, params.service, params.id);
-        const profile = getCreatorProfile(deps.db, creator.service, creator.id)!;
+      handler: async ({ params, deps }) => {
+        const creator = await requireLinkCreator(deps.db, params.service, params.id);
+        const profile = (await getCreatorProfile(deps.db, creator.service, creator.id))!;
         return {
           props: {
             currentPage: 'artists' as const,
@@ -152,8 +152,8 @@ export default defineRoutes(
       body: linkRequestBody,
       response: message,
       errors: [401, 404, 409],
-      handler: ({ params, body, deps, account }) => {
-        requestLink(deps.db, params, readLinkTarget(body), account!.id);
+      handler: async ({ params, body, deps, account }) => {
+        await requestLink(deps.db, params, readLinkTarget(body), account!.id);
         return { message: LINK_MESSAGES.requested };
       },
     }),
@@ -166,8 +166,8 @@ export default defineRoutes(
       params: creatorParams,
       response: message,
       errors: [401, 403, 404],
-      handler: ({ params, deps, account }) => {
-        removeCreatorLinks(deps.db, params.service, params.id, account!);
+      handler: async ({ params, deps, account }) => {
+        await removeCreatorLinks(deps.db, params.service, params.id, account!);
         return { message: LINK_MESSAGES.unlinked };
       },
     }),
@@ -179,8 +179,8 @@ export default defineRoutes(
       summary: 'Pending creator link requests, oldest first.',
       response: z.array(linkRequest),
       errors: [401, 403],
-      handler: ({ deps }) =>
-        listPendingLinkRequests(deps.db).map((request) => ({
+      handler: async ({ deps }) =>
+        (await listPendingLinkRequests(deps.db)).map((request) => ({
           id: request.id,
           from_creator: request.from_creator,
           to_creator: request.to_creator,

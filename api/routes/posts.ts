@@ -58,10 +58,10 @@ export default defineRoutes(
       query: creatorPostsQuerySchema,
       response: z.array(postSummary),
       errors: [304, 404],
-      handler: ({ params, query, deps, req, res }) => {
-        const creator = requireCreator(deps.db, params.service, params.id);
+      handler: async ({ params, query, deps, req, res }) => {
+        const creator = await requireCreator(deps.db, params.service, params.id);
         if (answeredNotModified(req, res, new Date(creator.updated * 1000))) return ANSWERED;
-        const found = searchPosts(deps.db, {
+        const found = await searchPosts(deps.db, {
           service: params.service,
           user: params.id,
           q: query.q,
@@ -102,9 +102,9 @@ export default defineRoutes(
         result_is_image: z.array(z.boolean()),
       }),
       errors: [404],
-      handler: ({ params, query, deps, req }) => {
-        const profile = requireCreatorProfile(deps.db, params.service, params.id);
-        const found = searchPosts(deps.db, {
+      handler: async ({ params, query, deps, req }) => {
+        const profile = await requireCreatorProfile(deps.db, params.service, params.id);
+        const found = await searchPosts(deps.db, {
           service: params.service,
           user: params.id,
           q: query.q,
@@ -125,7 +125,7 @@ export default defineRoutes(
             artist: profile,
             dm_count: profile.dm_count,
             share_count: profile.share_count,
-            has_links: hasLinkedCreators(deps.db, params.service, params.id),
+            has_links: await hasLinkedCreators(deps.db, params.service, params.id),
           },
           base: { service: profile.service, artist_id: profile.id },
           results: found.posts,
@@ -143,8 +143,8 @@ export default defineRoutes(
       params: postParams,
       response: postPage,
       errors: [304, 404],
-      handler: ({ params, deps, req, res }) => {
-        const page = getPostPage(deps.db, params.service, params.id, params.post, fileServer(deps.config, req));
+      handler: async ({ params, deps, req, res }) => {
+        const page = await getPostPage(deps.db, params.service, params.id, params.post, fileServer(deps.config, req));
         if (!page) throw postNotFound();
         const changed = [page.post.added, page.post.edited].filter(Boolean).sort().pop();
         if (answeredNotModified(req, res, isoUtc(changed))) return ANSWERED;
@@ -169,9 +169,9 @@ export default defineRoutes(
       }),
       response: postRevisionPage,
       errors: [404],
-      handler: ({ params, deps, req }) => {
+      handler: async ({ params, deps, req }) => {
         const server = fileServer(deps.config, req);
-        const page = getPostRevisionPage(deps.db, params.service, params.id, params.post, Number(params.revision), server);
+        const page = await getPostRevisionPage(deps.db, params.service, params.id, params.post, Number(params.revision), server);
         if (!page) throw new NotFoundError('Revision not found.');
         return page;
       },
@@ -191,8 +191,8 @@ export default defineRoutes(
       params: z.object({ service: serviceParam, post: postIdParam }),
       response: postLookup,
       errors: [404],
-      handler: ({ params, deps }) => {
-        const found = resolvePost(deps.db, params.service, params.post);
+      handler: async ({ params, deps }) => {
+        const found = await resolvePost(deps.db, params.service, params.post);
         if (!found) throw postNotFound();
         return found;
       },
@@ -207,8 +207,8 @@ export default defineRoutes(
         '(rel="next") with its cursor. The body is the same either way.',
       query: recentPostsQuerySchema,
       response: z.object({ count: z.number().int(), true_count: z.number().int(), posts: z.array(postSummary) }),
-      handler: ({ query, deps, account, req, res }) => {
-        const found = searchPosts(deps.db, {
+      handler: async ({ query, deps, account, req, res }) => {
+        const found = await searchPosts(deps.db, {
           q: query.q,
           tag: query.tag,
           offset: query.o,
@@ -216,9 +216,9 @@ export default defineRoutes(
           limit: PAGE_SIZE + 1,
         });
         const posts = found.posts.slice(0, PAGE_SIZE);
-        const last = found.posts.length > PAGE_SIZE ? archiveCursorOf(deps.db, posts[posts.length - 1]) : null;
+        const last = found.posts.length > PAGE_SIZE ? await archiveCursorOf(deps.db, posts[posts.length - 1]) : null;
         setNextLink(req, res, last && formatArchiveCursor(last));
-        const hidden = hiddenFilterFor(deps.db, account);
+        const hidden = await hiddenFilterFor(deps.db, account);
         if (hidden) markPersonal(res);
         return { count: found.count, true_count: found.true_count, posts: visiblePosts(hidden, posts) };
       },
@@ -246,9 +246,9 @@ export default defineRoutes(
         props: z.object({ count: z.number().int(), earliest_date_for_popular: z.string().nullable(), today: z.string() }),
         posts: z.array(postSummary.extend({ fav_count: z.number().int() })),
       }),
-      handler: ({ query, deps, account, res }) => {
-        const found = popularPosts(deps.db, { date: query.date, period: query.period, offset: query.o, limit: PAGE_SIZE }, todayUtc());
-        const hidden = hiddenFilterFor(deps.db, account);
+      handler: async ({ query, deps, account, res }) => {
+        const found = await popularPosts(deps.db, { date: query.date, period: query.period, offset: query.o, limit: PAGE_SIZE }, todayUtc());
+        const hidden = await hiddenFilterFor(deps.db, account);
         if (hidden) markPersonal(res);
         return { ...found, posts: visiblePosts(hidden, found.posts) };
       },
@@ -260,8 +260,8 @@ export default defineRoutes(
       summary: 'A random post (for a signed-in account, one it has not hidden).',
       response: postLookup,
       errors: [404],
-      handler: ({ deps, account }) => {
-        const post = account && hiddenFilterFor(deps.db, account) ? randomVisiblePost(deps.db, account.id) : randomPost(deps.db);
+      handler: async ({ deps, account }) => {
+        const post = account && await hiddenFilterFor(deps.db, account) ? await randomVisiblePost(deps.db, account.id) : await randomPost(deps.db);
         if (!post) throw postNotFound();
         return { service: post.service, artist_id: post.user, post_id: post.id };
       },
@@ -272,10 +272,10 @@ export default defineRoutes(
       path: '/posts/tags',
       summary: 'Every tag with its number of posts.',
       response: z.array(tagCount),
-      handler: ({ deps, account, res }) => {
-        const hidden = hiddenFilterFor(deps.db, account);
+      handler: async ({ deps, account, res }) => {
+        const hidden = await hiddenFilterFor(deps.db, account);
         if (hidden) markPersonal(res);
-        return hidden ? listAllTags(deps.db).filter((row) => !hidden.tag(row.tag)) : listAllTags(deps.db);
+        return hidden ? (await listAllTags(deps.db)).filter((row) => !hidden.tag(row.tag)) : await listAllTags(deps.db);
       },
     }),
   ],

@@ -99,9 +99,9 @@ export default defineRoutes(
         props: z.object({ currentPage: z.literal('shares'), count: z.number().int(), limit: z.number().int() }),
         shares: z.array(share),
       }),
-      handler: ({ deps, query }) => ({
-        props: { currentPage: 'shares' as const, count: countShares(deps.db), limit: PAGE_SIZE },
-        shares: listShares(deps.db, query.o, PAGE_SIZE),
+      handler: async ({ deps, query }) => ({
+        props: { currentPage: 'shares' as const, count: await countShares(deps.db), limit: PAGE_SIZE },
+        shares: await listShares(deps.db, query.o, PAGE_SIZE),
       }),
     }),
     route({
@@ -112,9 +112,9 @@ export default defineRoutes(
       params: z.object({ id: shareIdParam }),
       response: z.object({ share, share_files: z.array(shareFile) }),
       errors: [404],
-      handler: ({ deps, params }) => {
+      handler: async ({ deps, params }) => {
         const id = shareId(params.id);
-        const found = id === undefined ? undefined : getShare(deps.db, id);
+        const found = id === undefined ? undefined : await getShare(deps.db, id);
         if (!found) throw new NotFoundError('Share not found.');
         return found;
       },
@@ -139,11 +139,11 @@ export default defineRoutes(
         shares: z.array(share),
       }),
       errors: [404],
-      handler: ({ deps, params, query }) => {
+      handler: async ({ deps, params, query }) => {
         // The creator may be named by its public id too; the profile carries the share count.
-        const creator = findCreator(deps.db, params.service, params.id);
+        const creator = await findCreator(deps.db, params.service, params.id);
         if (!creator) throw new NotFoundError(CREATOR_NOT_FOUND);
-        const artist = requireCreatorProfile(deps.db, creator.service, creator.id);
+        const artist = await requireCreatorProfile(deps.db, creator.service, creator.id);
         return {
           props: {
             currentPage: 'shares' as const,
@@ -154,7 +154,7 @@ export default defineRoutes(
             limit: PAGE_SIZE,
             artist,
           },
-          shares: listCreatorShares(deps.db, artist.service, artist.id, query.o, PAGE_SIZE),
+          shares: await listCreatorShares(deps.db, artist.service, artist.id, query.o, PAGE_SIZE),
         };
       },
     }),
@@ -189,10 +189,10 @@ export default defineRoutes(
         }),
       }),
       errors: [401],
-      handler: ({ deps, query }) => {
+      handler: async ({ deps, query }) => {
         const service = isPaysite(query.service) ? query.service : '';
-        const creator = service && query.user ? findCreator(deps.db, service, query.user) : undefined;
-        const artist = creator ? requireCreatorProfile(deps.db, creator.service, creator.id) : null;
+        const creator = service && query.user ? await findCreator(deps.db, service, query.user) : undefined;
+        const artist = creator ? await requireCreatorProfile(deps.db, creator.service, creator.id) : null;
         return {
           props: {
             currentPage: 'posts' as const,

@@ -56,8 +56,8 @@ export default defineRoutes(
       body: takedownSchema,
       response: takedownAnswer,
       errors: [400, 401, 403, 404, 409],
-      handler: ({ params, body, deps, account }) =>
-        afterTakedown(deps, takedownCreator(deps, params.service, params.id, body.reason, account!)),
+      handler: async ({ params, body, deps, account }) =>
+        afterTakedown(deps, await takedownCreator(deps, params.service, params.id, body.reason, account!)),
     }),
     route({
       method: 'post',
@@ -71,8 +71,8 @@ export default defineRoutes(
       body: takedownSchema,
       response: takedownAnswer,
       errors: [400, 401, 403, 404, 409],
-      handler: ({ params, body, deps, account }) =>
-        afterTakedown(deps, takedownPost(deps, params.service, params.id, params.post, body.reason, account!)),
+      handler: async ({ params, body, deps, account }) =>
+        afterTakedown(deps, await takedownPost(deps, params.service, params.id, params.post, body.reason, account!)),
     }),
     route({
       method: 'get',
@@ -94,7 +94,7 @@ export default defineRoutes(
       params: z.object({ entry: doNotPostEntryId }),
       response: z.object({ lifted: entry }),
       errors: [400, 401, 403, 404],
-      handler: ({ params, deps, account }) => ({ lifted: liftEntry(deps.db, params.entry, account!) }),
+      handler: async ({ params, deps, account }) => ({ lifted: await liftEntry(deps.db, params.entry, account!) }),
     }),
   ],
   { section: 'moderation' },

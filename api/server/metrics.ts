@@ -83,8 +83,8 @@ export function createServerMetrics(db: Db): ServerMetrics {
     help: 'Imports not yet ended, by state (queued, running, waiting for a retry).',
     labelNames: ['state'] as const,
     registers: [registry],
-    collect() {
-      for (const [state, count] of Object.entries(importQueueCounts(db))) this.set({ state }, count);
+    async collect() {
+      for (const [state, count] of Object.entries(await importQueueCounts(db))) this.set({ state }, count);
     },
   });
   new Counter({
@@ -92,9 +92,9 @@ export function createServerMetrics(db: Db): ServerMetrics {
     help: 'Ended imports by service and outcome (finished, failed, cancelled).',
     labelNames: ['service', 'outcome'] as const,
     registers: [registry],
-    collect() {
+    async collect() {
       this.reset();
-      for (const { service, outcome, count } of importOutcomeCounts(db)) this.inc({ service, outcome }, count);
+      for (const { service, outcome, count } of await importOutcomeCounts(db)) this.inc({ service, outcome }, count);
     },
   });
 

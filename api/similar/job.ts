@@ -67,9 +67,9 @@ function shownPart(list: readonly SimilarEntry[]): string {
     .join('\u0001');
 }
 
-function markForRender(db: Db, key: CreatorKey): void {
+async function markForRender(db: Db, key: CreatorKey): Promise<void> {
   const { service, id } = splitCreatorKey(key);
-  recordChange(db, { kind: 'similar', action: 'upsert', service, creator_id: id });
+  await recordChange(db, { kind: 'similar', action: 'upsert', service, creator_id: id });
 }
 
 /** Scores the touched creators and their neighbours again and stores their lists. */
@@ -88,21 +88,21 @@ export async function updateSimilar(db: Db, touched: TouchedCreators): Promise<S
   if (touched.size === 0) return { scored: 0, marked: 0, seconds: 0 };
   const rescore = new Set<CreatorKey>();
   const render = new Set<CreatorKey>();
-  const totalPosts = countPosts(db);
-  inTransaction(db, () => {
+  const totalPosts = await countPosts(db);
+  await inTransaction(db, async (db) => {
     for (const key of touched.scored) {
-      const listing = creatorsListing(db, key, SIMILAR_LIMITS.reverseNeighbours);
-      if (!creatorExists(db, key)) {
+      const listing = await creatorsListing(db, key, SIMILAR_LIMITS.reverseNeighbours);
+      if (!await creatorExists(db, key)) {
         for (const other of listing) render.add(other);
-        deleteCreatorSimilarity(db, key);
+        await deleteCreatorSimilarity(db, key);
       } else {
-        writeTagProfile(db, key, freshTagProfile(db, key, totalPosts));
+        await writeTagProfile(db, key, await freshTagProfile(db, key, totalPosts));
         rescore.add(key);
-        for (const entry of readSimilarList(db, key)) rescore.add(entry.key);
+        for (const entry of await readSimilarList(db, key)) rescore.add(entry.key);
       }
       for (const other of listing) rescore.add(other);
     }
-    for (const key of touched.renamed) for (const other of creatorsListing(db, key, SIMILAR_LIMITS.reverseNeighbours)) render.add(other);
+    for (const key of touched.renamed) for (const other of await creatorsListing(db, key, SIMILAR_LIMITS.reverseNeighbours)) render.add(other);
   });
   const source = databaseSource(db);
   const lists = new Map<CreatorKey, SimilarEntry[]>();
@@ -117,24 +117,24 @@ export async function updateSimilar(db: Db, touched: TouchedCreators): Promise<S
     if (!rescore.has(key)) continue;
     for (const entry of await score(key)) rescore.add(entry.key);
   }
-  for (const key of rescore) if (!lists.has(key) && creatorExists(db, key)) await score(key);
-  inTransaction(db, () => {
+  for (const key of rescore) if (!lists.has(key) && await creatorExists(db, key)) await score(key);
+  await inTransaction(db, async (db) => {
     for (const [key, list] of lists) {
-      if (shownPart(readSimilarList(db, key)) !== shownPart(list)) render.add(key);
-      writeSimilarList(db, key, list);
+      if (shownPart(await readSimilarList(db, key)) !== shownPart(list)) render.add(key);
+      await writeSimilarList(db, key, list);
     }
-    for (const key of render) if (creatorExists(db, key)) markForRender(db, key);
+    for (const key of render) if (await creatorExists(db, key)) await markForRender(db, key);
   });
   return { scored: lists.size, marked: render.size, seconds: (performance.now() - started) / 1000 };
 }
 
 /** Scores every creator (`npm run similar`), in transactions of `batch` creators. */
-export function recomputeAllSimilar(
+export async function recomputeAllSimilar(
   db: Db,
   options: { batch?: number; onStart?: (total: number) => void; onProgress?: (done: number) => void } = {},
-): SimilarRunSummary {
+): Promise<SimilarRunSummary> {
   const started = performance.now();
-  const source = memorySource(db);
+  const source = await memorySource(db);
   const keys = [...iterateCreatorKeys(db)].map(({ service, id }) => creatorKey(service, id));
   options.onStart?.(keys.length);
   let marked = 0;
@@ -142,18 +142,18 @@ export function recomputeAllSimilar(
   for (let from = 0; from < keys.length; from += batch) {
     const part = keys.slice(from, from + batch);
     const lists = part.map((key) => [key, similarTo(source, key)] as const);
-    inTransaction(db, () => {
+    await inTransaction(db, async (db) => {
       for (const [key, list] of lists) {
-        writeTagProfile(db, key, source.tagProfile(key));
-        if (shownPart(readSimilarList(db, key)) !== shownPart(list)) {
-          markForRender(db, key);
+        await writeTagProfile(db, key, source.tagProfile(key));
+        if (shownPart(await readSimilarList(db, key)) !== shownPart(list)) {
+          await markForRender(db, key);
           marked += 1;
         }
-        writeSimilarList(db, key, list);
+        await writeSimilarList(db, key, list);
       }
     });
     options.onProgress?.(from + part.length);
   }
-  inTransaction(db, () => pruneGoneSimilarity(db));
+  await inTransaction(db, async (db) => pruneGoneSimilarity(db));
   return { scored: keys.length, marked, seconds: (performance.now() - started) / 1000 };
 }

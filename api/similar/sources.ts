@@ -29,8 +29,8 @@ function memo<K, V>(compute: (key: K) => V): (key: K) => V {
 }
 
 /** A creator's tag profile computed from its posts' tags now (the stored one may be older). */
-export function freshTagProfile(db: Db, key: CreatorKey, totalPosts = countPosts(db)): Map<string, number> {
-  return tagProfile(creatorTagCounts(db, key), (tag) => tagPostCount(db, tag), totalPosts);
+export async function freshTagProfile(db: Db, key: CreatorKey, totalPosts = await countPosts(db)): Promise<Map<string, number>> {
+  return tagProfile(await creatorTagCounts(db, key), (tag) => tagPostCount(db, tag), totalPosts);
 }
 
 /** Reads what it needs from the database, once per creator, account or tag. */
@@ -55,10 +55,10 @@ const NO_TAGS: ReadonlyMap<string, number> = new Map();
 const NO_ACCOUNTS: ReadonlySet<number> = new Set();
 
 /** Loads every favourite and every creator's tag counts once; profiles are computed here. */
-export function memorySource(db: Db): MemorySource {
+export async function memorySource(db: Db): Promise<MemorySource> {
   const byCreator = new Map<CreatorKey, { account: number; seq: number }[]>();
   const byAccount = new Map<number, CreatorKey[]>();
-  for (const { account_id, key, faved_seq } of iterateAllFavourites(db)) {
+  for await (const { account_id, key, faved_seq } of iterateAllFavourites(db)) {
     const creators = byAccount.get(account_id) ?? [];
     if (creators.length === 0) byAccount.set(account_id, creators);
     if (creators.length < SIMILAR_LIMITS.favouritesPerAccount) creators.push(key);
@@ -76,8 +76,8 @@ export function memorySource(db: Db): MemorySource {
   const favouriterSets = new Map<CreatorKey, Set<number>>();
   for (const [key, accounts] of newestFirst) favouriterSets.set(key, new Set(accounts.slice(0, SIMILAR_LIMITS.favouritersScored)));
 
-  const totalPosts = countPosts(db);
-  const postsWithTag = allTagPostCounts(db);
+  const totalPosts = await countPosts(db);
+  const postsWithTag = await allTagPostCounts(db);
   const profiles = new Map<CreatorKey, Map<string, number>>();
   let current: CreatorKey | undefined;
   let counts: { tag: string; n: number }[] = [];
@@ -88,7 +88,7 @@ export function memorySource(db: Db): MemorySource {
         tagProfile(counts, (tag) => postsWithTag.get(tag) ?? 0, totalPosts),
       );
   };
-  for (const row of iterateAllCreatorTagCounts(db)) {
+  for await (const row of iterateAllCreatorTagCounts(db)) {
     if (row.key !== current) {
       flush();
       current = row.key;

@@ -35,7 +35,7 @@ export function seedDiscord(db: Db, rng: Rng, ctx: ExtrasContext): void {
   const servers = byService(ctx.creators, 'discord');
   const { images, zips, videos } = ctx.pool;
   let sequence = 1;
-  servers.forEach((server, serverIndex) => {
+  servers.forEach(async (server, serverIndex) => {
     const baseMs = ctx.timeline.start + (30 + serverIndex * 20) * DAY + rng.int(0, DAY - 1);
     const channelId = (offset: number) => snowflake(baseMs + offset * 1000, sequence++);
     const main = serverIndex === 0;
@@ -49,7 +49,7 @@ export function seedDiscord(db: Db, rng: Rng, ctx: ExtrasContext): void {
         ]
       : [{ id: channelId(2), name: 'general', type: 0, position: 1, parent: null, topic: null, nsfw: false }];
     if (main) {
-      upsertDiscordChannel(db, {
+      await upsertDiscordChannel(db, {
         id: category.id,
         server_id: server.id,
         name: category.name,
@@ -58,7 +58,7 @@ export function seedDiscord(db: Db, rng: Rng, ctx: ExtrasContext): void {
       });
     }
     for (const channel of channels) {
-      upsertDiscordChannel(db, {
+      await upsertDiscordChannel(db, {
         id: channel.id,
         server_id: server.id,
         name: channel.name,
@@ -72,7 +72,7 @@ export function seedDiscord(db: Db, rng: Rng, ctx: ExtrasContext): void {
     // A thread nested under art-drops.
     const thread = main ? { id: channelId(6), name: 'sketch-feedback', parent: channels[1].id } : null;
     if (thread) {
-      upsertDiscordChannel(db, {
+      await upsertDiscordChannel(db, {
         id: thread.id,
         server_id: server.id,
         name: thread.name,
@@ -166,7 +166,7 @@ export function seedDiscord(db: Db, rng: Rng, ctx: ExtrasContext): void {
       sequence += showcase.length;
       messages.push(...showcase);
     }
-    upsertDiscordMessages(db, messages);
+    await upsertDiscordMessages(db, messages);
   });
 }
 
@@ -182,7 +182,7 @@ const COMMUNITY_LINES = [
   'Thanks for the feedback, fixed the colours.',
 ];
 
-export function seedCommunity(db: Db, rng: Rng, ctx: ExtrasContext): void {
+export async function seedCommunity(db: Db, rng: Rng, ctx: ExtrasContext): Promise<void> {
   const patreon = byService(ctx.creators, 'patreon');
   const plans: { creator: SeededCreator; channels: string[] }[] = [];
   if (patreon[0]) plans.push({ creator: patreon[0], channels: ['General'] });
@@ -202,7 +202,7 @@ export function seedCommunity(db: Db, rng: Rng, ctx: ExtrasContext): void {
       channelNumber += 1;
       const channelId = `${plan.creator.id}-${channelNumber}`;
       const refreshed = ctx.timeline.end - rng.int(1, 30) * DAY;
-      upsertCommunityChannel(db, {
+      await upsertCommunityChannel(db, {
         channel_id: channelId,
         creator_id: plan.creator.id,
         service: 'patreon',
@@ -251,7 +251,7 @@ export function seedCommunity(db: Db, rng: Rng, ctx: ExtrasContext): void {
       if (plan.channels.length === 1) {
         messages.push(...communityShowcase(rng.fork('showcase'), { channelId, pool: ctx.pool, after: time, firstId: 81_000_000 }));
       }
-      upsertCommunityMessages(db, messages);
+      await upsertCommunityMessages(db, messages);
     }
   }
 }

@@ -48,43 +48,43 @@ export function byService(creators: SeededCreator[], service: string): SeededCre
  * through the store (api/data/store.ts), since it calls modules that moved to it.
  */
 export async function seedExtras(db: Db, rng: Rng, ctx: ExtrasContext): Promise<void> {
-  const accounts = seedAccounts(db, ctx);
+  const accounts = await seedAccounts(db, ctx);
   const consumer = accounts.get('consumer')!;
   const admin = accounts.get('admin')!;
-  inTransaction(db, () => {
-    seedAnnouncementsAndFancards(db, rng.fork('tabs'), ctx);
-    seedShares(db, ctx, consumer);
-    seedLinks(db, ctx);
-    seedCommentRevision(db, ctx);
-    seedShowcasePost(db, ctx);
+  await inTransaction(db, async (db) => {
+    await seedAnnouncementsAndFancards(db, rng.fork('tabs'), ctx);
+    await seedShares(db, ctx, consumer);
+    await seedLinks(db, ctx);
+    await seedCommentRevision(db, ctx);
+    await seedShowcasePost(db, ctx);
   });
-  inTransaction(db, () => seedDiscord(db, rng.fork('discord'), ctx));
-  inTransaction(db, () => seedCommunity(db, rng.fork('community'), ctx));
-  inTransaction(db, () => seedDms(db, rng.fork('dms'), ctx, consumer));
-  await inTransaction(sqliteStore(db), (store) => seedAccountData(store, rng.fork('social'), ctx, consumer, admin));
+  await inTransaction(db, async (db) => seedDiscord(db, rng.fork('discord'), ctx));
+  await inTransaction(db, async (db) => seedCommunity(db, rng.fork('community'), ctx));
+  await inTransaction(db, async (db) => seedDms(db, rng.fork('dms'), ctx, consumer));
+  await inTransaction(sqliteStore(db), async (store) => seedAccountData(store, rng.fork('social'), ctx, consumer, admin));
 }
 
-function seedAccounts(db: Db, ctx: ExtrasContext): Map<string, number> {
+async function seedAccounts(db: Db, ctx: ExtrasContext): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
-  inTransaction(db, () => {
+  await inTransaction(db, async (db) => {
     const created = iso(ctx.timeline.start);
     for (const account of ctx.accounts) {
-      const existing = getAccountByUsername(db, account.username);
+      const existing = await getAccountByUsername(db, account.username);
       ids.set(
         account.username,
         existing?.id ??
-          createAccount(db, {
+          (await createAccount(db, {
             username: account.username,
             password_hash: account.password_hash,
             role: account.role as Role,
             created_at: created,
-          }).id,
+          })).id,
       );
     }
     // A few more consumers so the administrator's account list has something to page and filter.
     for (const [i, username] of ['kiwi_fan', 'sketchy', 'patron_42', 'nekomimi'].entries()) {
-      if (!getAccountByUsername(db, username)) {
-        createAccount(db, {
+      if (!await getAccountByUsername(db, username)) {
+        await createAccount(db, {
           username,
           password_hash: ctx.extraAccountHash,
           role: 'consumer',
@@ -96,7 +96,7 @@ function seedAccounts(db: Db, ctx: ExtrasContext): Map<string, number> {
   return ids;
 }
 
-function seedAnnouncementsAndFancards(db: Db, rng: Rng, ctx: ExtrasContext): void {
+async function seedAnnouncementsAndFancards(db: Db, rng: Rng, ctx: ExtrasContext): Promise<void> {
   const texts = [
     '<p>Thank you for 1,000 supporters! A bonus pack is coming next week.</p>',
     '<p>いつもありがとうございます。今月は更新が少し遅れます。</p>',
@@ -107,7 +107,7 @@ function seedAnnouncementsAndFancards(db: Db, rng: Rng, ctx: ExtrasContext): voi
     const count = rng.int(2, 3);
     for (let i = 0; i < count; i += 1) {
       const published = ctx.timeline.start + rng.int(10, 700) * DAY;
-      upsertAnnouncement(db, {
+      await upsertAnnouncement(db, {
         service: creator.service,
         user_id: creator.id,
         hash: rng.hex(64),
@@ -122,7 +122,7 @@ function seedAnnouncementsAndFancards(db: Db, rng: Rng, ctx: ExtrasContext): voi
     const count = rng.int(2, 3);
     for (let i = 0; i < count; i += 1) {
       fancardId += rng.int(1, 500);
-      upsertFancard(db, {
+      await upsertFancard(db, {
         id: fancardId,
         service: 'fanbox',
         user_id: creator.id,
@@ -134,7 +134,7 @@ function seedAnnouncementsAndFancards(db: Db, rng: Rng, ctx: ExtrasContext): voi
   }
 }
 
-function seedShares(db: Db, ctx: ExtrasContext, consumerId: number): void {
+async function seedShares(db: Db, ctx: ExtrasContext, consumerId: number): Promise<void> {
   const { images, zips } = ctx.pool;
   const first = ctx.creators.find((c) => c.service !== 'discord');
   const second = ctx.creators.filter((c) => c.service !== 'discord')[1];
@@ -164,7 +164,7 @@ function seedShares(db: Db, ctx: ExtrasContext, consumerId: number): void {
   const existing = new Set((db.prepare('SELECT name FROM shares').all() as { name: string }[]).map((r) => r.name));
   for (const share of shares) {
     if (existing.has(share.name)) continue;
-    createShare(db, {
+    await createShare(db, {
       name: share.name,
       description: share.description,
       uploader_id: consumerId,
@@ -175,15 +175,15 @@ function seedShares(db: Db, ctx: ExtrasContext, consumerId: number): void {
   }
 }
 
-function seedLinks(db: Db, ctx: ExtrasContext): void {
+async function seedLinks(db: Db, ctx: ExtrasContext): Promise<void> {
   const patreon = byService(ctx.creators, 'patreon')[0];
   const fanbox = byService(ctx.creators, 'fanbox')[0];
   const fantia = byService(ctx.creators, 'fantia')[0];
-  if (patreon && fanbox) linkCreators(db, patreon, fanbox);
-  if (patreon && fantia) linkCreators(db, patreon, fantia);
+  if (patreon && fanbox) await linkCreators(db, patreon, fanbox);
+  if (patreon && fantia) await linkCreators(db, patreon, fantia);
 }
 
-function seedCommentRevision(db: Db, ctx: ExtrasContext): void {
+async function seedCommentRevision(db: Db, ctx: ExtrasContext): Promise<void> {
   const creator = ctx.creators.find((c) => c.postIds.length > 0);
   if (!creator) return;
   const postId = creator.postIds[0];
@@ -195,7 +195,7 @@ function seedCommentRevision(db: Db, ctx: ExtrasContext): void {
     commenter: '424242',
     commenter_name: 'kiwi_fan',
   };
-  upsertComment(
+  await upsertComment(
     db,
     {
       ...base,
@@ -205,7 +205,7 @@ function seedCommentRevision(db: Db, ctx: ExtrasContext): void {
     },
     { now: iso(ctx.timeline.start + 5 * DAY) },
   );
-  upsertComment(
+  await upsertComment(
     db,
     { ...base, content: 'First! Love the colours (and the background too).', published: iso(ctx.timeline.start + 5 * DAY) },
     { now: iso(ctx.timeline.start + 6 * DAY) },
@@ -223,19 +223,19 @@ const DM_TEXTS = [
   'Спасибо за поддержку!',
 ];
 
-function seedDms(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: number): void {
+async function seedDms(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: number): Promise<void> {
   const candidates = ctx.creators.filter((c) => ['patreon', 'fanbox', 'fansly', 'onlyfans', 'boosty'].includes(c.service)).slice(0, 6);
   if (candidates.length === 0) return;
   const importId = `demo${rng.hex(12)}`;
-  if (getImport(db, importId)) return;
-  createImport(db, {
+  if (await getImport(db, importId)) return;
+  await createImport(db, {
     id: importId,
     service: candidates[0].service,
     account_id: consumerId,
     save_dms: true,
     created_at: iso(ctx.timeline.end - 2 * DAY),
   });
-  updateImport(db, importId, {
+  await updateImport(db, importId, {
     first_started_at: iso(ctx.timeline.end - 2 * DAY + 5_000),
     current_try_started_at: iso(ctx.timeline.end - 2 * DAY + 5_000),
     finished_at: iso(ctx.timeline.end - 2 * DAY + 240_000),
@@ -249,7 +249,7 @@ function seedDms(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: number): void
     'Done importing DMs',
     'Finished import.',
   ]) {
-    appendImportLog(db, importId, line, iso(ctx.timeline.end - 2 * DAY + 10_000));
+    await appendImportLog(db, importId, line, iso(ctx.timeline.end - 2 * DAY + 10_000));
   }
   let n = 0;
   for (const status of ['approved', 'approved', 'approved', 'pending', 'ignored'] as const) {
@@ -259,7 +259,7 @@ function seedDms(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: number): void
       const published = ctx.timeline.start + rng.int(30, 700) * DAY;
       const withFile = rng.chance(0.2);
       const image = rng.pick(ctx.pool.images);
-      upsertDm(db, {
+      await upsertDm(db, {
         service: creator.service,
         user: creator.id,
         hash: rng.hex(64),
@@ -283,15 +283,15 @@ async function seedAccountData(store: Store, rng: Rng, ctx: ExtrasContext, consu
   const db = store.sqlite!;
   const posting = ctx.creators.filter((c) => c.postIds.length > 0);
   const at = (days: number) => iso(ctx.timeline.end - days * DAY);
-  rng.sample(ctx.creators, 5).forEach((creator, i) => {
-    addFavoriteCreator(db, consumerId, creator.service, creator.id, at(40 - i));
+  rng.sample(ctx.creators, 5).forEach(async (creator, i) => {
+    await addFavoriteCreator(db, consumerId, creator.service, creator.id, at(40 - i));
   });
-  rng.sample(ctx.creators, 2).forEach((creator, i) => {
-    addFavoriteCreator(db, adminId, creator.service, creator.id, at(20 - i));
+  rng.sample(ctx.creators, 2).forEach(async (creator, i) => {
+    await addFavoriteCreator(db, adminId, creator.service, creator.id, at(20 - i));
   });
   for (let i = 0; i < 10 && posting.length > 0; i += 1) {
     const creator = rng.pick(posting);
-    addFavoritePost(db, consumerId, creator.service, creator.id, rng.pick(creator.postIds), at(30 - i));
+    await addFavoritePost(db, consumerId, creator.service, creator.id, rng.pick(creator.postIds), at(30 - i));
   }
   if ((await listNotifications(store, consumerId, 1)).length === 0)
     await createNotification(store, {
@@ -301,7 +301,7 @@ async function seedAccountData(store: Store, rng: Rng, ctx: ExtrasContext, consu
       created_at: at(10),
     });
   if (posting[0]) {
-    flagPost(db, {
+    await flagPost(db, {
       service: posting[0].service,
       user: posting[0].id,
       post_id: posting[0].postIds[posting[0].postIds.length - 1],
@@ -320,7 +320,7 @@ async function seedAccountData(store: Store, rng: Rng, ctx: ExtrasContext, consu
       .prepare(`SELECT 1 FROM link_requests WHERE status = 'pending' AND from_service = ? AND from_id = ? AND to_service = ? AND to_id = ?`)
       .get(from.service, from.id, to.service, to.id);
   if (from && to && !pending) {
-    createLinkRequest(db, {
+    await createLinkRequest(db, {
       from_service: from.service,
       from_id: from.id,
       to_service: to.service,

@@ -118,14 +118,14 @@ export async function seedDemoArchive(db: Db, options: SeedOptions): Promise<See
   const services = planServices(creatorRng, creatorCount);
   const creators: SeededCreator[] = [];
   progress({ phase: 'creators', done: 0, total: creatorCount });
-  inTransaction(db, () => {
-    services.forEach((service, index) => {
+  await inTransaction(db, async (db) => {
+    services.forEach(async (service, index) => {
       const userHandle = handle(creatorRng, index);
       const id = makeCreatorId(creatorRng, service, index, userHandle);
       const name = creatorName(creatorRng, index);
       const indexed = Math.floor((TIMELINE.start + creatorRng.int(0, 60) * DAY) / 1000);
       const creator: SeededCreator = { service, id, name, index, postIds: [] };
-      upsertCreator(db, {
+      await upsertCreator(db, {
         service,
         id,
         name,
@@ -155,12 +155,12 @@ export async function seedDemoArchive(db: Db, options: SeedOptions): Promise<See
   });
   progress({ phase: 'extras', done: 1, total: 1 });
   // Similar creators from the demo's favourites and tags, as `npm run similar` scores them.
-  recomputeAllSimilar(db);
+  await recomputeAllSimilar(db);
 
   progress({ phase: 'done', done: 1, total: 1 });
   return {
     credentials: DEMO_ACCOUNTS.map(({ role, username, password }) => ({ role, username, password })),
-    counts: { creators: countCreators(db), posts: countPosts(db), files: countFiles(db) },
+    counts: { creators: await countCreators(db), posts: await countPosts(db), files: await countFiles(db) },
     seconds: (performance.now() - started) / 1000,
   };
 }
@@ -230,7 +230,7 @@ async function seedPosts(
   try {
     for (let start = 0; start < total; start += POSTS_PER_TRANSACTION) {
       const end = Math.min(total, start + POSTS_PER_TRANSACTION);
-      inTransaction(db, () => {
+      await inTransaction(db, async (db) => {
         for (let i = start; i < end; i += 1) {
           // Every creator gets at least one post, then a skewed pick.
           const creator = i < creators.length ? creators[i] : creators[pick()];
@@ -293,7 +293,7 @@ async function seedPosts(
           if ((service === 'patreon' || service === 'fanbox') && rng.chance(0.03)) {
             post.incomplete_rewards = 'Some rewards of this post are locked: upgrade your tier to see them.';
           }
-          upsertPost(db, post);
+          await upsertPost(db, post);
           creator.postIds.push(post.id);
           lastAdded.set(creator, addedMs);
 
@@ -316,7 +316,7 @@ async function seedPosts(
             for (let c = 0; c < count; c += 1) {
               commentId += rng.int(1, 50);
               const id = String(commentId);
-              upsertComment(
+              await upsertComment(
                 db,
                 {
                   service,
@@ -350,10 +350,10 @@ async function seedPosts(
             }
           }
         }
-        for (const revision of revisions) upsertPost(db, revision.post, { now: revision.at });
+        for (const revision of revisions) await upsertPost(db, revision.post, { now: revision.at });
         revisions = [];
         if (popularity.length > 0) {
-          addPopularity(db, popularity);
+          await addPopularity(db, popularity);
           popularity = [];
         }
       });
@@ -364,7 +364,7 @@ async function seedPosts(
   } finally {
     db.pragma(`wal_autocheckpoint = ${previousCheckpoint}`);
   }
-  inTransaction(db, () => {
-    for (const [creator, addedMs] of lastAdded) touchCreatorUpdated(db, creator.service, creator.id, Math.floor(addedMs / 1000));
+  await inTransaction(db, async (db) => {
+    for (const [creator, addedMs] of lastAdded) await touchCreatorUpdated(db, creator.service, creator.id, Math.floor(addedMs / 1000));
   });
 }

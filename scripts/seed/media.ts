@@ -92,9 +92,9 @@ const DEMO_VIDEOS = [
   { name: 'preview.webm', ext: 'webm', poster: 'preview.poster.webp' },
 ];
 
-function storeAndRegister(db: Db, filesDir: string, data: Buffer, ext: string, name: string, added: string): PoolFile {
+async function storeAndRegister(db: Db, filesDir: string, data: Buffer, ext: string, name: string, added: string): Promise<PoolFile> {
   const stored = storeFileSync(filesDir, data, ext);
-  const record = registerFile(db, { hash: stored.sha256, size: stored.size, ext, added });
+  const record = await registerFile(db, { hash: stored.sha256, size: stored.size, ext, added });
   return { hash: stored.sha256, path: stored.path, name, ext: record.ext, size: stored.size, fileId: record.id };
 }
 
@@ -128,7 +128,7 @@ export async function createMediaPool(
           ? await pipeline.jpeg({ quality: 82 }).toBuffer()
           : await pipeline.webp({ quality: 80 }).toBuffer();
     firstImage ??= data;
-    images.push(storeAndRegister(db, filesDir, data, format, `illustration_${String(i + 1).padStart(2, '0')}.${format}`, options.added));
+    images.push(await storeAndRegister(db, filesDir, data, format, `illustration_${String(i + 1).padStart(2, '0')}.${format}`, options.added));
     options.onImage?.(i + 1, options.imageCount);
   }
 
@@ -144,8 +144,8 @@ export async function createMediaPool(
       name,
       data: name === images[0]?.name && firstImage ? firstImage : readme(`${spec.name} / ${name} (${i + 1})`),
     }));
-    const file = storeAndRegister(db, filesDir, await zipBuffer(entries), 'zip', spec.name, options.added);
-    setArchiveInfo(db, { hash: file.hash, file_list: spec.entries, password: null, password_required: false, added: options.added });
+    const file = await storeAndRegister(db, filesDir, await zipBuffer(entries), 'zip', spec.name, options.added);
+    await setArchiveInfo(db, { hash: file.hash, file_list: spec.entries, password: null, password_required: false, added: options.added });
     zips.push(file);
   }
 
@@ -154,7 +154,7 @@ export async function createMediaPool(
     { name: 'bonus_art.txt', data: readme('Bonus content') },
     { name: 'high_res_notes.txt', data: readme('High resolution notes') },
   ];
-  const lockedKnown = storeAndRegister(
+  const lockedKnown = await storeAndRegister(
     db,
     filesDir,
     await encryptedZip(lockedEntries, passwords.known),
@@ -162,7 +162,7 @@ export async function createMediaPool(
     'locked_rewards.zip',
     options.added,
   );
-  setArchiveInfo(db, {
+  await setArchiveInfo(db, {
     hash: lockedKnown.hash,
     file_list: lockedEntries.map((e) => e.name),
     password: passwords.known,
@@ -173,7 +173,7 @@ export async function createMediaPool(
     { name: 'secret_sketches.txt', data: readme('Secret sketches') },
     { name: 'process/steps.txt', data: readme('Process steps') },
   ];
-  const lockedUnknown = storeAndRegister(
+  const lockedUnknown = await storeAndRegister(
     db,
     filesDir,
     await encryptedZip(
@@ -184,7 +184,7 @@ export async function createMediaPool(
     'gumroad_bundle.zip',
     options.added,
   );
-  setArchiveInfo(db, {
+  await setArchiveInfo(db, {
     hash: lockedUnknown.hash,
     file_list: secretEntries.map((e) => e.name.replace('/', '_')),
     password: null,
@@ -192,15 +192,15 @@ export async function createMediaPool(
     added: options.added,
   });
 
-  const videos = DEMO_VIDEOS.map(({ name, ext, poster }) => {
-    const video = storeAndRegister(db, filesDir, fs.readFileSync(new URL(name, ASSETS)), ext, name, options.added);
+  const videos = DEMO_VIDEOS.map(async ({ name, ext, poster }) => {
+    const video = await storeAndRegister(db, filesDir, fs.readFileSync(new URL(name, ASSETS)), ext, name, options.added);
     const posterFile = thumbnailFileOf(options.thumbnailsDir, video.hash);
     fs.mkdirSync(path.dirname(posterFile), { recursive: true });
     fs.writeFileSync(posterFile, fs.readFileSync(new URL(poster, ASSETS)));
     return video;
   });
   const documents = [
-    storeAndRegister(
+    await storeAndRegister(
       db,
       filesDir,
       Buffer.from('Trove demo document.\n\nThank you for your support!\n'),

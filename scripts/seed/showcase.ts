@@ -33,15 +33,15 @@ export const SHOWCASE_POLL_VOTES = [120, 45, 300, 45, 7];
 
 const file = (pool: PoolFile): PostFileInput => ({ name: pool.name, path: pool.path, hash: pool.hash });
 
-export function seedShowcasePost(
+export async function seedShowcasePost(
   db: Db,
   ctx: { creators: SeededCreator[]; pool: MediaPool; timeline: { start: number; end: number } },
-): void {
+): Promise<void> {
   const patreon = ctx.creators.filter((c) => c.service === 'patreon' && c.postIds.length >= 3);
   if (patreon.length === 0) return;
   const creator = patreon.reduce((best, c) => (c.postIds.length > best.postIds.length ? c : best));
   const postId = creator.postIds[Math.floor(creator.postIds.length / 2)];
-  const original = getPost(db, 'patreon', creator.id, postId);
+  const original = await getPost(db, 'patreon', creator.id, postId);
   if (!original) return;
   const { images, zips, videos, documents } = ctx.pool;
   const publishedMs = Date.parse(`${original.published ?? original.added}Z`);
@@ -76,16 +76,16 @@ export function seedShowcasePost(
     },
   };
   // Two earlier versions: the post as first seeded, then a draft of the showcase.
-  upsertPost(
+  await upsertPost(
     db,
     { ...showcase, title: 'Dragon keep (work in progress)', tags: SHOWCASE_TAGS.slice(0, 4), edited: iso(publishedMs + DAY / 2) },
     { now: iso(publishedMs + DAY / 2) },
   );
-  upsertPost(db, showcase, { now: iso(publishedMs + DAY) });
+  await upsertPost(db, showcase, { now: iso(publishedMs + DAY) });
 
   const comment = { service: 'patreon', user: creator.id, post_id: postId, commenter: '777001' };
   const at = (hours: number) => iso(publishedMs + hours * 3_600_000);
-  upsertComment(
+  await upsertComment(
     db,
     {
       ...comment,
@@ -97,7 +97,7 @@ export function seedShowcasePost(
     },
     { now: at(2) },
   );
-  upsertComment(
+  await upsertComment(
     db,
     {
       ...comment,
@@ -112,7 +112,7 @@ export function seedShowcasePost(
     { now: at(3) },
   );
   const edited = { ...comment, id: '888000003', commenter: '777003', commenter_name: 'sketchy', published: at(4), added: at(4) };
-  upsertComment(db, { ...edited, content: 'Is the zip the layerd file?' }, { now: at(4) });
-  upsertComment(db, { ...edited, content: 'Is the zip the layered file?' }, { now: at(5) });
-  upsertComment(db, { ...edited, content: 'Is the zip the layered file? Found it, thanks!' }, { now: at(6) });
+  await upsertComment(db, { ...edited, content: 'Is the zip the layerd file?' }, { now: at(4) });
+  await upsertComment(db, { ...edited, content: 'Is the zip the layered file?' }, { now: at(5) });
+  await upsertComment(db, { ...edited, content: 'Is the zip the layered file? Found it, thanks!' }, { now: at(6) });
 }

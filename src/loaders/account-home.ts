@@ -18,7 +18,7 @@ export interface AccountOverview {
 }
 
 export async function loadAccountOverview(deps: SiteDeps, request: Request): Promise<PageOutcome<AccountOverview>> {
-  const access = requireAccess(deps, request, 'account');
+  const access = await requireAccess(deps, request, 'account');
   if (access.kind !== 'ok') return access;
   const { account } = access.data;
   return ok({
@@ -38,7 +38,7 @@ export interface NotificationView {
 }
 
 export async function loadNotifications(deps: SiteDeps, request: Request): Promise<PageOutcome<{ notifications: NotificationView[] }>> {
-  const access = requireAccess(deps, request, 'account');
+  const access = await requireAccess(deps, request, 'account');
   if (access.kind !== 'ok') return access;
   const store = storeOf(deps);
   const { account } = access.data;
@@ -53,6 +53,6 @@ export async function loadNotifications(deps: SiteDeps, request: Request): Promi
 }
 
 /** The change-password page only needs the visitor to be signed in. */
-export function loadChangePassword(deps: SiteDeps, request: Request): PageOutcome<{ account: Account }> {
-  return requireAccess(deps, request, 'account');
+export async function loadChangePassword(deps: SiteDeps, request: Request): Promise<PageOutcome<{ account: Account }>> {
+  return await requireAccess(deps, request, 'account');
 }

@@ -6,10 +6,10 @@ import { ok, type PageOutcome } from './outcome.ts';
 
 export type KeyView = Pick<AutoImportKey, 'id' | 'service' | 'dead' | 'added' | 'import_ids'>;
 
-export function loadAccountKeys(deps: SiteDeps, request: Request): PageOutcome<{ keys: KeyView[] }> {
-  const access = requireAccess(deps, request, 'account');
+export async function loadAccountKeys(deps: SiteDeps, request: Request): Promise<PageOutcome<{ keys: KeyView[] }>> {
+  const access = await requireAccess(deps, request, 'account');
   if (access.kind !== 'ok') return access;
-  const keys = listAccountKeys(deps.db, access.data.account.id).map(({ id, service, dead, added, import_ids }) => ({
+  const keys = (await listAccountKeys(deps.db, access.data.account.id)).map(({ id, service, dead, added, import_ids }) => ({
     id,
     service,
     dead,

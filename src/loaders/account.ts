@@ -14,13 +14,13 @@ function nodeHeaders(request: Request): IncomingHttpHeaders {
 }
 
 /** The signed-in account, or null. */
-export function pageAccount(deps: SiteDeps, request: Request): Account | null {
-  return sessionAccount(deps.db, nodeHeaders(request));
+export async function pageAccount(deps: SiteDeps, request: Request): Promise<Account | null> {
+  return await sessionAccount(deps.db, nodeHeaders(request));
 }
 
 /** The account when it may see a page of `access`; else 401 (guest) or 403 with the spec's message. */
-export function requireAccess(deps: SiteDeps, request: Request, access: Exclude<Access, 'public'>): PageOutcome<{ account: Account }> {
-  const account = pageAccount(deps, request);
+export async function requireAccess(deps: SiteDeps, request: Request, access: Exclude<Access, 'public'>): Promise<PageOutcome<{ account: Account }>> {
+  const account = await pageAccount(deps, request);
   if (!account) return denied(401, accessDeniedMessage('account'));
   if (!allows(access, account)) return denied(403, accessDeniedMessage(access));
   return ok({ account });

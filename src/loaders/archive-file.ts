@@ -40,7 +40,7 @@ export async function loadArchiveFilePage(deps: SiteDeps, rawHash: string | unde
   if (!parsed.success) return { ...base, status: 400, message: firstIssueMessage(parsed.error) };
   const hash = parsed.data;
   const db = deps.db;
-  const [post] = listPostsWithFile(db, hash, 0, 1);
+  const [post] = await listPostsWithFile(db, hash, 0, 1);
   const page = {
     hash,
     findPostsUrl: hashSearchUrl(hash),

@@ -19,24 +19,24 @@ import { badRequest, gone, notFound, ok, readOffset, redirect, type PageOutcome 
 import { isCreatorListed } from '@api/data/do-not-post.ts';
 import { GONE_MESSAGES } from '@shared/error-page.ts';
 
-type Creator = NonNullable<ReturnType<typeof getCreator>>;
+type Creator = NonNullable<Awaited<ReturnType<typeof getCreator>>>;
 
 /** The creator of a creator-page URL, a redirect from its public id, 410 for a removed one, or the guard messages. */
-export function resolveCreator(
+export async function resolveCreator(
   deps: SiteDeps,
   service: string | undefined,
   id: string | undefined,
   subpath = '',
-): PageOutcome<{ creator: Creator; service: Paysite }> {
+): Promise<PageOutcome<{ creator: Creator; service: Paysite }>> {
   if (!service) return badRequest('Service name is required.');
   if (!id) return badRequest('Artist ID is required.');
   if (!isPaysite(service)) return notFound;
   const db = deps.db;
   // Removed at its owner's request: 410 on every page of it while the entry stands, even if the row came back.
-  if (isCreatorListed(db, service, id)) return gone(GONE_MESSAGES.creator);
-  const creator = getCreator(db, service, id);
+  if (await isCreatorListed(db, service, id)) return gone(GONE_MESSAGES.creator);
+  const creator = await getCreator(db, service, id);
   if (creator) return ok({ creator, service });
-  const byPublicId = getCreatorByPublicId(db, service, id);
+  const byPublicId = await getCreatorByPublicId(db, service, id);
   if (byPublicId && byPublicId.id !== id) return redirect(creatorUrl(service, byPublicId.id) + subpath);
   return notFound;
 }
@@ -82,8 +82,8 @@ export function pastTheEnd(offset: number, total: number): boolean {
   return offset > 0 && offset >= total;
 }
 
-export function loadCreatorPosts(deps: SiteDeps, params: { service?: string; id?: string }, search: URLSearchParams) {
-  const resolved = resolveCreator(deps, params.service, params.id);
+export async function loadCreatorPosts(deps: SiteDeps, params: { service?: string; id?: string }, search: URLSearchParams) {
+  const resolved = await resolveCreator(deps, params.service, params.id);
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
   if (service === 'discord') return redirect(discordServerUrl(creator.id));
@@ -98,8 +98,8 @@ export function loadCreatorPosts(deps: SiteDeps, params: { service?: string; id?
   if (filter.q || filter.tags.length > 0) {
     const url = searchUrl(baseUrl, filter);
     let found = { count: 0, capped: false };
-    const page = pageOfPosts(db, 'creator', url, offset.offset, cursor.after, (o, limit, after) => {
-      const result = searchPosts(db, { q: filter.q, tag: filter.tags, service, user: creator.id, offset: o, limit, creatorAfter: after });
+    const page = await pageOfPosts(db, 'creator', url, offset.offset, cursor.after, async (o, limit, after) => {
+      const result = await searchPosts(db, { q: filter.q, tag: filter.tags, service, user: creator.id, offset: o, limit, creatorAfter: after });
       found = result;
       return result.posts;
     });
@@ -112,22 +112,22 @@ export function loadCreatorPosts(deps: SiteDeps, params: { service?: string; id?
       filter,
     });
   }
-  const total = countCreatorPosts(db, service, creator.id);
+  const total = await countCreatorPosts(db, service, creator.id);
   if (!cursor.after && pastTheEnd(offset.offset, total)) return notFound;
-  const page = pageOfPosts(db, 'creator', baseUrl, offset.offset, cursor.after, (o, limit, after) =>
+  const page = await pageOfPosts(db, 'creator', baseUrl, offset.offset, cursor.after, (o, limit, after) =>
     listCreatorPosts(db, service, creator.id, o, limit, after),
   );
   return ok({ creator, service, ...page, pagination: paginate(total, offset.offset), baseUrl, filter });
 }
 
-export function loadCreatorTags(deps: SiteDeps, params: { service?: string; id?: string }) {
-  const resolved = resolveCreator(deps, params.service, params.id, '/tags');
+export async function loadCreatorTags(deps: SiteDeps, params: { service?: string; id?: string }) {
+  const resolved = await resolveCreator(deps, params.service, params.id, '/tags');
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
-  return ok({ creator, service, tags: listCreatorTags(deps.db, service, creator.id), baseUrl: creatorUrl(service, creator.id) });
+  return ok({ creator, service, tags: await listCreatorTags(deps.db, service, creator.id), baseUrl: creatorUrl(service, creator.id) });
 }
 
-export function loadRecentPosts(deps: SiteDeps, search: URLSearchParams) {
+export async function loadRecentPosts(deps: SiteDeps, search: URLSearchParams) {
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
   const cursor = readCursor('archive', search.get('after'));
@@ -138,30 +138,30 @@ export function loadRecentPosts(deps: SiteDeps, search: URLSearchParams) {
   if (filter.q || filter.tags.length > 0) {
     const url = searchUrl('/posts', filter);
     let found = { count: 0, capped: false };
-    const page = pageOfPosts(db, 'archive', url, offset.offset, cursor.after, (o, limit, after) => {
-      const result = searchPosts(db, { q: filter.q, tag: filter.tags, offset: o, limit, archiveAfter: after });
+    const page = await pageOfPosts(db, 'archive', url, offset.offset, cursor.after, async (o, limit, after) => {
+      const result = await searchPosts(db, { q: filter.q, tag: filter.tags, offset: o, limit, archiveAfter: after });
       found = result;
       return result.posts;
     });
     return ok({ ...page, pagination: paginate(searchTotal(found, page, offset.offset), offset.offset), baseUrl: url, filter });
   }
-  const total = countPosts(db);
+  const total = await countPosts(db);
   if (!cursor.after && pastTheEnd(offset.offset, total)) return notFound;
-  const page = pageOfPosts(db, 'archive', '/posts', offset.offset, cursor.after, (o, limit, after) => listRecentPosts(db, o, limit, after));
+  const page = await pageOfPosts(db, 'archive', '/posts', offset.offset, cursor.after, (o, limit, after) => listRecentPosts(db, o, limit, after));
   return ok({ ...page, pagination: paginate(total, offset.offset), baseUrl: '/posts', filter });
 }
 
-export function loadUpdatedCreators(deps: SiteDeps, search: URLSearchParams) {
+export async function loadUpdatedCreators(deps: SiteDeps, search: URLSearchParams) {
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
   const db = deps.db;
   // "Latest cached updated creators": the list is bounded like the other global listings.
-  const total = Math.min(countCreators(db), GLOBAL_LISTING_STORED_PAGES * PAGE_SIZE);
+  const total = Math.min(await countCreators(db), GLOBAL_LISTING_STORED_PAGES * PAGE_SIZE);
   if (pastTheEnd(offset.offset, total)) return notFound;
-  const creators = listCreatorsUpdated(db, offset.offset, PAGE_SIZE);
+  const creators = await listCreatorsUpdated(db, offset.offset, PAGE_SIZE);
   return ok({ creators, pagination: paginate(total, offset.offset) });
 }
 
-export function loadAllTags(deps: SiteDeps) {
-  return ok({ tags: listAllTags(deps.db) });
+export async function loadAllTags(deps: SiteDeps) {
+  return ok({ tags: await listAllTags(deps.db) });
 }

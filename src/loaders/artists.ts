@@ -23,11 +23,11 @@ interface ListCache {
 
 const caches = new WeakMap<Db, ListCache>();
 
-function creatorList(db: Db): ListCache {
-  const changeId = lastChangeId(db);
+async function creatorList(db: Db): Promise<ListCache> {
+  const changeId = await lastChangeId(db);
   const hit = caches.get(db);
   if (hit && hit.changeId === changeId && Date.now() - hit.at < LIST_MAX_AGE_MS) return hit;
-  const fresh = { changeId, at: Date.now(), creators: listAllCreators(db), sorted: new Map() };
+  const fresh = { changeId, at: Date.now(), creators: await listAllCreators(db), sorted: new Map() };
   caches.set(db, fresh);
   return fresh;
 }
@@ -47,11 +47,11 @@ export function paramsObject(search: URLSearchParams): Record<string, string[]> 
   return Object.fromEntries([...new Set(search.keys())].map((name) => [name, search.getAll(name)]));
 }
 
-export function loadArtists(deps: SiteDeps, search: URLSearchParams) {
+export async function loadArtists(deps: SiteDeps, search: URLSearchParams) {
   const parsed = artistsQuerySchema.safeParse(paramsObject(search));
   if (!parsed.success) return badRequest(firstIssueMessage(parsed.error));
   const query: ArtistsQuery = parsed.data;
-  const cache = creatorList(deps.db);
+  const cache = await creatorList(deps.db);
   const { creators, total } = artistsPage(sortedList(cache, query), query, true);
   if (pastTheEnd(query.o, total)) return notFound;
   return ok({ query, creators, pagination: paginate(total, query.o), baseUrl: artistsUrl({ ...query, o: 0 }) });

@@ -57,8 +57,8 @@ export function auditDetailsText(entry: Pick<AuditEntry, 'action' | 'details'>):
     .join('; ');
 }
 
-export function loadAuditLog(deps: SiteDeps, request: Request, search: URLSearchParams) {
-  const access = requireAccess(deps, request, 'administrator');
+export async function loadAuditLog(deps: SiteDeps, request: Request, search: URLSearchParams) {
+  const access = await requireAccess(deps, request, 'administrator');
   if (access.kind !== 'ok') return access;
   const query = auditQuerySchema(AUDIT_ACTIONS).safeParse({
     o: search.get('o') ?? undefined,
@@ -68,18 +68,18 @@ export function loadAuditLog(deps: SiteDeps, request: Request, search: URLSearch
   if (!query.success) return badRequest(firstIssueMessage(query.error));
   const { o: offset, actor, action } = query.data;
   const filter = { actorId: actor ?? null, action: action ?? null };
-  const total = countAudit(deps.db, filter);
+  const total = await countAudit(deps.db, filter);
   // Past the last page is a 404, like the account list; page 1 of nothing says the log is empty.
   if (offset > 0 && offset >= total) return notFound;
   return ok({
     filter: { actor: actor ?? null, action: action ?? null },
-    entries: listAudit(deps.db, filter, { offset, limit: PAGE_SIZE }).map((entry) => ({
+    entries: (await listAudit(deps.db, filter, { offset, limit: PAGE_SIZE })).map((entry) => ({
       ...entry,
       who: entry.actor_name ?? (entry.actor_id === null ? 'system' : `account ${entry.actor_id}`),
       words: auditActionWords(entry.action),
       summary: auditDetailsText(entry),
     })),
-    actors: listAuditActors(deps.db),
+    actors: await listAuditActors(deps.db),
     actions: AUDIT_ACTIONS.map((value) => ({ value, words: auditActionWords(value) })),
     pagination: paginate(total, offset),
   });

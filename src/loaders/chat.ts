@@ -74,13 +74,13 @@ function splitPath(path: string | undefined): string[] {
  * messages (oldest first on screen), the Older/Newer offsets and the message to mark. Without a valid
  * channel it redirects to the first one; a message link shows the page that holds the message.
  */
-export function loadDiscordServer(deps: SiteDeps, path: string | undefined, search: URLSearchParams) {
+export async function loadDiscordServer(deps: SiteDeps, path: string | undefined, search: URLSearchParams) {
   const [serverId, channelId, messageId, ...rest] = splitPath(path);
   if (!serverId || rest.length > 0) return notFound;
   const db = deps.db;
-  const server = getDiscordServer(db, serverId);
+  const server = await getDiscordServer(db, serverId);
   // A discord "creator" is its server: a removed one answers 410 while its entry stands.
-  if (isCreatorListed(db, 'discord', serverId)) return gone(GONE_MESSAGES.creator);
+  if (await isCreatorListed(db, 'discord', serverId)) return gone(GONE_MESSAGES.creator);
   if (!server) return notFound;
   const tree = channelTree(server.channels);
   const first = tree.find((entry) => entry.viewable)?.channel;
@@ -91,7 +91,7 @@ export function loadDiscordServer(deps: SiteDeps, path: string | undefined, sear
   let requested: number;
   let markedId: string | undefined;
   if (messageId) {
-    const position = discordMessagePosition(db, messageId);
+    const position = await discordMessagePosition(db, messageId);
     // A message that is gone (or of another channel) leaves the link at its channel.
     if (!position || position.channel_id !== channel.id) return redirect(discordServerUrl(server.id, channel.id));
     requested = chatOffsetForPosition(position.position);
@@ -105,7 +105,7 @@ export function loadDiscordServer(deps: SiteDeps, path: string | undefined, sear
   const channelUrl = discordServerUrl(server.id, channel.id);
   // One URL per page: an offset past the end lands on the oldest page by redirect, not a copy of it.
   if (!messageId && offset !== requested) return redirect(withOffset(channelUrl, offset));
-  const newestFirst = listDiscordMessages(db, channel.id, offset, CHAT_PAGE_SIZE);
+  const newestFirst = await listDiscordMessages(db, channel.id, offset, CHAT_PAGE_SIZE);
   const settings = deps.config;
   return ok({
     server: { id: server.id, name: server.name },
@@ -122,19 +122,19 @@ export function loadDiscordServer(deps: SiteDeps, path: string | undefined, sear
 type Params = { service?: string; id?: string; channel?: string };
 
 /** /patreon/user/{id}/community: the channels; one channel opens it, none says so. */
-export function loadCommunityList(deps: SiteDeps, params: Params) {
-  const resolved = resolveCreator(deps, params.service, params.id, '/community');
+export async function loadCommunityList(deps: SiteDeps, params: Params) {
+  const resolved = await resolveCreator(deps, params.service, params.id, '/community');
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
   if (service !== 'patreon') return notFound;
-  const channels = listCommunityChannels(deps.db, service, creator.id);
+  const channels = await listCommunityChannels(deps.db, service, creator.id);
   if (channels.length === 1) return redirect(communityUrl(creator.id, channels[0].channel_id));
   return ok({ creator, service, channels });
 }
 
 /** /patreon/user/{id}/community/{channel}: one page of a channel's messages (oldest first on screen). */
-export function loadCommunityChannel(deps: SiteDeps, params: Params, search: URLSearchParams) {
-  const resolved = resolveCreator(
+export async function loadCommunityChannel(deps: SiteDeps, params: Params, search: URLSearchParams) {
+  const resolved = await resolveCreator(
     deps,
     params.service,
     params.id,
@@ -144,19 +144,19 @@ export function loadCommunityChannel(deps: SiteDeps, params: Params, search: URL
   const { creator, service } = resolved.data;
   if (service !== 'patreon') return notFound;
   const db = deps.db;
-  const channel = params.channel ? getCommunityChannel(db, params.channel) : undefined;
+  const channel = params.channel ? await getCommunityChannel(db, params.channel) : undefined;
   if (!channel || channel.service !== service || channel.creator_id !== creator.id) return badRequest(CHAT_MESSAGES.invalidChannel);
   const parsed = parseChatOffset(search.get('o') ?? undefined);
   if (!parsed.ok) return badRequest(parsed.error);
   const offset = chatPageOffset(channel.post_count, parsed.offset);
   const channelUrl = communityUrl(creator.id, channel.channel_id);
   if (offset !== parsed.offset) return redirect(withOffset(channelUrl, offset));
-  const newestFirst = listCommunityMessages(db, channel.channel_id, offset, CHAT_PAGE_SIZE);
+  const newestFirst = await listCommunityMessages(db, channel.channel_id, offset, CHAT_PAGE_SIZE);
   return ok({
     creator,
     service,
     channel,
-    channels: listCommunityChannels(db, service, creator.id),
+    channels: await listCommunityChannels(db, service, creator.id),
     messages: newestFirst.reverse(),
     ...pagerUrls(channelUrl, channel.post_count, offset, newestFirst.length),
     imageHost: deps.config.imageHost,

@@ -14,15 +14,15 @@ export interface CreatorHeaderCounts {
   hasLinks: boolean;
 }
 
-export function loadCreatorHeader(
+export async function loadCreatorHeader(
   deps: SiteDeps,
   service: string,
   creatorId: string,
   known: Partial<CreatorHeaderCounts> = {},
-): CreatorHeaderCounts {
+): Promise<CreatorHeaderCounts> {
   return {
-    hasLinks: known.hasLinks ?? hasLinkedCreators(deps.db, service, creatorId),
-    dmCount: known.dmCount ?? countCreatorDms(deps.db, service, creatorId),
-    shareCount: known.shareCount ?? countCreatorShares(deps.db, service, creatorId),
+    hasLinks: known.hasLinks ?? await hasLinkedCreators(deps.db, service, creatorId),
+    dmCount: known.dmCount ?? await countCreatorDms(deps.db, service, creatorId),
+    shareCount: known.shareCount ?? await countCreatorShares(deps.db, service, creatorId),
   };
 }

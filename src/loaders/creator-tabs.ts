@@ -16,42 +16,42 @@ import { badRequest, notFound, ok, readOffset } from './outcome.ts';
 
 type Params = { service?: string; id?: string };
 
-export function loadAnnouncements(deps: SiteDeps, params: Params) {
-  const resolved = resolveCreator(deps, params.service, params.id, '/announcements');
+export async function loadAnnouncements(deps: SiteDeps, params: Params) {
+  const resolved = await resolveCreator(deps, params.service, params.id, '/announcements');
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
   if (!hasTab('announcements', service)) return notFound;
-  return ok({ creator, service, announcements: listAnnouncements(deps.db, service, creator.id) });
+  return ok({ creator, service, announcements: await listAnnouncements(deps.db, service, creator.id) });
 }
 
-export function loadFancards(deps: SiteDeps, params: Params) {
+export async function loadFancards(deps: SiteDeps, params: Params) {
   if (params.service && params.service !== 'fanbox' && params.id) return badRequest('Service must be "fanbox".');
-  const resolved = resolveCreator(deps, params.service, params.id, '/fancards');
+  const resolved = await resolveCreator(deps, params.service, params.id, '/fancards');
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
-  return ok({ creator, service, fancards: listFancards(deps.db, service, creator.id) });
+  return ok({ creator, service, fancards: await listFancards(deps.db, service, creator.id) });
 }
 
-export function loadLinks(deps: SiteDeps, params: Params) {
-  const resolved = resolveCreator(deps, params.service, params.id, '/links');
+export async function loadLinks(deps: SiteDeps, params: Params) {
+  const resolved = await resolveCreator(deps, params.service, params.id, '/links');
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
-  return ok({ creator, service, links: linkedCreators(deps.db, service, creator.id) });
+  return ok({ creator, service, links: await linkedCreators(deps.db, service, creator.id) });
 }
 
-export function loadCreatorDms(deps: SiteDeps, params: Params, search: URLSearchParams) {
+export async function loadCreatorDms(deps: SiteDeps, params: Params, search: URLSearchParams) {
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
-  const resolved = resolveCreator(deps, params.service, params.id, '/dms');
+  const resolved = await resolveCreator(deps, params.service, params.id, '/dms');
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
   const db = deps.db;
-  const count = countCreatorDms(db, service, creator.id);
+  const count = await countCreatorDms(db, service, creator.id);
   if (pastTheEnd(offset.offset, count)) return notFound;
   return ok({
     creator,
     service,
-    dms: listCreatorDms(db, service, creator.id, offset.offset, PAGE_SIZE),
+    dms: await listCreatorDms(db, service, creator.id, offset.offset, PAGE_SIZE),
     pagination: paginate(count, offset.offset),
     baseUrl: creatorTabUrl(service, creator.id, 'dms'),
   });

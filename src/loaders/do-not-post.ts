@@ -20,24 +20,24 @@ export interface DoNotPostRow extends DoNotPostEntry {
   addedByName: string | null;
 }
 
-export function loadDoNotPost(deps: SiteDeps, request: Request, search: URLSearchParams) {
-  const access = requireAccess(deps, request, 'administrator');
+export async function loadDoNotPost(deps: SiteDeps, request: Request, search: URLSearchParams) {
+  const access = await requireAccess(deps, request, 'administrator');
   if (access.kind !== 'ok') return access;
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
   const db = deps.db;
-  const total = countDoNotPost(db);
+  const total = await countDoNotPost(db);
   if (pastTheEnd(offset.offset, total)) return notFound;
   const names = new Map<number, string | null>();
-  const nameOf = (id: number | null) => {
+  const nameOf = async (id: number | null) => {
     if (id === null) return null;
-    if (!names.has(id)) names.set(id, getAccount(db, id)?.username ?? null);
+    if (!names.has(id)) names.set(id, (await getAccount(db, id))?.username ?? null);
     return names.get(id) ?? null;
   };
-  const entries: DoNotPostRow[] = listDoNotPost(db, { offset: offset.offset, limit: PAGE_SIZE }).map((entry) => ({
+  const entries: DoNotPostRow[] = (await listDoNotPost(db, { offset: offset.offset, limit: PAGE_SIZE })).map(async (entry) => ({
     ...entry,
     url: entry.post_id === null ? creatorPageUrl(entry.service, entry.creator_id) : postUrl(entry.service, entry.creator_id, entry.post_id),
-    addedByName: nameOf(entry.added_by),
+    addedByName: await nameOf(entry.added_by),
   }));
   return ok({ entries, pagination: paginate(total, offset.offset) });
 }

@@ -22,25 +22,25 @@ import { badRequest, ok } from './outcome.ts';
  * The posts added since `since` (or the last visit), one page. Access first (a guest learns nothing
  * about the inputs), then the query's 400, then the visit is recorded: a refused request is no visit.
  */
-export function loadFavoritesNews(deps: SiteDeps, request: Request, search: URLSearchParams, now: Date = new Date()) {
-  const access = requireAccess(deps, request, 'account');
+export async function loadFavoritesNews(deps: SiteDeps, request: Request, search: URLSearchParams, now: Date = new Date()) {
+  const access = await requireAccess(deps, request, 'account');
   if (access.kind !== 'ok') return access;
   const parsed = favoritesNewsQuerySchema.safeParse(paramsObject(search));
   if (!parsed.success) return badRequest(firstIssueMessage(parsed.error));
   const accountId = access.data.account.id;
-  const lastVisit = openNews(deps.db, accountId, now);
+  const lastVisit = await openNews(deps.db, accountId, now);
   const since = parsed.data.since ?? lastVisit;
-  const total = countNewPosts(deps.db, accountId, since);
+  const total = await countNewPosts(deps.db, accountId, since);
   return ok({
     since,
     /** Whether `since` is the last visit rather than a date the visitor asked for. */
     sinceLastVisit: parsed.data.since === undefined,
     lastVisit,
-    posts: listNewPosts(deps.db, accountId, since, parsed.data.o, PAGE_SIZE),
+    posts: await listNewPosts(deps.db, accountId, since, parsed.data.o, PAGE_SIZE),
     pagination: paginate(total, parsed.data.o),
     // Paging keeps this page's "since": the next page must not move with the visit just recorded.
     baseUrl: favoritesNewsUrl(since),
-    feedCreatedAt: feedCreatedAt(deps.db, accountId),
+    feedCreatedAt: await feedCreatedAt(deps.db, accountId),
   });
 }
 
@@ -62,11 +62,11 @@ function originOf(request: Request, trustProxy: boolean): string {
 }
 
 /** The feed answer for a format and token: never stored or shared, 404 for anything but a live token. */
-export function loadFavoritesFeed(deps: SiteDeps, request: Request, formatName: string, token: string): FeedAnswer {
+export async function loadFavoritesFeed(deps: SiteDeps, request: Request, formatName: string, token: string): Promise<FeedAnswer> {
   const personal = { 'Cache-Control': 'private, no-store', 'X-Robots-Tag': 'noindex', 'Referrer-Policy': 'no-referrer' };
   const format = NEWS_FEED_FORMATS.find((name) => name === formatName) as NewsFeedFormat | undefined;
   const body = format
-    ? renderFavoritesFeed(deps.db, token, format, {
+    ? await renderFavoritesFeed(deps.db, token, format, {
         origin: originOf(request, deps.config.trustProxy),
         imageHost: deps.config.imageHost,
         siteName: deps.config.siteName,

@@ -22,14 +22,14 @@ function readQuery(kind: FavoritesKind, search: URLSearchParams) {
   return schema.safeParse(paramsObject(search));
 }
 
-export type FavoritesPageData = Extract<ReturnType<typeof loadFavorites>, { kind: 'ok' }>['data'];
+export type FavoritesPageData = Extract<Awaited<ReturnType<typeof loadFavorites>>, { kind: 'ok' }>['data'];
 
 /**
  * The account's favourites of one kind, one page sorted; for a guest, the query and no items. A bad
  * sort_by or order is the spec's 400.
  */
-export function loadFavorites(deps: SiteDeps, kind: FavoritesKind, request: Request, search: URLSearchParams) {
-  const access = requireAccess(deps, request, 'account');
+export async function loadFavorites(deps: SiteDeps, kind: FavoritesKind, request: Request, search: URLSearchParams) {
+  const access = await requireAccess(deps, request, 'account');
   if (access.kind === 'denied' && access.status === 403) return access;
   const parsed = readQuery(kind, search);
   if (!parsed.success) return badRequest(firstIssueMessage(parsed.error));
@@ -46,8 +46,8 @@ export function loadFavorites(deps: SiteDeps, kind: FavoritesKind, request: Requ
   }
   const db = deps.db;
   const accountId = access.data.account.id;
-  const creators = kind === 'artists' ? favoritesPage(kind, listFavoriteCreators(db, accountId), query) : undefined;
-  const posts = kind === 'posts' ? favoritesPage(kind, listFavoritePosts(db, accountId), query) : undefined;
+  const creators = kind === 'artists' ? favoritesPage(kind, await listFavoriteCreators(db, accountId), query) : undefined;
+  const posts = kind === 'posts' ? favoritesPage(kind, await listFavoritePosts(db, accountId), query) : undefined;
   return ok({
     guest: false,
     query,

@@ -23,45 +23,45 @@ function formatOf(raw: string | undefined): FeedFormat | undefined {
   return (FEED_FORMATS as readonly string[]).includes(raw ?? '') ? (raw as FeedFormat) : undefined;
 }
 
-export function loadCreatorFeed(deps: SiteDeps, params: { service?: string; id?: string; format?: string }): PageOutcome<Feed> {
+export async function loadCreatorFeed(deps: SiteDeps, params: { service?: string; id?: string; format?: string }): Promise<PageOutcome<Feed>> {
   const format = formatOf(params.format);
   if (!format) return notFound;
-  const resolved = resolveCreator(deps, params.service, params.id, `/${FEED_FILES[format]}`);
+  const resolved = await resolveCreator(deps, params.service, params.id, `/${FEED_FILES[format]}`);
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
   if (service === 'discord') return notFound;
-  return ok({ format, xml: creatorPostsFeed(deps.db, deps.config, { ...creator, service }, format) });
+  return ok({ format, xml: await creatorPostsFeed(deps.db, deps.config, { ...creator, service }, format) });
 }
 
-export function loadCreatorDmsFeed(deps: SiteDeps, params: { service?: string; id?: string; format?: string }): PageOutcome<Feed> {
+export async function loadCreatorDmsFeed(deps: SiteDeps, params: { service?: string; id?: string; format?: string }): Promise<PageOutcome<Feed>> {
   const format = formatOf(params.format);
   if (!format) return notFound;
-  const resolved = resolveCreator(deps, params.service, params.id, `/dms/${FEED_FILES[format]}`);
+  const resolved = await resolveCreator(deps, params.service, params.id, `/dms/${FEED_FILES[format]}`);
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
   // Only paysites whose importer brings DMs have them to follow.
   if (!paysite(service).dms) return notFound;
-  return ok({ format, xml: creatorDmsFeed(deps.db, deps.config, { ...creator, service }, format) });
+  return ok({ format, xml: await creatorDmsFeed(deps.db, deps.config, { ...creator, service }, format) });
 }
 
-export function loadTagFeed(deps: SiteDeps, params: { tag?: string; format?: string }): PageOutcome<Feed> {
+export async function loadTagFeed(deps: SiteDeps, params: { tag?: string; format?: string }): Promise<PageOutcome<Feed>> {
   const format = formatOf(params.format);
-  if (!format || !params.tag || !tagExists(deps.db, params.tag)) return notFound;
-  return ok({ format, xml: tagFeed(deps.db, deps.config, params.tag, format) });
+  if (!format || !params.tag || !await tagExists(deps.db, params.tag)) return notFound;
+  return ok({ format, xml: await tagFeed(deps.db, deps.config, params.tag, format) });
 }
 
-export function loadRecentPostsFeed(deps: SiteDeps, params: { format?: string }): PageOutcome<Feed> {
+export async function loadRecentPostsFeed(deps: SiteDeps, params: { format?: string }): Promise<PageOutcome<Feed>> {
   const format = formatOf(params.format);
   if (!format) return notFound;
-  return ok({ format, xml: recentPostsFeed(deps.db, deps.config, format) });
+  return ok({ format, xml: await recentPostsFeed(deps.db, deps.config, format) });
 }
 
-export function loadPopularFeed(deps: SiteDeps, params: { format?: string }, search: URLSearchParams): PageOutcome<Feed> {
+export async function loadPopularFeed(deps: SiteDeps, params: { format?: string }, search: URLSearchParams): Promise<PageOutcome<Feed>> {
   const format = formatOf(params.format);
   if (!format) return notFound;
   const period = popularPeriod.safeParse(search.get('period') ?? undefined);
   if (!period.success) return badRequest(firstIssueMessage(period.error));
-  return ok({ format, xml: popularFeed(deps.db, deps.config, period.data, format) });
+  return ok({ format, xml: await popularFeed(deps.db, deps.config, period.data, format) });
 }
 
 const TEXT = { 'Content-Type': 'text/plain; charset=utf-8' };

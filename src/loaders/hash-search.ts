@@ -21,11 +21,11 @@ export interface HashSearchPage {
   error: string | null;
 }
 
-export function loadHashSearchPage(deps: SiteDeps, search: URLSearchParams): HashSearchPage {
+export async function loadHashSearchPage(deps: SiteDeps, search: URLSearchParams): Promise<HashSearchPage> {
   const query = search.get('hash');
   if (query === null) return { status: 200, query, found: null, error: null };
   const parsed = sha256Hash.safeParse(query);
   if (!parsed.success) return { status: 400, query, found: null, error: firstIssueMessage(parsed.error) };
-  const answer = searchHash(deps.db, parsed.data) ?? null;
+  const answer = await searchHash(deps.db, parsed.data) ?? null;
   return { status: 200, query, found: { hash: parsed.data, answer: trimHashAnswer(answer) }, error: null };
 }

@@ -8,13 +8,13 @@ import { pageAccount } from './account.ts';
 
 export type ImportView = PublicImport;
 
-export function loadImporterForm(deps: SiteDeps, request: Request): { signedIn: boolean } {
-  return { signedIn: pageAccount(deps, request) !== null };
+export async function loadImporterForm(deps: SiteDeps, request: Request): Promise<{ signedIn: boolean }> {
+  return { signedIn: await pageAccount(deps, request) !== null };
 }
 
 /** The import (only its public fields) and log lines, or null when there is no such import. */
-export function loadImportStatus(deps: SiteDeps, importId: string | undefined): { view: ImportView; logs: string[] } | null {
-  const found = importId ? getImport(deps.db, importId) : undefined;
+export async function loadImportStatus(deps: SiteDeps, importId: string | undefined): Promise<{ view: ImportView; logs: string[] } | null> {
+  const found = importId ? await getImport(deps.db, importId) : undefined;
   if (!found) return null;
-  return { view: publicImport(found), logs: getImportLogs(deps.db, found.id) };
+  return { view: publicImport(found), logs: await getImportLogs(deps.db, found.id) };
 }

@@ -11,8 +11,8 @@ import { firstIssueMessage } from '@shared/validation/rules.ts';
 import { requireAccess } from './account.ts';
 import { badRequest, notFound, ok } from './outcome.ts';
 
-export function loadAdminImports(deps: SiteDeps, request: Request, search: URLSearchParams) {
-  const access = requireAccess(deps, request, 'administrator');
+export async function loadAdminImports(deps: SiteDeps, request: Request, search: URLSearchParams) {
+  const access = await requireAccess(deps, request, 'administrator');
   if (access.kind !== 'ok') return access;
   const filter = importsFilterSchema.safeParse({
     o: search.get('o') ?? undefined,
@@ -21,12 +21,12 @@ export function loadAdminImports(deps: SiteDeps, request: Request, search: URLSe
   });
   if (!filter.success) return badRequest(firstIssueMessage(filter.error));
   const { o, ...rest } = filter.data;
-  const total = countAdminImports(deps.db, rest);
+  const total = await countAdminImports(deps.db, rest);
   // Past the last page is a 404, like the other listings; the first page of nothing says so.
   if (o > 0 && o >= total) return notFound;
   return ok({
     filter: rest,
-    imports: listAdminImports(deps.db, rest, { offset: o, limit: PAGE_SIZE }),
+    imports: await listAdminImports(deps.db, rest, { offset: o, limit: PAGE_SIZE }),
     pagination: paginate(total, o),
   });
 }

@@ -32,9 +32,9 @@ export function readCursor<K extends Kind>(kind: K, raw: string | null): { after
   return { after: (parsed.data ?? undefined) as CursorOf<K> | undefined };
 }
 
-function cursorText(db: Db, kind: Kind, post: PostSummary): string | null {
+async function cursorText(db: Db, kind: Kind, post: PostSummary): Promise<string | null> {
   if (kind === 'creator') return formatCreatorCursor(post);
-  const cursor = archiveCursorOf(db, post);
+  const cursor = await archiveCursorOf(db, post);
   return cursor ? formatArchiveCursor(cursor) : null;
 }
 
@@ -43,14 +43,14 @@ function cursorText(db: Db, kind: Kind, post: PostSummary): string | null {
  * cursor). Without a cursor, a page past the first reads one post before it (the cursor it continues
  * from) and every page one post after it (whether a Next link is due): one query either way.
  */
-export function pageOfPosts<K extends Kind>(
+export async function pageOfPosts<K extends Kind>(
   db: Db,
   kind: K,
   baseUrl: string,
   offset: number,
   after: CursorOf<K> | undefined,
   list: (offset: number, limit: number, after?: CursorOf<K>) => PostSummary[],
-): PostsPage {
+): Promise<PostsPage> {
   let rows: PostSummary[];
   let continuesFrom: string | null = null;
   if (after) {
@@ -59,12 +59,12 @@ export function pageOfPosts<K extends Kind>(
   } else if (offset > 0) {
     rows = list(offset - 1, PAGE_SIZE + 2);
     const before = rows.shift();
-    continuesFrom = before ? cursorText(db, kind, before) : null;
+    continuesFrom = before ? await cursorText(db, kind, before) : null;
   } else {
     rows = list(0, PAGE_SIZE + 1);
   }
   const posts = rows.slice(0, PAGE_SIZE);
   const last = posts[posts.length - 1];
-  const cursor = rows.length > PAGE_SIZE && last ? cursorText(db, kind, last) : null;
+  const cursor = rows.length > PAGE_SIZE && last ? await cursorText(db, kind, last) : null;
   return { posts, next: cursor ? withCursor(withOffset(baseUrl, offset + PAGE_SIZE), cursor) : null, continuesFrom };
 }

@@ -10,11 +10,11 @@ import { periodStart } from '@shared/popular.ts';
 import { popularUrl } from '@shared/urls.ts';
 import { badRequest, ok } from './outcome.ts';
 
-export function loadPopular(deps: SiteDeps, search: URLSearchParams) {
+export async function loadPopular(deps: SiteDeps, search: URLSearchParams) {
   const parsed = popularQuerySchema.safeParse(Object.fromEntries(search));
   if (!parsed.success) return badRequest(firstIssueMessage(parsed.error));
   const { date, period, o } = parsed.data;
-  const answer = popularPosts(deps.db, { date, period, offset: o, limit: PAGE_SIZE }, todayUtc());
+  const answer = await popularPosts(deps.db, { date, period, offset: o, limit: PAGE_SIZE }, todayUtc());
   const { info, props } = answer;
   const scale = period === 'recent' ? undefined : period;
   const [previous, next] = scale ? info.navigation_dates[scale] : [undefined, undefined];

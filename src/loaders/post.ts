@@ -75,16 +75,16 @@ function withPosters(deps: SiteDeps, videos: Video[], imageHost: string): (Video
 }
 
 /** The post page (revisionId undefined) or one of its revision pages. */
-function loadView(deps: SiteDeps, params: PostParams, revisionId?: number) {
+async function loadView(deps: SiteDeps, params: PostParams, revisionId?: number) {
   const postId = params.post ?? '';
   const subpath = `/post/${encodeURIComponent(postId)}${revisionId !== undefined ? `/revision/${revisionId}` : ''}`;
-  const resolved = resolveCreator(deps, params.service, params.id, subpath);
+  const resolved = await resolveCreator(deps, params.service, params.id, subpath);
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
   const { imageHost } = deps.config;
   const db = deps.db;
-  if (isPostListed(db, service, creator.id, postId)) return gone(GONE_MESSAGES.post);
-  const page = getPostPage(db, service, creator.id, postId, imageHost);
+  if (await isPostListed(db, service, creator.id, postId)) return gone(GONE_MESSAGES.post);
+  const page = await getPostPage(db, service, creator.id, postId, imageHost);
   if (!page) return notFound;
   let shown: FullPost | PostRevision = page.post;
   let media = { attachments: page.attachments, previews: page.previews, videos: page.videos };
@@ -115,7 +115,7 @@ function loadView(deps: SiteDeps, params: PostParams, revisionId?: number) {
     videos: withPosters(deps, media.videos, imageHost),
     downloads: downloadsOf(media.attachments, imageHost),
     revisions,
-    comments: listComments(db, service, creator.id, postId),
+    comments: await listComments(db, service, creator.id, postId),
     flagged: page.props.flagged,
     description: truncateChars(htmlToText(shown.content), POST_DESCRIPTION_MAX),
     image: firstImage && firstImage.type === 'thumbnail' ? thumbnailUrl(imageHost, firstImage.path) : null,
@@ -123,20 +123,20 @@ function loadView(deps: SiteDeps, params: PostParams, revisionId?: number) {
   });
 }
 
-export function loadPost(deps: SiteDeps, params: PostParams) {
+export async function loadPost(deps: SiteDeps, params: PostParams) {
   if (!params.post?.trim()) return badRequest('Post ID is required.');
-  return loadView(deps, params);
+  return await loadView(deps, params);
 }
 
-export function loadRevision(deps: SiteDeps, params: PostParams & { revision?: string }) {
+export async function loadRevision(deps: SiteDeps, params: PostParams & { revision?: string }) {
   if (!params.post?.trim()) return badRequest('Post ID is required.');
   if (!params.revision?.trim()) return badRequest('Revision ID is required.');
   // Revision ids are positive integers; anything else names no revision.
   if (!/^[1-9]\d{0,14}$/.test(params.revision)) return notFound;
-  return loadView(deps, params, Number(params.revision));
+  return await loadView(deps, params, Number(params.revision));
 }
 
-export type PostView = Extract<ReturnType<typeof loadView>, { kind: 'ok' }>['data'];
+export type PostView = Extract<Awaited<ReturnType<typeof loadView>>, { kind: 'ok' }>['data'];
 
 /** The page part of the document title. */
 export function postPageTitle(view: PostView): string {

@@ -11,25 +11,25 @@ import { badRequest, gone, notFound, redirect, type PageOutcome } from './outcom
 import { isCreatorListed, isPostIdListed } from '@api/data/do-not-post.ts';
 import { GONE_MESSAGES } from '@shared/error-page.ts';
 
-export function loadRandomCreator(deps: SiteDeps): PageOutcome<never> {
-  const creator = randomCreator(deps.db);
+export async function loadRandomCreator(deps: SiteDeps): Promise<PageOutcome<never>> {
+  const creator = await randomCreator(deps.db);
   return creator ? redirect(creatorPageUrl(creator.service, creator.id)) : notFound;
 }
 
-export function loadRandomPost(deps: SiteDeps): PageOutcome<never> {
-  const post = randomPost(deps.db);
+export async function loadRandomPost(deps: SiteDeps): Promise<PageOutcome<never>> {
+  const post = await randomPost(deps.db);
   return post ? redirect(postUrl(post.service, post.user, post.id)) : notFound;
 }
 
 /** /{service}/post/{post}: 303 to the post's full URL (docs/product.md#route-table). */
-export function loadPostLookup(deps: SiteDeps, service: string | undefined, postId: string | undefined): PageOutcome<never> {
+export async function loadPostLookup(deps: SiteDeps, service: string | undefined, postId: string | undefined): Promise<PageOutcome<never>> {
   if (!service) return badRequest('Service name is required.');
   if (!postId) return badRequest('Post ID is required.');
   if (!isPaysite(service)) return notFound;
-  const listed = isPostIdListed(deps.db, service, postId);
+  const listed = await isPostIdListed(deps.db, service, postId);
   if (listed) return gone(listed.post_id === null ? GONE_MESSAGES.creator : GONE_MESSAGES.post);
-  const found = resolvePost(deps.db, service, postId);
+  const found = await resolvePost(deps.db, service, postId);
   // A post of a removed creator (its creator is listed, not its id) is found only while its row stands.
-  if (found && isCreatorListed(deps.db, found.service, found.artist_id)) return gone(GONE_MESSAGES.creator);
+  if (found && await isCreatorListed(deps.db, found.service, found.artist_id)) return gone(GONE_MESSAGES.creator);
   return found ? redirect(postUrl(found.service, found.artist_id, found.post_id), 303) : notFound;
 }

@@ -21,15 +21,15 @@ export function reviewDmsUrl(status: DmReviewStatus): string {
   return status === 'ignored' ? `${ACCOUNT_PAGES.reviewDms}?status=ignored` : ACCOUNT_PAGES.reviewDms;
 }
 
-export function loadReviewDms(deps: SiteDeps, request: Request, search: URLSearchParams): PageOutcome<ReviewDmsPage> {
-  const access = requireAccess(deps, request, 'account');
+export async function loadReviewDms(deps: SiteDeps, request: Request, search: URLSearchParams): Promise<PageOutcome<ReviewDmsPage>> {
+  const access = await requireAccess(deps, request, 'account');
   if (access.kind !== 'ok') return access;
   const parsed = dmReviewStatus.safeParse(search.get('status') ?? undefined);
   if (!parsed.success) return badRequest(firstIssueMessage(parsed.error));
   const status = parsed.data;
   return ok({
     status,
-    dms: listDmsForReview(deps.db, access.data.account.id, status),
+    dms: await listDmsForReview(deps.db, access.data.account.id, status),
     toggle:
       status === 'pending'
         ? { label: 'Ignored DMs', href: reviewDmsUrl('ignored') }

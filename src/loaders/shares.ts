@@ -26,24 +26,24 @@ function excerpt(text: string): string {
 
 const withExcerpts = (shares: Share[]): ShareListItem[] => shares.map((share) => ({ ...share, excerpt: excerpt(share.description) }));
 
-export function loadShares(deps: SiteDeps, search: URLSearchParams) {
+export async function loadShares(deps: SiteDeps, search: URLSearchParams) {
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
   const db = deps.db;
-  const total = countShares(db);
+  const total = await countShares(db);
   if (pastTheEnd(offset.offset, total)) return notFound;
   return ok({
-    shares: withExcerpts(listShares(db, offset.offset, PAGE_SIZE)),
+    shares: withExcerpts(await listShares(db, offset.offset, PAGE_SIZE)),
     pagination: paginate(total, offset.offset),
     baseUrl: '/shares',
   });
 }
 
-export function loadShare(deps: SiteDeps, params: { id?: string }) {
+export async function loadShare(deps: SiteDeps, params: { id?: string }) {
   const raw = params.id?.trim();
   if (!raw) return badRequest('Share ID is required.');
   if (!/^[1-9]\d{0,14}$/.test(raw)) return notFound;
-  const found = getShare(deps.db, Number(raw));
+  const found = await getShare(deps.db, Number(raw));
   if (!found) return notFound;
   const { imageHost } = deps.config;
   const files = found.share_files.map((file) => ({
@@ -54,29 +54,29 @@ export function loadShare(deps: SiteDeps, params: { id?: string }) {
   return ok({ share: found.share, files });
 }
 
-export function loadCreatorShares(deps: SiteDeps, params: { service?: string; id?: string }, search: URLSearchParams) {
-  const resolved = resolveCreator(deps, params.service, params.id, '/shares');
+export async function loadCreatorShares(deps: SiteDeps, params: { service?: string; id?: string }, search: URLSearchParams) {
+  const resolved = await resolveCreator(deps, params.service, params.id, '/shares');
   if (resolved.kind !== 'ok') return resolved;
   const { creator, service } = resolved.data;
   const offset = readOffset(search.get('o'));
   if ('error' in offset) return badRequest(offset.error);
   const db = deps.db;
-  const total = countCreatorShares(db, service, creator.id);
+  const total = await countCreatorShares(db, service, creator.id);
   if (pastTheEnd(offset.offset, total)) return notFound;
   return ok({
     creator,
     service,
-    shares: withExcerpts(listCreatorShares(db, service, creator.id, offset.offset, PAGE_SIZE)),
+    shares: withExcerpts(await listCreatorShares(db, service, creator.id, offset.offset, PAGE_SIZE)),
     pagination: paginate(total, offset.offset),
     baseUrl: creatorTabUrl(service, creator.id, 'shares'),
   });
 }
 
 /** The upload page's query (service, user): the creator to prefill, when it names one that exists. */
-export function loadUploadTarget(deps: SiteDeps, search: URLSearchParams) {
+export async function loadUploadTarget(deps: SiteDeps, search: URLSearchParams) {
   const service = search.get('service')?.trim() ?? '';
   const user = search.get('user')?.trim() ?? '';
-  const creator = isPaysite(service) && user ? findCreator(deps.db, service, user) : undefined;
+  const creator = isPaysite(service) && user ? await findCreator(deps.db, service, user) : undefined;
   return {
     service: isPaysite(service) ? service : '',
     user: creator?.id ?? user,

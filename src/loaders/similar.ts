@@ -7,10 +7,10 @@ import { listSimilarCreators, type SimilarCreator } from '@api/data/similar.ts';
 import { SIMILAR_PAGE_CARDS } from '@shared/constants.ts';
 import type { SiteDeps } from './deps.ts';
 
-export function loadSimilarCreators(
+export async function loadSimilarCreators(
   deps: SiteDeps,
   page: { service: string; creator: { id: string }; pagination: { current_page: number }; filter: { q: string; tags: string[] } },
-): SimilarCreator[] {
+): Promise<SimilarCreator[]> {
   if (page.pagination.current_page !== 1 || page.filter.q || page.filter.tags.length > 0) return [];
-  return listSimilarCreators(deps.db, page.service, page.creator.id, SIMILAR_PAGE_CARDS);
+  return await listSimilarCreators(deps.db, page.service, page.creator.id, SIMILAR_PAGE_CARDS);
 }

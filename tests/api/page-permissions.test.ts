@@ -29,7 +29,7 @@ const cookies = new Map<(typeof roles)[number], string | undefined>();
 beforeAll(async () => {
   site = await createTestSite('page-permissions');
   cookies.set('guest', undefined);
-  for (const role of ['consumer', 'moderator', 'administrator'] as const) cookies.set(role, signIn(site.db, { role }).cookie);
+  for (const role of ['consumer', 'moderator', 'administrator'] as const) cookies.set(role, (await signIn(site.db, { role })).cookie);
   await site.start();
 });
 

@@ -64,24 +64,24 @@ beforeAll(async () => {
   const { db } = temp;
   app = createApp({ db, config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
   cookies.set('guest', undefined);
-  const accounts = (['consumer', 'moderator', 'administrator'] as const).map((role) => {
-    const session = signIn(db, { role });
+  const accounts = (['consumer', 'moderator', 'administrator'] as const).map(async (role) => {
+    const session = await signIn(db, { role });
     cookies.set(role, session.cookie);
     signedIn.set(role, session.account);
     return session.account;
   });
   // Something for every refused call to change: creators 1 and 2 with post 1, the consumer's
   // favourites and notification, a pending link request (id 1).
-  upsertCreator(db, { service: 'patreon', id: '1', name: 'One' });
-  upsertCreator(db, { service: 'patreon', id: '2', name: 'Two' });
-  upsertPost(db, { service: 'patreon', user: '1', id: '1', title: 'Post one' });
-  addFavoriteCreator(db, accounts[0].id, 'patreon', '1');
+  await upsertCreator(db, { service: 'patreon', id: '1', name: 'One' });
+  await upsertCreator(db, { service: 'patreon', id: '2', name: 'Two' });
+  await upsertPost(db, { service: 'patreon', user: '1', id: '1', title: 'Post one' });
+  await addFavoriteCreator(db, accounts[0].id, 'patreon', '1');
   await createNotification(sqliteStore(db), {
     account_id: accounts[0].id,
     type: 1,
     extra_info: { old_role: 'consumer', new_role: 'consumer' },
   });
-  createLinkRequest(db, {
+  await createLinkRequest(db, {
     from_service: 'patreon',
     from_id: '1',
     to_service: 'patreon',
@@ -95,10 +95,10 @@ afterAll(() => temp.cleanup());
 
 describe("another account's resources", () => {
   it("are neither shown nor changed: favourites and notifications stay their owner's", async () => {
-    const owner = signIn(temp.db, { username: 'owner' });
-    const other = signIn(temp.db, { username: 'other' });
-    addFavoriteCreator(temp.db, owner.account.id, 'patreon', '2');
-    addFavoritePost(temp.db, owner.account.id, 'patreon', '1', '1');
+    const owner = await signIn(temp.db, { username: 'owner' });
+    const other = await signIn(temp.db, { username: 'other' });
+    await addFavoriteCreator(temp.db, owner.account.id, 'patreon', '2');
+    await addFavoritePost(temp.db, owner.account.id, 'patreon', '1', '1');
     await createNotification(sqliteStore(temp.db), {
       account_id: owner.account.id,
       type: 1,
@@ -128,7 +128,7 @@ describe('permission matrix', () => {
     for (const role of roles) {
       // A fresh session of the role's account for every call: logout ends the session it is sent with.
       const account = signedIn.get(role);
-      const cookie = account ? signIn(temp.db, { account }).cookie : undefined;
+      const cookie = account ? (await signIn(temp.db, { account })).cookie : undefined;
       const expected = allows(access as Access, accountOf(role));
       const before = expected ? undefined : databaseDigest(temp.db);
       const call = request(app)[method](url);

@@ -44,11 +44,11 @@ describe('bench/importers', () => {
         const id = await submitImport({ db: t.db, config }, body, { account: null, address: '127.0.0.1' });
         const worker = startImportWorker({ db: t.db, config }, { autoStart: false, backoffMs: 100 });
         try {
-          for (let tries = 0; !getImport(t.db, id)?.finished_at && tries < 20; tries++) await worker.runOnce();
+          for (let tries = 0; !(await getImport(t.db, id))?.finished_at && tries < 20; tries++) await worker.runOnce();
         } finally {
           await worker.stop();
         }
-        expect(getImportLogs(t.db, id).at(-1)).toBe('Finished.');
+        expect((await getImportLogs(t.db, id)).at(-1)).toBe('Finished.');
         const posts = t.db.prepare('SELECT file, attachments FROM posts WHERE service = ?').all(site) as {
           file: string;
           attachments: string;

@@ -102,8 +102,8 @@ beforeAll(async () => {
   db = openDatabase(path.join(dir, 'trove.sqlite'));
   migrate(db);
   // A creator last updated years ago, an old post (both answer 304 to a date a year back) and a new post.
-  upsertCreator(db, { service: 'patreon', id: '7', name: 'Painter', updated: Date.UTC(2020, 0, 1) / 1000 });
-  upsertPost(db, {
+  await upsertCreator(db, { service: 'patreon', id: '7', name: 'Painter', updated: Date.UTC(2020, 0, 1) / 1000 });
+  await upsertPost(db, {
     service: 'patreon',
     user: '7',
     id: 'old',
@@ -111,7 +111,7 @@ beforeAll(async () => {
     published: '2020-01-01T00:00:00',
     added: '2020-01-01T00:00:00',
   });
-  upsertPost(db, {
+  await upsertPost(db, {
     service: 'patreon',
     user: '7',
     id: 'new',

@@ -23,13 +23,13 @@ let client: ApiClient;
 
 beforeAll(async () => {
   t = tempDb();
-  registerFile(t.db, { hash: IMAGE, size: 5, ext: 'png', added: '2024-01-02T03:04:05' });
-  registerFile(t.db, { hash: ORPHAN, size: 5, ext: 'txt', added: '2024-01-02T03:04:05' });
-  upsertCreator(t.db, { service: 'fanbox', id: '7', name: 'Seven' });
-  upsertPost(t.db, { service: 'fanbox', user: '7', id: '70', title: 'Has it', file: { name: 'a.png', path: `/1f/1f/${IMAGE}.png` } });
-  upsertCreator(t.db, { service: 'discord', id: '800', name: 'Guild' });
-  upsertDiscordChannel(t.db, { id: '801', server_id: '800', name: 'art' });
-  upsertDiscordMessages(t.db, [
+  await registerFile(t.db, { hash: IMAGE, size: 5, ext: 'png', added: '2024-01-02T03:04:05' });
+  await registerFile(t.db, { hash: ORPHAN, size: 5, ext: 'txt', added: '2024-01-02T03:04:05' });
+  await upsertCreator(t.db, { service: 'fanbox', id: '7', name: 'Seven' });
+  await upsertPost(t.db, { service: 'fanbox', user: '7', id: '70', title: 'Has it', file: { name: 'a.png', path: `/1f/1f/${IMAGE}.png` } });
+  await upsertCreator(t.db, { service: 'discord', id: '800', name: 'Guild' });
+  await upsertDiscordChannel(t.db, { id: '801', server_id: '800', name: 'art' });
+  await upsertDiscordMessages(t.db, [
     {
       id: '8001',
       server_id: '800',

@@ -34,9 +34,9 @@ let base: string;
 
 beforeAll(async () => {
   site = await createTestSite('post-card');
-  upsertCreator(site.db, { service: 'fanbox', id: '7', name: 'Card maker' });
+  await upsertCreator(site.db, { service: 'fanbox', id: '7', name: 'Card maker' });
   for (const [index, post] of POSTS.entries()) {
-    upsertPost(site.db, {
+    await upsertPost(site.db, {
       service: post.service,
       user: post.user,
       id: post.id,

@@ -31,10 +31,10 @@ test.beforeAll(async () => {
   const db = openDatabase(path.join(E2E_DATA_DIR, 'trove.sqlite'));
   try {
     const zip = await storeFile(files, await encryptedZip(FIXTURE_PASSWORD, entries), 'zip');
-    registerFile(db, { hash: zip.sha256, size: zip.size, ext: 'zip' });
+    await registerFile(db, { hash: zip.sha256, size: zip.size, ext: 'zip' });
     zipHash = zip.sha256;
     const sevenZip = await storeFile(files, await headerEncrypted7z(FIXTURE_PASSWORD, entries), '7z');
-    registerFile(db, { hash: sevenZip.sha256, size: sevenZip.size, ext: '7z' });
+    await registerFile(db, { hash: sevenZip.sha256, size: sevenZip.size, ext: '7z' });
     sevenZipHash = sevenZip.sha256;
   } finally {
     db.close();

@@ -26,9 +26,9 @@ async function expectNoOverflow(page: Page) {
 
 test('a role changed in the browser shows up in the audit log, which filters by action', async ({ browser }) => {
   const db = openDatabase(E2E_DB_FILE);
-  const target = (() => {
+  const target = (async () => {
     try {
-      return signIn(db, { username: `audited${Date.now() % 1e9}` });
+      return await signIn(db, { username: `audited${Date.now() % 1e9}` });
     } finally {
       db.close();
     }

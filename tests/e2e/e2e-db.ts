@@ -30,7 +30,7 @@ export async function signInBrowser(context: BrowserContext, options: Parameters
   const db = openDatabase(E2E_DB_FILE);
   let session: TestSession;
   try {
-    session = signIn(db, options);
+    session = await signIn(db, options);
   } finally {
     db.close();
   }

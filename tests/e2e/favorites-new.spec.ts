@@ -41,8 +41,8 @@ async function accountWithFavourite(context: BrowserContext, fav: Creator) {
   const session = await signInBrowser(context);
   const db = openDatabase(E2E_DB_FILE);
   try {
-    addFavoriteCreator(db, session.account.id, fav.service, fav.id);
-    recordNewsVisit(db, session.account.id, '2000-01-01T00:00:00');
+    await addFavoriteCreator(db, session.account.id, fav.service, fav.id);
+    await recordNewsVisit(db, session.account.id, '2000-01-01T00:00:00');
   } finally {
     db.close();
   }

@@ -118,8 +118,8 @@ test('an administrator takes the imported creator down; a later import skips it'
   const other = { service: 'patreon', id: `shares-a-file-${Date.now() % 1e9}`, name: 'Shares a file' };
   const db = openDatabase(E2E_DB_FILE);
   try {
-    upsertCreator(db, other);
-    upsertPost(db, {
+    await upsertCreator(db, other);
+    await upsertPost(db, {
       service: 'patreon',
       user: other.id,
       id: `${other.id}-1`,

@@ -60,15 +60,15 @@ test('the status page moves to Failed when the paysite refuses the key', async (
 });
 
 /** An import the worker leaves alone (due to resume in a year), for the In Progress page. */
-function waitingImport(): string {
+async function waitingImport(): Promise<string> {
   const db = openDatabase(E2E_DB_FILE);
   try {
-    const id = createImport(db, { service: 'patreon', priority: 1, sub_count: 0 });
+    const id = await createImport(db, { service: 'patreon', priority: 1, sub_count: 0 });
     db.prepare('UPDATE imports SET resuming_at = ? WHERE id = ?').run(
       new Date(Date.now() + 365 * 86400_000).toISOString().slice(0, 19),
       id,
     );
-    appendImportLog(db, id, 'Queued: waiting for the importer worker.');
+    await appendImportLog(db, id, 'Queued: waiting for the importer worker.');
     return id;
   } finally {
     db.close();
@@ -105,7 +105,7 @@ test('include DMs is disabled for guests and enabled when signed in', async ({ p
 
 test('the status page polls every IMPORT_POLL_MS and toggles log order and the table', async ({ page }) => {
   await page.clock.install();
-  await page.goto(`/importer/status/${waitingImport()}`);
+  await page.goto(`/importer/status/${await waitingImport()}`);
   await page.waitForLoadState('networkidle');
   await expect(page.locator('[data-field="Status"]')).toHaveText('In Progress');
   const polls: string[] = [];
@@ -142,7 +142,7 @@ test('the status toggles look like the site buttons, with visible keyboard focus
     { width: 390, height: 800 },
   ]) {
     await page.setViewportSize(viewport);
-    await page.goto(`/importer/status/${waitingImport()}`);
+    await page.goto(`/importer/status/${await waitingImport()}`);
     await expect(page.locator('astro-island:has(.import-status)')).not.toHaveAttribute('ssr', /.*/);
     const looks = (name: string) =>
       page.getByRole('button', { name }).evaluate((button) => {

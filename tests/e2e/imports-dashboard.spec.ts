@@ -14,20 +14,20 @@ const NARROW = { width: 390, height: 844 };
 const iso = (ms: number) => new Date(Date.now() + ms).toISOString().slice(0, 19);
 
 /** A waiting import (due to resume in a year) and one that gave up with its sealed key kept. */
-function seedImports(): { waiting: string; gaveUp: string } {
+async function seedImports(): Promise<{ waiting: string; gaveUp: string }> {
   const db = openDatabase(E2E_DB_FILE);
   try {
-    const waiting = createImport(db, { service: 'fantia', work_key: Buffer.from('sealed-waiting') });
+    const waiting = await createImport(db, { service: 'fantia', work_key: Buffer.from('sealed-waiting') });
     db.prepare('UPDATE imports SET resuming_at = ?, retry_count = 2 WHERE id = ?').run(iso(365 * 86400_000), waiting);
-    appendImportLog(db, waiting, 'Fantia error: 503; retrying later.');
-    const gaveUp = createImport(db, { service: 'gumroad', work_key: Buffer.from('sealed-gave-up') });
+    await appendImportLog(db, waiting, 'Fantia error: 503; retrying later.');
+    const gaveUp = await createImport(db, { service: 'gumroad', work_key: Buffer.from('sealed-gave-up') });
     db.prepare('UPDATE imports SET finished_at = ?, gave_up_at = ?, retry_count = 8, first_started_at = ? WHERE id = ?').run(
       iso(-60_000),
       iso(-60_000),
       iso(-3600_000),
       gaveUp,
     );
-    appendImportLog(db, gaveUp, 'Gave up after 8 retries.');
+    await appendImportLog(db, gaveUp, 'Gave up after 8 retries.');
     return { waiting, gaveUp };
   } finally {
     db.close();
@@ -49,7 +49,7 @@ for (const [name, viewport] of [
     const context = await browser.newContext({ viewport });
     const page = await context.newPage();
     await asAdministrator(context);
-    const { waiting, gaveUp } = seedImports();
+    const { waiting, gaveUp } = await seedImports();
 
     // Reached from the administrator's tools.
     await page.goto('/account');
@@ -126,7 +126,7 @@ test('a failed import whose key is gone offers no Retry and says the submitter m
   const db = openDatabase(E2E_DB_FILE);
   let id: string;
   try {
-    id = createImport(db, { service: 'patreon' });
+    id = await createImport(db, { service: 'patreon' });
     db.prepare('UPDATE imports SET finished_at = ?, is_key_invalid = 1, key_failed_at = ? WHERE id = ?').run(iso(0), iso(0), id);
   } finally {
     db.close();

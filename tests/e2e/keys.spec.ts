@@ -21,8 +21,8 @@ async function accountWithKey(context: BrowserContext) {
   const key = `E2eSecret${session.account.id}`.padEnd(43, 'k');
   const db = openDatabase(E2E_DB_FILE);
   try {
-    const importId = createImport(db, { service: 'patreon', account_id: session.account.id });
-    const keyId = saveSubmittedKey(db, readConfig({ DATA_DIR: E2E_DATA_DIR }), {
+    const importId = await createImport(db, { service: 'patreon', account_id: session.account.id });
+    const keyId = await saveSubmittedKey(db, readConfig({ DATA_DIR: E2E_DATA_DIR }), {
       accountId: session.account.id,
       service: 'patreon',
       key,

@@ -119,9 +119,9 @@ test('a consumer requests a link, a moderator approves it and both creators show
 
 test('an administrator makes a consumer a moderator and the account is notified', async ({ browser }) => {
   const db = openDatabase(E2E_DB_FILE);
-  const target = (() => {
+  const target = (async () => {
     try {
-      return signIn(db, { username: `promo${Date.now() % 1e9}` });
+      return await signIn(db, { username: `promo${Date.now() % 1e9}` });
     } finally {
       db.close();
     }
@@ -176,8 +176,8 @@ test('an administrator removes a creator from its linked accounts; others never 
   ];
   const db = openDatabase(E2E_DB_FILE);
   try {
-    for (const creator of pair) upsertCreator(db, creator);
-    linkCreators(db, pair[0], pair[1]);
+    for (const creator of pair) await upsertCreator(db, creator);
+    await linkCreators(db, pair[0], pair[1]);
   } finally {
     db.close();
   }

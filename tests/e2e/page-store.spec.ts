@@ -44,7 +44,7 @@ test('an archive page is answered from the page store and refreshed by scripts/r
   const published = new Date(now + 5 * 365 * 86_400_000).toISOString().slice(0, 19);
   const db = openDatabase(path.join(E2E_DATA_DIR, 'trove.sqlite'));
   try {
-    upsertPost(db, {
+    await upsertPost(db, {
       service,
       user: creator,
       id: `e2e-${now}`,

@@ -17,14 +17,14 @@ const store = new PageStore(path.join(E2E_DATA_DIR, 'pages'));
 const AT_LEAST = 160;
 
 /** The creator with the most posts, topped up to AT_LEAST with old posts so it has several pages. */
-function pagedCreator(): { service: string; user: string; path: string } {
+async function pagedCreator(): Promise<{ service: string; user: string; path: string }> {
   const top = e2eRow<{ service: string; user: string; n: number }>(
     'SELECT service, "user", count(*) AS n FROM posts WHERE service <> \'discord\' GROUP BY service, "user" ORDER BY n DESC LIMIT 1',
   );
   const db = openDatabase(E2E_DB_FILE);
   try {
     for (let n = top.n; n < AT_LEAST; n++) {
-      upsertPost(db, {
+      await upsertPost(db, {
         service: top.service,
         user: top.user,
         id: `e2e-paging-${n}`,
@@ -65,12 +65,12 @@ async function followNext(page: Page, start: string, maxPages: number, between: 
 }
 
 /** Writes a post newer than every other of the creator, as an import does; returns its card link. */
-function importNewest(creator: { service: string; user: string; path: string }, n: number): string {
+async function importNewest(creator: { service: string; user: string; path: string }, n: number): Promise<string> {
   const db = openDatabase(E2E_DB_FILE);
   try {
     const now = Date.now();
     const id = `e2e-paging-new-${now}-${n}`;
-    upsertPost(db, {
+    await upsertPost(db, {
       service: creator.service,
       user: creator.user,
       id,
@@ -91,14 +91,14 @@ for (const [name, viewport] of [
     test.use({ viewport });
 
     test("through a creator's posts while an import adds posts: every post once", async ({ page }) => {
-      const creator = pagedCreator();
+      const creator = await pagedCreator();
       const before = e2eRow<{ n: number }>(
         'SELECT count(*) AS n FROM posts WHERE service = ? AND "user" = ?',
         creator.service,
         creator.user,
       ).n;
       const imported = new Set<string>();
-      const seen = await followNext(page, creator.path, 20, () => void imported.add(importNewest(creator, imported.size)));
+      const seen = await followNext(page, creator.path, 20, async () => void imported.add(await importNewest(creator, imported.size)));
       expect(imported.size).toBeGreaterThan(1);
       const original = seen.filter((href) => !imported.has(href));
       expect(new Set(seen).size).toBe(seen.length);
@@ -118,7 +118,7 @@ test.describe('paging without JavaScript', () => {
   test.use({ javaScriptEnabled: false });
 
   test('the Next links work as plain links', async ({ page }) => {
-    const creator = pagedCreator();
+    const creator = await pagedCreator();
     await page.goto(creator.path);
     const first = await cardIds(page);
     await page.getByRole('navigation', { name: 'Pages', exact: true }).getByRole('link', { name: 'Next page' }).click();

@@ -33,10 +33,10 @@ async function accountWithDms(context: BrowserContext, pending: string[], ignore
   const hashes = new Map<string, string>();
   const db = openDatabase(E2E_DB_FILE);
   try {
-    const add = (text: string, status: 'pending' | 'ignored', n: number) => {
+    const add = async (text: string, status: 'pending' | 'ignored', n: number) => {
       const hash = randomBytes(32).toString('hex');
       hashes.set(text, hash);
-      upsertDm(db, {
+      await upsertDm(db, {
         service: creator.service,
         user: creator.id,
         hash,

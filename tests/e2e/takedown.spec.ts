@@ -36,15 +36,15 @@ test('an administrator takes a creator down; its pages answer 410 until the entr
   const creator = { service: 'patreon', id: `takedown-${suffix}`, name: `Takedown ${suffix}` };
   const db = openDatabase(E2E_DB_FILE);
   try {
-    upsertCreator(db, creator);
-    upsertPost(db, {
+    await upsertCreator(db, creator);
+    await upsertPost(db, {
       service: creator.service,
       user: creator.id,
       id: `${suffix}1`,
       title: 'First to go',
       published: '2024-02-01T00:00:00',
     });
-    upsertPost(db, {
+    await upsertPost(db, {
       service: creator.service,
       user: creator.id,
       id: `${suffix}2`,

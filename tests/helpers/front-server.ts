@@ -57,7 +57,7 @@ export async function createTestSite(prefix: string): Promise<TestSite> {
       server = createFrontServer({
         api: createApp({ db, config }),
         clientDir: path.join(DIST_DIR, 'client'),
-        media: { ...paths, mimeOf: (hash) => getFileByHash(db, hash)?.mime, ...media },
+        media: { ...paths, mimeOf: async (hash) => (await getFileByHash(db, hash))?.mime, ...media },
         store,
         ssr: handler,
         renderer,

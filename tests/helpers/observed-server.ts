@@ -53,7 +53,7 @@ export async function startObserved(
   const server = createFrontServer({
     api: createApp({ db: site.db, config, logger: appLogger(logger), routes: options.routes }),
     clientDir: path.join(DIST_DIR, 'client'),
-    media: { ...site.paths, mimeOf: (hash) => getFileByHash(site.db, hash)?.mime },
+    media: { ...site.paths, mimeOf: async (hash) => (await getFileByHash(site.db, hash))?.mime },
     store: site.store,
     ssr: site.handler,
     renderer: site.renderer,

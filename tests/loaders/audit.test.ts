@@ -16,16 +16,16 @@ const as = (session: TestSession | null) =>
   new Request('http://trove.test/account/administrator/audit', { headers: session ? { cookie: session.cookie } : {} });
 const load = (session: TestSession | null, query = '') => loadAuditLog(deps(), as(session), new URLSearchParams(query));
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
-  admin = signIn(t.db, { username: 'pageadmin', role: 'administrator' });
-  recordAudit(t.db, {
+  admin = await signIn(t.db, { username: 'pageadmin', role: 'administrator' });
+  await recordAudit(t.db, {
     actor: null,
     action: 'auto_import_round',
     target: 'round 2',
     details: { finished: true, queued: 3, skipped: 1, failed: 0 },
   });
-  recordAudit(t.db, {
+  await recordAudit(t.db, {
     actor: admin.account,
     action: 'role_change',
     target: 'account 9 (x)',
@@ -35,27 +35,27 @@ beforeAll(() => {
 afterAll(() => t.cleanup());
 
 describe('loadAuditLog', () => {
-  it('refuses guests, consumers and moderators', () => {
-    expect(load(null)).toMatchObject({ kind: 'denied', status: 401 });
-    expect(load(signIn(t.db, { role: 'moderator' }))).toMatchObject({ kind: 'denied', status: 403 });
+  it('refuses guests, consumers and moderators', async () => {
+    expect(await load(null)).toMatchObject({ kind: 'denied', status: 401 });
+    expect(await load(await signIn(t.db, { role: 'moderator' }))).toMatchObject({ kind: 'denied', status: 403 });
   });
 
-  it('answers the lines newest first, in words, with the filters', () => {
-    const outcome = load(admin);
+  it('answers the lines newest first, in words, with the filters', async () => {
+    const outcome = await load(admin);
     if (outcome.kind !== 'ok') throw new Error(outcome.kind);
     expect(outcome.data.entries.map((e) => [e.who, e.words, e.summary])).toEqual([
       ['pageadmin', 'Role changed', 'consumer → moderator'],
       ['system', 'Auto-import round', 'Finished: 3 queued, 1 skipped, 0 failed'],
     ]);
     expect(outcome.data.actors).toEqual([{ id: admin.account.id, username: 'pageadmin' }]);
-    const filtered = load(admin, `actor=${admin.account.id}&action=auto_import_round`);
+    const filtered = await load(admin, `actor=${admin.account.id}&action=auto_import_round`);
     expect(filtered.kind === 'ok' && filtered.data.entries).toEqual([]);
     expect(filtered.kind === 'ok' && filtered.data.filter).toEqual({ actor: admin.account.id, action: 'auto_import_round' });
   });
 
-  it('answers 400 for an unknown action and 404 past the last page', () => {
-    expect(load(admin, 'action=erase')).toMatchObject({ kind: 'bad-request', message: expect.stringMatching(/^Unknown action "erase"\./) });
-    expect(load(admin, 'o=50')).toEqual({ kind: 'not-found' });
+  it('answers 400 for an unknown action and 404 past the last page', async () => {
+    expect(await load(admin, 'action=erase')).toMatchObject({ kind: 'bad-request', message: expect.stringMatching(/^Unknown action "erase"\./) });
+    expect(await load(admin, 'o=50')).toEqual({ kind: 'not-found' });
   });
 });
 

@@ -23,34 +23,34 @@ const as = (session: TestSession | null) =>
 const load = (session: TestSession | null, query = '', now?: Date) =>
   loadFavoritesNews(deps(), as(session), new URLSearchParams(query), now);
 const daysAgo = (days: number) => nowIso(new Date(Date.now() - days * 86_400_000));
-const newCount = (session: TestSession) => countNewPosts(t.db, session.account.id, newsBaseline(t.db, session.account.id));
+const newCount = async (session: TestSession) => countNewPosts(t.db, session.account.id, await newsBaseline(t.db, session.account.id));
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
-  ann = signIn(t.db, { username: 'ann' });
-  upsertCreator(t.db, { service: 'patreon', id: '1', name: 'One' });
-  addFavoriteCreator(t.db, ann.account.id, 'patreon', '1');
-  for (let n = 0; n < 52; n += 1) upsertPost(t.db, { service: 'patreon', user: '1', id: `p${n}`, added: daysAgo(3 - n / 100) });
+  ann = await signIn(t.db, { username: 'ann' });
+  await upsertCreator(t.db, { service: 'patreon', id: '1', name: 'One' });
+  await addFavoriteCreator(t.db, ann.account.id, 'patreon', '1');
+  for (let n = 0; n < 52; n += 1) await upsertPost(t.db, { service: 'patreon', user: '1', id: `p${n}`, added: daysAgo(3 - n / 100) });
 });
 afterAll(() => t.cleanup());
 
 describe('loadFavoritesNews', () => {
-  it('refuses guests and records no visit for them or for a bad since', () => {
-    expect(load(null)).toMatchObject({ kind: 'denied', status: 401 });
-    expect(load(ann, 'since=2026-13-01')).toMatchObject({
+  it('refuses guests and records no visit for them or for a bad since', async () => {
+    expect(await load(null)).toMatchObject({ kind: 'denied', status: 401 });
+    expect(await load(ann, 'since=2026-13-01')).toMatchObject({
       kind: 'bad-request',
       message: 'Invalid since: 2026-13-01 is not a date of the calendar.',
     });
-    expect(load(ann, 'since=31.01.2026')).toMatchObject({ kind: 'bad-request', message: 'Invalid since: expected a date as YYYY-MM-DD.' });
-    expect(lastNewsVisit(t.db, ann.account.id)).toBeNull();
+    expect(await load(ann, 'since=31.01.2026')).toMatchObject({ kind: 'bad-request', message: 'Invalid since: expected a date as YYYY-MM-DD.' });
+    expect(await lastNewsVisit(t.db, ann.account.id)).toBeNull();
   });
 
-  it('shows the posts since the last visit, records this visit, and the count goes to 0', () => {
+  it('shows the posts since the last visit, records this visit, and the count goes to 0', async () => {
     const previous = daysAgo(4);
-    recordNewsVisit(t.db, ann.account.id, previous);
-    expect(newCount(ann)).toBe(52);
+    await recordNewsVisit(t.db, ann.account.id, previous);
+    expect(await newCount(ann)).toBe(52);
     const now = new Date();
-    const page = load(ann, '', now);
+    const page = await load(ann, '', now);
     expect(page.kind).toBe('ok');
     if (page.kind !== 'ok') return;
     expect(page.data.since).toBe(previous);
@@ -59,17 +59,17 @@ describe('loadFavoritesNews', () => {
     expect(page.data.pagination.total_count).toBe(52);
     // The next page keeps this page's since, not the visit just recorded.
     expect(page.data.baseUrl).toBe(`/account/favorites/new?since=${encodeURIComponent(page.data.since)}`);
-    expect(lastNewsVisit(t.db, ann.account.id)).toBe(nowIso(now));
-    expect(newCount(ann)).toBe(0);
+    expect(await lastNewsVisit(t.db, ann.account.id)).toBe(nowIso(now));
+    expect(await newCount(ann)).toBe(0);
     // Opening it again right away: nothing new since the visit just made.
-    const again = load(ann);
+    const again = await load(ann);
     expect(again.kind === 'ok' && again.data.posts).toEqual([]);
   });
 
-  it('pages with the since of the first page', () => {
-    const first = load(ann, 'since=2020-01-01');
+  it('pages with the since of the first page', async () => {
+    const first = await load(ann, 'since=2020-01-01');
     expect(first.kind === 'ok' && first.data.baseUrl).toBe('/account/favorites/new?since=2020-01-01T00%3A00%3A00');
-    const second = load(ann, 'since=2020-01-01T00:00:00&o=50');
+    const second = await load(ann, 'since=2020-01-01T00:00:00&o=50');
     expect(second.kind === 'ok' && second.data.posts.map((p) => p.id)).toEqual(['p1', 'p0']);
     expect(second.kind === 'ok' && second.data.sinceLastVisit).toBe(false);
   });

@@ -19,7 +19,7 @@ async function write(): Promise<void> {
     stopped = true;
   });
   for (let n = 1; !stopped; n += 1) {
-    upsertPost(db, {
+    await upsertPost(db, {
       service: 'fanbox',
       user: 'writer',
       id: `live-${n}`,

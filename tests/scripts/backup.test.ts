@@ -45,23 +45,23 @@ function runSync(script: string, args: string[], dataDir: string): { status: num
 }
 
 /** Writes a file into the content-addressed store with its record. */
-function storeFile(dataDir: string, bytes: Buffer, ext: string, db: ReturnType<typeof openDatabase>) {
+async function storeFile(dataDir: string, bytes: Buffer, ext: string, db: ReturnType<typeof openDatabase>) {
   const hash = crypto.createHash('sha256').update(bytes).digest('hex');
   const publicPath = filePath(hash, ext);
   const location = path.join(dataPaths(dataDir).files, publicPath);
   fs.mkdirSync(path.dirname(location), { recursive: true });
   fs.writeFileSync(location, bytes);
-  registerFile(db, { hash, size: bytes.length, ext });
+  await registerFile(db, { hash, size: bytes.length, ext });
   storedFiles.push({ path: publicPath, size: bytes.length });
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   const db = openDatabase(dataPaths(source).database);
   migrate(db);
-  upsertCreator(db, { service: 'fanbox', id: 'writer', name: 'Writer', indexed: 1_700_000_000, updated: 1_700_000_000 });
-  db.transaction(() => {
+  await upsertCreator(db, { service: 'fanbox', id: 'writer', name: 'Writer', indexed: 1_700_000_000, updated: 1_700_000_000 });
+  db.transaction(async () => {
     for (let n = 0; n < 1500; n += 1)
-      upsertPost(db, {
+      await upsertPost(db, {
         service: 'fanbox',
         user: 'writer',
         id: `old-${n}`,
@@ -69,9 +69,9 @@ beforeAll(() => {
         content: `<p>${'old words '.repeat(80)}</p>`,
       });
   })();
-  for (let n = 0; n < 3; n += 1) storeFile(source, crypto.randomBytes(1000 + n), '.png', db);
+  for (let n = 0; n < 3; n += 1) await storeFile(source, crypto.randomBytes(1000 + n), '.png', db);
   // A record whose file never reached the disk: reported by the backup, not fatal.
-  registerFile(db, { hash: 'f'.repeat(64), size: 10, ext: '.jpg' });
+  await registerFile(db, { hash: 'f'.repeat(64), size: 10, ext: '.jpg' });
   db.close();
   const paths = dataPaths(source);
   fs.mkdirSync(paths.secrets, { recursive: true, mode: 0o700 });

@@ -17,15 +17,15 @@ let keyId: number;
 let privatePem: string;
 let otherPem: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   const db = openDatabase(dataPaths(dir).database);
   migrate(db);
-  const account = createAccount(db, { username: 'keyowner', password_hash: 'x', role: 'consumer' });
-  keyId = saveSubmittedKey(db, readConfig({ DATA_DIR: dir }), {
+  const account = await createAccount(db, { username: 'keyowner', password_hash: 'x', role: 'consumer' });
+  keyId = await saveSubmittedKey(db, readConfig({ DATA_DIR: dir }), {
     accountId: account.id,
     service: 'patreon',
     key: KEY,
-    importId: createImport(db, { service: 'patreon', account_id: account.id }),
+    importId: await createImport(db, { service: 'patreon', account_id: account.id }),
   });
   db.close();
   privatePem = path.join(dataPaths(dir).operatorKeys, 'private.pem');

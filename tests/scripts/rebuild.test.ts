@@ -47,8 +47,8 @@ function changedBetween(before: Map<string, string>, after: Map<string, string>)
 
 const hour = (n: number) => new Date(Date.UTC(2024, 0, 1) + n * 3_600_000).toISOString().slice(0, 19);
 
-function addPost(creator: string, n: number, tags: string[] = ['sketch']) {
-  upsertPost(db, {
+async function addPost(creator: string, n: number, tags: string[] = ['sketch']) {
+  await upsertPost(db, {
     service: 'fanbox',
     user: creator,
     id: `${creator}-${n}`,
@@ -59,13 +59,13 @@ function addPost(creator: string, n: number, tags: string[] = ['sketch']) {
   });
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-rebuild-'));
   db = openDatabase(path.join(dataDir, 'trove.sqlite'));
   migrate(db);
   for (const creator of ['alpha', 'beta']) {
-    upsertCreator(db, { service: 'fanbox', id: creator, name: `Creator ${creator}`, indexed: 1_700_000_000, updated: 1_700_000_000 });
-    for (let n = 0; n < 60; n += 1) addPost(creator, n);
+    await upsertCreator(db, { service: 'fanbox', id: creator, name: `Creator ${creator}`, indexed: 1_700_000_000, updated: 1_700_000_000 });
+    for (let n = 0; n < 60; n += 1) await addPost(creator, n);
   }
 }, 300_000);
 
@@ -75,7 +75,7 @@ afterAll(() => {
 });
 
 describe('scripts/rebuild', () => {
-  it('renders every archive page with --all and lists affected URLs with --dry-run', () => {
+  it('renders every archive page with --all and lists affected URLs with --dry-run', async () => {
     const output = rebuild('--all');
     expect(output).toMatch(/Rebuilt \d+ pages/);
     const pages = snapshot();
@@ -86,20 +86,20 @@ describe('scripts/rebuild', () => {
     expect(pages.has('fanbox/user/alpha/post/alpha-59/index.html')).toBe(true);
     expect(pages.has('fanbox/user/alpha/index.o50.html')).toBe(true);
 
-    addPost('alpha', 100);
+    await addPost('alpha', 100);
     const dry = rebuild('--dry-run');
     expect(dry).toContain('/fanbox/user/alpha/post/alpha-100');
     expect(dry).not.toContain('/fanbox/user/beta');
     expect(snapshot()).toEqual(pages);
   });
 
-  it('changes exactly the affected pages after an import and keeps the bytes of the others', () => {
+  it('changes exactly the affected pages after an import and keeps the bytes of the others', async () => {
     rebuild();
     const before = snapshot();
     const mtimeOfUntouched = fs.statSync(path.join(dataDir, 'pages/fanbox/user/beta/post/beta-10/index.html')).mtimeMs;
 
-    addPost('alpha', 101, ['sketch', 'colour']);
-    addPost('alpha', 102);
+    await addPost('alpha', 101, ['sketch', 'colour']);
+    await addPost('alpha', 102);
     rebuild();
     const after = snapshot();
 
@@ -122,10 +122,10 @@ describe('scripts/rebuild', () => {
     expect(page).toContain('Post 101 of alpha');
   });
 
-  it('removes the pages of a deleted post and refreshes its neighbours', () => {
+  it('removes the pages of a deleted post and refreshes its neighbours', async () => {
     rebuild();
     const before = snapshot();
-    deletePost(db, 'fanbox', 'beta', 'beta-30');
+    await deletePost(db, 'fanbox', 'beta', 'beta-30');
     rebuild();
     const changed = changedBetween(before, snapshot());
     expect(changed).toContain('fanbox/user/beta/post/beta-30/index.html');

@@ -79,7 +79,7 @@ describe('seedDemoArchive', () => {
   it('creates the demo accounts of each role with their documented passwords', async () => {
     expect(a.result.credentials).toEqual(DEMO_ACCOUNTS.map(({ role, username, password }) => ({ role, username, password })));
     for (const account of DEMO_ACCOUNTS) {
-      const stored = getAccountByUsername(a.db, account.username)!;
+      const stored = (await getAccountByUsername(a.db, account.username))!;
       expect(stored.role).toBe(account.role);
       expect(stored.password_hash).toMatch(/^\$argon2id\$/);
       expect(await verify(stored.password_hash, account.password)).toBe(true);
@@ -127,7 +127,7 @@ describe('seedDemoArchive', () => {
     }
   });
 
-  it('seeds the archive features the pages need', () => {
+  it('seeds the archive features the pages need', async () => {
     const count = (sql: string) => (a.db.prepare(sql).get() as { n: number }).n;
     expect(count('SELECT count(*) AS n FROM post_revisions')).toBeGreaterThan(0);
     expect(count('SELECT count(*) AS n FROM comment_revisions')).toBeGreaterThan(0);
@@ -149,8 +149,8 @@ describe('seedDemoArchive', () => {
       file_hash: string;
     }[];
     expect(archives).toHaveLength(2);
-    expect(getArchiveFile(a.db, archives[0].file_hash)?.password).toBe('trove-demo');
-    expect(getArchiveFile(a.db, archives[1].file_hash)?.password).toBe('');
+    expect((await getArchiveFile(a.db, archives[0].file_hash))?.password).toBe('trove-demo');
+    expect((await getArchiveFile(a.db, archives[1].file_hash))?.password).toBe('');
     // Seeding records changes like any other write.
     expect(count("SELECT count(*) AS n FROM changes WHERE kind = 'post' AND action = 'upsert'")).toBeGreaterThanOrEqual(OPTIONS.posts);
   });

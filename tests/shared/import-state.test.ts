@@ -36,10 +36,10 @@ describe('importState', () => {
     for (const [state, fields] of CASES) expect(importState({ ...base, ...fields }, NOW)).toBe(state);
   });
 
-  it('agrees with the SQL filter of the administrators list', () => {
-    CASES.forEach(([, fields], index) => {
+  it('agrees with the SQL filter of the administrators list', async () => {
+    CASES.forEach(async ([, fields], index) => {
       const id = `case-${index}`;
-      createImport(t.db, { id, service: 'patreon' });
+      await createImport(t.db, { id, service: 'patreon' });
       const f = { ...base, lease_owner: null, lease_expires_at: null, ...fields };
       t.db
         .prepare(
@@ -48,7 +48,7 @@ describe('importState', () => {
         )
         .run(f.finished_at, f.is_key_invalid ? 1 : 0, f.gave_up_at, f.cancelled_at, f.resuming_at, f.lease_owner, f.lease_expires_at, id);
     });
-    const both = importStatesBothWays(t.db, NOW);
+    const both = await importStatesBothWays(t.db, NOW);
     expect(both.map((b) => b.ts)).toEqual(CASES.map(([state]) => state));
     for (const b of both) expect(b.sql).toBe(b.ts);
   });

@@ -10,8 +10,8 @@ import { loadFavoritesFeed } from '@site/loaders/favorites-news.ts';
 
 export const prerender = false;
 
-export const GET: APIRoute = (context) => {
-  const answer = loadFavoritesFeed(
+export const GET: APIRoute = async (context) => {
+  const answer = await loadFavoritesFeed(
     siteDeps(context),
     context.request,
     context.params.format ?? '',

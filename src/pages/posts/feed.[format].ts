@@ -5,4 +5,4 @@ import { feedResponse, loadRecentPostsFeed } from '@site/loaders/feeds.ts';
 
 export const prerender = false;
 
-export const GET: APIRoute = (context) => feedResponse(loadRecentPostsFeed(siteDeps(context), context.params));
+export const GET: APIRoute = async (context) => feedResponse(await loadRecentPostsFeed(siteDeps(context), context.params));

@@ -9,9 +9,9 @@ import { listFavoriteCreators } from '@api/data/favorites.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 let t: TempDb;
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
-  upsertCreator(t.db, { service: 'patreon', id: '1', name: 'One' });
+  await upsertCreator(t.db, { service: 'patreon', id: '1', name: 'One' });
 });
 afterAll(() => t.cleanup());
 
@@ -23,7 +23,7 @@ describe('credentials', () => {
     ];
     const created = await registerAccount(t.db, '192.0.2.10', { username: 'carol', password: 'password-one', favorites_json: favorites });
     expect(created).toMatchObject({ username: 'carol', role: 'consumer' });
-    expect(listFavoriteCreators(t.db, created.id).map((creator) => creator.id)).toEqual(['1']);
+    expect((await listFavoriteCreators(t.db, created.id)).map((creator) => creator.id)).toEqual(['1']);
     await expect(
       registerAccount(t.db, '192.0.2.10', { username: 'carol', password: 'password-two', favorites_json: [] }),
     ).rejects.toMatchObject({ status: 409, message: ACCOUNT_MESSAGES.taken });

@@ -11,23 +11,23 @@ let t: TempDb;
 const ada = { id: 1, username: 'ada' };
 const bob = { id: 2, username: 'bob' };
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   for (let i = 0; i < 60; i += 1) {
-    recordAudit(t.db, {
+    await recordAudit(t.db, {
       actor: i % 2 ? bob : ada,
       action: i % 3 ? 'link_approve' : 'role_change',
       target: `line ${i}`,
       at: '2030-01-01T00:00:00',
     });
   }
-  recordAudit(t.db, { actor: null, action: 'auto_import_round', target: 'round 1', details: { started: true, scheduled: true } });
+  await recordAudit(t.db, { actor: null, action: 'auto_import_round', target: 'round 1', details: { started: true, scheduled: true } });
 });
 afterAll(() => t.cleanup());
 
 describe('audit log', () => {
-  it('keeps what was recorded, details as an object', () => {
-    const [last] = listAudit(t.db, {}, { offset: 0, limit: 1 });
+  it('keeps what was recorded, details as an object', async () => {
+    const [last] = await listAudit(t.db, {}, { offset: 0, limit: 1 });
     expect(last).toMatchObject({
       actor_id: null,
       actor_name: null,
@@ -51,20 +51,20 @@ describe('audit log', () => {
     expect(t.db.prepare('SELECT * FROM audit_log ORDER BY id').all()).toEqual(before);
   });
 
-  it('filters by actor and by action, and counts what it filters', () => {
-    expect(countAudit(t.db, {})).toBe(61);
-    expect(countAudit(t.db, { actorId: bob.id })).toBe(30);
-    expect(countAudit(t.db, { action: 'role_change' })).toBe(20);
-    expect(countAudit(t.db, { actorId: ada.id, action: 'role_change' })).toBe(10);
-    const rows = listAudit(t.db, { actorId: ada.id, action: 'role_change' }, { offset: 0, limit: 50 });
+  it('filters by actor and by action, and counts what it filters', async () => {
+    expect(await countAudit(t.db, {})).toBe(61);
+    expect(await countAudit(t.db, { actorId: bob.id })).toBe(30);
+    expect(await countAudit(t.db, { action: 'role_change' })).toBe(20);
+    expect(await countAudit(t.db, { actorId: ada.id, action: 'role_change' })).toBe(10);
+    const rows = await listAudit(t.db, { actorId: ada.id, action: 'role_change' }, { offset: 0, limit: 50 });
     expect(rows).toHaveLength(10);
     expect(rows.every((row) => row.actor_name === 'ada' && row.action === 'role_change')).toBe(true);
-    expect(listAuditActors(t.db)).toEqual([ada, bob]);
+    expect(await listAuditActors(t.db)).toEqual([ada, bob]);
   });
 
-  it('pages newest first without gaps or repeats', () => {
-    const first = listAudit(t.db, {}, { offset: 0, limit: 50 });
-    const second = listAudit(t.db, {}, { offset: 50, limit: 50 });
+  it('pages newest first without gaps or repeats', async () => {
+    const first = await listAudit(t.db, {}, { offset: 0, limit: 50 });
+    const second = await listAudit(t.db, {}, { offset: 50, limit: 50 });
     expect(first).toHaveLength(50);
     expect(second).toHaveLength(11);
     const ids = [...first, ...second].map((row) => row.id);

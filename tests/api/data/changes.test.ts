@@ -29,9 +29,9 @@ describe('change log', () => {
   afterEach(() => t.cleanup());
 
   /** The changes recorded since the previous call, without ids and times. */
-  function since(): Brief[] {
-    const rows = readChangesSince(t.db, mark);
-    mark = lastChangeId(t.db);
+  async function since(): Promise<Brief[]> {
+    const rows = await readChangesSince(t.db, mark);
+    mark = await lastChangeId(t.db);
     return rows.map(({ kind, action, service, creator_id, post_id, ref }) => {
       const brief: Brief = { kind, action };
       if (service !== null) brief.service = service;
@@ -42,151 +42,151 @@ describe('change log', () => {
     });
   }
 
-  it('reads the log in order, by batches, and keeps process state in kv', () => {
-    expect(lastChangeId(t.db)).toBe(0);
-    const a = recordChange(t.db, { kind: 'creator', action: 'upsert', service: 'fanbox', creator_id: '1' });
-    const b = recordChange(t.db, { kind: 'file', action: 'upsert', ref: 'abc' });
+  it('reads the log in order, by batches, and keeps process state in kv', async () => {
+    expect(await lastChangeId(t.db)).toBe(0);
+    const a = await recordChange(t.db, { kind: 'creator', action: 'upsert', service: 'fanbox', creator_id: '1' });
+    const b = await recordChange(t.db, { kind: 'file', action: 'upsert', ref: 'abc' });
     expect(b).toBeGreaterThan(a);
-    expect(lastChangeId(t.db)).toBe(b);
-    expect(readChangesSince(t.db, 0).map((c) => c.id)).toEqual([a, b]);
-    expect(readChangesSince(t.db, a).map((c) => c.id)).toEqual([b]);
-    expect(readChangesSince(t.db, 0, 1).map((c) => c.id)).toEqual([a]);
-    expect(readChangesSince(t.db, 0)[0].at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
+    expect(await lastChangeId(t.db)).toBe(b);
+    expect((await readChangesSince(t.db, 0)).map((c) => c.id)).toEqual([a, b]);
+    expect((await readChangesSince(t.db, a)).map((c) => c.id)).toEqual([b]);
+    expect((await readChangesSince(t.db, 0, 1)).map((c) => c.id)).toEqual([a]);
+    expect((await readChangesSince(t.db, 0))[0].at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
     expect([...iterateChangesSince(t.db, 0, 1)].map((c) => c.id)).toEqual([a, b]);
-    expect(getKv(t.db, 'rebuild:last')).toBeUndefined();
-    setKv(t.db, 'rebuild:last', String(b));
-    setKv(t.db, 'rebuild:last', String(a));
-    expect(getKv(t.db, 'rebuild:last')).toBe(String(a));
+    expect(await getKv(t.db, 'rebuild:last')).toBeUndefined();
+    await setKv(t.db, 'rebuild:last', String(b));
+    await setKv(t.db, 'rebuild:last', String(a));
+    expect(await getKv(t.db, 'rebuild:last')).toBe(String(a));
   });
 
-  it('records creator writes, and nothing for an identical write', () => {
-    upsertCreator(t.db, { service: 'fanbox', id: '1', name: 'Kuro', indexed: 100, updated: 100 });
-    expect(since()).toEqual([{ kind: 'creator', action: 'upsert', service: 'fanbox', creator_id: '1' }]);
-    upsertCreator(t.db, { service: 'fanbox', id: '1', name: 'Kuro', indexed: 100, updated: 100 });
-    expect(since()).toEqual([]);
-    touchCreatorUpdated(t.db, 'fanbox', '1', 50);
-    expect(since()).toEqual([]);
-    touchCreatorUpdated(t.db, 'fanbox', '1', 200);
-    expect(since()).toEqual([{ kind: 'creator', action: 'upsert', service: 'fanbox', creator_id: '1' }]);
+  it('records creator writes, and nothing for an identical write', async () => {
+    await upsertCreator(t.db, { service: 'fanbox', id: '1', name: 'Kuro', indexed: 100, updated: 100 });
+    expect(await since()).toEqual([{ kind: 'creator', action: 'upsert', service: 'fanbox', creator_id: '1' }]);
+    await upsertCreator(t.db, { service: 'fanbox', id: '1', name: 'Kuro', indexed: 100, updated: 100 });
+    expect(await since()).toEqual([]);
+    await touchCreatorUpdated(t.db, 'fanbox', '1', 50);
+    expect(await since()).toEqual([]);
+    await touchCreatorUpdated(t.db, 'fanbox', '1', 200);
+    expect(await since()).toEqual([{ kind: 'creator', action: 'upsert', service: 'fanbox', creator_id: '1' }]);
   });
 
-  it('records post writes, deletions and the neighbours a deletion or a move affects', () => {
-    upsertCreator(t.db, { service: 'fanbox', id: '1', name: 'Kuro' });
-    since();
+  it('records post writes, deletions and the neighbours a deletion or a move affects', async () => {
+    await upsertCreator(t.db, { service: 'fanbox', id: '1', name: 'Kuro' });
+    await since();
     for (const [id, day] of [
       ['a', 1],
       ['b', 2],
       ['c', 3],
     ] as const) {
-      upsertPost(t.db, { service: 'fanbox', user: '1', id, title: id, published: `2024-01-0${day}T00:00:00` });
+      await upsertPost(t.db, { service: 'fanbox', user: '1', id, title: id, published: `2024-01-0${day}T00:00:00` });
     }
-    expect(since()).toEqual(
+    expect(await since()).toEqual(
       ['a', 'b', 'c'].map((id) => ({ kind: 'post', action: 'upsert', service: 'fanbox', creator_id: '1', post_id: id })),
     );
 
-    upsertPost(t.db, { service: 'fanbox', user: '1', id: 'b', title: 'b', published: '2024-01-02T00:00:00' });
-    expect(since()).toEqual([]);
+    await upsertPost(t.db, { service: 'fanbox', user: '1', id: 'b', title: 'b', published: '2024-01-02T00:00:00' });
+    expect(await since()).toEqual([]);
 
     // Moving b to the newest position: its old neighbours (c newer, a older) must re-render.
-    upsertPost(t.db, { service: 'fanbox', user: '1', id: 'b', title: 'b', published: '2024-01-09T00:00:00' });
-    expect(since()).toEqual([
+    await upsertPost(t.db, { service: 'fanbox', user: '1', id: 'b', title: 'b', published: '2024-01-09T00:00:00' });
+    expect(await since()).toEqual([
       { kind: 'post', action: 'upsert', service: 'fanbox', creator_id: '1', post_id: 'c', ref: 'neighbour' },
       { kind: 'post', action: 'upsert', service: 'fanbox', creator_id: '1', post_id: 'a', ref: 'neighbour' },
       { kind: 'post', action: 'upsert', service: 'fanbox', creator_id: '1', post_id: 'b' },
     ]);
 
     // Order is now b, c, a. Deleting c affects b and a.
-    expect(deletePost(t.db, 'fanbox', '1', 'c')).toBe(true);
-    expect(since()).toEqual([
+    expect(await deletePost(t.db, 'fanbox', '1', 'c')).toBe(true);
+    expect(await since()).toEqual([
       { kind: 'post', action: 'delete', service: 'fanbox', creator_id: '1', post_id: 'c' },
       { kind: 'post', action: 'upsert', service: 'fanbox', creator_id: '1', post_id: 'b', ref: 'neighbour' },
       { kind: 'post', action: 'upsert', service: 'fanbox', creator_id: '1', post_id: 'a', ref: 'neighbour' },
     ]);
-    expect(deletePost(t.db, 'fanbox', '1', 'c')).toBe(false);
-    expect(since()).toEqual([]);
+    expect(await deletePost(t.db, 'fanbox', '1', 'c')).toBe(false);
+    expect(await since()).toEqual([]);
 
-    upsertComment(t.db, { service: 'fanbox', user: '1', post_id: 'a', id: 'x', commenter: '9', content: 'hi' });
-    expect(since()).toEqual([{ kind: 'comment', action: 'upsert', service: 'fanbox', creator_id: '1', post_id: 'a' }]);
+    await upsertComment(t.db, { service: 'fanbox', user: '1', post_id: 'a', id: 'x', commenter: '9', content: 'hi' });
+    expect(await since()).toEqual([{ kind: 'comment', action: 'upsert', service: 'fanbox', creator_id: '1', post_id: 'a' }]);
   });
 
-  it('rolls the change back with the write when the transaction fails', () => {
-    upsertCreator(t.db, { service: 'fanbox', id: '1', name: 'Kuro' });
-    since();
+  it('rolls the change back with the write when the transaction fails', async () => {
+    await upsertCreator(t.db, { service: 'fanbox', id: '1', name: 'Kuro' });
+    await since();
     expect(() =>
-      inTransaction(t.db, () => {
-        upsertPost(t.db, { service: 'fanbox', user: '1', id: 'p', title: 'p' });
+      inTransaction(t.db, async () => {
+        await upsertPost(t.db, { service: 'fanbox', user: '1', id: 'p', title: 'p' });
         throw new Error('boom');
       }),
     ).toThrow('boom');
-    expect(since()).toEqual([]);
+    expect(await since()).toEqual([]);
     expect(t.db.prepare('SELECT count(*) AS n FROM posts').get()).toEqual({ n: 0 });
   });
 
-  it('records DMs only when they are or become public', () => {
-    upsertCreator(t.db, { service: 'patreon', id: '2', name: 'Luna' });
-    const account = createAccount(t.db, { username: 'consumer', password_hash: 'x' });
-    since();
-    upsertDm(t.db, { service: 'patreon', user: '2', hash: 'h1', content: 'hello', status: 'pending', account_id: account.id });
-    upsertDm(t.db, { service: 'patreon', user: '2', hash: 'h2', content: 'hi', status: 'pending', account_id: account.id });
-    expect(since()).toEqual([]);
-    expect(reviewDms(t.db, account.id, ['h1'], { ignoreRest: true })).toEqual({ approved: 1, ignored: 1, deleted: 0 });
-    expect(since()).toEqual([{ kind: 'dm', action: 'upsert', service: 'patreon', creator_id: '2', ref: 'h1' }]);
-    upsertDm(t.db, { service: 'patreon', user: '2', hash: 'h3', content: 'public', status: 'approved' });
-    expect(since()).toEqual([{ kind: 'dm', action: 'upsert', service: 'patreon', creator_id: '2', ref: 'h3' }]);
+  it('records DMs only when they are or become public', async () => {
+    await upsertCreator(t.db, { service: 'patreon', id: '2', name: 'Luna' });
+    const account = await createAccount(t.db, { username: 'consumer', password_hash: 'x' });
+    await since();
+    await upsertDm(t.db, { service: 'patreon', user: '2', hash: 'h1', content: 'hello', status: 'pending', account_id: account.id });
+    await upsertDm(t.db, { service: 'patreon', user: '2', hash: 'h2', content: 'hi', status: 'pending', account_id: account.id });
+    expect(await since()).toEqual([]);
+    expect(await reviewDms(t.db, account.id, ['h1'], { ignoreRest: true })).toEqual({ approved: 1, ignored: 1, deleted: 0 });
+    expect(await since()).toEqual([{ kind: 'dm', action: 'upsert', service: 'patreon', creator_id: '2', ref: 'h1' }]);
+    await upsertDm(t.db, { service: 'patreon', user: '2', hash: 'h3', content: 'public', status: 'approved' });
+    expect(await since()).toEqual([{ kind: 'dm', action: 'upsert', service: 'patreon', creator_id: '2', ref: 'h3' }]);
   });
 
-  it('records link approvals for every member of the joined group, and nothing for a rejection', () => {
+  it('records link approvals for every member of the joined group, and nothing for a rejection', async () => {
     for (const [service, id] of [
       ['patreon', '1'],
       ['fanbox', '2'],
       ['fantia', '3'],
     ]) {
-      upsertCreator(t.db, { service, id, name: `${service} ${id}` });
+      await upsertCreator(t.db, { service, id, name: `${service} ${id}` });
     }
-    since();
-    const first = createLinkRequest(t.db, { from_service: 'patreon', from_id: '1', to_service: 'fanbox', to_id: '2', requester_id: null });
-    const second = createLinkRequest(t.db, { from_service: 'fantia', from_id: '3', to_service: 'fanbox', to_id: '2', requester_id: null });
-    expect(since()).toEqual([]);
-    expect(rejectLinkRequest(t.db, second, null)).toBe(true);
-    expect(since()).toEqual([]);
-    expect(approveLinkRequest(t.db, first, null)).toBe(true);
-    expect(since()).toEqual([
+    await since();
+    const first = await createLinkRequest(t.db, { from_service: 'patreon', from_id: '1', to_service: 'fanbox', to_id: '2', requester_id: null });
+    const second = await createLinkRequest(t.db, { from_service: 'fantia', from_id: '3', to_service: 'fanbox', to_id: '2', requester_id: null });
+    expect(await since()).toEqual([]);
+    expect(await rejectLinkRequest(t.db, second, null)).toBe(true);
+    expect(await since()).toEqual([]);
+    expect(await approveLinkRequest(t.db, first, null)).toBe(true);
+    expect(await since()).toEqual([
       { kind: 'link', action: 'upsert', service: 'fanbox', creator_id: '2' },
       { kind: 'link', action: 'upsert', service: 'patreon', creator_id: '1' },
     ]);
-    expect(approveLinkRequest(t.db, first, null)).toBe(false);
+    expect(await approveLinkRequest(t.db, first, null)).toBe(false);
   });
 
-  it('records shares, files, announcements, fancards, Discord and community writes', () => {
-    upsertCreator(t.db, { service: 'fanbox', id: '1', name: 'Kuro' });
-    upsertCreator(t.db, { service: 'patreon', id: '2', name: 'Luna' });
-    upsertCreator(t.db, { service: 'discord', id: '900', name: 'Server' });
-    since();
+  it('records shares, files, announcements, fancards, Discord and community writes', async () => {
+    await upsertCreator(t.db, { service: 'fanbox', id: '1', name: 'Kuro' });
+    await upsertCreator(t.db, { service: 'patreon', id: '2', name: 'Luna' });
+    await upsertCreator(t.db, { service: 'discord', id: '900', name: 'Server' });
+    await since();
 
-    const file = registerFile(t.db, { hash: 'e'.repeat(64), size: 3, ext: 'png', added: '2024-01-01T00:00:00' });
-    registerFile(t.db, { hash: 'e'.repeat(64), size: 3, ext: 'png' });
-    setArchiveInfo(t.db, { hash: 'e'.repeat(64), file_list: ['a.txt'] });
-    expect(since()).toEqual([
+    const file = await registerFile(t.db, { hash: 'e'.repeat(64), size: 3, ext: 'png', added: '2024-01-01T00:00:00' });
+    await registerFile(t.db, { hash: 'e'.repeat(64), size: 3, ext: 'png' });
+    await setArchiveInfo(t.db, { hash: 'e'.repeat(64), file_list: ['a.txt'] });
+    expect(await since()).toEqual([
       { kind: 'file', action: 'upsert', ref: 'e'.repeat(64) },
       { kind: 'file', action: 'upsert', ref: 'e'.repeat(64) },
     ]);
 
-    const share = createShare(t.db, {
+    const share = await createShare(t.db, {
       name: 'Pack',
       files: [{ filename: 'a.png', hash: file.hash }],
       creators: [{ service: 'fanbox', creator_id: '1' }],
     });
-    expect(since()).toEqual([{ kind: 'share', action: 'upsert', service: 'fanbox', creator_id: '1', ref: String(share) }]);
+    expect(await since()).toEqual([{ kind: 'share', action: 'upsert', service: 'fanbox', creator_id: '1', ref: String(share) }]);
 
-    upsertAnnouncement(t.db, { service: 'fanbox', user_id: '1', hash: 'ann', content: '<p>news</p>' });
-    const fancard = upsertFancard(t.db, { user_id: '1', file_id: file.id, price: '500円' });
-    expect(since()).toEqual([
+    await upsertAnnouncement(t.db, { service: 'fanbox', user_id: '1', hash: 'ann', content: '<p>news</p>' });
+    const fancard = await upsertFancard(t.db, { user_id: '1', file_id: file.id, price: '500円' });
+    expect(await since()).toEqual([
       { kind: 'announcement', action: 'upsert', service: 'fanbox', creator_id: '1', ref: 'ann' },
       { kind: 'fancard', action: 'upsert', service: 'fanbox', creator_id: '1', ref: String(fancard) },
     ]);
 
-    upsertDiscordChannel(t.db, { id: '901', server_id: '900', name: 'general' });
-    upsertDiscordMessages(t.db, [
+    await upsertDiscordChannel(t.db, { id: '901', server_id: '900', name: 'general' });
+    await upsertDiscordMessages(t.db, [
       {
         id: 'm1',
         server_id: '900',
@@ -204,19 +204,19 @@ describe('change log', () => {
         published: '2024-01-01T00:01:00',
       },
     ]);
-    expect(since()).toEqual([
+    expect(await since()).toEqual([
       { kind: 'discord', action: 'upsert', service: 'discord', creator_id: '900', ref: '901' },
       { kind: 'discord', action: 'upsert', service: 'discord', creator_id: '900', ref: '901' },
     ]);
     // The same channel again changes nothing; a renamed one is a change.
-    upsertDiscordChannel(t.db, { id: '901', server_id: '900', name: 'general' });
-    expect(since()).toEqual([]);
-    upsertDiscordChannel(t.db, { id: '901', server_id: '900', name: 'general-chat' });
-    expect(since()).toEqual([{ kind: 'discord', action: 'upsert', service: 'discord', creator_id: '900', ref: '901' }]);
+    await upsertDiscordChannel(t.db, { id: '901', server_id: '900', name: 'general' });
+    expect(await since()).toEqual([]);
+    await upsertDiscordChannel(t.db, { id: '901', server_id: '900', name: 'general-chat' });
+    expect(await since()).toEqual([{ kind: 'discord', action: 'upsert', service: 'discord', creator_id: '900', ref: '901' }]);
 
-    upsertCommunityChannel(t.db, { channel_id: 'ch', creator_id: '2', name: 'General' });
-    upsertCommunityMessages(t.db, [{ message_id: 'cm1', channel_id: 'ch', created_at: '2024-01-01T00:00:00' }]);
-    expect(since()).toEqual([
+    await upsertCommunityChannel(t.db, { channel_id: 'ch', creator_id: '2', name: 'General' });
+    await upsertCommunityMessages(t.db, [{ message_id: 'cm1', channel_id: 'ch', created_at: '2024-01-01T00:00:00' }]);
+    expect(await since()).toEqual([
       { kind: 'creator', action: 'upsert', service: 'patreon', creator_id: '2' },
       { kind: 'community', action: 'upsert', service: 'patreon', creator_id: '2', ref: 'ch' },
       { kind: 'community', action: 'upsert', service: 'patreon', creator_id: '2', ref: 'ch' },

@@ -15,20 +15,20 @@ const COUNT = 1_000;
 const stamp = (n: number) => new Date(Date.UTC(2024, 0, 1) + Math.floor(n / 7) * 60_000).toISOString();
 const id = (n: number) => `7${String(n).padStart(6, '0')}`;
 
-beforeAll(() => {
+beforeAll(async () => {
   temp = tempDb();
   const { db } = temp;
-  upsertCreator(db, { service: 'discord', id: 's', name: 'S' });
-  upsertDiscordChannel(db, { id: 'c', server_id: 's', name: 'c' });
+  await upsertCreator(db, { service: 'discord', id: 's', name: 'S' });
+  await upsertDiscordChannel(db, { id: 'c', server_id: 's', name: 'c' });
   // Inserted in a shuffled order: the listing must not depend on insertion order.
   const order = Array.from({ length: COUNT }, (_, n) => (n * 389) % COUNT);
-  upsertDiscordMessages(
+  await upsertDiscordMessages(
     temp.db,
     order.map((n) => ({ id: id(n), server_id: 's', channel_id: 'c', author: { id: 'a', username: 'a' }, published: stamp(n) })),
   );
-  upsertCreator(db, { service: 'patreon', id: 'p', name: 'P' });
-  upsertCommunityChannel(db, { channel_id: 'k', creator_id: 'p', name: 'k' });
-  upsertCommunityMessages(
+  await upsertCreator(db, { service: 'patreon', id: 'p', name: 'P' });
+  await upsertCommunityChannel(db, { channel_id: 'k', creator_id: 'p', name: 'k' });
+  await upsertCommunityMessages(
     db,
     order.map((n) => ({ message_id: id(n), channel_id: 'k', created_at: stamp(n) })),
   );
@@ -47,18 +47,18 @@ function expectSlices(list: (offset: number, limit: number) => string[], expecte
 describe('chat listings', () => {
   it('give the newest-first slice at every offset of a Discord channel, ties ordered by id', () => {
     const expected = Array.from({ length: COUNT }, (_, n) => id(COUNT - 1 - n));
-    expectSlices((o, l) => listDiscordMessages(temp.db, 'c', o, l).map((m) => m.id), expected);
+    expectSlices(async (o, l) => (await listDiscordMessages(temp.db, 'c', o, l)).map((m) => m.id), expected);
   });
 
   it('give the newest-first slice at every offset of a community channel', () => {
     const expected = Array.from({ length: COUNT }, (_, n) => id(COUNT - 1 - n));
-    expectSlices((o, l) => listCommunityMessages(temp.db, 'k', o, l).map((m) => m.message_id), expected);
+    expectSlices(async (o, l) => (await listCommunityMessages(temp.db, 'k', o, l)).map((m) => m.message_id), expected);
   });
 
-  it('stay exact after messages are removed (post_count follows)', () => {
+  it('stay exact after messages are removed (post_count follows)', async () => {
     const removed = new Set([id(0), id(500), id(501), id(999)]);
-    deleteDiscordMessages(temp.db, [...removed]);
+    await deleteDiscordMessages(temp.db, [...removed]);
     const expected = Array.from({ length: COUNT }, (_, n) => id(COUNT - 1 - n)).filter((m) => !removed.has(m));
-    expectSlices((o, l) => listDiscordMessages(temp.db, 'c', o, l).map((m) => m.id), expected);
+    expectSlices(async (o, l) => (await listDiscordMessages(temp.db, 'c', o, l)).map((m) => m.id), expected);
   });
 });

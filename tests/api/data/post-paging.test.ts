@@ -14,11 +14,11 @@ let temp: TempDb;
 const N = 40;
 const ids = (posts: Array<{ id: string }>) => posts.map((p) => p.id);
 
-beforeAll(() => {
+beforeAll(async () => {
   temp = tempDb();
-  upsertCreator(temp.db, { service: 'fanbox', id: '9', name: 'Keys' });
+  await upsertCreator(temp.db, { service: 'fanbox', id: '9', name: 'Keys' });
   for (let n = 1; n <= N; n++) {
-    upsertPost(temp.db, {
+    await upsertPost(temp.db, {
       service: 'fanbox',
       user: '9',
       // Ids that sort differently as text and as numbers, dates shared by four posts, every fifth undated.
@@ -33,33 +33,33 @@ beforeAll(() => {
 afterAll(() => temp.cleanup());
 
 describe('a cursor page is the offset listing after that post', () => {
-  it("a creator's posts, across equal dates and into the undated ones", () => {
-    const all = listCreatorPosts(temp.db, 'fanbox', '9', 0, N);
+  it("a creator's posts, across equal dates and into the undated ones", async () => {
+    const all = await listCreatorPosts(temp.db, 'fanbox', '9', 0, N);
     expect(all.slice(-8).every((p) => p.published === null)).toBe(true);
-    all.forEach((post, i) => {
-      const after = listCreatorPosts(temp.db, 'fanbox', '9', 0, 7, { published: post.published, id: post.id });
+    all.forEach(async (post, i) => {
+      const after = await listCreatorPosts(temp.db, 'fanbox', '9', 0, 7, { published: post.published, id: post.id });
       expect(ids(after)).toEqual(ids(all.slice(i + 1, i + 8)));
     });
   });
 
-  it('the global recent posts, across equal added dates', () => {
-    const all = listRecentPosts(temp.db, 0, N);
-    all.forEach((post, i) => {
-      const after = listRecentPosts(temp.db, 0, 7, archiveCursorOf(temp.db, post)!);
+  it('the global recent posts, across equal added dates', async () => {
+    const all = await listRecentPosts(temp.db, 0, N);
+    all.forEach(async (post, i) => {
+      const after = await listRecentPosts(temp.db, 0, 7, (await archiveCursorOf(temp.db, post))!);
       expect(ids(after)).toEqual(ids(all.slice(i + 1, i + 8)));
     });
   });
 
-  it('searches: a creator with a tag or text, the global tag listing and text search', () => {
+  it('searches: a creator with a tag or text, the global tag listing and text search', async () => {
     const cases = [{ service: 'fanbox', user: '9', tag: 'ink' }, { service: 'fanbox', user: '9', q: 'ink' }, { tag: 'ink' }, { q: 'ink' }];
     for (const filter of cases) {
-      const all = searchPosts(temp.db, { ...filter, limit: N }).posts;
+      const all = (await searchPosts(temp.db, { ...filter, limit: N })).posts;
       expect(all.length).toBeGreaterThan(10);
-      all.forEach((post, i) => {
+      all.forEach(async (post, i) => {
         const cursor = filter.service
           ? { creatorAfter: { published: post.published, id: post.id } }
-          : { archiveAfter: archiveCursorOf(temp.db, post) as ArchiveCursor };
-        const after = searchPosts(temp.db, { ...filter, ...cursor, offset: 50, limit: 5 }).posts;
+          : { archiveAfter: await archiveCursorOf(temp.db, post) as ArchiveCursor };
+        const after = (await searchPosts(temp.db, { ...filter, ...cursor, offset: 50, limit: 5 })).posts;
         expect(ids(after), JSON.stringify(filter)).toEqual(ids(all.slice(i + 1, i + 6)));
       });
     }
@@ -67,7 +67,7 @@ describe('a cursor page is the offset listing after that post', () => {
 });
 
 describe('query plans', () => {
-  it('the cursor queries are index range scans without a sort', () => {
+  it('the cursor queries are index range scans without a sort', async () => {
     const sqls: string[] = [];
     const prepare = temp.db.prepare.bind(temp.db);
     const fresh = tempDb();
@@ -75,9 +75,9 @@ describe('query plans', () => {
       sqls.push(sql);
       return prepare(sql);
     }) as typeof fresh.db.prepare;
-    listCreatorPosts(fresh.db, 'fanbox', '9', 0, 50, { published: '2024-02-12T00:00:00', id: '70' });
-    listCreatorPosts(fresh.db, 'fanbox', '9', 0, 50, { published: null, id: '70' });
-    listRecentPosts(fresh.db, 0, 50, { added: '2024-03-12T00:00:00', seq: 20 });
+    await listCreatorPosts(fresh.db, 'fanbox', '9', 0, 50, { published: '2024-02-12T00:00:00', id: '70' });
+    await listCreatorPosts(fresh.db, 'fanbox', '9', 0, 50, { published: null, id: '70' });
+    await listRecentPosts(fresh.db, 0, 50, { added: '2024-03-12T00:00:00', seq: 20 });
     fresh.cleanup();
     const plans = sqls.map((sql) => {
       const params = Array.from(sql.matchAll(/\?/g), () => 'x');

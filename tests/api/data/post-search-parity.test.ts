@@ -38,11 +38,11 @@ interface Case {
 let db: Db;
 
 /** The last post of SQLite's first page of a search, as the cursor of the search's kind. */
-function afterFirstPage(options: SearchOptions): SearchOptions {
-  const last = searchPosts(db, options).posts.at(-1);
+async function afterFirstPage(options: SearchOptions): Promise<SearchOptions> {
+  const last = (await searchPosts(db, options)).posts.at(-1);
   if (!last) throw new Error('the first page is empty: no cursor to take');
   if (options.service && options.user) return { ...options, creatorAfter: { published: last.published, id: last.id } };
-  const cursor = archiveCursorOf(db, last);
+  const cursor = await archiveCursorOf(db, last);
   if (!cursor) throw new Error('the first page has a post without an archive cursor');
   return { ...options, archiveAfter: cursor };
 }
@@ -148,11 +148,11 @@ describe('post search on PostgreSQL gives the answers of SQLite', () => {
       .get() as { service: string; user: string };
     const post = (id: string, title: string, content: string, published: string | null, tags: string[] = []) =>
       upsertPost(db, { ...creator, id: `parity-${id}`, title, content, published, tags });
-    post('1', 'Café au lait', '<p>CAFÉ latte, a naïve résumé. FORÊT</p>', null, ['cat', 'Café']);
-    post('2', 'cafe corner', '<p>caffeine 100% pure_bred back\\slash</p>', '2025-06-01T00:00:00', ['cat']);
-    post('3', 'He said "hi"', '<p>ロボ猫 robot 고양이 龙蛋</p>', null);
-    post('4', 'Ünïcode Ελληνικά', '<p>ΣΟΦΙΑ σοφία, лесной</p>', null, ['sketch']);
-    post('5', '夜 night', '<p>森の精霊 a森</p>', '2025-06-01T00:00:00', ['cat', 'Café']);
+    await post('1', 'Café au lait', '<p>CAFÉ latte, a naïve résumé. FORÊT</p>', null, ['cat', 'Café']);
+    await post('2', 'cafe corner', '<p>caffeine 100% pure_bred back\\slash</p>', '2025-06-01T00:00:00', ['cat']);
+    await post('3', 'He said "hi"', '<p>ロボ猫 robot 고양이 龙蛋</p>', null);
+    await post('4', 'Ünïcode Ελληνικά', '<p>ΣΟΦΙΑ σοφία, лесной</p>', null, ['sketch']);
+    await post('5', '夜 night', '<p>森の精霊 a森</p>', '2025-06-01T00:00:00', ['cat', 'Café']);
     const dated = db
       .prepare('SELECT count(*) AS n FROM posts WHERE service = ? AND "user" = ? AND published IS NOT NULL')
       .get(creator.service, creator.user) as { n: number };
@@ -182,7 +182,7 @@ describe('post search on PostgreSQL gives the answers of SQLite', () => {
   for (const search of CASES) {
     it(search.name, async () => {
       const options = search.options(context);
-      const sqlite = searchPosts(db, options);
+      const sqlite = await searchPosts(db, options);
       const postgres = await searchPostsPostgres(store, options);
       if (search.finds === false) expect(sqlite.posts, `${search.name}: SQLite finds nothing`).toEqual([]);
       else expect(sqlite.posts.length, `${search.name}: SQLite finds something`).toBeGreaterThan(0);

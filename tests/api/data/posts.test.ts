@@ -26,19 +26,19 @@ const path = (hash: string, ext: string) => `/${hash.slice(0, 2)}/${hash.slice(2
 
 describe('posts', () => {
   let t: TempDb;
-  beforeEach(() => {
+  beforeEach(async () => {
     t = tempDb();
-    upsertCreator(t.db, { service: 'fanbox', id: '100', name: 'Kuro' });
-    upsertCreator(t.db, { service: 'patreon', id: '200', name: 'Luna' });
+    await upsertCreator(t.db, { service: 'fanbox', id: '100', name: 'Kuro' });
+    await upsertCreator(t.db, { service: 'patreon', id: '200', name: 'Luna' });
   });
   afterEach(() => t.cleanup());
 
   /** 120 posts for fanbox/100: days 1..60, two posts per day (ties broken by id, descending), ids '1001'..'1120'. */
-  function seedListing(): string[] {
+  async function seedListing(): Promise<string[]> {
     for (let i = 0; i < 120; i += 1) {
       const day = 1 + Math.floor(i / 2);
       const date = new Date(Date.UTC(2024, 0, day, 12)).toISOString().slice(0, 19);
-      upsertPost(t.db, {
+      await upsertPost(t.db, {
         service: 'fanbox',
         user: '100',
         id: String(1001 + i),
@@ -57,18 +57,18 @@ describe('posts', () => {
     return expected;
   }
 
-  it('lists a creator newest first in pages of 50, with an empty page past the end', () => {
-    const expected = seedListing();
-    expect(countCreatorPosts(t.db, 'fanbox', '100')).toBe(120);
+  it('lists a creator newest first in pages of 50, with an empty page past the end', async () => {
+    const expected = await seedListing();
+    expect(await countCreatorPosts(t.db, 'fanbox', '100')).toBe(120);
     const pages = [0, 50, 100].map((o) => listCreatorPosts(t.db, 'fanbox', '100', o, 50));
     expect(pages.map((p) => p.length)).toEqual([50, 50, 20]);
     expect(pages.flat().map((p) => p.id)).toEqual(expected);
-    expect(listCreatorPosts(t.db, 'fanbox', '100', 150, 50)).toEqual([]);
-    expect(listCreatorPosts(t.db, 'patreon', '200', 0, 50)).toEqual([]);
+    expect(await listCreatorPosts(t.db, 'fanbox', '100', 150, 50)).toEqual([]);
+    expect(await listCreatorPosts(t.db, 'patreon', '200', 0, 50)).toEqual([]);
   });
 
-  it('gives summaries in the API shape', () => {
-    upsertPost(t.db, {
+  it('gives summaries in the API shape', async () => {
+    await upsertPost(t.db, {
       service: 'patreon',
       user: '200',
       id: '9',
@@ -79,7 +79,7 @@ describe('posts', () => {
       tags: ['a', 'b'],
       attachments: [{ name: 'x.zip', path: path(HASH_A, '.zip') }],
     });
-    const [summary] = listCreatorPosts(t.db, 'patreon', '200', 0, 50);
+    const [summary] = await listCreatorPosts(t.db, 'patreon', '200', 0, 50);
     expect(Object.keys(summary).sort()).toEqual(
       [
         'id',
@@ -112,34 +112,34 @@ describe('posts', () => {
       embed: {},
       shared_file: false,
     });
-    expect(listRecentPosts(t.db, 0, 50).map((p) => p.id)).toEqual(['9']);
-    expect(countPosts(t.db)).toBe(1);
+    expect((await listRecentPosts(t.db, 0, 50)).map((p) => p.id)).toEqual(['9']);
+    expect(await countPosts(t.db)).toBe(1);
   });
 
-  it('links prev (newer) and next (older) along the creator listing', () => {
-    const expected = seedListing();
-    expected.forEach((id, i) => {
-      const post = getPost(t.db, 'fanbox', '100', id)!;
+  it('links prev (newer) and next (older) along the creator listing', async () => {
+    const expected = await seedListing();
+    expected.forEach(async (id, i) => {
+      const post = (await getPost(t.db, 'fanbox', '100', id))!;
       expect(post.prev).toBe(i === 0 ? null : expected[i - 1]);
       expect(post.next).toBe(i === expected.length - 1 ? null : expected[i + 1]);
-      expect(postPageNeighbours(t.db, 'fanbox', '100', id)).toEqual({ prev: post.prev, next: post.next });
-      expect(creatorPostPosition(t.db, 'fanbox', '100', id)).toBe(i);
+      expect(await postPageNeighbours(t.db, 'fanbox', '100', id)).toEqual({ prev: post.prev, next: post.next });
+      expect(await creatorPostPosition(t.db, 'fanbox', '100', id)).toBe(i);
     });
     expect([...iterateCreatorPostIds(t.db, 'fanbox', '100', 7)]).toEqual(expected);
   });
 
-  it('places posts without a published date last', () => {
-    upsertPost(t.db, { service: 'patreon', user: '200', id: '1', title: 'dated', published: '2024-01-01T00:00:00' });
-    upsertPost(t.db, { service: 'patreon', user: '200', id: '2', title: 'undated a', published: null });
-    upsertPost(t.db, { service: 'patreon', user: '200', id: '3', title: 'undated b', published: null });
-    expect(listCreatorPosts(t.db, 'patreon', '200', 0, 50).map((p) => p.id)).toEqual(['1', '3', '2']);
-    expect(getPost(t.db, 'patreon', '200', '1')).toMatchObject({ prev: null, next: '3' });
-    expect(getPost(t.db, 'patreon', '200', '3')).toMatchObject({ prev: '1', next: '2' });
-    expect(getPost(t.db, 'patreon', '200', '2')).toMatchObject({ prev: '3', next: null });
-    expect(creatorPostPosition(t.db, 'patreon', '200', '2')).toBe(2);
+  it('places posts without a published date last', async () => {
+    await upsertPost(t.db, { service: 'patreon', user: '200', id: '1', title: 'dated', published: '2024-01-01T00:00:00' });
+    await upsertPost(t.db, { service: 'patreon', user: '200', id: '2', title: 'undated a', published: null });
+    await upsertPost(t.db, { service: 'patreon', user: '200', id: '3', title: 'undated b', published: null });
+    expect((await listCreatorPosts(t.db, 'patreon', '200', 0, 50)).map((p) => p.id)).toEqual(['1', '3', '2']);
+    expect(await getPost(t.db, 'patreon', '200', '1')).toMatchObject({ prev: null, next: '3' });
+    expect(await getPost(t.db, 'patreon', '200', '3')).toMatchObject({ prev: '1', next: '2' });
+    expect(await getPost(t.db, 'patreon', '200', '2')).toMatchObject({ prev: '3', next: null });
+    expect(await creatorPostPosition(t.db, 'patreon', '200', '2')).toBe(2);
   });
 
-  it('stores the previous version as a revision when content changes, and nothing when identical', () => {
+  it('stores the previous version as a revision when content changes, and nothing when identical', async () => {
     const post: PostInput = {
       service: 'fanbox',
       user: '100',
@@ -148,15 +148,15 @@ describe('posts', () => {
       content: '<p>first</p>',
       published: '2024-02-01T00:00:00',
     };
-    expect(upsertPost(t.db, post).action).toBe('inserted');
-    expect(upsertPost(t.db, post).action).toBe('unchanged');
-    expect(listPostRevisions(t.db, 'fanbox', '100', '5')).toEqual([]);
+    expect((await upsertPost(t.db, post)).action).toBe('inserted');
+    expect((await upsertPost(t.db, post)).action).toBe('unchanged');
+    expect(await listPostRevisions(t.db, 'fanbox', '100', '5')).toEqual([]);
 
-    const result = upsertPost(t.db, { ...post, title: 'v2', content: '<p>second</p>' }, { now: '2024-02-02T00:00:00' });
+    const result = await upsertPost(t.db, { ...post, title: 'v2', content: '<p>second</p>' }, { now: '2024-02-02T00:00:00' });
     expect(result.action).toBe('updated');
     expect(result.revision_id).toBeGreaterThan(0);
-    expect(getPost(t.db, 'fanbox', '100', '5')).toMatchObject({ title: 'v2', content: '<p>second</p>' });
-    const revisions = listPostRevisions(t.db, 'fanbox', '100', '5');
+    expect(await getPost(t.db, 'fanbox', '100', '5')).toMatchObject({ title: 'v2', content: '<p>second</p>' });
+    const revisions = await listPostRevisions(t.db, 'fanbox', '100', '5');
     expect(revisions).toHaveLength(1);
     expect(revisions[0]).toMatchObject({
       revision_id: result.revision_id,
@@ -164,13 +164,13 @@ describe('posts', () => {
       content: '<p>first</p>',
       added: '2024-02-02T00:00:00',
     });
-    expect(getPostRevisionPage(t.db, 'fanbox', '100', '5', result.revision_id!)?.post).toMatchObject({ title: 'v1' });
-    expect(getPostRevisionPage(t.db, 'fanbox', '100', '5', 999)).toBeUndefined();
-    expect(getPostRevisionPage(t.db, 'fanbox', '100', 'missing', result.revision_id!)).toBeUndefined();
+    expect((await getPostRevisionPage(t.db, 'fanbox', '100', '5', result.revision_id!))?.post).toMatchObject({ title: 'v1' });
+    expect(await getPostRevisionPage(t.db, 'fanbox', '100', '5', 999)).toBeUndefined();
+    expect(await getPostRevisionPage(t.db, 'fanbox', '100', 'missing', result.revision_id!)).toBeUndefined();
 
-    upsertPost(t.db, { ...post, title: 'v3', content: '<p>third</p>' });
-    expect(listPostRevisions(t.db, 'fanbox', '100', '5').map((r) => r.title)).toEqual(['v2', 'v1']);
-    const page = getPostPage(t.db, 'fanbox', '100', '5')!;
+    await upsertPost(t.db, { ...post, title: 'v3', content: '<p>third</p>' });
+    expect((await listPostRevisions(t.db, 'fanbox', '100', '5')).map((r) => r.title)).toEqual(['v2', 'v1']);
+    const page = (await getPostPage(t.db, 'fanbox', '100', '5'))!;
     // [index, version]: 0 is the post as it is now, then 1, 2 for older versions, newest first.
     expect(page.props.revisions.map(([index, version]) => [index, version.title])).toEqual([
       [0, 'v3'],
@@ -180,32 +180,32 @@ describe('posts', () => {
     expect(page.props.revisions[0][1]).not.toHaveProperty('revision_id');
   });
 
-  it('counts tags per creator and globally, following tag changes', () => {
-    upsertPost(t.db, { service: 'fanbox', user: '100', id: '1', tags: ['cat', 'sketch'] });
-    upsertPost(t.db, { service: 'fanbox', user: '100', id: '2', tags: ['cat'] });
-    upsertPost(t.db, { service: 'patreon', user: '200', id: '3', tags: ['cat', '黒猫'] });
-    expect(listCreatorTags(t.db, 'fanbox', '100')).toEqual([
+  it('counts tags per creator and globally, following tag changes', async () => {
+    await upsertPost(t.db, { service: 'fanbox', user: '100', id: '1', tags: ['cat', 'sketch'] });
+    await upsertPost(t.db, { service: 'fanbox', user: '100', id: '2', tags: ['cat'] });
+    await upsertPost(t.db, { service: 'patreon', user: '200', id: '3', tags: ['cat', '黒猫'] });
+    expect(await listCreatorTags(t.db, 'fanbox', '100')).toEqual([
       { tag: 'cat', post_count: 2 },
       { tag: 'sketch', post_count: 1 },
     ]);
-    expect(listAllTags(t.db)).toEqual([
+    expect(await listAllTags(t.db)).toEqual([
       { tag: 'cat', post_count: 3 },
       { tag: 'sketch', post_count: 1 },
       { tag: '黒猫', post_count: 1 },
     ]);
-    upsertPost(t.db, { service: 'fanbox', user: '100', id: '2', tags: ['sketch'] });
-    expect(listCreatorTags(t.db, 'fanbox', '100')).toEqual([
+    await upsertPost(t.db, { service: 'fanbox', user: '100', id: '2', tags: ['sketch'] });
+    expect(await listCreatorTags(t.db, 'fanbox', '100')).toEqual([
       { tag: 'sketch', post_count: 2 },
       { tag: 'cat', post_count: 1 },
     ]);
-    expect(searchPosts(t.db, { tag: 'sketch' }).posts.map((p) => p.id)).toEqual(['2', '1']);
-    expect(searchPosts(t.db, { tag: ['cat', 'sketch'] }).posts.map((p) => p.id)).toEqual(['1']);
-    expect(searchPosts(t.db, { tag: 'cat', service: 'patreon', user: '200' }).count).toBe(1);
+    expect((await searchPosts(t.db, { tag: 'sketch' })).posts.map((p) => p.id)).toEqual(['2', '1']);
+    expect((await searchPosts(t.db, { tag: ['cat', 'sketch'] })).posts.map((p) => p.id)).toEqual(['1']);
+    expect((await searchPosts(t.db, { tag: 'cat', service: 'patreon', user: '200' })).count).toBe(1);
   });
 
   describe('search', () => {
-    beforeEach(() => {
-      upsertPost(t.db, {
+    beforeEach(async () => {
+      await upsertPost(t.db, {
         service: 'fanbox',
         user: '100',
         id: '1',
@@ -213,7 +213,7 @@ describe('posts', () => {
         content: '<p>今日も<b>黒猫</b>は眠い</p>',
         published: '2024-01-01T00:00:00',
       });
-      upsertPost(t.db, {
+      await upsertPost(t.db, {
         service: 'fanbox',
         user: '100',
         id: '2',
@@ -221,7 +221,7 @@ describe('posts', () => {
         content: '<p>A <em>watercolour</em> study</p>',
         published: '2024-01-02T00:00:00',
       });
-      upsertPost(t.db, {
+      await upsertPost(t.db, {
         service: 'patreon',
         user: '200',
         id: '3',
@@ -229,7 +229,7 @@ describe('posts', () => {
         content: '<p>原创插画</p>',
         published: '2024-01-03T00:00:00',
       });
-      upsertPost(t.db, {
+      await upsertPost(t.db, {
         service: 'patreon',
         user: '200',
         id: '4',
@@ -239,37 +239,37 @@ describe('posts', () => {
       });
     });
 
-    const ids = (q: string, extra: Record<string, unknown> = {}) => searchPosts(t.db, { q, ...extra }).posts.map((p) => p.id);
+    const ids = async (q: string, extra: Record<string, unknown> = {}) => (await searchPosts(t.db, { q, ...extra })).posts.map((p) => p.id);
 
-    it('finds an English word in the title or the text of the content, case-insensitively, newest first', () => {
-      expect(ids('sketch')).toEqual(['4', '2']);
-      expect(ids('WATERCOLOUR')).toEqual(['2']);
-      expect(ids('em>')).toEqual([]); // markup is not indexed
-      expect(searchPosts(t.db, { q: 'sketch' }).count).toBe(2);
+    it('finds an English word in the title or the text of the content, case-insensitively, newest first', async () => {
+      expect(await ids('sketch')).toEqual(['4', '2']);
+      expect(await ids('WATERCOLOUR')).toEqual(['2']);
+      expect(await ids('em>')).toEqual([]); // markup is not indexed
+      expect((await searchPosts(t.db, { q: 'sketch' })).count).toBe(2);
     });
 
-    it('finds Japanese and Chinese substrings, including 1- and 2-character queries', () => {
-      expect(ids('猫の日')).toEqual(['1']);
-      expect(ids('猫')).toEqual(['3', '1']);
-      expect(ids('黒猫')).toEqual(['1']);
-      expect(ids('黑猫')).toEqual(['3']);
-      expect(ids('原创插画')).toEqual(['3']);
-      expect(ids('眠い')).toEqual(['1']);
+    it('finds Japanese and Chinese substrings, including 1- and 2-character queries', async () => {
+      expect(await ids('猫の日')).toEqual(['1']);
+      expect(await ids('猫')).toEqual(['3', '1']);
+      expect(await ids('黒猫')).toEqual(['1']);
+      expect(await ids('黑猫')).toEqual(['3']);
+      expect(await ids('原创插画')).toEqual(['3']);
+      expect(await ids('眠い')).toEqual(['1']);
     });
 
-    it('combines words, tags and a creator scope, and pages', () => {
-      expect(ids('sketch sunset')).toEqual(['4']);
-      expect(ids('sketch of')).toEqual(['4']);
-      expect(ids('sketch', { service: 'fanbox', user: '100' })).toEqual(['2']);
-      expect(ids('猫', { service: 'patreon', user: '200' })).toEqual(['3']);
-      expect(ids('sketch', { offset: 1, limit: 1 })).toEqual(['2']);
-      expect(searchPosts(t.db, { q: 'nothing-like-this' })).toEqual({ posts: [], count: 0, true_count: 0, capped: false });
-      expect(searchPosts(t.db, { q: 'e', countLimit: 2 })).toMatchObject({ count: 2, capped: true });
-      expect(searchPosts(t.db, { q: '' }).count).toBe(4);
+    it('combines words, tags and a creator scope, and pages', async () => {
+      expect(await ids('sketch sunset')).toEqual(['4']);
+      expect(await ids('sketch of')).toEqual(['4']);
+      expect(await ids('sketch', { service: 'fanbox', user: '100' })).toEqual(['2']);
+      expect(await ids('猫', { service: 'patreon', user: '200' })).toEqual(['3']);
+      expect(await ids('sketch', { offset: 1, limit: 1 })).toEqual(['2']);
+      expect(await searchPosts(t.db, { q: 'nothing-like-this' })).toEqual({ posts: [], count: 0, true_count: 0, capped: false });
+      expect(await searchPosts(t.db, { q: 'e', countLimit: 2 })).toMatchObject({ count: 2, capped: true });
+      expect((await searchPosts(t.db, { q: '' })).count).toBe(4);
     });
 
-    it('follows updates and deletions', () => {
-      upsertPost(t.db, {
+    it('follows updates and deletions', async () => {
+      await upsertPost(t.db, {
         service: 'fanbox',
         user: '100',
         id: '2',
@@ -277,16 +277,16 @@ describe('posts', () => {
         content: '<p>gouache</p>',
         published: '2024-01-02T00:00:00',
       });
-      expect(ids('watercolour')).toEqual([]);
-      expect(ids('gouache')).toEqual(['2']);
-      deletePost(t.db, 'patreon', '200', '4');
-      expect(ids('sunset')).toEqual([]);
-      expect(ids('sketch')).toEqual([]);
+      expect(await ids('watercolour')).toEqual([]);
+      expect(await ids('gouache')).toEqual(['2']);
+      await deletePost(t.db, 'patreon', '200', '4');
+      expect(await ids('sunset')).toEqual([]);
+      expect(await ids('sketch')).toEqual([]);
     });
   });
 
-  it('builds the post page: attachments with server, image previews, videos and the embed', () => {
-    upsertPost(t.db, {
+  it('builds the post page: attachments with server, image previews, videos and the embed', async () => {
+    await upsertPost(t.db, {
       service: 'fanbox',
       user: '100',
       id: '1',
@@ -299,7 +299,7 @@ describe('posts', () => {
       ],
       embed: { url: 'https://example.com/v', subject: 'Video', description: 'A video' },
     });
-    const page = getPostPage(t.db, 'fanbox', '100', '1', 'http://localhost:4321')!;
+    const page = (await getPostPage(t.db, 'fanbox', '100', '1', 'http://localhost:4321'))!;
     expect(page.post.file).toEqual({ name: 'cover.png', path: path(HASH_A, '.png') });
     expect(page.previews).toEqual([
       { type: 'thumbnail', server: 'http://localhost:4321', name: 'cover.png', path: path(HASH_A, '.png'), caption: null },
@@ -320,16 +320,16 @@ describe('posts', () => {
     });
     // A post without older versions still lists itself as version 0.
     expect(page.props).toEqual({ flagged: false, revisions: [[0, page.post]] });
-    expect(getPostPage(t.db, 'fanbox', '100', 'missing')).toBeUndefined();
+    expect(await getPostPage(t.db, 'fanbox', '100', 'missing')).toBeUndefined();
   });
 
-  it('keeps comments with their revisions', () => {
-    upsertPost(t.db, { service: 'fanbox', user: '100', id: '1' });
+  it('keeps comments with their revisions', async () => {
+    await upsertPost(t.db, { service: 'fanbox', user: '100', id: '1' });
     const base = { service: 'fanbox', user: '100', post_id: '1', commenter: '7', commenter_name: 'kiwi' };
-    upsertComment(t.db, { ...base, id: 'c1', content: 'first', published: '2024-01-01T00:00:00' });
-    upsertComment(t.db, { ...base, id: 'c2', parent_id: 'c1', content: 'reply', published: '2024-01-02T00:00:00' });
-    upsertComment(t.db, { ...base, id: 'c1', content: 'first (edited)', published: '2024-01-01T00:00:00' }, { now: '2024-01-03T00:00:00' });
-    const comments = listComments(t.db, 'fanbox', '100', '1');
+    await upsertComment(t.db, { ...base, id: 'c1', content: 'first', published: '2024-01-01T00:00:00' });
+    await upsertComment(t.db, { ...base, id: 'c2', parent_id: 'c1', content: 'reply', published: '2024-01-02T00:00:00' });
+    await upsertComment(t.db, { ...base, id: 'c1', content: 'first (edited)', published: '2024-01-01T00:00:00' }, { now: '2024-01-03T00:00:00' });
+    const comments = await listComments(t.db, 'fanbox', '100', '1');
     expect(comments.map((c) => [c.id, c.parent_id, c.content])).toEqual([
       ['c1', null, 'first (edited)'],
       ['c2', 'c1', 'reply'],
@@ -337,8 +337,8 @@ describe('posts', () => {
     expect(comments[0].revisions).toEqual([{ id: expect.any(Number), content: 'first', added: '2024-01-03T00:00:00' }]);
   });
 
-  it('iterates every post key in batches', () => {
-    seedListing();
+  it('iterates every post key in batches', async () => {
+    await seedListing();
     const keys = [...iteratePostKeys(t.db, 7)];
     expect(keys).toHaveLength(120);
     expect(new Set(keys.map((k) => k.id)).size).toBe(120);

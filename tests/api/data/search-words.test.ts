@@ -55,9 +55,9 @@ describe('short-word tokens for an engine without FTS5', () => {
 
 describe('search through the short-word index', () => {
   let t: TempDb;
-  beforeEach(() => {
+  beforeEach(async () => {
     t = tempDb();
-    upsertCreator(t.db, { service: 'patreon', id: '1', name: 'Mixed' });
+    await upsertCreator(t.db, { service: 'patreon', id: '1', name: 'Mixed' });
     const posts: [string, string, string][] = [
       ['1', 'Café sketches', '<p>At the café</p>'],
       ['2', '등대 그림', '<p>바다의 등대</p>'],
@@ -70,28 +70,28 @@ describe('search through the short-word index', () => {
   });
   afterEach(() => t.cleanup());
 
-  const ids = (q: string) => searchPosts(t.db, { q }).posts.map((p) => p.id);
+  const ids = async (q: string) => (await searchPosts(t.db, { q })).posts.map((p) => p.id);
 
-  it('finds two-letter word prefixes, folding case and accents', () => {
-    expect(ids('ca')).toEqual(['4', '1']);
-    expect(ids('CA')).toEqual(['4', '1']);
-    expect(ids('ni ma')).toEqual(['3']);
+  it('finds two-letter word prefixes, folding case and accents', async () => {
+    expect(await ids('ca')).toEqual(['4', '1']);
+    expect(await ids('CA')).toEqual(['4', '1']);
+    expect(await ids('ni ma')).toEqual(['3']);
   });
 
-  it('finds Korean and Japanese two-character words inside longer runs', () => {
-    expect(ids('등대')).toEqual(['2']);
-    expect(ids('夜市')).toEqual(['3']);
-    expect(ids('灯')).toEqual(['3']);
+  it('finds Korean and Japanese two-character words inside longer runs', async () => {
+    expect(await ids('등대')).toEqual(['2']);
+    expect(await ids('夜市')).toEqual(['3']);
+    expect(await ids('灯')).toEqual(['3']);
   });
 
-  it('combines trigram and short words in one query', () => {
-    expect(ids('sketches ca')).toEqual(['1']);
-    expect(ids('market 夜')).toEqual(['3']);
-    expect(ids('market ca')).toEqual([]);
+  it('combines trigram and short words in one query', async () => {
+    expect(await ids('sketches ca')).toEqual(['1']);
+    expect(await ids('market 夜')).toEqual(['3']);
+    expect(await ids('market ca')).toEqual([]);
   });
 
-  it('still finds lone letters among the newest posts, and caps counts', () => {
-    expect(ids('b c')).toEqual(['4']);
-    expect(searchPosts(t.db, { q: 'ca', countLimit: 1 })).toMatchObject({ count: 1, capped: true });
+  it('still finds lone letters among the newest posts, and caps counts', async () => {
+    expect(await ids('b c')).toEqual(['4']);
+    expect(await searchPosts(t.db, { q: 'ca', countLimit: 1 })).toMatchObject({ count: 1, capped: true });
   });
 });

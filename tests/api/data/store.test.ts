@@ -32,11 +32,11 @@ describe('SQLite store', () => {
   it('rolls back the store queries and the synchronous statements of a failed transaction together', async () => {
     const store = sqliteStore(t.db);
     await expect(
-      inTransaction(store, async (trx) => {
+      await inTransaction(store, async (trx) => {
         await insertKv(trx, 'async-write', '1');
         t.db.prepare('INSERT INTO kv (key, value) VALUES (?, ?)').run('sync-write', '1');
         // A nested call joins the open transaction instead of failing.
-        await inTransaction(trx, (inner) => insertKv(inner, 'nested-write', '1'));
+        await inTransaction(trx, async (inner) => insertKv(inner, 'nested-write', '1'));
         expect(t.db.inTransaction).toBe(true);
         throw new Error('undo');
       }),
@@ -54,7 +54,7 @@ describe('SQLite store', () => {
     const store = sqliteStore(t.db);
     const other = new Database(t.file, { timeout: 0 });
     try {
-      await inTransaction(store, async () => {
+      await inTransaction(store, async (store) => {
         // Nothing written yet, but another connection can no longer write.
         expect(() => other.prepare('INSERT INTO kv (key, value) VALUES (?, ?)').run('other', '1')).toThrow(/locked|busy/i);
       });
@@ -95,14 +95,14 @@ describe('PostgreSQL store', () => {
   it('rolls back a failed transaction and joins nested calls', async () => {
     await sql`CREATE TABLE kv (key text PRIMARY KEY, value text NOT NULL)`.execute(store.k);
     await expect(
-      inTransaction(store, async (trx) => {
+      await inTransaction(store, async (trx) => {
         await insertKv(trx, 'a', '1');
-        await inTransaction(trx, (inner) => insertKv(inner, 'b', '2'));
+        await inTransaction(trx, async (inner) => insertKv(inner, 'b', '2'));
         throw new Error('undo');
       }),
     ).rejects.toThrow('undo');
     expect(await kvKeys(store)).toEqual([]);
-    await inTransaction(store, (trx) => insertKv(trx, 'c', '3'));
+    await inTransaction(store, async (trx) => insertKv(trx, 'c', '3'));
     expect(await kvKeys(store)).toEqual(['c']);
   });
 });

@@ -10,11 +10,11 @@ import { listAllTags } from '@api/data/tags.ts';
 let dir: string;
 let db: Db;
 
-beforeEach(() => {
+beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-tags-'));
   db = openDatabase(path.join(dir, 'trove.sqlite'));
   migrate(db);
-  upsertCreator(db, { service: 'fanbox', id: '1', name: 'Tagger' });
+  await upsertCreator(db, { service: 'fanbox', id: '1', name: 'Tagger' });
 });
 afterEach(() => {
   db.close();
@@ -26,22 +26,22 @@ function groupedCounts() {
 }
 
 describe('all-tags counts', () => {
-  it('follow posts being added, retagged and deleted', () => {
-    upsertPost(db, { service: 'fanbox', user: '1', id: 'a', title: 'a', published: '2024-01-01T00:00:00', tags: ['cat', 'sketch'] });
-    upsertPost(db, { service: 'fanbox', user: '1', id: 'b', title: 'b', published: '2024-01-02T00:00:00', tags: ['cat'] });
-    expect(listAllTags(db)).toEqual([
+  it('follow posts being added, retagged and deleted', async () => {
+    await upsertPost(db, { service: 'fanbox', user: '1', id: 'a', title: 'a', published: '2024-01-01T00:00:00', tags: ['cat', 'sketch'] });
+    await upsertPost(db, { service: 'fanbox', user: '1', id: 'b', title: 'b', published: '2024-01-02T00:00:00', tags: ['cat'] });
+    expect(await listAllTags(db)).toEqual([
       { tag: 'cat', post_count: 2 },
       { tag: 'sketch', post_count: 1 },
     ]);
 
-    upsertPost(db, { service: 'fanbox', user: '1', id: 'a', title: 'a', published: '2024-01-01T00:00:00', tags: ['dog'] });
-    expect(listAllTags(db)).toEqual([
+    await upsertPost(db, { service: 'fanbox', user: '1', id: 'a', title: 'a', published: '2024-01-01T00:00:00', tags: ['dog'] });
+    expect(await listAllTags(db)).toEqual([
       { tag: 'cat', post_count: 1 },
       { tag: 'dog', post_count: 1 },
     ]);
 
-    deletePost(db, 'fanbox', '1', 'b');
-    expect(listAllTags(db)).toEqual([{ tag: 'dog', post_count: 1 }]);
-    expect(listAllTags(db)).toEqual(groupedCounts());
+    await deletePost(db, 'fanbox', '1', 'b');
+    expect(await listAllTags(db)).toEqual([{ tag: 'dog', post_count: 1 }]);
+    expect(await listAllTags(db)).toEqual(groupedCounts());
   });
 });

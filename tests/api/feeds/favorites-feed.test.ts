@@ -20,12 +20,12 @@ let token: string;
 
 beforeAll(async () => {
   site = await createTestSite('favorites-feed');
-  const reader = signIn(site.db, { username: 'reader' });
-  upsertCreator(site.db, { service: 'patreon', id: '10', name: 'Feed <Creator> & Co' });
-  upsertPost(site.db, { service: 'patreon', user: '10', id: '1', title: 'First <b>bold</b> & ]]>', added: '2026-03-01T10:00:00' });
-  upsertPost(site.db, { service: 'patreon', user: '10', id: '2', title: 'Second', added: '2026-03-02T10:00:00' });
-  addFavoriteCreator(site.db, reader.account.id, 'patreon', '10');
-  token = resetFeedToken(site.db, reader.account.id);
+  const reader = await signIn(site.db, { username: 'reader' });
+  await upsertCreator(site.db, { service: 'patreon', id: '10', name: 'Feed <Creator> & Co' });
+  await upsertPost(site.db, { service: 'patreon', user: '10', id: '1', title: 'First <b>bold</b> & ]]>', added: '2026-03-01T10:00:00' });
+  await upsertPost(site.db, { service: 'patreon', user: '10', id: '2', title: 'Second', added: '2026-03-02T10:00:00' });
+  await addFavoriteCreator(site.db, reader.account.id, 'patreon', '10');
+  token = await resetFeedToken(site.db, reader.account.id);
   await site.start();
 });
 

@@ -37,13 +37,13 @@ const FORMATS: FeedFormat[] = ['rss', 'atom'];
 let site: TestSite;
 const renderer = () => inProcessRenderer(site.renderer, site.store);
 
-function seed(): void {
+async function seed(): Promise<void> {
   const db = site.db;
-  upsertCreator(db, { service: 'patreon', id: '100', name: 'Alice' });
-  upsertCreator(db, { service: 'fanbox', id: '200', name: 'Bob' });
-  upsertCreator(db, { service: 'patreon', id: '666', name: 'Removed' });
-  addDoNotPost(db, { service: 'patreon', creator_id: '666', reason: 'Owner request' });
-  upsertPost(db, {
+  await upsertCreator(db, { service: 'patreon', id: '100', name: 'Alice' });
+  await upsertCreator(db, { service: 'fanbox', id: '200', name: 'Bob' });
+  await upsertCreator(db, { service: 'patreon', id: '666', name: 'Removed' });
+  await addDoNotPost(db, { service: 'patreon', creator_id: '666', reason: 'Owner request' });
+  await upsertPost(db, {
     service: 'patreon',
     user: '100',
     id: 'p1',
@@ -52,7 +52,7 @@ function seed(): void {
     published: '2024-01-01T10:00:00',
     tags: ['cats'],
   });
-  upsertPost(db, {
+  await upsertPost(db, {
     service: 'patreon',
     user: '100',
     id: 'p2',
@@ -62,7 +62,7 @@ function seed(): void {
     file: { name: 'a.png', path: IMAGE },
   });
   // Untitled: the card title is the content's text.
-  upsertPost(db, {
+  await upsertPost(db, {
     service: 'patreon',
     user: '100',
     id: 'p3',
@@ -71,7 +71,7 @@ function seed(): void {
     published: '2024-03-01T10:00:00',
     tags: ['cats', 'dogs'],
   });
-  upsertPost(db, {
+  await upsertPost(db, {
     service: 'fanbox',
     user: '200',
     id: 'f1',
@@ -80,7 +80,7 @@ function seed(): void {
     published: '2023-05-05T00:00:00',
     tags: ['dogs'],
   });
-  upsertDm(db, {
+  await upsertDm(db, {
     service: 'patreon',
     user: '100',
     hash: 'dm1',
@@ -88,7 +88,7 @@ function seed(): void {
     published: '2024-01-05T00:00:00',
     status: 'approved',
   });
-  upsertDm(db, {
+  await upsertDm(db, {
     service: 'patreon',
     user: '100',
     hash: 'dm2',
@@ -96,7 +96,7 @@ function seed(): void {
     published: '2024-01-06T00:00:00',
     status: 'pending',
   });
-  addPopularity(db, [
+  await addPopularity(db, [
     { day: todayUtc(), service: 'patreon', user: '100', post_id: 'p1', favorites: 1 },
     { day: todayUtc(), service: 'fanbox', user: '200', post_id: 'f1', favorites: 5 },
   ]);
@@ -104,7 +104,7 @@ function seed(): void {
 
 beforeAll(async () => {
   site = await createTestSite('feeds');
-  seed();
+  await seed();
   await site.start();
   const full = await rebuildPages(site.db, site.store, renderer(), { all: true });
   expect(full.failed).toEqual([]);
@@ -127,7 +127,7 @@ const absolute = (path: string) => `${site.config.publicUrl}${path}`;
 describe.each(FORMATS)('%s feeds', (format) => {
   it("a creator's posts: newest first, card titles, absolute links, dates, text summaries, thumbnails", async () => {
     const { feed, xml } = await fetchFeed(creatorFeedUrl('patreon', '100', format), format);
-    const posts = listCreatorPosts(site.db, 'patreon', '100', 0, 50);
+    const posts = await listCreatorPosts(site.db, 'patreon', '100', 0, 50);
     expect(feed.title).toContain('Alice');
     expect(feed.items.map((item) => item.url)).toEqual(posts.map((post) => absolute(postUrl('patreon', '100', post.id))));
     expect(feed.items.map((item) => item.published?.toISOString())).toEqual(
@@ -153,7 +153,7 @@ describe.each(FORMATS)('%s feeds', (format) => {
 
   it('a tag: the posts that carry it, in the tag listing order', async () => {
     const { feed } = await fetchFeed(tagFeedUrl('cats', format), format);
-    const posts = searchPosts(site.db, { tag: 'cats', limit: 50 }).posts;
+    const posts = (await searchPosts(site.db, { tag: 'cats', limit: 50 })).posts;
     expect(posts).toHaveLength(2);
     expect(feed.items.map((item) => item.url)).toEqual(posts.map((post) => absolute(postUrl(post.service, post.user, post.id))));
     expect((await request(site.base).get(tagFeedUrl('no-such-tag', format))).status).toBe(404);
@@ -161,7 +161,7 @@ describe.each(FORMATS)('%s feeds', (format) => {
 
   it('the recent posts: every post, most recently added first', async () => {
     const { feed } = await fetchFeed(recentPostsFeedUrl(format), format);
-    const posts = listRecentPosts(site.db, 0, 50);
+    const posts = await listRecentPosts(site.db, 0, 50);
     expect(feed.items.map((item) => item.url)).toEqual(posts.map((post) => absolute(postUrl(post.service, post.user, post.id))));
   });
 
@@ -226,7 +226,7 @@ describe('feeds in the page store', () => {
   });
 
   it('a new post reaches the stored creator and tag feeds with the rebuild', async () => {
-    upsertPost(site.db, {
+    await upsertPost(site.db, {
       service: 'patreon',
       user: '100',
       id: 'p4',
@@ -244,7 +244,7 @@ describe('feeds in the page store', () => {
   });
 
   it('a post that loses a tag leaves that tag feed with the rebuild', async () => {
-    upsertPost(site.db, {
+    await upsertPost(site.db, {
       service: 'patreon',
       user: '100',
       id: 'p4',
@@ -261,7 +261,7 @@ describe('feeds in the page store', () => {
   });
 
   it('a deleted post leaves the feeds of its tags with the rebuild', async () => {
-    expect(deletePost(site.db, 'patreon', '100', 'p1')).toBe(true);
+    expect(await deletePost(site.db, 'patreon', '100', 'p1')).toBe(true);
     expect((await rebuildPages(site.db, site.store, renderer())).failed).toEqual([]);
     const cats = parseFeed(fs.readFileSync(site.store.fileFor(tagFeedUrl('cats', 'atom')), 'utf8'));
     expect(cats.items.map((item) => item.title)).toEqual(['Only content here']);
@@ -277,7 +277,7 @@ describe('feeds in the page store', () => {
 });
 
 describe('PUBLIC_URL', () => {
-  it('is the origin of every link of a feed, and falls back to this server on localhost', () => {
+  it('is the origin of every link of a feed, and falls back to this server on localhost', async () => {
     expect(readConfig({}).publicUrl).toBe('http://localhost:4321');
     expect(readConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
     expect(readConfig({ PUBLIC_URL: 'https://archive.example.org/' }).publicUrl).toBe('https://archive.example.org');
@@ -287,7 +287,7 @@ describe('PUBLIC_URL', () => {
       ...readConfig({ PUBLIC_URL: 'https://archive.example.org', IMAGE_HOST: 'https://img.example.org' }),
       siteName: 'Trove',
     };
-    const feed = parseFeed(creatorPostsFeed(site.db, settings, { service: 'patreon', id: '100', name: 'Alice' }, 'rss'));
+    const feed = parseFeed(await creatorPostsFeed(site.db, settings, { service: 'patreon', id: '100', name: 'Alice' }, 'rss'));
     expect(feed.url).toBe('https://archive.example.org/patreon/user/100');
     for (const item of feed.items) expect(item.url?.startsWith('https://archive.example.org/patreon/user/100/post/')).toBe(true);
     const thumbnails = feed.items.flatMap((item) => item.media.map((media) => media.url));

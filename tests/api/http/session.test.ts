@@ -56,13 +56,13 @@ let consumer: TestSession;
 let moderator: TestSession;
 let admin: TestSession;
 
-beforeAll(() => {
+beforeAll(async () => {
   temp = tempDb();
   db = temp.db;
   app = createApp({ db, config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test' }), routes: [guarded], logger: { error() {} } });
-  consumer = signIn(db, { role: 'consumer' });
-  moderator = signIn(db, { role: 'moderator' });
-  admin = signIn(db, { role: 'administrator' });
+  consumer = await signIn(db, { role: 'consumer' });
+  moderator = await signIn(db, { role: 'moderator' });
+  admin = await signIn(db, { role: 'administrator' });
 });
 
 afterAll(() => temp.cleanup());
@@ -81,8 +81,8 @@ describe('route access', () => {
     for (const cookie of ['session=nope', 'session=', 'other=1', `session=${'x'.repeat(500)}`]) {
       expect((await request(app).get('/api/v1/guarded/whoami').set('Cookie', cookie)).status).toBe(401);
     }
-    const ended = signIn(db);
-    deleteSession(db, hashSessionToken(ended.token));
+    const ended = await signIn(db);
+    await deleteSession(db, hashSessionToken(ended.token));
     expect((await request(app).get('/api/v1/guarded/whoami').set('Cookie', ended.cookie)).status).toBe(401);
   });
 

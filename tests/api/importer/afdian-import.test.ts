@@ -50,8 +50,8 @@ afterEach(async () => {
   t.cleanup();
 });
 
-function queue(id: string, keyId?: number) {
-  createImport(t.db, { id, service: 'afdian', key_id: keyId ?? null, work_key: sealForWorker(config, id, KEY) });
+async function queue(id: string, keyId?: number) {
+  await createImport(t.db, { id, service: 'afdian', key_id: keyId ?? null, work_key: sealForWorker(config, id, KEY) });
   return id;
 }
 function worker() {
@@ -68,9 +68,9 @@ const counts = () => ({
   creators: count("SELECT count(*) AS n FROM creators WHERE service = 'afdian'"),
 });
 const creatorId = (slug: string) => fake.dataset.creators.find((c) => c.slug === slug)!.userId;
-const postOf = (title: string) => {
+const postOf = async (title: string) => {
   const c = fake.dataset.creators.find((cr) => cr.posts.some((p) => p.title === title))!;
-  return getPost(t.db, 'afdian', c.userId, c.posts.find((p) => p.title === title)!.postId);
+  return await getPost(t.db, 'afdian', c.userId, c.posts.find((p) => p.title === title)!.postId);
 };
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -88,8 +88,8 @@ async function detail(title: string) {
   const res = await fetch(`${fake.url}/api/post/get-detail?post_id=${id}&album_id=`, { headers: { cookie: `auth_token=${KEY}` } });
   return ((await res.json()) as { data: { post: Record<string, any> } }).data.post;
 }
-function expectNoKeyLeak(id: string) {
-  const logs = getImportLogs(t.db, id).join('\n');
+async function expectNoKeyLeak(id: string) {
+  const logs = (await getImportLogs(t.db, id)).join('\n');
   expect(logs).not.toContain(KEY);
   expect(logs).not.toContain('auth_token');
   expect(logs).not.toContain('sign=');
@@ -99,59 +99,59 @@ function expectNoKeyLeak(id: string) {
 
 describe('afdian import', () => {
   it('imports the sponsored creators, their posts with files, inline images, audio, video and album posts', async () => {
-    const id = queue('full');
+    const id = await queue('full');
     expect(await worker().runOnce()).toBe(true);
     const requests = [...fake.requests];
-    const job = getImport(t.db, id)!;
+    const job = (await getImport(t.db, id))!;
     expect(job.finished_at).not.toBeNull();
     expect(job.is_key_invalid).toBe(false);
     expect(job.sub_count).toBe(2);
 
-    expect(getCreator(t.db, 'afdian', creatorId('hoshino'))).toMatchObject({ name: '星野工作室', public_id: 'hoshino' });
-    expect(getCreator(t.db, 'afdian', creatorId('LumenAudio'))?.last_imported).not.toBeNull();
-    expect(getCreator(t.db, 'afdian', creatorId('jiumeng'))).toBeUndefined();
+    expect(await getCreator(t.db, 'afdian', creatorId('hoshino'))).toMatchObject({ name: '星野工作室', public_id: 'hoshino' });
+    expect((await getCreator(t.db, 'afdian', creatorId('LumenAudio')))?.last_imported).not.toBeNull();
+    expect(await getCreator(t.db, 'afdian', creatorId('jiumeng'))).toBeUndefined();
     for (const kind of ['icons', 'banners']) expect(fs.existsSync(path.join(t.dir, kind, 'afdian', creatorId('hoshino')))).toBe(true);
 
     // 星野: 13 listed (the deleted one is gone), one above the ¥30 plan; Lumen: 4, one opened by a bought album.
     expect(counts()).toMatchObject({ posts: 15, creators: 2, revisions: 0 });
-    expect(postOf('高级方案专属')).toBeUndefined();
-    expect(postOf('已删除的动态')).toBeUndefined();
-    expect(postOf('Stems for ¥50 patrons')).toBeUndefined();
-    expect(postOf('第一章')).toBeUndefined();
+    expect(await postOf('高级方案专属')).toBeUndefined();
+    expect(await postOf('已删除的动态')).toBeUndefined();
+    expect(await postOf('Stems for ¥50 patrons')).toBeUndefined();
+    expect(await postOf('第一章')).toBeUndefined();
 
-    const pinned = postOf('【置顶】赞助说明')!;
+    const pinned = (await postOf('【置顶】赞助说明'))!;
     expect(pinned.content).toBe('<p>感谢支持！每月更新草图与源文件。</p>');
     expect(pinned.published).toBe('2025-04-02T00:01:00');
-    expect(postOf('日常碎碎念')!.content).toBe('<p>今天画了很久的背景。</p><p>明天继续 &amp; 加油！</p>');
-    expect(postOf('🌸 中文标题 · 日本語 — ünïcödé')!.content).toContain('שלום');
+    expect((await postOf('日常碎碎念'))!.content).toBe('<p>今天画了很久的背景。</p><p>明天继续 &amp; 加油！</p>');
+    expect((await postOf('🌸 中文标题 · 日本語 — ünïcödé'))!.content).toContain('שלום');
 
-    const gallery = postOf('四月草图合集')!;
+    const gallery = (await postOf('四月草图合集'))!;
     const pics = (await detail('四月草图合集')).pics as string[];
     expect(gallery.file?.name).toMatch(/_w24_h16_s1\.jpeg$/);
     expect(gallery.attachments).toHaveLength(2);
     await expectStored(gallery.file, pics[0]);
     await expectStored(gallery.attachments[1], pics[2]);
 
-    const article = postOf('上色教程：云')!;
+    const article = (await postOf('上色教程：云'))!;
     expect(article.content).toMatch(/<img src="\/data\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.jpeg"/);
     expect(article.content).not.toContain(fake.cdnUrl);
     expect(article.content).toContain('href="https://www.bilibili.com/video/BV1xx411c7mD"');
     expect(article.embed).toMatchObject({ url: 'https://www.bilibili.com/video/BV1xx411c7mD' });
 
-    const audio = postOf('睡前故事（音频）')!;
+    const audio = (await postOf('睡前故事（音频）'))!;
     expect(audio.file?.name).toMatch(/\.jpeg$/);
     expect(audio.attachments.map((a) => a.name)).toEqual(['睡前故事（音频）.mp3']);
     await expectStored(audio.attachments[0], (await detail('睡前故事（音频）')).audio);
-    const video = postOf('绘画过程录屏')!;
+    const video = (await postOf('绘画过程录屏'))!;
     expect(video.attachments.map((a) => a.name)).toEqual(['绘画过程录屏.mp4']);
     await expectStored(video.attachments[0], (await detail('绘画过程录屏')).video);
     await expectStored(video.file, (await detail('绘画过程录屏')).video_thumb);
-    const file = postOf('设定资料下载')!;
+    const file = (await postOf('设定资料下载'))!;
     expect(file.attachments.map((a) => a.name)).toEqual(['角色设定资料.zip']);
     await expectStored(file.attachments[0], (await detail('设定资料下载')).attachment[0].url);
-    expect(postOf('Night drive (EP track)')!.attachments.map((a) => a.name)).toEqual(['Night drive (EP track).mp3']);
+    expect((await postOf('Night drive (EP track)'))!.attachments.map((a) => a.name)).toEqual(['Night drive (EP track).mp3']);
 
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     for (const line of [
       'Found 2 sponsored creators.',
       '1 sponsorship that ran out not imported.',
@@ -162,7 +162,7 @@ describe('afdian import', () => {
     ])
       expect(logs).toContain(line);
     expect(logs.at(-1)).toBe('Finished.');
-    expectNoKeyLeak(id);
+    await expectNoKeyLeak(id);
 
     // The cookie went with every API call (the fake's CDN shares 127.0.0.1 with its API, so the real
     // separation is the endpoint's: no credential host besides afdian.com); the CDN saw afdian's Referer.
@@ -176,22 +176,22 @@ describe('afdian import', () => {
 
   it('pages the post list by publish_sn across several pages', async () => {
     await setup({ pageSize: 3 });
-    const id = queue('pages');
+    const id = await queue('pages');
     await worker().runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(counts().posts).toBe(15);
     const lists = fake.requests.filter((r) => r.path.startsWith(`/api/post/get-list?user_id=${creatorId('hoshino')}`));
     expect(lists).toHaveLength(5);
     expect(lists[0].path).toContain('publish_sn=&');
     expect(new Set(lists.map((r) => /publish_sn=(\d*)/.exec(r.path)![1])).size).toBe(5);
-    expect(getImportLogs(t.db, id)).toContain('Creator 星野工作室: page 5 done, 12 posts so far.');
+    expect(await getImportLogs(t.db, id)).toContain('Creator 星野工作室: page 5 done, 12 posts so far.');
   });
 
   it('follows an attachment link that redirects to the CDN and stores the fake’s bytes', async () => {
     await setup({ attachmentRedirect: true });
-    queue('redirect');
+    await queue('redirect');
     await worker().runOnce();
-    const post = postOf('设定资料下载')!;
+    const post = (await postOf('设定资料下载'))!;
     const link = (await detail('设定资料下载')).attachment[0].url as string;
     expect(link.startsWith(fake.url)).toBe(true);
     await expectStored(post.attachments[0], (await fetch(link, { headers: { cookie: `auth_token=${KEY}` } })).url);
@@ -202,82 +202,82 @@ describe('afdian import', () => {
     it(`fails with the key invalid when Afdian refuses it (${refusal}) and marks a kept key dead`, async () => {
       await setup({ refusal });
       fake.expireKey();
-      const keyId = addAutoImportKey(t.db, { service: 'afdian', encrypted_key: Buffer.from('sealed elsewhere') });
-      const id = queue('refused', keyId);
+      const keyId = await addAutoImportKey(t.db, { service: 'afdian', encrypted_key: Buffer.from('sealed elsewhere') });
+      const id = await queue('refused', keyId);
       await worker().runOnce();
-      const job = getImport(t.db, id)!;
+      const job = (await getImport(t.db, id))!;
       expect(job).toMatchObject({ is_key_invalid: true });
       expect(job.finished_at).not.toBeNull();
-      expect(getImportLogs(t.db, id).at(-1)).toBe('Afdian rejected the session key; the import failed.');
+      expect((await getImportLogs(t.db, id)).at(-1)).toBe('Afdian rejected the session key; the import failed.');
       expect((t.db.prepare('SELECT dead FROM auto_import_keys WHERE id = ?').get(keyId) as { dead: number }).dead).toBe(1);
       expect(counts().posts).toBe(0);
-      expectNoKeyLeak(id);
+      await expectNoKeyLeak(id);
     });
   }
 
   it('fails rather than finishing when the key stops working mid-import (posts would all look locked)', async () => {
     fake.delayMs = 20;
-    const id = queue('logged-out');
+    const id = await queue('logged-out');
     const running = worker().runOnce();
     while (counts().posts < 3) await sleep(10);
     fake.expireKey();
     await running;
-    expect(getImport(t.db, id)!.is_key_invalid).toBe(true);
-    expect(getImportLogs(t.db, id)).not.toContain('Finished.');
+    expect((await getImport(t.db, id))!.is_key_invalid).toBe(true);
+    expect(await getImportLogs(t.db, id)).not.toContain('Finished.');
   });
 
   it('waits out a short 429 Retry-After, and puts the import back on a long 429 or a 5xx', async () => {
     fake.rateLimit(2, 1);
-    const first = queue('short-429');
+    const first = await queue('short-429');
     await worker().runOnce();
     expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(2);
-    expect(getImport(t.db, first)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, first))!.finished_at).not.toBeNull();
 
     fake.rateLimit(1, 3600);
-    const id = queue('long-429');
+    const id = await queue('long-429');
     await worker().runOnce();
-    let job = getImport(t.db, id)!;
+    let job = (await getImport(t.db, id))!;
     expect(job).toMatchObject({ finished_at: null, retry_count: 1 });
     expect(Date.parse(`${job.resuming_at}Z`) - Date.now()).toBeGreaterThan(3500_000);
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(/^Afdian error: Afdian rate limit reached \(429\); retrying at /);
-    updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(/^Afdian error: Afdian rate limit reached \(429\); retrying at /);
+    await updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     fake.fail(1, 502);
     await worker().runOnce();
-    job = getImport(t.db, id)!;
+    job = (await getImport(t.db, id))!;
     expect(job.retry_count).toBe(2);
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(/^Afdian error: Afdian answered 502; retrying at /);
-    updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(/^Afdian error: Afdian answered 502; retrying at /);
+    await updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     await worker().runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(counts().posts).toBe(15);
   });
 
   it('re-imports without changes or change rows, and a changed post keeps its old version as a revision', async () => {
-    queue('first');
+    await queue('first');
     await worker().runOnce();
     const first = counts();
     const postChanges = () => count("SELECT count(*) AS n FROM changes WHERE kind = 'post'");
     const before = postChanges();
-    queue('again');
+    await queue('again');
     await worker().runOnce();
     expect(counts()).toEqual(first);
     expect(postChanges()).toBe(before);
 
     const postId = fake.dataset.creators[0].posts.find((p) => p.title === '日常碎碎念')!.postId;
     fake.editPost(postId, { title: '日常碎碎念（修改）', content: '<p>改过了。</p>' });
-    queue('changed');
+    await queue('changed');
     await worker().runOnce();
-    expect(postOf('日常碎碎念（修改）')!.content).toBe('<p>改过了。</p>');
+    expect((await postOf('日常碎碎念（修改）'))!.content).toBe('<p>改过了。</p>');
     expect(count('SELECT count(*) AS n FROM post_revisions WHERE post_id = ?', postId)).toBe(1);
     expect(counts()).toEqual({ ...first, revisions: 1 });
   });
 
   it('retries later with a clear line when Afdian answers a shape it does not know', async () => {
     (fake.dataset.creators[0] as { name: unknown }).name = 42;
-    const id = queue('shape');
+    const id = await queue('shape');
     await worker().runOnce();
-    expect(getImport(t.db, id)).toMatchObject({ finished_at: null, retry_count: 1 });
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(/^Afdian error: Afdian answered .* in a shape this importer does not understand/);
+    expect(await getImport(t.db, id)).toMatchObject({ finished_at: null, retry_count: 1 });
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(/^Afdian error: Afdian answered .* in a shape this importer does not understand/);
   });
 
   it('survives kill -9 of scripts/worker.ts mid-import: the restart finishes with every post once', async () => {
@@ -290,16 +290,16 @@ describe('afdian import', () => {
     }));
     try {
       await setup({ pageSize: 3 });
-      const id = queue('crash');
+      const id = await queue('crash');
       fake.delayMs = 120;
       await crash.killWhen(() => counts().posts >= 5);
       expect(counts().posts).toBeLessThan(15);
-      expect(getImport(t.db, id)!.finished_at).toBeNull();
+      expect((await getImport(t.db, id))!.finished_at).toBeNull();
 
       fake.delayMs = 0;
-      await crash.resumeUntil(() => !!getImport(t.db, id)!.finished_at);
+      await crash.resumeUntil(async () => !!(await getImport(t.db, id))!.finished_at);
       expect(counts()).toMatchObject({ posts: 15, creators: 2, revisions: 0 });
-      const logs = getImportLogs(t.db, id);
+      const logs = await getImportLogs(t.db, id);
       for (const line of [
         'Found 2 sponsored creators.',
         'Creator 星野工作室: imported 12 posts. 1 post your sponsorship does not unlock skipped.',

@@ -45,16 +45,16 @@ beforeEach(() => {
 });
 
 /** A key kept by its owner's submission, whose import finished `lastImportHours` ago. */
-function keep(
+async function keep(
   options: { key?: string; service?: string; autoImport?: boolean; lastImportHours?: number; credential?: string; channels?: string } = {},
 ) {
-  const owner = signIn(t.db).account;
+  const owner = (await signIn(t.db)).account;
   const service = options.service ?? 'patreon';
   const key = options.key ?? `Kept-Key-${(seq += 1)}-`.padEnd(43, 'x');
   const created = hoursAgo(options.lastImportHours ?? 48);
-  const importId = createImport(t.db, { service, account_id: owner.id, created_at: created, channel_ids: options.channels ?? null });
-  updateImport(t.db, importId, { finished_at: created });
-  const keyId = saveSubmittedKey(t.db, config, {
+  const importId = await createImport(t.db, { service, account_id: owner.id, created_at: created, channel_ids: options.channels ?? null });
+  await updateImport(t.db, importId, { finished_at: created });
+  const keyId = await saveSubmittedKey(t.db, config, {
     accountId: owner.id,
     service,
     key,
@@ -69,14 +69,14 @@ const round = (now = new Date(), log?: (line: string) => void) =>
   runAutoImportRound(t.db, config, fs.readFileSync(privatePem, 'utf8'), { now, log });
 const importsOfKey = (keyId: number) =>
   (t.db.prepare('SELECT id FROM imports WHERE key_id = ? ORDER BY created_at').all(keyId) as { id: string }[]).map(
-    (r) => getImport(t.db, r.id)!,
+    async (r) => (await getImport(t.db, r.id))!,
   );
 
 describe('runAutoImportRound', () => {
-  it('queues a due key below submitted imports, for its owner, with the key sealed for the worker', () => {
-    const kept = keep();
+  it('queues a due key below submitted imports, for its owner, with the key sealed for the worker', async () => {
+    const kept = await keep();
     const lines: string[] = [];
-    expect(round(new Date(), (line) => lines.push(line))).toEqual({ queued: 1, skipped: 0, failed: 0 });
+    expect(await round(new Date(), (line) => lines.push(line))).toEqual({ queued: 1, skipped: 0, failed: 0 });
     const [, queued] = importsOfKey(kept.keyId);
     expect(queued).toMatchObject({
       service: 'patreon',
@@ -88,98 +88,98 @@ describe('runAutoImportRound', () => {
       finished_at: null,
     });
     expect(AUTO_IMPORT_PRIORITY).toBeLessThan(SUBMITTED_PRIORITY);
-    expect(openForWorker(config, queued.id, getImportWorkKey(t.db, queued.id)!)).toBe(kept.key);
-    expect(getImportLogs(t.db, queued.id)).toEqual([AUTO_IMPORT_LINES.queued]);
+    expect(openForWorker(config, queued.id, (await getImportWorkKey(t.db, queued.id))!)).toBe(kept.key);
+    expect(await getImportLogs(t.db, queued.id)).toEqual([AUTO_IMPORT_LINES.queued]);
     const fingerprint = (t.db.prepare('SELECT key_fingerprint AS f FROM imports WHERE id = ?').get(queued.id) as { f: string }).f;
     expect(fingerprint).toBe(keyFingerprint(config, 'patreon', kept.key));
     expect(lines).toEqual([`Key ${kept.keyId} (Patreon): queued import ${queued.id}.`]);
     expect(lines.join('\n')).not.toContain(kept.key);
   });
 
-  it('skips keys imported in the last 24 h, with an import pending, or whose owner is gone', () => {
-    const recent = keep({ lastImportHours: 23 });
-    const pending = keep();
-    createImport(t.db, { service: 'patreon', account_id: pending.owner.id, key_id: pending.keyId });
-    const orphan = keep();
+  it('skips keys imported in the last 24 h, with an import pending, or whose owner is gone', async () => {
+    const recent = await keep({ lastImportHours: 23 });
+    const pending = await keep();
+    await createImport(t.db, { service: 'patreon', account_id: pending.owner.id, key_id: pending.keyId });
+    const orphan = await keep();
     t.db.prepare('DELETE FROM accounts WHERE id = ?').run(orphan.owner.id); // no delete feature yet; the schema sets the key's owner to NULL
     const lines: string[] = [];
-    expect(round(new Date(), (line) => lines.push(line))).toEqual({ queued: 0, skipped: 3, failed: 0 });
+    expect(await round(new Date(), (line) => lines.push(line))).toEqual({ queued: 0, skipped: 3, failed: 0 });
     expect(lines).toEqual([
       `Key ${recent.keyId} (Patreon): skipped, imported less than 24 h ago.`,
       `Key ${pending.keyId} (Patreon): skipped, an import of it is queued or running.`,
       `Key ${orphan.keyId} (Patreon): skipped, its account was deleted.`,
     ]);
     // A day later the recent one is due.
-    expect(round(new Date(Date.now() + 2 * 3600_000)).queued).toBe(1);
+    expect((await round(new Date(Date.now() + 2 * 3600_000))).queued).toBe(1);
   });
 
-  it('finds a pending import of the same key by fingerprint (submitted again, not yet linked)', () => {
-    const kept = keep();
-    createImport(t.db, { service: 'patreon', key_fingerprint: keyFingerprint(config, 'patreon', kept.key) });
-    expect(round()).toEqual({ queued: 0, skipped: 1, failed: 0 });
+  it('finds a pending import of the same key by fingerprint (submitted again, not yet linked)', async () => {
+    const kept = await keep();
+    await createImport(t.db, { service: 'patreon', key_fingerprint: keyFingerprint(config, 'patreon', kept.key) });
+    expect(await round()).toEqual({ queued: 0, skipped: 1, failed: 0 });
   });
 
-  it('never touches dead, revoked or debug-only keys', () => {
-    const dead = keep();
-    markKeyDead(t.db, dead.keyId);
-    const revoked = keep();
-    revokeKeys(t.db, revoked.owner.id, [revoked.keyId]);
-    keep({ autoImport: false });
-    expect(round()).toEqual({ queued: 0, skipped: 0, failed: 0 });
+  it('never touches dead, revoked or debug-only keys', async () => {
+    const dead = await keep();
+    await markKeyDead(t.db, dead.keyId);
+    const revoked = await keep();
+    await revokeKeys(t.db, revoked.owner.id, [revoked.keyId]);
+    await keep({ autoImport: false });
+    expect(await round()).toEqual({ queued: 0, skipped: 0, failed: 0 });
     expect(t.db.prepare('SELECT count(*) AS n FROM imports WHERE finished_at IS NULL').get()).toEqual({ n: 0 });
   });
 
-  it('does not queue a key twice: the second round finds the first one pending', () => {
-    keep();
-    expect(round().queued).toBe(1);
-    expect(round()).toEqual({ queued: 0, skipped: 1, failed: 0 });
+  it('does not queue a key twice: the second round finds the first one pending', async () => {
+    await keep();
+    expect((await round()).queued).toBe(1);
+    expect(await round()).toEqual({ queued: 0, skipped: 1, failed: 0 });
   });
 
-  it('carries OnlyFans credentials and Discord channels into the new import', () => {
+  it('carries OnlyFans credentials and Discord channels into the new import', async () => {
     const credential = JSON.stringify({
       session_key: 'of-sess-secret',
       auth_id: '998877',
       'x-bc': 'ab'.repeat(20),
       user_agent: 'Mozilla/5.0 Test',
     });
-    const onlyfans = keep({ service: 'onlyfans', key: 'of-sess-secret', credential });
-    const discord = keep({ service: 'discord', channels: '111,222' });
-    expect(round().queued).toBe(2);
+    const onlyfans = await keep({ service: 'onlyfans', key: 'of-sess-secret', credential });
+    const discord = await keep({ service: 'discord', channels: '111,222' });
+    expect((await round()).queued).toBe(2);
     const of = importsOfKey(onlyfans.keyId).at(-1)!;
-    expect(JSON.parse(openForWorker(config, of.id, getImportWorkKey(t.db, of.id)!))).toEqual(JSON.parse(credential));
+    expect(JSON.parse(openForWorker(config, of.id, (await getImportWorkKey(t.db, of.id))!))).toEqual(JSON.parse(credential));
     expect(importsOfKey(discord.keyId).at(-1)!.channel_ids).toBe('111,222');
   });
 
-  it('reports a key it cannot decrypt by id only, and goes on with the others', () => {
-    const foreign = keep();
+  it('reports a key it cannot decrypt by id only, and goes on with the others', async () => {
+    const foreign = await keep();
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey;
     t.db.prepare('UPDATE auto_import_keys SET encrypted_key = ? WHERE id = ?').run(encryptSessionKey(foreign.key, other), foreign.keyId);
-    const corrupt = keep();
+    const corrupt = await keep();
     t.db.prepare('UPDATE auto_import_keys SET encrypted_key = ? WHERE id = ?').run(Buffer.from(`{"v":1,${corrupt.key}`), corrupt.keyId);
-    const fine = keep();
+    const fine = await keep();
     const lines: string[] = [];
-    expect(round(new Date(), (line) => lines.push(line))).toEqual({ queued: 1, skipped: 0, failed: 2 });
+    expect(await round(new Date(), (line) => lines.push(line))).toEqual({ queued: 1, skipped: 0, failed: 2 });
     expect(lines[0]).toBe(`Key ${foreign.keyId} (Patreon): could not be decrypted (The key was sealed for another operator key.)`);
     expect(lines[1]).toBe(`Key ${corrupt.keyId} (Patreon): could not be decrypted (Not a key envelope.)`);
     for (const key of [foreign.key, corrupt.key, fine.key]) expect(lines.join('\n')).not.toContain(key);
   });
 
-  it('accepts the private key as a KeyObject too', () => {
-    keep();
-    expect(runAutoImportRound(t.db, config, createPrivateKey(fs.readFileSync(privatePem))).queued).toBe(1);
+  it('accepts the private key as a KeyObject too', async () => {
+    await keep();
+    expect((await runAutoImportRound(t.db, config, createPrivateKey(fs.readFileSync(privatePem)))).queued).toBe(1);
   });
 });
 
 describe('startAutoImportScheduler', () => {
-  it('runs a requested round, then one every 24 h, recording what each did', () => {
-    keep();
+  it('runs a requested round, then one every 24 h, recording what each did', async () => {
+    await keep();
     let now = new Date('2030-01-01T00:00:00Z');
     const lines: string[] = [];
     const scheduler = startAutoImportScheduler(
       { db: t.db, config, privateKeyPath: privatePem, log: (l) => lines.push(l) },
       { autoStart: false, now: () => now },
     );
-    const requested = requestAutoImportRound(t.db, null, nowIso(now));
+    const requested = await requestAutoImportRound(t.db, null, nowIso(now));
     expect(scheduler.tick()).toEqual({ round: requested.id, counts: { queued: 1, skipped: 0, failed: 0 } });
     now = new Date('2030-01-01T23:59:00Z');
     expect(scheduler.tick()).toBeUndefined();
@@ -187,7 +187,7 @@ describe('startAutoImportScheduler', () => {
     const due = scheduler.tick()!;
     expect(due.round).toBeGreaterThan(requested.id);
     expect(due.counts).toEqual({ queued: 0, skipped: 1, failed: 0 }); // the first round's import is still queued
-    const rounds = listAutoImportRounds(t.db);
+    const rounds = await listAutoImportRounds(t.db);
     expect(rounds.map((r) => [r.id, r.requested_by, r.started_at, r.queued, r.skipped, r.failed])).toEqual([
       [due.round, null, '2030-01-02T00:00:01', 0, 1, 0],
       [requested.id, null, '2030-01-01T00:00:00', 1, 0, 0],
@@ -195,7 +195,7 @@ describe('startAutoImportScheduler', () => {
     expect(rounds.every((r) => r.finished_at !== null)).toBe(true);
     expect(lines).toContain(`Auto-import round ${requested.id} finished: 1 queued, 0 skipped, 0 failed.`);
     // Each round's start and end are audit lines by the system; the scheduled one says so.
-    const audit = listAudit(t.db, { action: 'auto_import_round' }, { offset: 0, limit: 10 });
+    const audit = await listAudit(t.db, { action: 'auto_import_round' }, { offset: 0, limit: 10 });
     expect(audit.map((line) => [line.actor_id, line.target, line.at, line.details])).toEqual([
       [null, `round ${due.round}`, '2030-01-02T00:00:01', { finished: true, queued: 0, skipped: 1, failed: 0 }],
       [null, `round ${due.round}`, '2030-01-02T00:00:01', { started: true, scheduled: true }],
@@ -204,11 +204,11 @@ describe('startAutoImportScheduler', () => {
     ]);
   });
 
-  it('gives a round to one scheduler only', () => {
+  it('gives a round to one scheduler only', async () => {
     const options = { autoStart: false } as const;
     const a = startAutoImportScheduler({ db: t.db, config, privateKeyPath: privatePem }, options);
     const b = startAutoImportScheduler({ db: t.db, config, privateKeyPath: privatePem }, options);
-    requestAutoImportRound(t.db, null, nowIso());
+    await requestAutoImportRound(t.db, null, nowIso());
     expect([a.tick(), b.tick()].filter(Boolean)).toHaveLength(1);
   });
 
@@ -250,9 +250,9 @@ describe('scripts/auto-import.ts --once', () => {
   const run = (args: string[], env: Record<string, string> = {}) =>
     spawnSync('npx', ['tsx', 'scripts/auto-import.ts', ...args], { env: { ...process.env, DATA_DIR: t.dir, ...env }, encoding: 'utf8' });
 
-  it('runs one round now with a line per key and never prints a key', () => {
-    const due = keep();
-    const recent = keep({ lastImportHours: 1 });
+  it('runs one round now with a line per key and never prints a key', async () => {
+    const due = await keep();
+    const recent = await keep({ lastImportHours: 1 });
     const result = run(['--once'], { OPERATOR_PRIVATE_KEY: privatePem });
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`Key ${due.keyId} \\(Patreon\\): queued import [0-9a-f]{16}\\.`));

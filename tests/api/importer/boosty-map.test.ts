@@ -27,9 +27,9 @@ import { FAKE_BOOSTY_AUTH, FAKE_BOOSTY_KEY } from '../../fakes/boosty.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 let t: TempDb;
-beforeEach(() => {
+beforeEach(async () => {
   t = tempDb();
-  upsertCreator(t.db, { service: 'boosty', id: 'mariya-art', name: 'Мария' });
+  await upsertCreator(t.db, { service: 'boosty', id: 'mariya-art', name: 'Мария' });
 });
 afterEach(() => t.cleanup());
 
@@ -46,7 +46,7 @@ const fakePath = (id: string, ext: string) => {
 };
 
 /** Maps a post as the importer does, with every media item "archived" at a stand-in path. */
-function storeMapped(post: BoostyPost) {
+async function storeMapped(post: BoostyPost) {
   const items = postMedia(post);
   const saved = items.map((item: MediaItem) =>
     item.kind === 'image'
@@ -65,8 +65,8 @@ function storeMapped(post: BoostyPost) {
       },
     },
   });
-  upsertPost(t.db, input);
-  return { items, stored: getPost(t.db, 'boosty', 'mariya-art', post.id)! };
+  await upsertPost(t.db, input);
+  return { items, stored: (await getPost(t.db, 'boosty', 'mariya-art', post.id))! };
 }
 
 interface Row {
@@ -154,14 +154,14 @@ const ROWS: Row[] = [
 ];
 
 describe('boosty mappers over the recorded fixtures', () => {
-  it.each(ROWS)('$kind', (row) => {
+  it.each(ROWS)('$kind', async (row) => {
     const post = postSchema.parse(fixture(row.kind).body);
     expect(postVerdict(post)).toBe(row.verdict);
     if (row.verdict !== 'post') {
       expect(post.data ?? []).toEqual([]);
       return;
     }
-    const { stored } = storeMapped(post);
+    const { stored } = await storeMapped(post);
     expect(stored.published).toMatch(/^2024-\d\d-\d\dT00:00:00$/);
     if (row.title !== undefined) expect(stored.title).toBe(row.title);
     if (typeof row.content === 'string') expect(stored.content).toBe(row.content);
@@ -201,10 +201,10 @@ describe('boosty mappers over the recorded fixtures', () => {
     );
   });
 
-  it('poll, tags, dates and edits', () => {
+  it('poll, tags, dates and edits', async () => {
     const body = (fixture('poll').body as { poll: object }).poll;
     const post = postSchema.parse({ ...body, updatedAt: (body as { publishTime: number }).publishTime + 3600 });
-    const { stored } = storeMapped(post);
+    const { stored } = await storeMapped(post);
     expect(stored.poll).toMatchObject({
       title: 'Что дальше?',
       total_votes: 13,

@@ -58,9 +58,9 @@ afterEach(async () => {
   t.cleanup();
 });
 
-function queue(input: { key_id?: number; key?: string } = {}): string {
+async function queue(input: { key_id?: number; key?: string } = {}): Promise<string> {
   const id = `candfans-${++importCount}`;
-  createImport(t.db, { id, service: 'candfans', key_id: input.key_id, work_key: sealForWorker(config, id, input.key ?? fake.key) });
+  await createImport(t.db, { id, service: 'candfans', key_id: input.key_id, work_key: sealForWorker(config, id, input.key ?? fake.key) });
   return id;
 }
 
@@ -71,7 +71,7 @@ function worker() {
 }
 
 async function runImport(input: Parameters<typeof queue>[0] = {}) {
-  const id = queue(input);
+  const id = await queue(input);
   await worker().runOnce();
   return id;
 }
@@ -85,9 +85,9 @@ const snapshot = () => ({
   files: count('SELECT count(*) AS n FROM files'),
   revisions: count('SELECT count(*) AS n FROM post_revisions'),
 });
-const post = (title: string) => {
+const post = async (title: string) => {
   const p = byTitle(title);
-  return getPost(t.db, 'candfans', String(SAKURA.posts.includes(p) ? SAKURA.id : REN.id), String(p.id));
+  return await getPost(t.db, 'candfans', String(SAKURA.posts.includes(p) ? SAKURA.id : REN.id), String(p.id));
 };
 const jpeg = (p: string, width = 64, height = 48) => image(p, { format: 'jpeg', width, height, inset: true });
 
@@ -95,11 +95,11 @@ describe('a full import', () => {
   it('shakes hands, finds joined plans and follows, pages every timeline and stores what the key can see', async () => {
     await setup();
     const id = await runImport();
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     expect(logs).toContain('Finished.');
-    expect(getImport(t.db, id)).toMatchObject({ is_key_invalid: false, sub_count: 11 });
-    expect(getCreator(t.db, 'candfans', SAKURA_ID)).toMatchObject({ name: 'さくら Sakura', public_id: 'sakura_cf' });
-    expect(getCreator(t.db, 'candfans', String(REN.id))).toMatchObject({ name: 'Ren', public_id: 'ren_sound' });
+    expect(await getImport(t.db, id)).toMatchObject({ is_key_invalid: false, sub_count: 11 });
+    expect(await getCreator(t.db, 'candfans', SAKURA_ID)).toMatchObject({ name: 'さくら Sakura', public_id: 'sakura_cf' });
+    expect(await getCreator(t.db, 'candfans', String(REN.id))).toMatchObject({ name: 'Ren', public_id: 'ren_sound' });
     expect(sha(fs.readFileSync(path.join(t.dir, 'icons', 'candfans', SAKURA_ID)))).toBe(
       sha(await jpeg(`/user/${SAKURA.id}/profile/icon-${SAKURA.id}.jpg`, 32, 32)),
     );
@@ -129,7 +129,7 @@ describe('a full import', () => {
     );
     expect(fake.requests.filter((r) => r.host !== 'api' && r.status !== 200)).toEqual([]);
 
-    const text = post('はじめまして')!;
+    const text = (await post('はじめまして'))!;
     expect(text).toMatchObject({
       title: 'はじめまして',
       content: '<p>CandFansはじめました！よろしくお願いします。</p>',
@@ -138,7 +138,7 @@ describe('a full import', () => {
     });
     expect(text.published).toBe('2024-02-01T12:01:15');
 
-    const gallery = post('撮影オフショット')!;
+    const gallery = (await post('撮影オフショット'))!;
     const paths = filePaths(SAKURA, byTitle('撮影オフショット'));
     expect((gallery.file as { name: string }).name).toBe('thumbnail.jpg');
     expect(sha(stored((gallery.file as { path: string }).path))).toBe(sha(await jpeg(paths.thumbnail, 48, 27)));
@@ -146,7 +146,7 @@ describe('a full import', () => {
     for (const [i, a] of gallery.attachments.entries()) expect(sha(stored(a.path))).toBe(sha(await jpeg(paths.files[i])));
     expect(gallery.tags).toEqual(['撮影', 'オフショット']);
 
-    const video = post('メイキング動画')!;
+    const video = (await post('メイキング動画'))!;
     expect(video.attachments.map((a) => a.name)).toEqual([`${byTitle('メイキング動画').files[0]}.mp4`]);
     expect(stored(video.attachments[0].path).subarray(4, 8).toString()).toBe('ftyp');
     // The master playlist's best rendition, not the low one.
@@ -154,13 +154,13 @@ describe('a full import', () => {
     expect(fake.requests.some((r) => r.path.endsWith(`${byTitle('メイキング動画').files[0]}_low_000.ts`))).toBe(false);
     expect(video.tags).toEqual(['メイキング', '撮影']);
 
-    const audio = post('ボイスメッセージ')!;
+    const audio = (await post('ボイスメッセージ'))!;
     expect(sha(stored(audio.attachments[0].path))).toBe(sha(await media.mp3()));
-    expect(post('絵文字とUnicode ✨ «Ünïcödé»')!.content).toBe('<p>改行も<br />あります &amp; &lt;b&gt;タグではない&lt;/b&gt;</p>');
-    const single = post('一枚だけ')!;
+    expect((await post('絵文字とUnicode ✨ «Ünïcödé»'))!.content).toBe('<p>改行も<br />あります &amp; &lt;b&gt;タグではない&lt;/b&gt;</p>');
+    const single = (await post('一枚だけ'))!;
     expect(single.attachments).toHaveLength(1);
-    for (const locked of ['プレミアム限定', '単品販売の動画', 'バックナンバー', 'Session']) expect(post(locked), locked).toBeUndefined();
-    expect(post('Studio')!.attachments).toHaveLength(1);
+    for (const locked of ['プレミアム限定', '単品販売の動画', 'バックナンバー', 'Session']) expect(await post(locked), locked).toBeUndefined();
+    expect((await post('Studio'))!.attachments).toHaveLength(1);
 
     expect(logs).toEqual(
       expect.arrayContaining([
@@ -183,7 +183,7 @@ describe('a full import', () => {
   it('takes the key URL-decoded too (as some browsers show it)', async () => {
     await setup({ pageSize: 50 });
     const id = await runImport({ key: decodeURIComponent(fake.key) });
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(postCount()).toBe(VISIBLE);
   });
 });
@@ -203,11 +203,11 @@ describe('importing again', () => {
     const edited = byTitle('お知らせ');
     fake.editPost(edited.id, { title: 'お知らせ（更新）', text: 'ウィッシュリストを更新しました #お知らせ' });
     const id = await runImport();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(snapshot()).toEqual({ ...before, revisions: 1 });
-    const [revision] = listPostRevisions(t.db, 'candfans', SAKURA_ID, String(edited.id));
+    const [revision] = await listPostRevisions(t.db, 'candfans', SAKURA_ID, String(edited.id));
     expect(revision).toMatchObject({ title: 'お知らせ', content: '<p>ウィッシュリストはこちら https://example.com/wishlist</p>' });
-    expect(getPost(t.db, 'candfans', SAKURA_ID, String(edited.id))).toMatchObject({
+    expect(await getPost(t.db, 'candfans', SAKURA_ID, String(edited.id))).toMatchObject({
       title: 'お知らせ（更新）',
       content: '<p>ウィッシュリストを更新しました #お知らせ</p>',
       tags: ['お知らせ'],
@@ -223,30 +223,30 @@ describe('paysite trouble', () => {
     const id = await runImport();
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
     expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(2);
-    expect(getImport(t.db, id)).toMatchObject({ retry_count: 0 });
+    expect(await getImport(t.db, id)).toMatchObject({ retry_count: 0 });
     expect(postCount()).toBe(VISIBLE);
   });
 
   it('retries later after a long 429 and a 5xx, then resumes where it stopped', async () => {
     await setup();
     const w = worker();
-    const id = queue();
+    const id = await queue();
     fake.rateLimit(1, 600);
     await w.runOnce();
-    const waiting = getImport(t.db, id)!;
+    const waiting = (await getImport(t.db, id))!;
     expect(waiting).toMatchObject({ finished_at: null, retry_count: 1 });
     expect(Date.parse(`${waiting.resuming_at}Z`)).toBeGreaterThan(Date.now() + 590_000);
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(/^CandFans error: CandFans rate limit reached \(429\); retrying at .* UTC\.$/);
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(/^CandFans error: CandFans rate limit reached \(429\); retrying at .* UTC\.$/);
 
-    updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    await updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     fake.fail(1, 503);
     await w.runOnce();
-    expect(getImport(t.db, id)!.finished_at).toBeNull();
-    expect(getImportLogs(t.db, id).at(-1)).toContain('CandFans error: CandFans answered 503; retrying at');
+    expect((await getImport(t.db, id))!.finished_at).toBeNull();
+    expect((await getImportLogs(t.db, id)).at(-1)).toContain('CandFans error: CandFans answered 503; retrying at');
 
-    updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    await updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     await w.runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(postCount()).toBe(VISIBLE);
   });
 
@@ -254,7 +254,7 @@ describe('paysite trouble', () => {
     await setup();
     fake.xsrfMismatch(1);
     const id = await runImport();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(postCount()).toBe(VISIBLE);
     const api = fake.requests.filter((r) => r.host === 'api').map((r) => `${r.status} ${r.path}`);
     expect(api.slice(0, 4)).toEqual([
@@ -266,19 +266,19 @@ describe('paysite trouble', () => {
 
     fake.xsrfMismatch(2);
     const refused = await runImport();
-    expect(getImport(t.db, refused)).toMatchObject({ finished_at: null, is_key_invalid: false, retry_count: 1 });
-    expect(getImportLogs(t.db, refused).at(-1)).toMatch(
+    expect(await getImport(t.db, refused)).toMatchObject({ finished_at: null, is_key_invalid: false, retry_count: 1 });
+    expect((await getImportLogs(t.db, refused)).at(-1)).toMatch(
       /^CandFans error: CandFans refused the XSRF token twice \(419 CSRF token mismatch\); the site may have changed its checks; retrying at/,
     );
   });
 
   it('fails the import on a wrong or expired session and marks the kept key dead', async () => {
     await setup();
-    const keyId = addAutoImportKey(t.db, { service: 'candfans', encrypted_key: Buffer.from('sealed elsewhere') });
+    const keyId = await addAutoImportKey(t.db, { service: 'candfans', encrypted_key: Buffer.from('sealed elsewhere') });
     fake.expireKey();
     const id = await runImport({ key_id: keyId });
-    expect(getImport(t.db, id)).toMatchObject({ is_key_invalid: true, finished_at: expect.any(String) });
-    expect(getImportLogs(t.db, id).at(-1)).toBe('CandFans rejected the session key; the import failed.');
+    expect(await getImport(t.db, id)).toMatchObject({ is_key_invalid: true, finished_at: expect.any(String) });
+    expect((await getImportLogs(t.db, id)).at(-1)).toBe('CandFans rejected the session key; the import failed.');
     expect((t.db.prepare('SELECT dead FROM auto_import_keys WHERE id = ?').get(keyId) as { dead: number }).dead).toBe(1);
     expect(postCount()).toBe(0);
   });
@@ -286,10 +286,10 @@ describe('paysite trouble', () => {
   it('skips an HLS video over the size cap with a log line and keeps the post', async () => {
     await setup({}, { IMPORTER_MAX_FILE_MB: '0.01' });
     const id = await runImport();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
-    expect(getImportLogs(t.db, id)).toContain(`Skipped ${byTitle('メイキング動画').files[0]}.mp4: larger than 10 KB.`);
-    expect(post('メイキング動画')!.attachments).toEqual([]);
-    expect(post('メイキング動画')!.file).toMatchObject({ name: 'thumbnail.jpg' });
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
+    expect(await getImportLogs(t.db, id)).toContain(`Skipped ${byTitle('メイキング動画').files[0]}.mp4: larger than 10 KB.`);
+    expect((await post('メイキング動画'))!.attachments).toEqual([]);
+    expect((await post('メイキング動画'))!.file).toMatchObject({ name: 'thumbnail.jpg' });
   });
 });
 
@@ -298,16 +298,16 @@ describe('stopping and resuming', () => {
     await setup();
     const crash = workerCrash(() => env);
     try {
-      const id = queue();
+      const id = await queue();
       fake.delayMs = 60;
       await crash.killWhen(() => postCount() >= 5);
       expect(postCount()).toBeLessThan(VISIBLE);
-      expect(getImport(t.db, id)!.finished_at).toBeNull();
+      expect((await getImport(t.db, id))!.finished_at).toBeNull();
 
       fake.delayMs = 0;
-      await crash.resumeUntil(() => !!getImport(t.db, id)!.finished_at);
+      await crash.resumeUntil(async () => !!(await getImport(t.db, id))!.finished_at);
       expect(snapshot()).toMatchObject({ posts: VISIBLE, revisions: 0 });
-      const logs = getImportLogs(t.db, id);
+      const logs = await getImportLogs(t.db, id);
       expect(logs.filter((l) => l.startsWith('Found 11 creators'))).toHaveLength(1);
       expect(logs.filter((l) => l === 'Creator さくら Sakura: imported 17 posts.')).toHaveLength(1);
       expect(logs).toContain('Resumed after an interruption.');

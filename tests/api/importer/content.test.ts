@@ -97,7 +97,7 @@ describe('archiveFile', () => {
     const file = await archiveFile(ctx, clientFor(ctx), `${server.url}/media/My%20Picture.png?token-hash=abc&token-time=1`);
     expect(file).toEqual({ name: 'My Picture.png', path: stored(png, '.png'), hash: sha(png) });
     expect(fs.readFileSync(onDisk(file!.path))).toEqual(png);
-    expect(getFileByHash(t.db, sha(png))).toMatchObject({ size: png.length, ext: '.png', mime: 'image/png' });
+    expect(await getFileByHash(t.db, sha(png))).toMatchObject({ size: png.length, ext: '.png', mime: 'image/png' });
     // Again (a step repeated after a crash): same row, nothing new.
     await archiveFile(ctx, clientFor(ctx), `${server.url}/media/other-name.png`);
     expect(t.db.prepare('SELECT COUNT(*) AS n FROM files').get()).toEqual({ n: 1 });

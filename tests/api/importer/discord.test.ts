@@ -43,9 +43,9 @@ afterEach(async () => {
 });
 
 let counter = 0;
-function queue(channels: string[], options: { key?: string; key_id?: number } = {}): string {
+async function queue(channels: string[], options: { key?: string; key_id?: number } = {}): Promise<string> {
   const id = `discord-${++counter}`;
-  createImport(t.db, {
+  await createImport(t.db, {
     id,
     service: 'discord',
     channel_ids: channels.join(','),
@@ -74,16 +74,16 @@ const due = (id: string) => updateImport(t.db, id, { resuming_at: nowIso(new Dat
 describe('a full import', () => {
   it('stores the server, its channels and every message with files, and logs what it skipped', async () => {
     const { ids } = fake;
-    const id = queue([ids.category, ids.general, ids.secret, ids.locked, ids.forum, ids.dm, ids.emptyCategory]);
+    const id = await queue([ids.category, ids.general, ids.secret, ids.locked, ids.forum, ids.dm, ids.emptyCategory]);
     expect(await worker().runOnce()).toBe(true);
 
-    const done = getImport(t.db, id)!;
+    const done = (await getImport(t.db, id))!;
     expect(done.finished_at).not.toBeNull();
     expect(done.is_key_invalid).toBe(false);
     expect(done.sub_count).toBe(30); // #art-drops (from the category), #general, #rules, the forum's 27 threads
-    expect(getImportWorkKey(t.db, id)).toBeUndefined();
+    expect(await getImportWorkKey(t.db, id)).toBeUndefined();
 
-    const creator = getCreator(t.db, 'discord', ids.guild)!;
+    const creator = (await getCreator(t.db, 'discord', ids.guild))!;
     expect(creator.name).toBe(GUILD_NAME);
     expect(creator.has_chats).toBe(true);
     expect(creator.last_imported).not.toBeNull();
@@ -91,7 +91,7 @@ describe('a full import', () => {
       fake.files.get(`/cdn/icons/${ids.guild}/${fake.guild.icon}.png`),
     );
 
-    const channels = listDiscordChannels(t.db, ids.guild);
+    const channels = await listDiscordChannels(t.db, ids.guild);
     expect(channels.filter((c) => c.type !== 11).map((c) => [c.name, c.type, c.parent_channel_id, c.post_count])).toEqual([
       ['ART', 4, null, 0],
       ['art-drops', 0, ids.category, 250],
@@ -113,7 +113,7 @@ describe('a full import', () => {
 
     // Every message once; the member-joined system message left out.
     expect(messageCount(ids.art)).toBe(250);
-    const art = messagesOf(ids.art);
+    const art = await messagesOf(ids.art);
     expect(new Set(art.map((m) => m.id)).size).toBe(250);
     expect(art.map((m) => m.id).sort()).toEqual(
       fake.messages
@@ -121,7 +121,7 @@ describe('a full import', () => {
         .map((m) => m.id)
         .sort(),
     );
-    const general = messagesOf(ids.general);
+    const general = await messagesOf(ids.general);
     expect(general.map((m) => m.content).reverse()).toEqual([
       'hello <:wave:1187654321098765432>',
       'new post https://example.com/post/1',
@@ -156,7 +156,7 @@ describe('a full import', () => {
     expect(embedded.embeds[0].title).toBe('New illustration');
     expect(general.find((m) => m.content === 'two files')!.attachments).toEqual([]);
 
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     for (const line of [
       'Signed in to Discord.',
       `Channel ${ids.secret}: no access.`,
@@ -190,9 +190,9 @@ describe('a full import', () => {
   });
 
   it('imports again without duplicates, takes edits and new messages, and keeps files once', async () => {
-    const first = queue(readable());
+    const first = await queue(readable());
     await worker().runOnce();
-    expect(getImport(t.db, first)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, first))!.finished_at).not.toBeNull();
     const before = {
       messages: messageCount(),
       files: count('SELECT count(*) AS n FROM files'),
@@ -202,60 +202,60 @@ describe('a full import', () => {
     const edited = fake.messages.get(fake.ids.art)![120];
     fake.editMessage(fake.ids.art, edited.id, 'art message 120 (fixed typo)');
     const added = fake.addMessages(fake.ids.general, 2);
-    const second = queue(readable());
+    const second = await queue(readable());
     await worker().runOnce();
-    expect(getImport(t.db, second)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, second))!.finished_at).not.toBeNull();
 
     expect(messageCount()).toBe(before.messages + 2);
     expect(count('SELECT count(*) AS n FROM files')).toBe(before.files);
     expect(count('SELECT count(*) AS n FROM discord_attachments')).toBe(before.attachments);
-    const stored = messagesOf(fake.ids.art).find((m) => m.id === edited.id)!;
+    const stored = (await messagesOf(fake.ids.art)).find((m) => m.id === edited.id)!;
     expect(stored.content).toBe('art message 120 (fixed typo)');
     expect(stored.edited).not.toBeNull();
     expect(
-      messagesOf(fake.ids.general)
+      (await messagesOf(fake.ids.general))
         .slice(0, 2)
         .map((m) => m.id),
     ).toEqual(added.map((m) => m.id).reverse());
-    expect(getImportLogs(t.db, second)).toContain(`Channel #general (${GUILD_NAME}): imported 6 messages.`);
+    expect(await getImportLogs(t.db, second)).toContain(`Channel #general (${GUILD_NAME}): imported 6 messages.`);
   });
 
   it('uses the channel list to name categories but stores only the channels it reads', async () => {
-    queue([fake.ids.general]);
+    await queue([fake.ids.general]);
     await worker().runOnce();
-    expect(listDiscordChannels(t.db, fake.ids.guild).map((c) => c.name)).toEqual(['general']);
+    expect((await listDiscordChannels(t.db, fake.ids.guild)).map((c) => c.name)).toEqual(['general']);
   });
 });
 
 describe('rate limits and outages', () => {
   it('waits out a short 429 (retry_after) and finishes with nothing twice', async () => {
-    const id = queue(readable());
+    const id = await queue(readable());
     fake.rateLimitNext(2, 0.2, 4);
     await worker().runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
-    expect(getImport(t.db, id)!.retry_count).toBe(0);
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.retry_count).toBe(0);
     expect(messageCount()).toBe(254);
   });
 
   it('stops at a long 429, retries later from the cursor (resuming_at), and loses nothing', async () => {
-    const id = queue(readable());
+    const id = await queue(readable());
     fake.rateLimitNext(1, 600, 6); // after the plan and the first page of #art-drops
     const w = worker();
     const started = Date.now();
     await w.runOnce();
-    const waiting = getImport(t.db, id)!;
+    const waiting = (await getImport(t.db, id))!;
     expect(waiting.finished_at).toBeNull();
     expect(waiting.retry_count).toBe(1);
     expect(Date.parse(`${waiting.resuming_at}Z`) - started).toBeGreaterThanOrEqual(590_000);
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(/^Discord error: Discord rate limit reached \(429\); retrying at .+ UTC\.$/);
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(/^Discord error: Discord rate limit reached \(429\); retrying at .+ UTC\.$/);
     const partial = messageCount(fake.ids.art);
     expect(partial).toBeGreaterThan(0);
     expect(partial).toBeLessThan(250);
 
-    due(id);
+    await due(id);
     const requestsBefore = apiRequests().length;
     await w.runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(messageCount()).toBe(254);
     // Resumed right after the last stored page, without looking the channels up again.
     const resumed = apiRequests()
@@ -265,33 +265,33 @@ describe('rate limits and outages', () => {
     expect(resumed[1]).toBe(
       `/api/v10/channels/${fake.ids.art}/messages?limit=100&after=${fake.messages.get(fake.ids.art)![partial - 1].id}`,
     );
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     expect(logs.filter((l) => l.startsWith('Found'))).toHaveLength(1);
     expect(logs).toContain(`Channel #art-drops (${GUILD_NAME}): imported 250 messages.`);
     expect(logs).toContain('Resumed (retry 1).');
   });
 
   it('waits for a used-up rate-limit bucket to reset before asking again (X-RateLimit-Reset-After)', async () => {
-    const id = queue(readable());
+    const id = await queue(readable());
     fake.exhaustedBucketSeconds = 0.1;
     const started = Date.now();
     await worker().runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     // /users/@me, the plan's four lookups and six message pages, each followed by a 100 ms wait.
     expect(apiRequests()).toHaveLength(11);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
   });
 
   it('retries later when Discord answers a shape it does not understand', async () => {
-    const id = queue(readable());
+    const id = await queue(readable());
     const broken = fake.addMessages(fake.ids.general, 1)[0] as unknown as Record<string, unknown>;
     delete broken.author;
     const w = worker();
     await w.runOnce();
-    const waiting = getImport(t.db, id)!;
+    const waiting = (await getImport(t.db, id))!;
     expect(waiting.finished_at).toBeNull();
     expect(waiting.retry_count).toBe(1);
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(
       new RegExp(
         `^Discord error: Discord answered the messages of channel ${fake.ids.general} in a shape the importer does not understand \\(0\\.author: .+\\); retrying at `,
       ),
@@ -300,50 +300,50 @@ describe('rate limits and outages', () => {
   });
 
   it('retries a 5xx later', async () => {
-    const id = queue(readable());
+    const id = await queue(readable());
     fake.failNext(1, 502);
     const w = worker();
     await w.runOnce();
-    expect(getImport(t.db, id)!.retry_count).toBe(1);
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(/^Discord error: Discord answered 502; retrying at /);
-    due(id);
+    expect((await getImport(t.db, id))!.retry_count).toBe(1);
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(/^Discord error: Discord answered 502; retrying at /);
+    await due(id);
     await w.runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(messageCount()).toBe(254);
   });
 });
 
 describe('refused tokens', () => {
   it('fails the import and marks a kept key dead when the token is refused (401)', async () => {
-    const keyId = addAutoImportKey(t.db, { service: 'discord', encrypted_key: Buffer.from('sealed elsewhere') });
-    const id = queue(readable(), { key: 'MTIzNDU2Nzg5MDEyMzQ1Njc4.AbCdEf.wrong-token-wrong-token-wrong', key_id: keyId });
+    const keyId = await addAutoImportKey(t.db, { service: 'discord', encrypted_key: Buffer.from('sealed elsewhere') });
+    const id = await queue(readable(), { key: 'MTIzNDU2Nzg5MDEyMzQ1Njc4.AbCdEf.wrong-token-wrong-token-wrong', key_id: keyId });
     await worker().runOnce();
-    const failed = getImport(t.db, id)!;
+    const failed = (await getImport(t.db, id))!;
     expect(failed.is_key_invalid).toBe(true);
     expect(failed.key_failed_at).not.toBeNull();
     expect(failed.finished_at).not.toBeNull();
-    expect(getImportLogs(t.db, id).at(-1)).toBe('Discord rejected the session key; the import failed.');
+    expect((await getImportLogs(t.db, id)).at(-1)).toBe('Discord rejected the session key; the import failed.');
     expect((t.db.prepare('SELECT dead FROM auto_import_keys WHERE id = ?').get(keyId) as { dead: number }).dead).toBe(1);
     expect(messageCount()).toBe(0);
   });
 
   it('fails an import whose token expires halfway, keeping what was stored', async () => {
-    const id = queue(readable());
+    const id = await queue(readable());
     fake.delayMs = 20;
     const w = worker();
     const running = w.runOnce();
     while (messageCount(fake.ids.art) < 100) await sleep(5);
     fake.expireToken();
     await running;
-    expect(getImport(t.db, id)!.is_key_invalid).toBe(true);
+    expect((await getImport(t.db, id))!.is_key_invalid).toBe(true);
     expect(messageCount(fake.ids.art)).toBeGreaterThanOrEqual(100);
-    expect(getImportLogs(t.db, id).join('\n')).not.toContain(fake.token);
+    expect((await getImportLogs(t.db, id)).join('\n')).not.toContain(fake.token);
   });
 });
 
 describe('crash resume', () => {
   it('stops writing when another worker took the lease, and the next worker resumes from the cursor', async () => {
-    const id = queue(readable());
+    const id = await queue(readable());
     fake.delayMs = 20;
     const first = worker();
     const running = first.runOnce();
@@ -354,19 +354,19 @@ describe('crash resume', () => {
     await running;
     const atLoss = messageCount(fake.ids.art);
     expect(atLoss).toBeLessThan(250);
-    expect(getImport(t.db, id)!.finished_at).toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).toBeNull();
 
     fake.delayMs = 0;
     await worker().runOnce(); // the thief's lease has expired: claimed again
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(messageCount()).toBe(254);
-    expect(getImportLogs(t.db, id).filter((l) => l.startsWith('Channel #art-drops'))).toEqual([
+    expect((await getImportLogs(t.db, id)).filter((l) => l.startsWith('Channel #art-drops'))).toEqual([
       `Channel #art-drops (${GUILD_NAME}): imported 250 messages.`,
     ]);
   });
 
   it('resumes after the worker stops mid-channel: every message once, no step logged twice', async () => {
-    const id = queue(readable());
+    const id = await queue(readable());
     fake.delayMs = 60;
     const first = worker();
     const running = first.runOnce();
@@ -375,15 +375,15 @@ describe('crash resume', () => {
     await running;
     const atStop = messageCount();
     expect(atStop).toBeLessThan(254);
-    expect(getImport(t.db, id)!.finished_at).toBeNull();
-    expect(getImport(t.db, id)!.retry_count).toBe(0);
+    expect((await getImport(t.db, id))!.finished_at).toBeNull();
+    expect((await getImport(t.db, id))!.retry_count).toBe(0);
 
     fake.delayMs = 0;
     await worker().runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(messageCount(fake.ids.art)).toBe(250);
     expect(messageCount(fake.ids.general)).toBe(4);
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     for (const line of ['Found 2 channels in 1 server.', `Channel #art-drops (${GUILD_NAME}): imported 250 messages.`, 'Finished.']) {
       expect(logs.filter((l) => l === line)).toHaveLength(1);
     }
@@ -401,17 +401,17 @@ describe('crash resume', () => {
       IMPORTER_MAX_FILE_MB: '1',
     }));
     try {
-      const id = queue(readable());
+      const id = await queue(readable());
       fake.delayMs = 150;
       await crash.killWhen(() => messageCount(fake.ids.art) >= 100);
       expect(messageCount()).toBeLessThan(254);
-      expect(getImport(t.db, id)!.finished_at).toBeNull();
+      expect((await getImport(t.db, id))!.finished_at).toBeNull();
 
       fake.delayMs = 0;
-      await crash.resumeUntil(() => !!getImport(t.db, id)!.finished_at);
+      await crash.resumeUntil(async () => !!(await getImport(t.db, id))!.finished_at);
       expect(messageCount(fake.ids.art)).toBe(250);
       expect(messageCount(fake.ids.general)).toBe(4);
-      const logs = getImportLogs(t.db, id);
+      const logs = await getImportLogs(t.db, id);
       expect(logs.filter((l) => l === 'Found 2 channels in 1 server.')).toHaveLength(1);
       expect(logs.filter((l) => l === `Channel #art-drops (${GUILD_NAME}): imported 250 messages.`)).toHaveLength(1);
       expect(logs).toContain('Resumed after an interruption.');

@@ -52,8 +52,8 @@ afterEach(async () => {
   t.cleanup();
 });
 
-function queue(id: string, key = FAKE_DLSITE_KEY, keyId?: number) {
-  createImport(t.db, { id, service: 'dlsite', key_id: keyId ?? null, work_key: sealForWorker(config, id, key) });
+async function queue(id: string, key = FAKE_DLSITE_KEY, keyId?: number) {
+  await createImport(t.db, { id, service: 'dlsite', key_id: keyId ?? null, work_key: sealForWorker(config, id, key) });
   return id;
 }
 function worker() {
@@ -75,8 +75,8 @@ const stored = (archivePath: string) => fs.readFileSync(path.join(t.dir, 'files'
 async function fakeFiles(workno: string) {
   return archiveBytes(fake.dataset.works.find((w) => w.workno === workno)!);
 }
-function expectNoKeyLeak(id: string) {
-  const logs = getImportLogs(t.db, id).join('\n');
+async function expectNoKeyLeak(id: string) {
+  const logs = (await getImportLogs(t.db, id)).join('\n');
   expect(logs).not.toContain(FAKE_DLSITE_KEY);
   expect(logs).not.toContain('__DLsite_SID');
   expect(logs).not.toContain('play_session');
@@ -86,18 +86,18 @@ function expectNoKeyLeak(id: string) {
 
 describe('dlsite import', () => {
   it('imports the library: each work a post of its circle, with description, cover and archives by their real names', async () => {
-    const id = queue('full');
+    const id = await queue('full');
     expect(await worker().runOnce()).toBe(true);
-    const job = getImport(t.db, id)!;
+    const job = (await getImport(t.db, id))!;
     expect(job.finished_at).not.toBeNull();
     expect(job.is_key_invalid).toBe(false);
     expect(job.sub_count).toBe(3);
     expect(counts()).toMatchObject({ posts: 9, creators: 3 });
-    expect(getCreator(t.db, 'dlsite', 'RG01000001')).toMatchObject({ name: 'ささやき工房' });
-    expect(getCreator(t.db, 'dlsite', 'RG01000002')!.name).toBe('Pixel Lab ✦');
-    expect(getCreator(t.db, 'dlsite', 'VG01000001')!.last_imported).not.toBeNull();
+    expect(await getCreator(t.db, 'dlsite', 'RG01000001')).toMatchObject({ name: 'ささやき工房' });
+    expect((await getCreator(t.db, 'dlsite', 'RG01000002'))!.name).toBe('Pixel Lab ✦');
+    expect((await getCreator(t.db, 'dlsite', 'VG01000001'))!.last_imported).not.toBeNull();
 
-    const voice = getPost(t.db, 'dlsite', 'RG01000001', 'RJ01000001')!;
+    const voice = (await getPost(t.db, 'dlsite', 'RG01000001', 'RJ01000001'))!;
     expect(voice).toMatchObject({
       title: '夏の終わりのASMR ～耳かきと子守唄～',
       published: '2024-06-30T15:00:00',
@@ -114,26 +114,26 @@ describe('dlsite import', () => {
     expect(sha256(stored(voice.attachments[0].path))).toBe(sha256(zip));
     expect(voice.attachments[0].path).toContain(sha256(zip));
 
-    const split = getPost(t.db, 'dlsite', 'RG01000002', 'RJ01000002')!;
+    const split = (await getPost(t.db, 'dlsite', 'RG01000002', 'RJ01000002'))!;
     const parts = await fakeFiles('RJ01000002');
     expect(split.attachments.map((a) => [a.name, sha256(stored(a.path))])).toEqual([...parts].map(([n, b]) => [n, sha256(b)]));
-    const serial = getPost(t.db, 'dlsite', 'VG01000001', 'VJ01000003')!;
+    const serial = (await getPost(t.db, 'dlsite', 'VG01000001', 'VJ01000003'))!;
     expect(serial.attachments.map((a) => a.name)).toEqual(['VJ01000003.zip']);
     expect(JSON.stringify(t.db.prepare('SELECT * FROM posts').all())).not.toContain('ABCD-1234-EFGH-5678');
     // Browser-only: DLsite Play's web versions, named as in the work's tree.
-    expect(getPost(t.db, 'dlsite', 'RG01000002', 'RJ01000004')!.attachments.map((a) => a.name)).toEqual(['001.jpg', '002.jpg', '003.jpg']);
+    expect((await getPost(t.db, 'dlsite', 'RG01000002', 'RJ01000004'))!.attachments.map((a) => a.name)).toEqual(['001.jpg', '002.jpg', '003.jpg']);
     // DRM: the post (cover, description) without its viewer-only file.
-    const drm = getPost(t.db, 'dlsite', 'RG01000001', 'RJ01000005')!;
+    const drm = (await getPost(t.db, 'dlsite', 'RG01000001', 'RJ01000005'))!;
     expect(drm.attachments).toEqual([]);
     expect(drm.file).toMatchObject({ name: 'RJ01000005_img_main.jpg' });
-    expect(getPost(t.db, 'dlsite', 'RG01000002', 'RJ01000007')!.title).toBe('✨夏祭り CG集 〜ünïcödé〜 🎆');
-    expect(getPost(t.db, 'dlsite', 'RG01000001', 'RJ01000008')!.content).toBe('<p>テキストのみの作品です。</p>');
+    expect((await getPost(t.db, 'dlsite', 'RG01000002', 'RJ01000007'))!.title).toBe('✨夏祭り CG集 〜ünïcödé〜 🎆');
+    expect((await getPost(t.db, 'dlsite', 'RG01000001', 'RJ01000008'))!.content).toBe('<p>テキストのみの作品です。</p>');
     // Withdrawn and unbought works are not stored.
-    expect(getPost(t.db, 'dlsite', 'RG01000001', 'RJ01000009')).toBeUndefined();
-    expect(getPost(t.db, 'dlsite', 'RG01000001', 'RJ01000010')).toBeUndefined();
+    expect(await getPost(t.db, 'dlsite', 'RG01000001', 'RJ01000009')).toBeUndefined();
+    expect(await getPost(t.db, 'dlsite', 'RG01000001', 'RJ01000010')).toBeUndefined();
     expect(fake.requests.some((r) => r.path.includes('RJ01000010'))).toBe(false);
 
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     for (const line of [
       'Found 10 purchased works by 3 circles.',
       'Skipped 1 work DLsite no longer has (withdrawn or deleted): RJ01000009.',
@@ -145,7 +145,7 @@ describe('dlsite import', () => {
     ])
       expect(logs).toContain(line);
     expect(logs.at(-1)).toBe('Finished.');
-    expectNoKeyLeak(id);
+    await expectNoKeyLeak(id);
     // The Play session came from the exchange, and the browser's old one was never sent.
     const playCalls = fake.requests.filter((r) => r.host === 'play' && r.path.startsWith('/api/'));
     expect(playCalls.every((r) => /play_session=[0-9a-f]{48}/.test(r.headers.cookie ?? ''))).toBe(true);
@@ -158,15 +158,15 @@ describe('dlsite import', () => {
 
   it('pages the library in batches of page_limit, and makes a new Play session when the old one expires', async () => {
     await startFake({ pageLimit: 3 });
-    const id = queue('paged');
+    const id = await queue('paged');
     const w = worker();
     const running = w.runOnce();
     while (counts().posts < 2) await sleep(5);
     fake.expirePlaySession();
     await running;
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(counts().posts).toBe(9);
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     expect(logs.filter((l) => /^Imported \d of 9 works\.$/.test(l))).toEqual([
       'Imported 3 of 9 works.',
       'Imported 6 of 9 works.',
@@ -179,37 +179,37 @@ describe('dlsite import', () => {
   });
 
   it('fails with is_key_invalid and marks a kept key dead when DLsite refuses the key', async () => {
-    const keyId = addAutoImportKey(t.db, { service: 'dlsite', encrypted_key: Buffer.from('sealed elsewhere') });
-    const id = queue('wrong', 'notTheSession0123456789', keyId);
+    const keyId = await addAutoImportKey(t.db, { service: 'dlsite', encrypted_key: Buffer.from('sealed elsewhere') });
+    const id = await queue('wrong', 'notTheSession0123456789', keyId);
     await worker().runOnce();
-    const job = getImport(t.db, id)!;
+    const job = (await getImport(t.db, id))!;
     expect(job).toMatchObject({ is_key_invalid: true });
     expect(job.key_failed_at).not.toBeNull();
-    expect(getImportLogs(t.db, id).at(-1)).toBe('DLsite rejected the session key; the import failed.');
+    expect((await getImportLogs(t.db, id)).at(-1)).toBe('DLsite rejected the session key; the import failed.');
     expect((t.db.prepare('SELECT dead FROM auto_import_keys WHERE id = ?').get(keyId) as { dead: number }).dead).toBe(1);
     expect(counts().posts).toBe(0);
-    expect(getImportLogs(t.db, id).join('\n')).not.toContain('notTheSession0123456789');
+    expect((await getImportLogs(t.db, id)).join('\n')).not.toContain('notTheSession0123456789');
   });
 
   it('fails when the session ends mid-import, keeping what was stored', async () => {
-    const id = queue('expired');
+    const id = await queue('expired');
     fake.delayMs = 20;
     const running = worker().runOnce();
     while (counts().posts < 3) await sleep(5);
     fake.expireKey();
     await running;
-    expect(getImport(t.db, id)!.is_key_invalid).toBe(true);
+    expect((await getImport(t.db, id))!.is_key_invalid).toBe(true);
     expect(counts().posts).toBeGreaterThanOrEqual(3);
-    expectNoKeyLeak(id);
+    await expectNoKeyLeak(id);
   });
 
   it('takes a whole browser Cookie string as the key (without its stale Play session), and no cookie reaches the data folder', async () => {
     const uid = 'LeakCheckUidJp_7f3a9c2e51';
     const key = `Cookie: __DLsite_SID=${FAKE_DLSITE_KEY}; uid_jp=${uid}; play_session=stalePlaySession0123456789; locale=ja-jp`;
     t.db.pragma('wal_autocheckpoint = 0');
-    const id = queue('cookie-string', key);
+    const id = await queue('cookie-string', key);
     await worker().runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(counts().posts).toBe(9);
     expect(fake.requests.some((r) => r.headers.cookie?.includes('stalePlaySession'))).toBe(false);
     expect(fake.requests.find((r) => r.path === '/api/v3/content/count')!.headers.cookie).toContain(`uid_jp=${uid}`);
@@ -218,7 +218,7 @@ describe('dlsite import', () => {
       fs
         .readdirSync(dir, { withFileTypes: true })
         .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-    const haystacks = [...files(t.dir).map((f) => fs.readFileSync(f)), Buffer.from(getImportLogs(t.db, id).join('\n'))];
+    const haystacks = [...files(t.dir).map((f) => fs.readFileSync(f)), Buffer.from((await getImportLogs(t.db, id)).join('\n'))];
     for (const secret of [FAKE_DLSITE_KEY, uid, key]) {
       const forms = [secret, Buffer.from(secret).toString('hex'), Buffer.from(secret).toString('base64'), encodeURIComponent(secret)];
       for (const form of forms)
@@ -241,74 +241,74 @@ describe('dlsite import', () => {
 
   it('waits out a short 429 Retry-After; a long one and a 5xx put the import back, and it resumes', async () => {
     fake.rateLimit(2, 1);
-    const short = queue('short-429');
+    const short = await queue('short-429');
     await worker().runOnce();
     expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(2);
-    expect(getImport(t.db, short)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, short))!.finished_at).not.toBeNull();
 
     fake.rateLimit(1, 3600);
-    const id = queue('long-429');
+    const id = await queue('long-429');
     await worker().runOnce();
-    let job = getImport(t.db, id)!;
+    let job = (await getImport(t.db, id))!;
     expect(job.finished_at).toBeNull();
     expect(job.retry_count).toBe(1);
     expect(Date.parse(`${job.resuming_at}Z`) - Date.now()).toBeGreaterThan(3500_000);
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(/^DLsite error: DLsite rate limit reached \(429\); retrying at /);
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(/^DLsite error: DLsite rate limit reached \(429\); retrying at /);
 
-    updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    await updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     fake.fail(1, 503);
     await worker().runOnce();
-    job = getImport(t.db, id)!;
+    job = (await getImport(t.db, id))!;
     expect(job.retry_count).toBe(2);
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(/^DLsite error: DLsite answered 503; retrying at /);
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(/^DLsite error: DLsite answered 503; retrying at /);
 
-    updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    await updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     await worker().runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(counts().posts).toBe(9);
-    expectNoKeyLeak(id);
+    await expectNoKeyLeak(id);
   });
 
   it('says clearly, and retries later, when DLsite refuses a request it should answer (403)', async () => {
     fake.fail(1, 403);
-    const id = queue('refused');
+    const id = await queue('refused');
     await worker().runOnce();
-    expect(getImport(t.db, id)!).toMatchObject({ finished_at: null, retry_count: 1, is_key_invalid: false });
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(
+    expect((await getImport(t.db, id))!).toMatchObject({ finished_at: null, retry_count: 1, is_key_invalid: false });
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(
       /^DLsite error: DLsite refused a request \(403\): the importer may need an update; retrying at /,
     );
     // Mid-import (product.json of a work) the line names the work.
-    updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    await updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     fake.delayMs = 20;
     const w = worker();
     const running = w.runOnce();
     while (!fake.requests.some((r) => r.path.includes('product.json'))) await sleep(1);
     fake.fail(1, 403);
     await running;
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(
       /^DLsite error: DLsite refused a request for RJ\d+ \(403\): the importer may need an update/,
     );
   });
 
   it('re-imports without downloading unchanged archives or recording changes; a version up stores a revision', async () => {
-    queue('first');
+    await queue('first');
     await worker().runOnce();
     const first = counts();
     const changes = () => count("SELECT count(*) AS n FROM changes WHERE kind = 'post'");
     const before = changes();
     const downloads = () => fake.requests.filter((r) => r.host === 'download').length;
     const fetched = downloads();
-    queue('again');
+    await queue('again');
     await worker().runOnce();
     expect(counts()).toEqual(first);
     expect(changes()).toBe(before);
     expect(downloads()).toBe(fetched);
 
-    const old = getPost(t.db, 'dlsite', 'RG01000002', 'RJ01000006')!;
+    const old = (await getPost(t.db, 'dlsite', 'RG01000002', 'RJ01000006'))!;
     await fake.editPost('RJ01000006', { name: { ja_JP: '3秒タイムラプス動画 完全版' }, description: '<p>MP4動画2本。</p>' });
-    queue('changed');
+    await queue('changed');
     await worker().runOnce();
-    const post = getPost(t.db, 'dlsite', 'RG01000002', 'RJ01000006')!;
+    const post = (await getPost(t.db, 'dlsite', 'RG01000002', 'RJ01000006'))!;
     expect(post.title).toBe('3秒タイムラプス動画 完全版');
     expect(post.content).toBe('<p>MP4動画2本。</p>');
     expect(post.edited).not.toBeNull();
@@ -321,19 +321,19 @@ describe('dlsite import', () => {
   it('survives kill -9 of scripts/worker.ts mid-import: the restart finishes with every work once', async () => {
     const crash = workerCrash(() => env());
     try {
-      const id = queue('crash');
+      const id = await queue('crash');
       fake.delayMs = 120;
       await crash.killWhen(() => counts().posts >= 3);
       expect(counts().posts).toBeLessThan(9);
-      expect(getImport(t.db, id)!.finished_at).toBeNull();
+      expect((await getImport(t.db, id))!.finished_at).toBeNull();
 
       fake.delayMs = 0;
       const before = fake.requests.length;
-      await crash.resumeUntil(() => !!getImport(t.db, id)!.finished_at);
+      await crash.resumeUntil(async () => !!(await getImport(t.db, id))!.finished_at);
       expect(counts()).toMatchObject({ posts: 9, creators: 3, revisions: 0 });
       // The plan was not made again: the library was read once.
       expect(fake.requests.slice(before).some((r) => r.path.startsWith('/api/v3/content/sales'))).toBe(false);
-      const logs = getImportLogs(t.db, id);
+      const logs = await getImportLogs(t.db, id);
       for (const line of [
         'Found 10 purchased works by 3 circles.',
         'Circle ささやき工房: imported 4 works.',
@@ -345,7 +345,7 @@ describe('dlsite import', () => {
           line,
         ).toHaveLength(1);
       expect(logs).toContain('Resumed after an interruption.');
-      expectNoKeyLeak(id);
+      await expectNoKeyLeak(id);
     } finally {
       crash.cleanup();
     }

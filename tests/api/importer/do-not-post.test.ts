@@ -64,8 +64,8 @@ describe('every importer and the do-not-post list', () => {
     const post = baseline.posts.find((p) => p.user === withPosts[1].id)!;
 
     const t = open();
-    addDoNotPost(t.db, { service: site, creator_id: creator.id, name: creator.name, reason: 'Owner request' });
-    addDoNotPost(t.db, { service: site, creator_id: post.user, post_id: post.id, name: post.title, reason: 'Owner request' });
+    await addDoNotPost(t.db, { service: site, creator_id: creator.id, name: creator.name, reason: 'Owner request' });
+    await addDoNotPost(t.db, { service: site, creator_id: post.user, post_id: post.id, name: post.title, reason: 'Owner request' });
     fake = await startSite(site);
     let logs: string[];
     try {
@@ -100,9 +100,9 @@ describe('every importer and the do-not-post list', () => {
         IMPORTER_DISCORD_URL: fake.apiUrl,
         IMPORTER_DISCORD_CDN_URL: fake.cdnUrl,
       });
-      addDoNotPost(t.db, { service: 'discord', creator_id: fake.ids.guild, reason: 'Owner request' });
+      await addDoNotPost(t.db, { service: 'discord', creator_id: fake.ids.guild, reason: 'Owner request' });
       const id = 'discord-listed';
-      createImport(t.db, {
+      await createImport(t.db, {
         id,
         service: 'discord',
         channel_ids: [fake.ids.category, fake.ids.general].join(','),
@@ -115,7 +115,7 @@ describe('every importer and the do-not-post list', () => {
       } finally {
         await worker.stop();
       }
-      const logs = getImportLogs(t.db, id);
+      const logs = await getImportLogs(t.db, id);
       expect(logs.at(-1)).toBe('Finished.');
       expect(listedLines(logs)).toEqual([listedCreatorLine(fake.ids.guild)]);
       const n = (sql: string) => (t.db.prepare(sql).get() as { n: number }).n;
@@ -141,10 +141,10 @@ describe('a listed Patreon creator through the worker', () => {
         IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
         IMPORTER_PATREON_URL: fake.url,
       });
-      const { account } = signIn(t.db);
-      addDoNotPost(t.db, { service: 'patreon', creator_id: FAKE_CREATOR_ID, reason: 'Owner request' });
+      const { account } = await signIn(t.db);
+      await addDoNotPost(t.db, { service: 'patreon', creator_id: FAKE_CREATOR_ID, reason: 'Owner request' });
       const id = 'patreon-listed';
-      createImport(t.db, {
+      await createImport(t.db, {
         id,
         service: 'patreon',
         save_dms: true,
@@ -157,8 +157,8 @@ describe('a listed Patreon creator through the worker', () => {
       } finally {
         await worker.stop();
       }
-      expect(getImport(t.db, id)!.finished_at).not.toBeNull();
-      const logs = getImportLogs(t.db, id);
+      expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
+      const logs = await getImportLogs(t.db, id);
       expect(logs.at(-1)).toBe('Finished.');
       expect(logs.filter((l) => l === listedCreatorLine(FAKE_CREATOR_NAME))).toHaveLength(1);
       const n = (sql: string) => (t.db.prepare(sql).get() as { n: number }).n;

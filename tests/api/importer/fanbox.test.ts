@@ -45,8 +45,8 @@ afterEach(async () => {
   t.cleanup();
 });
 
-function queue(id: string, keyId?: number) {
-  createImport(t.db, { id, service: 'fanbox', key_id: keyId ?? null, work_key: sealForWorker(config, id, KEY) });
+async function queue(id: string, keyId?: number) {
+  await createImport(t.db, { id, service: 'fanbox', key_id: keyId ?? null, work_key: sealForWorker(config, id, KEY) });
   return id;
 }
 
@@ -76,35 +76,35 @@ function expectStored(archivePath: string) {
   expect(m![3].slice(0, 2)).toBe(m![1]);
 }
 
-function expectNoKeyLeak(id: string) {
-  const logs = getImportLogs(t.db, id).join('\n');
+async function expectNoKeyLeak(id: string) {
+  const logs = (await getImportLogs(t.db, id)).join('\n');
   expect(logs).not.toContain(KEY);
   expect(logs).not.toContain('FANBOXSESSID');
 }
 
 describe('fanbox import', () => {
   it('imports subscriptions, creators, posts over several pages, files, comments, fancards and announcements', async () => {
-    const id = queue('full');
+    const id = await queue('full');
     expect(await worker().runOnce()).toBe(true);
-    const job = getImport(t.db, id)!;
+    const job = (await getImport(t.db, id))!;
     expect(job.finished_at).not.toBeNull();
     expect(job.is_key_invalid).toBe(false);
     expect(job.sub_count).toBe(2);
 
-    const alice = getCreator(t.db, 'fanbox', '1000001')!;
+    const alice = (await getCreator(t.db, 'fanbox', '1000001'))!;
     expect(alice).toMatchObject({ name: 'Alice', public_id: 'alice-art' });
     expect(alice.last_imported).not.toBeNull();
-    expect(getCreator(t.db, 'fanbox', '2000002')?.name).toBe('Bob');
+    expect((await getCreator(t.db, 'fanbox', '2000002'))?.name).toBe('Bob');
     expect(fs.existsSync(path.join(t.dir, 'icons', 'fanbox', '1000001'))).toBe(true);
     expect(fs.existsSync(path.join(t.dir, 'banners', 'fanbox', '1000001'))).toBe(true);
 
     // 23 posts of Alice on three pages, one above the user's plan; Bob's 2.
     expect(counts().posts).toBe(24);
-    expect(getPost(t.db, 'fanbox', '1000001', '5004')).toBeUndefined();
+    expect(await getPost(t.db, 'fanbox', '1000001', '5004')).toBeUndefined();
     expect(fake.requests.filter((r) => r.path.startsWith('/post.listCreator?creatorId=alice-art')).length).toBe(3);
-    expect(getPost(t.db, 'fanbox', '1000001', '4000')?.content).toBe('<p>Entry 0</p>');
+    expect((await getPost(t.db, 'fanbox', '1000001', '4000'))?.content).toBe('<p>Entry 0</p>');
 
-    const article = getPost(t.db, 'fanbox', '1000001', '5001')!;
+    const article = (await getPost(t.db, 'fanbox', '1000001', '5001'))!;
     expect(article.title).toBe('Article with everything');
     expect(article.published).toBe('2024-03-28T03:00:00');
     expect(article.edited).toBe('2024-03-28T23:00:00');
@@ -123,16 +123,16 @@ describe('fanbox import', () => {
     expectStored((article.file as { path: string }).path);
     expectStored(article.attachments[0].path);
 
-    const images = getPost(t.db, 'fanbox', '1000001', '5002')!;
+    const images = (await getPost(t.db, 'fanbox', '1000001', '5002'))!;
     expect(images.content).toBe('<p>Two pictures.</p><p>Enjoy &lt;3</p>');
     expect(images.file).toMatchObject({ name: 'set-1.png' });
     expect(images.attachments.map((a) => a.name)).toEqual(['set-2.png']);
     expectStored(images.attachments[0].path);
-    expect(getPost(t.db, 'fanbox', '1000001', '5003')!.attachments.map((a) => a.name)).toEqual(['pack.zip']);
-    expect(getPost(t.db, 'fanbox', '2000002', '6001')!.embed).toMatchObject({ url: 'https://vimeo.com/12345' });
+    expect((await getPost(t.db, 'fanbox', '1000001', '5003'))!.attachments.map((a) => a.name)).toEqual(['pack.zip']);
+    expect((await getPost(t.db, 'fanbox', '2000002', '6001'))!.embed).toMatchObject({ url: 'https://vimeo.com/12345' });
 
     // 12 comments on two pages of ten, plus a reply.
-    const comments = listComments(t.db, 'fanbox', '1000001', '5002');
+    const comments = await listComments(t.db, 'fanbox', '1000001', '5002');
     expect(comments).toHaveLength(13);
     expect(fake.requests.filter((r) => r.path.startsWith('/post.getComments?postId=5002')).length).toBe(2);
     expect(comments.find((c) => c.id === 'r1')).toMatchObject({ parent_id: 'c1', commenter: '1000001', commenter_name: 'Alice' });
@@ -142,20 +142,20 @@ describe('fanbox import', () => {
       commenter_name: 'Fan 3',
     });
 
-    const cards = listFancards(t.db, 'fanbox', '1000001');
+    const cards = await listFancards(t.db, 'fanbox', '1000001');
     expect(cards).toHaveLength(1);
     expect(cards[0].price).toBe('500円');
     expectStored(cards[0].path);
-    expect(listFancards(t.db, 'fanbox', '2000002')).toHaveLength(0);
+    expect(await listFancards(t.db, 'fanbox', '2000002')).toHaveLength(0);
 
     // Newsletters of imported creators only (not of an unsubscribed one, nor of a closed account).
-    expect(listAnnouncements(t.db, 'fanbox', '1000001').map((a) => [a.content, a.published])).toEqual([
+    expect((await listAnnouncements(t.db, 'fanbox', '1000001')).map((a) => [a.content, a.published])).toEqual([
       ['<p>Thank you all!<br>New plan soon.</p>', '2024-03-01T01:00:00'],
     ]);
-    expect(listAnnouncements(t.db, 'fanbox', '2000002')).toHaveLength(1);
+    expect(await listAnnouncements(t.db, 'fanbox', '2000002')).toHaveLength(1);
     expect(counts().announcements).toBe(2);
 
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     expect(logs).toContain('Found 2 subscriptions.');
     expect(logs).toContain('Creator Alice: 3 pages of posts to import.');
     expect(logs).toContain('Creator Alice: saved the fancard.');
@@ -163,7 +163,7 @@ describe('fanbox import', () => {
     expect(logs).toContain('Creator Bob: imported 2 posts.');
     expect(logs).toContain('Saved 2 announcements.');
     expect(logs.at(-1)).toBe('Finished.');
-    expectNoKeyLeak(id);
+    await expectNoKeyLeak(id);
 
     // Every API call went as www.fanbox.cc sends it.
     const apiCalls = fake.requests.filter((r) => !r.path.startsWith('/files/'));
@@ -171,81 +171,81 @@ describe('fanbox import', () => {
   });
 
   it('re-imports without duplicates, and a changed post gets a revision', async () => {
-    queue('first');
+    await queue('first');
     await worker().runOnce();
     const first = counts();
-    queue('again');
+    await queue('again');
     await worker().runOnce();
     expect(counts()).toEqual(first);
     expect(first.revisions).toBe(0);
 
     (fake.post('5003')!.body as { text: string }).text = 'Download below (fixed link).';
-    queue('changed');
+    await queue('changed');
     await worker().runOnce();
-    expect(getPost(t.db, 'fanbox', '1000001', '5003')!.content).toBe('<p>Download below (fixed link).</p>');
+    expect((await getPost(t.db, 'fanbox', '1000001', '5003'))!.content).toBe('<p>Download below (fixed link).</p>');
     expect(count("SELECT count(*) AS n FROM post_revisions WHERE post_id = '5003'")).toBe(1);
     expect(counts()).toEqual({ ...first, revisions: 1 });
   });
 
   it('waits out a short 429 Retry-After and finishes', async () => {
     fake.rateLimit(2, 1);
-    const id = queue('short-429');
+    const id = await queue('short-429');
     await worker().runOnce();
     expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(2);
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(counts().posts).toBe(24);
   });
 
   it('puts the import back with resuming_at on a long 429 or a 5xx, and resumes it', async () => {
     fake.rateLimit(1, 3600);
-    const id = queue('long-429');
+    const id = await queue('long-429');
     await worker().runOnce();
-    let job = getImport(t.db, id)!;
+    let job = (await getImport(t.db, id))!;
     expect(job.finished_at).toBeNull();
     expect(job.retry_count).toBe(1);
     expect(Date.parse(`${job.resuming_at}Z`) - Date.now()).toBeGreaterThan(3500_000);
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(/^Pixiv Fanbox error: Fanbox rate limit reached \(429\); retrying at /);
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(/^Pixiv Fanbox error: Fanbox rate limit reached \(429\); retrying at /);
 
-    updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    await updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     fake.fail(1, 503);
     await worker().runOnce();
-    job = getImport(t.db, id)!;
+    job = (await getImport(t.db, id))!;
     expect(job.retry_count).toBe(2);
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(/^Pixiv Fanbox error: Fanbox answered 503; retrying at /);
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(/^Pixiv Fanbox error: Fanbox answered 503; retrying at /);
 
-    updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    await updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     await worker().runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(counts().posts).toBe(24);
-    expectNoKeyLeak(id);
+    await expectNoKeyLeak(id);
   });
 
   it('fails with is_key_invalid and marks a kept key dead when Fanbox says 401', async () => {
-    const keyId = addAutoImportKey(t.db, { service: 'fanbox', encrypted_key: Buffer.from('sealed elsewhere') });
+    const keyId = await addAutoImportKey(t.db, { service: 'fanbox', encrypted_key: Buffer.from('sealed elsewhere') });
     fake.expireKey();
-    const id = queue('expired', keyId);
+    const id = await queue('expired', keyId);
     await worker().runOnce();
-    const job = getImport(t.db, id)!;
+    const job = (await getImport(t.db, id))!;
     expect(job.is_key_invalid).toBe(true);
     expect(job.key_failed_at).not.toBeNull();
     expect(job.finished_at).not.toBeNull();
-    expect(getImportLogs(t.db, id).at(-1)).toBe('Pixiv Fanbox rejected the session key; the import failed.');
+    expect((await getImportLogs(t.db, id)).at(-1)).toBe('Pixiv Fanbox rejected the session key; the import failed.');
     expect((t.db.prepare('SELECT dead FROM auto_import_keys WHERE id = ?').get(keyId) as { dead: number }).dead).toBe(1);
     expect(counts().posts).toBe(0);
-    expectNoKeyLeak(id);
+    await expectNoKeyLeak(id);
   });
 
   it('retries later, with a clear line, when Fanbox answers a shape it does not know', async () => {
     fake.overrides.set('/post.paginateCreator', { body: { pages: 'not a list' } });
-    const id = queue('shape');
+    const id = await queue('shape');
     await worker().runOnce();
-    const job = getImport(t.db, id)!;
+    const job = (await getImport(t.db, id))!;
     expect(job.finished_at).toBeNull();
     expect(job.retry_count).toBe(1);
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(
       /^Pixiv Fanbox error: Fanbox answered the post pages in a shape this importer does not understand; retrying at /,
     );
-    expect(getCreator(t.db, 'fanbox', '1000001')).toBeUndefined();
+    expect(await getCreator(t.db, 'fanbox', '1000001')).toBeUndefined();
   });
 
   it('skips a file redirected to a foreign host, one over the size cap and one gone, with log lines', async () => {
@@ -264,41 +264,41 @@ describe('fanbox import', () => {
         ],
       },
     });
-    const id = queue('odd');
+    const id = await queue('odd');
     await worker().runOnce();
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     expect(logs).toContain('Skipped elsewhere.png: Fanbox pointed at localhost, which is not one of its hosts.');
     expect(logs).toContain('Skipped big-file.png: larger than 1 MB.');
     expect(logs).toContain('Skipped gone-file.png: the paysite answered 404.');
     expect(fake.requests.some((r) => r.path === '/files/elsewhere.png')).toBe(false);
-    const post = getPost(t.db, 'fanbox', '2000002', '6003')!;
+    const post = (await getPost(t.db, 'fanbox', '2000002', '6003'))!;
     expect(post.file).toMatchObject({ name: 'fine.png' });
     expect(post.attachments).toEqual([]);
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(logs.join('\n')).not.toContain(fake.url);
   });
 
   it('resumes after the worker stops mid-import, with nothing twice and nothing lost', async () => {
     fake.delayMs = 15;
-    const id = queue('crash');
+    const id = await queue('crash');
     const first = worker();
     const running = first.runOnce();
     while (counts().posts < 6) await sleep(10);
     await first.stop();
     await running;
-    const midway = getImport(t.db, id)!;
+    const midway = (await getImport(t.db, id))!;
     expect(midway.finished_at).toBeNull();
     expect(counts().posts).toBeLessThan(24);
-    expect(getImportLogs(t.db, id).at(-1)).toBe('The worker stopped; the import will resume.');
+    expect((await getImportLogs(t.db, id)).at(-1)).toBe('The worker stopped; the import will resume.');
 
     fake.delayMs = 0;
     const before = fake.requests.length;
     await worker().runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(counts()).toMatchObject({ posts: 24, comments: 13, fancards: 1, announcements: 2, revisions: 0 });
     // The subscription list was not asked for again; the resumed run continued from the cursor.
     expect(fake.requests.slice(before).some((r) => r.path === '/plan.listSupporting')).toBe(false);
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     for (const line of [
       'Found 2 subscriptions.',
       'Creator Alice: page 1 of 3 done.',
@@ -309,6 +309,6 @@ describe('fanbox import', () => {
         line,
       ).toHaveLength(1);
     }
-    expectNoKeyLeak(id);
+    await expectNoKeyLeak(id);
   });
 });

@@ -46,9 +46,9 @@ afterEach(async () => {
   t.cleanup();
 });
 
-function queue(input: { save_dms?: boolean; account_id?: number; key_id?: number; key?: string } = {}): string {
+async function queue(input: { save_dms?: boolean; account_id?: number; key_id?: number; key?: string } = {}): Promise<string> {
   const id = `fansly-${++importCount}`;
-  createImport(t.db, {
+  await createImport(t.db, {
     id,
     service: 'fansly',
     save_dms: input.save_dms,
@@ -66,7 +66,7 @@ function worker() {
 }
 
 async function runImport(input: Parameters<typeof queue>[0] = {}) {
-  const id = queue(input);
+  const id = await queue(input);
   await worker().runOnce();
   return id;
 }
@@ -84,22 +84,22 @@ const snapshot = () => ({
   files: count('SELECT count(*) AS n FROM files'),
   revisions: count('SELECT count(*) AS n FROM post_revisions'),
 });
-const post = (start: string) => {
+const post = async (start: string) => {
   const creator = MIKA.posts.some((p) => p.content.startsWith(start)) ? MIKA.id : NOAH.id;
-  return getPost(t.db, 'fansly', creator, postId(start));
+  return await getPost(t.db, 'fansly', creator, postId(start));
 };
 
 describe('a full import', () => {
   it('signs every request, saves both creators, every post over several pages with its media, and the DMs', async () => {
     await setup();
-    const { account } = signIn(t.db);
+    const { account } = await signIn(t.db);
     const id = await runImport({ save_dms: true, account_id: account.id });
 
-    const done = getImport(t.db, id)!;
-    expect(getImportLogs(t.db, id)).toContain('Finished.');
+    const done = (await getImport(t.db, id))!;
+    expect(await getImportLogs(t.db, id)).toContain('Finished.');
     expect(done).toMatchObject({ is_key_invalid: false, sub_count: 2 });
-    expect(getCreator(t.db, 'fansly', MIKA.id)).toMatchObject({ name: 'Mika ミカ 🌸', public_id: 'mika_art' });
-    expect(getCreator(t.db, 'fansly', NOAH.id)).toMatchObject({ name: 'Noah', public_id: 'noah_sfx' });
+    expect(await getCreator(t.db, 'fansly', MIKA.id)).toMatchObject({ name: 'Mika ミカ 🌸', public_id: 'mika_art' });
+    expect(await getCreator(t.db, 'fansly', NOAH.id)).toMatchObject({ name: 'Noah', public_id: 'noah_sfx' });
     for (const kind of ['icons', 'banners']) {
       const bytes = fs.readFileSync(path.join(t.dir, kind, 'fansly', MIKA.id));
       expect(bytes.subarray(0, 3).toString('hex')).toBe('ffd8ff');
@@ -113,11 +113,11 @@ describe('a full import', () => {
       ...[4, 9, 14].map((n) => [...MIKA.posts].sort((a, b) => b.createdAt - a.createdAt)[n].id),
       [...MIKA.posts].sort((a, b) => a.createdAt - b.createdAt)[0].id,
     ]);
-    expect(post('Full-resolution set')).toBeUndefined();
-    expect(post('This one was removed')).toBeUndefined();
+    expect(await post('Full-resolution set')).toBeUndefined();
+    expect(await post('This one was removed')).toBeUndefined();
     // Noah is only followed: his locked posts are skipped, the free one is kept.
     expect(postCount(NOAH.id)).toBe(1);
-    expect(post('Free for everyone')!.file).toMatchObject({ name: expect.stringMatching(/\.jpeg$/) });
+    expect((await post('Free for everyone'))!.file).toMatchObject({ name: expect.stringMatching(/\.jpeg$/) });
 
     // Every API call carried the bare token and the signing headers; the CDN never saw the token.
     const api = fake.requests.filter((r) => r.host === 'api' && r.path.startsWith('/api/v1/') && !r.path.startsWith('/api/v1/device'));
@@ -131,26 +131,26 @@ describe('a full import', () => {
     expect(fake.requests.filter((r) => r.host === 'cdn').every((r) => r.headers.authorization === undefined)).toBe(true);
     expect(fake.requests.filter((r) => r.host === 'cdn' && r.status !== 200)).toEqual([]);
 
-    const text = post('Hello Fansly!')!;
+    const text = (await post('Hello Fansly!'))!;
     expect(text).toMatchObject({ title: '', tags: ['hello', 'intro'], file: {}, attachments: [] });
     expect(text.content).toBe('<p>Hello Fansly! First post, text only. #hello #intro</p>');
     expect(text.published).toBe('2024-03-02T09:00:00');
 
-    const gallery = post('Three sketches')!;
+    const gallery = (await post('Three sketches'))!;
     expect(gallery.attachments).toHaveLength(2);
     expect((gallery.file as { name: string }).name).toMatch(/^\d{18}\.jpeg$/);
-    const video = post('Timelapse')!;
+    const video = (await post('Timelapse'))!;
     expect((video.file as { name: string }).name).toMatch(/\.jpeg$/);
     expect(video.attachments.map((a) => a.name)).toEqual([expect.stringMatching(/^\d{18}\.mp4$/)]);
     expect(sha(stored(video.attachments[0].path))).toBe(sha(await media.mp4()));
-    const hls = post('Stream replay')!;
+    const hls = (await post('Stream replay'))!;
     expect(hls.attachments).toHaveLength(1);
     expect(stored(hls.attachments[0].path).subarray(4, 8).toString()).toBe('ftyp');
-    expect(post('Voice note')!.attachments.map((a) => a.name)).toEqual([expect.stringMatching(/\.m4a$/)]);
-    expect(post('Check out Noah!')!.embed).toMatchObject({ url: `https://fansly.com/post/${postId('Free for everyone')}` });
+    expect((await post('Voice note'))!.attachments.map((a) => a.name)).toEqual([expect.stringMatching(/\.m4a$/)]);
+    expect((await post('Check out Noah!'))!.embed).toMatchObject({ url: `https://fansly.com/post/${postId('Free for everyone')}` });
 
     // Only Mika's own messages, pending for the importing account; the pay-per-view one is skipped.
-    const dms = listDmsForReview(t.db, account.id, 'pending');
+    const dms = await listDmsForReview(t.db, account.id, 'pending');
     expect(dms).toHaveLength(23);
     expect(dms.every((d) => d.user === MIKA.id)).toBe(true);
     const welcome = dms.find((d) => d.content.includes('Welcome!'))!;
@@ -159,7 +159,7 @@ describe('a full import', () => {
     expect(dms.some((d) => d.content.includes('Exclusive clip'))).toBe(false);
     expect(dms.some((d) => d.content.includes('Thank you so much'))).toBe(false);
 
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     expect(logs).toEqual(
       expect.arrayContaining([
         'Found 2 creators (1 subscription, 2 followed accounts).',
@@ -180,7 +180,7 @@ describe('a full import', () => {
 describe('importing again', () => {
   it('adds nothing on an identical re-import and keeps a revision of a changed post', async () => {
     await setup();
-    const { account } = signIn(t.db);
+    const { account } = await signIn(t.db);
     await runImport({ save_dms: true, account_id: account.id });
     const before = snapshot();
     expect(before).toMatchObject({ posts: 16, dms: 23, revisions: 0 });
@@ -195,13 +195,13 @@ describe('importing again', () => {
     fake.editPost(edited, 'New piece finished, now signed #illustration #signed');
     const id = await runImport();
     expect(snapshot()).toEqual({ ...before, revisions: 1 });
-    const [revision] = listPostRevisions(t.db, 'fansly', MIKA.id, edited);
+    const [revision] = await listPostRevisions(t.db, 'fansly', MIKA.id, edited);
     expect(revision.content).toBe('<p>New piece finished #illustration</p>');
-    expect(getPost(t.db, 'fansly', MIKA.id, edited)).toMatchObject({
+    expect(await getPost(t.db, 'fansly', MIKA.id, edited)).toMatchObject({
       content: '<p>New piece finished, now signed #illustration #signed</p>',
       tags: ['illustration', 'signed'],
     });
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
   });
 });
 
@@ -213,44 +213,44 @@ describe('paysite trouble', () => {
     const id = await runImport();
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
     expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(2);
-    expect(getImport(t.db, id)).toMatchObject({ retry_count: 0 });
+    expect(await getImport(t.db, id)).toMatchObject({ retry_count: 0 });
     expect(postCount()).toBe(16);
   });
 
   it('retries later after a long 429, a 5xx or a 418, then resumes where it stopped', async () => {
     await setup();
     const w = worker();
-    const id = queue();
+    const id = await queue();
     fake.rateLimit(1, 600);
     await w.runOnce();
-    const waiting = getImport(t.db, id)!;
+    const waiting = (await getImport(t.db, id))!;
     expect(waiting).toMatchObject({ finished_at: null, retry_count: 1 });
     expect(Date.parse(`${waiting.resuming_at}Z`)).toBeGreaterThan(Date.now() + 590_000);
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(/^Fansly error: Fansly rate limit reached \(429\); retrying at .* UTC\.$/);
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(/^Fansly error: Fansly rate limit reached \(429\); retrying at .* UTC\.$/);
 
     for (const [status, line] of [
       [502, 'Fansly answered 502'],
       [418, 'Fansly answered 418'],
     ] as const) {
-      updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+      await updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
       fake.fail(1, status);
       await w.runOnce();
-      expect(getImport(t.db, id)!.finished_at).toBeNull();
-      expect(getImportLogs(t.db, id).at(-1)).toContain(`Fansly error: ${line}; retrying at`);
+      expect((await getImport(t.db, id))!.finished_at).toBeNull();
+      expect((await getImportLogs(t.db, id)).at(-1)).toContain(`Fansly error: ${line}; retrying at`);
     }
-    updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    await updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     await w.runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(postCount()).toBe(16);
   });
 
   it('fails the import on a refused token and marks the kept key dead', async () => {
     await setup();
-    const keyId = addAutoImportKey(t.db, { service: 'fansly', encrypted_key: Buffer.from('sealed elsewhere') });
+    const keyId = await addAutoImportKey(t.db, { service: 'fansly', encrypted_key: Buffer.from('sealed elsewhere') });
     fake.expireKey();
     const id = await runImport({ key_id: keyId });
-    expect(getImport(t.db, id)).toMatchObject({ is_key_invalid: true, finished_at: expect.any(String) });
-    expect(getImportLogs(t.db, id).at(-1)).toBe('Fansly rejected the session key; the import failed.');
+    expect(await getImport(t.db, id)).toMatchObject({ is_key_invalid: true, finished_at: expect.any(String) });
+    expect((await getImportLogs(t.db, id)).at(-1)).toBe('Fansly rejected the session key; the import failed.');
     expect((t.db.prepare('SELECT dead FROM auto_import_keys WHERE id = ?').get(keyId) as { dead: number }).dead).toBe(1);
     expect(postCount()).toBe(0);
   });
@@ -259,29 +259,29 @@ describe('paysite trouble', () => {
     await setup({ checkKey: 'abCdE1-fGhiJk-lmNopq' });
     const json = Buffer.from(JSON.stringify({ id: fake.sessionId, accountId: fake.dataset.me.id, token: fake.token })).toString('base64');
     const id = await runImport({ key: json });
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(postCount()).toBe(16);
-    expect(getImportLogs(t.db, id).join('\n')).not.toContain('check key');
+    expect((await getImportLogs(t.db, id)).join('\n')).not.toContain('check key');
   });
 
   it('says so clearly, and does not call the key dead, when the check key cannot be read and Fansly refuses the signature', async () => {
     await setup({ checkKey: 'abCdE1-fGhiJk-lmNopq' });
     fake.hideCheckKey();
     const id = await runImport();
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     expect(logs).toContain("Could not read Fansly's check key from its web app; signing with the last known one.");
     expect(logs.at(-1)).toMatch(/^Fansly error: Fansly refused a signed request, and its check key could not be read from fansly\.com/);
-    expect(getImport(t.db, id)).toMatchObject({ is_key_invalid: false, finished_at: null, retry_count: 1 });
+    expect(await getImport(t.db, id)).toMatchObject({ is_key_invalid: false, finished_at: null, retry_count: 1 });
   });
 
   it('skips files the CDN refuses (an expired signature) with a log line each, and still stores the posts', async () => {
     await setup({ urlTtlSeconds: 0 });
     const id = await runImport();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
-    const logs = getImportLogs(t.db, id);
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
+    const logs = await getImportLogs(t.db, id);
     expect(logs.filter((l) => /^Skipped \d{18}\.(jpeg|mp4|m4a): the paysite answered 403\.$/.test(l)).length).toBeGreaterThan(10);
     expect(logs).toContain('Skipped icon.jpeg: the paysite answered 403.');
-    expect(post('New piece finished')!.file).toEqual({});
+    expect((await post('New piece finished'))!.file).toEqual({});
     expect(postCount()).toBe(16);
     expect(logs.join('\n')).not.toMatch(/Signature=|Policy=/);
   });
@@ -289,20 +289,20 @@ describe('paysite trouble', () => {
   it('skips videos over the size cap, whether a file or HLS, with a log line', async () => {
     await setup({}, { IMPORTER_MAX_FILE_MB: '0.005' });
     const id = await runImport();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
-    const logs = getImportLogs(t.db, id);
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
+    const logs = await getImportLogs(t.db, id);
     expect(logs).toContain(`Skipped ${MIKA.posts.find((p) => p.content.startsWith('Timelapse'))!.media[0].id}.mp4: larger than 5 KB.`);
     expect(logs).toContain(`Skipped ${MIKA.posts.find((p) => p.content.startsWith('Stream replay'))!.media[0].id}.mp4: larger than 5 KB.`);
-    expect(post('Timelapse')!.attachments).toEqual([]);
-    expect(post('New piece finished')!.file).toMatchObject({ name: expect.stringMatching(/\.jpeg$/) });
+    expect((await post('Timelapse'))!.attachments).toEqual([]);
+    expect((await post('New piece finished'))!.file).toMatchObject({ name: expect.stringMatching(/\.jpeg$/) });
   });
 });
 
 describe('stopping and resuming', () => {
   it('stops between posts and resumes with nothing duplicated or lost', async () => {
     await setup();
-    const { account } = signIn(t.db);
-    const id = queue({ save_dms: true, account_id: account.id });
+    const { account } = await signIn(t.db);
+    const id = await queue({ save_dms: true, account_id: account.id });
     fake.delayMs = 20;
     const first = worker();
     const running = first.runOnce();
@@ -310,13 +310,13 @@ describe('stopping and resuming', () => {
     await first.stop();
     await running;
     expect(postCount()).toBeLessThan(16);
-    expect(getImport(t.db, id)!.finished_at).toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).toBeNull();
 
     fake.delayMs = 0;
     await worker().runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(snapshot()).toMatchObject({ posts: 16, dms: 23, revisions: 0 });
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     for (const line of [
       'Found 2 creators (1 subscription, 2 followed accounts).',
       'Creator Mika ミカ 🌸: imported 15 posts.',
@@ -328,19 +328,19 @@ describe('stopping and resuming', () => {
 
   it('survives kill -9 of scripts/worker.ts mid-timeline: the restart finishes with every post and DM once', async () => {
     await setup();
-    const { account } = signIn(t.db);
+    const { account } = await signIn(t.db);
     const crash = workerCrash(() => env);
     try {
-      const id = queue({ save_dms: true, account_id: account.id });
+      const id = await queue({ save_dms: true, account_id: account.id });
       fake.delayMs = 60;
       await crash.killWhen(() => postCount() >= 5);
       expect(postCount()).toBeLessThan(16);
-      expect(getImport(t.db, id)!.finished_at).toBeNull();
+      expect((await getImport(t.db, id))!.finished_at).toBeNull();
 
       fake.delayMs = 0;
-      await crash.resumeUntil(() => !!getImport(t.db, id)!.finished_at);
+      await crash.resumeUntil(async () => !!(await getImport(t.db, id))!.finished_at);
       expect(snapshot()).toMatchObject({ posts: 16, dms: 23, revisions: 0 });
-      const logs = getImportLogs(t.db, id);
+      const logs = await getImportLogs(t.db, id);
       expect(logs.filter((l) => l.startsWith('Found 2 creators'))).toHaveLength(1);
       expect(logs.filter((l) => l === 'Creator Mika ミカ 🌸: imported 15 posts.')).toHaveLength(1);
       expect(logs.filter((l) => l === DMS_DONE_LINE)).toHaveLength(1);
@@ -354,7 +354,7 @@ describe('stopping and resuming', () => {
 describe('the token', () => {
   it('is nowhere in the data folder, the log or the rows after an import, in clear, base64 or hex', async () => {
     await setup();
-    const { account } = signIn(t.db);
+    const { account } = await signIn(t.db);
     await runImport({ save_dms: true, account_id: account.id });
     t.db.pragma('wal_checkpoint(PASSIVE)');
     const secret = Buffer.from(fake.token);

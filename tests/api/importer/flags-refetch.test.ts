@@ -41,17 +41,17 @@ describe('a flagged post on the next import', () => {
       const other = t.db
         .prepare('SELECT "user", id FROM posts WHERE service = ? AND NOT ("user" = ? AND id = ?) LIMIT 1')
         .get(site, target.user, target.id) as { user: string; id: string };
-      flagPost(t.db, { service: site, user: target.user, post_id: target.id, account_id: null, reason: 'missing files' });
-      flagPost(t.db, { service: site, user: target.user, post_id: target.id, account_id: null, reason: 'reason-other' });
+      await flagPost(t.db, { service: site, user: target.user, post_id: target.id, account_id: null, reason: 'missing files' });
+      await flagPost(t.db, { service: site, user: target.user, post_id: target.id, account_id: null, reason: 'reason-other' });
 
       before = fake.requests();
       const logs = await runSiteImport(t.db, config, fake);
       expect(logs.at(-1)).toBe('Finished.');
       expect(flaggedLines(logs)).toEqual([flagClearedLine(target.title || target.id)]);
-      expect(isPostFlagged(t.db, site, target.user, target.id)).toBe(false);
+      expect(await isPostFlagged(t.db, site, target.user, target.id)).toBe(false);
       // Its files were asked for again: more requests than the plain re-import (Patreon asks for every file anyway).
       if (site !== 'patreon') expect(fake.requests() - before).toBeGreaterThan(plainRequests);
-      expect(isPostFlagged(t.db, site, other.user, other.id)).toBe(false);
+      expect(await isPostFlagged(t.db, site, other.user, other.id)).toBe(false);
     },
   );
 });

@@ -44,9 +44,9 @@ afterEach(async () => {
   t.cleanup();
 });
 
-function queue(keyId?: number, key = KEY) {
+async function queue(keyId?: number, key = KEY) {
   const id = `gumroad-${++n}`;
-  createImport(t.db, { id, service: 'gumroad', key_id: keyId ?? null, work_key: sealForWorker(config, id, key) });
+  await createImport(t.db, { id, service: 'gumroad', key_id: keyId ?? null, work_key: sealForWorker(config, id, key) });
   return id;
 }
 function worker() {
@@ -55,7 +55,7 @@ function worker() {
   return w;
 }
 async function runImport(keyId?: number, key?: string) {
-  const id = queue(keyId, key);
+  const id = await queue(keyId, key);
   await worker().runOnce();
   return id;
 }
@@ -68,7 +68,7 @@ const counts = () => ({
   creators: count("SELECT count(*) AS n FROM creators WHERE service = 'gumroad'"),
 });
 const postChanges = () => count("SELECT count(*) AS n FROM changes WHERE kind = 'post'");
-const post = (user: string, id: string) => getPost(t.db, 'gumroad', user, id)!;
+const post = async (user: string, id: string) => (await getPost(t.db, 'gumroad', user, id))!;
 
 /** The stored bytes behind an archive path: they hash to its name, and equal `expected` when given. */
 function expectStored(archivePath: string, expected?: Buffer) {
@@ -80,10 +80,10 @@ function expectStored(archivePath: string, expected?: Buffer) {
 }
 
 /** Nothing logged or stored holds the key, raw or URL-encoded (the data folder, WAL included). */
-function expectNoKey(id: string) {
+async function expectNoKey(id: string) {
   // The buyer's e-mail is on every download page: it is never kept either.
   const forms = [KEY, encodeURIComponent(KEY), KEY.slice(10, 60), fake.dataset.buyer.email];
-  const logs = getImportLogs(t.db, id).join('\n');
+  const logs = (await getImportLogs(t.db, id)).join('\n');
   for (const form of forms) expect(logs).not.toContain(form);
   expect(logs).not.toContain('_gumroad_app_session');
   t.db.pragma('wal_checkpoint(TRUNCATE)');
@@ -101,11 +101,11 @@ describe('gumroad import', () => {
   it('imports every purchase of the library as a post of its seller, with files, covers, pages and icons', async () => {
     await setup({ pageSize: 5 });
     const id = await runImport();
-    const job = getImport(t.db, id)!;
+    const job = (await getImport(t.db, id))!;
     expect([job.finished_at !== null, job.is_key_invalid, job.sub_count]).toEqual([true, false, 2]);
 
-    expect(getCreator(t.db, 'gumroad', ALICE)).toMatchObject({ name: 'Alice Brushes', public_id: null });
-    expect(getCreator(t.db, 'gumroad', BOB)?.name).toBe('Bob Sounds');
+    expect(await getCreator(t.db, 'gumroad', ALICE)).toMatchObject({ name: 'Alice Brushes', public_id: null });
+    expect((await getCreator(t.db, 'gumroad', BOB))?.name).toBe('Bob Sounds');
     expect(fs.existsSync(path.join(t.dir, 'icons', 'gumroad', ALICE))).toBe(true);
     // Bob has Gumroad's default avatar: not an icon of his.
     expect(fs.existsSync(path.join(t.dir, 'icons', 'gumroad', BOB))).toBe(false);
@@ -113,8 +113,8 @@ describe('gumroad import', () => {
     // Alice: 6 in the library (stamped ebook included, its PDF skipped); Bob: 13, one revoked. Not the
     // archived, refunded or dead-membership purchases, and nothing the key did not buy.
     expect(counts()).toMatchObject({ posts: 18, creators: 2, revisions: 0 });
-    for (const gone of ['monthly', 'refund', 'oldie']) expect(getPost(t.db, 'gumroad', ALICE, gone)).toBeUndefined();
-    expect(getPost(t.db, 'gumroad', BOB, 'pack12')).toBeUndefined();
+    for (const gone of ['monthly', 'refund', 'oldie']) expect(await getPost(t.db, 'gumroad', ALICE, gone)).toBeUndefined();
+    expect(await getPost(t.db, 'gumroad', BOB, 'pack12')).toBeUndefined();
     const bobPages = fake.requests.filter((r) => r.host === 'app' && r.path.startsWith(`/library?sort=purchase_date&creators=${BOB}`));
     expect(bobPages.map((r) => r.path).sort()).toEqual([
       `/library?sort=purchase_date&creators=${BOB}`,
@@ -123,7 +123,7 @@ describe('gumroad import', () => {
       `/library?sort=purchase_date&creators=${BOB}&page=3`,
     ]);
 
-    const brush = post(ALICE, 'brushpk');
+    const brush = await post(ALICE, 'brushpk');
     expect(brush.title).toBe('Brush pack');
     expect(brush.published).toBeNull();
     expect(brush.file).toMatchObject({ name: 'cover-1.jpg' });
@@ -140,22 +140,22 @@ describe('gumroad import', () => {
     expect(brush.embed).toMatchObject({ url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', subject: 'Process video' });
     expect(brush.edited).toBe('2024-01-10T09:00:00');
 
-    const course = post(ALICE, 'tlcourse');
+    const course = await post(ALICE, 'tlcourse');
     expect(course.attachments.map((a) => a.name)).toEqual(['Lesson 1 - Sketching.mp4', 'Lesson 1 commentary.mp3', 'Lesson 2 - Inking.mp4']);
     expectStored(course.attachments[0].path, (await bytesFor('Lesson 1 - Sketching.mp4')).bytes);
     // The stream-only lesson came from its HLS playlist, transmuxed into one MP4.
     const stream = fs.readFileSync(path.join(t.dir, 'files', course.attachments[2].path));
     expect(stream.subarray(4, 8).toString()).toBe('ftyp');
 
-    expect(post(ALICE, 'thanks')).toMatchObject({ file: {}, attachments: [] });
-    expect(post(ALICE, 'thanks').content).toBe('<p>Just a note.</p><hr /><p>Thank you for the support — it means a lot.</p>');
-    expect(post(ALICE, 'unicode').title).toBe('Ünïcode 日本語パック ✨');
-    expect(post(ALICE, 'unicode').attachments.map((a) => a.name)).toEqual(['日本語 ファイル.png']);
-    expect(post(ALICE, 'stamped').attachments).toEqual([]);
-    expect(post(ALICE, 'pruned').attachments.map((a) => a.name)).toEqual(['Kept.zip']);
-    expect(post(BOB, 'pack3').attachments.map((a) => a.name)).toEqual(['Pack 3.zip']);
+    expect(await post(ALICE, 'thanks')).toMatchObject({ file: {}, attachments: [] });
+    expect((await post(ALICE, 'thanks')).content).toBe('<p>Just a note.</p><hr /><p>Thank you for the support — it means a lot.</p>');
+    expect((await post(ALICE, 'unicode')).title).toBe('Ünïcode 日本語パック ✨');
+    expect((await post(ALICE, 'unicode')).attachments.map((a) => a.name)).toEqual(['日本語 ファイル.png']);
+    expect((await post(ALICE, 'stamped')).attachments).toEqual([]);
+    expect((await post(ALICE, 'pruned')).attachments.map((a) => a.name)).toEqual(['Kept.zip']);
+    expect((await post(BOB, 'pack3')).attachments.map((a) => a.name)).toEqual(['Pack 3.zip']);
 
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     for (const line of [
       'Found 2 creators in the library.',
       'Left out 1 archived purchase (unarchive them in the Gumroad library to import them).',
@@ -170,15 +170,15 @@ describe('gumroad import', () => {
     // The cookie went URL-encoded, and only to Gumroad's own pages, never to the file host.
     const app = fake.requests.filter((r) => r.host !== 'cdn');
     expect(app.every((r) => r.headers.cookie === fake.cookie)).toBe(true);
-    expectNoKey(id);
+    await expectNoKey(id);
   });
 
   it('reads the 2025 react_on_rails pages too, and takes a key pasted already URL-encoded', async () => {
     await setup({ generation: 'react_on_rails' });
     const id = await runImport(undefined, encodeURIComponent(KEY));
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(counts()).toMatchObject({ posts: 18, creators: 2 });
-    expect(post(ALICE, 'brushpk').attachments.map((a) => a.name)).toEqual(['cover-2.png', 'Brushes v2.zip', 'Guide.pdf']);
+    expect((await post(ALICE, 'brushpk')).attachments.map((a) => a.name)).toEqual(['cover-2.png', 'Brushes v2.zip', 'Guide.pdf']);
   });
 
   it('changes nothing on an identical re-import, and keeps a revision of a changed product', async () => {
@@ -193,57 +193,57 @@ describe('gumroad import', () => {
     fake.editPost('thanks', { pageText: 'A new note.' });
     const id = await runImport();
     expect(counts()).toEqual({ ...first, revisions: 1 });
-    expect(post(ALICE, 'thanks').content).toBe('<p>Just a note.</p><hr /><p>A new note.</p>');
-    expect(listPostRevisions(t.db, 'gumroad', ALICE, 'thanks')[0].content).toContain('it means a lot');
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await post(ALICE, 'thanks')).content).toBe('<p>Just a note.</p><hr /><p>A new note.</p>');
+    expect((await listPostRevisions(t.db, 'gumroad', ALICE, 'thanks'))[0].content).toContain('it means a lot');
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
   });
 
   it('fails with "key invalid" when Gumroad sends the library to its login page, and marks a kept key dead', async () => {
     await setup();
-    const keyId = addAutoImportKey(t.db, { service: 'gumroad', encrypted_key: Buffer.from('sealed elsewhere') });
+    const keyId = await addAutoImportKey(t.db, { service: 'gumroad', encrypted_key: Buffer.from('sealed elsewhere') });
     fake.expireKey();
     const id = await runImport(keyId);
-    const job = getImport(t.db, id)!;
+    const job = (await getImport(t.db, id))!;
     expect([job.is_key_invalid, job.key_failed_at !== null, job.finished_at !== null]).toEqual([true, true, true]);
-    expect(getImportLogs(t.db, id).at(-1)).toBe('Gumroad rejected the session key; the import failed.');
+    expect((await getImportLogs(t.db, id)).at(-1)).toBe('Gumroad rejected the session key; the import failed.');
     expect((t.db.prepare('SELECT dead FROM auto_import_keys WHERE id = ?').get(keyId) as { dead: number }).dead).toBe(1);
     expect(counts().posts).toBe(0);
-    expectNoKey(id);
+    await expectNoKey(id);
   });
 
   it('waits out a 429 with Retry-After, backs off on a 429 without one and on a 5xx, then resumes', async () => {
     await setup();
     fake.rateLimit(1, 1);
-    const id = queue();
+    const id = await queue();
     await worker().runOnce();
-    expect(getImport(t.db, id)).toMatchObject({ retry_count: 0 });
+    expect(await getImport(t.db, id)).toMatchObject({ retry_count: 0 });
     expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(1);
 
-    const again = queue();
+    const again = await queue();
     fake.rateLimit(1);
     await worker().runOnce();
-    expect(getImport(t.db, again)).toMatchObject({ retry_count: 1, finished_at: null });
-    expect(getImportLogs(t.db, again).at(-1)).toMatch(/^Gumroad error: Gumroad rate limit reached \(429\); retrying at /);
-    updateImport(t.db, again, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    expect(await getImport(t.db, again)).toMatchObject({ retry_count: 1, finished_at: null });
+    expect((await getImportLogs(t.db, again)).at(-1)).toMatch(/^Gumroad error: Gumroad rate limit reached \(429\); retrying at /);
+    await updateImport(t.db, again, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     fake.fail(1, 502);
     await worker().runOnce();
-    expect(getImport(t.db, again)).toMatchObject({ retry_count: 2, finished_at: null });
-    expect(getImportLogs(t.db, again).at(-1)).toMatch(/^Gumroad error: Gumroad answered 502; retrying at /);
-    updateImport(t.db, again, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    expect(await getImport(t.db, again)).toMatchObject({ retry_count: 2, finished_at: null });
+    expect((await getImportLogs(t.db, again)).at(-1)).toMatch(/^Gumroad error: Gumroad answered 502; retrying at /);
+    await updateImport(t.db, again, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     await worker().runOnce();
-    expect(getImport(t.db, again)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, again))!.finished_at).not.toBeNull();
     expect(counts().posts).toBe(18);
   });
 
   it('fails the import when the key ends mid-import (downloads turn into the e-mail confirmation page)', async () => {
     await setup();
     fake.delayMs = 5;
-    const id = queue();
+    const id = await queue();
     const running = worker().runOnce();
     while (counts().posts < 2) await sleep(5);
     fake.expireKey();
     await running;
-    expect(getImport(t.db, id)).toMatchObject({ is_key_invalid: true });
+    expect(await getImport(t.db, id)).toMatchObject({ is_key_invalid: true });
     expect(counts().posts).toBeLessThan(18);
   });
 
@@ -256,26 +256,26 @@ describe('gumroad import', () => {
       IMPORTER_GUMROAD_URL: fake.url,
     }));
     try {
-      const id = queue();
+      const id = await queue();
       fake.delayMs = 60;
       await crash.killWhen(() => counts().posts >= 4);
       expect(counts().posts).toBeLessThan(18);
-      expect(getImport(t.db, id)!.finished_at).toBeNull();
+      expect((await getImport(t.db, id))!.finished_at).toBeNull();
 
       fake.delayMs = 0;
       const before = fake.requests.length;
-      await crash.resumeUntil(() => !!getImport(t.db, id)!.finished_at);
+      await crash.resumeUntil(async () => !!(await getImport(t.db, id))!.finished_at);
       expect(counts()).toMatchObject({ posts: 18, creators: 2, revisions: 0 });
       // The restart went on from the cursor: the library overview was not asked for again.
       expect(fake.requests.slice(before).some((r) => r.path === '/library?sort=purchase_date')).toBe(false);
-      const logs = getImportLogs(t.db, id);
+      const logs = await getImportLogs(t.db, id);
       for (const line of ['Found 2 creators in the library.', 'Creator Alice Brushes: imported 6 products.', 'Finished.'])
         expect(
           logs.filter((l) => l === line),
           line,
         ).toHaveLength(1);
       expect(logs).toContain('Resumed after an interruption.');
-      expectNoKey(id);
+      await expectNoKey(id);
     } finally {
       crash.cleanup();
     }

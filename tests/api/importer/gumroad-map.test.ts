@@ -19,9 +19,9 @@ import { tempDb, type TempDb } from '../data/helpers.ts';
 
 const ALICE = '4710001234567';
 let t: TempDb;
-beforeEach(() => {
+beforeEach(async () => {
   t = tempDb();
-  upsertCreator(t.db, { service: 'gumroad', id: ALICE, name: 'Alice Brushes' });
+  await upsertCreator(t.db, { service: 'gumroad', id: ALICE, name: 'Alice Brushes' });
 });
 afterEach(() => t.cleanup());
 
@@ -44,12 +44,12 @@ const download = (value: unknown) => downloadProps.parse(value);
 const product = (value: unknown) => productProps.parse(value).product;
 
 /** Maps and stores one purchase; answers the stored post and the plan. */
-function store(d: unknown, p?: unknown) {
+async function store(d: unknown, p?: unknown) {
   const props = download(d);
   const info = p ? product(p) : undefined;
   const plan = planPost(props, page(props as { token: string }), info, null);
-  upsertPost(t.db, buildPost(ALICE, plan, props, info, archivedFor(plan)));
-  return { post: getPost(t.db, 'gumroad', ALICE, props.purchase.product_permalink)!, plan };
+  await upsertPost(t.db, buildPost(ALICE, plan, props, info, archivedFor(plan)));
+  return { post: (await getPost(t.db, 'gumroad', ALICE, props.purchase.product_permalink))!, plan };
 }
 
 const brushToken = fx.file.token;
@@ -126,8 +126,8 @@ const rows: {
 ];
 
 describe('the Gumroad mapper', () => {
-  it.each(rows)('$kind', (row) => {
-    const { post, plan } = store(row.download, row.product);
+  it.each(rows)('$kind', async (row) => {
+    const { post, plan } = await store(row.download, row.product);
     expect(post.title).toBe(row.title);
     expect(post.published).toBeNull();
     expect(post.file).toEqual(row.file ? expect.objectContaining({ name: row.file }) : {});

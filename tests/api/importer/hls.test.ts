@@ -178,7 +178,7 @@ describe('archiveHls', () => {
     expect(boxes(bytes).slice(0, 2)).toEqual(['ftyp', 'moov']);
     expect(boxes(bytes).filter((box) => box === 'moof')).toHaveLength(3);
     expect(bytes.includes(Buffer.from('avc1'))).toBe(true);
-    expect(getFileByHash(t.db, file!.hash)).toMatchObject({ ext: '.mp4', mime: 'video/mp4', size: bytes.length });
+    expect(await getFileByHash(t.db, file!.hash)).toMatchObject({ ext: '.mp4', mime: 'video/mp4', size: bytes.length });
     // Only the high rendition was fetched.
     expect(server.requests.some((request) => request.url.startsWith('/low/seg'))).toBe(false);
     expect(server.requests.filter((request) => request.url.startsWith('/high/seg'))).toHaveLength(3);

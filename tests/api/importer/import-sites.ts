@@ -33,7 +33,7 @@ async function startFanbox(): Promise<SiteFake> {
     env: { IMPORTER_FANBOX_URL: fake.url },
     async queue(db, config) {
       const id = `fanbox-${++fanboxImports}-${Date.now()}`;
-      createImport(db, { id, service: 'fanbox', key_id: null, work_key: sealForWorker(config, id, FANBOX_KEY) });
+      await createImport(db, { id, service: 'fanbox', key_id: null, work_key: sealForWorker(config, id, FANBOX_KEY) });
       return id;
     },
     requests: () => fake.requests.length,
@@ -74,9 +74,9 @@ export async function runSiteImport(db: Db, config: Config, fake: SiteFake): Pro
   const id = await fake.queue(db, config);
   const worker = startImportWorker({ db, config }, { autoStart: false, backoffMs: 100 });
   try {
-    for (let tries = 0; !getImport(db, id)?.finished_at && tries < 20; tries++) await worker.runOnce();
+    for (let tries = 0; !(await getImport(db, id))?.finished_at && tries < 20; tries++) await worker.runOnce();
   } finally {
     await worker.stop();
   }
-  return getImportLogs(db, id);
+  return await getImportLogs(db, id);
 }

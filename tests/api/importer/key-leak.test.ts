@@ -110,7 +110,7 @@ describe('submitted keys never reach logs, answers or the data folder in clear',
       config,
       logger: { error: (m, d) => said.push(m + JSON.stringify(d ?? {})), warn: (m, d) => said.push(m + JSON.stringify(d ?? {})) },
     });
-    const alice = signIn(t.db);
+    const alice = await signIn(t.db);
     const answers: string[] = [];
     const call = async (test: request.Test) => {
       const answer = await test;
@@ -144,12 +144,12 @@ describe('submitted keys never reach logs, answers or the data folder in clear',
       await call(request(app).get(`/api/v1/imports/${id}`));
       await call(request(app).get(`/api/v1/importer/logs/${id}`));
     }
-    expect(getImport(t.db, patreon.body.import_id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, patreon.body.import_id))!.finished_at).not.toBeNull();
 
     // A day later the round imports both kept keys again, and the worker runs them.
     t.db.prepare("UPDATE imports SET created_at = '2020-01-01T00:00:00', finished_at = coalesce(finished_at, '2020-01-01T00:00:00')").run();
     const privateKey = fs.readFileSync(path.join(dataPaths(t.dir).operatorKeys, 'private.pem'));
-    expect(runAutoImportRound(t.db, config, privateKey, { log: (line) => said.push(line) })).toEqual({ queued: 2, skipped: 0, failed: 0 });
+    expect(await runAutoImportRound(t.db, config, privateKey, { log: (line) => said.push(line) })).toEqual({ queued: 2, skipped: 0, failed: 0 });
     while (await worker.runOnce());
     await worker.stop();
 
@@ -167,7 +167,7 @@ describe('submitted keys never reach logs, answers or the data folder in clear',
     expect(revoked.status).toBe(200);
 
     // The control: a value written on purpose is found, in the WAL, so the search can fail.
-    upsertCreator(t.db, { service: 'patreon', id: 'canary', name: CANARY });
+    await upsertCreator(t.db, { service: 'patreon', id: 'canary', name: CANARY });
     const files = filesUnder(t.dir);
     expect(files.map((f) => path.relative(t.dir, f))).toEqual(
       expect.arrayContaining([

@@ -26,22 +26,22 @@ describe('onlyfans import at scale', () => {
   it('pages each creator timeline by beforePublishTime over several pages', async () => {
     fake = await startFakeOnlyfans({ dataset: generatedDataset({ posts: 50, creators: 2 }) });
     h = harness(fake);
-    const id = queue(h, 'paging');
+    const id = await queue(h, 'paging');
     await worker(h).runOnce();
-    expect(getImport(h.t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(h.t.db, id))!.finished_at).not.toBeNull();
     expect(counts(h)).toMatchObject({ posts: 50, creators: 2 });
     for (const creator of fake.dataset.creators.slice(0, 2)) {
       const calls = timelineCalls(fake, creator.id);
       expect(calls.map((r) => r.path.includes('beforePublishTime='))).toEqual([false, true, true]);
       expect(calls.map((r) => new URL(r.path, fake!.url).searchParams.get('limit'))).toEqual(['10', '10', '10']);
     }
-    const logs = getImportLogs(h.t.db, id);
+    const logs = await getImportLogs(h.t.db, id);
     expect(logs).toContain('Found 2 active subscriptions. 1 expired subscription not imported (their posts are locked).');
     expect(logs).toContain('Creator Creator 1: 10 posts so far.');
     expect(logs).toContain('Creator Creator 1: 20 posts so far.');
     expect(logs).toContain('Creator Creator 2: imported 25 posts.');
     const first = fake.dataset.creators[0].posts[0];
-    const saved = getPost(h.t.db, 'onlyfans', 'creator_1', String(first.id))!;
+    const saved = (await getPost(h.t.db, 'onlyfans', 'creator_1', String(first.id)))!;
     expect(saved).toMatchObject({ title: 'Post 1 #set1', tags: ['set1'] });
     stored(h, saved.file.path!);
     expect(saved.attachments).toHaveLength(1);
@@ -54,19 +54,19 @@ describe('onlyfans import at scale', () => {
     const env = h.env;
     const crash = workerCrash(() => env);
     try {
-      const id = queue(h, 'crash');
+      const id = await queue(h, 'crash');
       fake.delayMs = 60;
       await crash.killWhen(() => counts(h!).posts >= 8);
       expect(counts(h).posts).toBeLessThan(40);
-      expect(getImport(h.t.db, id)!.finished_at).toBeNull();
+      expect((await getImport(h.t.db, id))!.finished_at).toBeNull();
 
       fake.delayMs = 0;
       const requestsBefore = fake.requests.length;
-      await crash.resumeUntil(() => !!getImport(h!.t.db, id)!.finished_at);
+      await crash.resumeUntil(async () => !!(await getImport(h!.t.db, id))!.finished_at);
       expect(counts(h)).toMatchObject({ posts: 40, creators: 2, revisions: 0 });
       // The restart went on from the cursor: no second subscription listing.
       expect(fake.requests.slice(requestsBefore).some((r) => r.path.startsWith('/api2/v2/subscriptions/subscribes'))).toBe(false);
-      const logs = getImportLogs(h.t.db, id);
+      const logs = await getImportLogs(h.t.db, id);
       for (const line of [
         'Found 2 active subscriptions. 1 expired subscription not imported (their posts are locked).',
         'Creator Creator 1: importing posts.',
@@ -79,7 +79,7 @@ describe('onlyfans import at scale', () => {
         ).toHaveLength(1);
       expect(logs).toContain('Resumed after an interruption.');
       expect(logs.at(-1)).toBe('Finished.');
-      expectNoKeyInLogs(h, id);
+      await expectNoKeyInLogs(h, id);
     } finally {
       crash.cleanup();
     }

@@ -40,7 +40,7 @@ const submit = (body: Record<string, string>, session?: TestSession) => {
 };
 const values = Object.values(FIELDS);
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   config = readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' });
   const logger = {
@@ -48,7 +48,7 @@ beforeAll(() => {
     warn: (m: string, d?: unknown) => logged.push(m + JSON.stringify(d ?? {})),
   };
   app = createApp({ db: t.db, config, logger });
-  alice = signIn(t.db);
+  alice = await signIn(t.db);
 });
 afterAll(() => t.cleanup());
 
@@ -60,10 +60,10 @@ describe('submitting an OnlyFans key', () => {
     expect(answer.status).toBe(200);
     importId = answer.body.import_id;
     for (const value of values) expect(answer.text).not.toContain(value);
-    expect(JSON.parse(openForWorker(config, importId, getImportWorkKey(t.db, importId)!))).toEqual(FIELDS);
-    const row = getImport(t.db, importId)!;
+    expect(JSON.parse(openForWorker(config, importId, (await getImportWorkKey(t.db, importId))!))).toEqual(FIELDS);
+    const row = (await getImport(t.db, importId))!;
     const privateKey = createPrivateKey(fs.readFileSync(path.join(dataPaths(t.dir).operatorKeys, 'private.pem')));
-    expect(JSON.parse(decryptSessionKey(getAutoImportKey(t.db, row.key_id!)!.encrypted_key, privateKey))).toEqual(FIELDS);
+    expect(JSON.parse(decryptSessionKey((await getAutoImportKey(t.db, row.key_id!))!.encrypted_key, privateKey))).toEqual(FIELDS);
     const stored = t.db.prepare('SELECT key_fingerprint FROM imports WHERE id = ?').get(importId) as { key_fingerprint: string };
     expect(stored.key_fingerprint).toBe(keyFingerprint(config, 'onlyfans', FIELDS.session_key));
     const keyRow = t.db.prepare('SELECT fingerprint, auto_import FROM auto_import_keys WHERE id = ?').get(row.key_id) as {
@@ -72,12 +72,12 @@ describe('submitting an OnlyFans key', () => {
     };
     expect(keyRow).toEqual({ fingerprint: stored.key_fingerprint, auto_import: 1 });
     // Nothing readable in the import row or its logs.
-    const dump = JSON.stringify(t.db.prepare('SELECT * FROM imports').all()) + JSON.stringify(getImportLogs(t.db, importId));
+    const dump = JSON.stringify(t.db.prepare('SELECT * FROM imports').all()) + JSON.stringify(await getImportLogs(t.db, importId));
     for (const value of values) expect(dump).not.toContain(value);
   }, 60_000);
 
-  it('scripts/decrypt-key.ts says it is an OnlyFans credential and prints the four fields only with --print', () => {
-    const keyId = String(getImport(t.db, importId)!.key_id);
+  it('scripts/decrypt-key.ts says it is an OnlyFans credential and prints the four fields only with --print', async () => {
+    const keyId = String((await getImport(t.db, importId))!.key_id);
     const pem = path.join(dataPaths(t.dir).operatorKeys, 'private.pem');
     const run = (...args: string[]) =>
       spawnSync('npx', ['tsx', 'scripts/decrypt-key.ts', '--private-key', pem, ...args, keyId], {
@@ -97,7 +97,7 @@ describe('submitting an OnlyFans key', () => {
 
   it('keeps a key ticked only for saving out of auto-import rounds', async () => {
     const answer = await submit({ ...FIELDS, session_key: 'another-of-session', save_session_key: '1' }, alice);
-    const keyId = getImport(t.db, answer.body.import_id)!.key_id;
+    const keyId = (await getImport(t.db, answer.body.import_id))!.key_id;
     expect(t.db.prepare('SELECT auto_import FROM auto_import_keys WHERE id = ?').get(keyId)).toEqual({ auto_import: 0 });
   });
 
@@ -118,7 +118,7 @@ describe('submitting an OnlyFans key', () => {
     );
     expect(await worker.runOnce()).toBe(true);
     await worker.stop();
-    const lines = getImportLogs(t.db, importId);
+    const lines = await getImportLogs(t.db, importId);
     expect(lines).toContain('cookie sess=[key]; auth_id=[key]');
     expect(lines).toContain('x-bc [key] ua [key]');
     expect(lines.some((line) => line.startsWith('OnlyFans error: OnlyFans said: bad [key] / [key]; retrying at'))).toBe(true);

@@ -45,8 +45,8 @@ export async function closeHarness(h: Harness) {
 
 export const credentialText = (fake: FakeOnlyfans) => JSON.stringify(fake.credential);
 
-export function queue(h: Harness, id: string, keyId?: number) {
-  createImport(h.t.db, { id, service: 'onlyfans', key_id: keyId ?? null, work_key: sealForWorker(h.config, id, credentialText(h.fake)) });
+export async function queue(h: Harness, id: string, keyId?: number) {
+  await createImport(h.t.db, { id, service: 'onlyfans', key_id: keyId ?? null, work_key: sealForWorker(h.config, id, credentialText(h.fake)) });
   return id;
 }
 
@@ -74,8 +74,8 @@ export function stored(h: Harness, archivePath: string): Buffer {
 }
 
 /** None of the credential's four values in the import log. */
-export function expectNoKeyInLogs(h: Harness, id: string) {
-  const logs = getImportLogs(h.t.db, id).join('\n');
+export async function expectNoKeyInLogs(h: Harness, id: string) {
+  const logs = (await getImportLogs(h.t.db, id)).join('\n');
   for (const value of Object.values(h.fake.credential)) expect(logs).not.toContain(value);
   expect(logs).not.toMatch(/Policy=|Signature=|Key-Pair-Id/);
 }

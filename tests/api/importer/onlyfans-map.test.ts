@@ -63,23 +63,23 @@ const ROWS: Row[] = [
 ];
 
 let t: TempDb;
-beforeEach(() => {
+beforeEach(async () => {
   t = tempDb();
-  upsertCreator(t.db, { service: 'onlyfans', id: 'luna_moon', name: 'Luna 月' });
+  await upsertCreator(t.db, { service: 'onlyfans', id: 'luna_moon', name: 'Luna 月' });
 });
 afterEach(() => t.cleanup());
 
 /** Stands in for archiveFile: a registered store path per planned file (the bytes are not the point here). */
-function archived(item: PlannedFile | undefined) {
+async function archived(item: PlannedFile | undefined) {
   if (!item) return undefined;
   const hash = Buffer.from(item.name.padEnd(32, '0').slice(0, 32)).toString('hex');
   const ext = item.name.split('.').pop()!;
-  registerFile(t.db, { hash, size: 1, ext: `.${ext}`, mime: null });
+  await registerFile(t.db, { hash, size: 1, ext: `.${ext}`, mime: null });
   return { name: item.name, hash, path: `/${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}.${ext}` };
 }
 
 describe('onlyfans mapper, one recorded fixture per content kind', () => {
-  it.each(ROWS)('$kind', (row) => {
+  it.each(ROWS)('$kind', async (row) => {
     const post = postSchema.parse(F[row.kind].post);
     expect(skipReason(post)).toBe(row.skip);
     if (row.skip) return;
@@ -94,11 +94,11 @@ describe('onlyfans mapper, one recorded fixture per content kind', () => {
     }
 
     const input = toPostInput('luna_moon', post, sanitizePostHtml(postHtml(post)), {
-      file: archived(plan.file),
-      attachments: plan.attachments.map((a) => archived(a)!),
+      file: await archived(plan.file),
+      attachments: plan.attachments.map(async (a) => (await archived(a))!),
     });
-    upsertPost(t.db, input);
-    const saved = getPost(t.db, 'onlyfans', 'luna_moon', post.id)!;
+    await upsertPost(t.db, input);
+    const saved = (await getPost(t.db, 'onlyfans', 'luna_moon', post.id))!;
     expect(saved.published).toBe(post.postedAt!.replace('+00:00', ''));
     expect(saved.edited).toBeNull();
     expect(saved.embed).toEqual({});

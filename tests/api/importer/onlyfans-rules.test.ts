@@ -51,14 +51,14 @@ describe('onlyfans import with other rules', () => {
     fs.writeFileSync(wrong, JSON.stringify({ ...fake.rules, static_param: 'hlH65SiFJONFFuIFbTwYvt3HpXzsg4MC', revision: 'stale-1' }));
     await closeHarness(h);
     h = harness(fake, { IMPORTER_ONLYFANS_RULES: wrong });
-    const keyId = addAutoImportKey(h.t.db, { service: 'onlyfans', encrypted_key: Buffer.from('sealed elsewhere') });
-    const id = queue(h, 'wrong-sign', keyId);
+    const keyId = await addAutoImportKey(h.t.db, { service: 'onlyfans', encrypted_key: Buffer.from('sealed elsewhere') });
+    const id = await queue(h, 'wrong-sign', keyId);
     await worker(h).runOnce();
-    const job = getImport(h.t.db, id)!;
+    const job = (await getImport(h.t.db, id))!;
     expect(job).toMatchObject({ is_key_invalid: false, key_failed_at: null });
     expect(job.finished_at).not.toBeNull();
     expect(fake.requests.map((r) => r.status)).toEqual([400]);
-    const logs = logsOf(id);
+    const logs = await logsOf(id);
     expect(logs.at(-2)).toBe(
       `OnlyFans refused the request signature (400 "Please refresh the page"): the signing rules (revision stale-1 from ${wrong}) are out of date, or this server's clock is off. The import stopped; what was imported so far is kept. The operator has to update IMPORTER_ONLYFANS_RULES (docs/importing.md) before OnlyFans can be imported again.`,
     );
@@ -77,16 +77,16 @@ describe('onlyfans import with other rules', () => {
     try {
       await closeHarness(h);
       h = harness(fake, { IMPORTER_ONLYFANS_RULES: `${served.origin}/onlyfans.json` });
-      const id = queue(h, 'by-url');
+      const id = await queue(h, 'by-url');
       await worker(h).runOnce();
-      expect(logsOf(id)).toContain('Creator Luna 月: imported 20 posts.');
+      expect(await logsOf(id)).toContain('Creator Luna 月: imported 20 posts.');
 
       await closeHarness(h);
       h = harness(fake, { IMPORTER_ONLYFANS_RULES: `${served.origin}/broken.json` });
-      const broken = queue(h, 'broken');
+      const broken = await queue(h, 'broken');
       const requests = fake.requests.length;
       await worker(h).runOnce();
-      expect(logsOf(broken).at(-2)).toBe(
+      expect((await logsOf(broken)).at(-2)).toBe(
         `The OnlyFans signing rules (${served.origin}/broken.json) are not usable: static_param: Invalid input: expected string, received number. The import stopped; the operator has to fix IMPORTER_ONLYFANS_RULES (docs/importing.md).`,
       );
       expect(fake.requests.length).toBe(requests);

@@ -328,62 +328,62 @@ describe('onlyfans import', () => {
   const logsOf = (id: string) => getImportLogs(h.t.db, id);
 
   it('imports the active subscription: profile, pinned, timeline and archived posts with their media, signed', async () => {
-    const id = queue(h, 'full');
+    const id = await queue(h, 'full');
     expect(await worker(h).runOnce()).toBe(true);
-    const job = getImport(h.t.db, id)!;
+    const job = (await getImport(h.t.db, id))!;
     expect(job).toMatchObject({ is_key_invalid: false, sub_count: 1 });
     expect(job.finished_at).not.toBeNull();
-    expect(getCreator(h.t.db, 'onlyfans', 'luna_moon')).toMatchObject({ name: 'Luna 月', public_id: null });
-    expect(getCreator(h.t.db, 'onlyfans', 'kai_draws')).toBeUndefined();
+    expect(await getCreator(h.t.db, 'onlyfans', 'luna_moon')).toMatchObject({ name: 'Luna 月', public_id: null });
+    expect(await getCreator(h.t.db, 'onlyfans', 'kai_draws')).toBeUndefined();
     for (const kind of ['icons', 'banners'])
       expect((await sharp(fs.readFileSync(path.join(h.t.dir, kind, 'onlyfans', 'luna_moon'))).metadata()).format).toBe('jpeg');
 
     // 21 posts: 19 on the timeline (two pages of 10), 1 pinned, 1 archived; the pay-per-view one is locked.
     expect(counts(h).posts).toBe(20);
-    expect(post(byText('Full set').id)).toBeUndefined();
+    expect(await post(byText('Full set').id)).toBeUndefined();
     const timeline = fake.requests.filter((r) => r.host === 'api' && /\/posts\?.*pinned=0/.test(r.path));
     expect(timeline.map((r) => new URL(r.path, fake.url).searchParams.get('beforePublishTime'))).toEqual([null, '1707652800.000000']);
     expect(fake.requests.some((r) => r.path.includes('pinned=1'))).toBe(true);
     expect(fake.requests.some((r) => r.path.includes('/posts/archived?'))).toBe(true);
 
-    const golden = post(byText('Golden hour').id)!;
+    const golden = (await post(byText('Golden hour').id))!;
     expect(golden).toMatchObject({ title: 'Golden hour #sunset #GoldenHour', published: '2024-02-03T12:00:00', edited: null });
     expect(golden.tags).toEqual(['sunset', 'GoldenHour']);
     expect(golden.file?.name).toMatch(/^96x64_[0-9a-f]{32}\.jpg$/);
     expect(await sharp(stored(h, golden.file!.path)).metadata()).toMatchObject({ format: 'jpeg', width: 96, height: 64 });
-    expect(post(byText('Three from').id)!.attachments).toHaveLength(2);
+    expect((await post(byText('Three from').id))!.attachments).toHaveLength(2);
 
-    const video = post(byText('Behind the scenes').id)!;
+    const video = (await post(byText('Behind the scenes').id))!;
     expect(video.file?.name).toMatch(/^48x32_.+\.jpg$/); // the video's preview image as the thumbnail
     expect(video.attachments.map((a) => a.name)).toEqual([expect.stringMatching(/^320x180_[0-9a-f]{32}\.mp4$/)]);
     expect(stored(h, video.attachments[0].path).equals(media.mp4())).toBe(true);
-    const audio = post(byText('A little song').id)!;
+    const audio = (await post(byText('A little song').id))!;
     expect(audio.file).toEqual({});
     expect(stored(h, audio.attachments[0].path).equals(media.mp3())).toBe(true);
 
-    const drm = post(byText('Protected premiere').id)!;
+    const drm = (await post(byText('Protected premiere').id))!;
     expect(drm.file?.name).toMatch(/\.jpg$/);
     expect(drm.attachments).toEqual([]);
-    const legacy = post(byText('From the archive').id)!;
+    const legacy = (await post(byText('From the archive').id))!;
     expect([legacy.file?.name, ...legacy.attachments.map((a) => a.name)]).toEqual([
       expect.stringMatching(/^96x64_.+\.jpg$/),
       expect.stringMatching(/^320x180_.+\.mp4$/),
     ]);
-    const unicode = post(byText('月の光').id)!;
+    const unicode = (await post(byText('月の光').id))!;
     expect(unicode.title).toBe('月の光 🌙 こんばんは «Ünïcödé» & <not a tag>');
     expect(unicode.content).toBe('月の光 🌙<br />こんばんは «Ünïcödé» &amp; &lt;not a tag&gt;');
-    expect(post(byText('My wishlist').id)!.content).toMatch(/<a href="https:\/\/example\.com\/wishlist"[^>]*>/);
-    expect(post(byText('Read this first!').id)).toBeDefined();
-    expect(post(byText('Old post moved').id)).toBeDefined();
-    expect(post(byText('Hi everyone!').id)).toMatchObject({ title: 'Hi everyone! Text only today.', file: {}, attachments: [] });
+    expect((await post(byText('My wishlist').id))!.content).toMatch(/<a href="https:\/\/example\.com\/wishlist"[^>]*>/);
+    expect(await post(byText('Read this first!').id)).toBeDefined();
+    expect(await post(byText('Old post moved').id)).toBeDefined();
+    expect(await post(byText('Hi everyone!').id)).toMatchObject({ title: 'Hi everyone! Text only today.', file: {}, attachments: [] });
 
-    const logs = logsOf(id);
+    const logs = await logsOf(id);
     expect(logs).toContain('Found 1 active subscription. 1 expired subscription not imported (their posts are locked).');
     expect(logs).toContain('Creator Luna 月: imported 20 posts.');
     expect(logs).toContain('Creator Luna 月: skipped 1 locked post (pay-per-view not bought, or media this account cannot see).');
     expect(logs.some((l) => /^Post \d+: video \d+ skipped \(DRM-protected video, which cannot be archived\)\.$/.test(l))).toBe(true);
     expect(logs.at(-1)).toBe('Finished.');
-    expectNoKeyInLogs(h, id);
+    await expectNoKeyInLogs(h, id);
     expectNoKeyInDataDir(h);
 
     // Every API call signed as the site's JS signs it, with the session.
@@ -408,12 +408,12 @@ describe('onlyfans import', () => {
   });
 
   it('re-imports without changes or downloads, and a changed post gets a revision', async () => {
-    queue(h, 'first');
+    await queue(h, 'first');
     await worker(h).runOnce();
     const first = counts(h);
     const changes = () => count(h, "SELECT count(*) AS n FROM changes WHERE kind = 'post'");
     const before = { changes: changes(), cdn: fake.requests.filter((r) => r.host === 'cdn').length };
-    queue(h, 'again');
+    await queue(h, 'again');
     await worker(h).runOnce();
     expect(counts(h)).toEqual(first);
     expect(changes()).toBe(before.changes);
@@ -421,40 +421,40 @@ describe('onlyfans import', () => {
 
     const golden = byText('Golden hour');
     fake.editPost(golden.id, 'Golden hour, edited #sunset');
-    queue(h, 'changed');
+    await queue(h, 'changed');
     await worker(h).runOnce();
-    expect(post(golden.id)).toMatchObject({ title: 'Golden hour, edited #sunset', tags: ['sunset'] });
+    expect(await post(golden.id)).toMatchObject({ title: 'Golden hour, edited #sunset', tags: ['sunset'] });
     expect(count(h, 'SELECT count(*) AS n FROM post_revisions WHERE post_id = ?', String(golden.id))).toBe(1);
     expect(counts(h)).toEqual({ ...first, revisions: 1 });
   });
 
   it('fails with is_key_invalid and marks a kept key dead when OnlyFans answers 401', async () => {
-    const keyId = addAutoImportKey(h.t.db, { service: 'onlyfans', encrypted_key: Buffer.from('sealed elsewhere') });
+    const keyId = await addAutoImportKey(h.t.db, { service: 'onlyfans', encrypted_key: Buffer.from('sealed elsewhere') });
     fake.expireKey();
-    const id = queue(h, 'expired', keyId);
+    const id = await queue(h, 'expired', keyId);
     await worker(h).runOnce();
-    expect(getImport(h.t.db, id)).toMatchObject({ is_key_invalid: true });
-    expect(logsOf(id).at(-1)).toBe('OnlyFans rejected the session key; the import failed.');
+    expect(await getImport(h.t.db, id)).toMatchObject({ is_key_invalid: true });
+    expect((await logsOf(id)).at(-1)).toBe('OnlyFans rejected the session key; the import failed.');
     expect((h.t.db.prepare('SELECT dead FROM auto_import_keys WHERE id = ?').get(keyId) as { dead: number }).dead).toBe(1);
     expect(counts(h).posts).toBe(0);
-    expectNoKeyInLogs(h, id);
+    await expectNoKeyInLogs(h, id);
   });
 
   it('waits out a short 429 Retry-After, and puts the import back on a 5xx, then resumes it', async () => {
     fake.rateLimit(2, 1);
-    const id = queue(h, 'limited');
+    const id = await queue(h, 'limited');
     await worker(h).runOnce();
     expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(2);
-    expect(getImport(h.t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(h.t.db, id))!.finished_at).not.toBeNull();
 
     fake.fail(1, 503);
-    const again = queue(h, 'failing');
+    const again = await queue(h, 'failing');
     await worker(h).runOnce();
-    expect(getImport(h.t.db, again)).toMatchObject({ finished_at: null, retry_count: 1 });
-    expect(logsOf(again).at(-1)).toMatch(/^OnlyFans error: OnlyFans answered 503; retrying at /);
-    updateImport(h.t.db, again, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    expect(await getImport(h.t.db, again)).toMatchObject({ finished_at: null, retry_count: 1 });
+    expect((await logsOf(again)).at(-1)).toMatch(/^OnlyFans error: OnlyFans answered 503; retrying at /);
+    await updateImport(h.t.db, again, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     await worker(h).runOnce();
-    expect(getImport(h.t.db, again)!.finished_at).not.toBeNull();
+    expect((await getImport(h.t.db, again))!.finished_at).not.toBeNull();
     expect(counts(h).posts).toBe(20);
   });
 
@@ -463,12 +463,12 @@ describe('onlyfans import', () => {
     fake = await startFakeOnlyfans({ urlTtlSeconds: 0 }); // the CDN's signed URLs are past their lifetime when fetched
     await closeHarness(h);
     h = harness(fake);
-    const id = queue(h, 'expired-urls');
+    const id = await queue(h, 'expired-urls');
     await worker(h).runOnce();
-    expect(getImport(h.t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(h.t.db, id))!.finished_at).not.toBeNull();
     const golden = byText('Golden hour');
     const name = mediaPaths(golden.media[0]).full.split('/').pop();
-    expect(logsOf(id)).toContain(`Skipped ${name}: the paysite answered 403.`);
-    expect(post(golden.id)).toMatchObject({ file: {}, attachments: [], title: 'Golden hour #sunset #GoldenHour' });
+    expect(await logsOf(id)).toContain(`Skipped ${name}: the paysite answered 403.`);
+    expect(await post(golden.id)).toMatchObject({ file: {}, attachments: [], title: 'Golden hour #sunset #GoldenHour' });
   });
 });

@@ -146,14 +146,14 @@ describe('importing a post from the newer editor', () => {
       IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
       IMPORTER_PATREON_URL: fake.url,
     });
-    createImport(t.db, { id: 'rich', service: 'patreon', work_key: sealForWorker(config, 'rich', FAKE_PATREON_KEY) });
+    await createImport(t.db, { id: 'rich', service: 'patreon', work_key: sealForWorker(config, 'rich', FAKE_PATREON_KEY) });
     const worker = startImportWorker({ db: t.db, config }, { autoStart: false });
     await worker.runOnce();
     await worker.stop();
-    expect(getImport(t.db, 'rich')!.finished_at).not.toBeNull();
-    expect(getImportLogs(t.db, 'rich').at(-1)).toBe('Finished.');
+    expect((await getImport(t.db, 'rich'))!.finished_at).not.toBeNull();
+    expect((await getImportLogs(t.db, 'rich')).at(-1)).toBe('Finished.');
 
-    const post = getPost(t.db, 'patreon', FAKE_CREATOR_ID, '90000002')!;
+    const post = (await getPost(t.db, 'patreon', FAKE_CREATOR_ID, '90000002'))!;
     expect(post.content).toContain('<h3>WIPs for the <strong>second</strong></h3>');
     expect(post.content).toContain('<a href="https://example.com/shop?a=1&amp;b=2"');
     expect(post.content).toContain('Kept text of an unknown block.');

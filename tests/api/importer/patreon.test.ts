@@ -58,9 +58,9 @@ afterEach(async () => {
   t.cleanup();
 });
 
-function queue(input: { save_dms?: boolean; account_id?: number; key_id?: number; key?: string } = {}): string {
+async function queue(input: { save_dms?: boolean; account_id?: number; key_id?: number; key?: string } = {}): Promise<string> {
   const id = `patreon-${++importCount}`;
-  createImport(t.db, {
+  await createImport(t.db, {
     id,
     service: 'patreon',
     save_dms: input.save_dms,
@@ -78,7 +78,7 @@ function worker() {
 }
 
 async function runImport(input: Parameters<typeof queue>[0] = {}) {
-  const id = queue(input);
+  const id = await queue(input);
   await worker().runOnce();
   return id;
 }
@@ -97,15 +97,15 @@ const snapshot = () => ({
 describe('a full import', () => {
   it('saves the creator, every post over several pages with files, comments and DMs', async () => {
     await setup();
-    const { account } = signIn(t.db);
+    const { account } = await signIn(t.db);
     const id = await runImport({ save_dms: true, account_id: account.id });
 
-    const done = getImport(t.db, id)!;
+    const done = (await getImport(t.db, id))!;
     expect(done.finished_at).not.toBeNull();
     expect(done.is_key_invalid).toBe(false);
     expect(done.sub_count).toBe(1);
-    expect(getCreator(t.db, 'patreon', CREATOR)).toMatchObject({ name: FAKE_CREATOR_NAME });
-    expect(getCreator(t.db, 'patreon', CREATOR)!.last_imported).not.toBeNull();
+    expect(await getCreator(t.db, 'patreon', CREATOR)).toMatchObject({ name: FAKE_CREATOR_NAME });
+    expect((await getCreator(t.db, 'patreon', CREATOR))!.last_imported).not.toBeNull();
     for (const kind of ['icons', 'banners']) {
       expect(
         fs
@@ -118,7 +118,7 @@ describe('a full import', () => {
     expect(postCount()).toBe(12);
     expect(fake.requests.filter((r) => r.path === '/api/posts')).toHaveLength(3);
 
-    const first = getPost(t.db, 'patreon', CREATOR, '90000001')!;
+    const first = (await getPost(t.db, 'patreon', CREATOR, '90000001'))!;
     expect(first.title).toBe('Fake post 1');
     expect(first.published).toBe('2024-01-01T01:00:00');
     expect(first.file).toMatchObject({
@@ -142,11 +142,11 @@ describe('a full import', () => {
       ],
     });
 
-    const twelfth = getPost(t.db, 'patreon', CREATOR, '90000012')!;
+    const twelfth = (await getPost(t.db, 'patreon', CREATOR, '90000012'))!;
     expect(twelfth.attachments.map((a) => a.name)).toEqual(['extra-12.png']);
 
     // Two pages of top-level comments (1 per page), the reply included with its parent.
-    const comments = listComments(t.db, 'patreon', CREATOR, '90000001');
+    const comments = await listComments(t.db, 'patreon', CREATOR, '90000001');
     expect(comments.map((c) => [c.id, c.parent_id, c.commenter_name])).toEqual(
       expect.arrayContaining([
         ['300001', null, 'Alice Patron'],
@@ -163,14 +163,14 @@ describe('a full import', () => {
     ]);
 
     // Only the creator's messages, pending for the importing account.
-    const dms = listDmsForReview(t.db, account.id, 'pending');
+    const dms = await listDmsForReview(t.db, account.id, 'pending');
     expect(dms.map((d) => d.content).sort()).toEqual([
       'Monthly &lt;b&gt;rewards&lt;/b&gt; are out.',
       'Thanks for joining! Here is your welcome pack.',
     ]);
     expect(dms.every((d) => d.user === CREATOR)).toBe(true);
 
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     expect(logs).toEqual([
       'Started.',
       'Found 1 subscription.',
@@ -193,10 +193,10 @@ describe('a full import', () => {
     await setup({ dataset });
     const id = await runImport();
     expect(postCount()).toBe(3);
-    expect(getPost(t.db, 'patreon', CREATOR, '90000004')).toBeUndefined();
+    expect(await getPost(t.db, 'patreon', CREATOR, '90000004')).toBeUndefined();
     expect(count('SELECT count(*) AS n FROM dms')).toBe(0);
     expect(fake.requests.some((r) => r.path.startsWith('/api/conversations'))).toBe(false);
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     expect(logs).toContain(`Creator ${FAKE_CREATOR_NAME}: skipped 1 posts this account cannot see.`);
     expect(logs).not.toContain(DMS_DONE_LINE);
   });
@@ -205,7 +205,7 @@ describe('a full import', () => {
 describe('importing again', () => {
   it('adds nothing on an identical re-import and keeps a revision of a changed post', async () => {
     await setup();
-    const { account } = signIn(t.db);
+    const { account } = await signIn(t.db);
     await runImport({ save_dms: true, account_id: account.id });
     const before = snapshot();
     expect(before).toMatchObject({ posts: 12, comments: 3, dms: 2, revisions: 0 });
@@ -216,11 +216,11 @@ describe('importing again', () => {
     fake.editPost('90000005', '<p>Post number 5, now with more.</p>');
     const id = await runImport();
     expect(snapshot()).toEqual({ ...before, revisions: 1 });
-    const [revision] = listPostRevisions(t.db, 'patreon', CREATOR, '90000005');
+    const [revision] = await listPostRevisions(t.db, 'patreon', CREATOR, '90000005');
     expect(revision.content).toBe('<p>Post number 5 &amp; its text.</p>');
-    expect(getPost(t.db, 'patreon', CREATOR, '90000005')!.content).toBe('<p>Post number 5, now with more.</p>');
-    expect(getPost(t.db, 'patreon', CREATOR, '90000005')!.edited).not.toBeNull();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getPost(t.db, 'patreon', CREATOR, '90000005'))!.content).toBe('<p>Post number 5, now with more.</p>');
+    expect((await getPost(t.db, 'patreon', CREATOR, '90000005'))!.edited).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
   });
 });
 
@@ -232,25 +232,25 @@ describe('paysite trouble', () => {
     const id = await runImport();
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
     expect(fake.requests.filter((r) => r.status === 429)).toHaveLength(2);
-    expect(getImport(t.db, id)).toMatchObject({ retry_count: 0 });
+    expect(await getImport(t.db, id)).toMatchObject({ retry_count: 0 });
     expect(postCount()).toBe(12);
   });
 
   it('retries later after a long 429, then resumes where it stopped', async () => {
     await setup();
     const w = worker();
-    const id = queue();
+    const id = await queue();
     fake.rateLimit(1, 600);
     await w.runOnce();
-    const waiting = getImport(t.db, id)!;
+    const waiting = (await getImport(t.db, id))!;
     expect(waiting.finished_at).toBeNull();
     expect(waiting.retry_count).toBe(1);
     expect(Date.parse(`${waiting.resuming_at}Z`)).toBeGreaterThan(Date.now() + 590_000);
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(/^Patreon error: Patreon rate limit reached \(429\); retrying at .* UTC\.$/);
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(/^Patreon error: Patreon rate limit reached \(429\); retrying at .* UTC\.$/);
 
-    updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    await updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     await w.runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(postCount()).toBe(12);
   });
 
@@ -258,20 +258,20 @@ describe('paysite trouble', () => {
     await setup();
     fake.fail(1, 502);
     const id = await runImport();
-    expect(getImport(t.db, id)).toMatchObject({ retry_count: 1, finished_at: null });
-    expect(getImportLogs(t.db, id).at(-1)).toMatch(/^Patreon error: Patreon answered 502; retrying at/);
+    expect(await getImport(t.db, id)).toMatchObject({ retry_count: 1, finished_at: null });
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(/^Patreon error: Patreon answered 502; retrying at/);
   });
 
   it('fails the import on an expired key and marks the kept key dead', async () => {
     await setup();
-    const keyId = addAutoImportKey(t.db, { service: 'patreon', encrypted_key: Buffer.from('sealed elsewhere') });
+    const keyId = await addAutoImportKey(t.db, { service: 'patreon', encrypted_key: Buffer.from('sealed elsewhere') });
     fake.expireKey();
     const id = await runImport({ key_id: keyId });
-    const failed = getImport(t.db, id)!;
+    const failed = (await getImport(t.db, id))!;
     expect(failed).toMatchObject({ is_key_invalid: true });
     expect(failed.key_failed_at).not.toBeNull();
     expect(failed.finished_at).not.toBeNull();
-    expect(getImportLogs(t.db, id).at(-1)).toBe('Patreon rejected the session key; the import failed.');
+    expect((await getImportLogs(t.db, id)).at(-1)).toBe('Patreon rejected the session key; the import failed.');
     expect((t.db.prepare('SELECT dead FROM auto_import_keys WHERE id = ?').get(keyId) as { dead: number }).dead).toBe(1);
     expect(postCount()).toBe(0);
   });
@@ -281,10 +281,10 @@ describe('paysite trouble', () => {
     fake.redirectToForeignHost('extra-3.png');
     fake.oversize('post-4.png', 2 * 1024 * 1024);
     const id = await runImport();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
-    expect(getPost(t.db, 'patreon', CREATOR, '90000003')!.attachments).toEqual([]);
-    expect(getPost(t.db, 'patreon', CREATOR, '90000004')!.file).toEqual({});
-    const logs = getImportLogs(t.db, id);
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
+    expect((await getPost(t.db, 'patreon', CREATOR, '90000003'))!.attachments).toEqual([]);
+    expect((await getPost(t.db, 'patreon', CREATOR, '90000004'))!.file).toEqual({});
+    const logs = await getImportLogs(t.db, id);
     expect(logs).toContain('Skipped extra-3.png: Patreon pointed at localhost, which is not one of its hosts.');
     expect(logs).toContain('Skipped post-4.png: larger than 1 MB.');
     expect(fake.requests.some((r) => r.path.includes('localhost'))).toBe(false);
@@ -295,8 +295,8 @@ describe('paysite trouble', () => {
 describe('stopping and resuming', () => {
   it('stops between posts and resumes with nothing duplicated or lost', async () => {
     await setup({ dataset: demoDataset({ posts: 30 }) });
-    const { account } = signIn(t.db);
-    const id = queue({ save_dms: true, account_id: account.id });
+    const { account } = await signIn(t.db);
+    const id = await queue({ save_dms: true, account_id: account.id });
     const first = worker();
     const running = first.runOnce();
     while (postCount() < 7) await sleep(2);
@@ -304,12 +304,12 @@ describe('stopping and resuming', () => {
     await running;
     const atStop = postCount();
     expect(atStop).toBeLessThan(30);
-    expect(getImport(t.db, id)!.finished_at).toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).toBeNull();
 
     await worker().runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(snapshot()).toMatchObject({ posts: 30, comments: 3, dms: 2, revisions: 0 });
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     expect(logs.filter((l) => l === 'Found 1 subscription.')).toHaveLength(1);
     expect(logs.filter((l) => l.endsWith('importing posts.'))).toHaveLength(1);
     expect(logs.filter((l) => l === `Creator ${FAKE_CREATOR_NAME}: imported 30 posts.`)).toHaveLength(1);
@@ -322,7 +322,7 @@ describe('stopping and resuming', () => {
 
   it('writes nothing more once its lease was taken over, and the new owner completes the import', async () => {
     await setup();
-    const id = queue();
+    const id = await queue();
     const first = worker();
     const running = first.runOnce();
     while (postCount() < 3) await sleep(2);
@@ -331,12 +331,12 @@ describe('stopping and resuming', () => {
     const afterLoss = postCount();
     await sleep(50);
     expect(postCount()).toBe(afterLoss);
-    expect(getImport(t.db, id)!.finished_at).toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).toBeNull();
 
     t.db.prepare("UPDATE imports SET lease_expires_at = '2000-01-01T00:00:00' WHERE id = ?").run(id);
     await worker().runOnce();
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
     expect(snapshot()).toMatchObject({ posts: 12, comments: 3, revisions: 0 });
-    expect(getImportLogs(t.db, id).filter((l) => l.endsWith('imported 12 posts.'))).toHaveLength(1);
+    expect((await getImportLogs(t.db, id)).filter((l) => l.endsWith('imported 12 posts.'))).toHaveLength(1);
   });
 });

@@ -27,9 +27,9 @@ describe('submitImport', () => {
   it('queues an import and answers it again for the same pending key', async () => {
     const deps = { db: t.db, config };
     const id = await submitImport(deps, submission('1'), { account: null, address: '192.0.2.1' });
-    const queued = getImport(t.db, id)!;
+    const queued = (await getImport(t.db, id))!;
     expect([queued.service, queued.priority, queued.account_id]).toEqual(['patreon', SUBMITTED_PRIORITY, null]);
-    expect(getImportLogs(t.db, id)).toEqual([IMPORTER_MESSAGES.queued]);
+    expect(await getImportLogs(t.db, id)).toEqual([IMPORTER_MESSAGES.queued]);
     expect(await submitImport(deps, submission('1'), { account: null, address: '192.0.2.2' })).toBe(id);
     expect(await submitImport(deps, submission('2'), { account: null, address: '192.0.2.1' })).not.toBe(id);
   });
@@ -40,9 +40,9 @@ describe('submitImport', () => {
       status: 403,
       message: IMPORTER_MESSAGES.dmsNeedAccount,
     });
-    const { account } = signIn(t.db);
+    const { account } = await signIn(t.db);
     const id = await submitImport(deps, submission('4', { save_session_key: '1' }), { account, address: '192.0.2.3' });
-    expect(getImport(t.db, id)).toMatchObject({ account_id: account.id, save_session_key: true });
-    expect(listAccountKeys(t.db, account.id)).toHaveLength(1);
+    expect(await getImport(t.db, id)).toMatchObject({ account_id: account.id, save_session_key: true });
+    expect(await listAccountKeys(t.db, account.id)).toHaveLength(1);
   });
 });

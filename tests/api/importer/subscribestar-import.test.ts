@@ -56,16 +56,16 @@ afterEach(async () => {
   t.cleanup();
 });
 
-function queue(id: string, key = FAKE_SUBSCRIBESTAR_KEY, keyId?: number) {
-  createImport(t.db, { id, service: 'subscribestar', key_id: keyId ?? null, work_key: sealForWorker(config, id, key) });
+async function queue(id: string, key = FAKE_SUBSCRIBESTAR_KEY, keyId?: number) {
+  await createImport(t.db, { id, service: 'subscribestar', key_id: keyId ?? null, work_key: sealForWorker(config, id, key) });
   return id;
 }
 async function run(id: string, key = FAKE_SUBSCRIBESTAR_KEY) {
-  queue(id, key);
+  await queue(id, key);
   const w = startImportWorker({ db: t.db, config }, { autoStart: false, backoffMs: 1000, importers: () => subscribestarImporter });
   workers.push(w);
   await w.runOnce();
-  return getImport(t.db, id)!;
+  return (await getImport(t.db, id))!;
 }
 const once = async () => {
   const w = startImportWorker({ db: t.db, config }, { autoStart: false, backoffMs: 1000, importers: () => subscribestarImporter });
@@ -91,8 +91,8 @@ async function expectFakeBytes(stored: object | null | undefined, name: string) 
   expect(bytes.equals((await bytesFor(name)).bytes)).toBe(true);
 }
 
-function expectNoKeyLeak(id: string, key = FAKE_SUBSCRIBESTAR_KEY) {
-  const logs = getImportLogs(t.db, id).join('\n');
+async function expectNoKeyLeak(id: string, key = FAKE_SUBSCRIBESTAR_KEY) {
+  const logs = (await getImportLogs(t.db, id)).join('\n');
   expect(logs).not.toContain(key);
   expect(logs).not.toContain('_personalization_id');
   expect(logs).not.toContain(fake.cdnUrl);
@@ -103,17 +103,17 @@ describe('subscribestar import (www.subscribestar.com)', () => {
     const job = await run('full');
     expect(job).toMatchObject({ is_key_invalid: false, sub_count: 1 });
     expect(job.finished_at).not.toBeNull();
-    expect(getCreator(t.db, 'subscribestar', 'adastudio')).toMatchObject({ name: 'Ada Studio' });
-    expect(getCreator(t.db, 'subscribestar', 'adastudio')!.last_imported).not.toBeNull();
+    expect(await getCreator(t.db, 'subscribestar', 'adastudio')).toMatchObject({ name: 'Ada Studio' });
+    expect((await getCreator(t.db, 'subscribestar', 'adastudio'))!.last_imported).not.toBeNull();
     for (const kind of ['icons', 'banners']) expect(fs.existsSync(path.join(t.dir, kind, 'subscribestar', 'adastudio'))).toBe(true);
     // 18 posts, one deleted (never listed) and one above the key's $5 tier: 16 stored, on 5 pages of 4.
     expect(counts()).toMatchObject({ posts: 16, creators: 1, revisions: 0 });
     expect(fake.requests.filter((r) => r.host === 'com' && r.path.startsWith('/posts?page_end_order_position=')).length).toBe(4);
     expect(fake.requests.filter((r) => r.path.startsWith('/feed/page.json')).length).toBe(4);
-    expect(getPost(t.db, 'subscribestar', 'adastudio', '1320007')).toBeUndefined();
-    expect(getPost(t.db, 'subscribestar', 'adastudio', '1320008')).toBeUndefined();
+    expect(await getPost(t.db, 'subscribestar', 'adastudio', '1320007')).toBeUndefined();
+    expect(await getPost(t.db, 'subscribestar', 'adastudio', '1320008')).toBeUndefined();
 
-    const gallery = getPost(t.db, 'subscribestar', 'adastudio', '1320002')!;
+    const gallery = (await getPost(t.db, 'subscribestar', 'adastudio', '1320002'))!;
     expect(gallery).toMatchObject({
       title: 'Sketch gallery',
       published: '2024-09-02T22:46:00',
@@ -123,27 +123,27 @@ describe('subscribestar import (www.subscribestar.com)', () => {
     await expectFakeBytes(gallery.file, 'sketch one.jpg');
     expect(gallery.attachments.map((a) => a.name)).toEqual(['sketch-two.png', 'timelapse.mp4']);
     await expectFakeBytes(gallery.attachments[1], 'timelapse.mp4');
-    const docs = getPost(t.db, 'subscribestar', 'adastudio', '1320003')!;
+    const docs = (await getPost(t.db, 'subscribestar', 'adastudio', '1320003'))!;
     expect(docs.file).toEqual({});
     await expectFakeBytes(docs.attachments[0], 'Ada brushes v3.zip');
     await expectFakeBytes(docs.attachments[1], 'Training for freelancers - Guide.pdf');
-    await expectFakeBytes(getPost(t.db, 'subscribestar', 'adastudio', '1320004')!.attachments[0], 'episode 12.mp3');
+    await expectFakeBytes((await getPost(t.db, 'subscribestar', 'adastudio', '1320004'))!.attachments[0], 'episode 12.mp3');
 
-    const blog = getPost(t.db, 'subscribestar', 'adastudio', '1320005')!;
+    const blog = (await getPost(t.db, 'subscribestar', 'adastudio', '1320005'))!;
     expect(blog.content).toMatch(/^<div>Step one:<\/div><figure><img src="\/data\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}\.jpg"/);
     expect(blog.content).toContain('<figcaption>step-one.jpg</figcaption></figure><div>Then colours.</div>');
-    const embed = getPost(t.db, 'subscribestar', 'adastudio', '1320006')!;
+    const embed = (await getPost(t.db, 'subscribestar', 'adastudio', '1320006'))!;
     expect(embed.content).toContain('<a href="https://www.youtube.com/watch?v=dQw4w9WgXcQ"');
     expect(embed.content).not.toContain('/away');
     expect(embed.embed).toEqual({ url: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', subject: 'YouTube', description: null });
-    expect(getPost(t.db, 'subscribestar', 'adastudio', '1320009')!.title).toBe('Ünïcødé ✨ 日本語のタイトル');
-    expect(getPost(t.db, 'subscribestar', 'adastudio', '1320010')!.title).toBe('');
-    expect(getPost(t.db, 'subscribestar', 'adastudio', '1320011')).toMatchObject({
+    expect((await getPost(t.db, 'subscribestar', 'adastudio', '1320009'))!.title).toBe('Ünïcødé ✨ 日本語のタイトル');
+    expect((await getPost(t.db, 'subscribestar', 'adastudio', '1320010'))!.title).toBe('');
+    expect(await getPost(t.db, 'subscribestar', 'adastudio', '1320011')).toMatchObject({
       published: '2024-09-12T21:46:00',
       edited: '2024-09-12T21:46:00',
     });
 
-    const logs = getImportLogs(t.db, 'full');
+    const logs = await getImportLogs(t.db, 'full');
     expect(logs).toEqual([
       'Started.',
       'Logged in on subscribestar.com.',
@@ -157,7 +157,7 @@ describe('subscribestar import (www.subscribestar.com)', () => {
       'Creator Ada Studio: imported 16 posts. 1 post above your tier skipped.',
       'Finished.',
     ]);
-    expectNoKeyLeak('full');
+    await expectNoKeyLeak('full');
     // Nor anywhere in the data folder (database, WAL, files) once the import ended.
     for (const name of fs.readdirSync(t.dir, { recursive: true, encoding: 'utf8' })) {
       const file = path.join(t.dir, name);
@@ -169,18 +169,18 @@ describe('subscribestar import (www.subscribestar.com)', () => {
     const wrong = await run('wrong', 'bnVsbA--not-a-session');
     expect(wrong).toMatchObject({ is_key_invalid: true });
     expect(wrong.finished_at).not.toBeNull();
-    expect(getImportLogs(t.db, 'wrong').at(-1)).toBe('SubscribeStar rejected the session key; the import failed.');
+    expect((await getImportLogs(t.db, 'wrong')).at(-1)).toBe('SubscribeStar rejected the session key; the import failed.');
 
     fake.expireKey();
-    const keyId = addAutoImportKey(t.db, { service: 'subscribestar', encrypted_key: Buffer.from('sealed elsewhere') });
-    queue('expired', FAKE_SUBSCRIBESTAR_KEY, keyId);
+    const keyId = await addAutoImportKey(t.db, { service: 'subscribestar', encrypted_key: Buffer.from('sealed elsewhere') });
+    await queue('expired', FAKE_SUBSCRIBESTAR_KEY, keyId);
     await once();
-    expect(getImport(t.db, 'expired')).toMatchObject({ is_key_invalid: true });
+    expect(await getImport(t.db, 'expired')).toMatchObject({ is_key_invalid: true });
     expect((t.db.prepare('SELECT dead FROM auto_import_keys WHERE id = ?').get(keyId) as { dead: number }).dead).toBe(1);
     expect(counts().posts).toBe(0);
     // Asked only whether it is logged in, on both sites.
     expect(new Set(fake.requests.map((r) => r.path))).toEqual(new Set(['/profile/settings']));
-    expectNoKeyLeak('expired');
+    await expectNoKeyLeak('expired');
   });
 
   it('waits out a short 429 Retry-After, retries a 503 and a Cloudflare check later, and finishes', async () => {
@@ -193,18 +193,18 @@ describe('subscribestar import (www.subscribestar.com)', () => {
     await start();
     fake.fail(1, 503);
     expect((await run('5xx')).retry_count).toBe(1);
-    expect(getImportLogs(t.db, '5xx').at(-1)).toMatch(/^SubscribeStar error: SubscribeStar answered 503; retrying at /);
+    expect((await getImportLogs(t.db, '5xx')).at(-1)).toMatch(/^SubscribeStar error: SubscribeStar answered 503; retrying at /);
     fake.challenge(1);
-    updateImport(t.db, '5xx', { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    await updateImport(t.db, '5xx', { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     await once();
-    expect(getImportLogs(t.db, '5xx').at(-1)).toMatch(
+    expect((await getImportLogs(t.db, '5xx')).at(-1)).toMatch(
       /^SubscribeStar error: SubscribeStar answered with Cloudflare's browser check \(403\), which the importer cannot pass; retrying at /,
     );
-    updateImport(t.db, '5xx', { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    await updateImport(t.db, '5xx', { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     await once();
-    expect(getImport(t.db, '5xx')).toMatchObject({ retry_count: 2 });
-    expect(getImport(t.db, '5xx')!.finished_at).not.toBeNull();
-    expectNoKeyLeak('5xx');
+    expect(await getImport(t.db, '5xx')).toMatchObject({ retry_count: 2 });
+    expect((await getImport(t.db, '5xx'))!.finished_at).not.toBeNull();
+    await expectNoKeyLeak('5xx');
   });
 
   it('changes nothing on an unchanged re-import; an edited post keeps its old version as a revision', async () => {
@@ -215,7 +215,7 @@ describe('subscribestar import (www.subscribestar.com)', () => {
 
     fake.editPost(1320003, { title: 'Brush pack v4 and guide', body: '<div>New brushes below.</div>' });
     await run('edited');
-    const post = getPost(t.db, 'subscribestar', 'adastudio', '1320003')!;
+    const post = (await getPost(t.db, 'subscribestar', 'adastudio', '1320003'))!;
     expect(post).toMatchObject({
       title: 'Brush pack v4 and guide',
       content: '<div>New brushes below.</div>',
@@ -234,11 +234,11 @@ describe('subscribestar import (www.subscribestar.com)', () => {
     const job = await run('cookie', cookie);
     expect(job.finished_at).not.toBeNull();
     expect(job.sub_count).toBe(2);
-    expect(getImportLogs(t.db, 'cookie')).toContain(
+    expect(await getImportLogs(t.db, 'cookie')).toContain(
       'Creator Verify Me: SubscribeStar asks subscribers to verify their account before showing this page; skipped.',
     );
     expect(counts().posts).toBe(16);
-    expectNoKeyLeak('cookie', cookie);
+    await expectNoKeyLeak('cookie', cookie);
   });
 });
 
@@ -247,21 +247,21 @@ describe('subscribestar import (the adult site)', () => {
     await start({ strictAgeGate: true, htmlRedirects: true });
     const job = await run('adult', FAKE_SUBSCRIBESTAR_ADULT_KEY);
     expect(job.finished_at).not.toBeNull();
-    expect(getImportLogs(t.db, 'adult')).toContain('Logged in on the adult site (subscribestar.art).');
+    expect(await getImportLogs(t.db, 'adult')).toContain('Logged in on the adult site (subscribestar.art).');
     expect(fake.requests.filter((r) => r.method === 'POST' && r.path === '/age_confirmation_warning')).toHaveLength(1);
     expect(counts().posts).toBe(4);
-    const post = getPost(t.db, 'subscribestar', 'yozakura', '2410001')!;
+    const post = (await getPost(t.db, 'subscribestar', 'yozakura', '2410001'))!;
     await expectFakeBytes(post.file, '夜桜-1.jpg');
     await expectFakeBytes(post.attachments[0], 'clip.mp4');
-    expect(getImportLogs(t.db, 'adult')).toContain('Creator 夜桜アトリエ: post 2410003 ("VIP only") is above your tier; skipped.');
-    expectNoKeyLeak('adult', FAKE_SUBSCRIBESTAR_ADULT_KEY);
+    expect(await getImportLogs(t.db, 'adult')).toContain('Creator 夜桜アトリエ: post 2410003 ("VIP only") is above your tier; skipped.');
+    await expectNoKeyLeak('adult', FAKE_SUBSCRIBESTAR_ADULT_KEY);
 
     // The same with plain 302 hops, into a fresh archive.
     t.cleanup();
     t = tempDb();
     await start();
     expect((await run('adult-302', FAKE_SUBSCRIBESTAR_ADULT_KEY)).finished_at).not.toBeNull();
-    const again = getPost(t.db, 'subscribestar', 'yozakura', '2410001')!;
+    const again = (await getPost(t.db, 'subscribestar', 'yozakura', '2410001'))!;
     await expectFakeBytes(again.file, '夜桜-1.jpg');
     await expectFakeBytes(again.attachments[0], 'clip.mp4');
     expect(
@@ -278,7 +278,7 @@ describe('subscribestar import (the adult site)', () => {
     const job = await run('age-refused', FAKE_SUBSCRIBESTAR_ADULT_KEY);
     expect(job.finished_at).toBeNull();
     expect(job.retry_count).toBe(1);
-    expect(getImportLogs(t.db, 'age-refused').at(-1)).toMatch(
+    expect((await getImportLogs(t.db, 'age-refused')).at(-1)).toMatch(
       /^SubscribeStar error: SubscribeStar refused the age confirmation form \(422\); the site may have changed; retrying at /,
     );
     expect(counts().posts).toBe(0);
@@ -290,16 +290,16 @@ describe('subscribestar import (crash)', () => {
     await start({ dataset: generatedDataset(30), pageSize: 5 });
     const crash = workerCrash(() => env());
     try {
-      queue('crash');
+      await queue('crash');
       fake.delayMs = 60;
       await crash.killWhen(() => counts().posts >= 8);
       expect(counts().posts).toBeLessThan(30);
-      expect(getImport(t.db, 'crash')!.finished_at).toBeNull();
+      expect((await getImport(t.db, 'crash'))!.finished_at).toBeNull();
 
       fake.delayMs = 0;
-      await crash.resumeUntil(() => !!getImport(t.db, 'crash')!.finished_at);
+      await crash.resumeUntil(async () => !!(await getImport(t.db, 'crash'))!.finished_at);
       expect(counts()).toMatchObject({ posts: 30, creators: 3, revisions: 0, files: 60 + 6 });
-      const logs = getImportLogs(t.db, 'crash');
+      const logs = await getImportLogs(t.db, 'crash');
       for (const line of [
         'Found 3 creators in your feed.',
         'Creator Bench Star A: imported 10 posts.',

@@ -34,15 +34,15 @@ const archivePath = (seed: string) => {
 };
 
 /** What the importer does after downloading: every upload archived, inline images pointed at the archive. */
-function stored(t: TempDb, slug: string, data: SsPostData) {
+async function stored(t: TempDb, slug: string, data: SsPostData) {
   const archived = data.uploads.map((upload) => ({ upload, file: { name: uploadName(upload), ...archivePath(upload.url) } }));
   const body = data.body.replace(
     /<img([^>]*?) src="[^"]*"/g,
     (_, before: string) => `<img${before} src="/data${archivePath('inline').path}"`,
   );
-  upsertCreator(t.db, { service: 'subscribestar', id: slug, name: slug });
-  upsertPost(t.db, toPostInput(slug, data, archived, sanitizePostHtml(body)));
-  return getPost(t.db, 'subscribestar', slug, data.id)!;
+  await upsertCreator(t.db, { service: 'subscribestar', id: slug, name: slug });
+  await upsertPost(t.db, toPostInput(slug, data, archived, sanitizePostHtml(body)));
+  return (await getPost(t.db, 'subscribestar', slug, data.id))!;
 }
 
 interface Row {
@@ -118,7 +118,7 @@ describe('subscribestar mapper: fixture in, stored post out', () => {
   });
   afterEach(() => t.cleanup());
 
-  it.each(ROWS)('$kind', (row) => {
+  it.each(ROWS)('$kind', async (row) => {
     const posts = parsePosts(F[row.kind].html, row.root ?? COM);
     if (row.skipped === 'absent') return expect(posts).toEqual([]);
     expect(posts).toHaveLength(1);
@@ -130,7 +130,7 @@ describe('subscribestar mapper: fixture in, stored post out', () => {
       return;
     }
     expect(data.locked).toBe(false);
-    const post = stored(t, data.slug!, data);
+    const post = await stored(t, data.slug!, data);
     if (row.title !== undefined) expect(post.title).toBe(row.title);
     if (typeof row.content === 'string') expect(post.content).toBe(row.content);
     if (row.content instanceof RegExp) expect(post.content).toMatch(row.content);

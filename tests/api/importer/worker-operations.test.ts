@@ -34,8 +34,8 @@ afterEach(async () => {
   t.cleanup();
 });
 
-function queue(id: string) {
-  createImport(t.db, { id, service: 'patreon', work_key: sealForWorker(config, id, KEY) });
+async function queue(id: string) {
+  await createImport(t.db, { id, service: 'patreon', work_key: sealForWorker(config, id, KEY) });
   return id;
 }
 
@@ -48,7 +48,7 @@ function worker(importer: PaysiteImporter, options: WorkerOptions = {}) {
   return w;
 }
 
-const admin = () => signIn(t.db, { username: `admin${workers.length}`, role: 'administrator' }).account;
+const admin = async () => (await signIn(t.db, { username: `admin${workers.length}`, role: 'administrator' })).account;
 const row = (id: string) =>
   t.db.prepare('SELECT lease_owner, work_key, cursor, resuming_at, retry_count FROM imports WHERE id = ?').get(id) as {
     lease_owner: string | null;
@@ -85,15 +85,15 @@ function gated() {
 
 describe('cancel', () => {
   it('ends a queued import at once: nothing runs, key and cursor wiped, audit line recorded', async () => {
-    const id = queue('queued-1');
-    const by = admin();
-    const answer = cancelImport(t.db, id, by);
+    const id = await queue('queued-1');
+    const by = await admin();
+    const answer = await cancelImport(t.db, id, by);
     expect(answer).toMatchObject({ state: 'cancelled', can_cancel: false, can_retry: false });
-    const ended = getImport(t.db, id)!;
+    const ended = (await getImport(t.db, id))!;
     expect([ended.cancelled_by, ended.finished_at === ended.cancelled_at]).toEqual([by.id, true]);
     expect(row(id)).toMatchObject({ lease_owner: null, work_key: null, cursor: null });
-    expect(getImportLogs(t.db, id)).toEqual([IMPORT_ACTION_MESSAGES.cancelled]);
-    expect(listAudit(t.db, { action: 'import_cancel' }, { offset: 0, limit: 5 })[0]).toMatchObject({
+    expect(await getImportLogs(t.db, id)).toEqual([IMPORT_ACTION_MESSAGES.cancelled]);
+    expect((await listAudit(t.db, { action: 'import_cancel' }, { offset: 0, limit: 5 }))[0]).toMatchObject({
       actor_id: by.id,
       target: `import ${id} (patreon)`,
     });
@@ -102,7 +102,7 @@ describe('cancel', () => {
   });
 
   it('stops a running import between steps, writing nothing more and no lease-lost line in its log', async () => {
-    const id = queue('running-1');
+    const id = await queue('running-1');
     const g = gated();
     const ran: number[] = [];
     let signal: AbortSignal | undefined;
@@ -121,15 +121,15 @@ describe('cancel', () => {
     });
     const done = w.runOnce();
     await g.paused;
-    expect(getAdminImport(t.db, id)?.state).toBe('running');
-    cancelImport(t.db, id, admin());
+    expect((await getAdminImport(t.db, id))?.state).toBe('running');
+    await cancelImport(t.db, id, await admin());
     g.open();
     expect(await done).toBe(true);
     expect(ran).toEqual([1]);
     expect(signal?.aborted).toBe(true);
-    expect(getImportLogs(t.db, id)).toEqual([WORKER_LINES.started, 'Step 1.', IMPORT_ACTION_MESSAGES.cancelled]);
+    expect(await getImportLogs(t.db, id)).toEqual([WORKER_LINES.started, 'Step 1.', IMPORT_ACTION_MESSAGES.cancelled]);
     expect(row(id)).toMatchObject({ lease_owner: null, work_key: null, cursor: null });
-    expect(getImport(t.db, id)!.cancelled_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.cancelled_at).not.toBeNull();
     expect(serverLog.join('\n')).toContain(`Import ${id}: cancelled by an administrator; stopped.`);
     expect(serverLog.join('\n')).not.toContain('lease lost');
   });
@@ -143,19 +143,19 @@ describe('giving up and retry', () => {
   };
 
   it('keeps the sealed key of an import that gave up, and a retry runs it again with that key to the end', async () => {
-    const id = queue('gave-up-1');
+    const id = await queue('gave-up-1');
     await worker(failing, { maxRetries: 0 }).runOnce();
-    const failed = getImport(t.db, id)!;
+    const failed = (await getImport(t.db, id))!;
     expect(failed.gave_up_at).not.toBeNull();
     expect(failed.finished_at).not.toBeNull();
-    expect(getImportWorkKey(t.db, id)).toBeDefined();
-    expect(getAdminImport(t.db, id)).toMatchObject({ state: 'failed', can_retry: true, can_cancel: false });
-    expect(getImportLogs(t.db, id).at(-1)).toBe(WORKER_LINES.gaveUp(0));
+    expect(await getImportWorkKey(t.db, id)).toBeDefined();
+    expect(await getAdminImport(t.db, id)).toMatchObject({ state: 'failed', can_retry: true, can_cancel: false });
+    expect((await getImportLogs(t.db, id)).at(-1)).toBe(WORKER_LINES.gaveUp(0));
 
-    const by = admin();
-    expect(retryImport(t.db, id, by)).toMatchObject({ state: 'queued', retry_count: 0, finished_at: null, resuming_at: null });
-    expect(getImport(t.db, id)!.gave_up_at).toBeNull();
-    expect(listAudit(t.db, { action: 'import_retry' }, { offset: 0, limit: 5 })[0]).toMatchObject({ target: `import ${id} (patreon)` });
+    const by = await admin();
+    expect(await retryImport(t.db, id, by)).toMatchObject({ state: 'queued', retry_count: 0, finished_at: null, resuming_at: null });
+    expect((await getImport(t.db, id))!.gave_up_at).toBeNull();
+    expect((await listAudit(t.db, { action: 'import_retry' }, { offset: 0, limit: 5 }))[0]).toMatchObject({ target: `import ${id} (patreon)` });
 
     let seenKey = '';
     await worker({
@@ -165,9 +165,9 @@ describe('giving up and retry', () => {
       },
     }).runOnce();
     expect(seenKey).toBe(KEY);
-    expect(getAdminImport(t.db, id)?.state).toBe('finished');
-    expect(getImportWorkKey(t.db, id)).toBeUndefined();
-    expect(getImportLogs(t.db, id).slice(-4)).toEqual([
+    expect((await getAdminImport(t.db, id))?.state).toBe('finished');
+    expect(await getImportWorkKey(t.db, id)).toBeUndefined();
+    expect((await getImportLogs(t.db, id)).slice(-4)).toEqual([
       IMPORT_ACTION_MESSAGES.retried,
       WORKER_LINES.started,
       'Imported again.',
@@ -176,45 +176,45 @@ describe('giving up and retry', () => {
   });
 
   it('refuses to retry a rejected key, a finished import and a queued one', async () => {
-    const rejected = queue('rejected-1');
+    const rejected = await queue('rejected-1');
     await worker({
       async run() {
         throw new KeyRejectedError('401');
       },
     }).runOnce();
-    const by = admin();
-    expect(getAdminImport(t.db, rejected)).toMatchObject({ state: 'failed', can_retry: false });
+    const by = await admin();
+    expect(await getAdminImport(t.db, rejected)).toMatchObject({ state: 'failed', can_retry: false });
     expect(() => retryImport(t.db, rejected, by)).toThrow(IMPORT_ACTION_MESSAGES.keyGone);
-    const queued = queue('queued-2');
+    const queued = await queue('queued-2');
     expect(() => retryImport(t.db, queued, by)).toThrow(IMPORT_ACTION_MESSAGES.notFailed);
     expect(() => retryImport(t.db, 'nope', by)).toThrow(IMPORT_ACTION_MESSAGES.notFound);
-    expect(listAudit(t.db, { action: 'import_retry' }, { offset: 0, limit: 5 })).toEqual([]);
+    expect(await listAudit(t.db, { action: 'import_retry' }, { offset: 0, limit: 5 })).toEqual([]);
   });
 
   it('wipes the kept key once the keep window has passed, in a sweep at most once a minute', async () => {
-    const old = queue('gave-up-old');
-    const recent = queue('gave-up-recent');
+    const old = await queue('gave-up-old');
+    const recent = await queue('gave-up-recent');
     const w = worker(failing, { maxRetries: 0 });
     await w.runOnce();
     await w.runOnce();
     t.db.prepare('UPDATE imports SET gave_up_at = ?, finished_at = ? WHERE id = ?').run(hoursAgo(73), hoursAgo(73), old);
     // The first runOnce already swept (nothing was old then); the next sweep is a minute later.
     await w.runOnce();
-    expect(getImportWorkKey(t.db, old)).toBeDefined();
+    expect(await getImportWorkKey(t.db, old)).toBeDefined();
 
     await worker(failing, { maxRetries: 0 }).runOnce();
-    expect(getImportWorkKey(t.db, old)).toBeUndefined();
+    expect(await getImportWorkKey(t.db, old)).toBeUndefined();
     expect(row(old).cursor).toBeNull();
-    expect(getImportWorkKey(t.db, recent)).toBeDefined();
-    expect(getAdminImport(t.db, old)).toMatchObject({ state: 'failed', can_retry: false });
-    expect(() => retryImport(t.db, old, admin())).toThrow(IMPORT_ACTION_MESSAGES.keyGone);
+    expect(await getImportWorkKey(t.db, recent)).toBeDefined();
+    expect(await getAdminImport(t.db, old)).toMatchObject({ state: 'failed', can_retry: false });
+    expect(async () => retryImport(t.db, old, await admin())).toThrow(IMPORT_ACTION_MESSAGES.keyGone);
     expect(serverLog).toContain('Import worker: wiped the kept session keys of 1 import(s) that gave up.');
   });
 
   it('sweeps during a long import too (from the heartbeat)', async () => {
-    const old = queue('gave-up-during');
+    const old = await queue('gave-up-during');
     await worker(failing, { maxRetries: 0 }).runOnce();
-    const long = queue('long-running');
+    const long = await queue('long-running');
     const g = gated();
     const w = worker(
       steppingImporter(2, 1, g.gate, () => g.reached(), []),
@@ -224,16 +224,16 @@ describe('giving up and retry', () => {
     await g.paused;
     t.db.prepare('UPDATE imports SET gave_up_at = ? WHERE id = ?').run(hoursAgo(73), old);
     await expect.poll(() => getImportWorkKey(t.db, old), { timeout: 2000 }).toBeUndefined();
-    expect(getAdminImport(t.db, long)?.state).toBe('running');
+    expect((await getAdminImport(t.db, long))?.state).toBe('running');
     g.open();
     await done;
-    expect(getAdminImport(t.db, long)?.state).toBe('finished');
+    expect((await getAdminImport(t.db, long))?.state).toBe('finished');
   });
 });
 
 describe('low disk space', () => {
   it('pauses a running import with one log line, claims nothing while low, and resumes from its cursor', async () => {
-    const id = queue('disk-1');
+    const id = await queue('disk-1');
     let free = 10_000 * 1024 * 1024;
     const g = gated();
     const ran: number[] = [];
@@ -250,21 +250,21 @@ describe('low disk space', () => {
     const paused = row(id);
     expect(paused).toMatchObject({ lease_owner: null, retry_count: 0, cursor: JSON.stringify({ n: 1 }) });
     expect(paused.resuming_at! > nowIso()).toBe(true);
-    expect(getAdminImport(t.db, id)?.state).toBe('waiting');
-    expect(getImportWorkKey(t.db, id)).toBeDefined();
+    expect((await getAdminImport(t.db, id))?.state).toBe('waiting');
+    expect(await getImportWorkKey(t.db, id)).toBeDefined();
 
     // Due again but still low: nothing is claimed and nothing more is logged.
-    updateImport(t.db, id, { resuming_at: hoursAgo(1) });
+    await updateImport(t.db, id, { resuming_at: hoursAgo(1) });
     expect(await w.runOnce()).toBe(false);
     expect(await w.runOnce()).toBe(false);
     const pauseLine = WORKER_LINES.diskLow(100);
     expect(pauseLine).toBe('Free disk space is below 100 MB; the import pauses until space returns.');
-    expect(getImportLogs(t.db, id).filter((line) => line === pauseLine)).toHaveLength(1);
+    expect((await getImportLogs(t.db, id)).filter((line) => line === pauseLine)).toHaveLength(1);
 
     free = 10_000 * 1024 * 1024;
     expect(await w.runOnce()).toBe(true);
     expect(ran).toEqual([1, 2, 3]);
-    expect(getImportLogs(t.db, id)).toEqual([
+    expect(await getImportLogs(t.db, id)).toEqual([
       WORKER_LINES.started,
       'Step 1.',
       pauseLine,
@@ -273,6 +273,6 @@ describe('low disk space', () => {
       'Step 3.',
       WORKER_LINES.finished,
     ]);
-    expect(getImportCursor(t.db, id)).toBeUndefined();
+    expect(await getImportCursor(t.db, id)).toBeUndefined();
   });
 });

@@ -43,8 +43,8 @@ afterEach(async () => {
   t.cleanup();
 });
 
-function queue(input: { id: string; priority?: number; created_at?: string; service?: string; key_id?: number | null }) {
-  createImport(t.db, {
+async function queue(input: { id: string; priority?: number; created_at?: string; service?: string; key_id?: number | null }) {
+  await createImport(t.db, {
     service: 'patreon',
     ...input,
     work_key: sealForWorker(config, input.id, KEY),
@@ -70,27 +70,27 @@ const leaseOf = (id: string) =>
 const secondsFromNow = (s: number) => nowIso(new Date(Date.now() + s * 1000));
 
 describe('claiming', () => {
-  it('claims by priority, then age, and skips imports waiting to resume or finished', () => {
-    queue({ id: 'old-low', priority: 0, created_at: '2024-01-01T00:00:00' });
-    queue({ id: 'new-high', priority: 1, created_at: '2024-03-01T00:00:00' });
-    queue({ id: 'old-high', priority: 1, created_at: '2024-02-01T00:00:00' });
-    queue({ id: 'waiting', priority: 5, created_at: '2024-01-01T00:00:00' });
-    updateImport(t.db, 'waiting', { resuming_at: secondsFromNow(3600) });
-    queue({ id: 'done', priority: 9 });
-    updateImport(t.db, 'done', { finished_at: nowIso() });
-    const order = [1, 2, 3, 4].map(() => claimNextImport(t.db, 'w', secondsFromNow(60))?.id);
+  it('claims by priority, then age, and skips imports waiting to resume or finished', async () => {
+    await queue({ id: 'old-low', priority: 0, created_at: '2024-01-01T00:00:00' });
+    await queue({ id: 'new-high', priority: 1, created_at: '2024-03-01T00:00:00' });
+    await queue({ id: 'old-high', priority: 1, created_at: '2024-02-01T00:00:00' });
+    await queue({ id: 'waiting', priority: 5, created_at: '2024-01-01T00:00:00' });
+    await updateImport(t.db, 'waiting', { resuming_at: secondsFromNow(3600) });
+    await queue({ id: 'done', priority: 9 });
+    await updateImport(t.db, 'done', { finished_at: nowIso() });
+    const order = [1, 2, 3, 4].map(async () => (await claimNextImport(t.db, 'w', secondsFromNow(60)))?.id);
     expect(order).toEqual(['old-high', 'new-high', 'old-low', undefined]);
-    const claimed = getImport(t.db, 'old-high')!;
+    const claimed = (await getImport(t.db, 'old-high'))!;
     expect(claimed.first_started_at).not.toBeNull();
     expect(claimed.current_try_started_at).not.toBeNull();
   });
 
-  it('gives one import to one of two workers (separate connections) claiming at once', () => {
-    queue({ id: 'only' });
+  it('gives one import to one of two workers (separate connections) claiming at once', async () => {
+    await queue({ id: 'only' });
     const other = tempDbHandle();
     try {
-      const a = claimNextImport(t.db, 'a', secondsFromNow(60));
-      const b = claimNextImport(other, 'b', secondsFromNow(60));
+      const a = await claimNextImport(t.db, 'a', secondsFromNow(60));
+      const b = await claimNextImport(other, 'b', secondsFromNow(60));
       expect([a?.id, b?.id].filter(Boolean)).toEqual(['only']);
       expect(leaseOf('only').lease_owner).toBe('a');
     } finally {
@@ -98,12 +98,12 @@ describe('claiming', () => {
     }
   });
 
-  it('reclaims an import whose lease expired (a crashed worker), and not before', () => {
-    queue({ id: 'crashed' });
-    expect(claimNextImport(t.db, 'dead', secondsFromNow(60))?.id).toBe('crashed');
-    expect(claimNextImport(t.db, 'alive', secondsFromNow(60))).toBeUndefined();
+  it('reclaims an import whose lease expired (a crashed worker), and not before', async () => {
+    await queue({ id: 'crashed' });
+    expect((await claimNextImport(t.db, 'dead', secondsFromNow(60)))?.id).toBe('crashed');
+    expect(await claimNextImport(t.db, 'alive', secondsFromNow(60))).toBeUndefined();
     t.db.prepare('UPDATE imports SET lease_expires_at = ? WHERE id = ?').run(secondsFromNow(-1), 'crashed');
-    expect(claimNextImport(t.db, 'alive', secondsFromNow(60))?.id).toBe('crashed');
+    expect((await claimNextImport(t.db, 'alive', secondsFromNow(60)))?.id).toBe('crashed');
     expect(leaseOf('crashed').lease_owner).toBe('alive');
   });
 });
@@ -115,25 +115,25 @@ function tempDbHandle() {
 
 describe('running imports', () => {
   it('ends an import whose importer found nothing as Finished, and wipes the sealed key', async () => {
-    const id = queue({ id: 'gumroad-1', service: 'gumroad' });
-    expect(openForWorker(config, id, getImportWorkKey(t.db, id)!)).toBe(KEY);
+    const id = await queue({ id: 'gumroad-1', service: 'gumroad' });
+    expect(openForWorker(config, id, (await getImportWorkKey(t.db, id))!)).toBe(KEY);
     const findsNothing: PaysiteImporter = {
       async run(ctx) {
         ctx.step(() => undefined, { log: ['Nothing to import.'] });
       },
     };
     expect(await worker(findsNothing).runOnce()).toBe(true);
-    const done = getImport(t.db, id)!;
+    const done = (await getImport(t.db, id))!;
     expect(done.finished_at).not.toBeNull();
     expect(done.is_key_invalid).toBe(false);
-    expect(getImportLogs(t.db, id)).toEqual([WORKER_LINES.started, 'Nothing to import.', WORKER_LINES.finished]);
-    expect(getImportWorkKey(t.db, id)).toBeUndefined();
+    expect(await getImportLogs(t.db, id)).toEqual([WORKER_LINES.started, 'Nothing to import.', WORKER_LINES.finished]);
+    expect(await getImportWorkKey(t.db, id)).toBeUndefined();
     expect(leaseOf(id)).toEqual({ lease_owner: null, lease_expires_at: null, cursor: null });
     expect(await workers[0].runOnce()).toBe(false);
   });
 
   it('hands the importer the opened key and renews the lease with a heartbeat while it runs', async () => {
-    const id = queue({ id: 'beat' });
+    const id = await queue({ id: 'beat' });
     const seen: { key?: string; expiries: string[] } = { expiries: [] };
     const w = worker(
       {
@@ -152,11 +152,11 @@ describe('running imports', () => {
     // Without the heartbeat the expiry would stay at claim time + 2 s; it moved forward as time passed.
     expect(new Set(seen.expiries).size).toBeGreaterThan(1);
     expect(seen.expiries.at(-1)! > seen.expiries[0]).toBe(true);
-    expect(getImport(t.db, id)!.finished_at).not.toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
   });
 
   it('stops writing when its lease was taken over, leaving the import to the new owner', async () => {
-    const id = queue({ id: 'taken' });
+    const id = await queue({ id: 'taken' });
     const w = worker({
       async run(ctx) {
         ctx.step(() => undefined, { cursor: { page: 1 }, log: ['Saved page 1.'] });
@@ -165,13 +165,13 @@ describe('running imports', () => {
       },
     });
     await w.runOnce();
-    expect(getImportLogs(t.db, id)).toEqual([WORKER_LINES.started, 'Saved page 1.']);
+    expect(await getImportLogs(t.db, id)).toEqual([WORKER_LINES.started, 'Saved page 1.']);
     expect(JSON.parse(leaseOf(id).cursor!)).toEqual({ page: 1 });
-    expect(getImport(t.db, id)!.finished_at).toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).toBeNull();
   });
 
   it('backs off after a transient error (resuming_at, retry_count) and resumes from the cursor', async () => {
-    const id = queue({ id: 'flaky' });
+    const id = await queue({ id: 'flaky' });
     let calls = 0;
     const cursors: unknown[] = [];
     const w = worker({
@@ -187,56 +187,56 @@ describe('running imports', () => {
     });
     const before = Date.now();
     await w.runOnce();
-    const waiting = getImport(t.db, id)!;
+    const waiting = (await getImport(t.db, id))!;
     expect(waiting.retry_count).toBe(1);
     expect(waiting.finished_at).toBeNull();
     expect(Date.parse(`${waiting.resuming_at}Z`)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
     expect(leaseOf(id).lease_owner).toBeNull();
     expect(await w.runOnce()).toBe(false); // not due yet
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     expect(logs.at(-1)).toMatch(/^Patreon error: HTTP 503 for \[key\]; retrying at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\.$/);
     expect(logs.join('\n')).not.toContain(KEY);
 
-    updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+    await updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     await w.runOnce();
     expect(cursors).toEqual([undefined, { page: 2 }]);
-    const done = getImport(t.db, id)!;
+    const done = (await getImport(t.db, id))!;
     expect(done.finished_at).not.toBeNull();
     expect(done.retry_count).toBe(1);
-    expect(getImportLogs(t.db, id).slice(-3)).toEqual([WORKER_LINES.resumed(1), 'Saved page 2.', WORKER_LINES.finished]);
+    expect((await getImportLogs(t.db, id)).slice(-3)).toEqual([WORKER_LINES.resumed(1), 'Saved page 2.', WORKER_LINES.finished]);
   });
 
   it('doubles the backoff with each retry', async () => {
-    const id = queue({ id: 'backoff' });
+    const id = await queue({ id: 'backoff' });
     const w = worker({ run: async () => Promise.reject(new TransientError('timeout')) }, { backoffMs: 60_000 });
     const waits: number[] = [];
     for (let i = 0; i < 3; i++) {
       const start = Date.now();
       await w.runOnce();
-      waits.push(Date.parse(`${getImport(t.db, id)!.resuming_at}Z`) - start);
-      updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
+      waits.push(Date.parse(`${(await getImport(t.db, id))!.resuming_at}Z`) - start);
+      await updateImport(t.db, id, { resuming_at: nowIso(new Date(Date.now() - 1000)) });
     }
-    expect(getImport(t.db, id)!.retry_count).toBe(3);
+    expect((await getImport(t.db, id))!.retry_count).toBe(3);
     // 1, 2 and 4 minutes, give or take the second-resolution timestamps.
     expect(waits.map((ms) => Math.round(ms / 60_000))).toEqual([1, 2, 4]);
   });
 
   it('ends a rejected key as Failed and marks the kept key dead', async () => {
-    const keyId = addAutoImportKey(t.db, { service: 'patreon', encrypted_key: Buffer.from('sealed elsewhere') });
-    const id = queue({ id: 'rejected', key_id: keyId });
+    const keyId = await addAutoImportKey(t.db, { service: 'patreon', encrypted_key: Buffer.from('sealed elsewhere') });
+    const id = await queue({ id: 'rejected', key_id: keyId });
     await worker({ run: async () => Promise.reject(new KeyRejectedError('401')) }).runOnce();
-    const failed = getImport(t.db, id)!;
+    const failed = (await getImport(t.db, id))!;
     expect(failed.is_key_invalid).toBe(true);
     expect(failed.key_failed_at).not.toBeNull();
     expect(failed.finished_at).not.toBeNull();
-    expect(getImportLogs(t.db, id).at(-1)).toBe('Patreon rejected the session key; the import failed.');
+    expect((await getImportLogs(t.db, id)).at(-1)).toBe('Patreon rejected the session key; the import failed.');
     expect((t.db.prepare('SELECT dead FROM auto_import_keys WHERE id = ?').get(keyId) as { dead: number }).dead).toBe(1);
-    expect(getImportWorkKey(t.db, id)).toBeUndefined();
+    expect(await getImportWorkKey(t.db, id)).toBeUndefined();
   });
 
   it('stops an import whose sealed key is gone or was sealed for another import', async () => {
-    createImport(t.db, { id: 'nokey', service: 'patreon' });
-    createImport(t.db, {
+    await createImport(t.db, { id: 'nokey', service: 'patreon' });
+    await createImport(t.db, {
       id: 'swapped',
       service: 'patreon',
       created_at: '2999-01-01T00:00:00',
@@ -246,13 +246,13 @@ describe('running imports', () => {
     await w.runOnce();
     await w.runOnce();
     for (const id of ['nokey', 'swapped']) {
-      expect(getImport(t.db, id)!.finished_at).not.toBeNull();
-      expect(getImportLogs(t.db, id).at(-1)).toBe(WORKER_LINES.keyMissing);
+      expect((await getImport(t.db, id))!.finished_at).not.toBeNull();
+      expect((await getImportLogs(t.db, id)).at(-1)).toBe(WORKER_LINES.keyMissing);
     }
   });
 
   it('gives the lease back on stop, between steps, so another worker resumes at once', async () => {
-    const id = queue({ id: 'stopped' });
+    const id = await queue({ id: 'stopped' });
     let step = 0;
     const importer: PaysiteImporter = {
       async run(ctx) {
@@ -269,15 +269,15 @@ describe('running imports', () => {
     await first.stop();
     await running;
     expect(leaseOf(id).lease_owner).toBeNull();
-    expect(getImport(t.db, id)!.finished_at).toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).toBeNull();
     await worker(importer).runOnce();
-    const logs = getImportLogs(t.db, id).filter((l) => l.startsWith('Step'));
+    const logs = (await getImportLogs(t.db, id)).filter((l) => l.startsWith('Step'));
     expect(logs).toEqual(['Step 1.', 'Step 2.', 'Step 3.', 'Step 4.', 'Step 5.']);
-    expect(getImportLogs(t.db, id)).toContain(WORKER_LINES.stopped);
+    expect(await getImportLogs(t.db, id)).toContain(WORKER_LINES.stopped);
   });
 
   it('counts no retry when the stop cuts a paysite request short', async () => {
-    const id = queue({ id: 'cut-short' });
+    const id = await queue({ id: 'cut-short' });
     const importer: PaysiteImporter = {
       // A request in flight: it fails with the abort, as the paysite client does.
       run: (ctx) => sleep(10_000, undefined, { signal: ctx.signal }),
@@ -287,17 +287,17 @@ describe('running imports', () => {
     await sleep(100);
     await first.stop();
     await running;
-    const row = getImport(t.db, id)!;
+    const row = (await getImport(t.db, id))!;
     expect(row.retry_count).toBe(0);
     expect(row.resuming_at).toBeNull();
     expect(leaseOf(id).lease_owner).toBeNull();
-    expect(getImportLogs(t.db, id)).toContain(WORKER_LINES.stopped);
-    expect(getImportLogs(t.db, id)).not.toContain(WORKER_LINES.unexpected);
+    expect(await getImportLogs(t.db, id)).toContain(WORKER_LINES.stopped);
+    expect(await getImportLogs(t.db, id)).not.toContain(WORKER_LINES.unexpected);
   });
 
   it('never writes the key to the server log, import logs or the database', async () => {
-    const id = queue({ id: 'leak' });
-    appendImportLog(t.db, id, 'before');
+    const id = await queue({ id: 'leak' });
+    await appendImportLog(t.db, id, 'before');
     await worker({ run: async (ctx) => Promise.reject(new Error(`boom with ${ctx.key}`)) }).runOnce();
     expect(serverLog.join('\n')).toContain('boom with [key]');
     expect(serverLog.join('\n')).not.toContain(KEY);
@@ -331,7 +331,7 @@ describe('crash test: kill -9 scripts/worker.ts mid-import, then start it again'
   const postsSaved = () => (t.db.prepare('SELECT count(*) AS n FROM posts WHERE "user" = ?').get(SLOW_TEST_CREATOR) as { n: number }).n;
 
   it('finishes once with every post exactly once and no committed step logged twice', async () => {
-    const id = queue({ id: 'crash' });
+    const id = await queue({ id: 'crash' });
     const first = startWorker();
     for (let waited = 0; postsSaved() < 4; waited += 50) {
       if (waited > 30_000) throw new Error('the worker did not start saving posts');
@@ -341,11 +341,11 @@ describe('crash test: kill -9 scripts/worker.ts mid-import, then start it again'
     await new Promise((resolve) => first.once('exit', resolve));
     const atCrash = postsSaved();
     expect(atCrash).toBeLessThan(12);
-    expect(getImport(t.db, id)!.finished_at).toBeNull();
+    expect((await getImport(t.db, id))!.finished_at).toBeNull();
     expect(leaseOf(id).lease_owner).not.toBeNull(); // the dead worker's lease, left to expire
 
     const second = startWorker();
-    for (let waited = 0; !getImport(t.db, id)!.finished_at; waited += 100) {
+    for (let waited = 0; !(await getImport(t.db, id))!.finished_at; waited += 100) {
       if (waited > 40_000) throw new Error('the import did not finish after the restart');
       await sleep(100);
     }
@@ -356,13 +356,13 @@ describe('crash test: kill -9 scripts/worker.ts mid-import, then start it again'
       (r) => r.id,
     );
     expect(ids).toEqual(Array.from({ length: 12 }, (_, i) => `slow-${i}`).sort());
-    const logs = getImportLogs(t.db, id);
+    const logs = await getImportLogs(t.db, id);
     const saved = logs.filter((l) => l.startsWith('Saved post'));
     expect(saved).toEqual(Array.from({ length: 12 }, (_, i) => `Saved post ${i + 1} of 12.`));
     expect(logs.filter((l) => l === 'Saved the creator.')).toHaveLength(1);
     expect(logs.filter((l) => l === WORKER_LINES.finished)).toHaveLength(1);
     expect(logs).toContain('Resumed after an interruption.');
-    expect(getImport(t.db, id)!.sub_count).toBe(1);
-    expect(getImportWorkKey(t.db, id)).toBeUndefined();
+    expect((await getImport(t.db, id))!.sub_count).toBe(1);
+    expect(await getImportWorkKey(t.db, id)).toBeUndefined();
   }, 90_000);
 });

@@ -13,35 +13,35 @@ import { signIn } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
 let t: TempDb;
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
-  upsertCreator(t.db, { service: 'patreon', id: '1', name: 'One', public_id: 'one' });
-  upsertCreator(t.db, { service: 'fanbox', id: '2', name: 'Two' });
+  await upsertCreator(t.db, { service: 'patreon', id: '1', name: 'One', public_id: 'one' });
+  await upsertCreator(t.db, { service: 'fanbox', id: '2', name: 'Two' });
 });
 afterAll(() => t.cleanup());
 
 const lines = () => countAudit(t.db, {});
-const lastLine = () => listAudit(t.db, {}, { offset: 0, limit: 1 })[0];
+const lastLine = async () => (await listAudit(t.db, {}, { offset: 0, limit: 1 }))[0];
 
 describe('link requests', () => {
-  it('requests, approves and removes a link, refusing what the routes refuse', () => {
-    const asker = signIn(t.db).account;
-    const moderator = signIn(t.db, { role: 'moderator' }).account;
+  it('requests, approves and removes a link, refusing what the routes refuse', async () => {
+    const asker = (await signIn(t.db)).account;
+    const moderator = (await signIn(t.db, { role: 'moderator' })).account;
     const one = { service: 'patreon', id: 'one' };
     expect(() => requestLink(t.db, one, { service: 'patreon', artist_id: '1' }, asker.id)).toThrow(LINK_MESSAGES.itself);
     expect(() => requestLink(t.db, one, { service: 'fanbox', artist_id: '9' }, asker.id)).toThrow('Creator not found.');
-    requestLink(t.db, one, { service: 'fanbox', artist_id: '2', reason: 'same artist' }, asker.id);
+    await requestLink(t.db, one, { service: 'fanbox', artist_id: '2', reason: 'same artist' }, asker.id);
     expect(() => requestLink(t.db, { service: 'fanbox', id: '2' }, { service: 'patreon', artist_id: '1' }, asker.id)).toThrow(
       LINK_MESSAGES.alreadyRequested,
     );
     const id = (t.db.prepare("SELECT id FROM link_requests WHERE status = 'pending'").get() as { id: number }).id;
-    expect(getLinkRequest(t.db, id)!.reason).toBe('same artist');
+    expect((await getLinkRequest(t.db, id))!.reason).toBe('same artist');
     expect(() => reviewLinkRequest(t.db, 9999, 'approve', moderator)).toThrow(LINK_MESSAGES.requestNotFound);
-    const before = lines();
-    reviewLinkRequest(t.db, id, 'approve', moderator);
-    expect(linkedCreators(t.db, 'patreon', '1').map((c) => c.id)).toEqual(['2']);
-    expect(lines()).toBe(before + 1);
-    expect(lastLine()).toMatchObject({
+    const before = await lines();
+    await reviewLinkRequest(t.db, id, 'approve', moderator);
+    expect((await linkedCreators(t.db, 'patreon', '1')).map((c) => c.id)).toEqual(['2']);
+    expect(await lines()).toBe(before + 1);
+    expect(await lastLine()).toMatchObject({
       actor_id: moderator.id,
       actor_name: moderator.username,
       action: 'link_approve',
@@ -50,12 +50,12 @@ describe('link requests', () => {
       details: { request: id, from: 'One', to: 'Two', requester: asker.username },
     });
     expect(() => reviewLinkRequest(t.db, id, 'reject', moderator)).toThrow(LINK_MESSAGES.alreadyReviewed);
-    expect(lines()).toBe(before + 1);
-    const admin = signIn(t.db, { role: 'administrator' }).account;
-    removeCreatorLinks(t.db, 'fanbox', '2', admin);
-    expect(linkedCreators(t.db, 'patreon', '1')).toEqual([]);
-    expect(lines()).toBe(before + 2);
-    expect(lastLine()).toMatchObject({
+    expect(await lines()).toBe(before + 1);
+    const admin = (await signIn(t.db, { role: 'administrator' })).account;
+    await removeCreatorLinks(t.db, 'fanbox', '2', admin);
+    expect(await linkedCreators(t.db, 'patreon', '1')).toEqual([]);
+    expect(await lines()).toBe(before + 2);
+    expect(await lastLine()).toMatchObject({
       actor_id: admin.id,
       action: 'link_remove',
       target: 'fanbox/2',
@@ -64,39 +64,39 @@ describe('link requests', () => {
     });
     expect(() => removeCreatorLinks(t.db, 'fanbox', '2', admin)).toThrow(LINK_MESSAGES.noLinks);
     expect(() => removeCreatorLinks(t.db, 'fanbox', '404', admin)).toThrow('Creator not found.');
-    expect(lines()).toBe(before + 2);
+    expect(await lines()).toBe(before + 2);
   });
 
-  it('records a rejection with the request and its reason, once', () => {
-    const asker = signIn(t.db).account;
-    const moderator = signIn(t.db, { role: 'moderator' }).account;
-    requestLink(t.db, { service: 'fanbox', id: '2' }, { service: 'patreon', artist_id: 'one', reason: 'not the same' }, asker.id);
+  it('records a rejection with the request and its reason, once', async () => {
+    const asker = (await signIn(t.db)).account;
+    const moderator = (await signIn(t.db, { role: 'moderator' })).account;
+    await requestLink(t.db, { service: 'fanbox', id: '2' }, { service: 'patreon', artist_id: 'one', reason: 'not the same' }, asker.id);
     const id = (t.db.prepare("SELECT id FROM link_requests WHERE status = 'pending'").get() as { id: number }).id;
-    const before = lines();
-    reviewLinkRequest(t.db, id, 'reject', moderator);
-    expect(lines()).toBe(before + 1);
-    expect(lastLine()).toMatchObject({
+    const before = await lines();
+    await reviewLinkRequest(t.db, id, 'reject', moderator);
+    expect(await lines()).toBe(before + 1);
+    expect(await lastLine()).toMatchObject({
       actor_id: moderator.id,
       action: 'link_reject',
       target: 'fanbox/2 ↔ patreon/1',
       reason: 'not the same',
     });
     expect(() => reviewLinkRequest(t.db, id, 'approve', moderator)).toThrow(LINK_MESSAGES.alreadyReviewed);
-    expect(linkedCreators(t.db, 'patreon', '1')).toEqual([]);
-    expect(lines()).toBe(before + 1);
+    expect(await linkedCreators(t.db, 'patreon', '1')).toEqual([]);
+    expect(await lines()).toBe(before + 1);
   });
 });
 
 describe('role changes', () => {
   it('gives the consumer or moderator role, never to an administrator or oneself', async () => {
-    const admin = signIn(t.db, { role: 'administrator' }).account;
-    const other = signIn(t.db, { role: 'administrator' }).account;
-    const target = signIn(t.db).account;
-    const before = lines();
+    const admin = (await signIn(t.db, { role: 'administrator' })).account;
+    const other = (await signIn(t.db, { role: 'administrator' })).account;
+    const target = (await signIn(t.db)).account;
+    const before = await lines();
     expect((await changeAccountRole(t.db, target.id, 'moderator', admin)).role).toBe('moderator');
-    expect(getAccount(t.db, target.id)!.role).toBe('moderator');
-    expect(lines()).toBe(before + 1);
-    expect(lastLine()).toMatchObject({
+    expect((await getAccount(t.db, target.id))!.role).toBe('moderator');
+    expect(await lines()).toBe(before + 1);
+    expect(await lastLine()).toMatchObject({
       actor_id: admin.id,
       actor_name: admin.username,
       action: 'role_change',
@@ -108,14 +108,14 @@ describe('role changes', () => {
     await expect(changeAccountRole(t.db, admin.id, 'consumer', admin)).rejects.toThrow(ACCOUNT_MESSAGES.ownRole);
     await expect(changeAccountRole(t.db, other.id, 'consumer', admin)).rejects.toThrow(ACCOUNT_MESSAGES.administratorRole);
     await expect(changeAccountRole(t.db, 999999, 'consumer', admin)).rejects.toThrow(ACCOUNT_MESSAGES.notFound);
-    expect(lines()).toBe(before + 1);
+    expect(await lines()).toBe(before + 1);
   });
 
   it('writes no line when the account already has the role', async () => {
-    const admin = signIn(t.db, { role: 'administrator' }).account;
-    const target = signIn(t.db, { role: 'moderator' }).account;
-    const before = lines();
+    const admin = (await signIn(t.db, { role: 'administrator' })).account;
+    const target = (await signIn(t.db, { role: 'moderator' })).account;
+    const before = await lines();
     expect((await changeAccountRole(t.db, target.id, 'moderator', admin)).role).toBe('moderator');
-    expect(lines()).toBe(before);
+    expect(await lines()).toBe(before);
   });
 });

@@ -64,13 +64,13 @@ export interface Seeded {
 
 const EXT: Partial<Record<FileName, string>> = { archive: 'zip', fancard: 'jpg', inline: 'jpg' };
 
-export function seedArchive(db: Db, dataDir: string): Seeded {
+export async function seedArchive(db: Db, dataDir: string): Promise<Seeded> {
   const paths = dataPaths(dataDir);
   const files = {} as Record<FileName, SeededFile>;
   for (const name of FILE_NAMES) {
     const ext = EXT[name] ?? 'png';
     const stored = storeFileSync(paths.files, Buffer.from(`bytes of the ${name} file`), ext);
-    registerFile(db, { hash: stored.sha256, size: stored.size, ext });
+    await registerFile(db, { hash: stored.sha256, size: stored.size, ext });
     const thumbnail = thumbnailFileOf(paths.thumbnails, stored.sha256);
     fs.mkdirSync(path.dirname(thumbnail), { recursive: true });
     fs.writeFileSync(thumbnail, 'thumbnail');
@@ -81,15 +81,15 @@ export function seedArchive(db: Db, dataDir: string): Seeded {
       thumbnail,
     };
   }
-  setArchiveInfo(db, { hash: files.archive.hash, file_list: ['readme.txt'] });
-  const fan = createAccount(db, { username: `fan${Math.random().toString(36).slice(2, 8)}`, password_hash: 'x' });
+  await setArchiveInfo(db, { hash: files.archive.hash, file_list: ['readme.txt'] });
+  const fan = await createAccount(db, { username: `fan${Math.random().toString(36).slice(2, 8)}`, password_hash: 'x' });
 
-  upsertCreator(db, { service: 'patreon', id: '100', name: 'Takedown Target' });
-  upsertCreator(db, { service: 'fanbox', id: '200', name: 'Other Artist' });
-  upsertCreator(db, { service: 'discord', id: '900', name: 'Taken Server' });
-  linkCreators(db, { service: 'patreon', id: '100' }, { service: 'fanbox', id: '200' });
+  await upsertCreator(db, { service: 'patreon', id: '100', name: 'Takedown Target' });
+  await upsertCreator(db, { service: 'fanbox', id: '200', name: 'Other Artist' });
+  await upsertCreator(db, { service: 'discord', id: '900', name: 'Taken Server' });
+  await linkCreators(db, { service: 'patreon', id: '100' }, { service: 'fanbox', id: '200' });
 
-  upsertPost(db, {
+  await upsertPost(db, {
     service: 'patreon',
     user: '100',
     id: 'p1',
@@ -104,9 +104,9 @@ export function seedArchive(db: Db, dataDir: string): Seeded {
     tags: ['alpha', 'beta'],
   });
   const p2 = { service: 'patreon', user: '100', id: 'p2', published: '2024-03-02T00:00:00', tags: ['alpha'] };
-  upsertPost(db, { ...p2, title: 'Zebrafish sketch', file: { name: 'old.png', path: files.revision.path } });
-  upsertPost(db, { ...p2, title: 'Zebrafish sketch', content: `<p>See <img src="/data${files.inline.path}"></p>` });
-  upsertPost(db, {
+  await upsertPost(db, { ...p2, title: 'Zebrafish sketch', file: { name: 'old.png', path: files.revision.path } });
+  await upsertPost(db, { ...p2, title: 'Zebrafish sketch', content: `<p>See <img src="/data${files.inline.path}"></p>` });
+  await upsertPost(db, {
     service: 'fanbox',
     user: '200',
     id: 'f1',
@@ -117,18 +117,18 @@ export function seedArchive(db: Db, dataDir: string): Seeded {
   });
 
   const comment = { service: 'patreon', user: '100', post_id: 'p1', id: 'c1', commenter: 'x' };
-  upsertComment(db, { ...comment, content: 'first' });
-  upsertComment(db, { ...comment, content: 'second' });
-  addPopularity(db, [
+  await upsertComment(db, { ...comment, content: 'first' });
+  await upsertComment(db, { ...comment, content: 'second' });
+  await addPopularity(db, [
     { day: '2024-03-05', service: 'patreon', user: '100', post_id: 'p1', favorites: 2, views: 9 },
     { day: '2024-03-05', service: 'fanbox', user: '200', post_id: 'f1', favorites: 1, views: 1 },
   ]);
-  addFavoritePost(db, fan.id, 'patreon', '100', 'p1');
-  addFavoriteCreator(db, fan.id, 'patreon', '100');
-  addFavoriteCreator(db, fan.id, 'fanbox', '200');
-  flagPost(db, { service: 'patreon', user: '100', post_id: 'p1', account_id: fan.id, reason: 'copyright' });
+  await addFavoritePost(db, fan.id, 'patreon', '100', 'p1');
+  await addFavoriteCreator(db, fan.id, 'patreon', '100');
+  await addFavoriteCreator(db, fan.id, 'fanbox', '200');
+  await flagPost(db, { service: 'patreon', user: '100', post_id: 'p1', account_id: fan.id, reason: 'copyright' });
 
-  upsertDm(db, {
+  await upsertDm(db, {
     service: 'patreon',
     user: '100',
     hash: 'dm1',
@@ -136,15 +136,15 @@ export function seedArchive(db: Db, dataDir: string): Seeded {
     file: { name: 'dm.png', path: files.dm.path },
     status: 'approved',
   });
-  upsertAnnouncement(db, { service: 'patreon', user_id: '100', hash: 'an1', content: 'News' });
-  const fancardFile = registerFile(db, { hash: files.fancard.hash, size: 1, ext: 'jpg' });
-  upsertFancard(db, { service: 'patreon', user_id: '100', file_id: fancardFile.id });
-  const ownShare = createShare(db, {
+  await upsertAnnouncement(db, { service: 'patreon', user_id: '100', hash: 'an1', content: 'News' });
+  const fancardFile = await registerFile(db, { hash: files.fancard.hash, size: 1, ext: 'jpg' });
+  await upsertFancard(db, { service: 'patreon', user_id: '100', file_id: fancardFile.id });
+  const ownShare = await createShare(db, {
     name: 'Own share',
     files: [{ filename: 'own.png', hash: files.ownShare.hash }],
     creators: [{ service: 'patreon', creator_id: '100' }],
   });
-  const sharedShare = createShare(db, {
+  const sharedShare = await createShare(db, {
     name: 'Shared share',
     files: [{ filename: 'both.png', hash: files.sharedShare.hash }],
     creators: [
@@ -152,14 +152,14 @@ export function seedArchive(db: Db, dataDir: string): Seeded {
       { service: 'fanbox', creator_id: '200' },
     ],
   });
-  upsertCommunityChannel(db, { channel_id: 'ch1', creator_id: '100', name: 'general' });
-  upsertCommunityMessages(db, [
+  await upsertCommunityChannel(db, { channel_id: 'ch1', creator_id: '100', name: 'general' });
+  await upsertCommunityMessages(db, [
     { message_id: 'cm1', channel_id: 'ch1', created_at: '2024-03-03T00:00:00', attachments: [{ path: files.community.path }] },
   ]);
-  createLinkRequest(db, { from_service: 'fanbox', from_id: '200', to_service: 'patreon', to_id: '100', requester_id: fan.id });
+  await createLinkRequest(db, { from_service: 'fanbox', from_id: '200', to_service: 'patreon', to_id: '100', requester_id: fan.id });
 
-  upsertDiscordChannel(db, { id: 'dc1', server_id: '900', name: 'art' });
-  upsertDiscordMessages(db, [
+  await upsertDiscordChannel(db, { id: 'dc1', server_id: '900', name: 'art' });
+  await upsertDiscordMessages(db, [
     {
       id: 'dm-900-1',
       server_id: '900',

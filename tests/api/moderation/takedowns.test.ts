@@ -22,19 +22,19 @@ afterEach(() => t?.cleanup());
 
 const actor = { id: 1, username: 'boss' };
 
-function setup(): { t: TempDb; seeded: Seeded; deps: { db: TempDb['db']; config: { dataDir: string } } } {
+async function setup(): Promise<{ t: TempDb; seeded: Seeded; deps: { db: TempDb['db']; config: { dataDir: string } } }> {
   t = tempDb();
-  const seeded = seedArchive(t.db, t.dir);
+  const seeded = await seedArchive(t.db, t.dir);
   return { t, seeded, deps: { db: t.db, config: { dataDir: t.dir } } };
 }
 
-function expectFiles(seeded: Seeded, db: TempDb['db'], kept: FileName[], gone: FileName[]): void {
+async function expectFiles(seeded: Seeded, db: TempDb['db'], kept: FileName[], gone: FileName[]): Promise<void> {
   for (const name of kept) {
-    expect([name, fs.existsSync(seeded.files[name].disk), !!getFileByHash(db, seeded.files[name].hash)]).toEqual([name, true, true]);
+    expect([name, fs.existsSync(seeded.files[name].disk), !!await getFileByHash(db, seeded.files[name].hash)]).toEqual([name, true, true]);
   }
   for (const name of gone) {
     const file = seeded.files[name];
-    expect([name, fs.existsSync(file.disk), fs.existsSync(file.thumbnail), !!getFileByHash(db, file.hash)]).toEqual([
+    expect([name, fs.existsSync(file.disk), fs.existsSync(file.thumbnail), !!await getFileByHash(db, file.hash)]).toEqual([
       name,
       false,
       false,
@@ -56,10 +56,10 @@ function digest(db: TempDb['db']): string {
 }
 
 describe('removing a creator', () => {
-  it('removes every row of it, keeps shared files and deletes the rest from disk', () => {
-    const { t, seeded, deps } = setup();
+  it('removes every row of it, keeps shared files and deletes the rest from disk', async () => {
+    const { t, seeded, deps } = await setup();
     const { db } = t;
-    const result = takedownCreator(deps, 'patreon', '100', 'Owner request', actor);
+    const result = await takedownCreator(deps, 'patreon', '100', 'Owner request', actor);
 
     const mine = `service = 'patreon' AND "user" = '100'`;
     for (const table of [
@@ -98,11 +98,11 @@ describe('removing a creator', () => {
     expect(db.prepare('SELECT service, creator_id FROM share_creators WHERE share_id = ?').all(seeded.sharedShare)).toEqual([
       { service: 'fanbox', creator_id: '200' },
     ]);
-    expect(getCreator(db, 'fanbox', '200')).toBeDefined();
-    expect(linkedCreators(db, 'fanbox', '200')).toEqual([]);
+    expect(await getCreator(db, 'fanbox', '200')).toBeDefined();
+    expect(await linkedCreators(db, 'fanbox', '200')).toEqual([]);
     expect(rows(db, 'posts', `service = 'fanbox'`)).toBe(1);
 
-    expectFiles(
+    await expectFiles(
       seeded,
       db,
       ['shared', 'textShared', 'sharedShare', 'discord'],
@@ -143,8 +143,8 @@ describe('removing a creator', () => {
       name: 'Takedown Target',
       reason: 'Owner request',
     });
-    expect(isCreatorListed(db, 'patreon', '100')?.id).toBe(result.entry.id);
-    const [line] = listAudit(db, {}, { offset: 0, limit: 5 });
+    expect((await isCreatorListed(db, 'patreon', '100'))?.id).toBe(result.entry.id);
+    const [line] = await listAudit(db, {}, { offset: 0, limit: 5 });
     expect(line).toMatchObject({
       actor_id: 1,
       actor_name: 'boss',
@@ -155,11 +155,11 @@ describe('removing a creator', () => {
     expect(line.details).toMatchObject({ posts: 2, files: 8 });
   });
 
-  it('logs what makes a rebuild drop or re-render every page that showed it', () => {
-    const { t, seeded } = setup();
-    const before = lastChangeId(t.db);
-    takedownCreator({ db: t.db, config: { dataDir: t.dir } }, 'patreon', '100', 'Owner request', actor);
-    const affected = affectedByChanges(t.db, readChangesSince(t.db, before));
+  it('logs what makes a rebuild drop or re-render every page that showed it', async () => {
+    const { t, seeded } = await setup();
+    const before = await lastChangeId(t.db);
+    await takedownCreator({ db: t.db, config: { dataDir: t.dir } }, 'patreon', '100', 'Owner request', actor);
+    const affected = await affectedByChanges(t.db, await readChangesSince(t.db, before));
     const keys = [...affected.render];
     for (const key of [
       '/patreon/user/100',
@@ -190,51 +190,51 @@ describe('removing a creator', () => {
     expect(affected.listings.get('/patreon/user/100/community/ch1')).toBe(0);
   });
 
-  it('removes a Discord server with its channels, messages and attachment files', () => {
-    const { t, seeded, deps } = setup();
-    const before = lastChangeId(t.db);
-    const result = takedownCreator(deps, 'discord', '900', 'Owner request', actor);
+  it('removes a Discord server with its channels, messages and attachment files', async () => {
+    const { t, seeded, deps } = await setup();
+    const before = await lastChangeId(t.db);
+    const result = await takedownCreator(deps, 'discord', '900', 'Owner request', actor);
     expect(result.removed).toMatchObject({ creators: 1, discord_channels: 1, discord_messages: 1, discord_attachments: 1, files: 1 });
     expect(rows(t.db, 'discord_channels', `server_id = '900'`) + rows(t.db, 'discord_messages') + rows(t.db, 'discord_attachments')).toBe(
       0,
     );
-    expectFiles(seeded, t.db, ['shared'], ['discord']);
-    const affected = affectedByChanges(t.db, readChangesSince(t.db, before));
+    await expectFiles(seeded, t.db, ['shared'], ['discord']);
+    const affected = await affectedByChanges(t.db, await readChangesSince(t.db, before));
     expect([...affected.render]).toContain('/discord/server/900/dc1');
     expect(affected.listings.get('/discord/server/900/dc1')).toBe(0);
   });
 
-  it('leaves everything as it was when a step fails', () => {
-    const { t, seeded, deps } = setup();
+  it('leaves everything as it was when a step fails', async () => {
+    const { t, seeded, deps } = await setup();
     const was = digest(t.db);
     // A real failure at the last step of the transaction: the audit line cannot be written.
     t.db.exec(`CREATE TEMP TRIGGER refuse_audit BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
     expect(() => takedownCreator(deps, 'patreon', '100', 'Owner request', actor)).toThrow('disk full');
     expect(digest(t.db)).toBe(was);
-    expectFiles(seeded, t.db, [...FILE_NAMES], []);
+    await expectFiles(seeded, t.db, [...FILE_NAMES], []);
     for (const name of FILE_NAMES) expect(fs.existsSync(seeded.files[name].thumbnail)).toBe(true);
     expect(fs.existsSync(seeded.icon)).toBe(true);
-    expect(isCreatorListed(t.db, 'patreon', '100')).toBeUndefined();
+    expect(await isCreatorListed(t.db, 'patreon', '100')).toBeUndefined();
   });
 });
 
 describe('removing one post', () => {
-  it('removes the post and its rows, keeping the creator, its other post and shared files', () => {
-    const { t, seeded, deps } = setup();
-    const result = takedownPost(deps, 'patreon', '100', 'p1', 'Owner request', actor);
+  it('removes the post and its rows, keeping the creator, its other post and shared files', async () => {
+    const { t, seeded, deps } = await setup();
+    const result = await takedownPost(deps, 'patreon', '100', 'p1', 'Owner request', actor);
     const p1 = `service = 'patreon' AND "user" = '100' AND post_id = 'p1'`;
     for (const table of ['post_tags', 'post_revisions', 'comments', 'comment_revisions', 'post_popularity', 'favorite_posts', 'flags']) {
       expect([table, rows(t.db, table, p1)]).toEqual([table, 0]);
     }
     expect(rows(t.db, 'posts', `service = 'patreon' AND "user" = '100'`)).toBe(1);
-    expect(getCreator(t.db, 'patreon', '100')).toBeDefined();
+    expect(await getCreator(t.db, 'patreon', '100')).toBeDefined();
     expect(rows(t.db, 'favorite_creators', `creator_id = '100'`)).toBe(1);
-    expectFiles(seeded, t.db, ['shared', 'textShared', 'inline', 'revision', 'dm'], ['unique', 'archive']);
+    await expectFiles(seeded, t.db, ['shared', 'textShared', 'inline', 'revision', 'dm'], ['unique', 'archive']);
     expect(result).toMatchObject({ files_deleted: 2, files_kept: 2 });
     expect(result.removed).toMatchObject({ posts: 1, tags: 2, comments: 1, flags: 1, favorite_posts: 1, popularity: 1, creators: 0 });
     expect(result.entry).toMatchObject({ post_id: 'p1', name: 'Zebrafish drawing' });
-    expect(isPostListed(t.db, 'patreon', '100', 'p1')?.id).toBe(result.entry.id);
-    expect(isCreatorListed(t.db, 'patreon', '100')).toBeUndefined();
-    expect(listAudit(t.db, {}, { offset: 0, limit: 1 })[0]).toMatchObject({ action: 'takedown_post', target: 'patreon/100/post/p1' });
+    expect((await isPostListed(t.db, 'patreon', '100', 'p1'))?.id).toBe(result.entry.id);
+    expect(await isCreatorListed(t.db, 'patreon', '100')).toBeUndefined();
+    expect((await listAudit(t.db, {}, { offset: 0, limit: 1 }))[0]).toMatchObject({ action: 'takedown_post', target: 'patreon/100/post/p1' });
   });
 });

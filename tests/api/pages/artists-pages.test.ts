@@ -19,18 +19,18 @@ let base: string;
 /** 120 creators: 'Creator 000' to 'Creator 119'; creator n was indexed on day n and has n % 7 fans. */
 beforeAll(async () => {
   site = await createTestSite('artists');
-  const fans = Array.from({ length: 6 }, (_, n) => createAccount(site.db, { username: `fan${n}`, password_hash: 'x' }).id);
+  const fans = Array.from({ length: 6 }, async (_, n) => (await createAccount(site.db, { username: `fan${n}`, password_hash: 'x' })).id);
   for (let n = 0; n < 120; n += 1) {
     const id = String(1000 + n);
     const service = n % 2 ? 'patreon' : 'fanbox';
-    upsertCreator(site.db, {
+    await upsertCreator(site.db, {
       service,
       id,
       name: `Creator ${String(n).padStart(3, '0')}`,
       indexed: 1_700_000_000 + n * 86_400,
       updated: 1_700_000_000,
     });
-    for (const fan of fans.slice(0, n % 7)) addFavoriteCreator(site.db, fan, service, id);
+    for (const fan of fans.slice(0, n % 7)) await addFavoriteCreator(site.db, fan, service, id);
   }
   base = await site.start();
 }, 300_000);
@@ -98,7 +98,7 @@ describe('the /artists page', () => {
 
   it('sees a new creator on the next request (the list is cached per archive state)', async () => {
     expect(cardIds((await get('/artists?q=newcomer')).body.toString())).toEqual([]);
-    upsertCreator(site.db, { service: 'gumroad', id: '9999', name: 'Newcomer' });
+    await upsertCreator(site.db, { service: 'gumroad', id: '9999', name: 'Newcomer' });
     expect(cardIds((await get('/artists?q=newcomer')).body.toString())).toEqual([8999]);
   });
 });
@@ -115,12 +115,12 @@ describe('/artists in the page store', () => {
     }
   });
 
-  it('re-renders every stored page of the listing when a creator changes, and in a full rebuild', () => {
-    const from = lastChangeId(site.db);
-    upsertCreator(site.db, { service: 'fanbox', id: '1000', name: 'Creator 000 renamed' });
-    const affected = affectedByChanges(site.db, readChangesSince(site.db, from));
+  it('re-renders every stored page of the listing when a creator changes, and in a full rebuild', async () => {
+    const from = await lastChangeId(site.db);
+    await upsertCreator(site.db, { service: 'fanbox', id: '1000', name: 'Creator 000 renamed' });
+    const affected = await affectedByChanges(site.db, await readChangesSince(site.db, from));
     for (const key of ['/artists', '/artists?o=50', '/artists?o=100']) expect(affected.render).toContain(key);
     expect(affected.listings.get('/artists')).toBe(100);
-    expect(allArchivePages(site.db).render).toContain('/artists?o=100');
+    expect((await allArchivePages(site.db)).render).toContain('/artists?o=100');
   });
 });

@@ -15,7 +15,7 @@ import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 let site: TestSite;
 
 const renderer = () => inProcessRenderer(site.renderer, site.store);
-const rowIds = () => readChangesSince(site.db, 0).map((change) => change.id);
+const rowIds = async () => (await readChangesSince(site.db, 0)).map((change) => change.id);
 const post = (id: string, day: number) =>
   upsertPost(site.db, {
     service: 'patreon',
@@ -27,9 +27,9 @@ const post = (id: string, day: number) =>
 
 beforeAll(async () => {
   site = await createTestSite('change-log-prune');
-  upsertCreator(site.db, { service: 'patreon', id: '77', name: 'Pruned Artist' });
-  post('1', 1);
-  post('2', 2);
+  await upsertCreator(site.db, { service: 'patreon', id: '77', name: 'Pruned Artist' });
+  await post('1', 1);
+  await post('2', 2);
 }, 300_000);
 
 afterAll(async () => {
@@ -38,54 +38,54 @@ afterAll(async () => {
 
 describe('pruning the change log', () => {
   it('keeps only the newest row once a rebuild has consumed the log', async () => {
-    const newest = lastChangeId(site.db);
-    expect(rowIds().length).toBeGreaterThan(2);
+    const newest = await lastChangeId(site.db);
+    expect((await rowIds()).length).toBeGreaterThan(2);
     const summary = await rebuildPages(site.db, site.store, renderer());
     expect(summary.failed).toEqual([]);
     expect(summary.keys).toContain('/patreon/user/77/post/2');
-    expect(Number(getKv(site.db, LAST_REBUILT_KEY))).toBe(newest);
-    expect(rowIds()).toEqual([newest]);
-    expect(lastChangeId(site.db)).toBe(newest);
+    expect(Number(await getKv(site.db, LAST_REBUILT_KEY))).toBe(newest);
+    expect(await rowIds()).toEqual([newest]);
+    expect(await lastChangeId(site.db)).toBe(newest);
   });
 
   it('numbers new rows after the pruned ones, and the next rebuild finds them all', async () => {
-    const before = lastChangeId(site.db);
-    post('3', 3);
-    const written = readChangesSince(site.db, before);
+    const before = await lastChangeId(site.db);
+    await post('3', 3);
+    const written = await readChangesSince(site.db, before);
     expect(written.length).toBeGreaterThan(0);
     expect(Math.min(...written.map((change) => change.id))).toBeGreaterThan(before);
-    const plan = planRebuild(site.db);
+    const plan = await planRebuild(site.db);
     expect(plan.changes).toBe(written.length);
     expect(plan.keys).toContain('/patreon/user/77/post/3');
     expect(plan.keys).toContain('/patreon/user/77/post/2');
     await applyRebuild(site.db, site.store, renderer(), plan);
     expect(site.store.has('/patreon/user/77/post/3')).toBe(true);
-    expect(rowIds()).toEqual([lastChangeId(site.db)]);
+    expect(await rowIds()).toEqual([await lastChangeId(site.db)]);
   });
 
   it('keeps the changes written after a rebuild was planned for the next one', async () => {
-    post('4', 4);
-    const plan = planRebuild(site.db);
+    await post('4', 4);
+    const plan = await planRebuild(site.db);
     // An import writes while the pages of the plan render.
-    post('5', 5);
-    const late = readChangesSince(site.db, plan.upTo);
+    await post('5', 5);
+    const late = await readChangesSince(site.db, plan.upTo);
     expect(late.length).toBeGreaterThan(0);
     await applyRebuild(site.db, site.store, renderer(), plan);
-    expect(rowIds()).toEqual(late.map((change) => change.id));
+    expect(await rowIds()).toEqual(late.map((change) => change.id));
     expect(site.store.has('/patreon/user/77/post/5')).toBe(false);
 
-    const next = planRebuild(site.db);
+    const next = await planRebuild(site.db);
     expect(next.changes).toBe(late.length);
     expect(next.keys).toContain('/patreon/user/77/post/5');
     await applyRebuild(site.db, site.store, renderer(), next);
     expect(site.store.has('/patreon/user/77/post/5')).toBe(true);
-    expect(rowIds()).toEqual([lastChangeId(site.db)]);
+    expect(await rowIds()).toEqual([await lastChangeId(site.db)]);
   });
 
-  it('never deletes the newest row, even when asked to prune past it', () => {
-    const newest = recordChange(site.db, { kind: 'file', action: 'upsert', ref: 'abc' });
-    expect(pruneChanges(site.db, newest + 100)).toBeGreaterThan(0);
-    expect(rowIds()).toEqual([newest]);
-    expect(recordChange(site.db, { kind: 'file', action: 'upsert', ref: 'def' })).toBe(newest + 1);
+  it('never deletes the newest row, even when asked to prune past it', async () => {
+    const newest = await recordChange(site.db, { kind: 'file', action: 'upsert', ref: 'abc' });
+    expect(await pruneChanges(site.db, newest + 100)).toBeGreaterThan(0);
+    expect(await rowIds()).toEqual([newest]);
+    expect(await recordChange(site.db, { kind: 'file', action: 'upsert', ref: 'def' })).toBe(newest + 1);
   });
 });

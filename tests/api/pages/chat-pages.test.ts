@@ -45,41 +45,41 @@ function messages(channel: string, count: number, start = 0): DiscordMessageInpu
 
 describe('pages a chat change affects', () => {
   let t: TempDb;
-  beforeAll(() => {
+  beforeAll(async () => {
     t = tempDb();
-    upsertCreator(t.db, { service: 'discord', id: 'srv', name: 'Server' });
-    upsertDiscordChannel(t.db, { id: 'cat', server_id: 'srv', name: 'CATEGORY', type: 4, position: 0 });
-    upsertDiscordChannel(t.db, { id: 'big', server_id: 'srv', name: 'big', position: 1, parent_channel_id: 'cat' });
-    upsertDiscordChannel(t.db, { id: 'small', server_id: 'srv', name: 'small', position: 2 });
-    upsertDiscordMessages(t.db, [...messages('big', 320), ...messages('small', 200)]);
-    upsertCreator(t.db, { service: 'patreon', id: 'pat', name: 'Pat' });
-    upsertCreator(t.db, { service: 'patreon', id: 'other', name: 'Other' });
-    upsertCommunityChannel(t.db, { channel_id: 'c1', creator_id: 'pat', name: 'General' });
-    upsertCommunityChannel(t.db, { channel_id: 'c2', creator_id: 'pat', name: 'Art' });
+    await upsertCreator(t.db, { service: 'discord', id: 'srv', name: 'Server' });
+    await upsertDiscordChannel(t.db, { id: 'cat', server_id: 'srv', name: 'CATEGORY', type: 4, position: 0 });
+    await upsertDiscordChannel(t.db, { id: 'big', server_id: 'srv', name: 'big', position: 1, parent_channel_id: 'cat' });
+    await upsertDiscordChannel(t.db, { id: 'small', server_id: 'srv', name: 'small', position: 2 });
+    await upsertDiscordMessages(t.db, [...messages('big', 320), ...messages('small', 200)]);
+    await upsertCreator(t.db, { service: 'patreon', id: 'pat', name: 'Pat' });
+    await upsertCreator(t.db, { service: 'patreon', id: 'other', name: 'Other' });
+    await upsertCommunityChannel(t.db, { channel_id: 'c1', creator_id: 'pat', name: 'General' });
+    await upsertCommunityChannel(t.db, { channel_id: 'c2', creator_id: 'pat', name: 'Art' });
   });
   afterAll(() => t.cleanup());
 
-  it("new messages re-render every page of their channel and the other channels' first pages", () => {
-    const from = lastChangeId(t.db);
-    upsertDiscordMessages(t.db, messages('big', 1, 320));
-    const affected = affectedByChanges(t.db, readChangesSince(t.db, from));
+  it("new messages re-render every page of their channel and the other channels' first pages", async () => {
+    const from = await lastChangeId(t.db);
+    await upsertDiscordMessages(t.db, messages('big', 1, 320));
+    const affected = await affectedByChanges(t.db, await readChangesSince(t.db, from));
     expect([...affected.render].sort()).toEqual(
       ['/discord/server/srv/big', '/discord/server/srv/big?o=150', '/discord/server/srv/big?o=300', '/discord/server/srv/small'].sort(),
     );
     expect(affected.listings.get('/discord/server/srv/big')).toBe(300);
   });
 
-  it('a renamed server re-renders all of its channel pages', () => {
-    const from = lastChangeId(t.db);
-    upsertCreator(t.db, { service: 'discord', id: 'srv', name: 'Renamed server' });
-    const affected = affectedByChanges(t.db, readChangesSince(t.db, from));
+  it('a renamed server re-renders all of its channel pages', async () => {
+    const from = await lastChangeId(t.db);
+    await upsertCreator(t.db, { service: 'discord', id: 'srv', name: 'Renamed server' });
+    const affected = await affectedByChanges(t.db, await readChangesSince(t.db, from));
     for (const key of ['/discord/server/srv/big?o=300', '/discord/server/srv/small?o=150']) expect(affected.render).toContain(key);
     expect([...affected.render].some((key) => key.includes('/cat'))).toBe(false);
   });
 
-  it("community messages re-render the creator's community pages only", () => {
-    const from = lastChangeId(t.db);
-    upsertCommunityMessages(
+  it("community messages re-render the creator's community pages only", async () => {
+    const from = await lastChangeId(t.db);
+    await upsertCommunityMessages(
       t.db,
       Array.from({ length: 160 }, (_, i) => ({
         message_id: `m${i}`,
@@ -87,7 +87,7 @@ describe('pages a chat change affects', () => {
         created_at: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString(),
       })),
     );
-    const affected = affectedByChanges(t.db, readChangesSince(t.db, from));
+    const affected = await affectedByChanges(t.db, await readChangesSince(t.db, from));
     expect([...affected.render].sort()).toEqual(
       [
         '/patreon/user/pat/community',
@@ -98,8 +98,8 @@ describe('pages a chat change affects', () => {
     );
   });
 
-  it('a full rebuild includes every chat page', () => {
-    const all = allArchivePages(t.db).render;
+  it('a full rebuild includes every chat page', async () => {
+    const all = (await allArchivePages(t.db)).render;
     for (const key of [
       '/discord/server/srv/big?o=300',
       '/discord/server/srv/small?o=150',

@@ -12,7 +12,7 @@ let site: TestSite;
 
 beforeAll(async () => {
   site = await createTestSite('error-pages');
-  upsertCreator(site.db, { service: 'fanbox', id: '123', name: 'Alpha' });
+  await upsertCreator(site.db, { service: 'fanbox', id: '123', name: 'Alpha' });
   await site.start();
 });
 

@@ -19,17 +19,17 @@ let nobody: TestSession;
 /** 60 creators, favourited in id order; creator n updated on day 120 - 2n, so "New post date" reverses it. */
 beforeAll(async () => {
   site = await createTestSite('favorites');
-  fan = signIn(site.db);
-  nobody = signIn(site.db);
+  fan = await signIn(site.db);
+  nobody = await signIn(site.db);
   for (let n = 0; n < 60; n += 1) {
     const id = String(1000 + n);
-    upsertCreator(site.db, { service: 'patreon', id, name: `Fave ${n}`, updated: 1_700_000_000 + (120 - 2 * n) * 86_400 });
-    addFavoriteCreator(site.db, fan.account.id, 'patreon', id);
+    await upsertCreator(site.db, { service: 'patreon', id, name: `Fave ${n}`, updated: 1_700_000_000 + (120 - 2 * n) * 86_400 });
+    await addFavoriteCreator(site.db, fan.account.id, 'patreon', id);
   }
-  upsertPost(site.db, { service: 'patreon', user: '1000', id: 'p1', title: 'Older post', published: '2020-01-01T00:00:00' });
-  upsertPost(site.db, { service: 'patreon', user: '1000', id: 'p2', title: 'Newer post', published: '2023-01-01T00:00:00' });
-  addFavoritePost(site.db, fan.account.id, 'patreon', '1000', 'p2');
-  addFavoritePost(site.db, fan.account.id, 'patreon', '1000', 'p1');
+  await upsertPost(site.db, { service: 'patreon', user: '1000', id: 'p1', title: 'Older post', published: '2020-01-01T00:00:00' });
+  await upsertPost(site.db, { service: 'patreon', user: '1000', id: 'p2', title: 'Newer post', published: '2023-01-01T00:00:00' });
+  await addFavoritePost(site.db, fan.account.id, 'patreon', '1000', 'p2');
+  await addFavoritePost(site.db, fan.account.id, 'patreon', '1000', 'p1');
   base = await site.start();
 }, 300_000);
 

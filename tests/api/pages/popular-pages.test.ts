@@ -34,21 +34,21 @@ describe('popular page keys', () => {
 describe('popular pages a change affects', () => {
   let t: TempDb;
   const today = todayUtc();
-  beforeAll(() => {
+  beforeAll(async () => {
     t = tempDb();
-    upsertCreator(t.db, { service: 'fanbox', id: 'alpha', name: 'Alpha' });
+    await upsertCreator(t.db, { service: 'fanbox', id: 'alpha', name: 'Alpha' });
     for (let n = 1; n <= 60; n++)
-      upsertPost(t.db, { service: 'fanbox', user: 'alpha', id: String(n), title: `Post ${n}`, published: '2024-01-01T00:00:00' });
+      await upsertPost(t.db, { service: 'fanbox', user: 'alpha', id: String(n), title: `Post ${n}`, published: '2024-01-01T00:00:00' });
   });
   afterAll(() => t.cleanup());
 
-  it('a popularity change renders the stored pages of every period, as many as the period holds', () => {
-    const from = lastChangeId(t.db);
-    addPopularity(
+  it('a popularity change renders the stored pages of every period, as many as the period holds', async () => {
+    const from = await lastChangeId(t.db);
+    await addPopularity(
       t.db,
       Array.from({ length: 60 }, (_, n) => ({ day: today, service: 'fanbox', user: 'alpha', post_id: String(n + 1), favorites: n })),
     );
-    const affected = affectedByChanges(t.db, readChangesSince(t.db, from));
+    const affected = await affectedByChanges(t.db, await readChangesSince(t.db, from));
     for (const key of [
       '/posts/popular',
       '/posts/popular?o=50',
@@ -64,10 +64,10 @@ describe('popular pages a change affects', () => {
     expect([...affected.render].some((key) => key.startsWith('/fanbox/'))).toBe(false);
   });
 
-  it('a post change renders them too (their cards show the post), and a full render includes them', () => {
-    const from = lastChangeId(t.db);
-    upsertPost(t.db, { service: 'fanbox', user: 'alpha', id: '1', title: 'Renamed', published: '2024-01-01T00:00:00' });
-    expect(affectedByChanges(t.db, readChangesSince(t.db, from)).render).toContain('/posts/popular?period=month');
-    expect(allArchivePages(t.db).render).toContain('/posts/popular?period=day&o=50');
+  it('a post change renders them too (their cards show the post), and a full render includes them', async () => {
+    const from = await lastChangeId(t.db);
+    await upsertPost(t.db, { service: 'fanbox', user: 'alpha', id: '1', title: 'Renamed', published: '2024-01-01T00:00:00' });
+    expect((await affectedByChanges(t.db, await readChangesSince(t.db, from))).render).toContain('/posts/popular?period=month');
+    expect((await allArchivePages(t.db)).render).toContain('/posts/popular?period=day&o=50');
   });
 });

@@ -29,9 +29,9 @@ async function get(url: string) {
 beforeAll(async () => {
   site = await createTestSite('post-pages');
   const db = site.db;
-  upsertCreator(db, { service: 'patreon', id: '500', name: 'Painter' });
-  upsertPost(db, { service: 'patreon', user: '500', id: 'older', title: 'Older', published: '2024-01-01T00:00:00' });
-  upsertPost(db, { service: 'patreon', user: '500', id: 'newer', title: 'Newer', published: '2024-01-03T00:00:00' });
+  await upsertCreator(db, { service: 'patreon', id: '500', name: 'Painter' });
+  await upsertPost(db, { service: 'patreon', user: '500', id: 'older', title: 'Older', published: '2024-01-01T00:00:00' });
+  await upsertPost(db, { service: 'patreon', user: '500', id: 'newer', title: 'Newer', published: '2024-01-03T00:00:00' });
   const post = {
     service: 'patreon',
     user: '500',
@@ -45,9 +45,9 @@ beforeAll(async () => {
     ],
     tags: ['one', 'two'],
   };
-  upsertPost(db, { ...post, title: 'First version' }, { now: '2024-01-02T12:00:00' });
-  upsertPost(db, { ...post, title: 'Second version' }, { now: '2024-01-02T13:00:00' });
-  upsertPost(db, {
+  await upsertPost(db, { ...post, title: 'First version' }, { now: '2024-01-02T12:00:00' });
+  await upsertPost(db, { ...post, title: 'Second version' }, { now: '2024-01-02T13:00:00' });
+  await upsertPost(db, {
     ...post,
     title: 'Final version',
     poll: {
@@ -62,7 +62,7 @@ beforeAll(async () => {
       allow_multiple: true,
     },
   });
-  revisions = listRevisionIds(db, 'patreon', '500', 'mid');
+  revisions = await listRevisionIds(db, 'patreon', '500', 'mid');
   await site.start();
 }, 300_000);
 
@@ -83,45 +83,45 @@ describe('revision page keys', () => {
 });
 
 describe('pages a post change affects', () => {
-  it('a post write re-renders its revision pages, and a full rebuild renders them all', () => {
+  it('a post write re-renders its revision pages, and a full rebuild renders them all', async () => {
     expect(revisions).toHaveLength(2);
-    const from = lastChangeId(site.db);
-    upsertPost(site.db, { service: 'patreon', user: '500', id: 'older', title: 'Older, edited', published: '2024-01-01T00:00:00' });
-    const render = affectedByChanges(site.db, readChangesSince(site.db, from)).render;
+    const from = await lastChangeId(site.db);
+    await upsertPost(site.db, { service: 'patreon', user: '500', id: 'older', title: 'Older, edited', published: '2024-01-01T00:00:00' });
+    const render = (await affectedByChanges(site.db, await readChangesSince(site.db, from))).render;
     // 'older' changed; its neighbour 'mid' is re-rendered with its revisions (their next link).
-    for (const id of listRevisionIds(site.db, 'patreon', '500', 'older')) expect(render).toContain(`${base}/older/revision/${id}`);
+    for (const id of await listRevisionIds(site.db, 'patreon', '500', 'older')) expect(render).toContain(`${base}/older/revision/${id}`);
     for (const id of revisions) expect(render).toContain(`${base}/mid/revision/${id}`);
-    const all = allArchivePages(site.db).render;
+    const all = (await allArchivePages(site.db)).render;
     for (const id of revisions) expect(all).toContain(`${base}/mid/revision/${id}`);
   });
 
-  it('a comment re-renders the post and its revision pages', () => {
-    upsertPost(site.db, { service: 'patreon', user: '500', id: 'newer', title: 'Newer!', published: '2024-01-03T00:00:00' });
-    const [revision] = listRevisionIds(site.db, 'patreon', '500', 'newer');
-    const from = lastChangeId(site.db);
-    upsertComment(site.db, { service: 'patreon', user: '500', post_id: 'newer', id: 'c1', commenter: '1', content: 'hi' });
-    const render = affectedByChanges(site.db, readChangesSince(site.db, from)).render;
+  it('a comment re-renders the post and its revision pages', async () => {
+    await upsertPost(site.db, { service: 'patreon', user: '500', id: 'newer', title: 'Newer!', published: '2024-01-03T00:00:00' });
+    const [revision] = await listRevisionIds(site.db, 'patreon', '500', 'newer');
+    const from = await lastChangeId(site.db);
+    await upsertComment(site.db, { service: 'patreon', user: '500', post_id: 'newer', id: 'c1', commenter: '1', content: 'hi' });
+    const render = (await affectedByChanges(site.db, await readChangesSince(site.db, from))).render;
     expect([...render].sort()).toEqual([`${base}/newer`, `${base}/newer/revision/${revision}`]);
   });
 
-  it("a creator's new name re-renders its post pages; a touch of its dates does not", () => {
-    let from = lastChangeId(site.db);
-    upsertCreator(site.db, { service: 'patreon', id: '500', name: 'Painter', updated: 1_900_000_000 });
-    expect([...affectedByChanges(site.db, readChangesSince(site.db, from)).render].some((key) => key.includes('/post/'))).toBe(false);
-    from = lastChangeId(site.db);
-    upsertCreator(site.db, { service: 'patreon', id: '500', name: 'Painter Renamed' });
-    const render = affectedByChanges(site.db, readChangesSince(site.db, from)).render;
+  it("a creator's new name re-renders its post pages; a touch of its dates does not", async () => {
+    let from = await lastChangeId(site.db);
+    await upsertCreator(site.db, { service: 'patreon', id: '500', name: 'Painter', updated: 1_900_000_000 });
+    expect([...(await affectedByChanges(site.db, await readChangesSince(site.db, from))).render].some((key) => key.includes('/post/'))).toBe(false);
+    from = await lastChangeId(site.db);
+    await upsertCreator(site.db, { service: 'patreon', id: '500', name: 'Painter Renamed' });
+    const render = (await affectedByChanges(site.db, await readChangesSince(site.db, from))).render;
     for (const id of ['older', 'mid', 'newer']) expect(render).toContain(`${base}/${id}`);
-    upsertCreator(site.db, { service: 'patreon', id: '500', name: 'Painter' });
+    await upsertCreator(site.db, { service: 'patreon', id: '500', name: 'Painter' });
   });
 
-  it('a deleted post renders its former revision pages, so that they are removed', () => {
-    upsertPost(site.db, { service: 'patreon', user: '500', id: 'gone', title: 'v1', published: '2023-01-01T00:00:00' });
-    upsertPost(site.db, { service: 'patreon', user: '500', id: 'gone', title: 'v2', published: '2023-01-01T00:00:00' });
-    const [id] = listRevisionIds(site.db, 'patreon', '500', 'gone');
-    const from = lastChangeId(site.db);
-    deletePost(site.db, 'patreon', '500', 'gone');
-    const render = affectedByChanges(site.db, readChangesSince(site.db, from)).render;
+  it('a deleted post renders its former revision pages, so that they are removed', async () => {
+    await upsertPost(site.db, { service: 'patreon', user: '500', id: 'gone', title: 'v1', published: '2023-01-01T00:00:00' });
+    await upsertPost(site.db, { service: 'patreon', user: '500', id: 'gone', title: 'v2', published: '2023-01-01T00:00:00' });
+    const [id] = await listRevisionIds(site.db, 'patreon', '500', 'gone');
+    const from = await lastChangeId(site.db);
+    await deletePost(site.db, 'patreon', '500', 'gone');
+    const render = (await affectedByChanges(site.db, await readChangesSince(site.db, from))).render;
     expect(render).toContain(`${base}/gone`);
     expect(render).toContain(`${base}/gone/revision/${id}`);
   });
@@ -173,7 +173,7 @@ describe('the rendered post page', () => {
     // The oldest version was replaced by the second upsert (at 13:00).
     const oldest = revisions[revisions.length - 1];
     expect(html).toContain(`<option value="${base}/mid/revision/${oldest}">Revision ${oldest} (2024-01-02 13:00:00)</option>`);
-    upsertPost(site.db, { service: 'patreon', user: '500', id: 'single', title: 'Only version', published: '2023-06-01T00:00:00' });
+    await upsertPost(site.db, { service: 'patreon', user: '500', id: 'single', title: 'Only version', published: '2023-06-01T00:00:00' });
     const single = await get(`${base}/single`);
     expect(single.status).toBe(200);
     expect(single.html).toContain('Only version');

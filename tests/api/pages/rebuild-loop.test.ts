@@ -24,8 +24,8 @@ afterAll(async () => {
 
 describe('the rebuild loop', () => {
   it('stores the pages a write affects on its own, then finds nothing to do', async () => {
-    upsertCreator(site.db, { service: 'patreon', id: '42', name: 'Loop Artist' });
-    upsertPost(site.db, { service: 'patreon', user: '42', id: '7', title: 'Written by an import', published: '2024-05-01T00:00:00' });
+    await upsertCreator(site.db, { service: 'patreon', id: '42', name: 'Loop Artist' });
+    await upsertPost(site.db, { service: 'patreon', user: '42', id: '7', title: 'Written by an import', published: '2024-05-01T00:00:00' });
     // Both pages, whichever a run writes first (the poll may look between the two writes of one run).
     const stored = () => ['/patreon/user/42/post/7', '/patreon/user/42'].filter((key) => site.store.has(key));
     await expect.poll(stored, { timeout: 10_000 }).toEqual(['/patreon/user/42/post/7', '/patreon/user/42']);
@@ -33,7 +33,7 @@ describe('the rebuild loop', () => {
   });
 
   it('a rename written later reaches the stored post page', async () => {
-    upsertCreator(site.db, { service: 'patreon', id: '42', name: 'Renamed Artist' });
+    await upsertCreator(site.db, { service: 'patreon', id: '42', name: 'Renamed Artist' });
     const summary = await loop.runNow();
     expect(summary?.keys).toContain('/patreon/user/42/post/7');
     const html = await import('node:fs').then((fs) => fs.readFileSync(site.store.fileFor('/patreon/user/42/post/7'), 'utf8'));

@@ -38,17 +38,17 @@ describe('share page keys', () => {
 
 describe('pages a share change affects', () => {
   let t: TempDb;
-  beforeAll(() => {
+  beforeAll(async () => {
     t = tempDb();
-    upsertCreator(t.db, { service: 'fanbox', id: 'alpha', name: 'Alpha' });
-    upsertCreator(t.db, { service: 'fanbox', id: 'beta', name: 'Beta' });
+    await upsertCreator(t.db, { service: 'fanbox', id: 'alpha', name: 'Alpha' });
+    await upsertCreator(t.db, { service: 'fanbox', id: 'beta', name: 'Beta' });
   });
   afterAll(() => t.cleanup());
 
-  it("renders the share, the shares list and its creator's pages (header count), not other creators'", () => {
-    const from = lastChangeId(t.db);
-    const id = createShare(t.db, { name: 'Pack', files: [], creators: [{ service: 'fanbox', creator_id: 'alpha' }] });
-    const affected = affectedByChanges(t.db, readChangesSince(t.db, from));
+  it("renders the share, the shares list and its creator's pages (header count), not other creators'", async () => {
+    const from = await lastChangeId(t.db);
+    const id = await createShare(t.db, { name: 'Pack', files: [], creators: [{ service: 'fanbox', creator_id: 'alpha' }] });
+    const affected = await affectedByChanges(t.db, await readChangesSince(t.db, from));
     for (const key of [`/share/${id}`, '/shares', '/fanbox/user/alpha/shares', '/fanbox/user/alpha', '/fanbox/user/alpha/tags']) {
       expect(affected.render, key).toContain(key);
     }
@@ -57,19 +57,19 @@ describe('pages a share change affects', () => {
     expect(affected.listings.get('/fanbox/user/alpha/shares')).toBe(0);
   });
 
-  it('renders an unlinked share and the list; a deleted share page is rendered (to be removed)', () => {
-    const id = createShare(t.db, { name: 'Loose', files: [] });
-    const from = lastChangeId(t.db);
-    deleteShare(t.db, id);
-    const affected = affectedByChanges(t.db, readChangesSince(t.db, from));
+  it('renders an unlinked share and the list; a deleted share page is rendered (to be removed)', async () => {
+    const id = await createShare(t.db, { name: 'Loose', files: [] });
+    const from = await lastChangeId(t.db);
+    await deleteShare(t.db, id);
+    const affected = await affectedByChanges(t.db, await readChangesSince(t.db, from));
     expect(affected.render).toContain(`/share/${id}`);
     expect(affected.render).toContain('/shares');
     expect([...affected.render].some((key) => key.startsWith('/fanbox/'))).toBe(false);
   });
 
-  it("a full rebuild includes every share page, the list and each creator's uploads tab", () => {
-    const kept = createShare(t.db, { name: 'Kept', files: [], creators: [{ service: 'fanbox', creator_id: 'beta' }] });
-    const all = allArchivePages(t.db);
+  it("a full rebuild includes every share page, the list and each creator's uploads tab", async () => {
+    const kept = await createShare(t.db, { name: 'Kept', files: [], creators: [{ service: 'fanbox', creator_id: 'beta' }] });
+    const all = await allArchivePages(t.db);
     expect(all.render).toContain(`/share/${kept}`);
     expect(all.render).toContain('/shares');
     expect(all.render).toContain('/fanbox/user/beta/shares');

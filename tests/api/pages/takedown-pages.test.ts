@@ -32,7 +32,7 @@ const renderer = () => inProcessRenderer(site.renderer, site.store);
 
 beforeAll(async () => {
   site = await createTestSite('takedown-pages');
-  seeded = seedArchive(site.db, site.dataDir);
+  seeded = await seedArchive(site.db, site.dataDir);
   const full = await rebuildPages(site.db, site.store, renderer(), { all: true });
   expect(full.failed).toEqual([]);
 }, 300_000);
@@ -48,7 +48,7 @@ describe('the page store after a takedown', () => {
   });
 
   it('keeps no page that shows a removed creator once the rebuild ran', async () => {
-    takedownCreator({ db: site.db, config: site.config }, 'patreon', '100', 'Owner request', actor);
+    await takedownCreator({ db: site.db, config: site.config }, 'patreon', '100', 'Owner request', actor);
     const summary = await rebuildPages(site.db, site.store, renderer());
     expect(summary.failed).toEqual([]);
     expect(pagesShowing('Takedown Target', 'Zebrafish', '/patreon/user/100', seeded.files.unique.hash)).toEqual([]);
@@ -59,14 +59,14 @@ describe('the page store after a takedown', () => {
 
   it('keeps no page of a removed Discord server once the rebuild ran', async () => {
     expect(pagesShowing('Taken Server').length).toBeGreaterThan(0);
-    takedownCreator({ db: site.db, config: site.config }, 'discord', '900', 'Owner request', actor);
+    await takedownCreator({ db: site.db, config: site.config }, 'discord', '900', 'Owner request', actor);
     const summary = await rebuildPages(site.db, site.store, renderer());
     expect(summary.failed).toEqual([]);
     expect(pagesShowing('Taken Server', '/discord/server/900')).toEqual([]);
   });
 
   it('keeps no page that shows a removed post once the rebuild ran', async () => {
-    takedownPost({ db: site.db, config: site.config }, 'fanbox', '200', 'f1', 'Owner request', actor);
+    await takedownPost({ db: site.db, config: site.config }, 'fanbox', '200', 'f1', 'Owner request', actor);
     const summary = await rebuildPages(site.db, site.store, renderer());
     expect(summary.failed).toEqual([]);
     expect(pagesShowing('Kept post', '/fanbox/user/200/post/f1')).toEqual([]);

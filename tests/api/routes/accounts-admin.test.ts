@@ -20,12 +20,12 @@ let consumer: TestSession;
 let moderator: TestSession;
 let admin: TestSession;
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   app = createApp({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
-  consumer = signIn(t.db, { username: 'linkasker' });
-  moderator = signIn(t.db, { username: 'linkmod', role: 'moderator' });
-  admin = signIn(t.db, { username: 'theadmin', role: 'administrator' });
+  consumer = await signIn(t.db, { username: 'linkasker' });
+  moderator = await signIn(t.db, { username: 'linkmod', role: 'moderator' });
+  admin = await signIn(t.db, { username: 'theadmin', role: 'administrator' });
 });
 
 afterAll(() => t.cleanup());
@@ -52,12 +52,12 @@ describe('account administration', () => {
     }
     const refused = await patch(`/api/v1/account/administrator/account/${consumer.account.id}`, moderator, { role: 'moderator' });
     expect(refused.status).toBe(403);
-    expect(getAccount(t.db, consumer.account.id)!.role).toBe('consumer');
-    expect(countAudit(t.db, { action: 'role_change' })).toBe(0);
+    expect((await getAccount(t.db, consumer.account.id))!.role).toBe('consumer');
+    expect(await countAudit(t.db, { action: 'role_change' })).toBe(0);
   });
 
   it('counts and pages accounts with trimmed name and role filters', async () => {
-    for (let i = 0; i < 55; i += 1) signIn(t.db, { username: `bulk${String(i).padStart(2, '0')}` });
+    for (let i = 0; i < 55; i += 1) await signIn(t.db, { username: `bulk${String(i).padStart(2, '0')}` });
     const total = (t.db.prepare('SELECT count(*) AS n FROM accounts').get() as { n: number }).n;
     expect((await get('/api/v1/account/administrator/accounts', admin)).body).toBe(total);
     expect((await get('/api/v1/account/administrator/accounts?name=%20bulk%20', admin)).body).toBe(55);
@@ -80,7 +80,7 @@ describe('account administration', () => {
 
   it('shows one account; bad and unknown ids', async () => {
     const one = await get(`/api/v1/account/administrator/account/${consumer.account.id}`, admin);
-    expect(one.body).toEqual(getAccount(t.db, consumer.account.id));
+    expect(one.body).toEqual(await getAccount(t.db, consumer.account.id));
     const zero = await get('/api/v1/account/administrator/account/0', admin);
     expect([zero.status, zero.body]).toEqual([400, { error: 'Account ID must be positive.' }]);
     const v2 = await get('/api/v2/account/administrator/account/abc', admin);
@@ -89,13 +89,13 @@ describe('account administration', () => {
   });
 
   it('changes a role to moderator and notifies the account with the old and new role', async () => {
-    const target = signIn(t.db, { username: 'promoteme' });
+    const target = await signIn(t.db, { username: 'promoteme' });
     const url = `/api/v1/account/administrator/account/${target.account.id}`;
     const answer = await patch(url, admin, { role: 'moderator' });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ id: target.account.id, username: 'promoteme', role: 'moderator' });
     // One audit line, by the administrator, with the old and new role.
-    expect(listAudit(t.db, { action: 'role_change' }, { offset: 0, limit: 50 })).toEqual([
+    expect(await listAudit(t.db, { action: 'role_change' }, { offset: 0, limit: 50 })).toEqual([
       expect.objectContaining({
         actor_id: admin.account.id,
         actor_name: 'theadmin',
@@ -121,8 +121,8 @@ describe('account administration', () => {
   });
 
   it("refuses other roles, administrators, one's own role and unknown accounts, changing nothing", async () => {
-    const target = signIn(t.db, { username: 'staysame' });
-    const other = signIn(t.db, { username: 'otheradmin', role: 'administrator' });
+    const target = await signIn(t.db, { username: 'staysame' });
+    const other = await signIn(t.db, { username: 'otheradmin', role: 'administrator' });
     const cases: Array<[number, object, number, string]> = [
       [target.account.id, { role: 'administrator' }, 400, 'Invalid account role.'],
       [target.account.id, { role: 'owner' }, 400, 'Invalid account role.'],
@@ -135,15 +135,15 @@ describe('account administration', () => {
       const answer = await patch(`/api/v1/account/administrator/account/${id}`, admin, body);
       expect([answer.status, answer.body], `${id} ${JSON.stringify(body)}`).toEqual([status, { error: message }]);
     }
-    expect(getAccount(t.db, target.account.id)!.role).toBe('consumer');
-    expect(getAccount(t.db, other.account.id)!.role).toBe('administrator');
-    expect(getAccount(t.db, admin.account.id)!.role).toBe('administrator');
+    expect((await getAccount(t.db, target.account.id))!.role).toBe('consumer');
+    expect((await getAccount(t.db, other.account.id))!.role).toBe('administrator');
+    expect((await getAccount(t.db, admin.account.id))!.role).toBe('administrator');
     expect(await listNotifications(sqliteStore(t.db), target.account.id)).toEqual([]);
     expect(await listNotifications(sqliteStore(t.db), other.account.id)).toEqual([]);
   });
 
   it('refuses a cross-site role change (CSRF)', async () => {
-    const target = signIn(t.db, { username: 'csrfvictim' });
+    const target = await signIn(t.db, { username: 'csrfvictim' });
     const answer = await request(app)
       .patch(`/api/v1/account/administrator/account/${target.account.id}`)
       .set('Cookie', admin.cookie)
@@ -151,6 +151,6 @@ describe('account administration', () => {
       .set('Host', 'trove.example')
       .send({ role: 'moderator' });
     expect(answer.status).toBe(403);
-    expect(getAccount(t.db, target.account.id)!.role).toBe('consumer');
+    expect((await getAccount(t.db, target.account.id))!.role).toBe('consumer');
   });
 });

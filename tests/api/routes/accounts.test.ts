@@ -68,15 +68,15 @@ async function login(username: string, password: string, options: CallOptions = 
 
 const count = (sql: string, ...params: unknown[]) => (t.db.prepare(sql).get(...params) as { n: number }).n;
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   app = createApp({
     db: t.db,
     config: { ...readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), trustProxy: true },
     logger: { error() {} },
   });
-  upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice' });
-  upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Bob' });
+  await upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice' });
+  await upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Bob' });
 });
 
 afterAll(() => t.cleanup());
@@ -170,7 +170,7 @@ describe('POST /api/v1/authentication/register', () => {
 
 describe('POST /api/v1/authentication/login', () => {
   beforeAll(async () => {
-    createAccount(t.db, { username: 'carol', password_hash: await hashPassword('carol-pass') });
+    await createAccount(t.db, { username: 'carol', password_hash: await hashPassword('carol-pass') });
   });
 
   it('answers the account and sets an HttpOnly, SameSite=Lax session cookie for the whole site', async () => {
@@ -210,7 +210,7 @@ describe('POST /api/v1/authentication/login', () => {
     };
     const median = (samples: number[]) => samples.sort((a, b) => a - b)[Math.floor(samples.length / 2)];
     await login('timing-warmup', 'x');
-    createAccount(t.db, { username: 'timed', password_hash: await hashPassword('timed-pass') });
+    await createAccount(t.db, { username: 'timed', password_hash: await hashPassword('timed-pass') });
     // Interleaved, so a busy machine slows both kinds alike.
     const known: number[] = [];
     const unknown: number[] = [];
@@ -260,7 +260,7 @@ describe('POST /api/v1/authentication/login', () => {
   it('issues a new token at every login and deletes the expired session the browser still held', async () => {
     const carol = t.db.prepare("SELECT id FROM accounts WHERE username = 'carol'").get() as { id: number };
     const oldToken = 'expired-session-token-of-carol';
-    createSession(t.db, { token_hash: hashSessionToken(oldToken), account_id: carol.id, expires_at: '2000-01-01T00:00:00' });
+    await createSession(t.db, { token_hash: hashSessionToken(oldToken), account_id: carol.id, expires_at: '2000-01-01T00:00:00' });
     const a = sessionCookie(await login('carol', 'carol-pass', { cookie: `session=${oldToken}` }));
     const b = sessionCookie(await login('carol', 'carol-pass'));
     expect(a.value).not.toBe(b.value);
@@ -281,7 +281,7 @@ describe('POST /api/v1/authentication/login', () => {
 
 describe('rate limits on login', () => {
   it('refuses an address after its attempts (429, Retry-After) while other addresses and the site keep working', async () => {
-    createAccount(t.db, { username: 'dave', password_hash: await hashPassword('dave-pass') });
+    await createAccount(t.db, { username: 'dave', password_hash: await hashPassword('dave-pass') });
     const from = nextAddress();
     const { points } = AUTH_RATE_LIMITS.loginPerAddress;
     for (let i = 0; i < points; i += 1) {
@@ -299,7 +299,7 @@ describe('rate limits on login', () => {
   });
 
   it('refuses a username after its failures from any address; a success clears them', async () => {
-    createAccount(t.db, { username: 'erin', password_hash: await hashPassword('erin-pass') });
+    await createAccount(t.db, { username: 'erin', password_hash: await hashPassword('erin-pass') });
     const { points } = AUTH_RATE_LIMITS.loginFailuresPerUsername;
     for (let i = 0; i < points - 1; i += 1) expect((await login('erin', 'wrong')).status).toBe(401);
     expect((await login('erin', 'erin-pass')).status).toBe(200);

@@ -31,20 +31,20 @@ const list = (session?: TestSession) => {
 const auditLines = () => listAudit(t.db, { action: 'auto_import_round' }, { offset: 0, limit: 50 });
 const rounds = () => (t.db.prepare('SELECT count(*) AS n FROM auto_import_rounds').get() as { n: number }).n;
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   config = readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' });
   app = createApp({ db: t.db, config, logger: { error() {} } });
-  admin = signIn(t.db, { role: 'administrator' });
+  admin = await signIn(t.db, { role: 'administrator' });
 });
 afterAll(() => t.cleanup());
 
 describe('POST /api/v1/admin/auto_import', () => {
   it('is refused to guests (401), consumers and moderators (403), writing nothing', async () => {
     expect((await post()).status).toBe(401);
-    for (const role of ['consumer', 'moderator'] as const) expect((await post(signIn(t.db, { role }))).status).toBe(403);
+    for (const role of ['consumer', 'moderator'] as const) expect((await post(await signIn(t.db, { role }))).status).toBe(403);
     expect(rounds()).toBe(0);
-    expect(auditLines()).toEqual([]);
+    expect(await auditLines()).toEqual([]);
   });
 
   it('refuses a cross-site request carrying the session cookie', async () => {
@@ -62,7 +62,7 @@ describe('POST /api/v1/admin/auto_import', () => {
     expect(again.body).toEqual(first.body);
     expect(rounds()).toBe(1);
     // One audit line for the request; the answered-again request adds none.
-    expect(auditLines()).toEqual([
+    expect(await auditLines()).toEqual([
       expect.objectContaining({
         actor_id: admin.account.id,
         actor_name: admin.account.username,
@@ -76,7 +76,7 @@ describe('POST /api/v1/admin/auto_import', () => {
 describe('GET /api/v1/admin/auto_import', () => {
   it('is for administrators only', async () => {
     expect((await list()).status).toBe(401);
-    expect((await list(signIn(t.db, { role: 'moderator' }))).status).toBe(403);
+    expect((await list(await signIn(t.db, { role: 'moderator' }))).status).toBe(403);
   });
 
   it('lists rounds newest first, with their progress once the auto-import process ran them', async () => {
@@ -100,7 +100,7 @@ describe('GET /api/v1/admin/auto_import', () => {
     );
     expect(scheduler.tick()?.round).toBe(waiting[0].id);
     // The auto-import process adds the round's start and end, as the system (no actor).
-    expect(auditLines().map((line) => [line.actor_id, line.target, line.details])).toEqual([
+    expect((await auditLines()).map((line) => [line.actor_id, line.target, line.details])).toEqual([
       [null, `round ${waiting[0].id}`, { finished: true, queued: 0, skipped: 0, failed: 0 }],
       [null, `round ${waiting[0].id}`, { started: true, scheduled: false }],
       [admin.account.id, `round ${waiting[0].id}`, { requested: true }],

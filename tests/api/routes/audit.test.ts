@@ -20,13 +20,13 @@ const audit = (query: string, session: TestSession | null = admin) => {
   return session ? call.set('Cookie', session.cookie) : call;
 };
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   app = createApp({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
-  admin = signIn(t.db, { username: 'auditadmin', role: 'administrator' });
+  admin = await signIn(t.db, { username: 'auditadmin', role: 'administrator' });
   const mod = { id: 999, username: 'oldmod' };
   for (let i = 0; i < 54; i += 1)
-    recordAudit(t.db, { actor: mod, action: 'link_approve', target: `patreon/${i} ↔ fanbox/${i}`, reason: 'same' });
+    await recordAudit(t.db, { actor: mod, action: 'link_approve', target: `patreon/${i} ↔ fanbox/${i}`, reason: 'same' });
 });
 afterAll(() => t.cleanup());
 
@@ -34,13 +34,13 @@ describe('GET /api/v1/admin/audit', () => {
   it('is for administrators only', async () => {
     expect((await audit('', null)).status).toBe(401);
     for (const role of ['consumer', 'moderator'] as const) {
-      const refused = await audit('', signIn(t.db, { role }));
+      const refused = await audit('', await signIn(t.db, { role }));
       expect([refused.status, refused.body]).toEqual([403, { error: 'Account is not administrator.' }]);
     }
   });
 
   it('answers a page newest first with the total, the actors and the actions', async () => {
-    const target = signIn(t.db, { username: 'promoted' });
+    const target = await signIn(t.db, { username: 'promoted' });
     const changed = await request(app)
       .patch(`/api/v1/account/administrator/account/${target.account.id}`)
       .set('Cookie', admin.cookie)

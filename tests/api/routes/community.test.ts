@@ -29,17 +29,17 @@ function message(n: number): CommunityMessageInput {
 }
 let newestFirst: string[];
 
-beforeAll(() => {
+beforeAll(async () => {
   temp = tempDb();
   const { db } = temp;
-  upsertCreator(db, { service: 'patreon', id: '42', name: 'Chatty' });
-  upsertCreator(db, { service: 'patreon', id: '43', name: 'Quiet' });
-  upsertCreator(db, { service: 'fanbox', id: '44', name: 'Elsewhere' });
-  upsertCommunityChannel(db, { channel_id: 'ch-main', creator_id: '42', name: 'Main', messages_refreshed_at: '2024-05-01T10:00:00' });
-  upsertCommunityChannel(db, { channel_id: 'ch-art', creator_id: '42', name: 'Art' });
-  upsertCommunityChannel(db, { channel_id: 'ch-fanbox', creator_id: '44', service: 'fanbox', name: 'Not patreon' });
+  await upsertCreator(db, { service: 'patreon', id: '42', name: 'Chatty' });
+  await upsertCreator(db, { service: 'patreon', id: '43', name: 'Quiet' });
+  await upsertCreator(db, { service: 'fanbox', id: '44', name: 'Elsewhere' });
+  await upsertCommunityChannel(db, { channel_id: 'ch-main', creator_id: '42', name: 'Main', messages_refreshed_at: '2024-05-01T10:00:00' });
+  await upsertCommunityChannel(db, { channel_id: 'ch-art', creator_id: '42', name: 'Art' });
+  await upsertCommunityChannel(db, { channel_id: 'ch-fanbox', creator_id: '44', service: 'fanbox', name: 'Not patreon' });
   const all = Array.from({ length: TOTAL }, (_, n) => message(n));
-  upsertCommunityMessages(db, all);
+  await upsertCommunityMessages(db, all);
   newestFirst = all.map((m) => m.message_id).reverse();
   app = createApp({ db, config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
 });

@@ -17,17 +17,17 @@ let app: ReturnType<typeof createApp>;
 const UPDATED = Date.UTC(2024, 5, 4, 23, 53, 36) / 1000;
 const HASH = 'ab'.repeat(32);
 
-beforeAll(() => {
+beforeAll(async () => {
   temp = tempDb();
   const { db } = temp;
-  upsertCreator(db, { service: 'fanbox', id: '100', name: 'Alice', indexed: UPDATED - 100, updated: UPDATED, relation_id: 7 });
-  upsertCreator(db, { service: 'patreon', id: '200', name: 'Alice P', indexed: UPDATED, updated: UPDATED, relation_id: 7 });
-  upsertCreator(db, { service: 'gumroad', id: 'bob', name: 'Bob', indexed: UPDATED, updated: UPDATED, public_id: 'bobby' });
-  upsertPost(db, { service: 'fanbox', user: '100', id: '1', title: 'One', tags: ['cats', 'dogs'], published: '2024-01-01T00:00:00' });
-  upsertPost(db, { service: 'fanbox', user: '100', id: '2', title: 'Two', tags: ['cats'], published: '2024-01-02T00:00:00' });
-  upsertAnnouncement(db, { service: 'fanbox', user_id: '100', hash: 'a1', content: '<p>News</p>', published: '2024-02-01T00:00:00' });
-  const file = registerFile(db, { hash: HASH, size: 10, ext: '.png' });
-  upsertFancard(db, { user_id: '100', file_id: file.id, price: '500', added: '2024-03-01T00:00:00' });
+  await upsertCreator(db, { service: 'fanbox', id: '100', name: 'Alice', indexed: UPDATED - 100, updated: UPDATED, relation_id: 7 });
+  await upsertCreator(db, { service: 'patreon', id: '200', name: 'Alice P', indexed: UPDATED, updated: UPDATED, relation_id: 7 });
+  await upsertCreator(db, { service: 'gumroad', id: 'bob', name: 'Bob', indexed: UPDATED, updated: UPDATED, public_id: 'bobby' });
+  await upsertPost(db, { service: 'fanbox', user: '100', id: '1', title: 'One', tags: ['cats', 'dogs'], published: '2024-01-01T00:00:00' });
+  await upsertPost(db, { service: 'fanbox', user: '100', id: '2', title: 'Two', tags: ['cats'], published: '2024-01-02T00:00:00' });
+  await upsertAnnouncement(db, { service: 'fanbox', user_id: '100', hash: 'a1', content: '<p>News</p>', published: '2024-02-01T00:00:00' });
+  const file = await registerFile(db, { hash: HASH, size: 10, ext: '.png' });
+  await upsertFancard(db, { user_id: '100', file_id: file.id, price: '500', added: '2024-03-01T00:00:00' });
   app = createApp({ db, config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
 });
 
@@ -67,7 +67,7 @@ describe('GET /api/v1/creators.txt and /creators', () => {
 
   it('is refreshed when the archive changes', async () => {
     const before = (await request(app).get('/api/v1/creators.txt')).headers.etag;
-    upsertCreator(temp.db, { service: 'boosty', id: 'new', name: 'Newcomer' });
+    await upsertCreator(temp.db, { service: 'boosty', id: 'new', name: 'Newcomer' });
     const after = await request(app).get('/api/v1/creators.txt').set('If-None-Match', before);
     expect(after.status).toBe(200);
     expect(after.body.map((c: { id: string }) => c.id)).toContain('new');

@@ -31,15 +31,15 @@ const ids = (body: Array<{ id: string }>) => body.map((m) => m.id);
 /** Every message id, newest first, as the API must list them. */
 let newestFirst: string[];
 
-beforeAll(() => {
+beforeAll(async () => {
   temp = tempDb();
   const { db } = temp;
-  upsertCreator(db, { service: 'discord', id: '555', name: 'The Server', indexed: UPDATED - 100, updated: UPDATED });
-  upsertDiscordChannel(db, { id: '1001', server_id: '555', name: 'general', topic: 'Talk', position: 1 });
-  upsertDiscordChannel(db, { id: '1000', server_id: '555', name: 'rules', is_nsfw: true, type: 5, position: 0, parent_channel_id: '999' });
-  upsertCreator(db, { service: 'discord', id: '556', name: 'Empty server' });
+  await upsertCreator(db, { service: 'discord', id: '555', name: 'The Server', indexed: UPDATED - 100, updated: UPDATED });
+  await upsertDiscordChannel(db, { id: '1001', server_id: '555', name: 'general', topic: 'Talk', position: 1 });
+  await upsertDiscordChannel(db, { id: '1000', server_id: '555', name: 'rules', is_nsfw: true, type: 5, position: 0, parent_channel_id: '999' });
+  await upsertCreator(db, { service: 'discord', id: '556', name: 'Empty server' });
   const all = Array.from({ length: TOTAL }, (_, n) => message(n));
-  upsertDiscordMessages(db, all);
+  await upsertDiscordMessages(db, all);
   newestFirst = all
     .slice()
     .sort((a, b) => (a.published === b.published ? (a.id < b.id ? 1 : -1) : a.published < b.published ? 1 : -1))

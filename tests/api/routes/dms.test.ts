@@ -14,15 +14,15 @@ let app: ReturnType<typeof createApp>;
 let reviewer: TestSession;
 let other: TestSession;
 
-beforeAll(() => {
+beforeAll(async () => {
   temp = tempDb();
   const { db } = temp;
-  upsertCreator(db, { service: 'patreon', id: '42', name: 'Painter' });
-  upsertCreator(db, { service: 'fanbox', id: '7', name: 'Sculptor' });
-  reviewer = signIn(db);
-  other = signIn(db);
+  await upsertCreator(db, { service: 'patreon', id: '42', name: 'Painter' });
+  await upsertCreator(db, { service: 'fanbox', id: '7', name: 'Sculptor' });
+  reviewer = await signIn(db);
+  other = await signIn(db);
   for (let n = 0; n < 60; n++) {
-    upsertDm(db, {
+    await upsertDm(db, {
       service: 'patreon',
       user: '42',
       hash: `p${String(n).padStart(3, '0')}`,
@@ -31,8 +31,8 @@ beforeAll(() => {
       status: 'approved',
     });
   }
-  upsertDm(db, { service: 'fanbox', user: '7', hash: 'f1', content: 'Hello from fanbox', status: 'approved' });
-  upsertDm(db, {
+  await upsertDm(db, { service: 'fanbox', user: '7', hash: 'f1', content: 'Hello from fanbox', status: 'approved' });
+  await upsertDm(db, {
     service: 'fanbox',
     user: '7',
     hash: 'pending1',
@@ -100,11 +100,11 @@ describe('/api/v1/account/review_dms', () => {
   const statusOf = (hash: string) =>
     (temp.db.prepare('SELECT status FROM dms WHERE hash = ?').get(hash) as { status: string } | undefined)?.status;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     const { db } = temp;
-    upsertCreator(db, { service: 'fansly', id: '9', name: 'Dancer' });
-    alice = signIn(db);
-    bob = signIn(db);
+    await upsertCreator(db, { service: 'fansly', id: '9', name: 'Dancer' });
+    alice = await signIn(db);
+    bob = await signIn(db);
     const dm = (hash: string, status: 'pending' | 'ignored', owner: TestSession, added: string) =>
       upsertDm(db, {
         service: 'fansly',
@@ -116,12 +116,12 @@ describe('/api/v1/account/review_dms', () => {
         status,
         account_id: owner.account.id,
       });
-    dm('a-pend-1', 'pending', alice, '2024-03-05T00:00:00');
-    dm('a-pend-2', 'pending', alice, '2024-03-04T00:00:00');
-    dm('a-pend-3', 'pending', alice, '2024-03-03T00:00:00');
-    dm('a-ign-1', 'ignored', alice, '2024-03-02T00:00:00');
-    dm('b-pend-1', 'pending', bob, '2024-03-05T00:00:00');
-    dm('b-ign-1', 'ignored', bob, '2024-03-01T00:00:00');
+    await dm('a-pend-1', 'pending', alice, '2024-03-05T00:00:00');
+    await dm('a-pend-2', 'pending', alice, '2024-03-04T00:00:00');
+    await dm('a-pend-3', 'pending', alice, '2024-03-03T00:00:00');
+    await dm('a-ign-1', 'ignored', alice, '2024-03-02T00:00:00');
+    await dm('b-pend-1', 'pending', bob, '2024-03-05T00:00:00');
+    await dm('b-ign-1', 'ignored', bob, '2024-03-01T00:00:00');
   });
 
   it("lists the account's own pending DMs by default, newest first, with their artist", async () => {
@@ -162,7 +162,7 @@ describe('/api/v1/account/review_dms', () => {
   });
 
   it("approves DMs into the public lists, ignores the rest, never touches another account's DMs, and logs the changes", async () => {
-    const before = lastChangeId(temp.db);
+    const before = await lastChangeId(temp.db);
     const answer = await submit(alice, { approved_hashes: ['a-pend-1', 'b-pend-1', 'no-such-dm'] });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ approved: 1, ignored: 2, deleted: 0 });
@@ -174,16 +174,16 @@ describe('/api/v1/account/review_dms', () => {
     expect(creatorDms.body.dms.map((d: { hash: string }) => d.hash)).toEqual(['a-pend-1']);
     const global = await request(app).get('/api/v1/dms?q=a-pend-1');
     expect(global.body.dms.map((d: { hash: string }) => d.hash)).toEqual(['a-pend-1']);
-    const changes = readChangesSince(temp.db, before);
+    const changes = await readChangesSince(temp.db, before);
     expect(changes.map((c) => [c.kind, c.service, c.creator_id])).toEqual([['dm', 'fansly', '9']]);
-    const affected = affectedByChanges(temp.db, changes);
+    const affected = await affectedByChanges(temp.db, changes);
     expect(affected.render.has('/fansly/user/9/dms')).toBe(true);
     expect(affected.render.has('/dms')).toBe(true);
     expect((await request(app).get('/api/v1/has_pending_dms').set('Cookie', alice.cookie)).body).toBe(false);
   });
 
   it('approves from the ignored view and deletes the other ignored DMs, but not DMs still pending', async () => {
-    upsertDm(temp.db, {
+    await upsertDm(temp.db, {
       service: 'fansly',
       user: '9',
       hash: 'a-pend-new',
@@ -211,7 +211,7 @@ describe('/api/v1/account/review_dms', () => {
   });
 
   it('takes more hashes than SQLite binds at once, each DM approved once', async () => {
-    upsertDm(temp.db, { service: 'fansly', user: '9', hash: 'a-bulk', content: 'Bulk', status: 'pending', account_id: alice.account.id });
+    await upsertDm(temp.db, { service: 'fansly', user: '9', hash: 'a-bulk', content: 'Bulk', status: 'pending', account_id: alice.account.id });
     const junk = Array.from({ length: 40_000 }, (_, n) => `x${n}`);
     const answer = await submit(alice, { approved_hashes: [...junk, 'a-bulk', 'a-bulk', 'b-pend-1'] });
     expect(answer.status).toBe(200);

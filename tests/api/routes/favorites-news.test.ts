@@ -30,19 +30,19 @@ const { get, post, del } = v1Calls(() => app);
 const ids = (body: { posts: Array<{ id: string }> }) => body.posts.map((p) => p.id);
 const daysAgo = (days: number) => nowIso(new Date(Date.now() - days * 86_400_000));
 const deps = () => ({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }) });
-const feed = (file: string) => {
+const feed = async (file: string) => {
   const [token, format = ''] = file.split('.');
-  return loadFavoritesFeed(deps(), new Request(`http://trove.test/feeds/favorites.${format}?token=${token}`), format, token);
+  return await loadFavoritesFeed(deps(), new Request(`http://trove.test/feeds/favorites.${format}?token=${token}`), format, token);
 };
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   app = createApp({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
-  upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice Art' });
-  upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Bob Draws' });
-  upsertCreator(t.db, { service: 'patreon', id: '300', name: 'Not A Favourite' });
-  upsertPost(t.db, { service: 'patreon', user: '100', id: 'a1', title: 'Old one', added: '2026-01-05T10:00:00' });
-  upsertPost(t.db, {
+  await upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice Art' });
+  await upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Bob Draws' });
+  await upsertCreator(t.db, { service: 'patreon', id: '300', name: 'Not A Favourite' });
+  await upsertPost(t.db, { service: 'patreon', user: '100', id: 'a1', title: 'Old one', added: '2026-01-05T10:00:00' });
+  await upsertPost(t.db, {
     service: 'patreon',
     user: '100',
     id: 'a2',
@@ -50,7 +50,7 @@ beforeAll(() => {
     added: '2026-01-20T10:00:00',
     published: '2025-12-01T00:00:00',
   });
-  upsertPost(t.db, {
+  await upsertPost(t.db, {
     service: 'fanbox',
     user: '200',
     id: 'b1',
@@ -58,11 +58,11 @@ beforeAll(() => {
     content: '<p>Hello <b>there</b></p>',
     added: '2026-01-15T08:00:00',
   });
-  upsertPost(t.db, { service: 'patreon', user: '300', id: 'c1', title: 'Elsewhere', added: '2026-01-25T00:00:00' });
-  alice = signIn(t.db, { username: 'alice' });
-  bob = signIn(t.db, { username: 'bob' });
-  addFavoriteCreator(t.db, alice.account.id, 'patreon', '100');
-  addFavoriteCreator(t.db, alice.account.id, 'fanbox', '200');
+  await upsertPost(t.db, { service: 'patreon', user: '300', id: 'c1', title: 'Elsewhere', added: '2026-01-25T00:00:00' });
+  alice = await signIn(t.db, { username: 'alice' });
+  bob = await signIn(t.db, { username: 'bob' });
+  await addFavoriteCreator(t.db, alice.account.id, 'patreon', '100');
+  await addFavoriteCreator(t.db, alice.account.id, 'fanbox', '200');
 });
 
 afterAll(() => t.cleanup());
@@ -93,12 +93,12 @@ describe('GET /api/v1/account/favorites/new', () => {
   });
 
   it('pages by 50 with o', async () => {
-    const carol = signIn(t.db, { username: 'carol' });
-    upsertCreator(t.db, { service: 'patreon', id: '400', name: 'Prolific' });
+    const carol = await signIn(t.db, { username: 'carol' });
+    await upsertCreator(t.db, { service: 'patreon', id: '400', name: 'Prolific' });
     for (let n = 0; n < 55; n += 1) {
-      upsertPost(t.db, { service: 'patreon', user: '400', id: `p${n}`, added: `2026-02-01T00:00:${String(n).padStart(2, '0')}` });
+      await upsertPost(t.db, { service: 'patreon', user: '400', id: `p${n}`, added: `2026-02-01T00:00:${String(n).padStart(2, '0')}` });
     }
-    addFavoriteCreator(t.db, carol.account.id, 'patreon', '400');
+    await addFavoriteCreator(t.db, carol.account.id, 'patreon', '400');
     const first = (await get('/account/favorites/new?since=2026-02-01', carol).expect(200)).body;
     expect(first.total).toBe(55);
     expect(first.posts).toHaveLength(50);
@@ -108,15 +108,15 @@ describe('GET /api/v1/account/favorites/new', () => {
   });
 
   it('defaults to the last visit, which reading the API does not move', async () => {
-    const dave = signIn(t.db, { username: 'dave' });
-    upsertCreator(t.db, { service: 'patreon', id: '500', name: 'Recent' });
-    addFavoriteCreator(t.db, dave.account.id, 'patreon', '500');
-    upsertPost(t.db, { service: 'patreon', user: '500', id: 'r1', added: daysAgo(3) });
-    upsertPost(t.db, { service: 'patreon', user: '500', id: 'r2', added: daysAgo(1) });
-    upsertPost(t.db, { service: 'patreon', user: '500', id: 'r0', added: daysAgo(10) });
+    const dave = await signIn(t.db, { username: 'dave' });
+    await upsertCreator(t.db, { service: 'patreon', id: '500', name: 'Recent' });
+    await addFavoriteCreator(t.db, dave.account.id, 'patreon', '500');
+    await upsertPost(t.db, { service: 'patreon', user: '500', id: 'r1', added: daysAgo(3) });
+    await upsertPost(t.db, { service: 'patreon', user: '500', id: 'r2', added: daysAgo(1) });
+    await upsertPost(t.db, { service: 'patreon', user: '500', id: 'r0', added: daysAgo(10) });
     // Never visited: the last week.
     expect(ids((await get('/account/favorites/new', dave).expect(200)).body)).toEqual(['r2', 'r1']);
-    recordNewsVisit(t.db, dave.account.id, daysAgo(2));
+    await recordNewsVisit(t.db, dave.account.id, daysAgo(2));
     const since = (await get('/account/favorites/new', dave).expect(200)).body;
     expect(ids(since)).toEqual(['r2']);
     expect((await get('/account/favorites/new', dave).expect(200)).body).toEqual(since);
@@ -125,27 +125,27 @@ describe('GET /api/v1/account/favorites/new', () => {
 
 describe('GET /api/v1/account/favorites/new/count', () => {
   it('counts the posts added since the last visit; a visit resets it and a new post raises it', async () => {
-    const erin = signIn(t.db, { username: 'erin' });
-    upsertCreator(t.db, { service: 'patreon', id: '600', name: 'Counted' });
-    addFavoriteCreator(t.db, erin.account.id, 'patreon', '600');
-    upsertPost(t.db, { service: 'patreon', user: '600', id: 'n1', added: daysAgo(2) });
-    upsertPost(t.db, { service: 'patreon', user: '600', id: 'n2', added: daysAgo(1) });
+    const erin = await signIn(t.db, { username: 'erin' });
+    await upsertCreator(t.db, { service: 'patreon', id: '600', name: 'Counted' });
+    await addFavoriteCreator(t.db, erin.account.id, 'patreon', '600');
+    await upsertPost(t.db, { service: 'patreon', user: '600', id: 'n1', added: daysAgo(2) });
+    await upsertPost(t.db, { service: 'patreon', user: '600', id: 'n2', added: daysAgo(1) });
     const answer = await get('/account/favorites/new/count', erin).expect(200);
     expect(answer.body).toEqual({ count: 2, capped: false });
     expect(answer.headers['cache-control']).toBe('private, no-store');
-    recordNewsVisit(t.db, erin.account.id, daysAgo(1.5));
+    await recordNewsVisit(t.db, erin.account.id, daysAgo(1.5));
     expect((await get('/account/favorites/new/count', erin).expect(200)).body).toEqual({ count: 1, capped: false });
-    recordNewsVisit(t.db, erin.account.id);
+    await recordNewsVisit(t.db, erin.account.id);
     expect((await get('/account/favorites/new/count', erin).expect(200)).body).toEqual({ count: 0, capped: false });
-    upsertPost(t.db, { service: 'patreon', user: '600', id: 'n3', added: nowIso(new Date(Date.now() + 1000)) });
+    await upsertPost(t.db, { service: 'patreon', user: '600', id: 'n3', added: nowIso(new Date(Date.now() + 1000)) });
     expect((await get('/account/favorites/new/count', erin).expect(200)).body).toEqual({ count: 1, capped: false });
   });
 
   it('stops counting at 99 and says so', async () => {
-    const fay = signIn(t.db, { username: 'fay' });
-    upsertCreator(t.db, { service: 'patreon', id: '700', name: 'Very prolific' });
-    for (let n = 0; n < 120; n += 1) upsertPost(t.db, { service: 'patreon', user: '700', id: `v${n}`, added: daysAgo(1) });
-    addFavoriteCreator(t.db, fay.account.id, 'patreon', '700');
+    const fay = await signIn(t.db, { username: 'fay' });
+    await upsertCreator(t.db, { service: 'patreon', id: '700', name: 'Very prolific' });
+    for (let n = 0; n < 120; n += 1) await upsertPost(t.db, { service: 'patreon', user: '700', id: `v${n}`, added: daysAgo(1) });
+    await addFavoriteCreator(t.db, fay.account.id, 'patreon', '700');
     expect((await get('/account/favorites/new/count', fay).expect(200)).body).toEqual({ count: 99, capped: true });
   });
 
@@ -180,7 +180,7 @@ describe('the personal feed', () => {
   it('carries the favourite creators’ posts, newest added first, in RSS and Atom', async () => {
     const { token } = (await post('/account/favorites/feed', alice).expect(200)).body;
     for (const format of ['rss', 'atom'] as const) {
-      const answer = feed(`${token}.${format}`);
+      const answer = await feed(`${token}.${format}`);
       expect(answer.status).toBe(200);
       expect(answer.headers['Content-Type']).toContain(format === 'rss' ? 'application/rss+xml' : 'application/atom+xml');
       expect(answer.headers['Cache-Control']).toBe('private, no-store');
@@ -201,23 +201,23 @@ describe('the personal feed', () => {
 
   it('answers 404 for the old token after a reset, an unknown token, and after turning it off', async () => {
     const old = (await post('/account/favorites/feed', alice).expect(200)).body.token;
-    expect(feed(`${old}.rss`).status).toBe(200);
+    expect((await feed(`${old}.rss`)).status).toBe(200);
     const fresh = (await post('/account/favorites/feed', alice).expect(200)).body.token;
     expect(fresh).not.toBe(old);
-    expect(feed(`${old}.rss`).status).toBe(404);
-    expect(feed(`${fresh}.atom`).status).toBe(200);
-    expect(feed(`${'A'.repeat(43)}.rss`)).toMatchObject({ status: 404, body: 'Feed not found.' });
-    expect(feed('not-a-token.rss').status).toBe(404);
-    expect(feed(`${fresh}.json`).status).toBe(404);
-    expect(feed(fresh).status).toBe(404);
+    expect((await feed(`${old}.rss`)).status).toBe(404);
+    expect((await feed(`${fresh}.atom`)).status).toBe(200);
+    expect(await feed(`${'A'.repeat(43)}.rss`)).toMatchObject({ status: 404, body: 'Feed not found.' });
+    expect((await feed('not-a-token.rss')).status).toBe(404);
+    expect((await feed(`${fresh}.json`)).status).toBe(404);
+    expect((await feed(fresh)).status).toBe(404);
     await del('/account/favorites/feed', alice).expect(200);
-    expect(feed(`${fresh}.rss`).status).toBe(404);
+    expect((await feed(`${fresh}.rss`)).status).toBe(404);
     // Turning off a feed that is off is fine too.
     await del('/account/favorites/feed', alice).expect(200);
   });
 
   it("gives each account its own feed: bob's token never shows alice's posts", async () => {
     const { token } = (await post('/account/favorites/feed', bob).expect(200)).body;
-    expect(parseFeed(feed(`${token}.rss`).body).items).toEqual([]);
+    expect(parseFeed((await feed(`${token}.rss`)).body).items).toEqual([]);
   });
 });

@@ -43,13 +43,13 @@ const favoriteKeys = (session: TestSession) => ({
   ).map((row) => `${row.service}:${row.user}:${row.post_id}`),
 });
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   app = createApp({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
-  upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice, "the" Artist', updated: 1_700_000_000 });
-  upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Bob Draws', updated: 1_600_000_000 });
-  upsertPost(t.db, { service: 'patreon', user: '100', id: '1', title: 'First', published: '2024-01-02T03:04:05' });
-  upsertPost(t.db, { service: 'patreon', user: '100', id: '2', title: 'Second', published: '2024-02-02T03:04:05' });
+  await upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice, "the" Artist', updated: 1_700_000_000 });
+  await upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Bob Draws', updated: 1_600_000_000 });
+  await upsertPost(t.db, { service: 'patreon', user: '100', id: '1', title: 'First', published: '2024-01-02T03:04:05' });
+  await upsertPost(t.db, { service: 'patreon', user: '100', id: '2', title: 'Second', published: '2024-02-02T03:04:05' });
 });
 
 afterAll(() => t.cleanup());
@@ -60,10 +60,10 @@ describe('GET /api/v1/account/favorites/export', () => {
   });
 
   it('answers both kemono lists in one JSON file, each item with faved_at, as an attachment', async () => {
-    const carol = signIn(t.db);
-    addFavoriteCreator(t.db, carol.account.id, 'fanbox', '200', '2024-03-01T00:00:00');
-    addFavoriteCreator(t.db, carol.account.id, 'patreon', '100', '2024-03-02T00:00:00');
-    addFavoritePost(t.db, carol.account.id, 'patreon', '100', '2', '2024-03-03T00:00:00');
+    const carol = await signIn(t.db);
+    await addFavoriteCreator(t.db, carol.account.id, 'fanbox', '200', '2024-03-01T00:00:00');
+    await addFavoriteCreator(t.db, carol.account.id, 'patreon', '100', '2024-03-02T00:00:00');
+    await addFavoritePost(t.db, carol.account.id, 'patreon', '100', '2', '2024-03-03T00:00:00');
     const res = await request(app).get(EXPORT).set('Cookie', carol.cookie);
     expect(res.status).toBe(200);
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="?trove-favorites-\d{4}-\d\d-\d\d\.json"?$/);
@@ -79,9 +79,9 @@ describe('GET /api/v1/account/favorites/export', () => {
   });
 
   it('writes CSV with one row per favourite, quoting names, and the CSV imports back into another account', async () => {
-    const dave = signIn(t.db);
-    addFavoriteCreator(t.db, dave.account.id, 'patreon', '100', '2024-04-01T00:00:00');
-    addFavoritePost(t.db, dave.account.id, 'patreon', '100', '1', '2024-04-02T00:00:00');
+    const dave = await signIn(t.db);
+    await addFavoriteCreator(t.db, dave.account.id, 'patreon', '100', '2024-04-01T00:00:00');
+    await addFavoritePost(t.db, dave.account.id, 'patreon', '100', '1', '2024-04-02T00:00:00');
     const res = await request(app).get(`${EXPORT}?format=csv`).set('Cookie', dave.cookie);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/csv/);
@@ -91,7 +91,7 @@ describe('GET /api/v1/account/favorites/export', () => {
       ['artist', 'patreon', '100', '', 'Alice, "the" Artist', '2024-04-01T00:00:00'],
       ['post', 'patreon', '100', '1', 'First', '2024-04-02T00:00:00'],
     ]);
-    const erin = signIn(t.db);
+    const erin = await signIn(t.db);
     const imported = await importFile(erin, res.text);
     expect(imported.body).toEqual({ added: { artists: 1, posts: 1 }, unchanged: 0, not_found: [], skipped: 0 });
     const dates = t.db.prepare('SELECT created_at FROM favorite_posts WHERE account_id = ?').get(erin.account.id);
@@ -99,7 +99,7 @@ describe('GET /api/v1/account/favorites/export', () => {
   });
 
   it('refuses an unknown format with a clear 400', async () => {
-    const frank = signIn(t.db);
+    const frank = await signIn(t.db);
     const res = await request(app).get(`${EXPORT}?format=xml`).set('Cookie', frank.cookie);
     expect(res.status).toBe(400);
     expect(String(res.body.error)).toContain('Invalid export format');
@@ -113,7 +113,7 @@ describe('POST /api/v1/account/favorites/import', () => {
   });
 
   it('imports a bare kemono creator list, keeps its order, reports unknown creators, and adds nothing the second time', async () => {
-    const gina = signIn(t.db);
+    const gina = await signIn(t.db);
     // kemono answers newest favourite first.
     const kemono = JSON.stringify([
       { id: '100', name: 'Alice', service: 'patreon', faved_seq: 9, indexed: 'x', updated: 'y' },
@@ -131,7 +131,7 @@ describe('POST /api/v1/account/favorites/import', () => {
   });
 
   it('imports a bare kemono post list (items with user)', async () => {
-    const hal = signIn(t.db);
+    const hal = await signIn(t.db);
     const posts = [
       { id: '2', user: '100', service: 'patreon', title: 'Second', faved_seq: 5 },
       { id: '1', user: '100', service: 'patreon', title: 'First', faved_seq: 4 },
@@ -143,7 +143,7 @@ describe('POST /api/v1/account/favorites/import', () => {
   });
 
   it('imports our envelope of both lists', async () => {
-    const ivy = signIn(t.db);
+    const ivy = await signIn(t.db);
     const envelope = { artists: [{ service: 'fanbox', id: '200', name: 'Bob' }], posts: [{ service: 'patreon', user: '100', id: '1' }] };
     const res = await importFile(ivy, JSON.stringify(envelope));
     expect(res.body).toEqual({ added: { artists: 1, posts: 1 }, unchanged: 0, not_found: [], skipped: 0 });
@@ -151,7 +151,7 @@ describe('POST /api/v1/account/favorites/import', () => {
   });
 
   it('answers malformed, empty and foreign files with a clear 400', async () => {
-    const jay = signIn(t.db);
+    const jay = await signIn(t.db);
     const cases: [unknown, string][] = [
       ['{"artists": [', FAVORITES_TRANSFER_MESSAGES.badJson],
       ['{"name": "not favourites"}', FAVORITES_TRANSFER_MESSAGES.shape],
@@ -173,7 +173,7 @@ describe('POST /api/v1/account/favorites/import', () => {
   });
 
   it('refuses more than the item limit and files over the size limit', async () => {
-    const kim = signIn(t.db);
+    const kim = await signIn(t.db);
     const many = Array.from({ length: FAVORITES_IMPORT_MAX_ITEMS + 1 }, (_, i) => ({ service: 'patreon', id: `c${i}` }));
     const tooMany = await importFile(kim, JSON.stringify(many));
     expect(tooMany.status).toBe(400);

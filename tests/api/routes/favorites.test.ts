@@ -22,10 +22,10 @@ let bob: TestSession;
 const { get, post, del } = v1Calls(() => app);
 const count = (sql: string, ...args: unknown[]) => (t.db.prepare(sql).get(...args) as { n: number }).n;
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   app = createApp({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
-  upsertCreator(t.db, {
+  await upsertCreator(t.db, {
     service: 'patreon',
     id: '100',
     name: 'Alice Art',
@@ -33,8 +33,8 @@ beforeAll(() => {
     updated: 1_700_000_000,
     last_imported: 1_700_100_000,
   });
-  upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Bob Draws', updated: 1_600_000_000 });
-  upsertPost(t.db, {
+  await upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Bob Draws', updated: 1_600_000_000 });
+  await upsertPost(t.db, {
     service: 'patreon',
     user: '100',
     id: '1',
@@ -43,9 +43,9 @@ beforeAll(() => {
     published: '2024-01-02T03:04:05',
     tags: ['a'],
   });
-  upsertPost(t.db, { service: 'patreon', user: '100', id: '2', title: 'Second', published: '2024-02-02T03:04:05' });
-  alice = signIn(t.db);
-  bob = signIn(t.db);
+  await upsertPost(t.db, { service: 'patreon', user: '100', id: '2', title: 'Second', published: '2024-02-02T03:04:05' });
+  alice = await signIn(t.db);
+  bob = await signIn(t.db);
 });
 
 afterAll(() => t.cleanup());
@@ -85,18 +85,18 @@ describe('favourite creators', () => {
   });
 
   it('counts the favourite in creators.txt and logs one change that re-renders only /artists', async () => {
-    const before = lastChangeId(t.db);
+    const before = await lastChangeId(t.db);
     expect((await post('/favorites/creator/fanbox/200', alice)).status).toBe(200);
     expect((await post('/favorites/creator/fanbox/200', bob)).status).toBe(200);
     // A repeat changes no count: no row.
     expect((await post('/favorites/creator/fanbox/200', bob)).status).toBe(200);
-    const changes = readChangesSince(t.db, before);
+    const changes = await readChangesSince(t.db, before);
     expect(changes.map((c) => [c.kind, c.service, c.creator_id])).toEqual([
       ['favorite', 'fanbox', '200'],
       ['favorite', 'fanbox', '200'],
     ]);
-    expect(listAllCreators(t.db).find((c) => c.id === '200')?.favorited).toBe(2);
-    const affected = affectedByChanges(t.db, changes);
+    expect((await listAllCreators(t.db)).find((c) => c.id === '200')?.favorited).toBe(2);
+    const affected = await affectedByChanges(t.db, changes);
     expect([...affected.render]).toEqual(['/artists']);
   });
 
@@ -167,9 +167,9 @@ describe('favourite posts', () => {
   });
 
   it('logs no change (no stored page shows post favourites)', async () => {
-    const before = lastChangeId(t.db);
+    const before = await lastChangeId(t.db);
     await post('/favorites/post/patreon/100/2', bob);
-    expect(readChangesSince(t.db, before)).toEqual([]);
+    expect(await readChangesSince(t.db, before)).toEqual([]);
   });
 
   it('answers 404 for an unknown post', async () => {

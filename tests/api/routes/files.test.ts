@@ -38,7 +38,7 @@ const NAMES = SAMPLE_ENTRIES.map((entry) => entry.name).sort();
 /** Stores bytes in the test's DATA_DIR and registers the file, as an import would. */
 async function addFile(name: string, data: Buffer, ext: string): Promise<string> {
   const stored = await storeFile(dataPaths(t.dir).files, data, ext);
-  registerFile(t.db, { hash: stored.sha256, size: stored.size, ext });
+  await registerFile(t.db, { hash: stored.sha256, size: stored.size, ext });
   archives[name] = stored.sha256;
   return stored.sha256;
 }
@@ -59,26 +59,26 @@ beforeAll(async () => {
   const gone = archives.gone;
   fs.rmSync(path.join(dataPaths(t.dir).files, gone.slice(0, 2), gone.slice(2, 4), `${gone}.zip`));
   app = createApp({ db: t.db, config: { ...readConfig({}), dataDir: t.dir } });
-  registerFile(t.db, { hash: IMAGE, size: 1234, ext: 'png', added: '2024-01-02T03:04:05' });
-  registerFile(t.db, { hash: ORPHAN, size: 10, ext: 'txt', added: '2024-01-02T03:04:05' });
-  upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Painter' });
-  upsertPost(t.db, {
+  await registerFile(t.db, { hash: IMAGE, size: 1234, ext: 'png', added: '2024-01-02T03:04:05' });
+  await registerFile(t.db, { hash: ORPHAN, size: 10, ext: 'txt', added: '2024-01-02T03:04:05' });
+  await upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Painter' });
+  await upsertPost(t.db, {
     service: 'patreon',
     user: '100',
     id: '1',
     title: 'With the image',
     file: { name: 'art.png', path: `/aa/aa/${IMAGE}.png` },
   });
-  upsertPost(t.db, {
+  await upsertPost(t.db, {
     service: 'patreon',
     user: '100',
     id: '2',
     title: 'Attached too',
     attachments: [{ name: 'art.png', path: `/aa/aa/${IMAGE}.png` }],
   });
-  upsertCreator(t.db, { service: 'discord', id: '900', name: 'Server X' });
-  upsertDiscordChannel(t.db, { id: '901', server_id: '900', name: 'channel-y' });
-  upsertDiscordMessages(t.db, [
+  await upsertCreator(t.db, { service: 'discord', id: '900', name: 'Server X' });
+  await upsertDiscordChannel(t.db, { id: '901', server_id: '900', name: 'channel-y' });
+  await upsertDiscordMessages(t.db, [
     {
       id: '9001',
       server_id: '900',
@@ -129,13 +129,13 @@ describe('GET /api/v1/search_hash/{hash}', () => {
 
 describe('GET /api/v1/file/{hash} and /api/v2/file/{hash}', () => {
   it('lists an archive attachment on first request and stores the result', async () => {
-    expect(getArchiveRecord(t.db, archives.plain)).toBeUndefined();
+    expect(await getArchiveRecord(t.db, archives.plain)).toBeUndefined();
     const res = await request(app).get(`/api/v1/file/${archives.plain}`);
     expect(res.status).toBe(200);
     expect(res.body.file).toMatchObject({ hash: archives.plain, ext: '.zip' });
     expect(res.body.file_list.sort()).toEqual(NAMES);
     expect('password' in res.body).toBe(false);
-    expect(getArchiveRecord(t.db, archives.plain)?.info.file_list.sort()).toEqual(NAMES);
+    expect((await getArchiveRecord(t.db, archives.plain))?.info.file_list.sort()).toEqual(NAMES);
   });
 
   it('wraps the same answer in the v2 envelope', async () => {
@@ -171,7 +171,7 @@ describe('GET /api/v1/file/{hash} and /api/v2/file/{hash}', () => {
     const text = await request(app).get(`/api/v2/file/${archives.text}`);
     expect(text.status).toBe(422);
     expect(text.body.error.message).toBe('This file could not be read as an archive.');
-    expect(getArchiveRecord(t.db, archives.text)?.status).toBe('unreadable');
+    expect((await getArchiveRecord(t.db, archives.text))?.status).toBe('unreadable');
   });
 
   it("answers 404 'Archive file not found.' for unknown hashes, non-archives and missing files", async () => {
@@ -216,7 +216,7 @@ describe('PATCH /api/v2/file/{hash}', () => {
     const res = await patch(archives.locked, { type: 'x', data: { password: 'guess' } });
     expect(res.status).toBe(422);
     expect(res.body.error.message).toBe('Invalid password.');
-    expect(getArchiveRecord(t.db, archives.locked)?.info.password).toBe('');
+    expect((await getArchiveRecord(t.db, archives.locked))?.info.password).toBe('');
   });
 
   it('stores a correct password and answers the archive with it', async () => {
@@ -269,7 +269,7 @@ describe('PATCH /api/v1/file/{hash}', () => {
     const res = await patch(archives.lockedV1, '["guess"]');
     expect(res.status).toBe(422);
     expect(res.body).toEqual({ error: 'Invalid password.' });
-    expect(getArchiveRecord(t.db, archives.lockedV1)?.info.password).toBe('');
+    expect((await getArchiveRecord(t.db, archives.lockedV1))?.info.password).toBe('');
   });
 
   it('stores a correct password and answers the archive, unwrapped, as the v2 call does', async () => {

@@ -22,14 +22,14 @@ let bob: TestSession;
 const { get, post, del } = v1Calls(() => app);
 const count = (sql: string, ...args: unknown[]) => (t.db.prepare(sql).get(...args) as { n: number }).n;
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   app = createApp({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
-  upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice Art', public_id: 'aliceart' });
-  upsertPost(t.db, { service: 'patreon', user: '100', id: '1', title: 'First', published: '2024-01-02T03:04:05' });
-  upsertPost(t.db, { service: 'patreon', user: '100', id: '2', title: 'Second', published: '2024-02-02T03:04:05' });
-  alice = signIn(t.db);
-  bob = signIn(t.db);
+  await upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice Art', public_id: 'aliceart' });
+  await upsertPost(t.db, { service: 'patreon', user: '100', id: '1', title: 'First', published: '2024-01-02T03:04:05' });
+  await upsertPost(t.db, { service: 'patreon', user: '100', id: '2', title: 'Second', published: '2024-02-02T03:04:05' });
+  alice = await signIn(t.db);
+  bob = await signIn(t.db);
 });
 
 afterAll(() => t.cleanup());
@@ -106,13 +106,13 @@ describe('flags', () => {
 describe('the moderators’ flagged posts', () => {
   let mod: TestSession;
 
-  beforeAll(() => {
-    mod = signIn(t.db, { role: 'moderator' });
-    upsertCreator(t.db, { service: 'fanbox', id: '300', name: 'Carol <Studio>' });
-    upsertPost(t.db, { service: 'fanbox', user: '300', id: '31', title: 'Broken zip', published: '2024-03-01T00:00:00' });
-    upsertPost(t.db, { service: 'fanbox', user: '300', id: '32', title: 'Older flag', published: '2024-03-02T00:00:00' });
+  beforeAll(async () => {
+    mod = await signIn(t.db, { role: 'moderator' });
+    await upsertCreator(t.db, { service: 'fanbox', id: '300', name: 'Carol <Studio>' });
+    await upsertPost(t.db, { service: 'fanbox', user: '300', id: '31', title: 'Broken zip', published: '2024-03-01T00:00:00' });
+    await upsertPost(t.db, { service: 'fanbox', user: '300', id: '32', title: 'Older flag', published: '2024-03-02T00:00:00' });
     const at = (day: number) => `2031-01-0${day}T00:00:00.000Z`;
-    flagPost(t.db, {
+    await flagPost(t.db, {
       service: 'fanbox',
       user: '300',
       post_id: '32',
@@ -120,7 +120,7 @@ describe('the moderators’ flagged posts', () => {
       reason: 'reason-other',
       created_at: at(1),
     });
-    flagPost(t.db, {
+    await flagPost(t.db, {
       service: 'fanbox',
       user: '300',
       post_id: '31',
@@ -128,7 +128,7 @@ describe('the moderators’ flagged posts', () => {
       reason: 'reason-other',
       created_at: at(2),
     });
-    flagPost(t.db, {
+    await flagPost(t.db, {
       service: 'fanbox',
       user: '300',
       post_id: '31',
@@ -136,7 +136,7 @@ describe('the moderators’ flagged posts', () => {
       reason: 'reason-other',
       created_at: at(3),
     });
-    flagPost(t.db, {
+    await flagPost(t.db, {
       service: 'fanbox',
       user: '300',
       post_id: '31',
@@ -182,7 +182,7 @@ describe('the moderators’ flagged posts', () => {
     expect(answer.body).toEqual({ cleared: 3 });
     expect(count("SELECT count(*) AS n FROM flags WHERE post_id = '31'")).toBe(0);
     expect(count("SELECT count(*) AS n FROM flags WHERE post_id = '32'")).toBe(1);
-    const audit = listAudit(t.db, {}, { offset: 0, limit: 10 }).find((e) => e.action === 'flag_dismiss');
+    const audit = (await listAudit(t.db, {}, { offset: 0, limit: 10 })).find((e) => e.action === 'flag_dismiss');
     expect(audit).toMatchObject({ actor_id: mod.account.id, target: 'fanbox/300/31', details: { cleared: 3 } });
     const again = await del('/account/moderator/flags/fanbox/300/31', mod);
     expect(again.status).toBe(404);

@@ -39,14 +39,14 @@ const get = (path: string) =>
     });
 const count = (sql: string) => (t.db.prepare(sql).get() as { n: number }).n;
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   const logger = {
     error: (message: string, details?: unknown) => logged.push(message + JSON.stringify(details ?? {})),
     warn: (message: string, details?: unknown) => logged.push(message + JSON.stringify(details ?? {})),
   };
   app = createApp({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), logger });
-  alice = signIn(t.db);
+  alice = await signIn(t.db);
 });
 // Each test starts with fresh rate-limit counters; the limit test fills them on purpose.
 beforeEach(() => void t.db.prepare('DELETE FROM rate_limits').run());
@@ -140,10 +140,10 @@ describe('queueing', () => {
     // Same key on another paysite is another import.
     const fantia = await submit({ service: 'fantia', session_key: 'f'.repeat(32) });
     expect(fantia.body.import_id).not.toBe(first);
-    updateImport(t.db, first, { finished_at: new Date().toISOString() });
+    await updateImport(t.db, first, { finished_at: new Date().toISOString() });
     const later = (await submit(body)).body.import_id;
     expect(later).not.toBe(first);
-    updateImport(t.db, later, { is_key_invalid: true, key_failed_at: new Date().toISOString() });
+    await updateImport(t.db, later, { is_key_invalid: true, key_failed_at: new Date().toISOString() });
     expect((await submit(body)).body.import_id).not.toBe(later);
   });
 
@@ -153,18 +153,18 @@ describe('queueing', () => {
     expect(guest.body).toEqual({ error: IMPORTER_MESSAGES.dmsNeedAccount });
     const signed = await submit({ ...validSubmission('patreon', 'dm2'), save_dms: '1' }, alice, true);
     expect(signed.status).toBe(200);
-    const row = getImport(t.db, signed.body.import_id)!;
+    const row = (await getImport(t.db, signed.body.import_id))!;
     expect(row).toMatchObject({ save_dms: true, account_id: alice.account.id });
     expect((await get(`/imports/${row.id}`)).body.save_dms).toBe(true);
     // Paysites without DMs never record the flag.
     const fanbox = await submit({ ...validSubmission('fanbox', 'dm3'), save_dms: '1' }, alice);
-    expect(getImport(t.db, fanbox.body.import_id)!.save_dms).toBe(false);
+    expect((await getImport(t.db, fanbox.body.import_id))!.save_dms).toBe(false);
   });
 
   it('ignores key saving for guests (nothing can be stored without an owner)', async () => {
     const answer = await submit({ ...validSubmission('patreon', 'gs1'), save_session_key: '1', auto_import: '1' });
     expect(answer.status).toBe(200);
-    expect(getImport(t.db, answer.body.import_id)).toMatchObject({ save_session_key: false, auto_import: false, key_id: null });
+    expect(await getImport(t.db, answer.body.import_id)).toMatchObject({ save_session_key: false, auto_import: false, key_id: null });
   });
 });
 
@@ -183,7 +183,7 @@ describe('rate limits', () => {
   });
 
   it('limits an account across addresses', async () => {
-    const bob = signIn(t.db);
+    const bob = await signIn(t.db);
     const { points } = IMPORT_RATE_LIMITS.perAccount;
     for (let i = 0; i < points; i += 1) {
       t.db.prepare("DELETE FROM rate_limits WHERE key LIKE 'import-address%'").run();
@@ -197,8 +197,8 @@ describe('rate limits', () => {
 describe('GET /imports/{id} and /importer/logs/{id}', () => {
   it("carries the import's log lines in order, as a list of strings", async () => {
     const id = (await submit(validSubmission('fanbox', 'logs'))).body.import_id as string;
-    appendImportLog(t.db, id, 'Started.');
-    appendImportLog(t.db, id, 'Imported 3 posts.');
+    await appendImportLog(t.db, id, 'Started.');
+    await appendImportLog(t.db, id, 'Imported 3 posts.');
     const answer = await get(`/imports/${id}`);
     expect(answer.body.logs).toEqual([IMPORTER_MESSAGES.queued, 'Started.', 'Imported 3 posts.']);
     expect((await get(`/importer/logs/${id}`)).body).toEqual(answer.body.logs);

@@ -23,12 +23,12 @@ let alice: TestSession;
 const answers: string[] = [];
 const soon = (s: number) => nowIso(new Date(Date.now() + s * 1000));
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   app = createApp({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
-  admin = signIn(t.db, { username: 'importadmin', role: 'administrator' });
-  moderator = signIn(t.db, { username: 'importmod', role: 'moderator' });
-  alice = signIn(t.db, { username: 'alice' });
+  admin = await signIn(t.db, { username: 'importadmin', role: 'administrator' });
+  moderator = await signIn(t.db, { username: 'importmod', role: 'moderator' });
+  alice = await signIn(t.db, { username: 'alice' });
 });
 afterAll(() => t.cleanup());
 
@@ -61,13 +61,13 @@ describe('imports dashboard API', () => {
     const patreon = validSubmission('patreon');
     const discord = validSubmission('discord');
     const guestId = await submit(patreon);
-    updateImport(t.db, guestId, { finished_at: nowIso() });
+    await updateImport(t.db, guestId, { finished_at: nowIso() });
     const aliceId = await submit(discord, alice);
     t.db.prepare("UPDATE imports SET created_at = '2099-01-01T00:00:00' WHERE id = ?").run(aliceId);
-    const running = claimNextImport(t.db, 'host:1:abcd', soon(60))!;
+    const running = (await claimNextImport(t.db, 'host:1:abcd', soon(60)))!;
     expect(running.id).toBe(aliceId);
-    setImportCursor(t.db, aliceId, { page: 'cursor-secret-page' });
-    appendImportLog(t.db, aliceId, 'Saved post 3 of 9.');
+    await setImportCursor(t.db, aliceId, { page: 'cursor-secret-page' });
+    await appendImportLog(t.db, aliceId, 'Saved post 3 of 9.');
 
     const all = await get('/api/v1/admin/imports');
     expect(all.status).toBe(200);
@@ -116,7 +116,7 @@ describe('imports dashboard API', () => {
   });
 
   it('pages by 50', async () => {
-    for (let i = 0; i < PAGE_SIZE + 2; i++) createImport(t.db, { id: `bulk-${String(i).padStart(3, '0')}`, service: 'fanbox' });
+    for (let i = 0; i < PAGE_SIZE + 2; i++) await createImport(t.db, { id: `bulk-${String(i).padStart(3, '0')}`, service: 'fanbox' });
     const first = await get('/api/v1/admin/imports?service=fanbox');
     expect([first.body.total, first.body.imports.length]).toEqual([PAGE_SIZE + 2, PAGE_SIZE]);
     const second = await get(`/api/v1/admin/imports?service=fanbox&o=${PAGE_SIZE}`);
@@ -125,8 +125,8 @@ describe('imports dashboard API', () => {
   });
 
   it('cancels a queued or waiting import once; 404 for an unknown one', async () => {
-    const waiting = createImport(t.db, { service: 'fantia', work_key: Buffer.from('sealed') });
-    updateImport(t.db, waiting, { resuming_at: soon(3600), retry_count: 2 });
+    const waiting = await createImport(t.db, { service: 'fantia', work_key: Buffer.from('sealed') });
+    await updateImport(t.db, waiting, { resuming_at: soon(3600), retry_count: 2 });
     expect((await get('/api/v1/admin/imports?state=waiting')).body.imports[0]).toMatchObject({ id: waiting, state: 'waiting' });
     const answer = await post(`/api/v1/admin/imports/${waiting}/cancel`);
     expect([answer.status, answer.body.state]).toEqual([200, 'cancelled']);
@@ -139,25 +139,25 @@ describe('imports dashboard API', () => {
   });
 
   it('retries a gave-up import with its key kept; 409 for a key gone, a key refused or an import that did not fail', async () => {
-    const gaveUp = createImport(t.db, { service: 'gumroad', priority: 99, work_key: Buffer.from('sealed') });
+    const gaveUp = await createImport(t.db, { service: 'gumroad', priority: 99, work_key: Buffer.from('sealed') });
     const owner = 'w';
-    expect(claimNextImport(t.db, owner, soon(60))?.id).toBe(gaveUp);
-    giveUpImport(t.db, gaveUp, owner, 8);
+    expect((await claimNextImport(t.db, owner, soon(60)))?.id).toBe(gaveUp);
+    await giveUpImport(t.db, gaveUp, owner, 8);
     expect((await get('/api/v1/admin/imports?state=failed')).body.imports[0]).toMatchObject({ id: gaveUp, can_retry: true });
     const answer = await post(`/api/v1/admin/imports/${gaveUp}/retry`);
     expect([answer.status, answer.body.state, answer.body.retry_count]).toEqual([200, 'queued', 0]);
     const notFailed = await post(`/api/v1/admin/imports/${gaveUp}/retry`);
     expect([notFailed.status, notFailed.body.error]).toEqual([409, IMPORT_ACTION_MESSAGES.notFailed]);
 
-    const keyGone = createImport(t.db, { service: 'gumroad', priority: 99 });
-    claimNextImport(t.db, owner, soon(60));
-    claimNextImport(t.db, owner, soon(60));
-    giveUpImport(t.db, keyGone, owner, 8);
+    const keyGone = await createImport(t.db, { service: 'gumroad', priority: 99 });
+    await claimNextImport(t.db, owner, soon(60));
+    await claimNextImport(t.db, owner, soon(60));
+    await giveUpImport(t.db, keyGone, owner, 8);
     const gone = await post(`/api/v1/admin/imports/${keyGone}/retry`);
     expect([gone.status, gone.body.error]).toEqual([409, "This import's session key is gone; it cannot be retried."]);
 
-    const refused = createImport(t.db, { service: 'gumroad', work_key: Buffer.from('sealed') });
-    updateImport(t.db, refused, { finished_at: nowIso(), is_key_invalid: true });
+    const refused = await createImport(t.db, { service: 'gumroad', work_key: Buffer.from('sealed') });
+    await updateImport(t.db, refused, { finished_at: nowIso(), is_key_invalid: true });
     expect((await post(`/api/v1/admin/imports/${refused}/retry`)).body.error).toBe(IMPORT_ACTION_MESSAGES.keyGone);
     expect((await post('/api/v1/admin/imports/0000000000000000/retry')).status).toBe(404);
     const audit = t.db.prepare("SELECT target FROM audit_log WHERE action = 'import_retry'").all();

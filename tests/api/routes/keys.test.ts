@@ -31,35 +31,35 @@ const revoke = (body: unknown, session?: TestSession) => as(session, request(app
 const count = (sql: string, ...args: unknown[]) => (t.db.prepare(sql).get(...args) as { n: number }).n;
 const queued = (accountId: number, service = 'patreon') => createImport(t.db, { service, account_id: accountId });
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   config = readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' });
   app = createApp({ db: t.db, config, logger: { error() {} } });
-  alice = signIn(t.db);
-  bob = signIn(t.db);
+  alice = await signIn(t.db);
+  bob = await signIn(t.db);
 });
 
 afterAll(() => t.cleanup());
 
 describe('saveSubmittedKey', () => {
-  it('generates the demo operator pair once, private key 0600 with a warning', () => {
-    const first = queued(alice.account.id);
-    const id = saveSubmittedKey(t.db, config, { accountId: alice.account.id, service: 'patreon', key: PATREON_KEY, importId: first });
+  it('generates the demo operator pair once, private key 0600 with a warning', async () => {
+    const first = await queued(alice.account.id);
+    const id = await saveSubmittedKey(t.db, config, { accountId: alice.account.id, service: 'patreon', key: PATREON_KEY, importId: first });
     const dir = dataPaths(t.dir).operatorKeys;
     expect(fs.statSync(path.join(dir, 'private.pem')).mode & 0o777).toBe(0o600);
     expect(fs.readFileSync(path.join(dir, 'README.txt'), 'utf8')).toMatch(/must NOT be on the server/);
     const publicPem = fs.readFileSync(path.join(dir, 'public.pem'), 'utf8');
-    expect(getImport(t.db, first)!.key_id).toBe(id);
-    saveSubmittedKey(t.db, config, {
+    expect((await getImport(t.db, first))!.key_id).toBe(id);
+    await saveSubmittedKey(t.db, config, {
       accountId: alice.account.id,
       service: 'fanbox',
       key: FANBOX_KEY,
-      importId: queued(alice.account.id, 'fanbox'),
+      importId: await queued(alice.account.id, 'fanbox'),
     });
     expect(fs.readFileSync(path.join(dir, 'public.pem'), 'utf8')).toBe(publicPem);
   }, 60_000);
 
-  it('stores only the sealed key, which the operator private key opens', () => {
+  it('stores only the sealed key, which the operator private key opens', async () => {
     const row = t.db.prepare('SELECT id, encrypted_key, fingerprint FROM auto_import_keys WHERE service = ?').get('patreon') as {
       id: number;
       encrypted_key: Buffer;
@@ -70,30 +70,30 @@ describe('saveSubmittedKey', () => {
     expect(row.fingerprint).toBe(keyFingerprint(config, 'patreon', PATREON_KEY));
     expect(row.fingerprint).not.toContain(PATREON_KEY);
     const privateKey = createPrivateKey(fs.readFileSync(path.join(dataPaths(t.dir).operatorKeys, 'private.pem')));
-    expect(decryptSessionKey(getAutoImportKey(t.db, row.id)!.encrypted_key, privateKey)).toBe(PATREON_KEY);
+    expect(decryptSessionKey((await getAutoImportKey(t.db, row.id))!.encrypted_key, privateKey)).toBe(PATREON_KEY);
   });
 
-  it('finds the same key again (alive again, linked to the new import), per service and per owner', () => {
+  it('finds the same key again (alive again, linked to the new import), per service and per owner', async () => {
     const original = (t.db.prepare("SELECT id FROM auto_import_keys WHERE service = 'patreon'").get() as { id: number }).id;
-    markKeyDead(t.db, original);
-    const again = queued(alice.account.id);
-    expect(saveSubmittedKey(t.db, config, { accountId: alice.account.id, service: 'patreon', key: PATREON_KEY, importId: again })).toBe(
+    await markKeyDead(t.db, original);
+    const again = await queued(alice.account.id);
+    expect(await saveSubmittedKey(t.db, config, { accountId: alice.account.id, service: 'patreon', key: PATREON_KEY, importId: again })).toBe(
       original,
     );
-    expect(getAutoImportKey(t.db, original)!.dead).toBe(0);
-    expect(getImport(t.db, again)!.key_id).toBe(original);
-    const otherService = saveSubmittedKey(t.db, config, {
+    expect((await getAutoImportKey(t.db, original))!.dead).toBe(0);
+    expect((await getImport(t.db, again))!.key_id).toBe(original);
+    const otherService = await saveSubmittedKey(t.db, config, {
       accountId: alice.account.id,
       service: 'fantia',
       key: PATREON_KEY,
-      importId: queued(alice.account.id, 'fantia'),
+      importId: await queued(alice.account.id, 'fantia'),
     });
     expect(otherService).not.toBe(original);
-    const bobs = saveSubmittedKey(t.db, config, {
+    const bobs = await saveSubmittedKey(t.db, config, {
       accountId: bob.account.id,
       service: 'patreon',
       key: PATREON_KEY,
-      importId: queued(bob.account.id),
+      importId: await queued(bob.account.id),
     });
     expect(bobs).not.toBe(original);
     expect(count('SELECT count(*) AS n FROM auto_import_keys WHERE account_id = ?', alice.account.id)).toBe(3);
@@ -122,7 +122,7 @@ describe('GET /api/v1/account/keys', () => {
     }
     const patreonId = String(service_keys[0].id);
     expect(import_ids[patreonId]).toHaveLength(2);
-    for (const id of import_ids[patreonId]) expect(getImport(t.db, id)!.account_id).toBe(alice.account.id);
+    for (const id of import_ids[patreonId]) expect((await getImport(t.db, id))!.account_id).toBe(alice.account.id);
     const bobs = (await get(bob)).body.props;
     expect(bobs.service_keys).toHaveLength(1);
     expect(bobs.service_keys[0].id).not.toBe(service_keys[0].id);
@@ -155,9 +155,9 @@ describe('POST /api/v1/account/keys', () => {
     const answer = await revoke({ revoke: [aliceKeys[0]!.id, bobKey] }, alice);
     expect(answer.status).toBe(200);
     expect(answer.body).toBe(true);
-    expect(getAutoImportKey(t.db, aliceKeys[0]!.id)).toBeUndefined();
-    expect(getAutoImportKey(t.db, bobKey)).toBeDefined();
-    for (const id of imports) expect(getImport(t.db, id)!.key_id).toBeNull();
+    expect(await getAutoImportKey(t.db, aliceKeys[0]!.id)).toBeUndefined();
+    expect(await getAutoImportKey(t.db, bobKey)).toBeDefined();
+    for (const id of imports) expect((await getImport(t.db, id))!.key_id).toBeNull();
     expect((await get(alice)).body.props.service_keys).toHaveLength(2);
     expect((await get(bob)).body.props.service_keys).toHaveLength(1);
   });

@@ -21,17 +21,17 @@ let consumer: TestSession;
 let moderator: TestSession;
 let admin: TestSession;
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   app = createApp({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
-  upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice', public_id: 'alice' });
-  upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Alice on fanbox' });
-  upsertCreator(t.db, { service: 'fantia', id: '300', name: 'Carol' });
-  upsertCreator(t.db, { service: 'boosty', id: 'dave', name: 'Dave' });
-  upsertCreator(t.db, { service: 'gumroad', id: 'erin', name: 'Erin' });
-  consumer = signIn(t.db, { username: 'linkasker' });
-  moderator = signIn(t.db, { username: 'linkmod', role: 'moderator' });
-  admin = signIn(t.db, { username: 'theadmin', role: 'administrator' });
+  await upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice', public_id: 'alice' });
+  await upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Alice on fanbox' });
+  await upsertCreator(t.db, { service: 'fantia', id: '300', name: 'Carol' });
+  await upsertCreator(t.db, { service: 'boosty', id: 'dave', name: 'Dave' });
+  await upsertCreator(t.db, { service: 'gumroad', id: 'erin', name: 'Erin' });
+  consumer = await signIn(t.db, { username: 'linkasker' });
+  moderator = await signIn(t.db, { username: 'linkmod', role: 'moderator' });
+  admin = await signIn(t.db, { username: 'theadmin', role: 'administrator' });
 });
 
 afterAll(() => t.cleanup());
@@ -122,7 +122,7 @@ describe('POST /api/v1/{service}/user/{id}/links/new', () => {
     const answer = await post(url, consumer, { service: 'fanbox', artist_id: '200', reason });
     expect([answer.status, answer.body]).toEqual([200, { message: LINK_MESSAGES.requested }]);
     const [id] = pendingIds();
-    const stored = getLinkRequest(t.db, id)!;
+    const stored = (await getLinkRequest(t.db, id))!;
     expect(stored.from_creator).toEqual({ service: 'patreon', id: '100', name: 'Alice' });
     expect(stored.to_creator).toEqual({ service: 'fanbox', id: '200', name: 'Alice on fanbox' });
     expect(stored.reason).toBe(reason);
@@ -134,7 +134,7 @@ describe('POST /api/v1/{service}/user/{id}/links/new', () => {
   });
 
   it('accepts a form-encoded body and refuses creators already in one group', async () => {
-    linkCreators(t.db, { service: 'boosty', id: 'dave' }, { service: 'gumroad', id: 'erin' });
+    await linkCreators(t.db, { service: 'boosty', id: 'dave' }, { service: 'gumroad', id: 'erin' });
     const answer = await request(app)
       .post('/api/v1/boosty/user/dave/links/new')
       .set('Cookie', consumer.cookie)
@@ -168,35 +168,35 @@ describe('moderator review', () => {
 
   it('approval links both creators both ways and records link changes for both', async () => {
     const [id] = pendingIds();
-    const before = lastChangeId(t.db);
+    const before = await lastChangeId(t.db);
     const refused = await post(apiUrl(apiPaths.approveLinkRequest(id)), consumer);
     expect([refused.status, refused.body]).toEqual([403, { error: 'Account is not moderator.' }]);
-    expect(lastChangeId(t.db)).toBe(before);
-    expect(audit('link_approve')).toEqual([]);
+    expect(await lastChangeId(t.db)).toBe(before);
+    expect(await audit('link_approve')).toEqual([]);
 
     const answer = await post(apiUrl(apiPaths.approveLinkRequest(id)), moderator);
     expect([answer.status, answer.body]).toEqual([200, { message: LINK_MESSAGES.approved }]);
-    expect(audit('link_approve')).toEqual([
+    expect(await audit('link_approve')).toEqual([
       expect.objectContaining({ actor_id: moderator.account.id, actor_name: 'linkmod', target: 'patreon/100 ↔ fanbox/200' }),
     ]);
-    expect(linkedCreators(t.db, 'patreon', '100').map((c) => `${c.service}/${c.id}`)).toEqual(['fanbox/200']);
-    expect(linkedCreators(t.db, 'fanbox', '200').map((c) => `${c.service}/${c.id}`)).toEqual(['patreon/100']);
-    const changed = readChangesSince(t.db, before)
+    expect((await linkedCreators(t.db, 'patreon', '100')).map((c) => `${c.service}/${c.id}`)).toEqual(['fanbox/200']);
+    expect((await linkedCreators(t.db, 'fanbox', '200')).map((c) => `${c.service}/${c.id}`)).toEqual(['patreon/100']);
+    const changed = (await readChangesSince(t.db, before))
       .filter((c) => c.kind === 'link')
       .map((c) => `${c.service}/${c.creator_id}`);
     expect(new Set(changed)).toEqual(new Set(['patreon/100', 'fanbox/200']));
-    expect(getLinkRequest(t.db, id)!.status).toBe('approved');
+    expect((await getLinkRequest(t.db, id))!.status).toBe('approved');
     expect((await get(list, moderator)).body).toEqual([]);
     // The public links answer shows the link.
     expect((await get('/api/v1/fanbox/user/200/links', null)).body.map((c: { id: string }) => c.id)).toEqual(['100']);
 
     const twice = await post(apiUrl(apiPaths.rejectLinkRequest(id)), moderator);
     expect([twice.status, twice.body]).toEqual([409, { error: LINK_MESSAGES.alreadyReviewed }]);
-    expect(audit('link_reject')).toEqual([]);
+    expect(await audit('link_reject')).toEqual([]);
   });
 
   it('rejects without linking; unknown and malformed ids', async () => {
-    const id = createLinkRequest(t.db, {
+    const id = await createLinkRequest(t.db, {
       from_service: 'fantia',
       from_id: '300',
       to_service: 'patreon',
@@ -205,9 +205,9 @@ describe('moderator review', () => {
     });
     const answer = await post(`/api/v2/account/moderator/creator_link_requests/${id}/reject`, admin);
     expect([answer.status, answer.body]).toEqual([200, { type: 'api_response', data: { message: LINK_MESSAGES.rejected } }]);
-    expect(getLinkRequest(t.db, id)!.status).toBe('rejected');
-    expect(linkedCreators(t.db, 'fantia', '300')).toEqual([]);
-    expect(audit('link_reject')).toEqual([
+    expect((await getLinkRequest(t.db, id))!.status).toBe('rejected');
+    expect(await linkedCreators(t.db, 'fantia', '300')).toEqual([]);
+    expect(await audit('link_reject')).toEqual([
       expect.objectContaining({ actor_id: admin.account.id, target: 'fantia/300 ↔ patreon/100', reason: null }),
     ]);
     const unknown = await post('/api/v1/account/moderator/creator_link_requests/99999/approve', moderator);
@@ -219,19 +219,19 @@ describe('moderator review', () => {
 
 describe('DELETE /api/v1/{service}/user/{id}/links', () => {
   it('is for administrators only and takes the creator out of its group', async () => {
-    const before = lastChangeId(t.db);
+    const before = await lastChangeId(t.db);
     const refused = await request(app).delete('/api/v1/fanbox/user/200/links').set('Cookie', moderator.cookie);
     expect([refused.status, refused.body]).toEqual([403, { error: 'Account is not administrator.' }]);
-    expect(linkedCreators(t.db, 'patreon', '100')).toHaveLength(1);
-    expect(audit('link_remove')).toEqual([]);
+    expect(await linkedCreators(t.db, 'patreon', '100')).toHaveLength(1);
+    expect(await audit('link_remove')).toEqual([]);
 
     const answer = await request(app).delete('/api/v1/fanbox/user/200/links').set('Cookie', admin.cookie);
     expect([answer.status, answer.body]).toEqual([200, { message: LINK_MESSAGES.unlinked }]);
-    expect(linkedCreators(t.db, 'patreon', '100')).toEqual([]);
-    const changed = readChangesSince(t.db, before).map((c) => `${c.service}/${c.creator_id}`);
+    expect(await linkedCreators(t.db, 'patreon', '100')).toEqual([]);
+    const changed = (await readChangesSince(t.db, before)).map((c) => `${c.service}/${c.creator_id}`);
     expect(changed).toContain('patreon/100');
     expect(changed).toContain('fanbox/200');
-    expect(audit('link_remove')).toEqual([
+    expect(await audit('link_remove')).toEqual([
       expect.objectContaining({
         actor_id: admin.account.id,
         target: 'fanbox/200',
@@ -242,6 +242,6 @@ describe('DELETE /api/v1/{service}/user/{id}/links', () => {
     const again = await request(app).delete('/api/v1/fanbox/user/200/links').set('Cookie', admin.cookie);
     expect([again.status, again.body]).toEqual([404, { error: LINK_MESSAGES.noLinks }]);
     expect((await request(app).delete('/api/v1/fanbox/user/999/links').set('Cookie', admin.cookie)).status).toBe(404);
-    expect(audit('link_remove')).toHaveLength(1);
+    expect(await audit('link_remove')).toHaveLength(1);
   });
 });

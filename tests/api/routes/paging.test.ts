@@ -22,10 +22,10 @@ function day(n: number): string {
 }
 
 /** Creator posts with ties and undated posts, so the cursor must follow the whole order. */
-function seed(): void {
-  upsertCreator(temp.db, { service: 'patreon', id: '42', name: 'Painter' });
+async function seed(): Promise<void> {
+  await upsertCreator(temp.db, { service: 'patreon', id: '42', name: 'Painter' });
   for (let n = 1; n <= START; n++) {
-    upsertPost(temp.db, {
+    await upsertPost(temp.db, {
       service: 'patreon',
       user: '42',
       id: `p${String(n).padStart(3, '0')}`,
@@ -39,10 +39,10 @@ function seed(): void {
 
 let imported = 0;
 /** One import step between page fetches: three new posts, the newest of the archive. */
-function importSome(): void {
+async function importSome(): Promise<void> {
   for (let k = 0; k < 3; k++) {
     imported += 1;
-    upsertPost(temp.db, {
+    await upsertPost(temp.db, {
       service: 'patreon',
       user: '42',
       id: `new${imported}`,
@@ -74,7 +74,7 @@ async function pageByCursor(first: string, posts: Listing): Promise<string[]> {
     expect(answer.status).toBe(200);
     seen.push(...posts(answer.body).map((p) => p.id));
     url = nextLink(answer);
-    importSome();
+    await importSome();
   }
   return seen;
 }
@@ -88,7 +88,7 @@ async function pageByOffset(path: string, posts: Listing): Promise<string[]> {
     const page = posts(answer.body);
     seen.push(...page.map((p) => p.id));
     if (page.length < 50) return seen;
-    importSome();
+    await importSome();
   }
 }
 
@@ -103,10 +103,10 @@ function sightings(seen: string[]): Map<string, number> {
   return counts;
 }
 
-beforeEach(() => {
+beforeEach(async () => {
   temp = tempDb();
   imported = 0;
-  seed();
+  await seed();
   app = createApp({ db: temp.db, config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
 });
 afterEach(() => temp.cleanup());
@@ -139,7 +139,7 @@ describe('paging with cursors while an import adds posts', () => {
 
   it('GET /api/v1/posts with a tag pages by cursor too (newest archived first)', async () => {
     for (let n = 1; n <= 60; n++) {
-      upsertPost(temp.db, { service: 'patreon', user: '42', id: `t${n}`, title: `Tagged ${n}`, published: day(n), tags: ['ink'] });
+      await upsertPost(temp.db, { service: 'patreon', user: '42', id: `t${n}`, title: `Tagged ${n}`, published: day(n), tags: ['ink'] });
     }
     const seen: string[] = [];
     let url: string | null = '/api/v1/posts?tag=ink';
@@ -147,7 +147,7 @@ describe('paging with cursors while an import adds posts', () => {
       const answer = await request(app).get(url);
       seen.push(...globalBody(answer.body).map((p) => p.id));
       url = nextLink(answer);
-      upsertPost(temp.db, { service: 'patreon', user: '42', id: `t-new-${seen.length}`, title: 'New', tags: ['ink'] });
+      await upsertPost(temp.db, { service: 'patreon', user: '42', id: `t-new-${seen.length}`, title: 'New', tags: ['ink'] });
     }
     const tagged = seen.filter((id) => /^t\d+$/.test(id));
     expect(tagged).toHaveLength(60);

@@ -18,13 +18,13 @@ function day(n: number): string {
   return new Date(Date.UTC(2024, 0, 1) + n * 86_400_000).toISOString().slice(0, 19);
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   temp = tempDb();
   const { db } = temp;
-  upsertCreator(db, { service: 'patreon', id: '42', name: 'Painter', updated: Date.UTC(2024, 5, 1) / 1000 });
-  upsertCreator(db, { service: 'fanbox', id: '7', name: 'Other' });
+  await upsertCreator(db, { service: 'patreon', id: '42', name: 'Painter', updated: Date.UTC(2024, 5, 1) / 1000 });
+  await upsertCreator(db, { service: 'fanbox', id: '7', name: 'Other' });
   for (let n = 1; n <= TOTAL; n++) {
-    upsertPost(db, {
+    await upsertPost(db, {
       service: 'patreon',
       user: '42',
       id: String(n),
@@ -37,7 +37,7 @@ beforeAll(() => {
       attachments: n === 5 ? [{ name: 'extras.zip', path: ZIP }] : [],
     });
   }
-  upsertPost(
+  await upsertPost(
     db,
     {
       service: 'patreon',
@@ -53,7 +53,7 @@ beforeAll(() => {
     },
     { now: day(201) },
   );
-  upsertComment(db, {
+  await upsertComment(db, {
     service: 'patreon',
     user: '42',
     post_id: '5',
@@ -63,7 +63,7 @@ beforeAll(() => {
     content: 'Lovely',
     published: day(6),
   });
-  upsertComment(
+  await upsertComment(
     db,
     {
       service: 'patreon',
@@ -77,7 +77,7 @@ beforeAll(() => {
     },
     { now: day(7) },
   );
-  addPopularity(db, [
+  await addPopularity(db, [
     { day: '2024-03-01', service: 'patreon', user: '42', post_id: '10', favorites: 5 },
     { day: '2024-03-01', service: 'patreon', user: '42', post_id: '11', favorites: 9 },
     { day: '2024-03-04', service: 'patreon', user: '42', post_id: '12', favorites: 20 },
@@ -100,8 +100,8 @@ describe('the file server behind a proxy (`server` of attachments, previews and 
     ...body.videos.map((v) => v.server),
   ];
 
-  beforeAll(() => {
-    upsertPost(temp.db, {
+  beforeAll(async () => {
+    await upsertPost(temp.db, {
       service: 'fanbox',
       user: '7',
       id: 'v1',

@@ -41,18 +41,18 @@ function filesOnDisk(): string[] {
 }
 const count = (table: string) => (t.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
   filesDir = path.join(t.dir, 'files');
   app = createApp({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), routes: [smallUploads], logger: { error() {} } });
-  upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice', public_id: 'alice' });
-  upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Bob' });
-  user = signIn(t.db);
+  await upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice', public_id: 'alice' });
+  await upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Bob' });
+  user = await signIn(t.db);
   const stored = storeFileSync(filesDir, Buffer.from('seeded bytes'), '.txt');
-  registerFile(t.db, { hash: stored.sha256, size: stored.size, ext: '.txt' });
+  await registerFile(t.db, { hash: stored.sha256, size: stored.size, ext: '.txt' });
   // 55 shares, one a day; every third linked to Alice.
   for (let i = 1; i <= 55; i += 1) {
-    createShare(t.db, {
+    await createShare(t.db, {
       name: `Share ${i}`,
       description: `About ${i}`,
       added: new Date(Date.UTC(2024, 0, i)).toISOString().slice(0, 19),
@@ -214,7 +214,7 @@ describe('upload', () => {
   it('stores the files by sha256, creates the linked share and logs the change', async () => {
     const one = Buffer.from('first file \u00e9\n'.repeat(100));
     const two = Buffer.alloc(300 * 1024, 7);
-    const changesBefore = lastChangeId(t.db);
+    const changesBefore = await lastChangeId(t.db);
     const res = await request(app)
       .post('/api/v1/shares/upload')
       .set('Cookie', user.cookie)
@@ -250,7 +250,7 @@ describe('upload', () => {
     const uploader = t.db.prepare('SELECT uploader_id FROM shares WHERE id = ?').get(id) as { uploader_id: number };
     expect(uploader.uploader_id).toBe(user.account.id);
 
-    const changes = readChangesSince(t.db, changesBefore);
+    const changes = await readChangesSince(t.db, changesBefore);
     expect(changes).toContainEqual(
       expect.objectContaining({ kind: 'share', action: 'upsert', service: 'fanbox', creator_id: '200', ref: String(id) }),
     );

@@ -10,10 +10,10 @@ import { buildArchive } from '../similar/fixture.ts';
 let temp: TempDb;
 let app: ReturnType<typeof createApp>;
 
-beforeAll(() => {
+beforeAll(async () => {
   temp = tempDb();
-  buildArchive(temp.db);
-  recomputeAllSimilar(temp.db);
+  await buildArchive(temp.db);
+  await recomputeAllSimilar(temp.db);
   app = createApp({ db: temp.db, config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
 });
 

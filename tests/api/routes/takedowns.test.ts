@@ -26,9 +26,9 @@ let revisionId: number;
 /** How often the app asked for the stored pages to be rebuilt now (AppDeps.pagesChanged). */
 let rebuildsAsked = 0;
 
-beforeAll(() => {
+beforeAll(async () => {
   t = tempDb();
-  seeded = seedArchive(t.db, t.dir);
+  seeded = await seedArchive(t.db, t.dir);
   app = createApp({
     db: t.db,
     config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }),
@@ -42,8 +42,8 @@ beforeAll(() => {
       res.end();
     }
   };
-  admin = signIn(t.db, { role: 'administrator' });
-  moderator = signIn(t.db, { role: 'moderator' });
+  admin = await signIn(t.db, { role: 'administrator' });
+  moderator = await signIn(t.db, { role: 'moderator' });
   revisionId = (t.db.prepare(`SELECT revision_id FROM post_revisions WHERE post_id = 'p2'`).get() as { revision_id: number }).revision_id;
 });
 
@@ -153,7 +153,7 @@ describe('takedown routes', () => {
 
     const again = await post('/api/v1/admin/takedown/patreon/user/100', admin);
     expect([again.status, again.body]).toEqual([409, { error: 'This creator is already on the do-not-post list.' }]);
-    expect(listAudit(t.db, { action: 'takedown_creator' }, { offset: 0, limit: 5 })).toHaveLength(1);
+    expect(await listAudit(t.db, { action: 'takedown_creator' }, { offset: 0, limit: 5 })).toHaveLength(1);
   });
 
   it('removes a Discord server: its server and channel answers are 404', async () => {
@@ -190,7 +190,7 @@ describe('takedown routes', () => {
   });
 
   it('lists the do-not-post entries newest first, 50 per page', async () => {
-    for (let i = 0; i < 55; i += 1) addDoNotPost(t.db, { service: 'gumroad', creator_id: `bulk${i}`, reason: 'bulk' });
+    for (let i = 0; i < 55; i += 1) await addDoNotPost(t.db, { service: 'gumroad', creator_id: `bulk${i}`, reason: 'bulk' });
     const first = await get('/api/v1/admin/do_not_post', admin);
     expect(first.status).toBe(200);
     expect(first.body.total).toBe(58);
@@ -222,7 +222,7 @@ describe('takedown routes', () => {
     const again = await del(`/api/v1/admin/do_not_post/${entry.id}`, admin);
     expect([again.status, again.body]).toEqual([404, { error: 'Entry not found.' }]);
     expect((await del('/api/v1/admin/do_not_post/abc', admin)).status).toBe(400);
-    expect(listAudit(t.db, { action: 'do_not_post_lift' }, { offset: 0, limit: 5 })[0]).toMatchObject({
+    expect((await listAudit(t.db, { action: 'do_not_post_lift' }, { offset: 0, limit: 5 }))[0]).toMatchObject({
       target: 'patreon/100',
       reason: null,
       actor_id: admin.account.id,

@@ -71,9 +71,9 @@ function expectPolicyCovers(answer: RawAnswer, label: string): void {
 beforeAll(async () => {
   site = await createTestSite('csp');
   image = await storeFile(site.paths.files, Buffer.from('bytes of an image'), 'png');
-  upsertCreator(site.db, { service: 'fanbox', id: 'artist1', name: 'CSP Test Artist', indexed: 1_700_000_000, updated: 1_700_000_000 });
+  await upsertCreator(site.db, { service: 'fanbox', id: 'artist1', name: 'CSP Test Artist', indexed: 1_700_000_000, updated: 1_700_000_000 });
   for (let n = 1; n <= 3; n += 1) {
-    upsertPost(site.db, {
+    await upsertPost(site.db, {
       service: 'fanbox',
       user: 'artist1',
       id: `p${n}`,
@@ -83,7 +83,7 @@ beforeAll(async () => {
       file: { name: 'a.png', path: image.path },
     });
   }
-  for (const role of ['consumer', 'moderator', 'administrator'] as const) cookies.set(role, signIn(site.db, { role }).cookie);
+  for (const role of ['consumer', 'moderator', 'administrator'] as const) cookies.set(role, (await signIn(site.db, { role })).cookie);
   base = await site.start();
 }, 300_000);
 
@@ -202,7 +202,7 @@ describe('Strict-Transport-Security', () => {
     const server = createFrontServer({
       api: createApp({ db: site.db, config: { ...readConfig({ DATA_DIR: site.dataDir }), environment: 'test', trustProxy: true } }),
       clientDir: path.join(DIST_DIR, 'client'),
-      media: { ...site.paths, mimeOf: (hash) => getFileByHash(site.db, hash)?.mime },
+      media: { ...site.paths, mimeOf: async (hash) => (await getFileByHash(site.db, hash))?.mime },
       store: site.store,
       ssr: site.handler,
       renderer: site.renderer,

@@ -27,9 +27,9 @@ async function page(pathname: string): Promise<{ status: number; html: string; i
 
 beforeAll(async () => {
   site = await createTestSite('front-paging');
-  upsertCreator(site.db, { service: 'patreon', id: '42', name: 'Paging Artist' });
+  await upsertCreator(site.db, { service: 'patreon', id: '42', name: 'Paging Artist' });
   for (let n = 1; n <= TOTAL; n++) {
-    upsertPost(site.db, { service: 'patreon', user: '42', id: `p${n}`, title: `Post ${n}`, published: day(n), added: day(n) });
+    await upsertPost(site.db, { service: 'patreon', user: '42', id: `p${n}`, title: `Post ${n}`, published: day(n), added: day(n) });
   }
   base = await site.start();
 }, 300_000);
@@ -67,7 +67,7 @@ describe('Next links of the stored listing pages', () => {
       // The import adds two newer posts, and the rebuild re-renders the pages they moved.
       for (let k = 0; k < 2; k++) {
         added += 1;
-        upsertPost(site.db, { service: 'patreon', user: '42', id: `new${added}`, title: `New ${added}`, published: day(500 + added) });
+        await upsertPost(site.db, { service: 'patreon', user: '42', id: `new${added}`, title: `New ${added}`, published: day(500 + added) });
       }
       for (const o of [0, 50, 100, 150]) site.store.remove(o ? `/patreon/user/42?o=${o}` : '/patreon/user/42');
     }

@@ -32,8 +32,8 @@ beforeAll(async () => {
   image = await storeFile(paths.files, Buffer.from('not really a png, but bytes with a known hash'), 'png');
   fs.mkdirSync(path.join(paths.icons, 'fanbox'), { recursive: true });
   fs.writeFileSync(path.join(paths.icons, 'fanbox', 'artist1'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));
-  upsertCreator(db, { service: 'fanbox', id: 'artist1', name: 'Front Test Artist', indexed: 1_700_000_000, updated: 1_700_000_000 });
-  upsertPost(db, {
+  await upsertCreator(db, { service: 'fanbox', id: 'artist1', name: 'Front Test Artist', indexed: 1_700_000_000, updated: 1_700_000_000 });
+  await upsertPost(db, {
     service: 'fanbox',
     user: 'artist1',
     id: 'p1',

@@ -36,8 +36,8 @@ async function consoleLines(run: () => Promise<void>): Promise<string[]> {
 
 beforeAll(async () => {
   site = await createTestSite('hostile');
-  upsertCreator(site.db, { service: 'fanbox', id: 'artist1', name: 'Hostile Test Artist', indexed: 1_700_000_000, updated: 1_700_000_000 });
-  upsertPost(site.db, {
+  await upsertCreator(site.db, { service: 'fanbox', id: 'artist1', name: 'Hostile Test Artist', indexed: 1_700_000_000, updated: 1_700_000_000 });
+  await upsertPost(site.db, {
     service: 'fanbox',
     user: 'artist1',
     id: 'p1',

@@ -100,7 +100,7 @@ describe('completion lines', () => {
 
 describe('secrets never reach the log', () => {
   it('redacts cookies, authorization and credential fields, through the server and the worker', async () => {
-    const alice = signIn(site.db, { username: 'http-log-alice' });
+    const alice = await signIn(site.db, { username: 'http-log-alice' });
     const submitted = await new Promise<{ status: number; body: string; id: string }>((resolve, reject) => {
       const body = JSON.stringify({ service: 'patreon', session_key: KEY, save_session_key: '1' });
       fetch(`${front.base}/api/v1/importer/submit?session_key=${KEY}`, {

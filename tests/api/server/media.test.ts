@@ -29,7 +29,7 @@ function request(target: string, headers: Record<string, string> = {}, method = 
 
 async function store(name: string, data: Buffer, ext: string, mime?: string) {
   stored[name] = await storeFile(site.paths.files, data, ext);
-  if (mime !== undefined) registerFile(db, { hash: stored[name].sha256, size: data.length, ext, mime });
+  if (mime !== undefined) await registerFile(db, { hash: stored[name].sha256, size: data.length, ext, mime });
 }
 
 beforeAll(async () => {

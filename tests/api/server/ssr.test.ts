@@ -29,7 +29,7 @@ beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-ssr-'));
   db = openDatabase(path.join(dataDir, 'trove.sqlite'));
   migrate(db);
-  upsertCreator(db, {
+  await upsertCreator(db, {
     service: 'patreon',
     id: '42',
     name: 'Renderer Artist',
@@ -37,9 +37,9 @@ beforeAll(async () => {
     indexed: 1_700_000_000,
     updated: 1_700_000_000,
   });
-  upsertCreator(db, { service: 'discord', id: '900', name: 'A Server', indexed: 1_700_000_000, updated: 1_700_000_000 });
+  await upsertCreator(db, { service: 'discord', id: '900', name: 'A Server', indexed: 1_700_000_000, updated: 1_700_000_000 });
   for (let n = 0; n < 3; n += 1) {
-    upsertPost(db, {
+    await upsertPost(db, {
       service: 'patreon',
       user: '42',
       id: String(n),

@@ -7,16 +7,16 @@ import { upsertPost } from '@api/data/posts.ts';
 
 let accounts = 0;
 
-export function account(db: Db): number {
+export async function account(db: Db): Promise<number> {
   accounts += 1;
-  return createAccount(db, { username: `fan${accounts}`, password_hash: 'x' }).id;
+  return (await createAccount(db, { username: `fan${accounts}`, password_hash: 'x' })).id;
 }
 
 /** A creator with one post per tag list. */
-export function creator(db: Db, service: string, id: string, tagLists: string[][] = []): void {
-  upsertCreator(db, { service, id, name: `Creator ${id}` });
-  tagLists.forEach((tags, i) => {
-    upsertPost(db, {
+export async function creator(db: Db, service: string, id: string, tagLists: string[][] = []): Promise<void> {
+  await upsertCreator(db, { service, id, name: `Creator ${id}` });
+  tagLists.forEach(async (tags, i) => {
+    await upsertPost(db, {
       service,
       user: id,
       id: `${id}-${i}`,
@@ -27,24 +27,24 @@ export function creator(db: Db, service: string, id: string, tagLists: string[][
   });
 }
 
-export function favourite(db: Db, accountId: number, service: string, id: string): void {
-  addFavoriteCreator(db, accountId, service, id);
+export async function favourite(db: Db, accountId: number, service: string, id: string): Promise<void> {
+  await addFavoriteCreator(db, accountId, service, id);
 }
 
 /**
  * Ann and Bea (fanbox) share three favouriters and their tags (cats, forest); Cal (patreon) shares
  * neither with them; Dee (fanbox) has one cats post and no favouriter yet.
  */
-export function buildArchive(db: Db): { fans: number[] } {
-  creator(db, 'fanbox', 'ann', [['cats', 'forest'], ['cats'], ['forest', 'watercolour']]);
-  creator(db, 'fanbox', 'bea', [['cats', 'forest'], ['forest'], ['cats', 'ink']]);
-  creator(db, 'patreon', 'cal', [['cars', 'engines'], ['engines']]);
-  creator(db, 'fanbox', 'dee', [['cats', 'robots'], ['robots']]);
-  const fans = [account(db), account(db), account(db), account(db)];
+export async function buildArchive(db: Db): Promise<{ fans: number[] }> {
+  await creator(db, 'fanbox', 'ann', [['cats', 'forest'], ['cats'], ['forest', 'watercolour']]);
+  await creator(db, 'fanbox', 'bea', [['cats', 'forest'], ['forest'], ['cats', 'ink']]);
+  await creator(db, 'patreon', 'cal', [['cars', 'engines'], ['engines']]);
+  await creator(db, 'fanbox', 'dee', [['cats', 'robots'], ['robots']]);
+  const fans = [await account(db), await account(db), await account(db), await account(db)];
   for (const fan of fans.slice(0, 3)) {
-    favourite(db, fan, 'fanbox', 'ann');
-    favourite(db, fan, 'fanbox', 'bea');
+    await favourite(db, fan, 'fanbox', 'ann');
+    await favourite(db, fan, 'fanbox', 'bea');
   }
-  favourite(db, fans[3], 'patreon', 'cal');
+  await favourite(db, fans[3], 'patreon', 'cal');
   return { fans };
 }

@@ -26,8 +26,8 @@ const cal = creatorKey('patreon', 'cal');
 /** What the rebuild loop does: plan a rebuild (which consumes the pending rows), then run the job. */
 async function rebuildThenJob() {
   const touched = new TouchedCreators();
-  const plan = planRebuild(t.db, { onChange: (change) => touched.add(change) });
-  setKv(t.db, LAST_REBUILT_KEY, String(plan.upTo));
+  const plan = await planRebuild(t.db, { onChange: (change) => touched.add(change) });
+  await setKv(t.db, LAST_REBUILT_KEY, String(plan.upTo));
   return { touched, plan, summary: await updateSimilar(t.db, touched) };
 }
 
@@ -37,30 +37,30 @@ function computedAt(service: string, id: string): string[] {
 
 describe('the similar-creators job', () => {
   it('scores only the touched creators and their neighbours, and marks their pages once', async () => {
-    const { fans } = buildArchive(t.db);
-    creator(t.db, 'gumroad', 'fay', [['knitting', 'wool']]);
-    creator(t.db, 'gumroad', 'gil', [['knitting', 'wool'], ['wool']]);
-    recomputeAllSimilar(t.db);
+    const { fans } = await buildArchive(t.db);
+    await creator(t.db, 'gumroad', 'fay', [['knitting', 'wool']]);
+    await creator(t.db, 'gumroad', 'gil', [['knitting', 'wool'], ['wool']]);
+    await recomputeAllSimilar(t.db);
     await rebuildThenJob(); // consumes the seeding rows
     // A sentinel date on the lists of creators nobody touches: a rewrite would replace it.
     t.db.prepare("UPDATE similar_creators SET computed_at = '2000-01-01T00:00:00'").run();
 
-    const from = lastChangeId(t.db);
+    const from = await lastChangeId(t.db);
     // Two of Ann's favouriters favourite Cal: Cal's list and Ann's change; Fay and Gil stay as they were.
-    expect(readSimilarList(t.db, ann).map((entry) => entry.key)).not.toContain(cal);
-    favourite(t.db, fans[0], 'patreon', 'cal');
-    favourite(t.db, fans[1], 'patreon', 'cal');
+    expect((await readSimilarList(t.db, ann)).map((entry) => entry.key)).not.toContain(cal);
+    await favourite(t.db, fans[0], 'patreon', 'cal');
+    await favourite(t.db, fans[1], 'patreon', 'cal');
     const { touched, summary } = await rebuildThenJob();
     expect([...touched.scored]).toEqual([cal]);
-    expect(readSimilarList(t.db, cal)[0].key).toBe(ann);
-    expect(readSimilarList(t.db, ann).map((entry) => entry.key)).toContain(cal);
+    expect((await readSimilarList(t.db, cal))[0].key).toBe(ann);
+    expect((await readSimilarList(t.db, ann)).map((entry) => entry.key)).toContain(cal);
     expect(summary.scored).toBeGreaterThan(0);
     const sentinel = computedAt('gumroad', 'fay').concat(computedAt('gumroad', 'gil'));
     expect(sentinel).toEqual(['2000-01-01T00:00:00', '2000-01-01T00:00:00']);
     expect(computedAt('patreon', 'cal').every((at) => at !== '2000-01-01T00:00:00')).toBe(true);
 
     // The pages whose shown list changed get a 'similar' row each, and Fay's and Gil's none.
-    const marked = readChangesSince(t.db, from)
+    const marked = (await readChangesSince(t.db, from))
       .filter((change) => change.kind === 'similar')
       .map((change) => change.creator_id);
     expect(marked).toContain('cal');
@@ -69,36 +69,36 @@ describe('the similar-creators job', () => {
     expect(marked).not.toContain('gil');
 
     // The rebuild consuming those rows touches nothing: no further run, no further rows.
-    const before = lastChangeId(t.db);
+    const before = await lastChangeId(t.db);
     const next = await rebuildThenJob();
     expect(next.plan.changes).toBeGreaterThan(0);
     expect(next.touched.size).toBe(0);
     expect(next.summary.scored).toBe(0);
-    expect(lastChangeId(t.db)).toBe(before);
+    expect(await lastChangeId(t.db)).toBe(before);
   });
 
   it('the rebuild plan renders the first posts page of a marked creator', async () => {
-    buildArchive(t.db);
+    await buildArchive(t.db);
     await rebuildThenJob();
-    recomputeAllSimilar(t.db);
-    const plan = planRebuild(t.db);
+    await recomputeAllSimilar(t.db);
+    const plan = await planRebuild(t.db);
     expect(plan.keys).toContain('/fanbox/user/ann');
     expect(plan.keys).not.toContain('/patreon/user/cal');
   });
 
   it('a taken-down creator leaves every list', async () => {
-    buildArchive(t.db);
-    recomputeAllSimilar(t.db);
+    await buildArchive(t.db);
+    await recomputeAllSimilar(t.db);
     await rebuildThenJob();
-    expect(readSimilarList(t.db, ann).map((entry) => entry.key)).toContain(creatorKey('fanbox', 'bea'));
-    inTransaction(t.db, () => removeCreatorRows(t.db, 'fanbox', 'bea'));
+    expect((await readSimilarList(t.db, ann)).map((entry) => entry.key)).toContain(creatorKey('fanbox', 'bea'));
+    await inTransaction(t.db, async () => removeCreatorRows(t.db, 'fanbox', 'bea'));
     await rebuildThenJob();
-    expect(readSimilarList(t.db, ann).map((entry) => entry.key)).not.toContain(creatorKey('fanbox', 'bea'));
+    expect((await readSimilarList(t.db, ann)).map((entry) => entry.key)).not.toContain(creatorKey('fanbox', 'bea'));
     expect(t.db.prepare("SELECT count(*) FROM similar_creators WHERE creator_id = 'bea' OR similar_id = 'bea'").pluck().get()).toBe(0);
   });
 
   it('gives the event loop back while it scores, so a server keeps answering', async () => {
-    for (let i = 0; i < 24; i += 1) creator(t.db, 'gumroad', `maker${i}`, [['knitting', 'wool', `pattern${i % 3}`]]);
+    for (let i = 0; i < 24; i += 1) await creator(t.db, 'gumroad', `maker${i}`, [['knitting', 'wool', `pattern${i % 3}`]]);
     const order: string[] = [];
     setImmediate(() => order.push('other work'));
     // Every maker's posts were just written: all 24 are touched and scored in this run.

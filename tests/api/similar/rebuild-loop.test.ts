@@ -24,7 +24,7 @@ afterAll(async () => {
 
 describe('similar creators in the rebuild loop', () => {
   it('one check stores the creator page with its similar creators, and the next finds nothing to do', async () => {
-    buildArchive(site.db);
+    await buildArchive(site.db);
     await loop.runNow();
     const html = fs.readFileSync(site.store.fileFor('/fanbox/user/ann'), 'utf8');
     expect(html).toContain('Similar creators');

@@ -19,9 +19,9 @@ const cal = creatorKey('patreon', 'cal');
 const dee = creatorKey('fanbox', 'dee');
 
 describe('similar creators scores', () => {
-  it('ranks two creators sharing favouriters and tags above unrelated ones, never the creator itself', () => {
-    buildArchive(t.db);
-    const source = memorySource(t.db);
+  it('ranks two creators sharing favouriters and tags above unrelated ones, never the creator itself', async () => {
+    await buildArchive(t.db);
+    const source = await memorySource(t.db);
     const list = similarTo(source, ann);
     expect(list[0].key).toBe(bea);
     // Three shared favouriters of three each (cosine 1) and mostly shared tags.
@@ -35,9 +35,9 @@ describe('similar creators scores', () => {
     expect(similarTo(source, cal)).toEqual([]);
   });
 
-  it('is symmetric, and the stored lists agree in both directions', () => {
-    buildArchive(t.db);
-    const source = memorySource(t.db);
+  it('is symmetric, and the stored lists agree in both directions', async () => {
+    await buildArchive(t.db);
+    const source = await memorySource(t.db);
     for (const [a, b] of [
       [ann, bea],
       [ann, dee],
@@ -45,31 +45,31 @@ describe('similar creators scores', () => {
       [ann, cal],
     ])
       expect(pairScore(source, a, b)).toBe(pairScore(source, b, a));
-    recomputeAllSimilar(t.db);
-    const annToBea = readSimilarList(t.db, ann).find((entry) => entry.key === bea);
-    const beaToAnn = readSimilarList(t.db, bea).find((entry) => entry.key === ann);
+    await recomputeAllSimilar(t.db);
+    const annToBea = (await readSimilarList(t.db, ann)).find((entry) => entry.key === bea);
+    const beaToAnn = (await readSimilarList(t.db, bea)).find((entry) => entry.key === ann);
     expect(annToBea?.score).toBeGreaterThan(0);
     expect(annToBea?.score).toBe(beaToAnn?.score);
   });
 
-  it('scores the same from the database as from memory', () => {
-    buildArchive(t.db);
-    recomputeAllSimilar(t.db);
-    const memory = memorySource(t.db);
+  it('scores the same from the database as from memory', async () => {
+    await buildArchive(t.db);
+    await recomputeAllSimilar(t.db);
+    const memory = await memorySource(t.db);
     const database = databaseSource(t.db);
     for (const key of [ann, bea, cal, dee]) expect(similarTo(database, key)).toEqual(similarTo(memory, key));
   });
 
-  it('keeps at most topK per creator and walks at most favouritesPerAccount favourites of one account', () => {
-    const fan = account(t.db);
-    creator(t.db, 'fanbox', 'star');
-    favourite(t.db, fan, 'fanbox', 'star');
+  it('keeps at most topK per creator and walks at most favouritesPerAccount favourites of one account', async () => {
+    const fan = await account(t.db);
+    await creator(t.db, 'fanbox', 'star');
+    await favourite(t.db, fan, 'fanbox', 'star');
     const others = SIMILAR_LIMITS.favouritesPerAccount + 30;
     for (let i = 0; i < others; i += 1) {
-      creator(t.db, 'patreon', `p${i}`);
-      favourite(t.db, fan, 'patreon', `p${i}`);
+      await creator(t.db, 'patreon', `p${i}`);
+      await favourite(t.db, fan, 'patreon', `p${i}`);
     }
-    const source = memorySource(t.db);
+    const source = await memorySource(t.db);
     const candidates = candidatesOf(source, creatorKey('fanbox', 'star'));
     expect(candidates.length).toBeLessThanOrEqual(SIMILAR_LIMITS.favouritesPerAccount);
     // The newest favourites are the ones walked: the last favourited creator is a candidate, the first is not.

@@ -60,7 +60,7 @@ type Prepared = { kind: 'post'; post: PostInput } | { kind: 'locked' } | { kind:
 
 /** Fetches a post's detail and its files; writes nothing (the caller's step does). */
 async function preparePost(ctx: ImportContext, api: AfdianApi, creatorId: string, item: AfdianPost, albumId?: string): Promise<Prepared> {
-  const listed = skipListedPost(ctx, creatorId, item.post_id, postTitle(item));
+  const listed = await skipListedPost(ctx, creatorId, item.post_id, postTitle(item));
   if (listed) return { kind: 'listed', line: listed };
   let detail: AfdianPost;
   try {
@@ -100,11 +100,11 @@ function commitPost(ctx: ImportContext, item: AfdianPost, prepared: Prepared, ne
     if (!c.locked.some((l) => l.id === item.post_id)) c.locked.push({ id: item.post_id, title: postTitle(item) });
   } else if (prepared.kind === 'gone' || prepared.kind === 'listed') lines.push(prepared.line);
   ctx.step(
-    () => {
+    async () => {
       if (prepared.kind !== 'post') return;
       c.saved++;
       c.locked = c.locked.filter((l) => l.id !== item.post_id);
-      if (storePost(ctx, prepared.post).action !== 'unchanged') c.changed++;
+      if ((await storePost(ctx, prepared.post)).action !== 'unchanged') c.changed++;
     },
     { cursor: next, log: lines },
   );
@@ -231,11 +231,11 @@ async function finishCreator(ctx: ImportContext, api: AfdianApi, cursor: Cursor,
   const locked = c.locked.length > 0 ? ` ${countLabel(c.locked.length, 'post')} your sponsorship does not unlock skipped.` : '';
   const lines = c.locked.map((l) => `Skipped ${quoted(l.title)}: your sponsorship does not unlock it.`);
   ctx.step(
-    () => {
-      const creator = getCreator(ctx.db, SERVICE, sub.userId);
+    async () => {
+      const creator = await getCreator(ctx.db, SERVICE, sub.userId);
       if (!creator) return;
       const now = nowEpoch();
-      upsertCreator(ctx.db, {
+      await upsertCreator(ctx.db, {
         service: SERVICE,
         id: sub.userId,
         name: creator.name,
@@ -265,7 +265,7 @@ async function importAll(ctx: ImportContext): Promise<void> {
   while (cursor.at < cursor.subs.length) {
     if (ctx.signal.aborted) return;
     const sub = cursor.subs[cursor.at];
-    const listed = skipListedCreator(ctx, sub.userId, sub.name);
+    const listed = await skipListedCreator(ctx, sub.userId, sub.name);
     if (listed) {
       cursor = { subs: cursor.subs, at: cursor.at + 1 };
       ctx.step(() => undefined, { cursor, log: [listed] });

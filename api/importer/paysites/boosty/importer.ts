@@ -71,7 +71,7 @@ function subOf(blog: Blog): Sub {
 
 /** Downloads a post's media and reads its comments; writes nothing (the caller's step does). */
 async function preparePost(ctx: ImportContext, api: BoostyApi, sub: Sub, post: BoostyPost): Promise<Prepared> {
-  const listed = skipListedPost(ctx, sub.blogUrl, post.id, post.title);
+  const listed = await skipListedPost(ctx, sub.blogUrl, post.id, post.title);
   if (listed) return { kind: 'listed', line: listed };
   const verdict = postVerdict(post);
   if (verdict !== 'post') return { kind: verdict };
@@ -128,10 +128,10 @@ async function importPosts(ctx: ImportContext, api: BoostyApi, start: Cursor, su
         lines.push(...prepared.notes);
       }
       ctx.step(
-        () => {
+        async () => {
           if (prepared.kind !== 'post') return;
-          if (storePost(ctx, prepared.post).action !== 'unchanged') state.changed++;
-          for (const comment of prepared.comments) upsertComment(ctx.db, comment);
+          if ((await storePost(ctx, prepared.post)).action !== 'unchanged') state.changed++;
+          for (const comment of prepared.comments) await upsertComment(ctx.db, comment);
         },
         {
           cursor: { ...cursor, creator: state },
@@ -150,10 +150,10 @@ function finishCreator(ctx: ImportContext, cursor: Cursor, sub: Sub): Cursor {
   const lines = [`Creator ${sub.name}: imported ${countLabel(c.saved, 'post')}.`];
   if (c.locked > 0) lines.push(`Creator ${sub.name}: skipped ${countLabel(c.locked, 'post')} your subscription level cannot see.`);
   ctx.step(
-    () => {
-      if (!getCreator(ctx.db, SERVICE, sub.blogUrl)) return;
+    async () => {
+      if (!await getCreator(ctx.db, SERVICE, sub.blogUrl)) return;
       const now = nowEpoch();
-      upsertCreator(ctx.db, {
+      await upsertCreator(ctx.db, {
         service: SERVICE,
         id: sub.blogUrl,
         name: sub.name,
@@ -168,8 +168,8 @@ function finishCreator(ctx: ImportContext, cursor: Cursor, sub: Sub): Cursor {
 
 async function importAll(ctx: ImportContext): Promise<void> {
   // A renewed session replaces the sealed key, so a resume after a crash uses the new tokens.
-  const onRenewed = (auth: BoostyAuth) => {
-    replaceImportWorkKey(ctx.db, ctx.importId, sealForWorker(ctx.config, ctx.importId, boostyKeyText(auth)));
+  const onRenewed = async (auth: BoostyAuth) => {
+    await replaceImportWorkKey(ctx.db, ctx.importId, sealForWorker(ctx.config, ctx.importId, boostyKeyText(auth)));
     ctx.log('The access token had expired; Boosty renewed it with the refresh token.');
   };
   const api = boostyApi(ctx, onRenewed);
@@ -186,7 +186,7 @@ async function importAll(ctx: ImportContext): Promise<void> {
   while (cursor.at < cursor.subs.length) {
     if (ctx.signal.aborted) return;
     const sub = cursor.subs[cursor.at];
-    const listed = skipListedCreator(ctx, sub.blogUrl, sub.name);
+    const listed = await skipListedCreator(ctx, sub.blogUrl, sub.name);
     if (listed) {
       cursor = { subs: cursor.subs, at: cursor.at + 1 };
       ctx.step(() => undefined, { cursor, log: [listed] });

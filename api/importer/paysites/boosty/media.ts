@@ -34,7 +34,7 @@ async function archiveImage(ctx: ImportContext, client: PaysiteClient, url: stri
       maxBytes: ctx.config.importer.maxFileBytes,
     });
     const mime = answer.headers['content-type']?.split(';')[0].trim().toLowerCase() || null;
-    registerFile(ctx.db, { hash: stored.sha256, size: stored.size, ext: path.extname(stored.path), mime });
+    await registerFile(ctx.db, { hash: stored.sha256, size: stored.size, ext: path.extname(stored.path), mime });
     return { name: `${base}${ext}`, path: stored.path, hash: stored.sha256 };
   } catch (error) {
     const line = skipLine(`${base} (image)`, error);

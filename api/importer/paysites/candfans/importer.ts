@@ -79,7 +79,7 @@ async function startCreator(ctx: ImportContext, api: CandfansApi, cursor: Cursor
   }
   const id = String(user.id);
   // CandFans' creator id is known only from its profile: checked before anything of it is stored.
-  const listed = skipListedCreator(ctx, id, user.username);
+  const listed = await skipListedCreator(ctx, id, user.username);
   if (listed) {
     const next: Cursor = { subs: cursor.subs, at: cursor.at + 1 };
     ctx.step(() => undefined, { cursor: next, log: [listed] });
@@ -129,7 +129,7 @@ async function importPosts(ctx: ImportContext, api: CandfansApi, start: Cursor):
       if (ctx.signal.aborted) return undefined;
       const post = posts[index];
       const seen = visibility(post);
-      const listed = skipListedPost(ctx, String(state().id), String(post.post_id), post.title);
+      const listed = await skipListedPost(ctx, String(state().id), String(post.post_id), post.title);
       const prepared = seen === 'visible' && !listed ? await preparePost(ctx, api, post, String(state().id)) : undefined;
       const c = state();
       const last = index + 1 >= posts.length;
@@ -144,10 +144,10 @@ async function importPosts(ctx: ImportContext, api: CandfansApi, start: Cursor):
         },
       };
       ctx.step(
-        () => {
+        async () => {
           if (!prepared) return;
           next.creator!.saved++;
-          if (storePost(ctx, prepared).action !== 'unchanged') next.creator!.changed++;
+          if ((await storePost(ctx, prepared)).action !== 'unchanged') next.creator!.changed++;
         },
         { cursor: next, log: [...(listed ? [listed] : []), ...(last ? [`Creator ${c.name}: page ${c.page} done.`] : [])] },
       );
@@ -171,12 +171,12 @@ function finishCreator(ctx: ImportContext, cursor: Cursor): Cursor {
     if (count > 0)
       lines.push(`Creator ${c.name}: skipped ${countLabel(count, 'post')} this account cannot see (${HIDDEN_REASONS[reason]}).`);
   ctx.step(
-    () => {
+    async () => {
       const id = String(c.id);
-      const creator = getCreator(ctx.db, 'candfans', id);
+      const creator = await getCreator(ctx.db, 'candfans', id);
       if (!creator) return;
       const now = nowEpoch();
-      upsertCreator(ctx.db, {
+      await upsertCreator(ctx.db, {
         service: 'candfans',
         id,
         name: creator.name,
@@ -200,7 +200,7 @@ async function importAll(ctx: ImportContext): Promise<void> {
       if (!cursor.creator) continue;
     } else {
       // Listed while this creator was being imported (a resume): passed over from here on.
-      const listed = skipListedCreator(ctx, String(cursor.creator.id), cursor.creator.name);
+      const listed = await skipListedCreator(ctx, String(cursor.creator.id), cursor.creator.name);
       if (listed) {
         cursor = { subs: cursor.subs, at: cursor.at + 1 };
         ctx.step(() => undefined, { cursor, log: [listed] });

@@ -65,7 +65,7 @@ async function importChannels(ctx: ImportContext): Promise<void> {
     let after = index === cursor.index ? cursor.after : '0';
     let count = index === cursor.index ? cursor.count : 0;
     // Its server was put on the do-not-post list after the plan was made: none of its messages is stored.
-    const listed = skipListedCreator(ctx, channel.server);
+    const listed = await skipListedCreator(ctx, channel.server);
     if (listed) {
       ctx.step(() => undefined, { cursor: { plan, index: index + 1, after: '0', count: 0 }, log: [listed] });
       continue;
@@ -95,10 +95,10 @@ async function importChannels(ctx: ImportContext): Promise<void> {
       const last = page[page.length - 1].id;
       count += kept.length;
       ctx.step(
-        () => {
-          upsertDiscordMessages(ctx.db, inputs);
+        async () => {
+          await upsertDiscordMessages(ctx.db, inputs);
           if (kept.length > 0)
-            touchCreatorUpdated(ctx.db, 'discord', channel.server, Math.floor(snowflakeMs(kept[kept.length - 1].id) / 1000));
+            await touchCreatorUpdated(ctx.db, 'discord', channel.server, Math.floor(snowflakeMs(kept[kept.length - 1].id) / 1000));
         },
         { cursor: { plan, index, after: last, count } },
       );
@@ -107,11 +107,11 @@ async function importChannels(ctx: ImportContext): Promise<void> {
   }
 
   ctx.step(
-    () => {
+    async () => {
       const now = nowEpoch();
       for (const server of new Set(plan.map((p) => p.server))) {
-        const creator = getCreator(ctx.db, 'discord', server);
-        if (creator) upsertCreator(ctx.db, { service: 'discord', id: server, name: creator.name, last_imported: now });
+        const creator = await getCreator(ctx.db, 'discord', server);
+        if (creator) await upsertCreator(ctx.db, { service: 'discord', id: server, name: creator.name, last_imported: now });
       }
     },
     { cursor: { plan, index: plan.length, after: '0', count: 0 }, log: [`Imported ${countLabel(plan.length, 'channel')}.`] },

@@ -100,7 +100,7 @@ export async function planChannels(ctx: ImportContext, api: DiscordApi): Promise
       continue;
     }
     // A server on the do-not-post list: nothing of it is looked up or stored (its id stands in for its name).
-    const skip = listed.has(channel.guild_id) ? null : skipListedCreator(ctx, channel.guild_id);
+    const skip = listed.has(channel.guild_id) ? null : await skipListedCreator(ctx, channel.guild_id);
     if (skip) lines.push(skip);
     if (skip || listed.has(channel.guild_id)) {
       listed.add(channel.guild_id);
@@ -140,13 +140,13 @@ export async function planChannels(ctx: ImportContext, api: DiscordApi): Promise
   const serverCount = new Set(plan.map((p) => p.server)).size;
   lines.push(`Found ${countLabel(plan.length, 'channel')} in ${countLabel(serverCount, 'server')}.`);
   ctx.step(
-    () => {
+    async () => {
       for (const { guild, named } of servers.values()) {
         if (!plan.some((p) => p.server === guild.id)) continue;
-        const name = named ? guild.name : (getCreator(ctx.db, 'discord', guild.id)?.name ?? guild.name);
-        upsertCreator(ctx.db, { service: 'discord', id: guild.id, name, has_chats: true });
+        const name = named ? guild.name : ((await getCreator(ctx.db, 'discord', guild.id))?.name ?? guild.name);
+        await upsertCreator(ctx.db, { service: 'discord', id: guild.id, name, has_chats: true });
       }
-      for (const row of rows.values()) if (plan.some((p) => p.server === row.server_id)) upsertDiscordChannel(ctx.db, row);
+      for (const row of rows.values()) if (plan.some((p) => p.server === row.server_id)) await upsertDiscordChannel(ctx.db, row);
     },
     { cursor, log: lines },
   );

@@ -88,7 +88,7 @@ async function archiveFromFileServer(ctx: ImportContext, api: DlsiteApi, url: st
     const stored = await api.client.download(url, dataPaths(ctx.config.dataDir).files, /^\.[a-z0-9]{1,10}$/.test(ext) ? ext : '', {
       onProgress: progressLogger(ctx, name),
     });
-    registerFile(ctx.db, { hash: stored.sha256, size: stored.size, ext: path.extname(stored.path), mime: stored.mime });
+    await registerFile(ctx.db, { hash: stored.sha256, size: stored.size, ext: path.extname(stored.path), mime: stored.mime });
     return { name: name.slice(0, 255), path: stored.path, hash: stored.sha256 };
   } catch (error) {
     if (error instanceof PaysiteRequestError && error.status === 403)

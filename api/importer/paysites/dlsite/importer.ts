@@ -61,7 +61,7 @@ async function plan(ctx: ImportContext, api: DlsiteApi, pageLimit: number): Prom
       continue;
     }
     // A circle on the do-not-post list: none of its works is fetched (one line per circle).
-    const skip = listed.get(work.maker.id) ?? skipListedCreator(ctx, work.maker.id, localizedText(work.maker.name));
+    const skip = listed.get(work.maker.id) ?? await skipListedCreator(ctx, work.maker.id, localizedText(work.maker.name));
     if (skip) {
       listed.set(work.maker.id, skip);
       continue;
@@ -83,10 +83,10 @@ async function plan(ctx: ImportContext, api: DlsiteApi, pageLimit: number): Prom
 }
 
 /** The files of the stored post when the work had no version up since and lists the same files. */
-function storedFiles(ctx: ImportContext, work: PlayWork, info: Product | undefined, edited: string | null): PostFileInput[] | undefined {
+async function storedFiles(ctx: ImportContext, work: PlayWork, info: Product | undefined, edited: string | null): Promise<PostFileInput[] | undefined> {
   // A flagged work's files were found broken: download them again.
-  if (isRefetchWanted(ctx, work.maker.id, work.workno)) return undefined;
-  const existing = getPost(ctx.db, 'dlsite', work.maker.id, work.workno);
+  if (await isRefetchWanted(ctx, work.maker.id, work.workno)) return undefined;
+  const existing = await getPost(ctx.db, 'dlsite', work.maker.id, work.workno);
   if (!existing || (existing.edited ?? null) !== edited || existing.attachments.length === 0) return undefined;
   const listed = (info?.contents ?? []).map((c) => c.file_name).filter((name) => !isDrmFile(name));
   const have = existing.attachments.map((a) => a.name ?? '');
@@ -116,7 +116,7 @@ async function prepareWork(ctx: ImportContext, api: DlsiteApi, work: PlayWork) {
     ? await archiveFile(ctx, api.client, new URL(coverRef.url, api.client.url('/')).toString(), coverRef.name)
     : undefined;
   const edited = workPost(work, info, { content, cover: null, attachments: [] }).edited ?? null;
-  const kept = storedFiles(ctx, work, info, edited);
+  const kept = await storedFiles(ctx, work, info, edited);
   const fetched = kept ? undefined : await archiveWorkFiles(ctx, api, work, info);
   const post = workPost(work, info, { content, cover: cover ?? null, attachments: kept ?? fetched?.files ?? [] });
   return { post, log: fetched?.log ?? [] };
@@ -135,7 +135,7 @@ async function importWorks(ctx: ImportContext, api: DlsiteApi, start: Cursor): P
     }
     const item = works[cursor.at];
     const work = batch.works.get(item.w);
-    const listed = skipListedPost(ctx, item.m, item.w, work ? localizedText(work.name) : null);
+    const listed = await skipListedPost(ctx, item.m, item.w, work ? localizedText(work.name) : null);
     const prepared = work && !listed ? await prepareWork(ctx, api, work).catch(refused(`a request for ${item.w}`)) : undefined;
     const at = cursor.at + 1;
     const log = listed ? [listed] : prepared ? prepared.log : [`Skipped ${item.w}: DLsite no longer has this work.`];
@@ -143,11 +143,11 @@ async function importWorks(ctx: ImportContext, api: DlsiteApi, start: Cursor): P
     const counts = { ...cursor.counts };
     const next: Cursor = { ...cursor, at, counts };
     ctx.step(
-      () => {
+      async () => {
         if (!prepared || !work) return;
         const name = localizedText(work.maker.name) || cursor.plan.makers[work.maker.id] || work.maker.id;
-        upsertCreator(ctx.db, { service: 'dlsite', id: work.maker.id, name });
-        const changed = storePost(ctx, prepared.post).action !== 'unchanged';
+        await upsertCreator(ctx.db, { service: 'dlsite', id: work.maker.id, name });
+        const changed = (await storePost(ctx, prepared.post)).action !== 'unchanged';
         const [saved, changedCount] = counts[work.maker.id] ?? [0, 0];
         counts[work.maker.id] = [saved + 1, changedCount + (changed ? 1 : 0)];
       },
@@ -162,12 +162,12 @@ async function importWorks(ctx: ImportContext, api: DlsiteApi, start: Cursor): P
 function finish(ctx: ImportContext, cursor: Cursor): void {
   const log: string[] = [];
   ctx.step(
-    () => {
+    async () => {
       const now = nowEpoch();
       for (const [id, [saved, changed]] of Object.entries(cursor.counts)) {
-        const creator = getCreator(ctx.db, 'dlsite', id);
+        const creator = await getCreator(ctx.db, 'dlsite', id);
         if (!creator) continue;
-        upsertCreator(ctx.db, { service: 'dlsite', id, name: creator.name, last_imported: now, ...(changed > 0 ? { updated: now } : {}) });
+        await upsertCreator(ctx.db, { service: 'dlsite', id, name: creator.name, last_imported: now, ...(changed > 0 ? { updated: now } : {}) });
         log.push(`Circle ${creator.name}: imported ${countLabel(saved, 'work')}.`);
       }
     },

@@ -57,7 +57,7 @@ type Prepared =
 
 /** Fetches a post with its files and comments; writes nothing (the caller's step does). */
 async function preparePost(ctx: ImportContext, api: FanboxApi, userId: string, item: PostItem): Promise<Prepared> {
-  const listed = skipListedPost(ctx, userId, item.id, item.title);
+  const listed = await skipListedPost(ctx, userId, item.id, item.title);
   if (listed) return { kind: 'listed', line: listed };
   if (item.isRestricted) return { kind: 'restricted' };
   const info = await api.post(item.id);
@@ -138,11 +138,11 @@ async function startCreator(ctx: ImportContext, api: FanboxApi, cursor: Cursor, 
   const next: Cursor = { ...cursor, creator: { name: info.user.name, pages, page: 0, item: 0, saved: 0, changed: 0, restricted: 0 } };
   const lines = [`Creator ${info.user.name}: ${countLabel(pages.length, 'page')} of posts to import.`];
   ctx.step(
-    () => {
-      upsertCreator(ctx.db, { service: 'fanbox', id: userId, name: info.user.name, public_id: info.creatorId });
-      const file = card && getFileByHash(ctx.db, card.hash);
-      if (file && findFancardId(ctx.db, 'fanbox', userId, file.id) === undefined) {
-        upsertFancard(ctx.db, { service: 'fanbox', user_id: userId, file_id: file.id, price: `${sub.fee}円` });
+    async () => {
+      await upsertCreator(ctx.db, { service: 'fanbox', id: userId, name: info.user.name, public_id: info.creatorId });
+      const file = card && await getFileByHash(ctx.db, card.hash);
+      if (file && await findFancardId(ctx.db, 'fanbox', userId, file.id) === undefined) {
+        await upsertFancard(ctx.db, { service: 'fanbox', user_id: userId, file_id: file.id, price: `${sub.fee}円` });
         lines.push(`Creator ${info.user.name}: saved the fancard.`);
       }
     },
@@ -174,11 +174,11 @@ async function importPosts(ctx: ImportContext, api: FanboxApi, start: Cursor): P
       const lines = prepared.kind === 'listed' ? [prepared.line] : [];
       if (last) lines.push(`Creator ${c.name}: page ${c.page + 1} of ${c.pages.length} done.`);
       ctx.step(
-        () => {
+        async () => {
           if (prepared.kind !== 'post') return;
           next.creator!.saved++;
-          if (storePost(ctx, prepared.post).action !== 'unchanged') next.creator!.changed++;
-          for (const comment of prepared.comments) upsertComment(ctx.db, comment);
+          if ((await storePost(ctx, prepared.post)).action !== 'unchanged') next.creator!.changed++;
+          for (const comment of prepared.comments) await upsertComment(ctx.db, comment);
         },
         { cursor: next, log: lines },
       );
@@ -198,11 +198,11 @@ function finishCreator(ctx: ImportContext, cursor: Cursor, userId: string): Curs
   const next: Cursor = { subs: cursor.subs, at: cursor.at + 1 };
   const restricted = c.restricted > 0 ? ` ${countLabel(c.restricted, 'post')} above your plan skipped.` : '';
   ctx.step(
-    () => {
-      const creator = getCreator(ctx.db, 'fanbox', userId);
+    async () => {
+      const creator = await getCreator(ctx.db, 'fanbox', userId);
       if (!creator) return;
       const now = nowEpoch();
-      upsertCreator(ctx.db, {
+      await upsertCreator(ctx.db, {
         service: 'fanbox',
         id: userId,
         name: creator.name,
@@ -221,12 +221,12 @@ async function importNewsletters(ctx: ImportContext, api: FanboxApi, cursor: Cur
   const next: Cursor = { ...cursor, newslettersDone: true };
   const log: string[] = [];
   ctx.step(
-    () => {
+    async () => {
       let saved = 0;
       for (const letter of letters) {
         const userId = letter.creator?.user.userId;
-        if (!userId || !getCreator(ctx.db, 'fanbox', userId) || skipListedCreator(ctx, userId)) continue;
-        upsertAnnouncement(ctx.db, {
+        if (!userId || !await getCreator(ctx.db, 'fanbox', userId) || await skipListedCreator(ctx, userId)) continue;
+        await upsertAnnouncement(ctx.db, {
           service: 'fanbox',
           user_id: userId,
           hash: createHash('sha256').update(`fanbox-newsletter:${letter.id}`).digest('hex'),
@@ -256,7 +256,7 @@ async function importAll(ctx: ImportContext): Promise<void> {
   while (cursor.at < cursor.subs.length) {
     if (ctx.signal.aborted) return;
     const sub = cursor.subs[cursor.at];
-    const listed = skipListedCreator(ctx, sub.userId, cursor.creator?.name);
+    const listed = await skipListedCreator(ctx, sub.userId, cursor.creator?.name);
     if (listed) {
       cursor = { subs: cursor.subs, at: cursor.at + 1 };
       ctx.step(() => undefined, { cursor, log: [listed] });

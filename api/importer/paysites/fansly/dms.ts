@@ -31,7 +31,7 @@ export interface DmCursor {
 
 export const FIRST_DM_CURSOR: DmCursor = { groups: null, g: 0, before: '', saved: 0, skipped: 0 };
 
-type Save = (write: () => void, cursor: DmCursor, log: string[]) => void;
+type Save = (write: () => unknown, cursor: DmCursor, log: string[]) => Promise<unknown>;
 
 /** @param creators the imported creators: Fansly account id -> name */
 export async function importDms(
@@ -99,8 +99,8 @@ export async function importDms(
     }
     cursor = { ...cursor, before: page.messages.at(-1)!.id, saved: cursor.saved + dms.length, skipped: cursor.skipped + skipped };
     save(
-      () => {
-        for (const dm of dms) upsertDm(ctx.db, dm);
+      async () => {
+        for (const dm of dms) await upsertDm(ctx.db, dm);
       },
       cursor,
       [],

@@ -93,13 +93,13 @@ function endLines(name: string, cursor: Cursor): string[] {
   return lines;
 }
 
-type Save = (write: () => void, cursor: Cursor, log: string[]) => void;
+type Save = (write: () => unknown, cursor: Cursor, log: string[]) => Promise<unknown>;
 
 async function importCreator(ctx: ImportContext, api: FanslyApi, start: Cursor, save: Save): Promise<Cursor> {
   let cursor = start;
   const creator = cursor.creators[cursor.i];
   if (cursor.before === null) {
-    const listed = skipListedCreator(ctx, creator.id, creator.name);
+    const listed = await skipListedCreator(ctx, creator.id, creator.name);
     if (listed) {
       cursor = { ...cursor, i: cursor.i + 1 };
       save(() => undefined, cursor, [listed]);
@@ -136,7 +136,7 @@ async function importCreator(ctx: ImportContext, api: FanslyApi, start: Cursor, 
         save(() => undefined, cursor, []);
         continue;
       }
-      const listed = skipListedPost(ctx, creator.id, plan.id);
+      const listed = await skipListedPost(ctx, creator.id, plan.id);
       if (listed) {
         cursor = { ...cursor, done: i + 1 };
         save(() => undefined, cursor, [listed]);
@@ -146,8 +146,8 @@ async function importCreator(ctx: ImportContext, api: FanslyApi, start: Cursor, 
       if (ctx.signal.aborted) return cursor;
       const next: Cursor = { ...cursor, done: i + 1, saved: cursor.saved + 1, lockedItems: cursor.lockedItems + plan.locked };
       save(
-        () => {
-          const result = storePost(ctx, {
+        async () => {
+          const result = await storePost(ctx, {
             service: ctx.service,
             user: creator.id,
             id: plan.id,
@@ -215,7 +215,7 @@ async function run(ctx: ImportContext): Promise<void> {
   await importDms(
     ctx,
     api,
-    unlistedCreators(ctx, new Map(cursor.creators.map((c) => [c.id, c.name]))),
+    await unlistedCreators(ctx, new Map(cursor.creators.map((c) => [c.id, c.name]))),
     cursor.dms ?? FIRST_DM_CURSOR,
     (write, dms, log) => save(write, { ...base, dms }, log),
   );

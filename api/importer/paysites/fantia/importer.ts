@@ -85,10 +85,10 @@ async function importPosts(ctx: ImportContext, api: FantiaApi, start: Cursor, fa
       const lines = [...prepared.lines];
       if (last) lines.push(`Fanclub ${s.name}: page ${s.page} done.`);
       ctx.step(
-        () => {
+        async () => {
           if (prepared.kind !== 'post') return;
           next.creator!.saved++;
-          if (storePost(ctx, prepared.post).action !== 'unchanged') next.creator!.changed++;
+          if ((await storePost(ctx, prepared.post)).action !== 'unchanged') next.creator!.changed++;
         },
         { cursor: next, log: lines },
       );
@@ -106,11 +106,11 @@ function finishCreator(ctx: ImportContext, cursor: Cursor, id: string): Cursor {
     c.gone > 0 ? ` ${countLabel(c.gone, 'post')} gone from Fantia skipped.` : '',
   ].join('');
   ctx.step(
-    () => {
-      const creator = getCreator(ctx.db, 'fantia', id);
+    async () => {
+      const creator = await getCreator(ctx.db, 'fantia', id);
       if (!creator) return;
       const now = nowEpoch();
-      upsertCreator(ctx.db, { service: 'fantia', id, name: creator.name, last_imported: now, ...(c.changed > 0 ? { updated: now } : {}) });
+      await upsertCreator(ctx.db, { service: 'fantia', id, name: creator.name, last_imported: now, ...(c.changed > 0 ? { updated: now } : {}) });
     },
     { cursor: next, log: [`Fanclub ${c.name}: imported ${countLabel(c.saved, 'post')}.${extra}`] },
   );
@@ -131,7 +131,7 @@ async function importAll(ctx: ImportContext, api: FantiaApi, cursor: Cursor): Pr
   while (cursor.at < cursor.fanclubs.length) {
     if (ctx.signal.aborted) return;
     const id = cursor.fanclubs[cursor.at];
-    const listed = skipListedCreator(ctx, id, cursor.creator?.name);
+    const listed = await skipListedCreator(ctx, id, cursor.creator?.name);
     if (listed) {
       cursor = { ...cursor, at: cursor.at + 1, creator: undefined };
       ctx.step(() => undefined, { cursor, log: [listed] });

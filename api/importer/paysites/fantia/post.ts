@@ -67,7 +67,7 @@ export async function preparePost(
   const post = await api.post(postId, token);
   if (!post) return { kind: 'gone', lines: [`Post ${postId}: gone from Fantia; skipped.`] };
   // Only the post's own JSON is read (for its title) before the do-not-post list is asked; none of its files.
-  const listed = skipListedPost(ctx, fanclubId, postId, post.title);
+  const listed = await skipListedPost(ctx, fanclubId, postId, post.title);
   if (listed) return { kind: 'listed', lines: [listed] };
   const split = splitContents(post);
   if (isLocked(split)) {

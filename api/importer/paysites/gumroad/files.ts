@@ -29,7 +29,7 @@ export async function archiveImage(ctx: ImportContext, api: GumroadApi, url: str
     const ext = extensionOf(name) || imageExtension(answer.headers['content-type'], answer.body);
     const stored = await storeFile(dataPaths(ctx.config.dataDir).files, answer.body, ext);
     const type = answer.headers['content-type']?.split(';')[0].trim().toLowerCase() || null;
-    registerFile(ctx.db, { hash: stored.sha256, size: stored.size, ext: path.extname(stored.path), mime: type });
+    await registerFile(ctx.db, { hash: stored.sha256, size: stored.size, ext: path.extname(stored.path), mime: type });
     return { name: extensionOf(name) ? name : `${name}${ext}`, path: stored.path, hash: stored.sha256 };
   } catch (error) {
     const line = skipLine(name, error);

@@ -68,7 +68,7 @@ async function preparePurchase(ctx: ImportContext, api: GumroadApi, seller: Sell
   if (outcome.kind === 'skip') return { kind: 'skip', line: `Skipped ${name}: ${outcome.reason}.` };
   const download = outcome.props;
   // The permalink (the post id) comes with the download page; nothing of the product is stored before this.
-  const listed = skipListedPost(ctx, seller.id, download.purchase.product_permalink, name);
+  const listed = await skipListedPost(ctx, seller.id, download.purchase.product_permalink, name);
   if (listed) return { kind: 'listed', line: listed };
   const product = download.purchase.product_long_url ? await api.productPage(download.purchase.product_long_url) : undefined;
   if (!product) ctx.log(`${name}: the product page is gone; imported from the download page only.`);
@@ -127,10 +127,10 @@ async function importPurchases(ctx: ImportContext, start: Cursor): Promise<Curso
         },
       };
       ctx.step(
-        () => {
+        async () => {
           if (prepared.kind !== 'post') return;
           next.seller!.saved++;
-          if (storePost(ctx, prepared.post).action !== 'unchanged') next.seller!.changed++;
+          if ((await storePost(ctx, prepared.post)).action !== 'unchanged') next.seller!.changed++;
         },
         { cursor: next, log: prepared.kind === 'skip' || prepared.kind === 'listed' ? [prepared.line] : [] },
       );
@@ -144,18 +144,18 @@ async function importPurchases(ctx: ImportContext, start: Cursor): Promise<Curso
   return cursor;
 }
 
-function finishSeller(ctx: ImportContext, cursor: Cursor): Cursor {
+async function finishSeller(ctx: ImportContext, cursor: Cursor): Promise<Cursor> {
   const s = cursor.seller!;
   const seller = cursor.sellers[cursor.at];
   const next: Cursor = { sellers: cursor.sellers, at: cursor.at + 1 };
-  const creator = getCreator(ctx.db, 'gumroad', seller.id);
+  const creator = await getCreator(ctx.db, 'gumroad', seller.id);
   const name = creator?.name ?? seller.name;
   const skipped = s.skipped > 0 ? ` ${countLabel(s.skipped, 'purchase')} skipped.` : '';
   ctx.step(
-    () => {
+    async () => {
       if (!creator) return;
       const now = nowEpoch();
-      upsertCreator(ctx.db, { service: 'gumroad', id: seller.id, name, last_imported: now, ...(s.changed > 0 ? { updated: now } : {}) });
+      await upsertCreator(ctx.db, { service: 'gumroad', id: seller.id, name, last_imported: now, ...(s.changed > 0 ? { updated: now } : {}) });
     },
     { cursor: next, log: [`Creator ${name}: imported ${countLabel(s.saved, 'product')}.${skipped}`] },
   );
@@ -179,7 +179,7 @@ async function importAll(ctx: ImportContext): Promise<void> {
   while (cursor.at < cursor.sellers.length) {
     if (ctx.signal.aborted) return;
     const seller = cursor.sellers[cursor.at];
-    const listed = skipListedCreator(ctx, seller.id, seller.name);
+    const listed = await skipListedCreator(ctx, seller.id, seller.name);
     if (listed) {
       cursor = { sellers: cursor.sellers, at: cursor.at + 1 };
       ctx.step(() => undefined, { cursor, log: [listed] });
@@ -188,7 +188,7 @@ async function importAll(ctx: ImportContext): Promise<void> {
     if (!cursor.seller) cursor = await startSeller(ctx, cursor);
     const done = await importPurchases(ctx, cursor);
     if (!done) return;
-    cursor = finishSeller(ctx, done);
+    cursor = await finishSeller(ctx, done);
   }
 }
 

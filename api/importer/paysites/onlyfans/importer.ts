@@ -61,11 +61,11 @@ interface Cursor {
 type Prepared = { kind: 'post'; post: PostInput; lines: string[] } | { kind: 'listed'; lines: string[] } | { kind: 'deleted' | 'locked' };
 
 /** Files of the stored copy by name: OnlyFans' media URLs name the file by its content, so a re-import need not fetch them again. */
-function storedFiles(ctx: ImportContext, user: string, postId: string): Map<string, ArchivedFile> {
+async function storedFiles(ctx: ImportContext, user: string, postId: string): Promise<Map<string, ArchivedFile>> {
   const files = new Map<string, ArchivedFile>();
   // A flagged post's files were found broken: download them again.
-  if (isRefetchWanted(ctx, user, postId)) return files;
-  const stored = getPost(ctx.db, 'onlyfans', user, postId);
+  if (await isRefetchWanted(ctx, user, postId)) return files;
+  const stored = await getPost(ctx.db, 'onlyfans', user, postId);
   const filesDir = dataPaths(ctx.config.dataDir).files;
   for (const file of [...(stored?.file ? [stored.file] : []), ...(stored?.attachments ?? [])]) {
     const hash = /([0-9a-f]{64})\.[a-z0-9]+$/.exec(file.path)?.[1];
@@ -76,12 +76,12 @@ function storedFiles(ctx: ImportContext, user: string, postId: string): Map<stri
 }
 
 async function preparePost(ctx: ImportContext, api: OnlyfansApi, user: string, post: OnlyfansPost): Promise<Prepared> {
-  const listed = skipListedPost(ctx, user, post.id, postTitle(post));
+  const listed = await skipListedPost(ctx, user, post.id, postTitle(post));
   if (listed) return { kind: 'listed', lines: [listed] };
   const skip = skipReason(post);
   if (skip) return { kind: skip };
   const plan = mediaPlan(post);
-  const known = storedFiles(ctx, user, post.id);
+  const known = await storedFiles(ctx, user, post.id);
   const fetchFile = async (item: PlannedFile | undefined) =>
     item ? (known.get(item.name) ?? (await archiveFile(ctx, api.client, item.url, item.name))) : undefined;
   const file = await fetchFile(plan.file);
@@ -145,10 +145,10 @@ async function importPosts(ctx: ImportContext, api: OnlyfansApi, start: Cursor, 
         },
       };
       ctx.step(
-        () => {
+        async () => {
           if (prepared.kind !== 'post') return;
           next.creator!.saved++;
-          if (storePost(ctx, prepared.post).action !== 'unchanged') next.creator!.changed++;
+          if ((await storePost(ctx, prepared.post)).action !== 'unchanged') next.creator!.changed++;
         },
         { cursor: next, log: prepared.kind === 'post' || prepared.kind === 'listed' ? prepared.lines : [] },
       );
@@ -177,11 +177,11 @@ function finishCreator(ctx: ImportContext, cursor: Cursor, sub: Sub): Cursor {
     );
   if (c.deleted > 0) lines.push(`Creator ${c.name}: skipped ${countLabel(c.deleted, 'deleted post')}.`);
   ctx.step(
-    () => {
-      const creator = getCreator(ctx.db, 'onlyfans', sub.username);
+    async () => {
+      const creator = await getCreator(ctx.db, 'onlyfans', sub.username);
       if (!creator) return;
       const now = nowEpoch();
-      upsertCreator(ctx.db, {
+      await upsertCreator(ctx.db, {
         service: 'onlyfans',
         id: sub.username,
         name: creator.name,
@@ -217,7 +217,7 @@ async function importAll(ctx: ImportContext, api: OnlyfansApi): Promise<void> {
   while (cursor.at < cursor.subs.length) {
     if (ctx.signal.aborted) return;
     const sub = cursor.subs[cursor.at];
-    const listed = skipListedCreator(ctx, sub.username);
+    const listed = await skipListedCreator(ctx, sub.username);
     if (listed) {
       cursor = { subs: cursor.subs, at: cursor.at + 1 };
       ctx.step(() => undefined, { cursor, log: [listed] });

@@ -61,9 +61,9 @@ export async function importDms(
       const messages = creatorId ? await creatorMessages(ctx, client, conversations[i].id, creatorId) : [];
       if (ctx.signal.aborted) return;
       cursor = { ...cursor, done: i + 1, saved: cursor.saved + messages.length };
-      const write = () => {
+      const write = async () => {
         for (const dm of messages) {
-          upsertDm(ctx.db, { service: ctx.service, user: creatorId!, ...dm, account_id: ctx.accountId, import_id: ctx.importId });
+          await upsertDm(ctx.db, { service: ctx.service, user: creatorId!, ...dm, account_id: ctx.accountId, import_id: ctx.importId });
         }
       };
       save(write, cursor, messages.length > 0 ? [`Creator ${creators.get(creatorId!)}: imported ${messages.length} DMs.`] : []);

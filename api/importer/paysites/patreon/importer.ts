@@ -77,12 +77,12 @@ async function importCreator(
   ctx: ImportContext,
   client: PaysiteClient,
   start: Cursor,
-  save: (write: () => void, cursor: Cursor, log: string[]) => void,
+  save: (write: () => unknown, cursor: Cursor, log: string[]) => Promise<unknown>,
 ): Promise<Cursor> {
   let cursor = start;
   const sub = cursor.subs[cursor.i];
   if (cursor.page === null) {
-    const listed = skipListedCreator(ctx, sub.creatorId, sub.name);
+    const listed = await skipListedCreator(ctx, sub.creatorId, sub.name);
     if (listed) {
       cursor = { ...cursor, i: cursor.i + 1 };
       save(() => undefined, cursor, [listed]);
@@ -108,7 +108,7 @@ async function importCreator(
         save(() => undefined, cursor, []);
         continue;
       }
-      const listed = skipListedPost(ctx, sub.creatorId, plan.id, plan.title);
+      const listed = await skipListedPost(ctx, sub.creatorId, plan.id, plan.title);
       if (listed) {
         cursor = { ...cursor, done: i + 1 };
         save(() => undefined, cursor, [listed]);
@@ -119,10 +119,10 @@ async function importCreator(
       if (ctx.signal.aborted) return cursor;
       const next: Cursor = { ...cursor, done: i + 1, saved: cursor.saved + 1 };
       save(
-        () => {
+        async () => {
           // The step stores the cursor after this runs, so the flag commits with the post.
-          if (storePost(ctx, prepared.post).action !== 'unchanged') next.changed = true;
-          for (const comment of prepared.comments) upsertComment(ctx.db, comment);
+          if ((await storePost(ctx, prepared.post)).action !== 'unchanged') next.changed = true;
+          for (const comment of prepared.comments) await upsertComment(ctx.db, comment);
         },
         next,
         [],
@@ -182,7 +182,7 @@ async function run(ctx: ImportContext): Promise<void> {
     cursor = await importCreator(ctx, client, cursor, save);
   }
   if (!ctx.saveDms || ctx.signal.aborted) return;
-  const creators = unlistedCreators(ctx, new Map(cursor.subs.map((s) => [s.creatorId, s.name])));
+  const creators = await unlistedCreators(ctx, new Map(cursor.subs.map((s) => [s.creatorId, s.name])));
   const base = cursor;
   await importDms(ctx, client, creators, cursor.dms ?? FIRST_DM_CURSOR, (write, dms, log) => save(write, { ...base, dms }, log));
 }

@@ -145,7 +145,7 @@ async function preparePost(ctx: ImportContext, api: SsApi, slug: string, data: S
     if (file) archived.push({ file, upload });
   }
   const content = await archiveInlineImages(ctx, api.client, await resolveInlineImages(api, data.body));
-  const stored = data.updated ? getPost(ctx.db, SERVICE, slug, data.id)?.published : undefined;
+  const stored = data.updated ? (await getPost(ctx.db, SERVICE, slug, data.id))?.published : undefined;
   return toPostInput(slug, data, archived, content, stored);
 }
 
@@ -162,7 +162,7 @@ async function importPages(ctx: ImportContext, api: SsApi, start: Cursor, slug: 
     for (const data of posts.slice(done + 1)) {
       if (ctx.signal.aborted) return undefined;
       if (data.slug && data.slug !== slug) continue;
-      const listed = skipListedPost(ctx, slug, data.id, data.title);
+      const listed = await skipListedPost(ctx, slug, data.id, data.title);
       if (listed) {
         cursor = { ...cursor, star: { ...cursor.star!, after: data.id } };
         ctx.step(() => undefined, { cursor, log: [listed] });
@@ -173,10 +173,10 @@ async function importPages(ctx: ImportContext, api: SsApi, start: Cursor, slug: 
       const next: Cursor = { ...cursor, star: { ...c, after: data.id, locked: c.locked + (prepared ? 0 : 1) } };
       const title = data.title ? `"${data.title}"` : 'untitled';
       ctx.step(
-        () => {
+        async () => {
           if (!prepared) return;
           next.star!.saved++;
-          if (storePost(ctx, prepared).action !== 'unchanged') next.star!.changed++;
+          if ((await storePost(ctx, prepared)).action !== 'unchanged') next.star!.changed++;
         },
         { cursor: next, log: prepared ? [] : [`Creator ${c.name}: post ${data.id} (${title}) is above your tier; skipped.`] },
       );
@@ -199,12 +199,12 @@ function finishStar(ctx: ImportContext, cursor: Cursor, slug: string): Cursor {
   const next: Cursor = { site: cursor.site, stars: cursor.stars, at: cursor.at + 1 };
   const locked = c.locked > 0 ? ` ${countLabel(c.locked, 'post')} above your tier skipped.` : '';
   ctx.step(
-    () => {
+    async () => {
       const now = nowEpoch();
-      const creator = getCreator(ctx.db, SERVICE, slug);
+      const creator = await getCreator(ctx.db, SERVICE, slug);
       if (creator && c.changed > 0)
-        upsertCreator(ctx.db, { service: SERVICE, id: slug, name: creator.name, last_imported: now, updated: now });
-      else if (creator) setCreatorLastImported(ctx.db, SERVICE, slug, now);
+        await upsertCreator(ctx.db, { service: SERVICE, id: slug, name: creator.name, last_imported: now, updated: now });
+      else if (creator) await setCreatorLastImported(ctx.db, SERVICE, slug, now);
     },
     { cursor: next, log: [`Creator ${c.name}: imported ${countLabel(c.saved, 'post')}.${locked}`] },
   );
@@ -227,7 +227,7 @@ async function importAll(ctx: ImportContext): Promise<void> {
   while (cursor.at < cursor.stars.length) {
     if (ctx.signal.aborted) return;
     const star = cursor.stars[cursor.at];
-    const listed = skipListedCreator(ctx, star.slug, star.name);
+    const listed = await skipListedCreator(ctx, star.slug, star.name);
     if (listed) {
       cursor = { site: cursor.site, stars: cursor.stars, at: cursor.at + 1 };
       ctx.step(() => undefined, { cursor, log: [listed] });

@@ -5,4 +5,4 @@ import { feedResponse, loadCreatorFeed } from '@site/loaders/feeds.ts';
 
 export const prerender = false;
 
-export const GET: APIRoute = (context) => feedResponse(loadCreatorFeed(siteDeps(context), context.params));
+export const GET: APIRoute = async (context) => feedResponse(await loadCreatorFeed(siteDeps(context), context.params));

@@ -5,4 +5,4 @@ import { feedResponse, loadTagFeed } from '@site/loaders/feeds.ts';
 
 export const prerender = false;
 
-export const GET: APIRoute = (context) => feedResponse(loadTagFeed(siteDeps(context), context.params));
+export const GET: APIRoute = async (context) => feedResponse(await loadTagFeed(siteDeps(context), context.params));

@@ -5,4 +5,4 @@ import { feedResponse, loadCreatorDmsFeed } from '@site/loaders/feeds.ts';
 
 export const prerender = false;
 
-export const GET: APIRoute = (context) => feedResponse(loadCreatorDmsFeed(siteDeps(context), context.params));
+export const GET: APIRoute = async (context) => feedResponse(await loadCreatorDmsFeed(siteDeps(context), context.params));
