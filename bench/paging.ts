@@ -22,11 +22,11 @@ function median(values: number[]): number {
   return Math.round(sorted[Math.floor(sorted.length / 2)] * 1000) / 1000;
 }
 
-function timed(run: () => unknown): number {
+async function timed(run: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const start = process.hrtime.bigint();
-    run();
+    await run();
     times.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   return median(times);
@@ -50,19 +50,20 @@ export async function pagingBenchmark(): Promise<unknown> {
     }
     const seedSeconds = (Date.now() - seedStart) / 1000;
     db.exec('ANALYZE');
-    const rows = DEPTHS.map(async (depth) => {
+    const rows = [];
+    for (const depth of DEPTHS) {
       const creatorBefore = depth > 0 ? (await listCreatorPosts(db, 'patreon', 'big', depth - 1, 1))[0] : undefined;
       const recentBefore = depth > 0 ? (await listRecentPosts(db, depth - 1, 1))[0] : undefined;
       const recentCursor = recentBefore ? (await archiveCursorOf(db, recentBefore))! : undefined;
       const creatorCursor = creatorBefore ? { published: creatorBefore.published, id: creatorBefore.id } : undefined;
-      return {
+      rows.push({
         depth,
-        creator_offset_ms: timed(() => listCreatorPosts(db, 'patreon', 'big', depth, PAGE_SIZE)),
-        creator_cursor_ms: creatorCursor ? timed(() => listCreatorPosts(db, 'patreon', 'big', 0, PAGE_SIZE, creatorCursor)) : null,
-        recent_offset_ms: timed(() => listRecentPosts(db, depth, PAGE_SIZE)),
-        recent_cursor_ms: recentCursor ? timed(() => listRecentPosts(db, 0, PAGE_SIZE, recentCursor)) : null,
-      };
-    });
+        creator_offset_ms: await timed(() => listCreatorPosts(db, 'patreon', 'big', depth, PAGE_SIZE)),
+        creator_cursor_ms: creatorCursor ? await timed(() => listCreatorPosts(db, 'patreon', 'big', 0, PAGE_SIZE, creatorCursor)) : null,
+        recent_offset_ms: await timed(() => listRecentPosts(db, depth, PAGE_SIZE)),
+        recent_cursor_ms: recentCursor ? await timed(() => listRecentPosts(db, 0, PAGE_SIZE, recentCursor)) : null,
+      });
+    }
     db.close();
     return { posts: POSTS, seed_seconds: seedSeconds, runs: RUNS, cpus: os.cpus().length, rows };
   } finally {

@@ -51,11 +51,12 @@ await pruneChanges(db, await lastChangeId(db));
 // the creators it touches. To compare archives of different sizes fairly, the imports go to ten
 // creators of the archive's average size (posts / creators), picked at random among those closest.
 const average = posts / creators;
-const bySize = [...iterateCreatorKeys(db)]
-  .filter((creator) => creator.service !== 'discord')
-  .map(async (creator) => ({ ...creator, distance: Math.abs(await countCreatorPosts(db, creator.service, creator.id) - average) }))
-  .sort((a, b) => a.distance - b.distance)
-  .slice(0, 40);
+const sized: Array<{ service: string; id: string; distance: number }> = [];
+for await (const creator of iterateCreatorKeys(db)) {
+  if (creator.service === 'discord') continue;
+  sized.push({ ...creator, distance: Math.abs((await countCreatorPosts(db, creator.service, creator.id)) - average) });
+}
+const bySize = sized.sort((a, b) => a.distance - b.distance).slice(0, 40);
 const targets = Array.from({ length: 10 }, () => bySize.splice(Math.floor(Math.random() * bySize.length), 1)[0]);
 
 const runs = [];

@@ -91,14 +91,14 @@ if ((db.prepare('SELECT count(*) FROM creators').pluck().get() as number) === 0)
   await generate(db);
   console.error(`Generated the archive in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 }
-const time = <T>(run: () => T): [T, number] => {
+const time = async <T>(run: () => Promise<T>): Promise<[T, number]> => {
   const started = performance.now();
-  const value = run();
+  const value = await run();
   return [value, (performance.now() - started) / 1000];
 };
 
-const [, baselineSeconds] = time(() => memorySource(db));
-const [full, fullSeconds] = time(() => recomputeAllSimilar(db));
+const [, baselineSeconds] = await time(() => memorySource(db));
+const [full, fullSeconds] = await time(() => recomputeAllSimilar(db));
 const listed = db.prepare('SELECT count(*) FROM similar_creators').pluck().get() as number;
 const withList = db.prepare('SELECT count(DISTINCT creator_id) FROM similar_creators').pluck().get() as number;
 

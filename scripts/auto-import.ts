@@ -52,7 +52,7 @@ const scheduler = startScheduler(privateKeyPath);
 if (values.once) {
   // --once is "a round now": the request makes it run even when the last one was under 24 h ago.
   await requestAutoImportRound(db, null, nowIso());
-  const ran = scheduler.tick();
+  const ran = await scheduler.tick();
   db.close();
   process.exit(ran ? 0 : 1);
 }

@@ -17,7 +17,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { type Db, migrate, openDatabase } from '../api/data/db.ts';
+import { migrate, openDatabase } from '../api/data/db.ts';
+import { sqliteStore } from '../api/data/store.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TARGET = 'api/data/schema.ts';
@@ -45,7 +46,7 @@ const pascalCase = (name: string) =>
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The tables a query may name: not SQLite's own, not FTS5 tables, not the shadow tables FTS5 keeps. */
-function tableNames(db: Db): string[] {
+function tableNames(db: Database.Database): string[] {
   const rows = db.prepare(`SELECT name, sql FROM sqlite_schema WHERE type = 'table'`).all() as Array<{ name: string; sql: string | null }>;
   const fts = rows.filter((row) => /^CREATE\s+VIRTUAL\s+TABLE\b[^(]*\bUSING\s+fts5\b/i.test(row.sql ?? '')).map((row) => row.name);
   const skipped = new Set(fts.flatMap((name) => [name, ...FTS_SHADOW_SUFFIXES.map((suffix) => `${name}_${suffix}`)]));
@@ -60,7 +61,7 @@ function tableNames(db: Db): string[] {
  * SQLite builds no index for that key (it is the b-tree's own key), and builds one (origin 'pk') for every
  * other primary key, a WITHOUT ROWID table's and `INTEGER PRIMARY KEY DESC` included.
  */
-function rowidAlias(db: Db, table: string, columns: ColumnInfo[]): string | undefined {
+function rowidAlias(db: Database.Database, table: string, columns: ColumnInfo[]): string | undefined {
   const keys = columns.filter((column) => column.pk > 0);
   if (keys.length !== 1 || keys[0].type.toUpperCase() !== 'INTEGER') return undefined;
   const indexes = db.pragma(`index_list(${quoteName(table)})`) as Array<{ origin: string }>;
@@ -78,7 +79,7 @@ function columnType(column: ColumnInfo, alias: string | undefined): string {
 
 /** The text of api/data/schema.ts for the database the migrations build (or the file `from`). */
 function generate(from: string | undefined): { text: string; tables: number } {
-  const db = from === undefined ? openDatabase(':memory:') : new Database(from, { readonly: true, fileMustExist: true });
+  const db = from === undefined ? openDatabase(':memory:') : sqliteStore(new Database(from, { readonly: true, fileMustExist: true }));
   try {
     if (from === undefined) migrate(db);
     const interfaces: string[] = [];

@@ -32,7 +32,7 @@ export interface SchedulerOptions {
 
 export interface AutoImportScheduler {
   /** Runs the round that is due now, if any. @returns its id and counts, or undefined */
-  tick(): { round: number; counts: RoundCounts } | undefined;
+  tick(): Promise<{ round: number; counts: RoundCounts } | undefined>;
   stop(): void;
 }
 

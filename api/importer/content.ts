@@ -45,13 +45,13 @@ function megabytes(bytes: number): string {
 export function progressLogger(ctx: Pick<ImportContext, 'log'>, name: string, everyMs = PROGRESS_EVERY_MS) {
   const started = Date.now();
   let last = started;
-  return (received: number, total: number) => {
+  return async (received: number, total: number) => {
     const now = Date.now();
     if (now - last < everyMs) return;
     last = now;
     const seconds = Math.max(0.001, (now - started) / 1000);
     const of = Number.isFinite(total) && total > 0 ? ` of ${megabytes(total)}` : '';
-    ctx.log(`Downloading ${name}: ${megabytes(received)}${of} (${megabytes(received / seconds)}/s).`);
+    await ctx.log(`Downloading ${name}: ${megabytes(received)}${of} (${megabytes(received / seconds)}/s).`);
   };
 }
 
@@ -93,7 +93,7 @@ export async function archiveFile(
   } catch (error) {
     const line = skipLine(fileName, error);
     if (!line) throw error;
-    ctx.log(line);
+    await ctx.log(line);
     return undefined;
   }
 }

@@ -69,7 +69,7 @@ export async function isRefetchWanted(ctx: Pick<ImportContext, 'db' | 'service'>
  */
 export async function storePost(ctx: Pick<ImportContext, 'db' | 'log'>, input: PostInput): Promise<UpsertPostResult> {
   const result = await upsertPost(ctx.db, input);
-  if (result.flags_cleared) ctx.log(flagClearedLine(input.title || input.id));
+  if (result.flags_cleared) await ctx.log(flagClearedLine(input.title || input.id));
   return result;
 }
 

@@ -204,7 +204,7 @@ export async function archiveHls(
   } catch (error) {
     const line = error instanceof UnsupportedHlsError ? `Skipped ${fileName}: ${error.message}.` : skipLine(fileName, error);
     if (!line) throw error;
-    ctx.log(line);
+    await ctx.log(line);
     return undefined;
   }
 }

@@ -15,18 +15,18 @@ export function slowTestImporter(env: NodeJS.ProcessEnv): PaysiteImporter {
   const delayMs = Number(env.TROVE_TEST_IMPORTER_DELAY_MS ?? 150);
   return {
     async run(ctx: ImportContext) {
-      let next = ctx.cursor<{ next: number }>()?.next ?? 0;
+      let next = (await ctx.cursor<{ next: number }>())?.next ?? 0;
       if (next === 0) {
-        ctx.step(() => upsertCreator(ctx.db, { service: ctx.service, id: SLOW_TEST_CREATOR, name: 'Slow Test Creator' }), {
+        await ctx.step(() => upsertCreator(ctx.db, { service: ctx.service, id: SLOW_TEST_CREATOR, name: 'Slow Test Creator' }), {
           cursor: { next: 0 },
           log: ['Saved the creator.'],
         });
-        ctx.setSubCount(1);
+        await ctx.setSubCount(1);
       }
       for (; next < total; next++) {
         if (ctx.signal.aborted) return;
         const index = next;
-        ctx.step(
+        await ctx.step(
           () =>
             upsertPost(ctx.db, {
               service: ctx.service,

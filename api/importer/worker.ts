@@ -178,8 +178,8 @@ export function startImportWorker(
       channelIds: (job.channel_ids ?? '').split(',').filter(Boolean),
       saveDms: job.save_dms,
       cursor: async <T>() => await getImportCursor(db, id) as T | undefined,
-      step: (fn, commit) =>
-        inTransaction(db, async (db) => {
+      step: <T>(fn: () => T, commit: { cursor?: unknown; log?: string[] }) =>
+        inTransaction(db, async (db): Promise<Awaited<T>> => {
           if (!await holdsImportLease(db, id, owner)) {
             controller.abort();
             throw new LeaseLostError('lease lost');

@@ -100,20 +100,20 @@ export async function takedownCreator(deps: TakedownDeps, service: string, id: s
     if (await isCreatorListed(deps.db, service, id)) throw new ConflictError(TAKEDOWN_MESSAGES.creatorListed);
     throw new NotFoundError(CREATOR_NOT_FOUND);
   }
-  const outcome = await inTransaction(deps.db, async () => {
-    const rows = await removeCreatorRows(deps.db, creator.service, creator.id);
+  const outcome = await inTransaction(deps.db, async (db) => {
+    const rows = await removeCreatorRows(db, creator.service, creator.id);
     if (!rows) throw new NotFoundError(CREATOR_NOT_FOUND);
-    const files = await releaseFiles(deps.db, rows.uses);
+    const files = await releaseFiles(db, rows.uses);
     rows.counts.files = files.removed.length;
-    const entry = await addDoNotPost(deps.db, {
+    const entry = await addDoNotPost(db, {
       service: creator.service,
       creator_id: creator.id,
       name: creator.name,
       reason,
       added_by: actor.id,
     });
-    await recordRemovedPosts(deps.db, entry.id, creator.service, rows.postIds);
-    await recordAudit(deps.db, {
+    await recordRemovedPosts(db, entry.id, creator.service, rows.postIds);
+    await recordAudit(db, {
       actor,
       action: 'takedown_creator',
       target: `${creator.service}/${creator.id}`,
@@ -136,16 +136,16 @@ export async function takedownPost(
   reason: string,
   actor: Actor,
 ): Promise<TakedownResult> {
-  const outcome = await inTransaction(deps.db, async () => {
-    const title = await postTitle(deps.db, service, creatorId, postId);
-    const rows = title === undefined ? undefined : await removePostRows(deps.db, service, creatorId, postId);
+  const outcome = await inTransaction(deps.db, async (db) => {
+    const title = await postTitle(db, service, creatorId, postId);
+    const rows = title === undefined ? undefined : await removePostRows(db, service, creatorId, postId);
     if (!rows) {
-      if (await isPostListed(deps.db, service, creatorId, postId)) throw new ConflictError(TAKEDOWN_MESSAGES.postListed);
+      if (await isPostListed(db, service, creatorId, postId)) throw new ConflictError(TAKEDOWN_MESSAGES.postListed);
       throw new NotFoundError(POST_NOT_FOUND);
     }
-    const files = await releaseFiles(deps.db, rows.uses);
+    const files = await releaseFiles(db, rows.uses);
     rows.counts.files = files.removed.length;
-    const entry = await addDoNotPost(deps.db, {
+    const entry = await addDoNotPost(db, {
       service,
       creator_id: creatorId,
       post_id: postId,
@@ -153,7 +153,7 @@ export async function takedownPost(
       reason,
       added_by: actor.id,
     });
-    await recordAudit(deps.db, {
+    await recordAudit(db, {
       actor,
       action: 'takedown_post',
       target: `${service}/${creatorId}/post/${postId}`,

@@ -177,7 +177,7 @@ export async function addAllSharePages(db: Db, affected: AffectedPages): Promise
  * The pages a run of change-log rows affects. Creators and the global pages are expanded once, after
  * the whole run, however many rows touched them.
  */
-export async function affectedByChanges(db: Db, changes: Iterable<Change>): Promise<AffectedPages> {
+export async function affectedByChanges(db: Db, changes: AsyncIterable<Change> | Iterable<Change>): Promise<AffectedPages> {
   const affected = emptyAffected();
   const creators = new Set<string>();
   /** Posts whose neighbours were looked up: a post written several times in the run is looked up once. */
@@ -195,7 +195,7 @@ export async function affectedByChanges(db: Db, changes: Iterable<Change>): Prom
   const discordChannels = new Map<string, Set<string>>();
   const discordServers = new Set<string>();
   const community = new Set<string>();
-  for (const change of changes) {
+  for await (const change of changes) {
     if (change.kind === 'dm') dms = true;
     if (change.kind === 'post' || change.kind === 'creator') globals = true;
     if (change.kind === 'popularity') popularity = true;

@@ -27,7 +27,7 @@ export interface MediaOptions {
   /** Thumbnail cache; defaults to `thumbnails` beside `files` (dataPaths). */
   thumbnails?: string;
   /** The media type recorded for a stored file (api/data/files.ts), when there is a record. */
-  mimeOf?: (sha256: string) => string | null | undefined;
+  mimeOf?: (sha256: string) => Promise<string | null | undefined>;
   /** ICONS_PATH / BANNERS_PATH when they are paths on this server other than /icons and /banners. */
   iconsPath?: string;
   bannersPath?: string;
@@ -122,17 +122,17 @@ export function createMediaHandler(options: MediaOptions): MediaHandler {
    * recorded after its first request still gets its recorded type.
    */
   const recordedTypes = new Map<string, string>();
-  function typeOf(hash: string, ext: string): string {
+  async function typeOf(hash: string, ext: string): Promise<string> {
     let type = recordedTypes.get(hash);
     if (type) return type;
-    type = recordedType(options.mimeOf?.(hash));
+    type = recordedType(await options.mimeOf?.(hash));
     if (!type) return recordedType(mimeForExt(ext))!;
     if (recordedTypes.size >= TYPE_CACHE_ENTRIES) recordedTypes.delete(recordedTypes.keys().next().value!);
     recordedTypes.set(hash, type);
     return type;
   }
 
-  function serveFile(
+  async function serveFile(
     req: IncomingMessage,
     res: ServerResponse,
     raw: string,
@@ -140,9 +140,9 @@ export function createMediaHandler(options: MediaOptions): MediaHandler {
     second: string,
     hash: string,
     ext: string,
-  ): boolean {
+  ): Promise<void> {
     const onDisk = path.join(options.files, first, second, `${hash}.${ext}`);
-    const type = typeOf(hash, ext);
+    const type = await typeOf(hash, ext);
     const safe = isInlineSafe(type);
     // Most requests carry no query: the URL is parsed only when there is more than the raw path.
     const name = raw === req.url ? undefined : (new URL(req.url ?? '/', 'http://internal').searchParams.get('f') ?? undefined);
@@ -157,7 +157,7 @@ export function createMediaHandler(options: MediaOptions): MediaHandler {
         ? { 'X-Content-Type-Options': 'nosniff' }
         : { 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': SANDBOX },
     });
-    return sent || notFound(res);
+    if (!sent) notFound(res);
   }
 
   async function serveThumbnail(req: IncomingMessage, res: ServerResponse, hash: string, ext: string): Promise<void> {
@@ -221,9 +221,9 @@ export function createMediaHandler(options: MediaOptions): MediaHandler {
     if (file) {
       const [, prefix, first, second, hash, ext] = file;
       if (!hash.startsWith(first + second)) return notFound(res);
-      if (prefix !== 'thumbnail/data/') return serveFile(req, res, raw, first, second, hash, ext);
-      serveThumbnail(req, res, hash, ext).catch((error: unknown) => {
-        options.log?.(`thumbnail ${raw} failed: ${(error as Error).message}`);
+      const serve = prefix === 'thumbnail/data/' ? serveThumbnail(req, res, hash, ext) : serveFile(req, res, raw, first, second, hash, ext);
+      serve.catch((error: unknown) => {
+        options.log?.(`media ${raw} failed: ${(error as Error).message}`);
         if (!res.headersSent) notFound(res);
         else res.destroy();
       });

@@ -108,6 +108,7 @@ export async function updateSimilar(db: Db, touched: TouchedCreators): Promise<S
   const lists = new Map<CreatorKey, SimilarEntry[]>();
   // The touched creators first: the creators new in their lists are scored again too.
   const score = async (key: CreatorKey) => {
+    await source.load(key);
     const list = similarTo(source, key);
     lists.set(key, list);
     if (lists.size % SCORES_PER_SLICE === 0) await nextTick();
@@ -135,7 +136,8 @@ export async function recomputeAllSimilar(
 ): Promise<SimilarRunSummary> {
   const started = performance.now();
   const source = await memorySource(db);
-  const keys = [...iterateCreatorKeys(db)].map(({ service, id }) => creatorKey(service, id));
+  const keys: CreatorKey[] = [];
+  for await (const { service, id } of iterateCreatorKeys(db)) keys.push(creatorKey(service, id));
   options.onStart?.(keys.length);
   let marked = 0;
   const batch = options.batch ?? 500;

@@ -17,33 +17,52 @@ import {
   tagPostCount,
   type CreatorKey,
 } from '../data/similar.ts';
-import { SIMILAR_LIMITS, tagProfile, type SimilaritySource } from './score.ts';
-
-function memo<K, V>(compute: (key: K) => V): (key: K) => V {
-  const cache = new Map<K, V>();
-  return (key) => {
-    let value = cache.get(key);
-    if (value === undefined && !cache.has(key)) cache.set(key, (value = compute(key)));
-    return value as V;
-  };
-}
+import { SIMILAR_LIMITS, candidatesOf, tagProfile, type SimilaritySource } from './score.ts';
 
 /** A creator's tag profile computed from its posts' tags now (the stored one may be older). */
-export async function freshTagProfile(db: Db, key: CreatorKey, totalPosts = await countPosts(db)): Promise<Map<string, number>> {
-  return tagProfile(await creatorTagCounts(db, key), (tag) => tagPostCount(db, tag), totalPosts);
+export async function freshTagProfile(db: Db, key: CreatorKey, totalPosts?: number): Promise<Map<string, number>> {
+  const counts = await creatorTagCounts(db, key);
+  const postsWithTag = new Map<string, number>();
+  for (const { tag } of counts) postsWithTag.set(tag, await tagPostCount(db, tag));
+  return tagProfile(counts, (tag) => postsWithTag.get(tag) ?? 0, totalPosts ?? (await countPosts(db)));
 }
 
-/** Reads what it needs from the database, once per creator, account or tag. */
-export function databaseSource(db: Db): SimilaritySource {
-  const favouriters = memo((key: CreatorKey) => creatorFavouriters(db, key, SIMILAR_LIMITS.favouritersScored));
-  const favouriterSets = memo((key: CreatorKey) => new Set(favouriters(key)));
-  return {
-    favouriters: favouriterSets,
-    walkedFavouriters: (key) => favouriters(key).slice(0, SIMILAR_LIMITS.favouritersWalked),
-    favouritesOf: memo((account: number) => accountFavouriteKeys(db, account, SIMILAR_LIMITS.favouritesPerAccount)),
-    tagProfile: memo((key: CreatorKey) => readTagProfile(db, key)),
-    creatorsWithTag: memo((tag: string) => creatorsWithTopTag(db, tag, SIMILAR_LIMITS.creatorsPerTag)),
+/**
+ * A source read from the database, once per creator, account or tag. Scoring is synchronous, so
+ * `load(key)` reads beforehand what scoring `key` looks at: the creator's favouriters and tag profile,
+ * the favourites of its walked favouriters and the creators of its tags (which make its candidates),
+ * then each candidate's favouriters and tag profile.
+ */
+export function databaseSource(db: Db): SimilaritySource & { load(key: CreatorKey): Promise<void> } {
+  const favouriters = new Map<CreatorKey, number[]>();
+  const favouriterSets = new Map<CreatorKey, ReadonlySet<number>>();
+  const profiles = new Map<CreatorKey, ReadonlyMap<string, number>>();
+  const favourites = new Map<number, CreatorKey[]>();
+  const tagged = new Map<string, CreatorKey[]>();
+  const loadCreator = async (key: CreatorKey) => {
+    if (!favouriters.has(key)) {
+      const accounts = await creatorFavouriters(db, key, SIMILAR_LIMITS.favouritersScored);
+      favouriters.set(key, accounts);
+      favouriterSets.set(key, new Set(accounts));
+    }
+    if (!profiles.has(key)) profiles.set(key, await readTagProfile(db, key));
   };
+  const source: SimilaritySource = {
+    favouriters: (key) => favouriterSets.get(key) ?? NO_ACCOUNTS,
+    walkedFavouriters: (key) => (favouriters.get(key) ?? []).slice(0, SIMILAR_LIMITS.favouritersWalked),
+    favouritesOf: (account) => favourites.get(account) ?? [],
+    tagProfile: (key) => profiles.get(key) ?? NO_TAGS,
+    creatorsWithTag: (tag) => tagged.get(tag) ?? [],
+  };
+  const load = async (key: CreatorKey) => {
+    await loadCreator(key);
+    for (const account of source.walkedFavouriters(key))
+      if (!favourites.has(account)) favourites.set(account, await accountFavouriteKeys(db, account, SIMILAR_LIMITS.favouritesPerAccount));
+    for (const tag of source.tagProfile(key).keys())
+      if (!tagged.has(tag)) tagged.set(tag, await creatorsWithTopTag(db, tag, SIMILAR_LIMITS.creatorsPerTag));
+    for (const candidate of candidatesOf(source, key)) await loadCreator(candidate);
+  };
+  return { ...source, load };
 }
 
 export interface MemorySource extends SimilaritySource {

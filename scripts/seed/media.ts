@@ -192,13 +192,14 @@ export async function createMediaPool(
     added: options.added,
   });
 
-  const videos = DEMO_VIDEOS.map(async ({ name, ext, poster }) => {
+  const videos: PoolFile[] = [];
+  for (const { name, ext, poster } of DEMO_VIDEOS) {
     const video = await storeAndRegister(db, filesDir, fs.readFileSync(new URL(name, ASSETS)), ext, name, options.added);
     const posterFile = thumbnailFileOf(options.thumbnailsDir, video.hash);
     fs.mkdirSync(path.dirname(posterFile), { recursive: true });
     fs.writeFileSync(posterFile, fs.readFileSync(new URL(poster, ASSETS)));
-    return video;
-  });
+    videos.push(video);
+  }
   const documents = [
     await storeAndRegister(
       db,

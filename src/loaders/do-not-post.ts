@@ -34,10 +34,12 @@ export async function loadDoNotPost(deps: SiteDeps, request: Request, search: UR
     if (!names.has(id)) names.set(id, (await getAccount(db, id))?.username ?? null);
     return names.get(id) ?? null;
   };
-  const entries: DoNotPostRow[] = (await listDoNotPost(db, { offset: offset.offset, limit: PAGE_SIZE })).map(async (entry) => ({
-    ...entry,
-    url: entry.post_id === null ? creatorPageUrl(entry.service, entry.creator_id) : postUrl(entry.service, entry.creator_id, entry.post_id),
-    addedByName: await nameOf(entry.added_by),
-  }));
+  const entries: DoNotPostRow[] = [];
+  for (const entry of await listDoNotPost(db, { offset: offset.offset, limit: PAGE_SIZE }))
+    entries.push({
+      ...entry,
+      url: entry.post_id === null ? creatorPageUrl(entry.service, entry.creator_id) : postUrl(entry.service, entry.creator_id, entry.post_id),
+      addedByName: await nameOf(entry.added_by),
+    });
   return ok({ entries, pagination: paginate(total, offset.offset) });
 }

@@ -49,19 +49,19 @@ export async function pageOfPosts<K extends Kind>(
   baseUrl: string,
   offset: number,
   after: CursorOf<K> | undefined,
-  list: (offset: number, limit: number, after?: CursorOf<K>) => PostSummary[],
+  list: (offset: number, limit: number, after?: CursorOf<K>) => Promise<PostSummary[]>,
 ): Promise<PostsPage> {
   let rows: PostSummary[];
   let continuesFrom: string | null = null;
   if (after) {
-    rows = list(0, PAGE_SIZE + 1, after);
+    rows = await list(0, PAGE_SIZE + 1, after);
     continuesFrom = kind === 'creator' ? formatCreatorCursor(after as CreatorCursor) : formatArchiveCursor(after as ArchiveCursor);
   } else if (offset > 0) {
-    rows = list(offset - 1, PAGE_SIZE + 2);
+    rows = await list(offset - 1, PAGE_SIZE + 2);
     const before = rows.shift();
     continuesFrom = before ? await cursorText(db, kind, before) : null;
   } else {
-    rows = list(0, PAGE_SIZE + 1);
+    rows = await list(0, PAGE_SIZE + 1);
   }
   const posts = rows.slice(0, PAGE_SIZE);
   const last = posts[posts.length - 1];

@@ -64,12 +64,13 @@ beforeAll(async () => {
   const { db } = temp;
   app = createApp({ db, config: readConfig({ DATA_DIR: temp.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
   cookies.set('guest', undefined);
-  const accounts = (['consumer', 'moderator', 'administrator'] as const).map(async (role) => {
+  const accounts: Account[] = [];
+  for (const role of ['consumer', 'moderator', 'administrator'] as const) {
     const session = await signIn(db, { role });
     cookies.set(role, session.cookie);
     signedIn.set(role, session.account);
-    return session.account;
-  });
+    accounts.push(session.account);
+  }
   // Something for every refused call to change: creators 1 and 2 with post 1, the consumer's
   // favourites and notification, a pending link request (id 1).
   await upsertCreator(db, { service: 'patreon', id: '1', name: 'One' });

@@ -26,7 +26,7 @@ async function expectNoOverflow(page: Page) {
 
 test('a role changed in the browser shows up in the audit log, which filters by action', async ({ browser }) => {
   const db = openDatabase(E2E_DB_FILE);
-  const target = (async () => {
+  const target = await (async () => {
     try {
       return await signIn(db, { username: `audited${Date.now() % 1e9}` });
     } finally {

@@ -119,7 +119,7 @@ test('a consumer requests a link, a moderator approves it and both creators show
 
 test('an administrator makes a consumer a moderator and the account is notified', async ({ browser }) => {
   const db = openDatabase(E2E_DB_FILE);
-  const target = (async () => {
+  const target = await (async () => {
     try {
       return await signIn(db, { username: `promo${Date.now() % 1e9}` });
     } finally {

@@ -47,7 +47,7 @@ async function cardIds(page: Page): Promise<string[]> {
 }
 
 /** Follows Next (focused and activated with Enter) from `start`, calling `between` after each page. */
-async function followNext(page: Page, start: string, maxPages: number, between: () => void = () => {}): Promise<string[]> {
+async function followNext(page: Page, start: string, maxPages: number, between: () => void | Promise<void> = () => {}): Promise<string[]> {
   const seen: string[] = [];
   await page.goto(start);
   for (let n = 0; n < maxPages; n++) {
@@ -56,7 +56,7 @@ async function followNext(page: Page, start: string, maxPages: number, between: 
     if ((await next.count()) === 0) break;
     const href = await next.getAttribute('href');
     expect(href).toMatch(/[?&]o=\d+&after=[^&]+/);
-    between();
+    await between();
     await next.focus();
     const target = new URL(href!, page.url()).toString();
     await Promise.all([page.waitForURL(target, { waitUntil: 'load' }), page.keyboard.press('Enter')]);

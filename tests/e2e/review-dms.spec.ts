@@ -47,8 +47,8 @@ async function accountWithDms(context: BrowserContext, pending: string[], ignore
         account_id: session.account.id,
       });
     };
-    pending.forEach((text, n) => add(text, 'pending', n));
-    ignored.forEach((text, n) => add(text, 'ignored', n));
+    for (const [n, text] of pending.entries()) await add(text, 'pending', n);
+    for (const [n, text] of ignored.entries()) await add(text, 'ignored', n);
   } finally {
     db.close();
   }

@@ -7,7 +7,7 @@
  *   try {
  *     await crash.killWhen(() => postCount() >= 5);
  *     ...what the killed worker left...
- *     await crash.resumeUntil(() => !!getImport(t.db, id)!.finished_at);
+ *     await crash.resumeUntil(async () => !!(await getImport(t.db, id))!.finished_at);
  *     ...the whole import, once...
  *   } finally {
  *     crash.cleanup();
@@ -19,9 +19,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface WorkerCrash {
   /** Starts the first worker and kills it with SIGKILL once `enough()` holds. */
-  killWhen(enough: () => boolean, timeoutMs?: number): Promise<void>;
+  killWhen(enough: () => boolean | Promise<boolean>, timeoutMs?: number): Promise<void>;
   /** Starts a second worker, waits until `done()` holds, then stops it with SIGTERM. */
-  resumeUntil(done: () => boolean, timeoutMs?: number): Promise<void>;
+  resumeUntil(done: () => boolean | Promise<boolean>, timeoutMs?: number): Promise<void>;
   /** Kills any worker still running (for `finally`). */
   cleanup(): void;
 }
@@ -43,8 +43,8 @@ export function workerCrash(env: () => NodeJS.ProcessEnv): WorkerCrash {
   };
   const exited = (child: ChildProcess) =>
     new Promise((resolve) => (child.exitCode === null && child.signalCode === null ? child.once('exit', resolve) : resolve(null)));
-  const waitFor = async (condition: () => boolean, timeoutMs: number, what: string) => {
-    for (let waited = 0; !condition(); waited += 20) {
+  const waitFor = async (condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string) => {
+    for (let waited = 0; !(await condition()); waited += 20) {
       if (waited > timeoutMs) throw new Error(what);
       await sleep(20);
     }

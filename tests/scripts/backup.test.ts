@@ -16,6 +16,7 @@ import { migrate, openDatabase } from '@api/data/db.ts';
 import { upsertCreator } from '@api/data/creators.ts';
 import { registerFile } from '@api/data/files.ts';
 import { upsertPost } from '@api/data/posts.ts';
+import { inTransaction } from '@api/data/store.ts';
 import { filePath } from '@shared/urls.ts';
 import { WRITER_SCRIPT } from './backup-writer.ts';
 
@@ -59,16 +60,16 @@ beforeAll(async () => {
   const db = openDatabase(dataPaths(source).database);
   migrate(db);
   await upsertCreator(db, { service: 'fanbox', id: 'writer', name: 'Writer', indexed: 1_700_000_000, updated: 1_700_000_000 });
-  db.transaction(async () => {
+  await inTransaction(db, async (tx) => {
     for (let n = 0; n < 1500; n += 1)
-      await upsertPost(db, {
+      await upsertPost(tx, {
         service: 'fanbox',
         user: 'writer',
         id: `old-${n}`,
         title: `Old ${n}`,
         content: `<p>${'old words '.repeat(80)}</p>`,
       });
-  })();
+  });
   for (let n = 0; n < 3; n += 1) await storeFile(source, crypto.randomBytes(1000 + n), '.png', db);
   // A record whose file never reached the disk: reported by the backup, not fatal.
   await registerFile(db, { hash: 'f'.repeat(64), size: 10, ext: '.jpg' });

@@ -37,7 +37,7 @@ describe('importState', () => {
   });
 
   it('agrees with the SQL filter of the administrators list', async () => {
-    CASES.forEach(async ([, fields], index) => {
+    for (const [index, [, fields]] of CASES.entries()) {
       const id = `case-${index}`;
       await createImport(t.db, { id, service: 'patreon' });
       const f = { ...base, lease_owner: null, lease_expires_at: null, ...fields };
@@ -47,7 +47,7 @@ describe('importState', () => {
              lease_owner = ?, lease_expires_at = ? WHERE id = ?`,
         )
         .run(f.finished_at, f.is_key_invalid ? 1 : 0, f.gave_up_at, f.cancelled_at, f.resuming_at, f.lease_owner, f.lease_expires_at, id);
-    });
+    }
     const both = await importStatesBothWays(t.db, NOW);
     expect(both.map((b) => b.ts)).toEqual(CASES.map(([state]) => state));
     for (const b of both) expect(b.sql).toBe(b.ts);

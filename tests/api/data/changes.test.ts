@@ -52,7 +52,9 @@ describe('change log', () => {
     expect((await readChangesSince(t.db, a)).map((c) => c.id)).toEqual([b]);
     expect((await readChangesSince(t.db, 0, 1)).map((c) => c.id)).toEqual([a]);
     expect((await readChangesSince(t.db, 0))[0].at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
-    expect([...iterateChangesSince(t.db, 0, 1)].map((c) => c.id)).toEqual([a, b]);
+    const iterated: number[] = [];
+    for await (const change of iterateChangesSince(t.db, 0, 1)) iterated.push(change.id);
+    expect(iterated).toEqual([a, b]);
     expect(await getKv(t.db, 'rebuild:last')).toBeUndefined();
     await setKv(t.db, 'rebuild:last', String(b));
     await setKv(t.db, 'rebuild:last', String(a));
@@ -112,12 +114,12 @@ describe('change log', () => {
   it('rolls the change back with the write when the transaction fails', async () => {
     await upsertCreator(t.db, { service: 'fanbox', id: '1', name: 'Kuro' });
     await since();
-    expect(() =>
-      inTransaction(t.db, async () => {
-        await upsertPost(t.db, { service: 'fanbox', user: '1', id: 'p', title: 'p' });
+    await expect(
+      inTransaction(t.db, async (db) => {
+        await upsertPost(db, { service: 'fanbox', user: '1', id: 'p', title: 'p' });
         throw new Error('boom');
       }),
-    ).toThrow('boom');
+    ).rejects.toThrow('boom');
     expect(await since()).toEqual([]);
     expect(t.db.prepare('SELECT count(*) AS n FROM posts').get()).toEqual({ n: 0 });
   });

@@ -36,29 +36,29 @@ beforeAll(async () => {
 
 afterAll(() => temp.cleanup());
 
-function expectSlices(list: (offset: number, limit: number) => string[], expected: string[]) {
+async function expectSlices(list: (offset: number, limit: number) => Promise<string[]>, expected: string[]) {
   for (const limit of [150, 7, 1]) {
     for (let offset = 0; offset <= expected.length + limit; offset += limit === 150 ? 150 : 61) {
-      expect(list(offset, limit), `offset ${offset} limit ${limit}`).toEqual(expected.slice(offset, offset + limit));
+      expect(await list(offset, limit), `offset ${offset} limit ${limit}`).toEqual(expected.slice(offset, offset + limit));
     }
   }
 }
 
 describe('chat listings', () => {
-  it('give the newest-first slice at every offset of a Discord channel, ties ordered by id', () => {
+  it('give the newest-first slice at every offset of a Discord channel, ties ordered by id', async () => {
     const expected = Array.from({ length: COUNT }, (_, n) => id(COUNT - 1 - n));
-    expectSlices(async (o, l) => (await listDiscordMessages(temp.db, 'c', o, l)).map((m) => m.id), expected);
+    await expectSlices(async (o, l) => (await listDiscordMessages(temp.db, 'c', o, l)).map((m) => m.id), expected);
   });
 
-  it('give the newest-first slice at every offset of a community channel', () => {
+  it('give the newest-first slice at every offset of a community channel', async () => {
     const expected = Array.from({ length: COUNT }, (_, n) => id(COUNT - 1 - n));
-    expectSlices(async (o, l) => (await listCommunityMessages(temp.db, 'k', o, l)).map((m) => m.message_id), expected);
+    await expectSlices(async (o, l) => (await listCommunityMessages(temp.db, 'k', o, l)).map((m) => m.message_id), expected);
   });
 
   it('stay exact after messages are removed (post_count follows)', async () => {
     const removed = new Set([id(0), id(500), id(501), id(999)]);
     await deleteDiscordMessages(temp.db, [...removed]);
     const expected = Array.from({ length: COUNT }, (_, n) => id(COUNT - 1 - n)).filter((m) => !removed.has(m));
-    expectSlices(async (o, l) => (await listDiscordMessages(temp.db, 'c', o, l)).map((m) => m.id), expected);
+    await expectSlices(async (o, l) => (await listDiscordMessages(temp.db, 'c', o, l)).map((m) => m.id), expected);
   });
 });

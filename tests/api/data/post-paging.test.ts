@@ -36,18 +36,18 @@ describe('a cursor page is the offset listing after that post', () => {
   it("a creator's posts, across equal dates and into the undated ones", async () => {
     const all = await listCreatorPosts(temp.db, 'fanbox', '9', 0, N);
     expect(all.slice(-8).every((p) => p.published === null)).toBe(true);
-    all.forEach(async (post, i) => {
+    for (const [i, post] of all.entries()) {
       const after = await listCreatorPosts(temp.db, 'fanbox', '9', 0, 7, { published: post.published, id: post.id });
       expect(ids(after)).toEqual(ids(all.slice(i + 1, i + 8)));
-    });
+    }
   });
 
   it('the global recent posts, across equal added dates', async () => {
     const all = await listRecentPosts(temp.db, 0, N);
-    all.forEach(async (post, i) => {
+    for (const [i, post] of all.entries()) {
       const after = await listRecentPosts(temp.db, 0, 7, (await archiveCursorOf(temp.db, post))!);
       expect(ids(after)).toEqual(ids(all.slice(i + 1, i + 8)));
-    });
+    }
   });
 
   it('searches: a creator with a tag or text, the global tag listing and text search', async () => {
@@ -55,13 +55,13 @@ describe('a cursor page is the offset listing after that post', () => {
     for (const filter of cases) {
       const all = (await searchPosts(temp.db, { ...filter, limit: N })).posts;
       expect(all.length).toBeGreaterThan(10);
-      all.forEach(async (post, i) => {
+      for (const [i, post] of all.entries()) {
         const cursor = filter.service
           ? { creatorAfter: { published: post.published, id: post.id } }
-          : { archiveAfter: await archiveCursorOf(temp.db, post) as ArchiveCursor };
+          : { archiveAfter: (await archiveCursorOf(temp.db, post)) as ArchiveCursor };
         const after = (await searchPosts(temp.db, { ...filter, ...cursor, offset: 50, limit: 5 })).posts;
         expect(ids(after), JSON.stringify(filter)).toEqual(ids(all.slice(i + 1, i + 6)));
-      });
+      }
     }
   });
 });

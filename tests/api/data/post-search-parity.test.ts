@@ -30,7 +30,7 @@ interface Context {
 
 interface Case {
   name: string;
-  options: (context: Context) => SearchOptions;
+  options: (context: Context) => SearchOptions | Promise<SearchOptions>;
   /** false: the search must find nothing (on SQLite, and then on PostgreSQL). */
   finds?: false;
 }
@@ -181,7 +181,7 @@ describe('post search on PostgreSQL gives the answers of SQLite', () => {
 
   for (const search of CASES) {
     it(search.name, async () => {
-      const options = search.options(context);
+      const options = await search.options(context);
       const sqlite = await searchPosts(db, options);
       const postgres = await searchPostsPostgres(store, options);
       if (search.finds === false) expect(sqlite.posts, `${search.name}: SQLite finds nothing`).toEqual([]);

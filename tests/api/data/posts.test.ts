@@ -60,7 +60,7 @@ describe('posts', () => {
   it('lists a creator newest first in pages of 50, with an empty page past the end', async () => {
     const expected = await seedListing();
     expect(await countCreatorPosts(t.db, 'fanbox', '100')).toBe(120);
-    const pages = [0, 50, 100].map((o) => listCreatorPosts(t.db, 'fanbox', '100', o, 50));
+    const pages = await Promise.all([0, 50, 100].map((o) => listCreatorPosts(t.db, 'fanbox', '100', o, 50)));
     expect(pages.map((p) => p.length)).toEqual([50, 50, 20]);
     expect(pages.flat().map((p) => p.id)).toEqual(expected);
     expect(await listCreatorPosts(t.db, 'fanbox', '100', 150, 50)).toEqual([]);
@@ -118,14 +118,16 @@ describe('posts', () => {
 
   it('links prev (newer) and next (older) along the creator listing', async () => {
     const expected = await seedListing();
-    expected.forEach(async (id, i) => {
+    for (const [i, id] of expected.entries()) {
       const post = (await getPost(t.db, 'fanbox', '100', id))!;
       expect(post.prev).toBe(i === 0 ? null : expected[i - 1]);
       expect(post.next).toBe(i === expected.length - 1 ? null : expected[i + 1]);
       expect(await postPageNeighbours(t.db, 'fanbox', '100', id)).toEqual({ prev: post.prev, next: post.next });
       expect(await creatorPostPosition(t.db, 'fanbox', '100', id)).toBe(i);
-    });
-    expect([...iterateCreatorPostIds(t.db, 'fanbox', '100', 7)]).toEqual(expected);
+    }
+    const ids: string[] = [];
+    for await (const id of iterateCreatorPostIds(t.db, 'fanbox', '100', 7)) ids.push(id);
+    expect(ids).toEqual(expected);
   });
 
   it('places posts without a published date last', async () => {
@@ -339,7 +341,8 @@ describe('posts', () => {
 
   it('iterates every post key in batches', async () => {
     await seedListing();
-    const keys = [...iteratePostKeys(t.db, 7)];
+    const keys = [];
+    for await (const key of iteratePostKeys(t.db, 7)) keys.push(key);
     expect(keys).toHaveLength(120);
     expect(new Set(keys.map((k) => k.id)).size).toBe(120);
     expect(keys[0]).toMatchObject({ service: 'fanbox', user: '100' });

@@ -64,9 +64,9 @@ describe('search through the short-word index', () => {
       ['3', 'Night market', '<p>夜市の灯り</p>'],
       ['4', 'Cat nap', '<p>a b c</p>'],
     ];
-    posts.forEach(([id, title, content], n) =>
-      upsertPost(t.db, { service: 'patreon', user: '1', id, title, content, published: `2024-01-0${n + 1}T00:00:00` }),
-    );
+    for (const [n, [id, title, content]] of posts.entries()) {
+      await upsertPost(t.db, { service: 'patreon', user: '1', id, title, content, published: `2024-01-0${n + 1}T00:00:00` });
+    }
   });
   afterEach(() => t.cleanup());
 

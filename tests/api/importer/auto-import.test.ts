@@ -67,17 +67,19 @@ async function keep(
 
 const round = (now = new Date(), log?: (line: string) => void) =>
   runAutoImportRound(t.db, config, fs.readFileSync(privatePem, 'utf8'), { now, log });
-const importsOfKey = (keyId: number) =>
-  (t.db.prepare('SELECT id FROM imports WHERE key_id = ? ORDER BY created_at').all(keyId) as { id: string }[]).map(
-    async (r) => (await getImport(t.db, r.id))!,
-  );
+async function importsOfKey(keyId: number) {
+  const rows = t.db.prepare('SELECT id FROM imports WHERE key_id = ? ORDER BY created_at').all(keyId) as { id: string }[];
+  const imports = [];
+  for (const row of rows) imports.push((await getImport(t.db, row.id))!);
+  return imports;
+}
 
 describe('runAutoImportRound', () => {
   it('queues a due key below submitted imports, for its owner, with the key sealed for the worker', async () => {
     const kept = await keep();
     const lines: string[] = [];
     expect(await round(new Date(), (line) => lines.push(line))).toEqual({ queued: 1, skipped: 0, failed: 0 });
-    const [, queued] = importsOfKey(kept.keyId);
+    const [, queued] = await importsOfKey(kept.keyId);
     expect(queued).toMatchObject({
       service: 'patreon',
       account_id: kept.owner.id,
@@ -145,9 +147,9 @@ describe('runAutoImportRound', () => {
     const onlyfans = await keep({ service: 'onlyfans', key: 'of-sess-secret', credential });
     const discord = await keep({ service: 'discord', channels: '111,222' });
     expect((await round()).queued).toBe(2);
-    const of = importsOfKey(onlyfans.keyId).at(-1)!;
+    const of = (await importsOfKey(onlyfans.keyId)).at(-1)!;
     expect(JSON.parse(openForWorker(config, of.id, (await getImportWorkKey(t.db, of.id))!))).toEqual(JSON.parse(credential));
-    expect(importsOfKey(discord.keyId).at(-1)!.channel_ids).toBe('111,222');
+    expect((await importsOfKey(discord.keyId)).at(-1)!.channel_ids).toBe('111,222');
   });
 
   it('reports a key it cannot decrypt by id only, and goes on with the others', async () => {
@@ -180,11 +182,11 @@ describe('startAutoImportScheduler', () => {
       { autoStart: false, now: () => now },
     );
     const requested = await requestAutoImportRound(t.db, null, nowIso(now));
-    expect(scheduler.tick()).toEqual({ round: requested.id, counts: { queued: 1, skipped: 0, failed: 0 } });
+    expect(await scheduler.tick()).toEqual({ round: requested.id, counts: { queued: 1, skipped: 0, failed: 0 } });
     now = new Date('2030-01-01T23:59:00Z');
-    expect(scheduler.tick()).toBeUndefined();
+    expect(await scheduler.tick()).toBeUndefined();
     now = new Date('2030-01-02T00:00:01Z');
-    const due = scheduler.tick()!;
+    const due = (await scheduler.tick())!;
     expect(due.round).toBeGreaterThan(requested.id);
     expect(due.counts).toEqual({ queued: 0, skipped: 1, failed: 0 }); // the first round's import is still queued
     const rounds = await listAutoImportRounds(t.db);
@@ -209,7 +211,8 @@ describe('startAutoImportScheduler', () => {
     const a = startAutoImportScheduler({ db: t.db, config, privateKeyPath: privatePem }, options);
     const b = startAutoImportScheduler({ db: t.db, config, privateKeyPath: privatePem }, options);
     await requestAutoImportRound(t.db, null, nowIso());
-    expect([a.tick(), b.tick()].filter(Boolean)).toHaveLength(1);
+    const ticks = [await a.tick(), await b.tick()];
+    expect(ticks.filter(Boolean)).toHaveLength(1);
   });
 
   it('runs in npm start only for the demo pair, and an unusable demo key turns it off without stopping the server', () => {
@@ -259,7 +262,7 @@ describe('scripts/auto-import.ts --once', () => {
     expect(result.stdout).toContain(`Key ${recent.keyId} (Patreon): skipped, imported less than 24 h ago.`);
     expect(result.stdout).toMatch(/round \d+ finished: 1 queued, 1 skipped, 0 failed/);
     for (const key of [due.key, recent.key]) expect(result.stdout + result.stderr).not.toContain(key);
-    expect(importsOfKey(due.keyId)).toHaveLength(2);
+    expect(await importsOfKey(due.keyId)).toHaveLength(2);
   }, 60_000);
 
   it('says how to call it without a private key', () => {

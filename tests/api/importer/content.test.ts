@@ -67,14 +67,18 @@ function context(env: Record<string, string> = {}): ImportContext {
     key: KEY,
     channelIds: [],
     saveDms: false,
-    cursor: () => undefined,
-    step: (fn, commit) => {
-      const result = fn();
-      lines.push(...(commit.log ?? []));
-      return result;
+    cursor: async () => undefined,
+    step: (fn, commit) =>
+      Promise.resolve()
+        .then(() => fn())
+        .then((result) => {
+          lines.push(...(commit.log ?? []));
+          return result;
+        }),
+    log: async (line) => {
+      lines.push(line);
     },
-    log: (line) => lines.push(line),
-    setSubCount: () => undefined,
+    setSubCount: async () => undefined,
     signal: new AbortController().signal,
   };
 }
@@ -235,13 +239,21 @@ describe('archiveInlineImages', () => {
 describe('progressLogger', () => {
   it('says how far a long download got, at most once per interval, with its size and speed', async () => {
     const said: string[] = [];
-    const report = progressLogger({ log: (line) => said.push(line) }, 'Timelapse.mp4', 20);
-    report(1024 * 1024, 8 * 1024 * 1024);
+    const report = progressLogger(
+      {
+        log: async (line) => {
+          said.push(line);
+        },
+      },
+      'Timelapse.mp4',
+      20,
+    );
+    await report(1024 * 1024, 8 * 1024 * 1024);
     await new Promise((resolve) => setTimeout(resolve, 30));
-    report(3 * 1024 * 1024, 8 * 1024 * 1024);
-    report(4 * 1024 * 1024, 8 * 1024 * 1024);
+    await report(3 * 1024 * 1024, 8 * 1024 * 1024);
+    await report(4 * 1024 * 1024, 8 * 1024 * 1024);
     await new Promise((resolve) => setTimeout(resolve, 30));
-    report(5 * 1024 * 1024, Number.NaN);
+    await report(5 * 1024 * 1024, Number.NaN);
     expect(said).toHaveLength(2);
     expect(said[0]).toMatch(/^Downloading Timelapse\.mp4: 3\.0 MB of 8\.0 MB \(\d+\.\d MB\/s\)\.$/);
     expect(said[1]).toMatch(/^Downloading Timelapse\.mp4: 5\.0 MB \(\d+\.\d MB\/s\)\.$/);

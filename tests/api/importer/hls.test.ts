@@ -117,10 +117,12 @@ function context(env: Record<string, string> = {}): ImportContext {
     key: 'session-key',
     channelIds: [],
     saveDms: false,
-    cursor: () => undefined,
-    step: (fn) => fn(),
-    log: (line) => lines.push(line),
-    setSubCount: () => undefined,
+    cursor: async () => undefined,
+    step: (fn) => Promise.resolve().then(() => fn()),
+    log: async (line) => {
+      lines.push(line);
+    },
+    setSubCount: async () => undefined,
     signal: new AbortController().signal,
   };
 }

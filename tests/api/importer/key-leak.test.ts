@@ -76,8 +76,8 @@ function findSecrets(secrets: string[], files: string[], texts: string[]): strin
 const leaky: PaysiteImporter = {
   async run(ctx) {
     const parts = parseOnlyfansCredential(ctx.key) ?? { session_key: ctx.key };
-    ctx.log(`Signing in with ${ctx.key} (${Object.values(parts).join(' / ')})`);
-    ctx.step(() => upsertCreator(ctx.db, { service: ctx.service, id: `leak-${ctx.importId}`, name: 'Leak test' }), {
+    await ctx.log(`Signing in with ${ctx.key} (${Object.values(parts).join(' / ')})`);
+    await ctx.step(() => upsertCreator(ctx.db, { service: ctx.service, id: `leak-${ctx.importId}`, name: 'Leak test' }), {
       cursor: { n: 1 },
       log: [`cookie=${ctx.key}`],
     });

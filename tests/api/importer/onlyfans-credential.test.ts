@@ -109,8 +109,8 @@ describe('submitting an OnlyFans key', () => {
         importers: () => ({
           async run(ctx) {
             const c = parseOnlyfansCredential(ctx.key)!;
-            ctx.log(`cookie sess=${c.session_key}; auth_id=${c.auth_id}`);
-            ctx.step(() => undefined, { log: [`x-bc ${c['x-bc']} ua ${c.user_agent}`] });
+            await ctx.log(`cookie sess=${c.session_key}; auth_id=${c.auth_id}`);
+            await ctx.step(() => undefined, { log: [`x-bc ${c['x-bc']} ua ${c.user_agent}`] });
             throw new TransientError(`OnlyFans said: bad ${c.user_agent} / ${c['x-bc']}`);
           },
         }),

@@ -95,7 +95,7 @@ describe('onlyfans mapper, one recorded fixture per content kind', () => {
 
     const input = toPostInput('luna_moon', post, sanitizePostHtml(postHtml(post)), {
       file: await archived(plan.file),
-      attachments: plan.attachments.map(async (a) => (await archived(a))!),
+      attachments: await Promise.all(plan.attachments.map(async (a) => (await archived(a))!)),
     });
     await upsertPost(t.db, input);
     const saved = (await getPost(t.db, 'onlyfans', 'luna_moon', post.id))!;

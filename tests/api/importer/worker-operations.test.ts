@@ -63,9 +63,9 @@ const hoursAgo = (h: number) => nowIso(new Date(Date.now() - h * 3600_000));
 function steppingImporter(total: number, pauseAfter: number, gate: Promise<void>, onPause: () => void, ran: number[]) {
   return {
     async run(ctx: ImportContext) {
-      for (let n = (ctx.cursor<{ n: number }>()?.n ?? 0) + 1; n <= total; n++) {
+      for (let n = ((await ctx.cursor<{ n: number }>())?.n ?? 0) + 1; n <= total; n++) {
         const step = n;
-        ctx.step(() => ran.push(step), { cursor: { n: step }, log: [`Step ${step}.`] });
+        await ctx.step(() => ran.push(step), { cursor: { n: step }, log: [`Step ${step}.`] });
         if (step === pauseAfter) {
           onPause();
           await gate;
@@ -98,7 +98,7 @@ describe('cancel', () => {
       target: `import ${id} (patreon)`,
     });
     expect(await worker({ run: async () => undefined }).runOnce()).toBe(false);
-    expect(() => cancelImport(t.db, id, by)).toThrow(IMPORT_ACTION_MESSAGES.notCancellable);
+    await expect(cancelImport(t.db, id, by)).rejects.toThrow(IMPORT_ACTION_MESSAGES.notCancellable);
   });
 
   it('stops a running import between steps, writing nothing more and no lease-lost line in its log', async () => {
@@ -111,11 +111,11 @@ describe('cancel', () => {
       async run(ctx) {
         signal = ctx.signal;
         const step = ctx.step;
-        ctx.step = (fn, commit) => {
-          const result = step(fn, commit);
-          if (ran.length === 1) g.reached();
-          return result;
-        };
+        ctx.step = (fn, commit) =>
+          step(fn, commit).then((result) => {
+            if (ran.length === 1) g.reached();
+            return result;
+          });
         await importer.run(ctx);
       },
     });
@@ -161,7 +161,7 @@ describe('giving up and retry', () => {
     await worker({
       async run(ctx) {
         seenKey = ctx.key;
-        ctx.step(() => undefined, { log: ['Imported again.'] });
+        await ctx.step(() => undefined, { log: ['Imported again.'] });
       },
     }).runOnce();
     expect(seenKey).toBe(KEY);
@@ -184,10 +184,10 @@ describe('giving up and retry', () => {
     }).runOnce();
     const by = await admin();
     expect(await getAdminImport(t.db, rejected)).toMatchObject({ state: 'failed', can_retry: false });
-    expect(() => retryImport(t.db, rejected, by)).toThrow(IMPORT_ACTION_MESSAGES.keyGone);
+    await expect(retryImport(t.db, rejected, by)).rejects.toThrow(IMPORT_ACTION_MESSAGES.keyGone);
     const queued = await queue('queued-2');
-    expect(() => retryImport(t.db, queued, by)).toThrow(IMPORT_ACTION_MESSAGES.notFailed);
-    expect(() => retryImport(t.db, 'nope', by)).toThrow(IMPORT_ACTION_MESSAGES.notFound);
+    await expect(retryImport(t.db, queued, by)).rejects.toThrow(IMPORT_ACTION_MESSAGES.notFailed);
+    await expect(retryImport(t.db, 'nope', by)).rejects.toThrow(IMPORT_ACTION_MESSAGES.notFound);
     expect(await listAudit(t.db, { action: 'import_retry' }, { offset: 0, limit: 5 })).toEqual([]);
   });
 
@@ -207,7 +207,8 @@ describe('giving up and retry', () => {
     expect(row(old).cursor).toBeNull();
     expect(await getImportWorkKey(t.db, recent)).toBeDefined();
     expect(await getAdminImport(t.db, old)).toMatchObject({ state: 'failed', can_retry: false });
-    expect(async () => retryImport(t.db, old, await admin())).toThrow(IMPORT_ACTION_MESSAGES.keyGone);
+    const by = await admin();
+    await expect(retryImport(t.db, old, by)).rejects.toThrow(IMPORT_ACTION_MESSAGES.keyGone);
     expect(serverLog).toContain('Import worker: wiped the kept session keys of 1 import(s) that gave up.');
   });
 

@@ -78,7 +78,8 @@ describe('claiming', () => {
     await updateImport(t.db, 'waiting', { resuming_at: secondsFromNow(3600) });
     await queue({ id: 'done', priority: 9 });
     await updateImport(t.db, 'done', { finished_at: nowIso() });
-    const order = [1, 2, 3, 4].map(async () => (await claimNextImport(t.db, 'w', secondsFromNow(60)))?.id);
+    const order = [];
+    for (let n = 0; n < 4; n++) order.push((await claimNextImport(t.db, 'w', secondsFromNow(60)))?.id);
     expect(order).toEqual(['old-high', 'new-high', 'old-low', undefined]);
     const claimed = (await getImport(t.db, 'old-high'))!;
     expect(claimed.first_started_at).not.toBeNull();
@@ -119,7 +120,7 @@ describe('running imports', () => {
     expect(openForWorker(config, id, (await getImportWorkKey(t.db, id))!)).toBe(KEY);
     const findsNothing: PaysiteImporter = {
       async run(ctx) {
-        ctx.step(() => undefined, { log: ['Nothing to import.'] });
+        await ctx.step(() => undefined, { log: ['Nothing to import.'] });
       },
     };
     expect(await worker(findsNothing).runOnce()).toBe(true);
@@ -159,9 +160,9 @@ describe('running imports', () => {
     const id = await queue({ id: 'taken' });
     const w = worker({
       async run(ctx) {
-        ctx.step(() => undefined, { cursor: { page: 1 }, log: ['Saved page 1.'] });
+        await ctx.step(() => undefined, { cursor: { page: 1 }, log: ['Saved page 1.'] });
         t.db.prepare("UPDATE imports SET lease_owner = 'thief' WHERE id = ?").run(id);
-        ctx.step(() => undefined, { cursor: { page: 2 }, log: ['Saved page 2.'] });
+        await ctx.step(() => undefined, { cursor: { page: 2 }, log: ['Saved page 2.'] });
       },
     });
     await w.runOnce();
@@ -177,12 +178,12 @@ describe('running imports', () => {
     const w = worker({
       async run(ctx) {
         calls++;
-        cursors.push(ctx.cursor());
+        cursors.push(await ctx.cursor());
         if (calls === 1) {
-          ctx.step(() => undefined, { cursor: { page: 2 }, log: ['Saved page 1.'] });
+          await ctx.step(() => undefined, { cursor: { page: 2 }, log: ['Saved page 1.'] });
           throw new TransientError(`HTTP 503 for ${ctx.key}`);
         }
-        ctx.step(() => undefined, { cursor: { page: 3 }, log: ['Saved page 2.'] });
+        await ctx.step(() => undefined, { cursor: { page: 3 }, log: ['Saved page 2.'] });
       },
     });
     const before = Date.now();
@@ -256,9 +257,9 @@ describe('running imports', () => {
     let step = 0;
     const importer: PaysiteImporter = {
       async run(ctx) {
-        for (step = ctx.cursor<number>() ?? 0; step < 5; step++) {
+        for (step = await ctx.cursor<number>() ?? 0; step < 5; step++) {
           if (ctx.signal.aborted) return;
-          ctx.step(() => undefined, { cursor: step + 1, log: [`Step ${step + 1}.`] });
+          await ctx.step(() => undefined, { cursor: step + 1, log: [`Step ${step + 1}.`] });
           await sleep(50);
         }
       },

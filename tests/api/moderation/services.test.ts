@@ -28,15 +28,15 @@ describe('link requests', () => {
     const asker = (await signIn(t.db)).account;
     const moderator = (await signIn(t.db, { role: 'moderator' })).account;
     const one = { service: 'patreon', id: 'one' };
-    expect(() => requestLink(t.db, one, { service: 'patreon', artist_id: '1' }, asker.id)).toThrow(LINK_MESSAGES.itself);
-    expect(() => requestLink(t.db, one, { service: 'fanbox', artist_id: '9' }, asker.id)).toThrow('Creator not found.');
+    await expect(requestLink(t.db, one, { service: 'patreon', artist_id: '1' }, asker.id)).rejects.toThrow(LINK_MESSAGES.itself);
+    await expect(requestLink(t.db, one, { service: 'fanbox', artist_id: '9' }, asker.id)).rejects.toThrow('Creator not found.');
     await requestLink(t.db, one, { service: 'fanbox', artist_id: '2', reason: 'same artist' }, asker.id);
-    expect(() => requestLink(t.db, { service: 'fanbox', id: '2' }, { service: 'patreon', artist_id: '1' }, asker.id)).toThrow(
+    await expect(requestLink(t.db, { service: 'fanbox', id: '2' }, { service: 'patreon', artist_id: '1' }, asker.id)).rejects.toThrow(
       LINK_MESSAGES.alreadyRequested,
     );
     const id = (t.db.prepare("SELECT id FROM link_requests WHERE status = 'pending'").get() as { id: number }).id;
     expect((await getLinkRequest(t.db, id))!.reason).toBe('same artist');
-    expect(() => reviewLinkRequest(t.db, 9999, 'approve', moderator)).toThrow(LINK_MESSAGES.requestNotFound);
+    await expect(reviewLinkRequest(t.db, 9999, 'approve', moderator)).rejects.toThrow(LINK_MESSAGES.requestNotFound);
     const before = await lines();
     await reviewLinkRequest(t.db, id, 'approve', moderator);
     expect((await linkedCreators(t.db, 'patreon', '1')).map((c) => c.id)).toEqual(['2']);
@@ -49,7 +49,7 @@ describe('link requests', () => {
       reason: 'same artist',
       details: { request: id, from: 'One', to: 'Two', requester: asker.username },
     });
-    expect(() => reviewLinkRequest(t.db, id, 'reject', moderator)).toThrow(LINK_MESSAGES.alreadyReviewed);
+    await expect(reviewLinkRequest(t.db, id, 'reject', moderator)).rejects.toThrow(LINK_MESSAGES.alreadyReviewed);
     expect(await lines()).toBe(before + 1);
     const admin = (await signIn(t.db, { role: 'administrator' })).account;
     await removeCreatorLinks(t.db, 'fanbox', '2', admin);
@@ -62,8 +62,8 @@ describe('link requests', () => {
       reason: null,
       details: { name: 'Two', unlinked_from: ['patreon/1'] },
     });
-    expect(() => removeCreatorLinks(t.db, 'fanbox', '2', admin)).toThrow(LINK_MESSAGES.noLinks);
-    expect(() => removeCreatorLinks(t.db, 'fanbox', '404', admin)).toThrow('Creator not found.');
+    await expect(removeCreatorLinks(t.db, 'fanbox', '2', admin)).rejects.toThrow(LINK_MESSAGES.noLinks);
+    await expect(removeCreatorLinks(t.db, 'fanbox', '404', admin)).rejects.toThrow('Creator not found.');
     expect(await lines()).toBe(before + 2);
   });
 
@@ -81,7 +81,7 @@ describe('link requests', () => {
       target: 'fanbox/2 ↔ patreon/1',
       reason: 'not the same',
     });
-    expect(() => reviewLinkRequest(t.db, id, 'approve', moderator)).toThrow(LINK_MESSAGES.alreadyReviewed);
+    await expect(reviewLinkRequest(t.db, id, 'approve', moderator)).rejects.toThrow(LINK_MESSAGES.alreadyReviewed);
     expect(await linkedCreators(t.db, 'patreon', '1')).toEqual([]);
     expect(await lines()).toBe(before + 1);
   });

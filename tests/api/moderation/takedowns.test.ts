@@ -209,7 +209,7 @@ describe('removing a creator', () => {
     const was = digest(t.db);
     // A real failure at the last step of the transaction: the audit line cannot be written.
     t.db.exec(`CREATE TEMP TRIGGER refuse_audit BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
-    expect(() => takedownCreator(deps, 'patreon', '100', 'Owner request', actor)).toThrow('disk full');
+    await expect(takedownCreator(deps, 'patreon', '100', 'Owner request', actor)).rejects.toThrow('disk full');
     expect(digest(t.db)).toBe(was);
     await expectFiles(seeded, t.db, [...FILE_NAMES], []);
     for (const name of FILE_NAMES) expect(fs.existsSync(seeded.files[name].thumbnail)).toBe(true);

@@ -19,7 +19,8 @@ let base: string;
 /** 120 creators: 'Creator 000' to 'Creator 119'; creator n was indexed on day n and has n % 7 fans. */
 beforeAll(async () => {
   site = await createTestSite('artists');
-  const fans = Array.from({ length: 6 }, async (_, n) => (await createAccount(site.db, { username: `fan${n}`, password_hash: 'x' })).id);
+  const fans: number[] = [];
+  for (let n = 0; n < 6; n += 1) fans.push((await createAccount(site.db, { username: `fan${n}`, password_hash: 'x' })).id);
   for (let n = 0; n < 120; n += 1) {
     const id = String(1000 + n);
     const service = n % 2 ? 'patreon' : 'fanbox';

@@ -98,7 +98,7 @@ describe('GET /api/v1/admin/auto_import', () => {
       { db: t.db, config, privateKeyPath: path.join(dataPaths(t.dir).operatorKeys, 'private.pem') },
       { autoStart: false },
     );
-    expect(scheduler.tick()?.round).toBe(waiting[0].id);
+    expect((await scheduler.tick())?.round).toBe(waiting[0].id);
     // The auto-import process adds the round's start and end, as the system (no actor).
     expect((await auditLines()).map((line) => [line.actor_id, line.target, line.details])).toEqual([
       [null, `round ${waiting[0].id}`, { finished: true, queued: 0, skipped: 0, failed: 0 }],

@@ -119,7 +119,7 @@ describe('secrets never reach the log', () => {
     const workerLog = createLogger({ logLevel: 'debug', logFormat: 'json' }, { destination: log.stream, name: 'worker' });
     const leaky: PaysiteImporter = {
       async run(ctx) {
-        ctx.log(`Signing in with ${ctx.key}`);
+        await ctx.log(`Signing in with ${ctx.key}`);
         throw new Error(`unexpected with ${ctx.key}`);
       },
     };

@@ -188,7 +188,8 @@ describe('what /metrics counts', () => {
   it('reads the import queue and outcomes from the database at scrape time', async () => {
     const future = new Date(Date.now() + 3_600_000).toISOString().slice(0, 19);
     const past = '2020-01-01T00:00:00';
-    const ids = Array.from({ length: 7 }, () => createImport(site.db, { service: 'patreon' }));
+    const ids: string[] = [];
+    for (let n = 0; n < 7; n += 1) ids.push(await createImport(site.db, { service: 'patreon' }));
     const set = (id: string, sql: string, ...values: unknown[]) =>
       site.db.prepare(`UPDATE imports SET ${sql} WHERE id = ?`).run(...values, id);
     set(ids[1], 'lease_owner = ?, lease_expires_at = ?', 'w1', future); // running

@@ -15,7 +15,7 @@ export async function account(db: Db): Promise<number> {
 /** A creator with one post per tag list. */
 export async function creator(db: Db, service: string, id: string, tagLists: string[][] = []): Promise<void> {
   await upsertCreator(db, { service, id, name: `Creator ${id}` });
-  tagLists.forEach(async (tags, i) => {
+  for (const [i, tags] of tagLists.entries()) {
     await upsertPost(db, {
       service,
       user: id,
@@ -24,7 +24,7 @@ export async function creator(db: Db, service: string, id: string, tagLists: str
       tags,
       published: `2024-01-${String(i + 1).padStart(2, '0')}T00:00:00`,
     });
-  });
+  }
 }
 
 export async function favourite(db: Db, accountId: number, service: string, id: string): Promise<void> {

@@ -91,7 +91,7 @@ describe('the similar-creators job', () => {
     await recomputeAllSimilar(t.db);
     await rebuildThenJob();
     expect((await readSimilarList(t.db, ann)).map((entry) => entry.key)).toContain(creatorKey('fanbox', 'bea'));
-    await inTransaction(t.db, async () => removeCreatorRows(t.db, 'fanbox', 'bea'));
+    await inTransaction(t.db, async (db) => removeCreatorRows(db, 'fanbox', 'bea'));
     await rebuildThenJob();
     expect((await readSimilarList(t.db, ann)).map((entry) => entry.key)).not.toContain(creatorKey('fanbox', 'bea'));
     expect(t.db.prepare("SELECT count(*) FROM similar_creators WHERE creator_id = 'bea' OR similar_id = 'bea'").pluck().get()).toBe(0);

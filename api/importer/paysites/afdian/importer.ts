@@ -93,13 +93,13 @@ async function preparePost(ctx: ImportContext, api: AfdianApi, creatorId: string
 }
 
 /** Commits one post (or its skip) with the cursor `next`; counts it in `next`. */
-function commitPost(ctx: ImportContext, item: AfdianPost, prepared: Prepared, next: Cursor): void {
+async function commitPost(ctx: ImportContext, item: AfdianPost, prepared: Prepared, next: Cursor): Promise<void> {
   const c = next.creator!;
   const lines: string[] = [];
   if (prepared.kind === 'locked') {
     if (!c.locked.some((l) => l.id === item.post_id)) c.locked.push({ id: item.post_id, title: postTitle(item) });
   } else if (prepared.kind === 'gone' || prepared.kind === 'listed') lines.push(prepared.line);
-  ctx.step(
+  await ctx.step(
     async () => {
       if (prepared.kind !== 'post') return;
       c.saved++;
@@ -117,7 +117,7 @@ async function startCreator(ctx: ImportContext, api: AfdianApi, cursor: Cursor, 
     profile = await api.profile(sub.userId);
   } catch (error) {
     if (!(error instanceof AfdianAnswerError)) throw error;
-    ctx.log(`Creator ${sub.name}: profile not available (${error.message}).`);
+    await ctx.log(`Creator ${sub.name}: profile not available (${error.message}).`);
   }
   const name = profile.name || sub.name;
   await archiveCreatorImage(ctx, api.client, 'icons', SERVICE, sub.userId, profile.avatar);
@@ -126,7 +126,7 @@ async function startCreator(ctx: ImportContext, api: AfdianApi, cursor: Cursor, 
     ...cursor,
     creator: { name, phase: 'posts', page: '', pageNo: 1, item: 0, pinned: [], locked: [], saved: 0, changed: 0 },
   };
-  ctx.step(() => upsertCreator(ctx.db, { service: SERVICE, id: sub.userId, name, public_id: profile.url_slug || null }), {
+  await ctx.step(() => upsertCreator(ctx.db, { service: SERVICE, id: sub.userId, name, public_id: profile.url_slug || null }), {
     cursor: next,
     log: [`Creator ${name}: importing posts.`],
   });
@@ -164,8 +164,8 @@ async function importPosts(ctx: ImportContext, api: AfdianApi, start: Cursor, su
       };
       // A pinned post heads the first page and comes again at its own place: it is imported once.
       const repeat = state.pinned.includes(item.post_id);
-      if (repeat) ctx.step(() => undefined, { cursor: next });
-      else commitPost(ctx, item, await preparePost(ctx, api, sub.userId, item), next);
+      if (repeat) await ctx.step(() => undefined, { cursor: next });
+      else await commitPost(ctx, item, await preparePost(ctx, api, sub.userId, item), next);
       cursor = next;
     }
     const state = cursor.creator!;
@@ -178,7 +178,7 @@ async function importPosts(ctx: ImportContext, api: AfdianApi, start: Cursor, su
         ? { ...state, page: nextSn, pageNo: state.pageNo + 1, item: 0, lastId: undefined }
         : { ...state, phase: state.locked.length > 0 ? 'albums' : 'done' },
     };
-    ctx.step(() => undefined, {
+    await ctx.step(() => undefined, {
       cursor,
       log: [`Creator ${state.name}: page ${state.pageNo} done, ${countLabel(state.saved, 'post')} so far.`],
     });
@@ -200,7 +200,7 @@ async function importAlbums(ctx: ImportContext, api: AfdianApi, start: Cursor, s
       if (!hasMore || list.length === 0) break;
     }
     cursor = { ...cursor, creator: { ...cursor.creator!, albums: bought, album: 0 } };
-    ctx.step(() => undefined, { cursor });
+    await ctx.step(() => undefined, { cursor });
   }
   while (cursor.creator!.album! < cursor.creator!.albums!.length) {
     const state = cursor.creator!;
@@ -213,11 +213,11 @@ async function importAlbums(ctx: ImportContext, api: AfdianApi, start: Cursor, s
       // Still locked inside the album: nothing to commit, it stays counted as locked.
       if (prepared.kind !== 'post') continue;
       const next: Cursor = { ...cursor, creator: { ...cursor.creator!, locked: [...cursor.creator!.locked] } };
-      commitPost(ctx, { post_id: id }, prepared, next);
+      await commitPost(ctx, { post_id: id }, prepared, next);
       cursor = next;
     }
     cursor = { ...cursor, creator: { ...cursor.creator!, album: state.album! + 1 } };
-    ctx.step(() => undefined, { cursor });
+    await ctx.step(() => undefined, { cursor });
   }
   cursor = { ...cursor, creator: { ...cursor.creator!, phase: 'done' } };
   return cursor;
@@ -230,7 +230,7 @@ async function finishCreator(ctx: ImportContext, api: AfdianApi, cursor: Cursor,
   const next: Cursor = { subs: cursor.subs, at: cursor.at + 1 };
   const locked = c.locked.length > 0 ? ` ${countLabel(c.locked.length, 'post')} your sponsorship does not unlock skipped.` : '';
   const lines = c.locked.map((l) => `Skipped ${quoted(l.title)}: your sponsorship does not unlock it.`);
-  ctx.step(
+  await ctx.step(
     async () => {
       const creator = await getCreator(ctx.db, SERVICE, sub.userId);
       if (!creator) return;
@@ -252,23 +252,23 @@ async function importAll(ctx: ImportContext): Promise<void> {
   const api = afdianApi(ctx);
   // Every run (a resume too): an expired key fails here, before anything else.
   await api.me();
-  let cursor = ctx.cursor<Cursor>();
+  let cursor = await ctx.cursor<Cursor>();
   if (!cursor) {
     const { current, expired } = await api.sponsoring();
     const subs = [...new Map(current.map((u) => [u.user_id, { userId: u.user_id, name: u.name || u.url_slug || u.user_id }])).values()];
     const lines = [`Found ${countLabel(subs.length, 'sponsored creator')}.`];
     if (expired.length > 0) lines.push(`${countLabel(expired.length, 'sponsorship')} that ran out not imported.`);
     cursor = { subs, at: 0 };
-    ctx.step(() => undefined, { cursor, log: lines });
+    await ctx.step(() => undefined, { cursor, log: lines });
   }
-  ctx.setSubCount(cursor.subs.length);
+  await ctx.setSubCount(cursor.subs.length);
   while (cursor.at < cursor.subs.length) {
     if (ctx.signal.aborted) return;
     const sub = cursor.subs[cursor.at];
     const listed = await skipListedCreator(ctx, sub.userId, sub.name);
     if (listed) {
       cursor = { subs: cursor.subs, at: cursor.at + 1 };
-      ctx.step(() => undefined, { cursor, log: [listed] });
+      await ctx.step(() => undefined, { cursor, log: [listed] });
       continue;
     }
     if (!cursor.creator) cursor = await startCreator(ctx, api, cursor, sub);

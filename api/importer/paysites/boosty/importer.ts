@@ -90,7 +90,7 @@ async function startCreator(ctx: ImportContext, api: BoostyApi, cursor: Cursor, 
   await archiveCreatorImage(ctx, api.media, 'icons', SERVICE, sub.blogUrl, sub.avatarUrl);
   await archiveCreatorImage(ctx, api.media, 'banners', SERVICE, sub.blogUrl, sub.coverUrl);
   const next: Cursor = { ...cursor, creator: { offset: '', item: 0, saved: 0, changed: 0, locked: 0 } };
-  ctx.step(() => upsertCreator(ctx.db, { service: SERVICE, id: sub.blogUrl, name: sub.name }), {
+  await ctx.step(() => upsertCreator(ctx.db, { service: SERVICE, id: sub.blogUrl, name: sub.name }), {
     cursor: next,
     log: [`Creator ${sub.name}: importing posts.`],
   });
@@ -107,7 +107,7 @@ async function importPosts(ctx: ImportContext, api: BoostyApi, start: Cursor, su
     if (page.data.length <= cursor.creator!.item) {
       // An empty page (or one shorter than when the cursor was written): on to the next.
       cursor = { ...cursor, creator: { ...cursor.creator!, offset: nextOffset, item: 0, done: lastPage } };
-      ctx.step(() => undefined, { cursor });
+      await ctx.step(() => undefined, { cursor });
       continue;
     }
     for (let index = cursor.creator!.item; index < page.data.length; index++) {
@@ -127,7 +127,7 @@ async function importPosts(ctx: ImportContext, api: BoostyApi, start: Cursor, su
         state.saved++;
         lines.push(...prepared.notes);
       }
-      ctx.step(
+      await ctx.step(
         async () => {
           if (prepared.kind !== 'post') return;
           if ((await storePost(ctx, prepared.post)).action !== 'unchanged') state.changed++;
@@ -144,12 +144,12 @@ async function importPosts(ctx: ImportContext, api: BoostyApi, start: Cursor, su
   return cursor;
 }
 
-function finishCreator(ctx: ImportContext, cursor: Cursor, sub: Sub): Cursor {
+async function finishCreator(ctx: ImportContext, cursor: Cursor, sub: Sub): Promise<Cursor> {
   const c = cursor.creator!;
   const next: Cursor = { subs: cursor.subs, at: cursor.at + 1 };
   const lines = [`Creator ${sub.name}: imported ${countLabel(c.saved, 'post')}.`];
   if (c.locked > 0) lines.push(`Creator ${sub.name}: skipped ${countLabel(c.locked, 'post')} your subscription level cannot see.`);
-  ctx.step(
+  await ctx.step(
     async () => {
       if (!await getCreator(ctx.db, SERVICE, sub.blogUrl)) return;
       const now = nowEpoch();
@@ -170,32 +170,32 @@ async function importAll(ctx: ImportContext): Promise<void> {
   // A renewed session replaces the sealed key, so a resume after a crash uses the new tokens.
   const onRenewed = async (auth: BoostyAuth) => {
     await replaceImportWorkKey(ctx.db, ctx.importId, sealForWorker(ctx.config, ctx.importId, boostyKeyText(auth)));
-    ctx.log('The access token had expired; Boosty renewed it with the refresh token.');
+    await ctx.log('The access token had expired; Boosty renewed it with the refresh token.');
   };
   const api = boostyApi(ctx, onRenewed);
   // Every run (a resume too) checks the token first, so a refused key fails before anything else.
   await api.currentUser();
-  let cursor = ctx.cursor<Cursor>();
+  let cursor = await ctx.cursor<Cursor>();
   if (!cursor) {
     const blogs = await api.subscriptions();
     const subs = [...new Map(blogs.map((blog) => [blog.blogUrl, subOf(blog)])).values()];
     cursor = { subs, at: 0 };
-    ctx.step(() => undefined, { cursor, log: [`Found ${countLabel(subs.length, 'subscription')}.`] });
+    await ctx.step(() => undefined, { cursor, log: [`Found ${countLabel(subs.length, 'subscription')}.`] });
   }
-  ctx.setSubCount(cursor.subs.length);
+  await ctx.setSubCount(cursor.subs.length);
   while (cursor.at < cursor.subs.length) {
     if (ctx.signal.aborted) return;
     const sub = cursor.subs[cursor.at];
     const listed = await skipListedCreator(ctx, sub.blogUrl, sub.name);
     if (listed) {
       cursor = { subs: cursor.subs, at: cursor.at + 1 };
-      ctx.step(() => undefined, { cursor, log: [listed] });
+      await ctx.step(() => undefined, { cursor, log: [listed] });
       continue;
     }
     if (!cursor.creator) cursor = await startCreator(ctx, api, cursor, sub);
     const done = await importPosts(ctx, api, cursor, sub);
     if (!done) return;
-    cursor = finishCreator(ctx, done, sub);
+    cursor = await finishCreator(ctx, done, sub);
   }
 }
 

@@ -39,7 +39,7 @@ async function archiveImage(ctx: ImportContext, client: PaysiteClient, url: stri
   } catch (error) {
     const line = skipLine(`${base} (image)`, error);
     if (!line) throw error;
-    ctx.log(line);
+    await ctx.log(line);
     return undefined;
   }
 }

@@ -62,7 +62,7 @@ async function listCreators(ctx: ImportContext, api: CandfansApi): Promise<Curso
     ...followed.filter((code) => !joined.includes(code)).map((code) => ({ code, joined: false })),
   ];
   const cursor: Cursor = { subs, at: 0 };
-  ctx.step(() => undefined, {
+  await ctx.step(() => undefined, {
     cursor,
     log: [`Found ${countLabel(subs.length, 'creator')} (${joined.length} with a joined plan, ${followed.length} followed).`],
   });
@@ -74,7 +74,7 @@ async function startCreator(ctx: ImportContext, api: CandfansApi, cursor: Cursor
   const user = await api.user(sub.code);
   if (!user) {
     const next: Cursor = { subs: cursor.subs, at: cursor.at + 1 };
-    ctx.step(() => undefined, { cursor: next, log: [`Creator ${sub.code}: CandFans has no such user; skipped.`] });
+    await ctx.step(() => undefined, { cursor: next, log: [`Creator ${sub.code}: CandFans has no such user; skipped.`] });
     return next;
   }
   const id = String(user.id);
@@ -82,7 +82,7 @@ async function startCreator(ctx: ImportContext, api: CandfansApi, cursor: Cursor
   const listed = await skipListedCreator(ctx, id, user.username);
   if (listed) {
     const next: Cursor = { subs: cursor.subs, at: cursor.at + 1 };
-    ctx.step(() => undefined, { cursor: next, log: [listed] });
+    await ctx.step(() => undefined, { cursor: next, log: [listed] });
     return next;
   }
   await archiveCreatorImage(ctx, api.client, 'icons', 'candfans', id, absolute(user.profile_img, api.imageBase));
@@ -91,7 +91,7 @@ async function startCreator(ctx: ImportContext, api: CandfansApi, cursor: Cursor
     ...cursor,
     creator: { id: user.id, name: user.username, page: 1, item: 0, saved: 0, changed: 0, hidden: {}, last: [] },
   };
-  ctx.step(() => upsertCreator(ctx.db, { service: 'candfans', id, name: user.username, public_id: user.user_code }), {
+  await ctx.step(() => upsertCreator(ctx.db, { service: 'candfans', id, name: user.username, public_id: user.user_code }), {
     cursor: next,
     log: [`Creator ${user.username}: importing posts.`],
   });
@@ -122,7 +122,7 @@ async function importPosts(ctx: ImportContext, api: CandfansApi, start: Cursor):
     const ids = posts.map((p) => p.post_id);
     if (posts.length === 0) return cursor;
     if (ids.every((id) => state().last.includes(id))) {
-      ctx.log(`Creator ${state().name}: CandFans answered page ${state().page} with the posts of the page before; stopped there.`);
+      await ctx.log(`Creator ${state().name}: CandFans answered page ${state().page} with the posts of the page before; stopped there.`);
       return cursor;
     }
     for (let index = state().item; index < posts.length; index++) {
@@ -143,7 +143,7 @@ async function importPosts(ctx: ImportContext, api: CandfansApi, start: Cursor):
           hidden: seen === 'visible' ? c.hidden : { ...c.hidden, [seen]: (c.hidden[seen] ?? 0) + 1 },
         },
       };
-      ctx.step(
+      await ctx.step(
         async () => {
           if (!prepared) return;
           next.creator!.saved++;
@@ -163,14 +163,14 @@ const HIDDEN_REASONS: Record<Exclude<Visibility, 'visible'>, string> = {
   backNumber: 'back numbers not bought',
 };
 
-function finishCreator(ctx: ImportContext, cursor: Cursor): Cursor {
+async function finishCreator(ctx: ImportContext, cursor: Cursor): Promise<Cursor> {
   const c = cursor.creator!;
   const next: Cursor = { subs: cursor.subs, at: cursor.at + 1 };
   const lines = [`Creator ${c.name}: imported ${countLabel(c.saved, 'post')}.`];
   for (const [reason, count] of Object.entries(c.hidden) as [keyof typeof HIDDEN_REASONS, number][])
     if (count > 0)
       lines.push(`Creator ${c.name}: skipped ${countLabel(count, 'post')} this account cannot see (${HIDDEN_REASONS[reason]}).`);
-  ctx.step(
+  await ctx.step(
     async () => {
       const id = String(c.id);
       const creator = await getCreator(ctx.db, 'candfans', id);
@@ -191,8 +191,8 @@ function finishCreator(ctx: ImportContext, cursor: Cursor): Cursor {
 
 async function importAll(ctx: ImportContext): Promise<void> {
   const api = candfansApi(ctx);
-  let cursor = ctx.cursor<Cursor>() ?? (await listCreators(ctx, api));
-  ctx.setSubCount(cursor.subs.length);
+  let cursor = await ctx.cursor<Cursor>() ?? (await listCreators(ctx, api));
+  await ctx.setSubCount(cursor.subs.length);
   while (cursor.at < cursor.subs.length) {
     if (ctx.signal.aborted) return;
     if (!cursor.creator) {
@@ -203,13 +203,13 @@ async function importAll(ctx: ImportContext): Promise<void> {
       const listed = await skipListedCreator(ctx, String(cursor.creator.id), cursor.creator.name);
       if (listed) {
         cursor = { subs: cursor.subs, at: cursor.at + 1 };
-        ctx.step(() => undefined, { cursor, log: [listed] });
+        await ctx.step(() => undefined, { cursor, log: [listed] });
         continue;
       }
     }
     const done = await importPosts(ctx, api, cursor);
     if (!done) return;
-    cursor = finishCreator(ctx, done);
+    cursor = await finishCreator(ctx, done);
   }
 }
 

@@ -51,14 +51,14 @@ export const discordImporter: PaysiteImporter = { run: (ctx) => importChannels(c
 async function importChannels(ctx: ImportContext): Promise<void> {
   const api = new DiscordApi(ctx);
   await api.me();
-  let cursor = ctx.cursor<DiscordCursor>();
+  let cursor = await ctx.cursor<DiscordCursor>();
   if (!cursor) {
     // Not the account's name: anyone with the import id reads the log.
-    ctx.log('Signed in to Discord.');
+    await ctx.log('Signed in to Discord.');
     cursor = await planChannels(ctx, api);
   }
   const { plan } = cursor;
-  ctx.setSubCount(plan.length);
+  await ctx.setSubCount(plan.length);
 
   for (let index = cursor.index; index < plan.length; index++) {
     const channel = plan[index];
@@ -67,7 +67,7 @@ async function importChannels(ctx: ImportContext): Promise<void> {
     // Its server was put on the do-not-post list after the plan was made: none of its messages is stored.
     const listed = await skipListedCreator(ctx, channel.server);
     if (listed) {
-      ctx.step(() => undefined, { cursor: { plan, index: index + 1, after: '0', count: 0 }, log: [listed] });
+      await ctx.step(() => undefined, { cursor: { plan, index: index + 1, after: '0', count: 0 }, log: [listed] });
       continue;
     }
     for (;;) {
@@ -79,11 +79,11 @@ async function importChannels(ctx: ImportContext): Promise<void> {
         // Seeing a channel does not mean reading its history (Read Message History permission).
         const line = refusedLine(`Channel ${channel.label}`, error);
         if (!line) throw error;
-        ctx.step(() => undefined, { cursor: { plan, index: index + 1, after: '0', count: 0 }, log: [line] });
+        await ctx.step(() => undefined, { cursor: { plan, index: index + 1, after: '0', count: 0 }, log: [line] });
         break;
       }
       if (page.length === 0) {
-        ctx.step(() => undefined, {
+        await ctx.step(() => undefined, {
           cursor: { plan, index: index + 1, after: '0', count: 0 },
           log: [`Channel ${channel.label}: imported ${countLabel(count, 'message')}.`],
         });
@@ -94,7 +94,7 @@ async function importChannels(ctx: ImportContext): Promise<void> {
       const inputs = kept.map((m) => toMessageInput(m, channel.server, attachments.get(m.id) ?? [], media));
       const last = page[page.length - 1].id;
       count += kept.length;
-      ctx.step(
+      await ctx.step(
         async () => {
           await upsertDiscordMessages(ctx.db, inputs);
           if (kept.length > 0)
@@ -106,7 +106,7 @@ async function importChannels(ctx: ImportContext): Promise<void> {
     }
   }
 
-  ctx.step(
+  await ctx.step(
     async () => {
       const now = nowEpoch();
       for (const server of new Set(plan.map((p) => p.server))) {

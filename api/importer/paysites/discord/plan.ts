@@ -139,7 +139,7 @@ export async function planChannels(ctx: ImportContext, api: DiscordApi): Promise
   const cursor: DiscordCursor = { plan, index: 0, after: '0', count: 0 };
   const serverCount = new Set(plan.map((p) => p.server)).size;
   lines.push(`Found ${countLabel(plan.length, 'channel')} in ${countLabel(serverCount, 'server')}.`);
-  ctx.step(
+  await ctx.step(
     async () => {
       for (const { guild, named } of servers.values()) {
         if (!plan.some((p) => p.server === guild.id)) continue;

@@ -95,7 +95,7 @@ async function archiveFromFileServer(ctx: ImportContext, api: DlsiteApi, url: st
       throw new TransientError(`DLsite's file server refused the download of ${name} (403): the importer may need an update`);
     const line = skipLine(name, error);
     if (!line) throw error;
-    ctx.log(line);
+    await ctx.log(line);
     return undefined;
   }
 }

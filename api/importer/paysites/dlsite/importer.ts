@@ -78,7 +78,7 @@ async function plan(ctx: ImportContext, api: DlsiteApi, pageLimit: number): Prom
     const named = gone.slice(0, NAMED).join(', ') + (gone.length > NAMED ? ` and ${gone.length - NAMED} more` : '');
     log.push(`Skipped ${countLabel(gone.length, 'work')} DLsite no longer has (withdrawn or deleted): ${named}.`);
   }
-  ctx.step(() => undefined, { cursor, log });
+  await ctx.step(() => undefined, { cursor, log });
   return cursor;
 }
 
@@ -142,7 +142,7 @@ async function importWorks(ctx: ImportContext, api: DlsiteApi, start: Cursor): P
     if (at % limit === 0 || at === works.length) log.push(`Imported ${at} of ${countLabel(works.length, 'work')}.`);
     const counts = { ...cursor.counts };
     const next: Cursor = { ...cursor, at, counts };
-    ctx.step(
+    await ctx.step(
       async () => {
         if (!prepared || !work) return;
         const name = localizedText(work.maker.name) || cursor.plan.makers[work.maker.id] || work.maker.id;
@@ -159,9 +159,9 @@ async function importWorks(ctx: ImportContext, api: DlsiteApi, start: Cursor): P
 }
 
 /** Stamps every circle imported (last_imported; updated when a work changed) and says what each got. */
-function finish(ctx: ImportContext, cursor: Cursor): void {
+async function finish(ctx: ImportContext, cursor: Cursor): Promise<void> {
   const log: string[] = [];
-  ctx.step(
+  await ctx.step(
     async () => {
       const now = nowEpoch();
       for (const [id, [saved, changed]] of Object.entries(cursor.counts)) {
@@ -179,13 +179,13 @@ async function importAll(ctx: ImportContext): Promise<void> {
   const api = dlsiteApi(ctx);
   // Each run, a resume too: a Play session for this run, and a dead key fails before anything else.
   const session = await api.connect();
-  let cursor = ctx.cursor<Cursor>() ?? (await plan(ctx, api, session.pageLimit));
-  ctx.setSubCount(Object.keys(cursor.plan.makers).length);
+  let cursor = await ctx.cursor<Cursor>() ?? (await plan(ctx, api, session.pageLimit));
+  await ctx.setSubCount(Object.keys(cursor.plan.makers).length);
   if (cursor.finished) return;
   const done = await importWorks(ctx, api, cursor);
   if (!done || ctx.signal.aborted) return;
   cursor = done;
-  finish(ctx, cursor);
+  await finish(ctx, cursor);
 }
 
 export const dlsiteImporter: PaysiteImporter = { run: (ctx) => importAll(ctx).catch(refused()) };

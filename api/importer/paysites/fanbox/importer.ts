@@ -121,7 +121,7 @@ async function postComments(ctx: ImportContext, api: FanboxApi, info: PostInfo):
     return flattenComments(await api.comments(info.id), { user: info.user.userId, post_id: info.id });
   } catch (error) {
     if (!(error instanceof PaysiteRequestError)) throw error;
-    ctx.log(`Post ${info.id}: comments skipped (Fanbox answered ${error.status}).`);
+    await ctx.log(`Post ${info.id}: comments skipped (Fanbox answered ${error.status}).`);
     return [];
   }
 }
@@ -137,7 +137,7 @@ async function startCreator(ctx: ImportContext, api: FanboxApi, cursor: Cursor, 
   const pages = await api.postPages(sub.creatorId);
   const next: Cursor = { ...cursor, creator: { name: info.user.name, pages, page: 0, item: 0, saved: 0, changed: 0, restricted: 0 } };
   const lines = [`Creator ${info.user.name}: ${countLabel(pages.length, 'page')} of posts to import.`];
-  ctx.step(
+  await ctx.step(
     async () => {
       await upsertCreator(ctx.db, { service: 'fanbox', id: userId, name: info.user.name, public_id: info.creatorId });
       const file = card && await getFileByHash(ctx.db, card.hash);
@@ -173,7 +173,7 @@ async function importPosts(ctx: ImportContext, api: FanboxApi, start: Cursor): P
       };
       const lines = prepared.kind === 'listed' ? [prepared.line] : [];
       if (last) lines.push(`Creator ${c.name}: page ${c.page + 1} of ${c.pages.length} done.`);
-      ctx.step(
+      await ctx.step(
         async () => {
           if (prepared.kind !== 'post') return;
           next.creator!.saved++;
@@ -187,17 +187,17 @@ async function importPosts(ctx: ImportContext, api: FanboxApi, start: Cursor): P
     if (items.length === 0) {
       const c = state();
       cursor = { ...cursor, creator: { ...c, page: c.page + 1, item: 0 } };
-      ctx.step(() => undefined, { cursor });
+      await ctx.step(() => undefined, { cursor });
     }
   }
   return cursor;
 }
 
-function finishCreator(ctx: ImportContext, cursor: Cursor, userId: string): Cursor {
+async function finishCreator(ctx: ImportContext, cursor: Cursor, userId: string): Promise<Cursor> {
   const c = cursor.creator!;
   const next: Cursor = { subs: cursor.subs, at: cursor.at + 1 };
   const restricted = c.restricted > 0 ? ` ${countLabel(c.restricted, 'post')} above your plan skipped.` : '';
-  ctx.step(
+  await ctx.step(
     async () => {
       const creator = await getCreator(ctx.db, 'fanbox', userId);
       if (!creator) return;
@@ -220,7 +220,7 @@ async function importNewsletters(ctx: ImportContext, api: FanboxApi, cursor: Cur
   const letters = await api.newsletters();
   const next: Cursor = { ...cursor, newslettersDone: true };
   const log: string[] = [];
-  ctx.step(
+  await ctx.step(
     async () => {
       let saved = 0;
       for (const letter of letters) {
@@ -243,29 +243,29 @@ async function importNewsletters(ctx: ImportContext, api: FanboxApi, cursor: Cur
 
 async function importAll(ctx: ImportContext): Promise<void> {
   const api = fanboxApi(ctx);
-  let cursor = ctx.cursor<Cursor>();
+  let cursor = await ctx.cursor<Cursor>();
   if (!cursor) {
     const plans = await api.listSupporting();
     const subs = [
       ...new Map(plans.map((plan) => [plan.user.userId, { userId: plan.user.userId, creatorId: plan.creatorId, fee: plan.fee }])).values(),
     ];
     cursor = { subs, at: 0 };
-    ctx.step(() => undefined, { cursor, log: [`Found ${countLabel(subs.length, 'subscription')}.`] });
+    await ctx.step(() => undefined, { cursor, log: [`Found ${countLabel(subs.length, 'subscription')}.`] });
   }
-  ctx.setSubCount(cursor.subs.length);
+  await ctx.setSubCount(cursor.subs.length);
   while (cursor.at < cursor.subs.length) {
     if (ctx.signal.aborted) return;
     const sub = cursor.subs[cursor.at];
     const listed = await skipListedCreator(ctx, sub.userId, cursor.creator?.name);
     if (listed) {
       cursor = { subs: cursor.subs, at: cursor.at + 1 };
-      ctx.step(() => undefined, { cursor, log: [listed] });
+      await ctx.step(() => undefined, { cursor, log: [listed] });
       continue;
     }
     if (!cursor.creator) cursor = await startCreator(ctx, api, cursor, sub);
     const done = await importPosts(ctx, api, cursor);
     if (!done) return;
-    cursor = finishCreator(ctx, done, sub.userId);
+    cursor = await finishCreator(ctx, done, sub.userId);
   }
   if (!cursor.newslettersDone && !ctx.signal.aborted) await importNewsletters(ctx, api, cursor);
 }

@@ -176,7 +176,7 @@ export async function openFanslyApi(ctx: ImportContext): Promise<FanslyApi> {
   });
 
   const found = await readCheckKey(ctx, files, siteOrigin(endpoint.baseUrl));
-  if (!found) ctx.log("Could not read Fansly's check key from its web app; signing with the last known one.");
+  if (!found) await ctx.log("Could not read Fansly's check key from its web app; signing with the last known one.");
   const checkKey = found ?? KNOWN_CHECK_KEY;
 
   const call = async (url: string, headers: Record<string, string>): Promise<unknown> => {
@@ -187,7 +187,7 @@ export async function openFanslyApi(ctx: ImportContext): Promise<FanslyApi> {
       if (error instanceof PaysiteRequestError && error.status === 418) throw new TransientError('Fansly answered 418');
       if (error instanceof KeyRejectedError && !found) {
         const line = 'Fansly refused a signed request, and its check key could not be read from fansly.com: the signing may have changed.';
-        ctx.log(line);
+        await ctx.log(line);
         throw new TransientError(line);
       }
       throw error;

@@ -48,7 +48,7 @@ export async function importDms(
       g.partnerAccountId && creators.has(g.partnerAccountId) ? [{ id: g.groupId, creator: g.partnerAccountId }] : [],
     );
     cursor = { ...cursor, groups: withCreators };
-    save(() => undefined, cursor, []);
+    await save(() => undefined, cursor, []);
   }
   const list = cursor.groups ?? [];
   while (cursor.g < list.length) {
@@ -65,7 +65,7 @@ export async function importDms(
       const lines = [`Creator ${name}: imported ${countLabel(cursor.saved, 'DM')}.`];
       if (cursor.skipped > 0) lines.push(`Creator ${name}: skipped ${countLabel(cursor.skipped, 'DM')} with locked or deleted media only.`);
       cursor = { ...cursor, g: cursor.g + 1, before: '', saved: 0, skipped: 0 };
-      save(() => undefined, cursor, lines);
+      await save(() => undefined, cursor, lines);
       continue;
     }
     const theirs = page.messages.filter((m) => m.senderId === group.creator && !m.deleted);
@@ -98,7 +98,7 @@ export async function importDms(
       });
     }
     cursor = { ...cursor, before: page.messages.at(-1)!.id, saved: cursor.saved + dms.length, skipped: cursor.skipped + skipped };
-    save(
+    await save(
       async () => {
         for (const dm of dms) await upsertDm(ctx.db, dm);
       },
@@ -108,6 +108,6 @@ export async function importDms(
   }
   if (cursor.g === list.length && !ctx.signal.aborted) {
     cursor = { ...cursor, g: list.length + 1 };
-    save(() => undefined, cursor, [DMS_DONE_LINE]);
+    await save(() => undefined, cursor, [DMS_DONE_LINE]);
   }
 }

@@ -102,13 +102,13 @@ async function importCreator(ctx: ImportContext, api: FanslyApi, start: Cursor, 
     const listed = await skipListedCreator(ctx, creator.id, creator.name);
     if (listed) {
       cursor = { ...cursor, i: cursor.i + 1 };
-      save(() => undefined, cursor, [listed]);
+      await save(() => undefined, cursor, [listed]);
       return cursor;
     }
     const profile = await saveProfile(ctx, api, creator);
     creator.name = profile.name;
     cursor = { ...cursor, before: '0', done: 0, saved: 0, locked: 0, deleted: 0, lockedItems: 0, changed: false };
-    save(() => upsertCreator(ctx.db, { service: ctx.service, id: creator.id, name: profile.name, public_id: profile.username }), cursor, [
+    await save(() => upsertCreator(ctx.db, { service: ctx.service, id: creator.id, name: profile.name, public_id: profile.username }), cursor, [
       `Creator ${profile.name}: importing posts.`,
     ]);
   }
@@ -133,19 +133,19 @@ async function importCreator(ctx: ImportContext, api: FanslyApi, start: Cursor, 
       if (plan.verdict !== 'store') {
         const skipped = plan.verdict === 'skip-locked' ? { locked: cursor.locked + 1 } : { deleted: cursor.deleted + 1 };
         cursor = { ...cursor, done: i + 1, ...skipped };
-        save(() => undefined, cursor, []);
+        await save(() => undefined, cursor, []);
         continue;
       }
       const listed = await skipListedPost(ctx, creator.id, plan.id);
       if (listed) {
         cursor = { ...cursor, done: i + 1 };
-        save(() => undefined, cursor, [listed]);
+        await save(() => undefined, cursor, [listed]);
         continue;
       }
       const { file, attachments } = await archivePostFiles(ctx, api.files, plan);
       if (ctx.signal.aborted) return cursor;
       const next: Cursor = { ...cursor, done: i + 1, saved: cursor.saved + 1, lockedItems: cursor.lockedItems + plan.locked };
-      save(
+      await save(
         async () => {
           const result = await storePost(ctx, {
             service: ctx.service,
@@ -168,12 +168,12 @@ async function importCreator(ctx: ImportContext, api: FanslyApi, start: Cursor, 
       cursor = next;
     }
     cursor = { ...cursor, before: page.posts.at(-1)!.id, done: 0 };
-    save(() => undefined, cursor, [`Creator ${creator.name}: imported ${countLabel(cursor.saved, 'post')} so far.`]);
+    await save(() => undefined, cursor, [`Creator ${creator.name}: imported ${countLabel(cursor.saved, 'post')} so far.`]);
   }
   const changed = cursor.changed;
   const lines = endLines(creator.name, cursor);
   cursor = { ...cursor, i: cursor.i + 1, before: null, done: 0 };
-  save(
+  await save(
     () =>
       upsertCreator(ctx.db, {
         service: ctx.service,
@@ -196,15 +196,15 @@ async function run(ctx: ImportContext): Promise<void> {
   const save: Save = (write, cursor, log) => ctx.step(write, { cursor, log });
   // Asked on every run (a resume too), so an expired token fails before anything else.
   const own = await api.get('/account/me', {}, me, 'the account');
-  let cursor = ctx.cursor<Cursor>();
+  let cursor = await ctx.cursor<Cursor>();
   if (!cursor) {
     const found = await creatorList(api, own.account.id);
     cursor = { creators: found.creators, i: 0, before: null, done: 0, saved: 0, locked: 0, deleted: 0, lockedItems: 0, changed: false };
-    save(() => undefined, cursor, [
+    await save(() => undefined, cursor, [
       `Found ${countLabel(found.creators.length, 'creator')} (${countLabel(found.subscribed, 'subscription')}, ${countLabel(found.followed, 'followed account')}).`,
     ]);
   }
-  ctx.setSubCount(cursor.creators.length);
+  await ctx.setSubCount(cursor.creators.length);
 
   while (cursor.i < cursor.creators.length) {
     if (ctx.signal.aborted) return;

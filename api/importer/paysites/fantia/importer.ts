@@ -45,14 +45,14 @@ async function startCreator(ctx: ImportContext, api: FantiaApi, cursor: Cursor, 
   const fanclub = await api.fanclub(id);
   if (!fanclub) {
     const next: Cursor = { ...cursor, at: cursor.at + 1, creator: undefined };
-    ctx.step(() => undefined, { cursor: next, log: [`Fanclub ${id}: Fantia has no such fanclub any more; skipped.`] });
+    await ctx.step(() => undefined, { cursor: next, log: [`Fanclub ${id}: Fantia has no such fanclub any more; skipped.`] });
     return next;
   }
   const name = fanclub.name || fanclub.fanclub_name || fanclub.creator_name || id;
   await archiveCreatorImage(ctx, api.client, 'icons', 'fantia', id, fanclub.icon?.original);
   await archiveCreatorImage(ctx, api.client, 'banners', 'fantia', id, fanclub.cover?.original);
   const next: Cursor = { ...cursor, creator: { name, page: 1, item: 0, saved: 0, changed: 0, locked: 0, gone: 0 } };
-  ctx.step(() => upsertCreator(ctx.db, { service: 'fantia', id, name }), { cursor: next, log: [`Fanclub ${name}: importing posts.`] });
+  await ctx.step(() => upsertCreator(ctx.db, { service: 'fantia', id, name }), { cursor: next, log: [`Fanclub ${name}: importing posts.`] });
   return next;
 }
 
@@ -84,7 +84,7 @@ async function importPosts(ctx: ImportContext, api: FantiaApi, start: Cursor, fa
       };
       const lines = [...prepared.lines];
       if (last) lines.push(`Fanclub ${s.name}: page ${s.page} done.`);
-      ctx.step(
+      await ctx.step(
         async () => {
           if (prepared.kind !== 'post') return;
           next.creator!.saved++;
@@ -98,14 +98,14 @@ async function importPosts(ctx: ImportContext, api: FantiaApi, start: Cursor, fa
   return cursor;
 }
 
-function finishCreator(ctx: ImportContext, cursor: Cursor, id: string): Cursor {
+async function finishCreator(ctx: ImportContext, cursor: Cursor, id: string): Promise<Cursor> {
   const c = cursor.creator!;
   const next: Cursor = { ...cursor, at: cursor.at + 1, creator: undefined };
   const extra = [
     c.locked > 0 ? ` ${countLabel(c.locked, 'post')} above your plan skipped.` : '',
     c.gone > 0 ? ` ${countLabel(c.gone, 'post')} gone from Fantia skipped.` : '',
   ].join('');
-  ctx.step(
+  await ctx.step(
     async () => {
       const creator = await getCreator(ctx.db, 'fantia', id);
       if (!creator) return;
@@ -120,21 +120,21 @@ function finishCreator(ctx: ImportContext, cursor: Cursor, id: string): Cursor {
 /** Shows adult posts for this run when the account hid them at the start; false when that failed. */
 async function showAdult(ctx: ImportContext, api: FantiaApi): Promise<void> {
   if (await setAdult(api.client, true)) {
-    ctx.log("Turned on the Fantia account's adult setting for this import; it is turned off again at the end.");
+    await ctx.log("Turned on the Fantia account's adult setting for this import; it is turned off again at the end.");
   } else {
-    ctx.log("Could not turn on the Fantia account's adult setting: adult posts are skipped.");
+    await ctx.log("Could not turn on the Fantia account's adult setting: adult posts are skipped.");
   }
 }
 
 async function importAll(ctx: ImportContext, api: FantiaApi, cursor: Cursor): Promise<void> {
-  ctx.setSubCount(cursor.fanclubs.length);
+  await ctx.setSubCount(cursor.fanclubs.length);
   while (cursor.at < cursor.fanclubs.length) {
     if (ctx.signal.aborted) return;
     const id = cursor.fanclubs[cursor.at];
     const listed = await skipListedCreator(ctx, id, cursor.creator?.name);
     if (listed) {
       cursor = { ...cursor, at: cursor.at + 1, creator: undefined };
-      ctx.step(() => undefined, { cursor, log: [listed] });
+      await ctx.step(() => undefined, { cursor, log: [listed] });
       continue;
     }
     if (!cursor.creator) {
@@ -143,14 +143,14 @@ async function importAll(ctx: ImportContext, api: FantiaApi, cursor: Cursor): Pr
     }
     const done = await importPosts(ctx, api, cursor, id);
     if (!done) return;
-    cursor = finishCreator(ctx, done, id);
+    cursor = await finishCreator(ctx, done, id);
   }
 }
 
 async function run(ctx: ImportContext): Promise<void> {
   const api = fantiaApi(ctx);
   await api.checkKey();
-  let cursor = ctx.cursor<Cursor>();
+  let cursor = await ctx.cursor<Cursor>();
   if (!cursor) {
     const adult = await adultSetting(api.client);
     const fanclubs = await api.paidFanclubs();
@@ -158,7 +158,7 @@ async function run(ctx: ImportContext): Promise<void> {
     const lines = [`Found ${countLabel(fanclubs.length, 'fanclub')} with a paid plan.`];
     if (adult === 'unknown') lines.push("Could not read the Fantia account's adult setting: adult posts may be skipped.");
     // Committed before the setting changes, so a crash right after still puts it back at the end.
-    ctx.step(() => undefined, { cursor, log: lines });
+    await ctx.step(() => undefined, { cursor, log: lines });
   }
   try {
     if (cursor.adultWasOff) await showAdult(ctx, api);

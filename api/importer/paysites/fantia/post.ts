@@ -30,11 +30,11 @@ async function archiveContentFile(ctx: ImportContext, api: FantiaApi, content: F
   if (content.download_uri) {
     const target = await api.signedLocation(content.download_uri);
     if ('url' in target) return archiveFile(ctx, api.client, target.url, name);
-    ctx.log(`Skipped ${name}: ${target.refused}.`);
+    await ctx.log(`Skipped ${name}: ${target.refused}.`);
     return undefined;
   }
   if (content.hls_uri) return archiveHls(ctx, api.client, api.client.url(content.hls_uri), name);
-  ctx.log(`Skipped ${name}: Fantia gave no link to it.`);
+  await ctx.log(`Skipped ${name}: Fantia gave no link to it.`);
   return undefined;
 }
 
@@ -51,7 +51,7 @@ async function resolveImages(ctx: ImportContext, api: FantiaApi, post: FantiaPos
     }
     url ??= image.url ?? undefined;
     if (url) resolved.set(key, url);
-    else ctx.log(`${label(post)}: a blog image could not be had.`);
+    else await ctx.log(`${label(post)}: a blog image could not be had.`);
   }
   return resolved;
 }

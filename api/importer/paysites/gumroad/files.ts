@@ -23,7 +23,7 @@ export async function archiveImage(ctx: ImportContext, api: GumroadApi, url: str
   try {
     const answer = await api.client.requestBytes(url, { allowStatuses: [403, 404, 410] });
     if (answer.status !== 200 || answer.body.length === 0) {
-      ctx.log(`Skipped ${name}: the paysite answered ${answer.status}.`);
+      await ctx.log(`Skipped ${name}: the paysite answered ${answer.status}.`);
       return undefined;
     }
     const ext = extensionOf(name) || imageExtension(answer.headers['content-type'], answer.body);
@@ -34,7 +34,7 @@ export async function archiveImage(ctx: ImportContext, api: GumroadApi, url: str
   } catch (error) {
     const line = skipLine(name, error);
     if (!line) throw error;
-    ctx.log(line);
+    await ctx.log(line);
     return undefined;
   }
 }
@@ -42,13 +42,13 @@ export async function archiveImage(ctx: ImportContext, api: GumroadApi, url: str
 /** One content file: downloaded, or its HLS stream stored as MP4, or skipped with a log line. */
 async function archiveContentFile(ctx: ImportContext, api: GumroadApi, file: FilePlan): Promise<ArchivedFile | undefined> {
   if (file.action === 'skip') {
-    ctx.log(`Skipped ${file.name}: ${file.reason}.`);
+    await ctx.log(`Skipped ${file.name}: ${file.reason}.`);
     return undefined;
   }
   if (file.action === 'hls') return archiveHls(ctx, api.client, file.url, file.name);
   const hop = await api.fileUrl(file.url);
   if ('reason' in hop) {
-    ctx.log(`Skipped ${file.name}: ${hop.reason}.`);
+    await ctx.log(`Skipped ${file.name}: ${hop.reason}.`);
     return undefined;
   }
   return archiveFile(ctx, api.client, hop.url, file.name);

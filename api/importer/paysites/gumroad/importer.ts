@@ -71,7 +71,7 @@ async function preparePurchase(ctx: ImportContext, api: GumroadApi, seller: Sell
   const listed = await skipListedPost(ctx, seller.id, download.purchase.product_permalink, name);
   if (listed) return { kind: 'listed', line: listed };
   const product = download.purchase.product_long_url ? await api.productPage(download.purchase.product_long_url) : undefined;
-  if (!product) ctx.log(`${name}: the product page is gone; imported from the download page only.`);
+  if (!product) await ctx.log(`${name}: the product page is gone; imported from the download page only.`);
   const plan = planPost(download, outcome.url, product, card.product.thumbnail_url);
   const archived = await archivePlan(ctx, api, plan);
   return { kind: 'post', post: buildPost(seller.id, plan, download, product, archived) };
@@ -97,7 +97,7 @@ async function startSeller(ctx: ImportContext, cursor: Cursor): Promise<Cursor> 
       skipped: 0,
     },
   };
-  ctx.step(() => void upsertCreator(ctx.db, { service: 'gumroad', id: seller.id, name, public_id: usernameOf(card?.profile_url) }), {
+  await ctx.step(() => void upsertCreator(ctx.db, { service: 'gumroad', id: seller.id, name, public_id: usernameOf(card?.profile_url) }), {
     cursor: next,
     log: [`Creator ${name}: ${countLabel(first.pagination?.count ?? cardsOf(first, seller).length, 'purchase')} to import.`],
   });
@@ -126,7 +126,7 @@ async function importPurchases(ctx: ImportContext, start: Cursor): Promise<Curso
           skipped: s.skipped + (prepared.kind === 'skip' ? 1 : 0),
         },
       };
-      ctx.step(
+      await ctx.step(
         async () => {
           if (prepared.kind !== 'post') return;
           next.seller!.saved++;
@@ -138,7 +138,7 @@ async function importPurchases(ctx: ImportContext, start: Cursor): Promise<Curso
     }
     if (cards.length === 0) {
       cursor = { ...cursor, seller: { ...cursor.seller!, page: cursor.seller!.page + 1, item: 0 } };
-      ctx.step(() => undefined, { cursor });
+      await ctx.step(() => undefined, { cursor });
     }
   }
   return cursor;
@@ -151,7 +151,7 @@ async function finishSeller(ctx: ImportContext, cursor: Cursor): Promise<Cursor>
   const creator = await getCreator(ctx.db, 'gumroad', seller.id);
   const name = creator?.name ?? seller.name;
   const skipped = s.skipped > 0 ? ` ${countLabel(s.skipped, 'purchase')} skipped.` : '';
-  ctx.step(
+  await ctx.step(
     async () => {
       if (!creator) return;
       const now = nowEpoch();
@@ -163,7 +163,7 @@ async function finishSeller(ctx: ImportContext, cursor: Cursor): Promise<Cursor>
 }
 
 async function importAll(ctx: ImportContext): Promise<void> {
-  let cursor = ctx.cursor<Cursor>();
+  let cursor = await ctx.cursor<Cursor>();
   if (!cursor) {
     const overview = await gumroadApi(ctx).library(1);
     const sellers = sellersOf(overview);
@@ -173,16 +173,16 @@ async function importAll(ctx: ImportContext): Promise<void> {
       lines.push(
         `Left out ${countLabel(overview.archived_count, 'archived purchase')} (unarchive them in the Gumroad library to import them).`,
       );
-    ctx.step(() => undefined, { cursor, log: lines });
+    await ctx.step(() => undefined, { cursor, log: lines });
   }
-  ctx.setSubCount(cursor.sellers.length);
+  await ctx.setSubCount(cursor.sellers.length);
   while (cursor.at < cursor.sellers.length) {
     if (ctx.signal.aborted) return;
     const seller = cursor.sellers[cursor.at];
     const listed = await skipListedCreator(ctx, seller.id, seller.name);
     if (listed) {
       cursor = { sellers: cursor.sellers, at: cursor.at + 1 };
-      ctx.step(() => undefined, { cursor, log: [listed] });
+      await ctx.step(() => undefined, { cursor, log: [listed] });
       continue;
     }
     if (!cursor.seller) cursor = await startSeller(ctx, cursor);

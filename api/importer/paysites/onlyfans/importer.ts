@@ -99,7 +99,7 @@ async function startCreator(ctx: ImportContext, api: OnlyfansApi, cursor: Cursor
   const user = await api.user(sub.username);
   if (!user) {
     const next: Cursor = { subs: cursor.subs, at: cursor.at + 1 };
-    ctx.step(() => undefined, { cursor: next, log: [`Creator ${sub.username}: OnlyFans no longer has this account; skipped.`] });
+    await ctx.step(() => undefined, { cursor: next, log: [`Creator ${sub.username}: OnlyFans no longer has this account; skipped.`] });
     return next;
   }
   const name = user.name || user.username;
@@ -109,7 +109,7 @@ async function startCreator(ctx: ImportContext, api: OnlyfansApi, cursor: Cursor
     ...cursor,
     creator: { name, list: 'pinned', offset: 0, saved: 0, changed: 0, locked: 0, deleted: 0 },
   };
-  ctx.step(() => upsertCreator(ctx.db, { service: 'onlyfans', id: sub.username, name }), {
+  await ctx.step(() => upsertCreator(ctx.db, { service: 'onlyfans', id: sub.username, name }), {
     cursor: next,
     log: [`Creator ${name}: importing posts.`],
   });
@@ -144,7 +144,7 @@ async function importPosts(ctx: ImportContext, api: OnlyfansApi, start: Cursor, 
           deleted: c.deleted + (prepared.kind === 'deleted' ? 1 : 0),
         },
       };
-      ctx.step(
+      await ctx.step(
         async () => {
           if (prepared.kind !== 'post') return;
           next.creator!.saved++;
@@ -156,18 +156,18 @@ async function importPosts(ctx: ImportContext, api: OnlyfansApi, start: Cursor, 
     }
     // The list ends when OnlyFans says so, or when a page brought the cursor no further.
     if (page.hasMore && moved) {
-      if (state().list !== 'pinned') ctx.log(`Creator ${state().name}: ${countLabel(state().saved, 'post')} so far.`);
+      if (state().list !== 'pinned') await ctx.log(`Creator ${state().name}: ${countLabel(state().saved, 'post')} so far.`);
       continue;
     }
     const c = state();
     const list = LISTS[LISTS.indexOf(current.list) + 1] ?? 'done';
     cursor = { ...cursor, creator: { ...c, list, offset: 0, before: undefined } };
-    ctx.step(() => undefined, { cursor });
+    await ctx.step(() => undefined, { cursor });
   }
   return cursor;
 }
 
-function finishCreator(ctx: ImportContext, cursor: Cursor, sub: Sub): Cursor {
+async function finishCreator(ctx: ImportContext, cursor: Cursor, sub: Sub): Promise<Cursor> {
   const c = cursor.creator!;
   const next: Cursor = { subs: cursor.subs, at: cursor.at + 1 };
   const lines = [`Creator ${c.name}: imported ${countLabel(c.saved, 'post')}.`];
@@ -176,7 +176,7 @@ function finishCreator(ctx: ImportContext, cursor: Cursor, sub: Sub): Cursor {
       `Creator ${c.name}: skipped ${countLabel(c.locked, 'locked post')} (pay-per-view not bought, or media this account cannot see).`,
     );
   if (c.deleted > 0) lines.push(`Creator ${c.name}: skipped ${countLabel(c.deleted, 'deleted post')}.`);
-  ctx.step(
+  await ctx.step(
     async () => {
       const creator = await getCreator(ctx.db, 'onlyfans', sub.username);
       if (!creator) return;
@@ -205,22 +205,22 @@ async function listSubscriptions(ctx: ImportContext, api: OnlyfansApi): Promise<
   }
   const cursor: Cursor = { subs: [...subs.values()], at: 0 };
   const expired = count.expired > 0 ? ` ${countLabel(count.expired, 'expired subscription')} not imported (their posts are locked).` : '';
-  ctx.step(() => undefined, { cursor, log: [`Found ${countLabel(cursor.subs.length, 'active subscription')}.${expired}`] });
+  await ctx.step(() => undefined, { cursor, log: [`Found ${countLabel(cursor.subs.length, 'active subscription')}.${expired}`] });
   return cursor;
 }
 
 async function importAll(ctx: ImportContext, api: OnlyfansApi): Promise<void> {
   // Every run, a resume too: an expired session fails before anything else.
   await api.me();
-  let cursor = ctx.cursor<Cursor>() ?? (await listSubscriptions(ctx, api));
-  ctx.setSubCount(cursor.subs.length);
+  let cursor = await ctx.cursor<Cursor>() ?? (await listSubscriptions(ctx, api));
+  await ctx.setSubCount(cursor.subs.length);
   while (cursor.at < cursor.subs.length) {
     if (ctx.signal.aborted) return;
     const sub = cursor.subs[cursor.at];
     const listed = await skipListedCreator(ctx, sub.username);
     if (listed) {
       cursor = { subs: cursor.subs, at: cursor.at + 1 };
-      ctx.step(() => undefined, { cursor, log: [listed] });
+      await ctx.step(() => undefined, { cursor, log: [listed] });
       continue;
     }
     if (!cursor.creator) {
@@ -229,7 +229,7 @@ async function importAll(ctx: ImportContext, api: OnlyfansApi): Promise<void> {
     }
     const done = await importPosts(ctx, api, cursor, sub);
     if (!done) return;
-    cursor = finishCreator(ctx, done, sub);
+    cursor = await finishCreator(ctx, done, sub);
   }
 }
 
@@ -245,14 +245,14 @@ async function run(ctx: ImportContext): Promise<void> {
       await importAll(ctx, onlyfansApi(ctx, credential, rules));
     } catch (error) {
       if (!(error instanceof SigningRefusedError)) throw error;
-      end(
+      await end(
         `${error.message}: the signing rules (${rulesLabel(rules, setting)}) are out of date, or this server's clock is off. ` +
           'The import stopped; what was imported so far is kept. The operator has to update IMPORTER_ONLYFANS_RULES (docs/importing.md) before OnlyFans can be imported again.',
       );
     }
   } catch (error) {
     if (!(error instanceof RulesError)) throw error;
-    end(`${error.message} The import stopped; the operator has to fix IMPORTER_ONLYFANS_RULES (docs/importing.md).`);
+    await end(`${error.message} The import stopped; the operator has to fix IMPORTER_ONLYFANS_RULES (docs/importing.md).`);
   }
 }
 

@@ -85,13 +85,13 @@ async function importCreator(
     const listed = await skipListedCreator(ctx, sub.creatorId, sub.name);
     if (listed) {
       cursor = { ...cursor, i: cursor.i + 1 };
-      save(() => undefined, cursor, [listed]);
+      await save(() => undefined, cursor, [listed]);
       return cursor;
     }
     await archiveCreatorImage(ctx, client, 'icons', ctx.service, sub.creatorId, sub.icon);
     await archiveCreatorImage(ctx, client, 'banners', ctx.service, sub.creatorId, sub.banner);
     cursor = { ...cursor, page: postsPath(sub.campaignId), done: 0, saved: 0, locked: 0, changed: false };
-    save(() => upsertCreator(ctx.db, { service: ctx.service, id: sub.creatorId, name: sub.name }), cursor, [
+    await save(() => upsertCreator(ctx.db, { service: ctx.service, id: sub.creatorId, name: sub.name }), cursor, [
       `Creator ${sub.name}: importing posts.`,
     ]);
   }
@@ -105,20 +105,20 @@ async function importCreator(
       const plan = postPlan(posts[i], index);
       if (!plan.canView) {
         cursor = { ...cursor, done: i + 1, locked: cursor.locked + 1 };
-        save(() => undefined, cursor, []);
+        await save(() => undefined, cursor, []);
         continue;
       }
       const listed = await skipListedPost(ctx, sub.creatorId, plan.id, plan.title);
       if (listed) {
         cursor = { ...cursor, done: i + 1 };
-        save(() => undefined, cursor, [listed]);
+        await save(() => undefined, cursor, [listed]);
         continue;
       }
-      if (plan.unreadableText) ctx.log(`Post ${plan.id}: its text is in a form the importer cannot read; stored without text.`);
+      if (plan.unreadableText) await ctx.log(`Post ${plan.id}: its text is in a form the importer cannot read; stored without text.`);
       const prepared = await preparePost(ctx, client, sub.creatorId, plan);
       if (ctx.signal.aborted) return cursor;
       const next: Cursor = { ...cursor, done: i + 1, saved: cursor.saved + 1 };
-      save(
+      await save(
         async () => {
           // The step stores the cursor after this runs, so the flag commits with the post.
           if ((await storePost(ctx, prepared.post)).action !== 'unchanged') next.changed = true;
@@ -132,14 +132,14 @@ async function importCreator(
     const next = nextPath(doc.links?.next);
     if (next !== null) {
       cursor = { ...cursor, page: next, done: 0 };
-      save(() => undefined, cursor, [`Creator ${sub.name}: imported ${cursor.saved} posts so far.`]);
+      await save(() => undefined, cursor, [`Creator ${sub.name}: imported ${cursor.saved} posts so far.`]);
       continue;
     }
     const lines = [`Creator ${sub.name}: imported ${cursor.saved} posts.`];
     if (cursor.locked > 0) lines.push(`Creator ${sub.name}: skipped ${cursor.locked} posts this account cannot see.`);
     const changed = cursor.changed;
     cursor = { ...cursor, i: cursor.i + 1, page: null, done: 0 };
-    save(
+    await save(
       () =>
         upsertCreator(ctx.db, {
           service: ctx.service,
@@ -170,12 +170,12 @@ async function run(ctx: ImportContext): Promise<void> {
   const save = (write: () => void, cursor: Cursor, log: string[]) => ctx.step(write, { cursor, log });
 
   const found = await subscriptions(client);
-  let cursor = ctx.cursor<Cursor>();
+  let cursor = await ctx.cursor<Cursor>();
   if (!cursor) {
     cursor = { subs: found, i: 0, page: null, done: 0, saved: 0, locked: 0, changed: false };
-    save(() => undefined, cursor, [`Found ${countLabel(found.length, 'subscription')}.`]);
+    await save(() => undefined, cursor, [`Found ${countLabel(found.length, 'subscription')}.`]);
   }
-  ctx.setSubCount(cursor.subs.length);
+  await ctx.setSubCount(cursor.subs.length);
 
   while (cursor.i < cursor.subs.length) {
     if (ctx.signal.aborted) return;

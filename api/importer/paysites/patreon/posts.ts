@@ -43,7 +43,7 @@ async function fetchComments(ctx: ImportContext, client: PaysiteClient, creatorI
   } catch (error) {
     // A post whose comments are closed or gone still gets archived.
     if (!(error instanceof PaysiteRequestError)) throw error;
-    ctx.log(`Post ${plan.id}: comments not available (Patreon answered ${error.status}).`);
+    await ctx.log(`Post ${plan.id}: comments not available (Patreon answered ${error.status}).`);
   }
   return out;
 }

@@ -118,7 +118,7 @@ async function startStar(ctx: ImportContext, api: SsApi, cursor: Cursor, star: S
     locked: 0,
   };
   const next: Cursor = { ...cursor, star: state };
-  ctx.step(() => upsertCreator(ctx.db, { service: SERVICE, id: star.slug, name: profile.name }), {
+  await ctx.step(() => upsertCreator(ctx.db, { service: SERVICE, id: star.slug, name: profile.name }), {
     cursor: next,
     log: [`Creator ${profile.name}: importing posts from ${SITE_LABEL[api.site]}.`],
   });
@@ -165,14 +165,14 @@ async function importPages(ctx: ImportContext, api: SsApi, start: Cursor, slug: 
       const listed = await skipListedPost(ctx, slug, data.id, data.title);
       if (listed) {
         cursor = { ...cursor, star: { ...cursor.star!, after: data.id } };
-        ctx.step(() => undefined, { cursor, log: [listed] });
+        await ctx.step(() => undefined, { cursor, log: [listed] });
         continue;
       }
       const prepared = data.locked ? undefined : await preparePost(ctx, api, slug, data);
       const c = cursor.star!;
       const next: Cursor = { ...cursor, star: { ...c, after: data.id, locked: c.locked + (prepared ? 0 : 1) } };
       const title = data.title ? `"${data.title}"` : 'untitled';
-      ctx.step(
+      await ctx.step(
         async () => {
           if (!prepared) return;
           next.star!.saved++;
@@ -185,7 +185,7 @@ async function importPages(ctx: ImportContext, api: SsApi, start: Cursor, slug: 
     const c = cursor.star!;
     const following = nextPage(html);
     cursor = { ...cursor, star: { ...c, page: following ?? '', after: null, pages: c.pages + 1 } };
-    ctx.step(() => undefined, {
+    await ctx.step(() => undefined, {
       cursor,
       log: following ? [`Creator ${c.name}: ${countLabel(c.saved, 'post')} imported so far (page ${c.pages + 1}).`] : [],
     });
@@ -194,11 +194,11 @@ async function importPages(ctx: ImportContext, api: SsApi, start: Cursor, slug: 
   return cursor;
 }
 
-function finishStar(ctx: ImportContext, cursor: Cursor, slug: string): Cursor {
+async function finishStar(ctx: ImportContext, cursor: Cursor, slug: string): Promise<Cursor> {
   const c = cursor.star!;
   const next: Cursor = { site: cursor.site, stars: cursor.stars, at: cursor.at + 1 };
   const locked = c.locked > 0 ? ` ${countLabel(c.locked, 'post')} above your tier skipped.` : '';
-  ctx.step(
+  await ctx.step(
     async () => {
       const now = nowEpoch();
       const creator = await getCreator(ctx.db, SERVICE, slug);
@@ -212,37 +212,37 @@ function finishStar(ctx: ImportContext, cursor: Cursor, slug: string): Cursor {
 }
 
 async function importAll(ctx: ImportContext): Promise<void> {
-  let cursor = ctx.cursor<Cursor>();
+  let cursor = await ctx.cursor<Cursor>();
   // The key is checked on every run, a resume too, so an expired key fails before anything else.
   const api = await findSite(ctx, cursor?.site);
   if (!cursor) {
     const stars = await readFeed(api);
     cursor = { site: api.site, stars, at: 0 };
-    ctx.step(() => undefined, {
+    await ctx.step(() => undefined, {
       cursor,
       log: [`Logged in on ${SITE_LABEL[api.site]}.`, `Found ${countLabel(stars.length, 'creator')} in your feed.`],
     });
   }
-  ctx.setSubCount(cursor.stars.length);
+  await ctx.setSubCount(cursor.stars.length);
   while (cursor.at < cursor.stars.length) {
     if (ctx.signal.aborted) return;
     const star = cursor.stars[cursor.at];
     const listed = await skipListedCreator(ctx, star.slug, star.name);
     if (listed) {
       cursor = { site: cursor.site, stars: cursor.stars, at: cursor.at + 1 };
-      ctx.step(() => undefined, { cursor, log: [listed] });
+      await ctx.step(() => undefined, { cursor, log: [listed] });
       continue;
     }
     const page = await readStarPage(api, star);
     if ('skip' in page) {
       cursor = { site: cursor.site, stars: cursor.stars, at: cursor.at + 1 };
-      ctx.step(() => undefined, { cursor, log: [page.skip] });
+      await ctx.step(() => undefined, { cursor, log: [page.skip] });
       continue;
     }
     if (!cursor.star) cursor = await startStar(ctx, api, cursor, star, page.html);
     const done = await importPages(ctx, api, cursor, star.slug, page.html);
     if (!done) return;
-    cursor = finishStar(ctx, done, star.slug);
+    cursor = await finishStar(ctx, done, star.slug);
   }
 }
 
