@@ -32,7 +32,7 @@ describe('SQLite store', () => {
   it('rolls back the store queries and the synchronous statements of a failed transaction together', async () => {
     const store = sqliteStore(t.db);
     await expect(
-      await inTransaction(store, async (trx) => {
+      inTransaction(store, async (trx) => {
         await insertKv(trx, 'async-write', '1');
         t.db.prepare('INSERT INTO kv (key, value) VALUES (?, ?)').run('sync-write', '1');
         // A nested call joins the open transaction instead of failing.
@@ -95,7 +95,7 @@ describe('PostgreSQL store', () => {
   it('rolls back a failed transaction and joins nested calls', async () => {
     await sql`CREATE TABLE kv (key text PRIMARY KEY, value text NOT NULL)`.execute(store.k);
     await expect(
-      await inTransaction(store, async (trx) => {
+      inTransaction(store, async (trx) => {
         await insertKv(trx, 'a', '1');
         await inTransaction(trx, async (inner) => insertKv(inner, 'b', '2'));
         throw new Error('undo');
