@@ -31,11 +31,11 @@ const DISCORD_LINES = [
   '**Bold** and *italic* and ~~strike~~ and ||spoiler||',
 ];
 
-export function seedDiscord(db: Db, rng: Rng, ctx: ExtrasContext): void {
+export async function seedDiscord(db: Db, rng: Rng, ctx: ExtrasContext): Promise<void> {
   const servers = byService(ctx.creators, 'discord');
   const { images, zips, videos } = ctx.pool;
   let sequence = 1;
-  servers.forEach(async (server, serverIndex) => {
+  for (const [serverIndex, server] of servers.entries()) {
     const baseMs = ctx.timeline.start + (30 + serverIndex * 20) * DAY + rng.int(0, DAY - 1);
     const channelId = (offset: number) => snowflake(baseMs + offset * 1000, sequence++);
     const main = serverIndex === 0;
@@ -167,7 +167,7 @@ export function seedDiscord(db: Db, rng: Rng, ctx: ExtrasContext): void {
       messages.push(...showcase);
     }
     await upsertDiscordMessages(db, messages);
-  });
+  }
 }
 
 // Patreon community ---------------------------------------------------------------------------------

@@ -283,12 +283,12 @@ async function seedAccountData(store: Store, rng: Rng, ctx: ExtrasContext, consu
   const db = store.sqlite!;
   const posting = ctx.creators.filter((c) => c.postIds.length > 0);
   const at = (days: number) => iso(ctx.timeline.end - days * DAY);
-  rng.sample(ctx.creators, 5).forEach(async (creator, i) => {
+  for (const [i, creator] of rng.sample(ctx.creators, 5).entries()) {
     await addFavoriteCreator(db, consumerId, creator.service, creator.id, at(40 - i));
-  });
-  rng.sample(ctx.creators, 2).forEach(async (creator, i) => {
+  }
+  for (const [i, creator] of rng.sample(ctx.creators, 2).entries()) {
     await addFavoriteCreator(db, adminId, creator.service, creator.id, at(20 - i));
-  });
+  }
   for (let i = 0; i < 10 && posting.length > 0; i += 1) {
     const creator = rng.pick(posting);
     await addFavoritePost(db, consumerId, creator.service, creator.id, rng.pick(creator.postIds), at(30 - i));

@@ -119,7 +119,7 @@ export async function seedDemoArchive(db: Db, options: SeedOptions): Promise<See
   const creators: SeededCreator[] = [];
   progress({ phase: 'creators', done: 0, total: creatorCount });
   await inTransaction(db, async (db) => {
-    services.forEach(async (service, index) => {
+    for (const [index, service] of services.entries()) {
       const userHandle = handle(creatorRng, index);
       const id = makeCreatorId(creatorRng, service, index, userHandle);
       const name = creatorName(creatorRng, index);
@@ -136,7 +136,7 @@ export async function seedDemoArchive(db: Db, options: SeedOptions): Promise<See
       });
       writeCreatorImages(paths, pool, service, id, index);
       creators.push(creator);
-    });
+    }
   });
   progress({ phase: 'creators', done: creatorCount, total: creatorCount });
 
