@@ -33,7 +33,7 @@ const started = Date.now();
 
 log(`Data folder: ${settings.dataDir}`);
 const db = sharedDatabase(paths.database);
-if (await countCreators(db) === 0) {
+if ((await countCreators(db)) === 0) {
   log('The archive is empty: seeding the demo archive...');
   const seeded = await seedDemoArchive(db, { dataDir: settings.dataDir });
   log(`Seeded the demo archive in ${((Date.now() - started) / 1000).toFixed(1)} s.`);

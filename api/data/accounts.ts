@@ -15,7 +15,10 @@ export interface AccountWithHash extends Account {
 }
 
 /** Creates an account. Throws when the username is taken (UNIQUE constraint). @returns the account */
-export async function createAccount(db: Db, input: { username: string; password_hash: string; role?: Role; created_at?: string }): Promise<Account> {
+export async function createAccount(
+  db: Db,
+  input: { username: string; password_hash: string; role?: Role; created_at?: string },
+): Promise<Account> {
   const created_at = input.created_at ?? nowIso();
   const id = Number(
     stmt(db, 'INSERT INTO accounts (username, password_hash, role, created_at) VALUES (?, ?, ?, ?)').run(

@@ -62,7 +62,10 @@ export async function getArchiveFile(db: Db, hash: string): Promise<ArchiveFileI
 export type ArchiveListStatus = 'truncated' | 'unreadable' | 'too-big' | 'timed-out';
 
 /** getArchiveFile's answer with the listing's status (migration 003), or undefined likewise. */
-export async function getArchiveRecord(db: Db, hash: string): Promise<{ info: ArchiveFileInfo; status: ArchiveListStatus | null } | undefined> {
+export async function getArchiveRecord(
+  db: Db,
+  hash: string,
+): Promise<{ info: ArchiveFileInfo; status: ArchiveListStatus | null } | undefined> {
   const file = await getFileByHash(db, hash);
   if (!file) return undefined;
   const row = stmt<{ file_list: string; password: string | null; password_required: number; list_status: string | null }>(

@@ -50,13 +50,25 @@ export async function requestAutoImportRound(db: Db, by: { id: number; username:
       `INSERT INTO auto_import_rounds (requested_at, requested_by) VALUES (?, ?) RETURNING ${ROUND_COLUMNS}`,
     ).get(now, by?.id ?? null)!;
     if (by)
-      await recordAudit(db, { actor: by, action: 'auto_import_round', target: roundTarget(round.id), details: { requested: true }, at: now });
+      await recordAudit(db, {
+        actor: by,
+        action: 'auto_import_round',
+        target: roundTarget(round.id),
+        details: { requested: true },
+        at: now,
+      });
     return round;
   });
 }
 
 async function recordRoundStart(db: Db, id: number, scheduled: boolean, now: string): Promise<number> {
-  await recordAudit(db, { actor: null, action: 'auto_import_round', target: roundTarget(id), details: { started: true, scheduled }, at: now });
+  await recordAudit(db, {
+    actor: null,
+    action: 'auto_import_round',
+    target: roundTarget(id),
+    details: { started: true, scheduled },
+    at: now,
+  });
   return id;
 }
 

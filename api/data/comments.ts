@@ -47,7 +47,11 @@ export async function listComments(db: Db, service: string, creatorId: string, p
  * Inserts or updates a comment; when the content changes the previous content is kept as a comment
  * revision. Records a 'comment' change. options.now (ISO) stamps the revision (default now).
  */
-export async function upsertComment(db: Db, input: CommentInput, options: { now?: string } = {}): Promise<'inserted' | 'updated' | 'unchanged'> {
+export async function upsertComment(
+  db: Db,
+  input: CommentInput,
+  options: { now?: string } = {},
+): Promise<'inserted' | 'updated' | 'unchanged'> {
   return await inTransaction(db, async (db) => {
     const existing = stmt<{ content: string; added: string }>(
       db,

@@ -146,14 +146,21 @@ function toMessage(row: MessageRow): CommunityMessage {
 }
 
 /** A channel's messages, newest first, `limit` (CHAT_PAGE_SIZE) a page (see pageChatRows for how deep pages stay fast). */
-export async function listCommunityMessages(db: Db, channelId: string, offset: number, limit = CHAT_PAGE_SIZE): Promise<CommunityMessage[]> {
+export async function listCommunityMessages(
+  db: Db,
+  channelId: string,
+  offset: number,
+  limit = CHAT_PAGE_SIZE,
+): Promise<CommunityMessage[]> {
   const total = (await getCommunityChannel(db, channelId))?.post_count ?? 0;
-  return (await pageChatRows<MessageRow>(
-    db,
-    { table: 'community_messages', columns: MESSAGE_COLUMNS, time: 'created_at', id: 'message_id' },
-    channelId,
-    offset,
-    limit,
-    total,
-  )).map(toMessage);
+  return (
+    await pageChatRows<MessageRow>(
+      db,
+      { table: 'community_messages', columns: MESSAGE_COLUMNS, time: 'created_at', id: 'message_id' },
+      channelId,
+      offset,
+      limit,
+      total,
+    )
+  ).map(toMessage);
 }

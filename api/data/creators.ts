@@ -76,7 +76,7 @@ export async function getCreatorByPublicId(db: Db, service: string, publicId: st
 
 /** Creators by id or, failing that, public id (the profile route accepts both). */
 export async function findCreator(db: Db, service: string, idOrPublicId: string): Promise<Creator | undefined> {
-  return await getCreator(db, service, idOrPublicId) ?? await getCreatorByPublicId(db, service, idOrPublicId);
+  return (await getCreator(db, service, idOrPublicId)) ?? (await getCreatorByPublicId(db, service, idOrPublicId));
 }
 
 /** Recently updated creators, newest `updated` first (the /artists/updated listing). */

@@ -202,14 +202,16 @@ const MESSAGE_COLUMNS = 'id, server_id, channel_id, author, content, embeds, men
 /** A channel's messages, newest first, `limit` (CHAT_PAGE_SIZE) a page (see pageChatRows for how deep pages stay fast). */
 export async function listDiscordMessages(db: Db, channelId: string, offset: number, limit = CHAT_PAGE_SIZE): Promise<DiscordMessage[]> {
   const total = (await getDiscordChannel(db, channelId))?.post_count ?? 0;
-  return (await pageChatRows<MessageRow>(
-    db,
-    { table: 'discord_messages', columns: MESSAGE_COLUMNS, time: 'published', id: 'id' },
-    channelId,
-    offset,
-    limit,
-    total,
-  )).map(toMessage);
+  return (
+    await pageChatRows<MessageRow>(
+      db,
+      { table: 'discord_messages', columns: MESSAGE_COLUMNS, time: 'published', id: 'id' },
+      channelId,
+      offset,
+      limit,
+      total,
+    )
+  ).map(toMessage);
 }
 
 /** Zero-based position of a message in its channel's newest-first listing, or undefined. */

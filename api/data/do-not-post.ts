@@ -49,7 +49,12 @@ export async function addDoNotPost(db: Db, input: DoNotPostInput): Promise<DoNot
   return (await getDoNotPostEntryFor(db, input.service, input.creator_id, input.post_id ?? null))!;
 }
 
-async function getDoNotPostEntryFor(db: Db, service: string, creatorId: string, postId: string | null): Promise<DoNotPostEntry | undefined> {
+async function getDoNotPostEntryFor(
+  db: Db,
+  service: string,
+  creatorId: string,
+  postId: string | null,
+): Promise<DoNotPostEntry | undefined> {
   return stmt<DoNotPostEntry>(
     db,
     `SELECT ${COLUMNS} FROM do_not_post WHERE service = ? AND creator_id = ? AND coalesce(post_id, '') = ?`,

@@ -75,12 +75,12 @@ export async function importFavoriteRefs(db: Db, accountId: number, refs: Favori
   return await inTransaction(db, async (db) => {
     const missing = new Set<string>();
     for (const ref of oldestFirst(refs.artists)) {
-      if (!await creatorExists(db, ref)) missing.add(creatorRefKey(ref));
+      if (!(await creatorExists(db, ref))) missing.add(creatorRefKey(ref));
       else if (await addFavoriteCreator(db, accountId, ref.service, ref.id, ref.faved_at ?? now)) report.added.artists++;
       else report.unchanged++;
     }
     for (const ref of oldestFirst(refs.posts)) {
-      if (!await postExists(db, ref)) missing.add(postRefKey(ref));
+      if (!(await postExists(db, ref))) missing.add(postRefKey(ref));
       else if (await addFavoritePost(db, accountId, ref.service, ref.user, ref.id, ref.faved_at ?? now)) report.added.posts++;
       else report.unchanged++;
     }

@@ -24,7 +24,13 @@ export interface FavoriteCreator extends CreatorFields<string> {
 export type FavoritePost = PostSummary & { faved_seq: number };
 
 /** Adds a creator to an account's favourites. @returns false when it already was one or the creator is unknown */
-export async function addFavoriteCreator(db: Db, accountId: number, service: string, creatorId: string, at: string = nowIso()): Promise<boolean> {
+export async function addFavoriteCreator(
+  db: Db,
+  accountId: number,
+  service: string,
+  creatorId: string,
+  at: string = nowIso(),
+): Promise<boolean> {
   return await inTransaction(db, async (db) => {
     if (
       stmt(db, 'SELECT 1 FROM favorite_creators WHERE account_id = ? AND service = ? AND creator_id = ?').get(accountId, service, creatorId)

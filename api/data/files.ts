@@ -90,7 +90,11 @@ export async function countFiles(db: Db): Promise<number> {
  * Hash search: the file record with the posts (summaries) and Discord messages that carry the file.
  * Undefined when the hash is unknown (no file record and no link).
  */
-export async function searchHash(db: Db, hash: string, options: { offset?: number; limit?: number } = {}): Promise<HashSearchResult | undefined> {
+export async function searchHash(
+  db: Db,
+  hash: string,
+  options: { offset?: number; limit?: number } = {},
+): Promise<HashSearchResult | undefined> {
   const sha = hash.toLowerCase();
   const file = await getFileByHash(db, sha);
   const posts = await listPostsWithFile(db, sha, options.offset ?? 0, options.limit ?? PAGE_SIZE);

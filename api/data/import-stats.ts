@@ -30,7 +30,10 @@ export async function importQueueCounts(db: Db, now: string = nowIso()): Promise
   return counts;
 }
 
-export async function importOutcomeCounts(db: Db, now: string = nowIso()): Promise<Array<{ service: string; outcome: ImportOutcome; count: number }>> {
+export async function importOutcomeCounts(
+  db: Db,
+  now: string = nowIso(),
+): Promise<Array<{ service: string; outcome: ImportOutcome; count: number }>> {
   return (await countsByState(db, now))
     .filter(({ state }) => !isQueueState(state))
     .map(({ service, state, count }) => ({ service, outcome: state as ImportOutcome, count }));

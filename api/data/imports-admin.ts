@@ -128,7 +128,10 @@ export async function getAdminImport(db: Db, id: string, now: string = nowIso())
 }
 
 /** Both state rules for every import (tests: the SQL filter and importState must agree). */
-export async function importStatesBothWays(db: Db, now: string = nowIso()): Promise<Array<{ id: string; sql: ImportState; ts: ImportState }>> {
+export async function importStatesBothWays(
+  db: Db,
+  now: string = nowIso(),
+): Promise<Array<{ id: string; sql: ImportState; ts: ImportState }>> {
   return stmt<Row>(db, `${SELECT} ORDER BY i.id`)
     .all(now, now)
     .map((row) => ({ id: row.id, sql: row.sql_state, ts: toAdminImport(row, now).state }));

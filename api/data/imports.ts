@@ -255,7 +255,7 @@ export async function holdsImportLease(db: Db, id: string, owner: string): Promi
 /** Gives the lease back (graceful stop, or a retry scheduled with resuming_at). */
 export async function releaseImportLease(db: Db, id: string, owner: string, update: ImportUpdate = {}): Promise<boolean> {
   return await inTransaction(db, async (db) => {
-    if (!await holdsImportLease(db, id, owner)) return false;
+    if (!(await holdsImportLease(db, id, owner))) return false;
     await updateImport(db, id, update);
     stmt(db, 'UPDATE imports SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ?').run(id);
     return true;
@@ -268,7 +268,7 @@ export async function releaseImportLease(db: Db, id: string, owner: string, upda
  */
 export async function endImport(db: Db, id: string, owner: string, update: ImportUpdate): Promise<boolean> {
   return await inTransaction(db, async (db) => {
-    if (!await holdsImportLease(db, id, owner)) return false;
+    if (!(await holdsImportLease(db, id, owner))) return false;
     await updateImport(db, id, update);
     stmt(db, 'UPDATE imports SET lease_owner = NULL, lease_expires_at = NULL, work_key = NULL, cursor = NULL WHERE id = ?').run(id);
     return true;

@@ -111,7 +111,7 @@ export async function linkCreators(db: Db, a: { service: string; id: string }, b
     const ra = get.get(a.service, a.id);
     const rb = get.get(b.service, b.id);
     if (!ra || !rb) throw new Error('Both creators must exist to be linked.');
-    const target = ra.relation_id ?? rb.relation_id ?? await nextSequence(db, 'relation');
+    const target = ra.relation_id ?? rb.relation_id ?? (await nextSequence(db, 'relation'));
     const setGroup = stmt(db, 'UPDATE creators SET relation_id = ? WHERE service = ? AND id = ?');
     if (rb.relation_id !== null && rb.relation_id !== target) {
       stmt(db, 'UPDATE creators SET relation_id = ? WHERE relation_id = ?').run(target, rb.relation_id);
@@ -173,7 +173,11 @@ export async function inSameLinkGroup(db: Db, a: { service: string; id: string }
 }
 
 /** Whether a pending request already asks to link these two creators (in either direction). */
-export async function hasPendingLinkRequest(db: Db, a: { service: string; id: string }, b: { service: string; id: string }): Promise<boolean> {
+export async function hasPendingLinkRequest(
+  db: Db,
+  a: { service: string; id: string },
+  b: { service: string; id: string },
+): Promise<boolean> {
   return !!stmt(
     db,
     `SELECT 1 FROM link_requests WHERE status = 'pending' AND (

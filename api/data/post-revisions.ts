@@ -35,7 +35,7 @@ async function revisionRows(db: Db, service: string, creatorId: string, postId: 
 export async function listPostRevisions(db: Db, service: string, creatorId: string, postId: string): Promise<PostRevision[]> {
   const rows = await revisionRows(db, service, creatorId, postId);
   if (rows.length === 0) return [];
-  const neighbours = await postPageNeighbours(db, service, creatorId, postId) ?? { prev: null, next: null };
+  const neighbours = (await postPageNeighbours(db, service, creatorId, postId)) ?? { prev: null, next: null };
   return rows.map((row) => toRevision(row, neighbours));
 }
 

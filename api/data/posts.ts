@@ -176,7 +176,11 @@ export async function getPost(db: Db, service: string, creatorId: string, postId
 }
 
 /** Resolves a post id within a service to its creator (GET /{service}/post/{post}), or undefined. */
-export async function resolvePost(db: Db, service: string, postId: string): Promise<{ service: string; artist_id: string; post_id: string } | undefined> {
+export async function resolvePost(
+  db: Db,
+  service: string,
+  postId: string,
+): Promise<{ service: string; artist_id: string; post_id: string } | undefined> {
   const row = stmt<{ user: string }>(db, 'SELECT "user" FROM posts WHERE service = ? AND id = ? ORDER BY "user" LIMIT 1').get(
     service,
     postId,
@@ -353,7 +357,14 @@ export async function deletePost(db: Db, service: string, creatorId: string, pos
     const neighbours = [await newerThan(db, service, creatorId, row), await olderThan(db, service, creatorId, row)];
     // The revisions go with the post (ON DELETE CASCADE); a rebuild can then no longer find their pages.
     for (const revisionId of await listRevisionIds(db, service, creatorId, postId)) {
-      await recordChange(db, { kind: 'post', action: 'delete', service, creator_id: creatorId, post_id: postId, ref: `revision:${revisionId}` });
+      await recordChange(db, {
+        kind: 'post',
+        action: 'delete',
+        service,
+        creator_id: creatorId,
+        post_id: postId,
+        ref: `revision:${revisionId}`,
+      });
     }
     await unindexPostText(db, row.seq);
     await recordDroppedTags(db, { service, user: creatorId, id: postId });

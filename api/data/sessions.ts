@@ -7,7 +7,10 @@ import { nowIso } from './util.ts';
 import type { Account } from '@shared/shapes/accounts.ts';
 
 /** Stores a session (by the sha256 of its token). */
-export async function createSession(db: Db, input: { token_hash: string; account_id: number; expires_at: string; created_at?: string }): Promise<void> {
+export async function createSession(
+  db: Db,
+  input: { token_hash: string; account_id: number; expires_at: string; created_at?: string },
+): Promise<void> {
   stmt(db, 'INSERT INTO sessions (token_hash, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)').run(
     input.token_hash,
     input.account_id,

@@ -131,7 +131,10 @@ export async function countCreatorShares(db: Db, service: string, creatorId: str
  * An upload: registers its stored files and creates the share linked to them, in one transaction, so
  * a failure leaves neither file records nor a share behind. @returns the share id
  */
-export async function createUploadedShare(db: Db, input: Omit<ShareInput, 'files'> & { files: (FileInput & { filename: string })[] }): Promise<number> {
+export async function createUploadedShare(
+  db: Db,
+  input: Omit<ShareInput, 'files'> & { files: (FileInput & { filename: string })[] },
+): Promise<number> {
   return await inTransaction(db, async (db) => {
     const files: { filename: string; hash: string }[] = [];
     for (const file of input.files) files.push({ filename: file.filename, hash: (await registerFile(db, file)).hash });

@@ -31,7 +31,11 @@ export interface Store {
 export function sqliteStore(handle: Database.Database): Db {
   const db = handle as Db;
   if (db.k) return db;
-  return Object.assign(handle, { engine: 'sqlite' as const, k: new Kysely<Schema>({ dialect: new CachedSqliteDialect(handle) }), sqlite: db });
+  return Object.assign(handle, {
+    engine: 'sqlite' as const,
+    k: new Kysely<Schema>({ dialect: new CachedSqliteDialect(handle) }),
+    sqlite: db,
+  });
 }
 
 /**

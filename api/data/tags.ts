@@ -57,10 +57,21 @@ export async function tagExists(db: Db, tag: string): Promise<boolean> {
  * Logs the tags a post is losing (ref 'tag:<tag>' on a 'post' row), before its rows go: a rebuild can
  * no longer see them, and those tags' stored feeds still list the post. `keep`: the tags it keeps.
  */
-export async function recordDroppedTags(db: Db, post: { service: string; user: string; id: string }, keep: readonly string[] = []): Promise<void> {
+export async function recordDroppedTags(
+  db: Db,
+  post: { service: string; user: string; id: string },
+  keep: readonly string[] = [],
+): Promise<void> {
   const kept = new Set(keep);
   for (const tag of await listPostTags(db, post)) {
     if (kept.has(tag)) continue;
-    await recordChange(db, { kind: 'post', action: 'upsert', service: post.service, creator_id: post.user, post_id: post.id, ref: `tag:${tag}` });
+    await recordChange(db, {
+      kind: 'post',
+      action: 'upsert',
+      service: post.service,
+      creator_id: post.user,
+      post_id: post.id,
+      ref: `tag:${tag}`,
+    });
   }
 }

@@ -286,7 +286,13 @@ export async function removeCreatorRows(
       db,
       'SELECT service, creator_id FROM share_creators WHERE share_id = ? ORDER BY service, creator_id',
     ).all(shareId)) {
-      await recordChange(db, { kind: 'share', action: 'upsert', service: other.service, creator_id: other.creator_id, ref: String(shareId) });
+      await recordChange(db, {
+        kind: 'share',
+        action: 'upsert',
+        service: other.service,
+        creator_id: other.creator_id,
+        ref: String(shareId),
+      });
     }
   }
 

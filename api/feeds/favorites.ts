@@ -42,7 +42,7 @@ export { clearFeedToken };
 
 /** The page's default "since": the last visit, or a week back for an account that never opened it. */
 export async function newsBaseline(db: Db, accountId: number, now: Date = new Date()): Promise<string> {
-  return await lastNewsVisit(db, accountId) ?? nowIso(new Date(now.getTime() - NEWS_FIRST_VISIT_DAYS * 86_400_000));
+  return (await lastNewsVisit(db, accountId)) ?? nowIso(new Date(now.getTime() - NEWS_FIRST_VISIT_DAYS * 86_400_000));
 }
 
 /** Opens the page: the "since" it shows by default (before this visit), and this visit recorded. */

@@ -37,7 +37,7 @@ export function newSessionToken(): string {
 export async function sessionAccount(db: Db, headers: IncomingHttpHeaders): Promise<Account | null> {
   const token = readCookie(headers.cookie, SESSION_COOKIE);
   if (!token || token.length > 200) return null;
-  return await getSessionAccount(db, hashSessionToken(token)) ?? null;
+  return (await getSessionAccount(db, hashSessionToken(token))) ?? null;
 }
 
 export function hasSessionCookie(headers: IncomingHttpHeaders): boolean {

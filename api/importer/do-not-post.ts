@@ -40,8 +40,12 @@ export function flagClearedLine(title: string): string {
  * @param name the paysite's display name of the creator when known (else its id is used)
  * @returns the log line to commit with the step that passes over the creator, or null to import it
  */
-export async function skipListedCreator(ctx: Pick<ImportContext, 'db' | 'service'>, creatorId: string, name?: string | null): Promise<string | null> {
-  return await isCreatorListed(ctx.db, ctx.service, creatorId) ? listedCreatorLine(name || creatorId) : null;
+export async function skipListedCreator(
+  ctx: Pick<ImportContext, 'db' | 'service'>,
+  creatorId: string,
+  name?: string | null,
+): Promise<string | null> {
+  return (await isCreatorListed(ctx.db, ctx.service, creatorId)) ? listedCreatorLine(name || creatorId) : null;
 }
 
 /**
@@ -55,7 +59,7 @@ export async function skipListedPost(
   postId: string,
   title?: string | null,
 ): Promise<string | null> {
-  return await isPostListed(ctx.db, ctx.service, creatorId, postId) ? listedPostLine(title || postId) : null;
+  return (await isPostListed(ctx.db, ctx.service, creatorId, postId)) ? listedPostLine(title || postId) : null;
 }
 
 /** For importers that skip posts they already have: fetch it anyway when someone flagged it. */
@@ -74,7 +78,10 @@ export async function storePost(ctx: Pick<ImportContext, 'db' | 'log'>, input: P
 }
 
 /** The creators of a map (id -> name) not on the list: whose DMs may be fetched and stored. */
-export async function unlistedCreators(ctx: Pick<ImportContext, 'db' | 'service'>, creators: Map<string, string>): Promise<Map<string, string>> {
+export async function unlistedCreators(
+  ctx: Pick<ImportContext, 'db' | 'service'>,
+  creators: Map<string, string>,
+): Promise<Map<string, string>> {
   const unlisted = new Map<string, string>();
   for (const [id, name] of creators) if (!(await isCreatorListed(ctx.db, ctx.service, id))) unlisted.set(id, name);
   return unlisted;

@@ -135,7 +135,7 @@ export function startImportWorker(
     await appendImportLog(
       db,
       id,
-      job.retry_count === 0 && await getImportCursor(db, id) === undefined ? WORKER_LINES.started : WORKER_LINES.resumed(job.retry_count),
+      job.retry_count === 0 && (await getImportCursor(db, id)) === undefined ? WORKER_LINES.started : WORKER_LINES.resumed(job.retry_count),
     );
     let key = '';
     const sealed = await getImportWorkKey(db, id);
@@ -161,7 +161,7 @@ export function startImportWorker(
       controller.abort();
     };
     const heartbeat = setInterval(async () => {
-      if (!await renewImportLease(db, id, owner, later(leaseMs))) controller.abort();
+      if (!(await renewImportLease(db, id, owner, later(leaseMs)))) controller.abort();
       else if (!enoughDisk()) pauseForDisk();
       // A long import must not hold back the wipe of other imports' kept keys.
       await sweep();
@@ -177,10 +177,10 @@ export function startImportWorker(
       key,
       channelIds: (job.channel_ids ?? '').split(',').filter(Boolean),
       saveDms: job.save_dms,
-      cursor: async <T>() => await getImportCursor(db, id) as T | undefined,
+      cursor: async <T>() => (await getImportCursor(db, id)) as T | undefined,
       step: <T>(fn: () => T, commit: { cursor?: unknown; log?: string[] }) =>
         inTransaction(db, async (db): Promise<Awaited<T>> => {
-          if (!await holdsImportLease(db, id, owner)) {
+          if (!(await holdsImportLease(db, id, owner))) {
             controller.abort();
             throw new LeaseLostError('lease lost');
           }
@@ -205,10 +205,11 @@ export function startImportWorker(
     // Stopped (SIGTERM, lost or cancelled lease, low disk): the cursor holds the position; another start
     // resumes from it. A lost or cancelled lease writes nothing (the release matches no row).
     const stopped = async () => {
-      if (diskLow && await releaseImportLease(db, id, owner, { resuming_at: later(DISK_PAUSE_MS) }))
+      if (diskLow && (await releaseImportLease(db, id, owner, { resuming_at: later(DISK_PAUSE_MS) })))
         await appendImportLog(db, id, WORKER_LINES.diskLow(config.minFreeDiskMb));
-      else if (stopController.signal.aborted && await releaseImportLease(db, id, owner)) await appendImportLog(db, id, WORKER_LINES.stopped);
-      else if (!await holdsImportLease(db, id, owner)) deps.log?.(await leaseEnded(id));
+      else if (stopController.signal.aborted && (await releaseImportLease(db, id, owner)))
+        await appendImportLog(db, id, WORKER_LINES.stopped);
+      else if (!(await holdsImportLease(db, id, owner))) deps.log?.(await leaseEnded(id));
     };
     try {
       await importers(job.service).run(ctx);

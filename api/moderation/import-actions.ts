@@ -34,7 +34,7 @@ export async function retryImport(db: Db, id: string, by: Account): Promise<Admi
   await inTransaction(db, async (db) => {
     const found = await requireImport(db, id);
     if (importState(found) !== 'failed') throw new ConflictError(IMPORT_ACTION_MESSAGES.notFailed);
-    if (found.is_key_invalid || !await hasImportWorkKey(db, id) || !await requeueGaveUpImport(db, id))
+    if (found.is_key_invalid || !(await hasImportWorkKey(db, id)) || !(await requeueGaveUpImport(db, id)))
       throw new ConflictError(IMPORT_ACTION_MESSAGES.keyGone);
     await appendImportLog(db, id, IMPORT_ACTION_MESSAGES.retried);
     await recordAudit(db, { actor: actor(by), action: 'import_retry', target: `import ${id} (${found.service})` });
@@ -46,7 +46,7 @@ export async function retryImport(db: Db, id: string, by: Account): Promise<Admi
 export async function cancelImport(db: Db, id: string, by: Account): Promise<AdminImport> {
   await inTransaction(db, async (db) => {
     const found = await requireImport(db, id);
-    if (!await cancelImportRow(db, id, by.id)) throw new ConflictError(IMPORT_ACTION_MESSAGES.notCancellable);
+    if (!(await cancelImportRow(db, id, by.id))) throw new ConflictError(IMPORT_ACTION_MESSAGES.notCancellable);
     await appendImportLog(db, id, IMPORT_ACTION_MESSAGES.cancelled);
     await recordAudit(db, { actor: actor(by), action: 'import_cancel', target: `import ${id} (${found.service})` });
   });

@@ -93,7 +93,7 @@ export async function removeCreatorLinks(db: Db, service: string, id: string, by
   await inTransaction(db, async (db) => {
     const creator = await requireLinkCreator(db, service, id);
     const linked = await linkedCreators(db, creator.service, creator.id);
-    if (linked.length === 0 || !await unlinkCreator(db, creator.service, creator.id)) throw new NotFoundError(LINK_MESSAGES.noLinks);
+    if (linked.length === 0 || !(await unlinkCreator(db, creator.service, creator.id))) throw new NotFoundError(LINK_MESSAGES.noLinks);
     await recordAudit(db, {
       actor: { id: by.id, username: by.username },
       action: 'link_remove',

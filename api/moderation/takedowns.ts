@@ -94,7 +94,13 @@ function removePortraits(deps: TakedownDeps, service: string, creatorId: string,
  * Removes a creator (by id or public id) with everything of it and lists it as do-not-post.
  * 404 when it is not in the archive; 409 when it is gone and already listed.
  */
-export async function takedownCreator(deps: TakedownDeps, service: string, id: string, reason: string, actor: Actor): Promise<TakedownResult> {
+export async function takedownCreator(
+  deps: TakedownDeps,
+  service: string,
+  id: string,
+  reason: string,
+  actor: Actor,
+): Promise<TakedownResult> {
   const creator = await findCreator(deps.db, service, id);
   if (!creator) {
     if (await isCreatorListed(deps.db, service, id)) throw new ConflictError(TAKEDOWN_MESSAGES.creatorListed);

@@ -94,7 +94,8 @@ async function verifyCopy(copy: string, filesDir: string): Promise<{ migrationVe
     const check = await integrityCheck(db);
     if (check !== 'ok') throw new BackupError(`The copy of the database failed its integrity check:\n${check}`);
     let recordsWithoutFile = 0;
-    for await (const publicPath of fileRecordPaths(db)) if (!fs.existsSync(storedFileLocation(filesDir, publicPath))) recordsWithoutFile += 1;
+    for await (const publicPath of fileRecordPaths(db))
+      if (!fs.existsSync(storedFileLocation(filesDir, publicPath))) recordsWithoutFile += 1;
     const version = await migrationVersion(db);
     db.pragma('journal_mode = DELETE');
     return { migrationVersion: version, recordsWithoutFile };

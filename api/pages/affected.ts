@@ -215,7 +215,7 @@ export async function affectedByChanges(db: Db, changes: AsyncIterable<Change> |
     if (change.kind === 'community') {
       if (change.service === 'patreon') community.add(change.creator_id);
       // A removed channel (a takedown): its stored pages go, the first by rendering it, the rest pruned.
-      if (change.service === 'patreon' && change.action === 'delete' && change.ref && !await getCommunityChannel(db, change.ref)) {
+      if (change.service === 'patreon' && change.action === 'delete' && change.ref && !(await getCommunityChannel(db, change.ref))) {
         addGonePages(affected, communityUrl(change.creator_id, change.ref));
       }
       continue;
@@ -273,7 +273,7 @@ export async function affectedByChanges(db: Db, changes: AsyncIterable<Change> |
     // A removed channel: its first page now redirects (or answers 404 once the server is gone), which
     // removes the stored copy; its deeper pages are pruned.
     for (const channelId of channelIds) {
-      if (!await getDiscordChannel(db, channelId)) addGonePages(affected, discordServerUrl(serverId, channelId));
+      if (!(await getDiscordChannel(db, channelId))) addGonePages(affected, discordServerUrl(serverId, channelId));
     }
     if (discordServers.has(serverId)) continue;
     for (const channelId of channelIds) {

@@ -51,7 +51,7 @@ export function startRebuildLoop(
   };
 
   const check = async (): Promise<RebuildSummary | undefined> => {
-    if (await lastChangeId(deps.db) <= Number(await getKv(deps.db, LAST_REBUILT_KEY) ?? 0)) return undefined;
+    if ((await lastChangeId(deps.db)) <= Number((await getKv(deps.db, LAST_REBUILT_KEY)) ?? 0)) return undefined;
     const first = await rebuildAndScore();
     // The pages whose similar creators changed are rendered at once, by one more rebuild; the job
     // ignores the rows it wrote, so that rebuild marks nothing of its own (anything else it consumed

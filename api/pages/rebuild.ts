@@ -87,7 +87,7 @@ export async function planRebuild(db: Db, options: { all?: boolean; onChange?: (
   }
   let changes = 0;
   async function* pending() {
-    for await (const change of iterateChangesSince(db, Number(await getKv(db, LAST_REBUILT_KEY) ?? 0))) {
+    for await (const change of iterateChangesSince(db, Number((await getKv(db, LAST_REBUILT_KEY)) ?? 0))) {
       if (change.id > upTo) return;
       changes += 1;
       options.onChange?.(change);

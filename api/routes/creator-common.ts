@@ -39,7 +39,7 @@ export async function requireCreator(db: Db, service: string, id: string): Promi
 
 /** The 404 unless the creator has the post. */
 export async function requirePost(db: Db, service: string, creatorId: string, postId: string): Promise<void> {
-  if (!await postExists(db, service, creatorId, postId)) throw new NotFoundError(POST_NOT_FOUND);
+  if (!(await postExists(db, service, creatorId, postId))) throw new NotFoundError(POST_NOT_FOUND);
 }
 
 /** The profile answer (with its counts) of a creator, or the 404. */

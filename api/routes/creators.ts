@@ -111,7 +111,10 @@ export default defineRoutes(
       response: z.object({ service: z.string(), artist_id: z.string() }),
       errors: [404],
       handler: async ({ deps, account }) => {
-        const creator = account && await hiddenFilterFor(deps.db, account) ? await randomVisibleCreator(deps.db, account.id) : await randomCreator(deps.db);
+        const creator =
+          account && (await hiddenFilterFor(deps.db, account))
+            ? await randomVisibleCreator(deps.db, account.id)
+            : await randomCreator(deps.db);
         if (!creator) throw new NotFoundError('No creators found.');
         return { service: creator.service, artist_id: creator.id };
       },

@@ -50,7 +50,7 @@ export default defineRoutes(
       handler: async ({ query, deps, account, res }) => {
         personal(res);
         const id = accountId(account);
-        const since = query.since ?? await newsBaseline(deps.db, id);
+        const since = query.since ?? (await newsBaseline(deps.db, id));
         return { since, total: await countNewPosts(deps.db, id, since), posts: await listNewPosts(deps.db, id, since, query.o, PAGE_SIZE) };
       },
     }),
@@ -86,7 +86,7 @@ export default defineRoutes(
           token,
           rss: favoritesFeedPath(token, 'rss'),
           atom: favoritesFeedPath(token, 'atom'),
-          created_at: await feedCreatedAt(deps.db, id) ?? '',
+          created_at: (await feedCreatedAt(deps.db, id)) ?? '',
         };
       },
     }),

@@ -61,7 +61,9 @@ export default defineRoutes(
       response: z.union([z.array(favoriteCreator), z.array(favoritePost)]),
       errors: [401],
       handler: async ({ query, deps, account }) =>
-        query.type === 'post' ? await listFavoritePosts(deps.db, signedIn(account).id) : await listFavoriteCreators(deps.db, signedIn(account).id),
+        query.type === 'post'
+          ? await listFavoritePosts(deps.db, signedIn(account).id)
+          : await listFavoriteCreators(deps.db, signedIn(account).id),
     }),
     route({
       method: 'get',

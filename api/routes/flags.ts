@@ -37,7 +37,7 @@ export const NOT_FLAGGED = 'This post is not flagged.';
 /** Records the account's flag, or the 404/409. */
 async function flag(db: Db, account: Account, target: { service: string; user: string; post_id: string }, reason: string): Promise<true> {
   await requirePost(db, target.service, target.user, target.post_id);
-  if (!await flagPost(db, { ...target, account_id: account.id, reason })) throw new ConflictError(ALREADY_FLAGGED);
+  if (!(await flagPost(db, { ...target, account_id: account.id, reason }))) throw new ConflictError(ALREADY_FLAGGED);
   return true;
 }
 
@@ -55,7 +55,7 @@ export default defineRoutes(
       errors: [404],
       handler: async ({ params, deps }) => {
         await requirePost(deps.db, params.service, params.id, params.post);
-        if (!await isPostFlagged(deps.db, params.service, params.id, params.post)) throw new NotFoundError(NOT_FLAGGED);
+        if (!(await isPostFlagged(deps.db, params.service, params.id, params.post))) throw new NotFoundError(NOT_FLAGGED);
         return true as const;
       },
     }),

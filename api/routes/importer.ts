@@ -75,7 +75,7 @@ export default defineRoutes(
       response: z.array(z.string()),
       errors: [404],
       handler: async ({ params, deps }) => {
-        if (!await getImport(deps.db, params.id)) throw new NotFoundError(IMPORTER_MESSAGES.notFound);
+        if (!(await getImport(deps.db, params.id))) throw new NotFoundError(IMPORTER_MESSAGES.notFound);
         return await getImportLogs(deps.db, params.id);
       },
     }),

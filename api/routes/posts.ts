@@ -247,7 +247,11 @@ export default defineRoutes(
         posts: z.array(postSummary.extend({ fav_count: z.number().int() })),
       }),
       handler: async ({ query, deps, account, res }) => {
-        const found = await popularPosts(deps.db, { date: query.date, period: query.period, offset: query.o, limit: PAGE_SIZE }, todayUtc());
+        const found = await popularPosts(
+          deps.db,
+          { date: query.date, period: query.period, offset: query.o, limit: PAGE_SIZE },
+          todayUtc(),
+        );
         const hidden = await hiddenFilterFor(deps.db, account);
         if (hidden) markPersonal(res);
         return { ...found, posts: visiblePosts(hidden, found.posts) };
@@ -261,7 +265,8 @@ export default defineRoutes(
       response: postLookup,
       errors: [404],
       handler: async ({ deps, account }) => {
-        const post = account && await hiddenFilterFor(deps.db, account) ? await randomVisiblePost(deps.db, account.id) : await randomPost(deps.db);
+        const post =
+          account && (await hiddenFilterFor(deps.db, account)) ? await randomVisiblePost(deps.db, account.id) : await randomPost(deps.db);
         if (!post) throw postNotFound();
         return { service: post.service, artist_id: post.user, post_id: post.id };
       },

@@ -92,7 +92,7 @@ export async function updateSimilar(db: Db, touched: TouchedCreators): Promise<S
   await inTransaction(db, async (db) => {
     for (const key of touched.scored) {
       const listing = await creatorsListing(db, key, SIMILAR_LIMITS.reverseNeighbours);
-      if (!await creatorExists(db, key)) {
+      if (!(await creatorExists(db, key))) {
         for (const other of listing) render.add(other);
         await deleteCreatorSimilarity(db, key);
       } else {
@@ -102,7 +102,8 @@ export async function updateSimilar(db: Db, touched: TouchedCreators): Promise<S
       }
       for (const other of listing) rescore.add(other);
     }
-    for (const key of touched.renamed) for (const other of await creatorsListing(db, key, SIMILAR_LIMITS.reverseNeighbours)) render.add(other);
+    for (const key of touched.renamed)
+      for (const other of await creatorsListing(db, key, SIMILAR_LIMITS.reverseNeighbours)) render.add(other);
   });
   const source = databaseSource(db);
   const lists = new Map<CreatorKey, SimilarEntry[]>();
@@ -118,7 +119,7 @@ export async function updateSimilar(db: Db, touched: TouchedCreators): Promise<S
     if (!rescore.has(key)) continue;
     for (const entry of await score(key)) rescore.add(entry.key);
   }
-  for (const key of rescore) if (!lists.has(key) && await creatorExists(db, key)) await score(key);
+  for (const key of rescore) if (!lists.has(key) && (await creatorExists(db, key))) await score(key);
   await inTransaction(db, async (db) => {
     for (const [key, list] of lists) {
       if (shownPart(await readSimilarList(db, key)) !== shownPart(list)) render.add(key);

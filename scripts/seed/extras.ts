@@ -73,17 +73,19 @@ async function seedAccounts(db: Db, ctx: ExtrasContext): Promise<Map<string, num
       ids.set(
         account.username,
         existing?.id ??
-          (await createAccount(db, {
-            username: account.username,
-            password_hash: account.password_hash,
-            role: account.role as Role,
-            created_at: created,
-          })).id,
+          (
+            await createAccount(db, {
+              username: account.username,
+              password_hash: account.password_hash,
+              role: account.role as Role,
+              created_at: created,
+            })
+          ).id,
       );
     }
     // A few more consumers so the administrator's account list has something to page and filter.
     for (const [i, username] of ['kiwi_fan', 'sketchy', 'patron_42', 'nekomimi'].entries()) {
-      if (!await getAccountByUsername(db, username)) {
+      if (!(await getAccountByUsername(db, username))) {
         await createAccount(db, {
           username,
           password_hash: ctx.extraAccountHash,

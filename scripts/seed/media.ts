@@ -128,7 +128,9 @@ export async function createMediaPool(
           ? await pipeline.jpeg({ quality: 82 }).toBuffer()
           : await pipeline.webp({ quality: 80 }).toBuffer();
     firstImage ??= data;
-    images.push(await storeAndRegister(db, filesDir, data, format, `illustration_${String(i + 1).padStart(2, '0')}.${format}`, options.added));
+    images.push(
+      await storeAndRegister(db, filesDir, data, format, `illustration_${String(i + 1).padStart(2, '0')}.${format}`, options.added),
+    );
     options.onImage?.(i + 1, options.imageCount);
   }
 

@@ -19,7 +19,11 @@ export async function pageAccount(deps: SiteDeps, request: Request): Promise<Acc
 }
 
 /** The account when it may see a page of `access`; else 401 (guest) or 403 with the spec's message. */
-export async function requireAccess(deps: SiteDeps, request: Request, access: Exclude<Access, 'public'>): Promise<PageOutcome<{ account: Account }>> {
+export async function requireAccess(
+  deps: SiteDeps,
+  request: Request,
+  access: Exclude<Access, 'public'>,
+): Promise<PageOutcome<{ account: Account }>> {
   const account = await pageAccount(deps, request);
   if (!account) return denied(401, accessDeniedMessage('account'));
   if (!allows(access, account)) return denied(403, accessDeniedMessage(access));

@@ -99,7 +99,15 @@ export async function loadCreatorPosts(deps: SiteDeps, params: { service?: strin
     const url = searchUrl(baseUrl, filter);
     let found = { count: 0, capped: false };
     const page = await pageOfPosts(db, 'creator', url, offset.offset, cursor.after, async (o, limit, after) => {
-      const result = await searchPosts(db, { q: filter.q, tag: filter.tags, service, user: creator.id, offset: o, limit, creatorAfter: after });
+      const result = await searchPosts(db, {
+        q: filter.q,
+        tag: filter.tags,
+        service,
+        user: creator.id,
+        offset: o,
+        limit,
+        creatorAfter: after,
+      });
       found = result;
       return result.posts;
     });
@@ -147,7 +155,9 @@ export async function loadRecentPosts(deps: SiteDeps, search: URLSearchParams) {
   }
   const total = await countPosts(db);
   if (!cursor.after && pastTheEnd(offset.offset, total)) return notFound;
-  const page = await pageOfPosts(db, 'archive', '/posts', offset.offset, cursor.after, (o, limit, after) => listRecentPosts(db, o, limit, after));
+  const page = await pageOfPosts(db, 'archive', '/posts', offset.offset, cursor.after, (o, limit, after) =>
+    listRecentPosts(db, o, limit, after),
+  );
   return ok({ ...page, pagination: paginate(total, offset.offset), baseUrl: '/posts', filter });
 }
 

@@ -21,8 +21,8 @@ export async function loadCreatorHeader(
   known: Partial<CreatorHeaderCounts> = {},
 ): Promise<CreatorHeaderCounts> {
   return {
-    hasLinks: known.hasLinks ?? await hasLinkedCreators(deps.db, service, creatorId),
-    dmCount: known.dmCount ?? await countCreatorDms(deps.db, service, creatorId),
-    shareCount: known.shareCount ?? await countCreatorShares(deps.db, service, creatorId),
+    hasLinks: known.hasLinks ?? (await hasLinkedCreators(deps.db, service, creatorId)),
+    dmCount: known.dmCount ?? (await countCreatorDms(deps.db, service, creatorId)),
+    shareCount: known.shareCount ?? (await countCreatorShares(deps.db, service, creatorId)),
   };
 }

@@ -38,7 +38,8 @@ export async function loadDoNotPost(deps: SiteDeps, request: Request, search: UR
   for (const entry of await listDoNotPost(db, { offset: offset.offset, limit: PAGE_SIZE }))
     entries.push({
       ...entry,
-      url: entry.post_id === null ? creatorPageUrl(entry.service, entry.creator_id) : postUrl(entry.service, entry.creator_id, entry.post_id),
+      url:
+        entry.post_id === null ? creatorPageUrl(entry.service, entry.creator_id) : postUrl(entry.service, entry.creator_id, entry.post_id),
       addedByName: await nameOf(entry.added_by),
     });
   return ok({ entries, pagination: paginate(total, offset.offset) });

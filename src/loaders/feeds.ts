@@ -23,7 +23,10 @@ function formatOf(raw: string | undefined): FeedFormat | undefined {
   return (FEED_FORMATS as readonly string[]).includes(raw ?? '') ? (raw as FeedFormat) : undefined;
 }
 
-export async function loadCreatorFeed(deps: SiteDeps, params: { service?: string; id?: string; format?: string }): Promise<PageOutcome<Feed>> {
+export async function loadCreatorFeed(
+  deps: SiteDeps,
+  params: { service?: string; id?: string; format?: string },
+): Promise<PageOutcome<Feed>> {
   const format = formatOf(params.format);
   if (!format) return notFound;
   const resolved = await resolveCreator(deps, params.service, params.id, `/${FEED_FILES[format]}`);
@@ -33,7 +36,10 @@ export async function loadCreatorFeed(deps: SiteDeps, params: { service?: string
   return ok({ format, xml: await creatorPostsFeed(deps.db, deps.config, { ...creator, service }, format) });
 }
 
-export async function loadCreatorDmsFeed(deps: SiteDeps, params: { service?: string; id?: string; format?: string }): Promise<PageOutcome<Feed>> {
+export async function loadCreatorDmsFeed(
+  deps: SiteDeps,
+  params: { service?: string; id?: string; format?: string },
+): Promise<PageOutcome<Feed>> {
   const format = formatOf(params.format);
   if (!format) return notFound;
   const resolved = await resolveCreator(deps, params.service, params.id, `/dms/${FEED_FILES[format]}`);
@@ -46,7 +52,7 @@ export async function loadCreatorDmsFeed(deps: SiteDeps, params: { service?: str
 
 export async function loadTagFeed(deps: SiteDeps, params: { tag?: string; format?: string }): Promise<PageOutcome<Feed>> {
   const format = formatOf(params.format);
-  if (!format || !params.tag || !await tagExists(deps.db, params.tag)) return notFound;
+  if (!format || !params.tag || !(await tagExists(deps.db, params.tag))) return notFound;
   return ok({ format, xml: await tagFeed(deps.db, deps.config, params.tag, format) });
 }
 

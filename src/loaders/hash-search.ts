@@ -26,6 +26,6 @@ export async function loadHashSearchPage(deps: SiteDeps, search: URLSearchParams
   if (query === null) return { status: 200, query, found: null, error: null };
   const parsed = sha256Hash.safeParse(query);
   if (!parsed.success) return { status: 400, query, found: null, error: firstIssueMessage(parsed.error) };
-  const answer = await searchHash(deps.db, parsed.data) ?? null;
+  const answer = (await searchHash(deps.db, parsed.data)) ?? null;
   return { status: 200, query, found: { hash: parsed.data, answer: trimHashAnswer(answer) }, error: null };
 }

@@ -9,7 +9,7 @@ import { pageAccount } from './account.ts';
 export type ImportView = PublicImport;
 
 export async function loadImporterForm(deps: SiteDeps, request: Request): Promise<{ signedIn: boolean }> {
-  return { signedIn: await pageAccount(deps, request) !== null };
+  return { signedIn: (await pageAccount(deps, request)) !== null };
 }
 
 /** The import (only its public fields) and log lines, or null when there is no such import. */

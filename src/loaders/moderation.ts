@@ -42,7 +42,10 @@ export async function loadFlaggedPosts(deps: SiteDeps, request: Request, search:
   if (!parsed.success) return badRequest(firstIssueMessage(parsed.error));
   const total = await countFlaggedPosts(deps.db);
   if (parsed.data > 0 && parsed.data >= total) return notFound;
-  return ok({ posts: await listFlaggedPosts(deps.db, { offset: parsed.data, limit: PAGE_SIZE }), pagination: paginate(total, parsed.data) });
+  return ok({
+    posts: await listFlaggedPosts(deps.db, { offset: parsed.data, limit: PAGE_SIZE }),
+    pagination: paginate(total, parsed.data),
+  });
 }
 
 export async function loadAccounts(deps: SiteDeps, request: Request, params: { page?: string }, search: URLSearchParams) {

@@ -30,6 +30,6 @@ export async function loadPostLookup(deps: SiteDeps, service: string | undefined
   if (listed) return gone(listed.post_id === null ? GONE_MESSAGES.creator : GONE_MESSAGES.post);
   const found = await resolvePost(deps.db, service, postId);
   // A post of a removed creator (its creator is listed, not its id) is found only while its row stands.
-  if (found && await isCreatorListed(deps.db, found.service, found.artist_id)) return gone(GONE_MESSAGES.creator);
+  if (found && (await isCreatorListed(deps.db, found.service, found.artist_id))) return gone(GONE_MESSAGES.creator);
   return found ? redirect(postUrl(found.service, found.artist_id, found.post_id), 303) : notFound;
 }

@@ -151,7 +151,7 @@ async function finishCreator(ctx: ImportContext, cursor: Cursor, sub: Sub): Prom
   if (c.locked > 0) lines.push(`Creator ${sub.name}: skipped ${countLabel(c.locked, 'post')} your subscription level cannot see.`);
   await ctx.step(
     async () => {
-      if (!await getCreator(ctx.db, SERVICE, sub.blogUrl)) return;
+      if (!(await getCreator(ctx.db, SERVICE, sub.blogUrl))) return;
       const now = nowEpoch();
       await upsertCreator(ctx.db, {
         service: SERVICE,

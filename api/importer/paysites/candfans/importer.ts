@@ -191,7 +191,7 @@ async function finishCreator(ctx: ImportContext, cursor: Cursor): Promise<Cursor
 
 async function importAll(ctx: ImportContext): Promise<void> {
   const api = candfansApi(ctx);
-  let cursor = await ctx.cursor<Cursor>() ?? (await listCreators(ctx, api));
+  let cursor = (await ctx.cursor<Cursor>()) ?? (await listCreators(ctx, api));
   await ctx.setSubCount(cursor.subs.length);
   while (cursor.at < cursor.subs.length) {
     if (ctx.signal.aborted) return;

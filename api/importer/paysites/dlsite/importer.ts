@@ -61,7 +61,7 @@ async function plan(ctx: ImportContext, api: DlsiteApi, pageLimit: number): Prom
       continue;
     }
     // A circle on the do-not-post list: none of its works is fetched (one line per circle).
-    const skip = listed.get(work.maker.id) ?? await skipListedCreator(ctx, work.maker.id, localizedText(work.maker.name));
+    const skip = listed.get(work.maker.id) ?? (await skipListedCreator(ctx, work.maker.id, localizedText(work.maker.name)));
     if (skip) {
       listed.set(work.maker.id, skip);
       continue;
@@ -83,7 +83,12 @@ async function plan(ctx: ImportContext, api: DlsiteApi, pageLimit: number): Prom
 }
 
 /** The files of the stored post when the work had no version up since and lists the same files. */
-async function storedFiles(ctx: ImportContext, work: PlayWork, info: Product | undefined, edited: string | null): Promise<PostFileInput[] | undefined> {
+async function storedFiles(
+  ctx: ImportContext,
+  work: PlayWork,
+  info: Product | undefined,
+  edited: string | null,
+): Promise<PostFileInput[] | undefined> {
   // A flagged work's files were found broken: download them again.
   if (await isRefetchWanted(ctx, work.maker.id, work.workno)) return undefined;
   const existing = await getPost(ctx.db, 'dlsite', work.maker.id, work.workno);
@@ -167,7 +172,13 @@ async function finish(ctx: ImportContext, cursor: Cursor): Promise<void> {
       for (const [id, [saved, changed]] of Object.entries(cursor.counts)) {
         const creator = await getCreator(ctx.db, 'dlsite', id);
         if (!creator) continue;
-        await upsertCreator(ctx.db, { service: 'dlsite', id, name: creator.name, last_imported: now, ...(changed > 0 ? { updated: now } : {}) });
+        await upsertCreator(ctx.db, {
+          service: 'dlsite',
+          id,
+          name: creator.name,
+          last_imported: now,
+          ...(changed > 0 ? { updated: now } : {}),
+        });
         log.push(`Circle ${creator.name}: imported ${countLabel(saved, 'work')}.`);
       }
     },
@@ -179,7 +190,7 @@ async function importAll(ctx: ImportContext): Promise<void> {
   const api = dlsiteApi(ctx);
   // Each run, a resume too: a Play session for this run, and a dead key fails before anything else.
   const session = await api.connect();
-  let cursor = await ctx.cursor<Cursor>() ?? (await plan(ctx, api, session.pageLimit));
+  let cursor = (await ctx.cursor<Cursor>()) ?? (await plan(ctx, api, session.pageLimit));
   await ctx.setSubCount(Object.keys(cursor.plan.makers).length);
   if (cursor.finished) return;
   const done = await importWorks(ctx, api, cursor);

@@ -140,8 +140,8 @@ async function startCreator(ctx: ImportContext, api: FanboxApi, cursor: Cursor, 
   await ctx.step(
     async () => {
       await upsertCreator(ctx.db, { service: 'fanbox', id: userId, name: info.user.name, public_id: info.creatorId });
-      const file = card && await getFileByHash(ctx.db, card.hash);
-      if (file && await findFancardId(ctx.db, 'fanbox', userId, file.id) === undefined) {
+      const file = card && (await getFileByHash(ctx.db, card.hash));
+      if (file && (await findFancardId(ctx.db, 'fanbox', userId, file.id)) === undefined) {
         await upsertFancard(ctx.db, { service: 'fanbox', user_id: userId, file_id: file.id, price: `${sub.fee}円` });
         lines.push(`Creator ${info.user.name}: saved the fancard.`);
       }
@@ -225,7 +225,7 @@ async function importNewsletters(ctx: ImportContext, api: FanboxApi, cursor: Cur
       let saved = 0;
       for (const letter of letters) {
         const userId = letter.creator?.user.userId;
-        if (!userId || !await getCreator(ctx.db, 'fanbox', userId) || await skipListedCreator(ctx, userId)) continue;
+        if (!userId || !(await getCreator(ctx.db, 'fanbox', userId)) || (await skipListedCreator(ctx, userId))) continue;
         await upsertAnnouncement(ctx.db, {
           service: 'fanbox',
           user_id: userId,

@@ -108,9 +108,11 @@ async function importCreator(ctx: ImportContext, api: FanslyApi, start: Cursor, 
     const profile = await saveProfile(ctx, api, creator);
     creator.name = profile.name;
     cursor = { ...cursor, before: '0', done: 0, saved: 0, locked: 0, deleted: 0, lockedItems: 0, changed: false };
-    await save(() => upsertCreator(ctx.db, { service: ctx.service, id: creator.id, name: profile.name, public_id: profile.username }), cursor, [
-      `Creator ${profile.name}: importing posts.`,
-    ]);
+    await save(
+      () => upsertCreator(ctx.db, { service: ctx.service, id: creator.id, name: profile.name, public_id: profile.username }),
+      cursor,
+      [`Creator ${profile.name}: importing posts.`],
+    );
   }
   while (cursor.before !== null) {
     if (ctx.signal.aborted) return cursor;

@@ -56,7 +56,9 @@ export async function setAdult(client: PaysiteClient, on: boolean): Promise<bool
 export async function restoreAdult(ctx: ImportContext): Promise<void> {
   try {
     const done = await setAdult(fantiaClient(ctx, AbortSignal.timeout(30_000)), false);
-    await ctx.log(done ? "Turned the Fantia account's adult setting back off." : "Could not turn the Fantia account's adult setting back off.");
+    await ctx.log(
+      done ? "Turned the Fantia account's adult setting back off." : "Could not turn the Fantia account's adult setting back off.",
+    );
   } catch (error) {
     // Whatever went wrong (the site, the network), the import must still end; it is said once.
     try {

@@ -52,7 +52,10 @@ async function startCreator(ctx: ImportContext, api: FantiaApi, cursor: Cursor, 
   await archiveCreatorImage(ctx, api.client, 'icons', 'fantia', id, fanclub.icon?.original);
   await archiveCreatorImage(ctx, api.client, 'banners', 'fantia', id, fanclub.cover?.original);
   const next: Cursor = { ...cursor, creator: { name, page: 1, item: 0, saved: 0, changed: 0, locked: 0, gone: 0 } };
-  await ctx.step(() => upsertCreator(ctx.db, { service: 'fantia', id, name }), { cursor: next, log: [`Fanclub ${name}: importing posts.`] });
+  await ctx.step(() => upsertCreator(ctx.db, { service: 'fantia', id, name }), {
+    cursor: next,
+    log: [`Fanclub ${name}: importing posts.`],
+  });
   return next;
 }
 
@@ -110,7 +113,13 @@ async function finishCreator(ctx: ImportContext, cursor: Cursor, id: string): Pr
       const creator = await getCreator(ctx.db, 'fantia', id);
       if (!creator) return;
       const now = nowEpoch();
-      await upsertCreator(ctx.db, { service: 'fantia', id, name: creator.name, last_imported: now, ...(c.changed > 0 ? { updated: now } : {}) });
+      await upsertCreator(ctx.db, {
+        service: 'fantia',
+        id,
+        name: creator.name,
+        last_imported: now,
+        ...(c.changed > 0 ? { updated: now } : {}),
+      });
     },
     { cursor: next, log: [`Fanclub ${c.name}: imported ${countLabel(c.saved, 'post')}.${extra}`] },
   );

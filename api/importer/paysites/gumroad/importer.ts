@@ -155,7 +155,13 @@ async function finishSeller(ctx: ImportContext, cursor: Cursor): Promise<Cursor>
     async () => {
       if (!creator) return;
       const now = nowEpoch();
-      await upsertCreator(ctx.db, { service: 'gumroad', id: seller.id, name, last_imported: now, ...(s.changed > 0 ? { updated: now } : {}) });
+      await upsertCreator(ctx.db, {
+        service: 'gumroad',
+        id: seller.id,
+        name,
+        last_imported: now,
+        ...(s.changed > 0 ? { updated: now } : {}),
+      });
     },
     { cursor: next, log: [`Creator ${name}: imported ${countLabel(s.saved, 'product')}.${skipped}`] },
   );

@@ -212,7 +212,7 @@ async function listSubscriptions(ctx: ImportContext, api: OnlyfansApi): Promise<
 async function importAll(ctx: ImportContext, api: OnlyfansApi): Promise<void> {
   // Every run, a resume too: an expired session fails before anything else.
   await api.me();
-  let cursor = await ctx.cursor<Cursor>() ?? (await listSubscriptions(ctx, api));
+  let cursor = (await ctx.cursor<Cursor>()) ?? (await listSubscriptions(ctx, api));
   await ctx.setSubCount(cursor.subs.length);
   while (cursor.at < cursor.subs.length) {
     if (ctx.signal.aborted) return;

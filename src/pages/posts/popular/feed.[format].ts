@@ -5,4 +5,5 @@ import { feedResponse, loadPopularFeed } from '@site/loaders/feeds.ts';
 
 export const prerender = false;
 
-export const GET: APIRoute = async (context) => feedResponse(await loadPopularFeed(siteDeps(context), context.params, context.url.searchParams));
+export const GET: APIRoute = async (context) =>
+  feedResponse(await loadPopularFeed(siteDeps(context), context.params, context.url.searchParams));
