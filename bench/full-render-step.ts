@@ -15,7 +15,7 @@ const { values } = parseArgs({ options: { posts: { type: 'string' }, creators: {
 const posts = Number(values.posts);
 
 const site = await openSite();
-if (await countPosts(site.db) < posts) {
+if ((await countPosts(site.db)) < posts) {
   await seedDemoArchive(site.db, { dataDir: site.config.dataDir, creators: Number(values.creators), posts });
 }
 fs.rmSync(site.store.root, { recursive: true, force: true });

@@ -44,7 +44,14 @@ export async function pagingBenchmark(): Promise<unknown> {
         for (let n = from; n < Math.min(POSTS, from + 10_000); n++) {
           // Two posts a minute (equal dates happen), every 97th undated.
           const at = new Date(Date.UTC(2020, 0, 1) + Math.floor(n / 2) * 60_000).toISOString().slice(0, 19);
-          await upsertPost(db, { service: 'patreon', user: 'big', id: String(n), title: `Post ${n}`, published: n % 97 ? at : null, added: at });
+          await upsertPost(db, {
+            service: 'patreon',
+            user: 'big',
+            id: String(n),
+            title: `Post ${n}`,
+            published: n % 97 ? at : null,
+            added: at,
+          });
         }
       });
     }

@@ -29,7 +29,7 @@ const creators = Number(values.creators);
 const site = await openSite();
 const { db } = site;
 let seedSeconds: number | undefined;
-if (await countPosts(db) < posts) {
+if ((await countPosts(db)) < posts) {
   const progress = createProgress(`Seeding ${posts} posts`);
   progress.start(posts);
   const seeded = await seedDemoArchive(db, {

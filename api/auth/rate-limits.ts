@@ -1,15 +1,15 @@
 /**
  * The login and registration rate limits (numbers in shared/constants.ts AUTH_RATE_LIMITS), checked
  * before any password hashing. Counters live in the main database's rate_limits table (migration 005)
- * through rate-limiter-flexible's SQLite store, so they survive restarts; one set of limiters per
- * database handle.
+ * through rate-limiter-flexible's SQLite or PostgreSQL store, so they survive restarts and, on
+ * PostgreSQL, are shared by every web node; one set of limiters per database.
  *
  * Addresses: IPv4 as is (IPv4-mapped IPv6 unwrapped); IPv6 by its /64, since one host usually owns a
  * whole /64 and could otherwise step through addresses.
  */
 import type { IncomingMessage } from 'node:http';
-import { RateLimiterRes, RateLimiterSQLite } from 'rate-limiter-flexible';
-import type { Db } from '../data/db.ts';
+import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
+import type { Store } from '../data/store.ts';
 import { AUTH_RATE_LIMITS } from '@shared/constants.ts';
 import { TooManyRequestsError } from '../http/errors.ts';
 
@@ -19,33 +19,27 @@ export const RATE_LIMIT_MESSAGES = {
 } as const;
 
 interface Limiters {
-  loginAddress: RateLimiterSQLite;
-  loginUsername: RateLimiterSQLite;
-  registrationAddress: RateLimiterSQLite;
+  loginAddress: RateLimiterStoreAbstract;
+  loginUsername: RateLimiterStoreAbstract;
+  registrationAddress: RateLimiterStoreAbstract;
 }
 
-const limiters = new WeakMap<Db, Limiters>();
+const limiters = new WeakMap<Store, Limiters>();
 
 /** A limiter of `limit.points` per `limit.seconds` counted in the database's rate_limits table under `prefix`. */
-export function sqliteLimiter(db: Db, prefix: string, limit: { points: number; seconds: number }): RateLimiterSQLite {
-  return new RateLimiterSQLite({
-    storeClient: db,
-    storeType: 'better-sqlite3',
-    tableName: 'rate_limits',
-    tableCreated: true,
-    keyPrefix: prefix,
-    points: limit.points,
-    duration: limit.seconds,
-  });
+export function databaseLimiter(db: Store, prefix: string, limit: { points: number; seconds: number }): RateLimiterStoreAbstract {
+  const options = { tableName: 'rate_limits', tableCreated: true, keyPrefix: prefix, points: limit.points, duration: limit.seconds };
+  if (db.pool) return new RateLimiterPostgres({ ...options, storeClient: db.pool, storeType: 'pool' });
+  return new RateLimiterSQLite({ ...options, storeClient: db.sqlite, storeType: 'better-sqlite3' });
 }
 
-function limitersFor(db: Db): Limiters {
+function limitersFor(db: Store): Limiters {
   let set = limiters.get(db);
   if (!set) {
     set = {
-      loginAddress: sqliteLimiter(db, 'login-address', AUTH_RATE_LIMITS.loginPerAddress),
-      loginUsername: sqliteLimiter(db, 'login-username', AUTH_RATE_LIMITS.loginFailuresPerUsername),
-      registrationAddress: sqliteLimiter(db, 'register-address', AUTH_RATE_LIMITS.registrationPerAddress),
+      loginAddress: databaseLimiter(db, 'login-address', AUTH_RATE_LIMITS.loginPerAddress),
+      loginUsername: databaseLimiter(db, 'login-username', AUTH_RATE_LIMITS.loginFailuresPerUsername),
+      registrationAddress: databaseLimiter(db, 'register-address', AUTH_RATE_LIMITS.registrationPerAddress),
     };
     limiters.set(db, set);
   }
@@ -88,14 +82,14 @@ function refused(error: unknown, message: string): never {
 }
 
 /** Counts one login attempt from `address`; 429 once the address has used its attempts. */
-export async function takeLoginAttempt(db: Db, address: string): Promise<void> {
+export async function takeLoginAttempt(db: Store, address: string): Promise<void> {
   await limitersFor(db)
     .loginAddress.consume(address)
     .catch((error: unknown) => refused(error, RATE_LIMIT_MESSAGES.login));
 }
 
 /** 429 when `username` has had too many failed logins lately (known or not: the answer is the same). */
-export async function checkUsernameFailures(db: Db, username: string): Promise<void> {
+export async function checkUsernameFailures(db: Store, username: string): Promise<void> {
   const { loginUsername } = limitersFor(db);
   const state = await loginUsername.get(username);
   if (state && state.consumedPoints >= loginUsername.points) {
@@ -104,18 +98,18 @@ export async function checkUsernameFailures(db: Db, username: string): Promise<v
 }
 
 /** Records a failed login for `username`. */
-export async function recordLoginFailure(db: Db, username: string): Promise<void> {
+export async function recordLoginFailure(db: Store, username: string): Promise<void> {
   // Penalty, not consume: it never throws, the next attempt is the one refused.
   await limitersFor(db).loginUsername.penalty(username);
 }
 
 /** A successful login clears the username's failures. */
-export async function clearLoginFailures(db: Db, username: string): Promise<void> {
+export async function clearLoginFailures(db: Store, username: string): Promise<void> {
   await limitersFor(db).loginUsername.delete(username);
 }
 
 /** Counts one registration from `address`; 429 once the address has used its registrations. */
-export async function takeRegistration(db: Db, address: string): Promise<void> {
+export async function takeRegistration(db: Store, address: string): Promise<void> {
   await limitersFor(db)
     .registrationAddress.consume(address)
     .catch((error: unknown) => refused(error, RATE_LIMIT_MESSAGES.registration));

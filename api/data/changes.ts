@@ -50,7 +50,8 @@
  * button asks GET .../flag when it hydrates), notifications, imports and keys, pending or ignored DMs, link
  * requests until approved. An identical re-write (same creator, same post) logs nothing.
  */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
+import type { Store } from './store.ts';
 
 export type ChangeKind =
   | 'creator'
@@ -94,28 +95,32 @@ export interface Change {
  * Appends one row to the change log. Call it inside the transaction of the write it describes.
  * @returns the new change id
  */
-export async function recordChange(db: Db, change: ChangeInput): Promise<number> {
-  const info = stmt(db, 'INSERT INTO changes (kind, action, service, creator_id, post_id, ref) VALUES (?, ?, ?, ?, ?, ?)').run(
-    change.kind,
-    change.action,
-    change.service ?? null,
-    change.creator_id ?? null,
-    change.post_id ?? null,
-    change.ref ?? null,
-  );
-  return Number(info.lastInsertRowid);
+export async function recordChange(db: Store, change: ChangeInput): Promise<number> {
+  const row = await db.k
+    .insertInto('changes')
+    .values({
+      kind: change.kind,
+      action: change.action,
+      service: change.service ?? null,
+      creator_id: change.creator_id ?? null,
+      post_id: change.post_id ?? null,
+      ref: change.ref ?? null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** Change rows with id > lastId, oldest first, at most `limit` (default 10,000). */
-export async function readChangesSince(db: Db, lastId: number, limit = 10_000): Promise<Change[]> {
-  return stmt<Change>(
-    db,
-    'SELECT id, kind, action, service, creator_id, post_id, ref, at FROM changes WHERE id > ? ORDER BY id LIMIT ?',
-  ).all(lastId, limit);
+export async function readChangesSince(db: Store, lastId: number, limit = 10_000): Promise<Change[]> {
+  const { rows } = await sql<Change>`SELECT id, kind, action, service, creator_id, post_id, ref, at FROM changes WHERE id > ${lastId} ORDER BY id LIMIT ${limit}`.execute(
+    db.k,
+  );
+  return rows;
 }
 
 /** Like readChangesSince but lazy, for very long logs (a bulk seed writes one row per post). */
-export async function* iterateChangesSince(db: Db, lastId: number, batch = 10_000): AsyncGenerator<Change> {
+export async function* iterateChangesSince(db: Store, lastId: number, batch = 10_000): AsyncGenerator<Change> {
   let after = lastId;
   for (;;) {
     const rows = await readChangesSince(db, after, batch);
@@ -126,9 +131,9 @@ export async function* iterateChangesSince(db: Db, lastId: number, batch = 10_00
 }
 
 /** The id of the newest change, 0 when the log is empty. */
-export async function lastChangeId(db: Db): Promise<number> {
-  const row = stmt<{ id: number | null }>(db, 'SELECT max(id) AS id FROM changes').get();
-  return row?.id ?? 0;
+export async function lastChangeId(db: Store): Promise<number> {
+  const { rows } = await sql<{ id: number | null }>`SELECT max(id) AS id FROM changes`.execute(db.k);
+  return rows[0]?.id ?? 0;
 }
 
 /**
@@ -138,6 +143,7 @@ export async function lastChangeId(db: Db): Promise<number> {
  * lastChangeId never goes back and new rows keep getting higher ids (SQLite numbers a new row
  * max(id) + 1, and would start again at 1 in an empty table). @returns how many rows were deleted
  */
-export async function pruneChanges(db: Db, upToId: number): Promise<number> {
-  return stmt(db, 'DELETE FROM changes WHERE id <= ? AND id < (SELECT max(id) FROM changes)').run(upToId).changes;
+export async function pruneChanges(db: Store, upToId: number): Promise<number> {
+  const result = await sql`DELETE FROM changes WHERE id <= ${upToId} AND id < (SELECT max(id) FROM changes)`.execute(db.k);
+  return Number(result.numAffectedRows ?? 0);
 }

@@ -2,9 +2,10 @@
  * The sign-in rate-limit counters (rate_limits, migration 005), which api/auth/rate-limits.ts counts
  * through its library; this module only clears the expired ones.
  */
-import { stmt, type Db } from './db.ts';
+import type { Store } from './store.ts';
 
 /** Deletes expired rate-limit counters (rate_limits, migration 005; expire is epoch milliseconds). */
-export async function purgeExpiredRateLimits(db: Db, nowMs: number = Date.now()): Promise<number> {
-  return stmt(db, 'DELETE FROM rate_limits WHERE expire IS NOT NULL AND expire < ?').run(nowMs).changes;
+export async function purgeExpiredRateLimits(db: Store, nowMs: number = Date.now()): Promise<number> {
+  const result = await db.k.deleteFrom('rate_limits').where('expire', 'is not', null).where('expire', '<', nowMs).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -68,7 +68,7 @@ class Mutex {
   #release: (() => void) | undefined;
 
   async lock(): Promise<void> {
-    while (this.#held) await this.#held;
+    while (this.#held !== undefined) await this.#held;
     this.#held = new Promise((resolve) => {
       this.#release = resolve;
     });

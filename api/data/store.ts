@@ -22,6 +22,8 @@ export interface Store {
   readonly k: Kysely<Schema>;
   /** SQLite only: the handle itself (FTS5, pragmas, backups); undefined on PostgreSQL. */
   readonly sqlite: Db | undefined;
+  /** PostgreSQL only: the connection pool (for libraries that bring their own queries). */
+  readonly pool?: pg.Pool;
 }
 
 /**
@@ -62,7 +64,7 @@ export function postgresPool(url: string, options: PostgresOptions = {}): pg.Poo
 /** A store over a PostgreSQL pool; `closeStore` ends the pool. */
 export function postgresStore(url: string, options: PostgresOptions = {}): Store {
   const pool = postgresPool(url, options);
-  return { engine: 'postgres', k: new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), sqlite: undefined };
+  return { engine: 'postgres', k: new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), sqlite: undefined, pool };
 }
 
 /**

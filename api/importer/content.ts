@@ -45,13 +45,15 @@ function megabytes(bytes: number): string {
 export function progressLogger(ctx: Pick<ImportContext, 'log'>, name: string, everyMs = PROGRESS_EVERY_MS) {
   const started = Date.now();
   let last = started;
-  return async (received: number, total: number) => {
+  // Called from inside a download's byte stream, which does not wait: a line that fails to be written
+  // (the import stopped meanwhile) is only progress, and is dropped.
+  return (received: number, total: number) => {
     const now = Date.now();
     if (now - last < everyMs) return;
     last = now;
     const seconds = Math.max(0.001, (now - started) / 1000);
     const of = Number.isFinite(total) && total > 0 ? ` of ${megabytes(total)}` : '';
-    await ctx.log(`Downloading ${name}: ${megabytes(received)}${of} (${megabytes(received / seconds)}/s).`);
+    ctx.log(`Downloading ${name}: ${megabytes(received)}${of} (${megabytes(received / seconds)}/s).`).catch(() => undefined);
   };
 }
 

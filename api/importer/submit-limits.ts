@@ -1,24 +1,24 @@
 /**
- * Import submission rate limits (numbers in shared/constants.ts IMPORT_RATE_LIMITS), in the same
- * SQLite-backed style as the login limits (api/auth/rate-limits.ts): counters survive restarts and hold
- * across processes sharing the database.
+ * Import submission rate limits (numbers in shared/constants.ts IMPORT_RATE_LIMITS), counted in the
+ * database like the login limits (api/auth/rate-limits.ts): counters survive restarts and hold across
+ * processes and machines sharing the database.
  */
-import { RateLimiterRes, type RateLimiterSQLite } from 'rate-limiter-flexible';
-import { sqliteLimiter } from '../auth/rate-limits.ts';
-import type { Db } from '../data/db.ts';
+import { RateLimiterRes, type RateLimiterStoreAbstract } from 'rate-limiter-flexible';
+import { databaseLimiter } from '../auth/rate-limits.ts';
+import type { Store } from '../data/store.ts';
 import { IMPORT_RATE_LIMITS } from '@shared/constants.ts';
 import { TooManyRequestsError } from '../http/errors.ts';
 
 export const IMPORT_RATE_LIMIT_MESSAGE = 'Too many imports submitted. Please try again later.';
 
-const limiters = new WeakMap<Db, { address: RateLimiterSQLite; account: RateLimiterSQLite }>();
+const limiters = new WeakMap<Store, { address: RateLimiterStoreAbstract; account: RateLimiterStoreAbstract }>();
 
-function limitersFor(db: Db) {
+function limitersFor(db: Store) {
   let set = limiters.get(db);
   if (!set) {
     set = {
-      address: sqliteLimiter(db, 'import-address', IMPORT_RATE_LIMITS.perAddress),
-      account: sqliteLimiter(db, 'import-account', IMPORT_RATE_LIMITS.perAccount),
+      address: databaseLimiter(db, 'import-address', IMPORT_RATE_LIMITS.perAddress),
+      account: databaseLimiter(db, 'import-account', IMPORT_RATE_LIMITS.perAccount),
     };
     limiters.set(db, set);
   }
@@ -26,7 +26,7 @@ function limitersFor(db: Db) {
 }
 
 /** Counts one submission against the address and, when signed in, the account; 429 once either is used up. */
-export async function takeImportSubmission(db: Db, address: string, accountId: number | null): Promise<void> {
+export async function takeImportSubmission(db: Store, address: string, accountId: number | null): Promise<void> {
   const { address: byAddress, account: byAccount } = limitersFor(db);
   try {
     await byAddress.consume(address);

@@ -168,8 +168,14 @@ export function startImportWorker(
     }, heartbeatMs);
     heartbeat.unref();
 
+    // Inside a step, ctx.db is the step's transaction: the importers write through ctx.db, and on
+    // PostgreSQL a write through the pool would land outside the step (on SQLite both are the one handle).
+    const outer = db;
+    let current: Db = db;
     const ctx: ImportContext = {
-      db,
+      get db() {
+        return current;
+      },
       config,
       importId: id,
       service: job.service,
@@ -188,7 +194,13 @@ export function startImportWorker(
             pauseForDisk();
             throw new DiskLowError('free disk space below the floor');
           }
-          const result = await fn();
+          current = db;
+          let result: Awaited<T>;
+          try {
+            result = await fn();
+          } finally {
+            current = outer;
+          }
           if (commit.cursor !== undefined) await setImportCursor(db, id, commit.cursor);
           for (const line of commit.log ?? []) await appendImportLog(db, id, redact(line, key));
           return result;

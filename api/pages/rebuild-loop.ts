@@ -61,7 +61,7 @@ export function startRebuildLoop(
   };
 
   const runNow = async () => {
-    while (running) await running.catch(() => undefined);
+    while (running !== undefined) await running.catch(() => undefined);
     running = check().finally(() => (running = undefined));
     return running;
   };
@@ -70,7 +70,7 @@ export function startRebuildLoop(
   const timer =
     intervalMs > 0
       ? setInterval(() => {
-          if (running) return;
+          if (running !== undefined) return;
           runNow().catch((error: unknown) => deps.log?.(`Page store refresh failed: ${(error as Error).message}`));
         }, intervalMs)
       : undefined;

@@ -143,7 +143,7 @@ export function createFrontHandler(deps: FrontDeps, metrics: ServerMetrics = cre
 
     labelRoute(res, pathname);
     const operatorAnswer = operator(req, res, pathname);
-    if (operatorAnswer) return operatorAnswer;
+    if (operatorAnswer !== undefined) return operatorAnswer;
     if (pathname === '/api' || pathname.startsWith('/api/')) {
       // The API's handlers relabel their answers with their route's template.
       labelRoute(res, 'api:unmatched');

@@ -30,19 +30,19 @@ test.beforeAll(async () => {
   const db = openDatabase(path.join(E2E_DATA_DIR, 'trove.sqlite'));
   let added = 0;
   try {
-    for (let n = 0; await countCreators(db) < WANTED_CREATORS; n += 1) {
+    for (let n = 0; (await countCreators(db)) < WANTED_CREATORS; n += 1) {
       const id = `artists-e2e-${String(n).padStart(2, '0')}`;
       // Spread dates so every sort puts them in a different order than their ids.
       const indexed = 1_600_000_000 + ((n * 7919) % 97) * 86_400;
       const updated = 1_650_000_000 + ((n * 104_729) % 89) * 86_400;
       if (
-        await upsertCreator(db, {
+        (await upsertCreator(db, {
           service: n % 3 ? 'gumroad' : 'subscribestar',
           id,
           name: `Fixture ${['Ink', 'moss', 'Orbit', 'quill'][n % 4]} Studio ${n}`,
           indexed,
           updated,
-        }) === 'inserted'
+        })) === 'inserted'
       )
         added += 1;
     }

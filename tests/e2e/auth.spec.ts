@@ -24,7 +24,7 @@ async function createE2eAccount(role: Role = 'consumer', password = 'e2e-passwor
   const passwordHash = await hashPassword(password);
   const db = openDatabase(E2E_DB_FILE);
   try {
-    return { ...await createAccount(db, { username, password_hash: passwordHash, role }), password };
+    return { ...(await createAccount(db, { username, password_hash: passwordHash, role })), password };
   } finally {
     db.close();
   }

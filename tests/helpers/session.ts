@@ -20,11 +20,11 @@ let counter = 0;
 export async function signIn(db: Db, options: { username?: string; role?: Role; account?: Account } = {}): Promise<TestSession> {
   const account =
     options.account ??
-    await createAccount(db, {
+    (await createAccount(db, {
       username: options.username ?? `tester${process.pid % 1000}${(counter += 1)}`,
       password_hash: 'not-a-real-hash',
       role: options.role ?? 'consumer',
-    });
+    }));
   const token = newSessionToken();
   const expires = new Date(Date.now() + 24 * 3600 * 1000).toISOString().slice(0, 19);
   await createSession(db, { token_hash: hashSessionToken(token), account_id: account.id, expires_at: expires });

@@ -146,8 +146,20 @@ describe('change log', () => {
       await upsertCreator(t.db, { service, id, name: `${service} ${id}` });
     }
     await since();
-    const first = await createLinkRequest(t.db, { from_service: 'patreon', from_id: '1', to_service: 'fanbox', to_id: '2', requester_id: null });
-    const second = await createLinkRequest(t.db, { from_service: 'fantia', from_id: '3', to_service: 'fanbox', to_id: '2', requester_id: null });
+    const first = await createLinkRequest(t.db, {
+      from_service: 'patreon',
+      from_id: '1',
+      to_service: 'fanbox',
+      to_id: '2',
+      requester_id: null,
+    });
+    const second = await createLinkRequest(t.db, {
+      from_service: 'fantia',
+      from_id: '3',
+      to_service: 'fanbox',
+      to_id: '2',
+      requester_id: null,
+    });
     expect(await since()).toEqual([]);
     expect(await rejectLinkRequest(t.db, second, null)).toBe(true);
     expect(await since()).toEqual([]);

@@ -330,7 +330,11 @@ describe('posts', () => {
     const base = { service: 'fanbox', user: '100', post_id: '1', commenter: '7', commenter_name: 'kiwi' };
     await upsertComment(t.db, { ...base, id: 'c1', content: 'first', published: '2024-01-01T00:00:00' });
     await upsertComment(t.db, { ...base, id: 'c2', parent_id: 'c1', content: 'reply', published: '2024-01-02T00:00:00' });
-    await upsertComment(t.db, { ...base, id: 'c1', content: 'first (edited)', published: '2024-01-01T00:00:00' }, { now: '2024-01-03T00:00:00' });
+    await upsertComment(
+      t.db,
+      { ...base, id: 'c1', content: 'first (edited)', published: '2024-01-01T00:00:00' },
+      { now: '2024-01-03T00:00:00' },
+    );
     const comments = await listComments(t.db, 'fanbox', '100', '1');
     expect(comments.map((c) => [c.id, c.parent_id, c.content])).toEqual([
       ['c1', null, 'first (edited)'],

@@ -68,13 +68,11 @@ function context(env: Record<string, string> = {}): ImportContext {
     channelIds: [],
     saveDms: false,
     cursor: async () => undefined,
-    step: (fn, commit) =>
-      Promise.resolve()
-        .then(() => fn())
-        .then((result) => {
-          lines.push(...(commit.log ?? []));
-          return result;
-        }),
+    async step<T>(fn: () => T, commit: { log?: string[] }): Promise<Awaited<T>> {
+      const result = await fn();
+      lines.push(...(commit.log ?? []));
+      return result;
+    },
     log: async (line) => {
       lines.push(line);
     },

@@ -118,7 +118,9 @@ function context(env: Record<string, string> = {}): ImportContext {
     channelIds: [],
     saveDms: false,
     cursor: async () => undefined,
-    step: (fn) => Promise.resolve().then(() => fn()),
+    async step<T>(fn: () => T): Promise<Awaited<T>> {
+      return await fn();
+    },
     log: async (line) => {
       lines.push(line);
     },

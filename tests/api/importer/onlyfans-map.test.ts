@@ -93,10 +93,10 @@ describe('onlyfans mapper, one recorded fixture per content kind', () => {
       expect(item!.name).not.toMatch(/[?&=]/);
     }
 
-    const input = toPostInput('luna_moon', post, sanitizePostHtml(postHtml(post)), {
-      file: await archived(plan.file),
-      attachments: await Promise.all(plan.attachments.map(async (a) => (await archived(a))!)),
-    });
+    const file = await archived(plan.file);
+    const attachments = [];
+    for (const attachment of plan.attachments) attachments.push((await archived(attachment))!);
+    const input = toPostInput('luna_moon', post, sanitizePostHtml(postHtml(post)), { file, attachments });
     await upsertPost(t.db, input);
     const saved = (await getPost(t.db, 'onlyfans', 'luna_moon', post.id))!;
     expect(saved.published).toBe(post.postedAt!.replace('+00:00', ''));

@@ -155,7 +155,9 @@ describe('giving up and retry', () => {
     const by = await admin();
     expect(await retryImport(t.db, id, by)).toMatchObject({ state: 'queued', retry_count: 0, finished_at: null, resuming_at: null });
     expect((await getImport(t.db, id))!.gave_up_at).toBeNull();
-    expect((await listAudit(t.db, { action: 'import_retry' }, { offset: 0, limit: 5 }))[0]).toMatchObject({ target: `import ${id} (patreon)` });
+    expect((await listAudit(t.db, { action: 'import_retry' }, { offset: 0, limit: 5 }))[0]).toMatchObject({
+      target: `import ${id} (patreon)`,
+    });
 
     let seenKey = '';
     await worker({

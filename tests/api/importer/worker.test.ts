@@ -3,6 +3,7 @@
  * leases, transient errors and backoff, rejected keys, the working key's lifetime, the 'not available
  * yet' ending, and a crash test that kill -9s `scripts/worker.ts` mid-import and starts it again.
  */
+import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import {
   getImportWorkKey,
   updateImport,
 } from '@api/data/imports.ts';
+import { sqliteStore } from '@api/data/store.ts';
 import { nowIso } from '@api/data/util.ts';
 import type { PaysiteImporter } from '@api/importer/context.ts';
 import { KeyRejectedError, TransientError } from '@api/importer/errors.ts';
@@ -111,7 +113,7 @@ describe('claiming', () => {
 
 function tempDbHandle() {
   // A second connection to the same file, as a second worker process would have.
-  return new (t.db.constructor as new (file: string) => TempDb['db'])(t.file);
+  return sqliteStore(new Database(t.file));
 }
 
 describe('running imports', () => {
@@ -257,7 +259,7 @@ describe('running imports', () => {
     let step = 0;
     const importer: PaysiteImporter = {
       async run(ctx) {
-        for (step = await ctx.cursor<number>() ?? 0; step < 5; step++) {
+        for (step = (await ctx.cursor<number>()) ?? 0; step < 5; step++) {
           if (ctx.signal.aborted) return;
           await ctx.step(() => undefined, { cursor: step + 1, log: [`Step ${step + 1}.`] });
           await sleep(50);

@@ -30,11 +30,15 @@ async function setup(): Promise<{ t: TempDb; seeded: Seeded; deps: { db: TempDb[
 
 async function expectFiles(seeded: Seeded, db: TempDb['db'], kept: FileName[], gone: FileName[]): Promise<void> {
   for (const name of kept) {
-    expect([name, fs.existsSync(seeded.files[name].disk), !!await getFileByHash(db, seeded.files[name].hash)]).toEqual([name, true, true]);
+    expect([name, fs.existsSync(seeded.files[name].disk), !!(await getFileByHash(db, seeded.files[name].hash))]).toEqual([
+      name,
+      true,
+      true,
+    ]);
   }
   for (const name of gone) {
     const file = seeded.files[name];
-    expect([name, fs.existsSync(file.disk), fs.existsSync(file.thumbnail), !!await getFileByHash(db, file.hash)]).toEqual([
+    expect([name, fs.existsSync(file.disk), fs.existsSync(file.thumbnail), !!(await getFileByHash(db, file.hash))]).toEqual([
       name,
       false,
       false,
@@ -235,6 +239,9 @@ describe('removing one post', () => {
     expect(result.entry).toMatchObject({ post_id: 'p1', name: 'Zebrafish drawing' });
     expect((await isPostListed(t.db, 'patreon', '100', 'p1'))?.id).toBe(result.entry.id);
     expect(await isCreatorListed(t.db, 'patreon', '100')).toBeUndefined();
-    expect((await listAudit(t.db, {}, { offset: 0, limit: 1 }))[0]).toMatchObject({ action: 'takedown_post', target: 'patreon/100/post/p1' });
+    expect((await listAudit(t.db, {}, { offset: 0, limit: 1 }))[0]).toMatchObject({
+      action: 'takedown_post',
+      target: 'patreon/100/post/p1',
+    });
   });
 });

@@ -107,7 +107,9 @@ describe('pages a post change affects', () => {
   it("a creator's new name re-renders its post pages; a touch of its dates does not", async () => {
     let from = await lastChangeId(site.db);
     await upsertCreator(site.db, { service: 'patreon', id: '500', name: 'Painter', updated: 1_900_000_000 });
-    expect([...(await affectedByChanges(site.db, await readChangesSince(site.db, from))).render].some((key) => key.includes('/post/'))).toBe(false);
+    expect(
+      [...(await affectedByChanges(site.db, await readChangesSince(site.db, from))).render].some((key) => key.includes('/post/')),
+    ).toBe(false);
     from = await lastChangeId(site.db);
     await upsertCreator(site.db, { service: 'patreon', id: '500', name: 'Painter Renamed' });
     const render = (await affectedByChanges(site.db, await readChangesSince(site.db, from))).render;

@@ -36,7 +36,15 @@ beforeAll(async () => {
   const { db } = temp;
   await upsertCreator(db, { service: 'discord', id: '555', name: 'The Server', indexed: UPDATED - 100, updated: UPDATED });
   await upsertDiscordChannel(db, { id: '1001', server_id: '555', name: 'general', topic: 'Talk', position: 1 });
-  await upsertDiscordChannel(db, { id: '1000', server_id: '555', name: 'rules', is_nsfw: true, type: 5, position: 0, parent_channel_id: '999' });
+  await upsertDiscordChannel(db, {
+    id: '1000',
+    server_id: '555',
+    name: 'rules',
+    is_nsfw: true,
+    type: 5,
+    position: 0,
+    parent_channel_id: '999',
+  });
   await upsertCreator(db, { service: 'discord', id: '556', name: 'Empty server' });
   const all = Array.from({ length: TOTAL }, (_, n) => message(n));
   await upsertDiscordMessages(db, all);

@@ -211,7 +211,14 @@ describe('/api/v1/account/review_dms', () => {
   });
 
   it('takes more hashes than SQLite binds at once, each DM approved once', async () => {
-    await upsertDm(temp.db, { service: 'fansly', user: '9', hash: 'a-bulk', content: 'Bulk', status: 'pending', account_id: alice.account.id });
+    await upsertDm(temp.db, {
+      service: 'fansly',
+      user: '9',
+      hash: 'a-bulk',
+      content: 'Bulk',
+      status: 'pending',
+      account_id: alice.account.id,
+    });
     const junk = Array.from({ length: 40_000 }, (_, n) => `x${n}`);
     const answer = await submit(alice, { approved_hashes: [...junk, 'a-bulk', 'a-bulk', 'b-pend-1'] });
     expect(answer.status).toBe(200);

@@ -25,8 +25,22 @@ beforeAll(async () => {
   app = createApp({ db: t.db, config: readConfig({ DATA_DIR: t.dir, TROVE_ENV: 'test' }), logger: { error() {} } });
   await upsertCreator(t.db, { service: 'patreon', id: '100', name: 'Alice Art', updated: 1_700_000_000 });
   await upsertCreator(t.db, { service: 'fanbox', id: '200', name: 'Bob Draws', updated: 1_600_000_000 });
-  await upsertPost(t.db, { service: 'patreon', user: '100', id: '1', title: 'Sunset one', published: '2024-01-02T03:04:05', tags: ['sky'] });
-  await upsertPost(t.db, { service: 'patreon', user: '100', id: '2', title: 'Sunset two', published: '2024-01-03T03:04:05', tags: ['gore'] });
+  await upsertPost(t.db, {
+    service: 'patreon',
+    user: '100',
+    id: '1',
+    title: 'Sunset one',
+    published: '2024-01-02T03:04:05',
+    tags: ['sky'],
+  });
+  await upsertPost(t.db, {
+    service: 'patreon',
+    user: '100',
+    id: '2',
+    title: 'Sunset two',
+    published: '2024-01-03T03:04:05',
+    tags: ['gore'],
+  });
   await upsertPost(t.db, {
     service: 'fanbox',
     user: '200',
@@ -35,7 +49,14 @@ beforeAll(async () => {
     published: '2024-01-04T03:04:05',
     tags: ['gore', 'sky'],
   });
-  await upsertPost(t.db, { service: 'fanbox', user: '200', id: '4', title: 'Sunset four', published: '2024-01-05T03:04:05', tags: ['sea'] });
+  await upsertPost(t.db, {
+    service: 'fanbox',
+    user: '200',
+    id: '4',
+    title: 'Sunset four',
+    published: '2024-01-05T03:04:05',
+    tags: ['sea'],
+  });
   const popular = t.db.prepare('INSERT INTO post_popularity (day, service, "user", post_id, favorites) VALUES (?, ?, ?, ?, ?)');
   for (const [service, user, id] of [
     ['patreon', '100', '1'],

@@ -77,9 +77,9 @@ describe('saveSubmittedKey', () => {
     const original = (t.db.prepare("SELECT id FROM auto_import_keys WHERE service = 'patreon'").get() as { id: number }).id;
     await markKeyDead(t.db, original);
     const again = await queued(alice.account.id);
-    expect(await saveSubmittedKey(t.db, config, { accountId: alice.account.id, service: 'patreon', key: PATREON_KEY, importId: again })).toBe(
-      original,
-    );
+    expect(
+      await saveSubmittedKey(t.db, config, { accountId: alice.account.id, service: 'patreon', key: PATREON_KEY, importId: again }),
+    ).toBe(original);
     expect((await getAutoImportKey(t.db, original))!.dead).toBe(0);
     expect((await getImport(t.db, again))!.key_id).toBe(original);
     const otherService = await saveSubmittedKey(t.db, config, {

@@ -181,9 +181,7 @@ describe('moderator review', () => {
     ]);
     expect((await linkedCreators(t.db, 'patreon', '100')).map((c) => `${c.service}/${c.id}`)).toEqual(['fanbox/200']);
     expect((await linkedCreators(t.db, 'fanbox', '200')).map((c) => `${c.service}/${c.id}`)).toEqual(['patreon/100']);
-    const changed = (await readChangesSince(t.db, before))
-      .filter((c) => c.kind === 'link')
-      .map((c) => `${c.service}/${c.creator_id}`);
+    const changed = (await readChangesSince(t.db, before)).filter((c) => c.kind === 'link').map((c) => `${c.service}/${c.creator_id}`);
     expect(new Set(changed)).toEqual(new Set(['patreon/100', 'fanbox/200']));
     expect((await getLinkRequest(t.db, id))!.status).toBe('approved');
     expect((await get(list, moderator)).body).toEqual([]);

@@ -114,7 +114,9 @@ describe('the file server behind a proxy (`server` of attachments, previews and 
     });
   });
   // The global listings below count the creator's posts only.
-  afterAll(() => void deletePost(temp.db, 'fanbox', '7', 'v1'));
+  afterAll(async () => {
+    await deletePost(temp.db, 'fanbox', '7', 'v1');
+  });
 
   it('with TRUST_PROXY=1 uses X-Forwarded-Proto and the Host header', async () => {
     const proxied = appWith({ TRUST_PROXY: '1' });

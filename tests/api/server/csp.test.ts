@@ -71,7 +71,13 @@ function expectPolicyCovers(answer: RawAnswer, label: string): void {
 beforeAll(async () => {
   site = await createTestSite('csp');
   image = await storeFile(site.paths.files, Buffer.from('bytes of an image'), 'png');
-  await upsertCreator(site.db, { service: 'fanbox', id: 'artist1', name: 'CSP Test Artist', indexed: 1_700_000_000, updated: 1_700_000_000 });
+  await upsertCreator(site.db, {
+    service: 'fanbox',
+    id: 'artist1',
+    name: 'CSP Test Artist',
+    indexed: 1_700_000_000,
+    updated: 1_700_000_000,
+  });
   for (let n = 1; n <= 3; n += 1) {
     await upsertPost(site.db, {
       service: 'fanbox',

@@ -67,7 +67,13 @@ describe('Next links of the stored listing pages', () => {
       // The import adds two newer posts, and the rebuild re-renders the pages they moved.
       for (let k = 0; k < 2; k++) {
         added += 1;
-        await upsertPost(site.db, { service: 'patreon', user: '42', id: `new${added}`, title: `New ${added}`, published: day(500 + added) });
+        await upsertPost(site.db, {
+          service: 'patreon',
+          user: '42',
+          id: `new${added}`,
+          title: `New ${added}`,
+          published: day(500 + added),
+        });
       }
       for (const o of [0, 50, 100, 150]) site.store.remove(o ? `/patreon/user/42?o=${o}` : '/patreon/user/42');
     }

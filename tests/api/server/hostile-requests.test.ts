@@ -36,7 +36,13 @@ async function consoleLines(run: () => Promise<void>): Promise<string[]> {
 
 beforeAll(async () => {
   site = await createTestSite('hostile');
-  await upsertCreator(site.db, { service: 'fanbox', id: 'artist1', name: 'Hostile Test Artist', indexed: 1_700_000_000, updated: 1_700_000_000 });
+  await upsertCreator(site.db, {
+    service: 'fanbox',
+    id: 'artist1',
+    name: 'Hostile Test Artist',
+    indexed: 1_700_000_000,
+    updated: 1_700_000_000,
+  });
   await upsertPost(site.db, {
     service: 'fanbox',
     user: 'artist1',

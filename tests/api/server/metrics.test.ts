@@ -29,7 +29,13 @@ let outside: { base: string; headers: Record<string, string> };
 
 beforeAll(async () => {
   site = await createTestSite('metrics');
-  await upsertCreator(site.db, { service: 'fanbox', id: 'artist1', name: 'Metrics Artist', indexed: 1_700_000_000, updated: 1_700_000_000 });
+  await upsertCreator(site.db, {
+    service: 'fanbox',
+    id: 'artist1',
+    name: 'Metrics Artist',
+    indexed: 1_700_000_000,
+    updated: 1_700_000_000,
+  });
   const address = outsideAddress();
   front = await startObserved(site, {
     host: '0.0.0.0',
@@ -129,7 +135,8 @@ describe('who may read /metrics', () => {
 describe('permission matrix of /healthz, /readyz and /metrics (non-loopback client)', () => {
   const roles: Array<Role | 'guest'> = ['guest', 'consumer', 'moderator', 'administrator'];
   it.each(roles)('%s: health and readiness answer, metrics stay closed without the token', async (role) => {
-    const cookie: Record<string, string> = role === 'guest' ? {} : { cookie: (await signIn(site.db, { username: `m-${role}`, role })).cookie };
+    const cookie: Record<string, string> =
+      role === 'guest' ? {} : { cookie: (await signIn(site.db, { username: `m-${role}`, role })).cookie };
     const answers: Record<string, RawAnswer> = {};
     for (const target of ['/healthz', '/readyz', '/metrics']) answers[target] = await fromOutside(target, cookie);
     expect(answers['/healthz'].status).toBe(200);

@@ -60,9 +60,7 @@ describe('the similar-creators job', () => {
     expect(computedAt('patreon', 'cal').every((at) => at !== '2000-01-01T00:00:00')).toBe(true);
 
     // The pages whose shown list changed get a 'similar' row each, and Fay's and Gil's none.
-    const marked = (await readChangesSince(t.db, from))
-      .filter((change) => change.kind === 'similar')
-      .map((change) => change.creator_id);
+    const marked = (await readChangesSince(t.db, from)).filter((change) => change.kind === 'similar').map((change) => change.creator_id);
     expect(marked).toContain('cal');
     expect(marked).toContain('ann');
     expect(marked).not.toContain('fay');

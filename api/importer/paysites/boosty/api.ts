@@ -118,7 +118,7 @@ export interface BoostyApi extends Pick<BoostySession, 'api' | 'media'> {
   comments(blogUrl: string, postId: string): Promise<BoostyComment[]>;
 }
 
-export function boostyApi(ctx: ImportContext, onRenewed: (auth: BoostyAuth) => void): BoostyApi {
+export function boostyApi(ctx: ImportContext, onRenewed: (auth: BoostyAuth) => Promise<void>): BoostyApi {
   const session = boostySession(ctx, onRenewed);
   return {
     api: session.api,

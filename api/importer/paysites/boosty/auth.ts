@@ -68,7 +68,7 @@ export interface BoostySession {
 /** How soon after a renewal a 401 is taken as the key's end rather than a reason to renew again. */
 const RENEWED_RECENTLY_MS = 60_000;
 
-export function boostySession(ctx: ImportContext, onRenewed: (auth: BoostyAuth) => void): BoostySession {
+export function boostySession(ctx: ImportContext, onRenewed: (auth: BoostyAuth) => Promise<void>): BoostySession {
   const auth = parseBoostyKey(ctx.key);
   const endpoint = paysiteEndpoint(ctx.config.importer, 'boosty');
   const publicHeaders = {
@@ -131,7 +131,7 @@ export function boostySession(ctx: ImportContext, onRenewed: (auth: BoostyAuth) 
     auth.expiresAt = Date.now() + tokens.data.expires_in * 1000;
     headers.authorization = `Bearer ${auth.accessToken}`;
     renewedAt = Date.now();
-    onRenewed({ ...auth });
+    await onRenewed({ ...auth });
   };
 
   return {

@@ -48,7 +48,7 @@ export async function importDms(
   client: PaysiteClient,
   creators: Map<string, string>,
   start: DmCursor,
-  save: (write: () => void, cursor: DmCursor, log: string[]) => void,
+  save: (write: () => unknown, cursor: DmCursor, log: string[]) => Promise<unknown>,
 ): Promise<void> {
   let cursor = start;
   while (cursor.page !== null) {
@@ -66,9 +66,9 @@ export async function importDms(
           await upsertDm(ctx.db, { service: ctx.service, user: creatorId!, ...dm, account_id: ctx.accountId, import_id: ctx.importId });
         }
       };
-      save(write, cursor, messages.length > 0 ? [`Creator ${creators.get(creatorId!)}: imported ${messages.length} DMs.`] : []);
+      await save(write, cursor, messages.length > 0 ? [`Creator ${creators.get(creatorId!)}: imported ${messages.length} DMs.`] : []);
     }
     cursor = { ...cursor, page: nextPath(doc.links?.next), done: 0 };
-    save(() => undefined, cursor, cursor.page === null ? [DMS_DONE_LINE] : []);
+    await save(() => undefined, cursor, cursor.page === null ? [DMS_DONE_LINE] : []);
   }
 }

@@ -1,0 +1,76 @@
+/**
+ * Both engines for the data modules' tests: a real migrated SQLite file and a real PostgreSQL database
+ * migrated by the twin migrations, in one throwaway cluster per test file (scripts/lib/postgres-cluster.ts).
+ *
+ *   const engines = useEngines();
+ *   describe.each(ENGINES)('widgets on %s', (engine) => {
+ *     let db: Store;
+ *     beforeEach(async () => { db = await engines.fresh(engine); });
+ *     it('...', async () => { ... });
+ *   });
+ *
+ * `fresh` gives an empty migrated database each time (PostgreSQL: a copy of a migrated template).
+ */
+import { afterAll, beforeAll } from 'vitest';
+import { migratePostgres } from '@api/data/postgres-migrate.ts';
+import { closeStore, postgresPool, postgresStore, type Store } from '@api/data/store.ts';
+import { startThrowawayCluster, type ThrowawayCluster } from '../../scripts/lib/postgres-cluster.ts';
+import { tempDb, type TempDb } from '../api/data/helpers.ts';
+
+export const ENGINES = ['SQLite', 'PostgreSQL'] as const;
+export type EngineName = (typeof ENGINES)[number];
+
+const TEMPLATE = 'trove_template';
+
+export interface Engines {
+  /** An empty migrated database on the engine, closed after the file's tests. */
+  fresh(engine: EngineName): Promise<Store>;
+}
+
+export function useEngines(): Engines {
+  let cluster: ThrowawayCluster | undefined;
+  const opened: { sqlite: TempDb[]; postgres: Store[] } = { sqlite: [], postgres: [] };
+  let databases = 0;
+
+  beforeAll(async () => {
+    cluster = await startThrowawayCluster({ fast: true });
+    const admin = postgresPool(cluster.url, { max: 1 });
+    await admin.query(`CREATE DATABASE ${TEMPLATE}`);
+    await admin.end();
+    const template = postgresPool(urlOf(cluster.url, TEMPLATE), { max: 1 });
+    await migratePostgres(template);
+    await template.end();
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const store of opened.postgres) await closeStore(store);
+    for (const temp of opened.sqlite) temp.cleanup();
+    await cluster?.stop();
+  });
+
+  return {
+    async fresh(engine) {
+      if (engine === 'SQLite') {
+        const temp = tempDb();
+        opened.sqlite.push(temp);
+        return temp.db;
+      }
+      if (!cluster) throw new Error('useEngines: the cluster starts in beforeAll');
+      databases += 1;
+      const name = `trove_${databases}`;
+      const admin = postgresPool(cluster.url, { max: 1 });
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
+      await admin.end();
+      const store = postgresStore(urlOf(cluster.url, name), { max: 4 });
+      opened.postgres.push(store);
+      return store;
+    },
+  };
+}
+
+/** The cluster URL with another database name. */
+function urlOf(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
