@@ -1,23 +1,36 @@
 /**
- * The text index of post search, kept by the post writers: posts_fts (trigrams of the title and the
- * plain text, so words of three or more characters match anywhere) and posts_words (short words,
- * search-words.ts). Both are contentless; their rowid is posts.seq.
+ * The text index of post search, kept by the post writers. SQLite: posts_fts (trigrams of the title and
+ * the plain text, so words of three or more characters match anywhere) and posts_words (short words,
+ * search-words.ts), both contentless, their rowid posts.seq. PostgreSQL: one post_search row per post
+ * (a pg_trgm-indexed text and a tsvector of the same short words), keyed by seq.
  */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
+import type { Store } from './store.ts';
 import { htmlToText } from './util.ts';
 import { shortWordText, shortWordTokens } from './search-words.ts';
 
 /** Indexes a post's title and content (as plain text) under its seq. */
-export async function indexPostText(db: Db, seq: number, title: string, content: string): Promise<void> {
+export async function indexPostText(db: Store, seq: number, title: string, content: string): Promise<void> {
+  if (db.engine === 'postgres') {
+    const row = postgresSearchRow(title, content);
+    await sql`INSERT INTO post_search (seq, search_text, words) VALUES (${seq}, ${row.search_text}, array_to_tsvector(${row.words}::text[]))`.execute(
+      db.k,
+    );
+    return;
+  }
   const text = htmlToText(content);
-  stmt(db, 'INSERT INTO posts_fts (rowid, title, body) VALUES (?, ?, ?)').run(seq, title, text);
-  stmt(db, 'INSERT INTO posts_words (rowid, text) VALUES (?, ?)').run(seq, shortWordText(title, text));
+  await sql`INSERT INTO posts_fts (rowid, title, body) VALUES (${seq}, ${title}, ${text})`.execute(db.k);
+  await sql`INSERT INTO posts_words (rowid, text) VALUES (${seq}, ${shortWordText(title, text)})`.execute(db.k);
 }
 
-/** Removes a post's rows from both indexes (before indexing it again, or when it is deleted). */
-export async function unindexPostText(db: Db, seq: number): Promise<void> {
-  stmt(db, 'DELETE FROM posts_fts WHERE rowid = ?').run(seq);
-  stmt(db, 'DELETE FROM posts_words WHERE rowid = ?').run(seq);
+/** Removes a post's rows from the index (before indexing it again, or when it is deleted). */
+export async function unindexPostText(db: Store, seq: number): Promise<void> {
+  if (db.engine === 'postgres') {
+    await sql`DELETE FROM post_search WHERE seq = ${seq}`.execute(db.k);
+    return;
+  }
+  await sql`DELETE FROM posts_fts WHERE rowid = ${seq}`.execute(db.k);
+  await sql`DELETE FROM posts_words WHERE rowid = ${seq}`.execute(db.k);
 }
 
 /**
