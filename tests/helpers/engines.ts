@@ -2,7 +2,7 @@
  * Both engines for the data modules' tests: a real migrated SQLite file and a real PostgreSQL database
  * migrated by the twin migrations, in one throwaway cluster per test file (scripts/lib/postgres-cluster.ts).
  *
- *   const engines = useEngines();
+ *   const engines = engineDatabases();
  *   describe.each(ENGINES)('widgets on %s', (engine) => {
  *     let db: Store;
  *     beforeEach(async () => { db = await engines.fresh(engine); });
@@ -27,7 +27,7 @@ export interface Engines {
   fresh(engine: EngineName): Promise<Store>;
 }
 
-export function useEngines(): Engines {
+export function engineDatabases(): Engines {
   let cluster: ThrowawayCluster | undefined;
   const opened: { sqlite: TempDb[]; postgres: Store[] } = { sqlite: [], postgres: [] };
   let databases = 0;
@@ -55,7 +55,7 @@ export function useEngines(): Engines {
         opened.sqlite.push(temp);
         return temp.db;
       }
-      if (!cluster) throw new Error('useEngines: the cluster starts in beforeAll');
+      if (!cluster) throw new Error('engineDatabases: the cluster starts in beforeAll');
       databases += 1;
       const name = `trove_${databases}`;
       const admin = postgresPool(cluster.url, { max: 1 });

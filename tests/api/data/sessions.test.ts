@@ -3,9 +3,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { getKv, nextSequence, setKv } from '@api/data/kv.ts';
 import { createSession, deleteAccountSessions, deleteSession, getSessionAccount, purgeExpiredSessions } from '@api/data/sessions.ts';
 import type { Store } from '@api/data/store.ts';
-import { ENGINES, useEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 
-const engines = useEngines();
+const engines = engineDatabases();
 
 async function account(db: Store, username: string): Promise<number> {
   const row = await db.k
