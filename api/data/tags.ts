@@ -3,22 +3,23 @@
  * listing is index-ordered), kept by the post writers; tag_counts (kept by triggers) counts the posts of
  * every tag.
  */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
+import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import type { TagCount } from '@shared/shapes/posts.ts';
 
 /** Every tag with its number of posts, most used first, then by name. */
-export async function listAllTags(db: Db): Promise<TagCount[]> {
-  return stmt<TagCount>(db, 'SELECT tag, post_count FROM tag_counts ORDER BY post_count DESC, tag').all();
+export async function listAllTags(db: Store): Promise<TagCount[]> {
+  const { rows } = await sql<TagCount>`SELECT tag, post_count FROM tag_counts ORDER BY post_count DESC, tag`.execute(db.k);
+  return rows;
 }
 
 /** A creator's tags with their number of posts, most used first, then by name. */
-export async function listCreatorTags(db: Db, service: string, creatorId: string): Promise<TagCount[]> {
-  return stmt<TagCount>(
-    db,
-    `SELECT tag, count(*) AS post_count FROM post_tags WHERE service = ? AND "user" = ?
-      GROUP BY tag ORDER BY post_count DESC, tag`,
-  ).all(service, creatorId);
+export async function listCreatorTags(db: Store, service: string, creatorId: string): Promise<TagCount[]> {
+  const { rows } = await sql<TagCount>`
+    SELECT tag, count(*) AS post_count FROM post_tags WHERE service = ${service} AND "user" = ${creatorId}
+     GROUP BY tag ORDER BY post_count DESC, tag`.execute(db.k);
+  return rows;
 }
 
 /**
@@ -26,7 +27,7 @@ export async function listCreatorTags(db: Db, service: string, creatorId: string
  * first (an update of its tags or of its published date).
  */
 export async function setPostTags(
-  db: Db,
+  db: Store,
   post: { service: string; user: string; id: string },
   tags: string[],
   published: string | null,
@@ -35,22 +36,28 @@ export async function setPostTags(
 ): Promise<void> {
   if (options.replace) {
     await recordDroppedTags(db, post, tags);
-    stmt(db, 'DELETE FROM post_tags WHERE service = ? AND "user" = ? AND post_id = ?').run(post.service, post.user, post.id);
+    await sql`DELETE FROM post_tags WHERE service = ${post.service} AND "user" = ${post.user} AND post_id = ${post.id}`.execute(db.k);
   }
-  const insertTag = stmt(db, `INSERT INTO post_tags (service, "user", post_id, tag, published, post_seq) VALUES (?, ?, ?, ?, ?, ?)`);
-  for (const tag of tags) insertTag.run(post.service, post.user, post.id, tag, published, seq);
+  // One statement per tag, as before: its text stays fixed (prepared once on SQLite) whatever the count.
+  for (const tag of tags) {
+    await sql`INSERT INTO post_tags (service, "user", post_id, tag, published, post_seq)
+      VALUES (${post.service}, ${post.user}, ${post.id}, ${tag}, ${published}, ${seq})`.execute(db.k);
+  }
 }
 
 /** A post's tags as post_tags holds them (the feeds of these tags list the post). */
-export async function listPostTags(db: Db, post: { service: string; user: string; id: string }): Promise<string[]> {
-  return stmt<{ tag: string }>(db, 'SELECT tag FROM post_tags WHERE service = ? AND "user" = ? AND post_id = ? ORDER BY tag')
-    .all(post.service, post.user, post.id)
-    .map((row) => row.tag);
+export async function listPostTags(db: Store, post: { service: string; user: string; id: string }): Promise<string[]> {
+  const { rows } = await sql<{ tag: string }>`
+    SELECT tag FROM post_tags WHERE service = ${post.service} AND "user" = ${post.user} AND post_id = ${post.id} ORDER BY tag`.execute(
+    db.k,
+  );
+  return rows.map((row) => row.tag);
 }
 
 /** Whether any post carries the tag. */
-export async function tagExists(db: Db, tag: string): Promise<boolean> {
-  return !!stmt(db, 'SELECT 1 FROM tag_counts WHERE tag = ? AND post_count > 0').get(tag);
+export async function tagExists(db: Store, tag: string): Promise<boolean> {
+  const { rows } = await sql`SELECT 1 AS one FROM tag_counts WHERE tag = ${tag} AND post_count > 0`.execute(db.k);
+  return rows.length > 0;
 }
 
 /**
@@ -58,7 +65,7 @@ export async function tagExists(db: Db, tag: string): Promise<boolean> {
  * no longer see them, and those tags' stored feeds still list the post. `keep`: the tags it keeps.
  */
 export async function recordDroppedTags(
-  db: Db,
+  db: Store,
   post: { service: string; user: string; id: string },
   keep: readonly string[] = [],
 ): Promise<void> {
