@@ -9,11 +9,10 @@ import {
   upsertKeyByFingerprint,
 } from '@api/data/auto-import-keys.ts';
 import type { Store } from '@api/data/store.ts';
-import { ENGINES, useEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 import { addAccount } from './store-rows.ts';
 
-// biome-ignore lint/correctness/useHookAtTopLevel: useEngines registers vitest hooks; it is no React hook
-const engines = useEngines();
+const engines = engineDatabases();
 
 describe.each(ENGINES)('auto-import keys on %s', (engine) => {
   let db: Store;

@@ -12,11 +12,10 @@ import {
   setFeedTokenHash,
 } from '@api/data/favorites-news.ts';
 import type { Store } from '@api/data/store.ts';
-import { ENGINES, useEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 import { addAccount, addCreator, addPost } from './store-rows.ts';
 
-// biome-ignore lint/correctness/useHookAtTopLevel: useEngines registers vitest hooks; it is no React hook
-const engines = useEngines();
+const engines = engineDatabases();
 
 describe.each(ENGINES)('favourites news on %s', (engine) => {
   let db: Store;

@@ -2,11 +2,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearPostFlags, countFlaggedPosts, flagPost, isPostFlagged, listFlaggedPosts } from '@api/data/flags.ts';
 import type { Store } from '@api/data/store.ts';
-import { ENGINES, useEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 import { addAccount, addCreator, addPost } from './store-rows.ts';
 
-// biome-ignore lint/correctness/useHookAtTopLevel: useEngines registers vitest hooks; it is no React hook
-const engines = useEngines();
+const engines = engineDatabases();
 
 describe.each(ENGINES)('flags on %s', (engine) => {
   let db: Store;

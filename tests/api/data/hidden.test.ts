@@ -14,11 +14,10 @@ import {
 } from '@api/data/hidden.ts';
 import type { Store } from '@api/data/store.ts';
 import { setPostTags } from '@api/data/tags.ts';
-import { ENGINES, useEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 import { addAccount, addCreator, addPost } from './store-rows.ts';
 
-// biome-ignore lint/correctness/useHookAtTopLevel: useEngines registers vitest hooks; it is no React hook
-const engines = useEngines();
+const engines = engineDatabases();
 
 /** A "random" source that always answers `value`. */
 const fixed = (value: number) => () => value;

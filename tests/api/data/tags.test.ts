@@ -4,11 +4,10 @@ import { readChangesSince } from '@api/data/changes.ts';
 import type { Store } from '@api/data/store.ts';
 import { listAllTags, listCreatorTags, listPostTags, recordDroppedTags, setPostTags, tagExists } from '@api/data/tags.ts';
 import { inTransaction } from '@api/data/util.ts';
-import { ENGINES, useEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 import { addCreator, addPost } from './store-rows.ts';
 
-// biome-ignore lint/correctness/useHookAtTopLevel: useEngines registers vitest hooks; it is no React hook
-const engines = useEngines();
+const engines = engineDatabases();
 
 const p1 = { service: 'patreon', user: 'c1', id: 'p1' };
 const p2 = { service: 'patreon', user: 'c1', id: 'p2' };
