@@ -1,6 +1,7 @@
 /** A creator's announcements (the Announcements tab of fanbox and patreon creators), sanitized like post content. */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
 import { recordChange } from './changes.ts';
+import type { Store } from './store.ts';
 import { inTransaction, nowIso } from './util.ts';
 
 export interface Announcement {
@@ -14,24 +15,34 @@ export interface Announcement {
 
 /** Inserts or updates an announcement. Records an 'announcement' change. */
 export async function upsertAnnouncement(
-  db: Db,
+  db: Store,
   input: { service: string; user_id: string; hash: string; content: string; published?: string | null; added?: string | null },
 ): Promise<void> {
   await inTransaction(db, async (db) => {
-    stmt(
-      db,
-      `INSERT INTO announcements (service, user_id, hash, content, published, added) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (service, user_id, hash) DO UPDATE SET content = excluded.content, published = excluded.published`,
-    ).run(input.service, input.user_id, input.hash, input.content, input.published ?? null, input.added ?? nowIso());
+    await db.k
+      .insertInto('announcements')
+      .values({
+        service: input.service,
+        user_id: input.user_id,
+        hash: input.hash,
+        content: input.content,
+        published: input.published ?? null,
+        added: input.added ?? nowIso(),
+      })
+      .onConflict((oc) =>
+        oc.columns(['service', 'user_id', 'hash']).doUpdateSet((eb) => ({
+          content: eb.ref('excluded.content'),
+          published: eb.ref('excluded.published'),
+        })),
+      )
+      .execute();
     await recordChange(db, { kind: 'announcement', action: 'upsert', service: input.service, creator_id: input.user_id, ref: input.hash });
   });
 }
 
-/** A creator's announcements, newest first. */
-export async function listAnnouncements(db: Db, service: string, creatorId: string): Promise<Announcement[]> {
-  return stmt<Announcement>(
-    db,
-    `SELECT service, user_id, hash, content, published, added FROM announcements
-      WHERE service = ? AND user_id = ? ORDER BY published DESC, added DESC, hash DESC`,
-  ).all(service, creatorId);
+/** A creator's announcements, newest first; undated ones last, as SQLite orders NULLs in DESC. */
+export async function listAnnouncements(db: Store, service: string, creatorId: string): Promise<Announcement[]> {
+  const { rows } = await sql<Announcement>`SELECT service, user_id, hash, content, published, added FROM announcements
+      WHERE service = ${service} AND user_id = ${creatorId} ORDER BY published DESC NULLS LAST, added DESC, hash DESC`.execute(db.k);
+  return rows;
 }

@@ -4,7 +4,8 @@
  * line. Callers record inside the transaction of the action itself, so an action and its line land
  * together or not at all.
  */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
+import type { Store } from './store.ts';
 import { nowIso, parseJson } from './util.ts';
 
 /** Every action the log records; the administrator's page filters by these. */
@@ -46,20 +47,22 @@ export interface AuditInput {
   at?: string;
 }
 
-export async function recordAudit(db: Db, input: AuditInput): Promise<number> {
-  const result = stmt(
-    db,
-    'INSERT INTO audit_log (at, actor_id, actor_name, action, target, reason, details) VALUES (?, ?, ?, ?, ?, ?, ?)',
-  ).run(
-    input.at ?? nowIso(),
-    input.actor?.id ?? null,
-    input.actor?.username ?? null,
-    input.action,
-    input.target,
-    input.reason ?? null,
-    input.details ? JSON.stringify(input.details) : null,
-  );
-  return Number(result.lastInsertRowid);
+/** Appends a line. @returns its id */
+export async function recordAudit(db: Store, input: AuditInput): Promise<number> {
+  const row = await db.k
+    .insertInto('audit_log')
+    .values({
+      at: input.at ?? nowIso(),
+      actor_id: input.actor?.id ?? null,
+      actor_name: input.actor?.username ?? null,
+      action: input.action,
+      target: input.target,
+      reason: input.reason ?? null,
+      details: input.details ? JSON.stringify(input.details) : null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
 }
 
 export interface AuditFilter {
@@ -67,42 +70,42 @@ export interface AuditFilter {
   action?: AuditAction | null;
 }
 
-function where(filter: AuditFilter): { sql: string; args: unknown[] } {
-  const parts: string[] = [];
-  const args: unknown[] = [];
-  if (filter.actorId != null) {
-    parts.push('actor_id = ?');
-    args.push(filter.actorId);
-  }
-  if (filter.action) {
-    parts.push('action = ?');
-    args.push(filter.action);
-  }
-  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args };
+/** The query of the lines a filter keeps (the where clause varies: one statement text per combination). */
+function filtered(db: Store, filter: AuditFilter) {
+  let query = db.k.selectFrom('audit_log');
+  if (filter.actorId != null) query = query.where('actor_id', '=', filter.actorId);
+  if (filter.action) query = query.where('action', '=', filter.action);
+  return query;
 }
-
-type AuditRow = Omit<AuditEntry, 'details'> & { details: string | null };
 
 /** Newest first. */
-export async function listAudit(db: Db, filter: AuditFilter, page: { offset: number; limit: number }): Promise<AuditEntry[]> {
-  const w = where(filter);
-  return stmt<AuditRow>(
-    db,
-    `SELECT id, at, actor_id, actor_name, action, target, reason, details FROM audit_log ${w.sql} ORDER BY id DESC LIMIT ? OFFSET ?`,
-  )
-    .all(...w.args, page.limit, page.offset)
-    .map((row) => ({ ...row, details: parseJson<Record<string, unknown> | null>(row.details, null) }));
+export async function listAudit(db: Store, filter: AuditFilter, page: { offset: number; limit: number }): Promise<AuditEntry[]> {
+  const rows = await filtered(db, filter)
+    .select(['id', 'at', 'actor_id', 'actor_name', 'action', 'target', 'reason', 'details'])
+    .orderBy('id', 'desc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return rows.map((row) => ({
+    ...row,
+    action: row.action as AuditAction,
+    details: parseJson<Record<string, unknown> | null>(row.details, null),
+  }));
 }
 
-export async function countAudit(db: Db, filter: AuditFilter): Promise<number> {
-  const w = where(filter);
-  return stmt<{ n: number }>(db, `SELECT count(*) AS n FROM audit_log ${w.sql}`).get(...w.args)?.n ?? 0;
+export async function countAudit(db: Store, filter: AuditFilter): Promise<number> {
+  const row = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
-/** The accounts that appear as actors, for the page's filter. */
-export async function listAuditActors(db: Db): Promise<Array<{ id: number; username: string }>> {
-  return stmt<{ id: number; username: string }>(
-    db,
-    `SELECT actor_id AS id, max(actor_name) AS username FROM audit_log WHERE actor_id IS NOT NULL GROUP BY actor_id ORDER BY username`,
-  ).all();
+/**
+ * The accounts that appear as actors, for the page's filter, by name (an actor with no name first, as
+ * SQLite orders NULLs; equal names by id).
+ */
+export async function listAuditActors(db: Store): Promise<Array<{ id: number; username: string }>> {
+  const { rows } = await sql<{ id: number; username: string }>`SELECT actor_id AS id, max(actor_name) AS username FROM audit_log
+      WHERE actor_id IS NOT NULL GROUP BY actor_id ORDER BY username NULLS FIRST, actor_id`.execute(db.k);
+  return rows;
 }

@@ -1,5 +1,6 @@
 /** The page query shared by the two chat stores (Discord channels, Patreon community channels). */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
+import type { Store } from './store.ts';
 
 /** A chat message table as pageChatRows reads it: the columns to select and the order key (time, id). */
 export interface ChatTable {
@@ -14,19 +15,26 @@ export interface ChatTable {
  * long channels (bench/chat.ts): the skipped rows are counted on the covering index (channel_id, time,
  * id) alone, to find the page's first row, and a page in the older half of the channel (`total`
  * messages) is counted from the oldest end, ascending, then reversed, so at most half the channel is
- * ever stepped over. `table` and its columns are constants of the data modules, never input.
+ * ever stepped over. `table` and its columns are constants of the data modules, never input. The key
+ * columns are NOT NULL on both engines, so the row comparison and the order agree on both.
  */
-export async function pageChatRows<T>(db: Db, t: ChatTable, channelId: string, offset: number, limit: number, total: number): Promise<T[]> {
-  const key = `(${t.time}, ${t.id})`;
+export async function pageChatRows<T>(
+  db: Store,
+  t: ChatTable,
+  channelId: string,
+  offset: number,
+  limit: number,
+  total: number,
+): Promise<T[]> {
+  const key = sql.raw(`(${t.time}, ${t.id})`);
   const fromOldest = offset > total / 2 && offset < total;
   const take = fromOldest ? Math.min(limit, total - offset) : limit;
-  const [order, compare] = fromOldest ? [`${t.time}, ${t.id}`, '>='] : [`${t.time} DESC, ${t.id} DESC`, '<='];
-  const rows = stmt<T>(
-    db,
-    `SELECT ${t.columns} FROM ${t.table}
-      WHERE channel_id = :channel AND ${key} ${compare} (
-        SELECT ${t.time}, ${t.id} FROM ${t.table} WHERE channel_id = :channel ORDER BY ${order} LIMIT 1 OFFSET :skip)
-      ORDER BY ${order} LIMIT :take`,
-  ).all({ channel: channelId, skip: fromOldest ? total - offset - take : offset, take });
+  const order = sql.raw(fromOldest ? `${t.time}, ${t.id}` : `${t.time} DESC, ${t.id} DESC`);
+  const compare = sql.raw(fromOldest ? '>=' : '<=');
+  const table = sql.raw(t.table);
+  const { rows } = await sql<T>`SELECT ${sql.raw(t.columns)} FROM ${table}
+      WHERE channel_id = ${channelId} AND ${key} ${compare} (
+        SELECT ${sql.raw(`${t.time}, ${t.id}`)} FROM ${table} WHERE channel_id = ${channelId} ORDER BY ${order} LIMIT 1 OFFSET ${fromOldest ? total - offset - take : offset})
+      ORDER BY ${order} LIMIT ${take}`.execute(db.k);
   return fromOldest ? rows.reverse() : rows;
 }

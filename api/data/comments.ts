@@ -3,8 +3,9 @@
  * content is kept as a comment revision. A new or changed comment records a 'comment' change (the
  * post page shows the comments).
  */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
 import { recordChange } from './changes.ts';
+import type { Store } from './store.ts';
 import { inTransaction, nowIso } from './util.ts';
 import type { Comment } from '@shared/shapes/posts.ts';
 
@@ -21,19 +22,20 @@ export interface CommentInput {
   added?: string | null;
 }
 
-/** A post's comments, oldest first, each with its previous versions. */
-export async function listComments(db: Db, service: string, creatorId: string, postId: string): Promise<Comment[]> {
-  const rows = stmt<Omit<Comment, 'revisions'>>(
-    db,
-    `SELECT id, parent_id, commenter, commenter_name, content, published, added FROM comments
-      WHERE service = ? AND "user" = ? AND post_id = ? ORDER BY published, id`,
-  ).all(service, creatorId, postId);
+/** A post's comments, oldest first (undated ones first, as SQLite orders NULLs), each with its previous versions. */
+export async function listComments(db: Store, service: string, creatorId: string, postId: string): Promise<Comment[]> {
+  const { rows } = await sql<
+    Omit<Comment, 'revisions'>
+  >`SELECT id, parent_id, commenter, commenter_name, content, published, added FROM comments
+      WHERE service = ${service} AND "user" = ${creatorId} AND post_id = ${postId} ORDER BY published NULLS FIRST, id`.execute(db.k);
   if (rows.length === 0) return [];
-  const revisions = stmt<{ comment_id: string; id: number; content: string; added: string }>(
-    db,
-    `SELECT comment_id, id, content, added FROM comment_revisions
-      WHERE service = ? AND "user" = ? AND post_id = ? ORDER BY id`,
-  ).all(service, creatorId, postId);
+  const { rows: revisions } = await sql<{
+    comment_id: string;
+    id: number;
+    content: string;
+    added: string;
+  }>`SELECT comment_id, id, content, added FROM comment_revisions
+      WHERE service = ${service} AND "user" = ${creatorId} AND post_id = ${postId} ORDER BY id`.execute(db.k);
   const byComment = new Map<string, { id: number; content: string; added: string }[]>();
   for (const rev of revisions) {
     let list = byComment.get(rev.comment_id);
@@ -48,46 +50,53 @@ export async function listComments(db: Db, service: string, creatorId: string, p
  * revision. Records a 'comment' change. options.now (ISO) stamps the revision (default now).
  */
 export async function upsertComment(
-  db: Db,
+  db: Store,
   input: CommentInput,
   options: { now?: string } = {},
 ): Promise<'inserted' | 'updated' | 'unchanged'> {
   return await inTransaction(db, async (db) => {
-    const existing = stmt<{ content: string; added: string }>(
-      db,
-      'SELECT content, added FROM comments WHERE service = ? AND "user" = ? AND post_id = ? AND id = ?',
-    ).get(input.service, input.user, input.post_id, input.id);
+    const { rows } = await sql<{ content: string; added: string }>`SELECT content, added FROM comments
+      WHERE service = ${input.service} AND "user" = ${input.user} AND post_id = ${input.post_id} AND id = ${input.id}`.execute(db.k);
+    const existing = rows[0];
     const now = options.now ?? nowIso();
     if (existing && existing.content === input.content) return 'unchanged';
     if (existing) {
-      stmt(db, `INSERT INTO comment_revisions (service, "user", post_id, comment_id, content, added) VALUES (?, ?, ?, ?, ?, ?)`).run(
-        input.service,
-        input.user,
-        input.post_id,
-        input.id,
-        existing.content,
-        now,
-      );
+      await db.k
+        .insertInto('comment_revisions')
+        .values({
+          service: input.service,
+          user: input.user,
+          post_id: input.post_id,
+          comment_id: input.id,
+          content: existing.content,
+          added: now,
+        })
+        .execute();
     }
-    stmt(
-      db,
-      `INSERT INTO comments (service, "user", post_id, id, parent_id, commenter, commenter_name, content, published, added)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (service, "user", post_id, id) DO UPDATE SET
-         parent_id = excluded.parent_id, commenter = excluded.commenter, commenter_name = excluded.commenter_name,
-         content = excluded.content, published = excluded.published`,
-    ).run(
-      input.service,
-      input.user,
-      input.post_id,
-      input.id,
-      input.parent_id ?? null,
-      input.commenter,
-      input.commenter_name ?? null,
-      input.content,
-      input.published ?? null,
-      existing?.added ?? input.added ?? now,
-    );
+    await db.k
+      .insertInto('comments')
+      .values({
+        service: input.service,
+        user: input.user,
+        post_id: input.post_id,
+        id: input.id,
+        parent_id: input.parent_id ?? null,
+        commenter: input.commenter,
+        commenter_name: input.commenter_name ?? null,
+        content: input.content,
+        published: input.published ?? null,
+        added: existing?.added ?? input.added ?? now,
+      })
+      .onConflict((oc) =>
+        oc.columns(['service', 'user', 'post_id', 'id']).doUpdateSet((eb) => ({
+          parent_id: eb.ref('excluded.parent_id'),
+          commenter: eb.ref('excluded.commenter'),
+          commenter_name: eb.ref('excluded.commenter_name'),
+          content: eb.ref('excluded.content'),
+          published: eb.ref('excluded.published'),
+        })),
+      )
+      .execute();
     await recordChange(db, { kind: 'comment', action: 'upsert', service: input.service, creator_id: input.user, post_id: input.post_id });
     return existing ? 'updated' : 'inserted';
   });
