@@ -8,6 +8,7 @@
  * fields attached), so that code still reaching the handle directly and code on the store share one
  * connection and one transaction.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -80,10 +81,11 @@ export function storeOf(deps: { db: Db; store?: Store }): Store {
  * anything else (files, the network) would hold the transaction open meanwhile.
  *
  * SQLite: BEGIN IMMEDIATE on the handle (a transaction that reads before it writes cannot fail with
- * SQLITE_BUSY halfway), or a savepoint when one is already open, so that a caller catching an inner
- * failure keeps its own writes. fn gets the same store: every statement on the one connection is part
- * of the open transaction. PostgreSQL: a transaction on one pooled connection, whose store fn gets;
- * inside one already, fn joins it.
+ * SQLITE_BUSY halfway); fn gets the same store, every statement on the one connection being part of the
+ * open transaction. Transactions started side by side (Promise.all, two requests meeting at an await)
+ * take turns on the handle; a transaction started from inside another (the same async context) is a
+ * savepoint in it, so a caller catching an inner failure keeps its own writes. PostgreSQL: a
+ * transaction on one pooled connection, whose store fn gets; inside one already, fn joins it.
  */
 export async function inTransaction<D extends Store, T>(db: D, fn: (db: D) => Promise<T>): Promise<T> {
   const handle = db.sqlite;
@@ -91,18 +93,21 @@ export async function inTransaction<D extends Store, T>(db: D, fn: (db: D) => Pr
     if (db.k.isTransaction) return fn(db);
     return db.k.transaction().execute((trx) => fn({ ...db, k: trx }));
   }
-  const nested = handle.inTransaction;
-  control(handle, nested ? 'SAVEPOINT nested' : 'BEGIN IMMEDIATE');
+  if (insideTransaction(handle)) return savepoint(handle, () => fn(db));
+  const turn = takeTurn(handle);
+  await turn.ready;
   try {
-    const result = await fn(db);
-    control(handle, nested ? 'RELEASE nested' : 'COMMIT');
-    return result;
-  } catch (error) {
-    if (nested) {
-      control(handle, 'ROLLBACK TO nested');
-      control(handle, 'RELEASE nested');
-    } else if (handle.inTransaction) control(handle, 'ROLLBACK');
-    throw error;
+    control(handle, 'BEGIN IMMEDIATE');
+    try {
+      const result = await openTransactions.run(withHandle(handle), () => fn(db));
+      control(handle, 'COMMIT');
+      return result;
+    } catch (error) {
+      if (handle.inTransaction) control(handle, 'ROLLBACK');
+      throw error;
+    }
+  } finally {
+    turn.done();
   }
 }
 
@@ -112,7 +117,52 @@ export async function inTransaction<D extends Store, T>(db: D, fn: (db: D) => Pr
  * makes one savepoint per post about ten times slower in bulk loads. An error still propagates.
  */
 export async function inTransactionNoSavepoint<D extends Store, T>(db: D, fn: (db: D) => Promise<T>): Promise<T> {
-  return db.sqlite?.inTransaction || db.k.isTransaction ? fn(db) : await inTransaction(db, fn);
+  const inside = db.sqlite ? insideTransaction(db.sqlite) : db.k.isTransaction;
+  return inside ? fn(db) : await inTransaction(db, fn);
+}
+
+/** The SQLite handles whose transaction the current async context runs inside. */
+const openTransactions = new AsyncLocalStorage<ReadonlySet<Database.Database>>();
+
+function withHandle(handle: Database.Database): ReadonlySet<Database.Database> {
+  return new Set([...(openTransactions.getStore() ?? []), handle]);
+}
+
+function insideTransaction(handle: Database.Database): boolean {
+  // A transaction opened by synchronous better-sqlite3 code (the migrations) around this call counts too.
+  return (openTransactions.getStore()?.has(handle) ?? false) || (handle.inTransaction && !turns.has(handle));
+}
+
+async function savepoint<T>(handle: Database.Database, fn: () => Promise<T>): Promise<T> {
+  control(handle, 'SAVEPOINT nested');
+  try {
+    const result = await fn();
+    control(handle, 'RELEASE nested');
+    return result;
+  } catch (error) {
+    control(handle, 'ROLLBACK TO nested');
+    control(handle, 'RELEASE nested');
+    throw error;
+  }
+}
+
+/** The last transaction waiting or running on each handle; a new one starts when it has finished. */
+const turns = new Map<Database.Database, Promise<void>>();
+
+function takeTurn(handle: Database.Database): { ready: Promise<void>; done: () => void } {
+  const previous = turns.get(handle) ?? Promise.resolve();
+  let done!: () => void;
+  const mine = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  turns.set(handle, mine);
+  return {
+    ready: previous,
+    done: () => {
+      if (turns.get(handle) === mine) turns.delete(handle);
+      done();
+    },
+  };
 }
 
 const controlStatements = new WeakMap<Database.Database, Map<string, Database.Statement>>();

@@ -3,10 +3,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { listAnnouncements, upsertAnnouncement } from '@api/data/announcements.ts';
 import { readChangesSince } from '@api/data/changes.ts';
 import type { Store } from '@api/data/store.ts';
-import { ENGINES, useEngines as setUpEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 
 // Imported under another name: biome takes a use* call for a React hook.
-const engines = setUpEngines();
+const engines = engineDatabases();
 
 describe.each(ENGINES)('announcements on %s', (engine) => {
   let db: Store;

@@ -7,11 +7,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countAudit, listAudit, listAuditActors, recordAudit } from '@api/data/audit-log.ts';
 import type { Store } from '@api/data/store.ts';
-import { ENGINES, useEngines as setUpEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 import { tempDb, type TempDb } from './helpers.ts';
 
 // Imported under another name: biome takes a use* call for a React hook.
-const engines = setUpEngines();
+const engines = engineDatabases();
 
 let t: TempDb;
 const ada = { id: 1, username: 'ada' };

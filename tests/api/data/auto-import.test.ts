@@ -11,10 +11,10 @@ import {
   requestAutoImportRound,
 } from '@api/data/auto-import.ts';
 import type { Store } from '@api/data/store.ts';
-import { ENGINES, useEngines as setUpEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 
 // Imported under another name: biome takes a use* call for a React hook.
-const engines = setUpEngines();
+const engines = engineDatabases();
 
 const T1 = '2030-01-01T00:00:00';
 const T2 = '2030-01-02T00:00:00';

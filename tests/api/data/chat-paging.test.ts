@@ -5,10 +5,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { pageChatRows, type ChatTable } from '@api/data/chat-paging.ts';
 import type { Store } from '@api/data/store.ts';
-import { ENGINES, useEngines as setUpEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 
 // Imported under another name: biome takes a use* call for a React hook.
-const engines = setUpEngines();
+const engines = engineDatabases();
 
 const DISCORD: ChatTable = { table: 'discord_messages', columns: 'id, content, published', time: 'published', id: 'id' };
 const COMMUNITY: ChatTable = { table: 'community_messages', columns: 'message_id, created_at', time: 'created_at', id: 'message_id' };

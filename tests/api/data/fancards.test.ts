@@ -3,10 +3,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { readChangesSince } from '@api/data/changes.ts';
 import { findFancardId, listFancards, upsertFancard } from '@api/data/fancards.ts';
 import type { Store } from '@api/data/store.ts';
-import { ENGINES, useEngines as setUpEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 
 // Imported under another name: biome takes a use* call for a React hook.
-const engines = setUpEngines();
+const engines = engineDatabases();
 const HASH_A = 'a'.repeat(64);
 const HASH_B = 'b'.repeat(64);
 
