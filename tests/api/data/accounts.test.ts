@@ -14,6 +14,7 @@ import { listNotifications } from '@api/data/notifications.ts';
 import type { Store } from '@api/data/store.ts';
 import { ENGINES, useEngines } from '../../helpers/engines.ts';
 
+// biome-ignore lint/correctness/useHookAtTopLevel: a vitest helper (beforeAll/afterAll), not a React hook
 const engines = useEngines();
 
 describe.each(ENGINES)('accounts on %s', (engine) => {

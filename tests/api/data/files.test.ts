@@ -6,6 +6,7 @@ import { readChangesSince } from '@api/data/changes.ts';
 import type { Store } from '@api/data/store.ts';
 import { ENGINES, useEngines } from '../../helpers/engines.ts';
 
+// biome-ignore lint/correctness/useHookAtTopLevel: a vitest helper (beforeAll/afterAll), not a React hook
 const engines = useEngines();
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
