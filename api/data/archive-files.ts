@@ -2,7 +2,8 @@
  * Archive files (.zip, .rar, .7z): the names inside, listed once on the first visit of /file/{hash}, and
  * the password once it was tested correct (archive_files). A change records a 'file' change.
  */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
+import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { inTransaction, nowIso, parseJson } from './util.ts';
 import { getFileByHash, type FileRecord } from './files.ts';
@@ -19,7 +20,7 @@ export interface ArchiveFileInfo {
  * whether the archive is encrypted. Records a 'file' change.
  */
 export async function setArchiveInfo(
-  db: Db,
+  db: Store,
   input: {
     hash: string;
     file_list: string[];
@@ -32,19 +33,25 @@ export async function setArchiveInfo(
 ): Promise<void> {
   await inTransaction(db, async (db) => {
     const hash = input.hash.toLowerCase();
-    stmt(
-      db,
-      `INSERT INTO archive_files (file_hash, file_list, password, password_required, added, list_status) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (file_hash) DO UPDATE SET file_list = excluded.file_list, password = excluded.password,
-         password_required = excluded.password_required, list_status = excluded.list_status`,
-    ).run(
-      hash,
-      JSON.stringify(input.file_list),
-      input.password ?? null,
-      input.password_required || input.password ? 1 : 0,
-      input.added ?? nowIso(),
-      input.list_status ?? null,
-    );
+    await db.k
+      .insertInto('archive_files')
+      .values({
+        file_hash: hash,
+        file_list: JSON.stringify(input.file_list),
+        password: input.password ?? null,
+        password_required: input.password_required || input.password ? 1 : 0,
+        added: input.added ?? nowIso(),
+        list_status: input.list_status ?? null,
+      })
+      .onConflict((oc) =>
+        oc.column('file_hash').doUpdateSet((eb) => ({
+          file_list: eb.ref('excluded.file_list'),
+          password: eb.ref('excluded.password'),
+          password_required: eb.ref('excluded.password_required'),
+          list_status: eb.ref('excluded.list_status'),
+        })),
+      )
+      .execute();
     await recordChange(db, { kind: 'file', action: 'upsert', ref: hash });
   });
 }
@@ -54,7 +61,7 @@ export async function setArchiveInfo(
  * archive needs none, '' when it needs one that is not known). Undefined when the file is unknown or
  * has no archive metadata.
  */
-export async function getArchiveFile(db: Db, hash: string): Promise<ArchiveFileInfo | undefined> {
+export async function getArchiveFile(db: Store, hash: string): Promise<ArchiveFileInfo | undefined> {
   return (await getArchiveRecord(db, hash))?.info;
 }
 
@@ -63,15 +70,18 @@ export type ArchiveListStatus = 'truncated' | 'unreadable' | 'too-big' | 'timed-
 
 /** getArchiveFile's answer with the listing's status (migration 003), or undefined likewise. */
 export async function getArchiveRecord(
-  db: Db,
+  db: Store,
   hash: string,
 ): Promise<{ info: ArchiveFileInfo; status: ArchiveListStatus | null } | undefined> {
   const file = await getFileByHash(db, hash);
   if (!file) return undefined;
-  const row = stmt<{ file_list: string; password: string | null; password_required: number; list_status: string | null }>(
-    db,
-    'SELECT file_list, password, password_required, list_status FROM archive_files WHERE file_hash = ?',
-  ).get(file.hash);
+  const { rows } = await sql<{
+    file_list: string;
+    password: string | null;
+    password_required: number;
+    list_status: string | null;
+  }>`SELECT file_list, password, password_required, list_status FROM archive_files WHERE file_hash = ${file.hash}`.execute(db.k);
+  const row = rows[0];
   if (!row) return undefined;
   const info: ArchiveFileInfo = { file, file_list: parseJson<string[]>(row.file_list, []) };
   if (row.password_required === 1 || row.password !== null) info.password = row.password ?? '';

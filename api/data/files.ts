@@ -3,8 +3,9 @@
  * messages that carry it). The bytes themselves are written by api/media/store.ts; this module keeps
  * the rows. Archive listings are in archive-files.ts.
  */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
 import { recordChange } from './changes.ts';
+import type { Store } from './store.ts';
 import { hashPath, inTransaction, nowIso } from './util.ts';
 import { mimeForExt } from '@shared/mime.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
@@ -47,8 +48,6 @@ interface FileRow {
   added: string;
 }
 
-const FILE_COLUMNS = 'id, hash, mime, size, ext, added';
-
 function toFile(row: FileRow): FileRecord {
   return { ...row, path: hashPath(row.hash, row.ext) };
 }
@@ -57,33 +56,32 @@ function toFile(row: FileRow): FileRecord {
  * Records a stored file (by sha256). An existing record is kept as it is.
  * Records a 'file' change when the record is new.
  */
-export async function registerFile(db: Db, input: FileInput): Promise<FileRecord> {
+export async function registerFile(db: Store, input: FileInput): Promise<FileRecord> {
   return await inTransaction(db, async (db) => {
     const hash = input.hash.toLowerCase();
     const existing = await getFileByHash(db, hash);
     if (existing) return existing;
     const ext = normalizeExt(input.ext);
-    const row = stmt<FileRow>(db, `INSERT INTO files (hash, mime, size, ext, added) VALUES (?, ?, ?, ?, ?) RETURNING ${FILE_COLUMNS}`).get(
-      hash,
-      input.mime ?? mimeForExt(ext),
-      input.size,
-      ext,
-      input.added ?? nowIso(),
-    )!;
+    const row: FileRow = await db.k
+      .insertInto('files')
+      .values({ hash, mime: input.mime ?? mimeForExt(ext), size: input.size, ext, added: input.added ?? nowIso() })
+      .returning(['id', 'hash', 'mime', 'size', 'ext', 'added'])
+      .executeTakeFirstOrThrow();
     await recordChange(db, { kind: 'file', action: 'upsert', ref: hash });
     return toFile(row);
   });
 }
 
 /** The file record of a sha256, or undefined. */
-export async function getFileByHash(db: Db, hash: string): Promise<FileRecord | undefined> {
-  const row = stmt<FileRow>(db, `SELECT ${FILE_COLUMNS} FROM files WHERE hash = ?`).get(hash.toLowerCase());
-  return row && toFile(row);
+export async function getFileByHash(db: Store, hash: string): Promise<FileRecord | undefined> {
+  const { rows } = await sql<FileRow>`SELECT id, hash, mime, size, ext, added FROM files WHERE hash = ${hash.toLowerCase()}`.execute(db.k);
+  return rows[0] && toFile(rows[0]);
 }
 
 /** Number of file records. */
-export async function countFiles(db: Db): Promise<number> {
-  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM files').get()!.n;
+export async function countFiles(db: Store): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM files`.execute(db.k);
+  return Number(rows[0].n);
 }
 
 /**
@@ -91,14 +89,15 @@ export async function countFiles(db: Db): Promise<number> {
  * Undefined when the hash is unknown (no file record and no link).
  */
 export async function searchHash(
-  db: Db,
+  db: Store,
   hash: string,
   options: { offset?: number; limit?: number } = {},
 ): Promise<HashSearchResult | undefined> {
   const sha = hash.toLowerCase();
   const file = await getFileByHash(db, sha);
   const posts = await listPostsWithFile(db, sha, options.offset ?? 0, options.limit ?? PAGE_SIZE);
-  const discord = await listDiscordMessagesWithFile(db, sha, options.limit ?? PAGE_SIZE);
+  // moves with discord.ts (it still reads Discord's messages through the SQLite handle only)
+  const discord = await listDiscordMessagesWithFile(db.sqlite!, sha, options.limit ?? PAGE_SIZE);
   if (!file && posts.length === 0 && discord.length === 0) return undefined;
   return {
     id: file?.id ?? 0,

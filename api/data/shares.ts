@@ -1,7 +1,8 @@
 /**
  * Shares ('Filehaus' uploads): a named set of files, optionally linked to creators.
  */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
+import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { registerFile, type FileInput } from './files.ts';
 import { extensionOf, hashPath, inTransaction, nowIso } from './util.ts';
@@ -32,58 +33,84 @@ export interface ShareInput {
   creators?: { service: string; creator_id: string }[];
 }
 
-async function recordShare(db: Db, shareId: number, action: 'upsert' | 'delete'): Promise<void> {
-  const creators = stmt<{ service: string; creator_id: string }>(
-    db,
-    'SELECT service, creator_id FROM share_creators WHERE share_id = ? ORDER BY service, creator_id',
-  ).all(shareId);
+async function recordShare(db: Store, shareId: number, action: 'upsert' | 'delete'): Promise<void> {
+  const { rows: creators } = await sql<{
+    service: string;
+    creator_id: string;
+  }>`SELECT service, creator_id FROM share_creators WHERE share_id = ${shareId} ORDER BY service, creator_id`.execute(db.k);
   if (creators.length === 0) await recordChange(db, { kind: 'share', action, ref: String(shareId) });
   for (const creator of creators) {
     await recordChange(db, { kind: 'share', action, service: creator.service, creator_id: creator.creator_id, ref: String(shareId) });
   }
 }
 
+/** Rows per INSERT: one statement for a share's files, bounded so no engine's parameter limit is reached. */
+const ROWS_PER_INSERT = 500;
+
 /** Creates a share with its files and creator links. Records 'share' changes. @returns the share id */
-export async function createShare(db: Db, input: ShareInput): Promise<number> {
+export async function createShare(db: Store, input: ShareInput): Promise<number> {
   return await inTransaction(db, async (db) => {
-    const id = Number(
-      stmt(db, 'INSERT INTO shares (name, description, uploader_id, added) VALUES (?, ?, ?, ?)').run(
-        input.name,
-        input.description ?? '',
-        input.uploader_id ?? null,
-        input.added ?? nowIso(),
-      ).lastInsertRowid,
-    );
-    const insertFile = stmt(db, 'INSERT INTO share_files (share_id, idx, filename, hash, upload_url) VALUES (?, ?, ?, ?, ?)');
-    input.files.forEach((file, idx) => {
-      insertFile.run(id, idx, file.filename, file.hash ?? null, file.upload_url ?? null);
-    });
-    const link = stmt(db, 'INSERT OR IGNORE INTO share_creators (share_id, service, creator_id) VALUES (?, ?, ?)');
-    for (const creator of input.creators ?? []) link.run(id, creator.service, creator.creator_id);
+    const row = await db.k
+      .insertInto('shares')
+      .values({
+        name: input.name,
+        description: input.description ?? '',
+        uploader_id: input.uploader_id ?? null,
+        added: input.added ?? nowIso(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const id = Number(row.id);
+    const files = input.files.map((file, idx) => ({
+      share_id: id,
+      idx,
+      filename: file.filename,
+      hash: file.hash ?? null,
+      upload_url: file.upload_url ?? null,
+    }));
+    for (let start = 0; start < files.length; start += ROWS_PER_INSERT) {
+      await db.k
+        .insertInto('share_files')
+        .values(files.slice(start, start + ROWS_PER_INSERT))
+        .execute();
+    }
+    const creators = (input.creators ?? []).map((creator) => ({ share_id: id, service: creator.service, creator_id: creator.creator_id }));
+    for (let start = 0; start < creators.length; start += ROWS_PER_INSERT) {
+      // A creator named twice is linked once.
+      await db.k
+        .insertInto('share_creators')
+        .values(creators.slice(start, start + ROWS_PER_INSERT))
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
     await recordShare(db, id, 'upsert');
     return id;
   });
 }
 
 /** Deletes a share. Records 'share' delete changes. */
-export async function deleteShare(db: Db, id: number): Promise<boolean> {
+export async function deleteShare(db: Store, id: number): Promise<boolean> {
   return await inTransaction(db, async (db) => {
-    if (!stmt(db, 'SELECT 1 FROM shares WHERE id = ?').get(id)) return false;
+    const { rows } = await sql`SELECT 1 AS one FROM shares WHERE id = ${id}`.execute(db.k);
+    if (rows.length === 0) return false;
     await recordShare(db, id, 'delete');
-    stmt(db, 'DELETE FROM shares WHERE id = ?').run(id);
+    await sql`DELETE FROM shares WHERE id = ${id}`.execute(db.k);
     return true;
   });
 }
 
 /** GET /v1/share/{id}: the share and its files, or undefined. */
-export async function getShare(db: Db, id: number): Promise<{ share: Share; share_files: ShareFile[] } | undefined> {
-  const share = stmt<Share>(db, 'SELECT id, name, description, added FROM shares WHERE id = ?').get(id);
+export async function getShare(db: Store, id: number): Promise<{ share: Share; share_files: ShareFile[] } | undefined> {
+  const { rows: shares } = await sql<Share>`SELECT id, name, description, added FROM shares WHERE id = ${id}`.execute(db.k);
+  const share = shares[0];
   if (!share) return undefined;
-  const rows = stmt<{ hash: string | null; filename: string; upload_url: string | null; ext: string | null }>(
-    db,
-    `SELECT sf.hash, sf.filename, sf.upload_url, f.ext FROM share_files sf LEFT JOIN files f ON f.hash = sf.hash
-      WHERE sf.share_id = ? ORDER BY sf.idx`,
-  ).all(id);
+  const { rows } = await sql<{
+    hash: string | null;
+    filename: string;
+    upload_url: string | null;
+    ext: string | null;
+  }>`SELECT sf.hash, sf.filename, sf.upload_url, f.ext FROM share_files sf LEFT JOIN files f ON f.hash = sf.hash
+      WHERE sf.share_id = ${id} ORDER BY sf.idx`.execute(db.k);
   return {
     share,
     share_files: rows.map((row) => {
@@ -100,31 +127,35 @@ export async function getShare(db: Db, id: number): Promise<{ share: Share; shar
 }
 
 /** All shares, newest first. */
-export async function listShares(db: Db, offset = 0, limit = PAGE_SIZE): Promise<Share[]> {
-  return stmt<Share>(db, 'SELECT id, name, description, added FROM shares ORDER BY added DESC, id DESC LIMIT ? OFFSET ?').all(
-    limit,
-    offset,
-  );
+export async function listShares(db: Store, offset = 0, limit = PAGE_SIZE): Promise<Share[]> {
+  const { rows } =
+    await sql<Share>`SELECT id, name, description, added FROM shares ORDER BY added DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.execute(
+      db.k,
+    );
+  return rows;
 }
 
 /** Number of shares. */
-export async function countShares(db: Db): Promise<number> {
-  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM shares').get()!.n;
+export async function countShares(db: Store): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM shares`.execute(db.k);
+  return Number(rows[0].n);
 }
 
 /** A creator's shares, newest first. */
-export async function listCreatorShares(db: Db, service: string, creatorId: string, offset = 0, limit = PAGE_SIZE): Promise<Share[]> {
-  return stmt<Share>(
-    db,
-    `SELECT s.id, s.name, s.description, s.added FROM share_creators sc JOIN shares s ON s.id = sc.share_id
-      WHERE sc.service = ? AND sc.creator_id = ? ORDER BY sc.share_id DESC LIMIT ? OFFSET ?`,
-  ).all(service, creatorId, limit, offset);
+export async function listCreatorShares(db: Store, service: string, creatorId: string, offset = 0, limit = PAGE_SIZE): Promise<Share[]> {
+  const { rows } = await sql<Share>`SELECT s.id, s.name, s.description, s.added FROM share_creators sc JOIN shares s ON s.id = sc.share_id
+      WHERE sc.service = ${service} AND sc.creator_id = ${creatorId} ORDER BY sc.share_id DESC LIMIT ${limit} OFFSET ${offset}`.execute(
+    db.k,
+  );
+  return rows;
 }
 
 /** Number of a creator's shares. */
-export async function countCreatorShares(db: Db, service: string, creatorId: string): Promise<number> {
-  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM share_creators WHERE service = ? AND creator_id = ?').get(service, creatorId)!
-    .n;
+export async function countCreatorShares(db: Store, service: string, creatorId: string): Promise<number> {
+  const { rows } = await sql<{
+    n: number;
+  }>`SELECT count(*) AS n FROM share_creators WHERE service = ${service} AND creator_id = ${creatorId}`.execute(db.k);
+  return Number(rows[0].n);
 }
 
 /**
@@ -132,7 +163,7 @@ export async function countCreatorShares(db: Db, service: string, creatorId: str
  * a failure leaves neither file records nor a share behind. @returns the share id
  */
 export async function createUploadedShare(
-  db: Db,
+  db: Store,
   input: Omit<ShareInput, 'files'> & { files: (FileInput & { filename: string })[] },
 ): Promise<number> {
   return await inTransaction(db, async (db) => {
@@ -142,7 +173,20 @@ export async function createUploadedShare(
   });
 }
 
-/** Every share id, oldest first, read lazily (a full page rebuild renders each share page). */
-export async function* iterateShareIds(db: Db): AsyncGenerator<number> {
-  for (const row of stmt<{ id: number }>(db, 'SELECT id FROM shares ORDER BY id').iterate()) yield row.id;
+/** Share ids per read of iterateShareIds. */
+const SHARE_ID_BATCH = 1000;
+
+/**
+ * Every share id, oldest first, read lazily (a full page rebuild renders each share page). Read by
+ * batches after the last id seen, not through one open cursor: the caller queries the store between
+ * ids, which an open cursor would keep waiting for its connection.
+ */
+export async function* iterateShareIds(db: Store): AsyncGenerator<number> {
+  let after = 0;
+  for (;;) {
+    const { rows } = await sql<{ id: number }>`SELECT id FROM shares WHERE id > ${after} ORDER BY id LIMIT ${SHARE_ID_BATCH}`.execute(db.k);
+    for (const row of rows) yield row.id;
+    if (rows.length < SHARE_ID_BATCH) return;
+    after = rows[rows.length - 1].id;
+  }
 }
