@@ -27,7 +27,7 @@ export interface UploadPart {
 
 export interface UploadHandlers<R> {
   /** Called with the fields sent so far before the first file is stored; throw an HttpError to refuse early. */
-  beforeFirstFile?(fields: Record<string, string>): void;
+  beforeFirstFile?(fields: Record<string, string>): Promise<void> | void;
   /** Stores one file's bytes. Reject when the stream fails (it is destroyed on a limit). */
   store(part: UploadPart, stream: Readable): Promise<R>;
   /** Undoes what `store` kept, when the upload as a whole fails. */
@@ -110,6 +110,8 @@ export async function receiveUpload<R>(
     const active = new Set<Readable>();
     let total = 0;
     let sawFile = false;
+    // The files are stored only once beforeFirstFile has accepted the fields (it may read the database).
+    let accepted: Promise<void> = Promise.resolve();
     let failure: unknown;
 
     const fail = (error: unknown) => {
@@ -133,13 +135,7 @@ export async function receiveUpload<R>(
       }
       if (!sawFile) {
         sawFile = true;
-        try {
-          handlers.beforeFirstFile?.(fields);
-        } catch (error) {
-          stream.resume();
-          fail(error);
-          return;
-        }
+        accepted = Promise.resolve().then(() => handlers.beforeFirstFile?.(fields));
       }
       const part: UploadPart = { field, filename, mimeType: info.mimeType };
       const slot = parts++;
@@ -159,8 +155,8 @@ export async function receiveUpload<R>(
       });
       stream.pipe(counted);
       pending.push(
-        handlers
-          .store(part, counted)
+        accepted
+          .then(() => handlers.store(part, counted))
           .then((result) => void (files[slot] = { ...part, result }))
           // A store that enforces the size itself (storeStream's maxBytes) refuses like busboy's limit.
           .catch((error) =>

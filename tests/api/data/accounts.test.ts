@@ -12,10 +12,9 @@ import {
 } from '@api/data/accounts.ts';
 import { listNotifications } from '@api/data/notifications.ts';
 import type { Store } from '@api/data/store.ts';
-import { ENGINES, useEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 
-// biome-ignore lint/correctness/useHookAtTopLevel: a vitest helper (beforeAll/afterAll), not a React hook
-const engines = useEngines();
+const engines = engineDatabases();
 
 describe.each(ENGINES)('accounts on %s', (engine) => {
   let db: Store;

@@ -4,10 +4,9 @@ import { getArchiveFile, getArchiveRecord, setArchiveInfo } from '@api/data/arch
 import { registerFile } from '@api/data/files.ts';
 import { readChangesSince } from '@api/data/changes.ts';
 import type { Store } from '@api/data/store.ts';
-import { ENGINES, useEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 
-// biome-ignore lint/correctness/useHookAtTopLevel: a vitest helper (beforeAll/afterAll), not a React hook
-const engines = useEngines();
+const engines = engineDatabases();
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
 
