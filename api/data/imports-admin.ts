@@ -4,7 +4,8 @@
  * key, its fingerprint, the sealed work key, the cursor or the channel ids: only whether a sealed key is
  * still kept (for can_retry).
  */
-import { stmt, type Db } from './db.ts';
+import { sql, type RawBuilder } from 'kysely';
+import type { Store } from './store.ts';
 import { nowIso } from './util.ts';
 import { importState, type ImportState } from '@shared/import-state.ts';
 
@@ -31,17 +32,19 @@ export interface AdminImportsFilter {
 }
 
 /**
- * The state rule of shared/import-state.ts (importState) in SQL over `imports i`, for filtering and the
- * metrics' counts (import-stats.ts); `?` twice is now. tests/shared/import-state.test.ts checks that both
- * name every kind of row the same.
+ * The state rule of shared/import-state.ts (importState) in SQL over `imports i`, at `now`, for filtering
+ * and the metrics' counts (import-stats.ts). tests/shared/import-state.test.ts checks that both name every
+ * kind of row the same.
  */
-export const STATE_SQL = `CASE
+export function stateSql(now: string): RawBuilder<ImportState> {
+  return sql<ImportState>`CASE
   WHEN i.cancelled_at IS NOT NULL THEN 'cancelled'
   WHEN i.is_key_invalid = 1 OR i.gave_up_at IS NOT NULL THEN 'failed'
   WHEN i.finished_at IS NOT NULL THEN 'finished'
-  WHEN i.lease_owner IS NOT NULL AND i.lease_expires_at > ? THEN 'running'
-  WHEN i.resuming_at > ? THEN 'waiting'
+  WHEN i.lease_owner IS NOT NULL AND i.lease_expires_at > ${now} THEN 'running'
+  WHEN i.resuming_at > ${now} THEN 'waiting'
   ELSE 'queued' END`;
+}
 
 interface Row {
   id: string;
@@ -63,18 +66,12 @@ interface Row {
   sql_state: ImportState;
 }
 
-function where(filter: AdminImportsFilter, now: string): { sql: string; args: unknown[] } {
-  const parts: string[] = [];
-  const args: unknown[] = [];
-  if (filter.state) {
-    parts.push(`(${STATE_SQL}) = ?`);
-    args.push(now, now, filter.state);
-  }
-  if (filter.service) {
-    parts.push('i.service = ?');
-    args.push(filter.service);
-  }
-  return { sql: parts.length ? `WHERE ${parts.join(' AND ')}` : '', args };
+/** The filter's WHERE clause (its text depends only on which filters are set). */
+function where(filter: AdminImportsFilter, now: string): RawBuilder<unknown> {
+  const parts: RawBuilder<unknown>[] = [];
+  if (filter.state) parts.push(sql`(${stateSql(now)}) = ${filter.state}`);
+  if (filter.service) parts.push(sql`i.service = ${filter.service}`);
+  return parts.length ? sql`WHERE ${sql.join(parts, sql` AND `)}` : sql``;
 }
 
 function toAdminImport(row: Row, now: string): AdminImport {
@@ -97,42 +94,41 @@ function toAdminImport(row: Row, now: string): AdminImport {
   };
 }
 
-const SELECT = `SELECT i.id, i.service, i.account_id, a.username, i.created_at, i.first_started_at, i.finished_at, i.retry_count,
-       i.resuming_at, i.is_key_invalid, i.gave_up_at, i.cancelled_at, i.lease_owner, i.lease_expires_at,
-       (i.work_key IS NOT NULL) AS has_work_key,
+// has_work_key: a comparison is a boolean on PostgreSQL, 0/1 on SQLite; the CASE is 0/1 on both.
+const select = (now: string) => sql`SELECT i.id, i.service, i.account_id, a.username, i.created_at, i.first_started_at, i.finished_at,
+       i.retry_count, i.resuming_at, i.is_key_invalid, i.gave_up_at, i.cancelled_at, i.lease_owner, i.lease_expires_at,
+       CASE WHEN i.work_key IS NOT NULL THEN 1 ELSE 0 END AS has_work_key,
        (SELECT line FROM import_logs l WHERE l.import_id = i.id ORDER BY l.id DESC LIMIT 1) AS last_log_line,
-       ${STATE_SQL} AS sql_state
+       ${stateSql(now)} AS sql_state
   FROM imports i LEFT JOIN accounts a ON a.id = i.account_id`;
 
 /** Newest first (imports_created). */
 export async function listAdminImports(
-  db: Db,
+  db: Store,
   filter: AdminImportsFilter,
   page: { offset: number; limit: number },
   now: string = nowIso(),
 ): Promise<AdminImport[]> {
-  const w = where(filter, now);
-  return stmt<Row>(db, `${SELECT} ${w.sql} ORDER BY i.created_at DESC, i.id DESC LIMIT ? OFFSET ?`)
-    .all(now, now, ...w.args, page.limit, page.offset)
-    .map((row) => toAdminImport(row, now));
+  const { rows } = await sql<Row>`${select(now)} ${where(filter, now)} ORDER BY i.created_at DESC, i.id DESC
+    LIMIT ${page.limit} OFFSET ${page.offset}`.execute(db.k);
+  return rows.map((row) => toAdminImport(row, now));
 }
 
-export async function countAdminImports(db: Db, filter: AdminImportsFilter, now: string = nowIso()): Promise<number> {
-  const w = where(filter, now);
-  return stmt<{ n: number }>(db, `SELECT count(*) AS n FROM imports i ${w.sql}`).get(...w.args)?.n ?? 0;
+export async function countAdminImports(db: Store, filter: AdminImportsFilter, now: string = nowIso()): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM imports i ${where(filter, now)}`.execute(db.k);
+  return rows[0]?.n ?? 0;
 }
 
-export async function getAdminImport(db: Db, id: string, now: string = nowIso()): Promise<AdminImport | undefined> {
-  const row = stmt<Row>(db, `${SELECT} WHERE i.id = ?`).get(now, now, id);
-  return row && toAdminImport(row, now);
+export async function getAdminImport(db: Store, id: string, now: string = nowIso()): Promise<AdminImport | undefined> {
+  const { rows } = await sql<Row>`${select(now)} WHERE i.id = ${id}`.execute(db.k);
+  return rows[0] && toAdminImport(rows[0], now);
 }
 
 /** Both state rules for every import (tests: the SQL filter and importState must agree). */
 export async function importStatesBothWays(
-  db: Db,
+  db: Store,
   now: string = nowIso(),
 ): Promise<Array<{ id: string; sql: ImportState; ts: ImportState }>> {
-  return stmt<Row>(db, `${SELECT} ORDER BY i.id`)
-    .all(now, now)
-    .map((row) => ({ id: row.id, sql: row.sql_state, ts: toAdminImport(row, now).state }));
+  const { rows } = await sql<Row>`${select(now)} ORDER BY i.id`.execute(db.k);
+  return rows.map((row) => ({ id: row.id, sql: row.sql_state, ts: toAdminImport(row, now).state }));
 }
