@@ -13,6 +13,7 @@ import {
 import type { Store } from '@api/data/store.ts';
 import { ENGINES, useEngines } from '../../helpers/engines.ts';
 
+// biome-ignore lint/correctness/useHookAtTopLevel: a vitest helper named like a React hook, not one
 const engines = useEngines();
 
 describe.each(ENGINES)('do-not-post on %s', (engine) => {
