@@ -3,7 +3,8 @@
  * of a period in the answer shape of GET /v1/posts/popular, which the popular page renders too. The
  * period rules live in shared/popular.ts.
  */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
+import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { inTransaction } from './util.ts';
 import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './post-rows.ts';
@@ -25,18 +26,17 @@ export interface PopularityInput {
  * Adds favourite/view counts of posts for days (summed into existing counts). Records one
  * 'popularity' change per distinct day.
  */
-export async function addPopularity(db: Db, rows: PopularityInput[]): Promise<void> {
+export async function addPopularity(db: Store, rows: PopularityInput[]): Promise<void> {
   if (rows.length === 0) return;
   await inTransaction(db, async (db) => {
-    const upsert = stmt(
-      db,
-      `INSERT INTO post_popularity (day, service, "user", post_id, favorites, views) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (day, service, "user", post_id) DO UPDATE SET
-         favorites = post_popularity.favorites + excluded.favorites, views = post_popularity.views + excluded.views`,
-    );
     const days = new Set<string>();
+    // One statement per row (not one multi-row insert): PostgreSQL refuses to update the same row twice in
+    // one statement, and rows may repeat a post's day.
     for (const row of rows) {
-      upsert.run(row.day, row.service, row.user, row.post_id, row.favorites ?? 0, row.views ?? 0);
+      await sql`INSERT INTO post_popularity (day, service, "user", post_id, favorites, views)
+        VALUES (${row.day}, ${row.service}, ${row.user}, ${row.post_id}, ${row.favorites ?? 0}, ${row.views ?? 0})
+        ON CONFLICT (day, service, "user", post_id) DO UPDATE SET
+          favorites = post_popularity.favorites + excluded.favorites, views = post_popularity.views + excluded.views`.execute(db.k);
       days.add(row.day);
     }
     for (const day of [...days].sort()) await recordChange(db, { kind: 'popularity', action: 'upsert', ref: day });
@@ -48,34 +48,39 @@ export async function addPopularity(db: Db, rows: PopularityInput[]): Promise<vo
  * newest. Each summary carries fav_count (favourites within the period).
  */
 export async function listPopularPosts(
-  db: Db,
+  db: Store,
   options: { from: string; to: string; offset?: number; limit?: number },
 ): Promise<{ posts: (PostSummary & { fav_count: number })[]; count: number }> {
-  const rows = stmt<SummaryRow & { fav_count: number }>(
-    db,
-    `SELECT ${SUMMARY_COLUMNS}, s.fav_count FROM (
-        SELECT service, "user", post_id, sum(favorites) AS fav_count, sum(views) AS view_count
-          FROM post_popularity WHERE day >= ? AND day <= ?
-         GROUP BY service, "user", post_id
-      ) s JOIN posts p ON p.service = s.service AND p."user" = s."user" AND p.id = s.post_id
-      ORDER BY s.fav_count DESC, s.view_count DESC, p.seq DESC LIMIT ? OFFSET ?`,
-  ).all(options.from, options.to, options.limit ?? PAGE_SIZE, options.offset ?? 0);
-  const count = stmt<{ n: number }>(
-    db,
-    `SELECT count(*) AS n FROM (SELECT DISTINCT service, "user", post_id FROM post_popularity WHERE day >= ? AND day <= ?)`,
-  ).get(options.from, options.to)!.n;
-  return { posts: rows.map((row) => ({ ...toSummary(row), fav_count: row.fav_count })), count };
+  const { rows } = await sql<SummaryRow & { fav_count: number }>`SELECT ${sql.raw(SUMMARY_COLUMNS)}, s.fav_count FROM (
+      SELECT service, "user", post_id, sum(favorites) AS fav_count, sum(views) AS view_count
+        FROM post_popularity WHERE day >= ${options.from} AND day <= ${options.to}
+       GROUP BY service, "user", post_id
+    ) s JOIN posts p ON p.service = s.service AND p."user" = s."user" AND p.id = s.post_id
+    ORDER BY s.fav_count DESC, s.view_count DESC, p.seq DESC LIMIT ${options.limit ?? PAGE_SIZE} OFFSET ${options.offset ?? 0}`.execute(
+    db.k,
+  );
+  // PostgreSQL 15 wants the derived table named.
+  const counted = await sql<{ n: number }>`SELECT count(*) AS n FROM (
+      SELECT DISTINCT service, "user", post_id FROM post_popularity WHERE day >= ${options.from} AND day <= ${options.to}
+    ) d`.execute(db.k);
+  return {
+    posts: rows.map((row) => ({ ...toSummary(row), fav_count: Number(row.fav_count) })),
+    count: Number(counted.rows[0].n),
+  };
 }
 
 /** First and last day that have popularity data ('YYYY-MM-DD'), or nulls. */
-export async function popularityDateRange(db: Db): Promise<{ min_day: string | null; max_day: string | null }> {
-  return stmt<{ min_day: string | null; max_day: string | null }>(
-    db,
-    'SELECT min(day) AS min_day, max(day) AS max_day FROM post_popularity',
-  ).get()!;
+export async function popularityDateRange(db: Store): Promise<{ min_day: string | null; max_day: string | null }> {
+  const { rows } = await sql<{ min_day: string | null; max_day: string | null }>`SELECT min(day) AS min_day, max(day) AS max_day
+    FROM post_popularity`.execute(db.k);
+  return rows[0];
 }
 
-export async function popularPosts(db: Db, query: { date?: string; period: PopularPeriod; offset: number; limit: number }, today: string) {
+export async function popularPosts(
+  db: Store,
+  query: { date?: string; period: PopularPeriod; offset: number; limit: number },
+  today: string,
+) {
   const data = await popularityDateRange(db);
   const range = popularRange(query.period, popularReferenceDate(query.date, today, data.max_day));
   const found = await listPopularPosts(db, { from: range.from, to: range.to, offset: query.offset, limit: query.limit });

@@ -5,7 +5,8 @@
  *
  * A creator is named by its key, `${service}\u0000${id}` (creatorKey / splitCreatorKey).
  */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
+import type { Store } from './store.ts';
 import { epochToIso } from '@shared/format.ts';
 import type { CreatorFields } from '@shared/shapes/creators.ts';
 
@@ -31,162 +32,162 @@ export interface SimilarCreator extends CreatorFields<string> {
   score: number;
 }
 
-export async function creatorExists(db: Db, key: CreatorKey): Promise<boolean> {
+export async function creatorExists(db: Store, key: CreatorKey): Promise<boolean> {
   const { service, id } = splitCreatorKey(key);
-  return stmt(db, 'SELECT 1 FROM creators WHERE service = ? AND id = ?').get(service, id) !== undefined;
+  const { rows } = await sql`SELECT 1 AS found FROM creators WHERE service = ${service} AND id = ${id}`.execute(db.k);
+  return rows.length > 0;
 }
 
 /** The accounts favouriting the creator, newest favourite first, at most `limit`. */
-export async function creatorFavouriters(db: Db, key: CreatorKey, limit: number): Promise<number[]> {
+export async function creatorFavouriters(db: Store, key: CreatorKey, limit: number): Promise<number[]> {
   const { service, id } = splitCreatorKey(key);
-  return stmt<{ account_id: number }>(
-    db,
-    'SELECT account_id FROM favorite_creators WHERE service = ? AND creator_id = ? ORDER BY faved_seq DESC LIMIT ?',
-  )
-    .all(service, id, limit)
-    .map((row) => row.account_id);
+  const { rows } = await sql<{ account_id: number }>`SELECT account_id FROM favorite_creators
+    WHERE service = ${service} AND creator_id = ${id} ORDER BY faved_seq DESC LIMIT ${limit}`.execute(db.k);
+  return rows.map((row) => row.account_id);
 }
 
 /** The creators an account favourites, newest first, at most `limit`. */
-export async function accountFavouriteKeys(db: Db, accountId: number, limit: number): Promise<CreatorKey[]> {
-  return stmt<{ service: string; creator_id: string }>(
-    db,
-    'SELECT service, creator_id FROM favorite_creators WHERE account_id = ? ORDER BY faved_seq DESC LIMIT ?',
-  )
-    .all(accountId, limit)
-    .map((row) => creatorKey(row.service, row.creator_id));
+export async function accountFavouriteKeys(db: Store, accountId: number, limit: number): Promise<CreatorKey[]> {
+  const { rows } = await sql<{ service: string; creator_id: string }>`SELECT service, creator_id FROM favorite_creators
+    WHERE account_id = ${accountId} ORDER BY faved_seq DESC LIMIT ${limit}`.execute(db.k);
+  return rows.map((row) => creatorKey(row.service, row.creator_id));
+}
+
+/**
+ * The rows of a long read, one at a time. SQLite iterates the statement (the connection is held until
+ * the last row, so the caller must not query meanwhile); PostgreSQL reads them in one go, since
+ * streaming from it takes pg-cursor, which the archive does not depend on.
+ */
+async function* eachRow<R>(db: Store, query: { stream(): AsyncIterableIterator<R>; execute(): Promise<R[]> }): AsyncGenerator<R> {
+  if (db.engine === 'sqlite') yield* query.stream();
+  else yield* await query.execute();
 }
 
 /** Every creator favourite, by account, newest first within each (the full recompute's input). */
-export async function* iterateAllFavourites(db: Db): AsyncGenerator<{ account_id: number; key: CreatorKey; faved_seq: number }> {
-  const rows = stmt<{ account_id: number; service: string; creator_id: string; faved_seq: number }>(
-    db,
-    'SELECT account_id, service, creator_id, faved_seq FROM favorite_creators ORDER BY account_id, faved_seq DESC',
-  ).iterate();
-  for (const row of rows) yield { account_id: row.account_id, key: creatorKey(row.service, row.creator_id), faved_seq: row.faved_seq };
+export async function* iterateAllFavourites(db: Store): AsyncGenerator<{ account_id: number; key: CreatorKey; faved_seq: number }> {
+  const query = db.k
+    .selectFrom('favorite_creators')
+    .select(['account_id', 'service', 'creator_id', 'faved_seq'])
+    .orderBy('account_id')
+    .orderBy('faved_seq', 'desc');
+  for await (const row of eachRow(db, query))
+    yield { account_id: row.account_id, key: creatorKey(row.service, row.creator_id), faved_seq: row.faved_seq };
 }
 
 /** How many of the creator's posts carry each tag. */
-export async function creatorTagCounts(db: Db, key: CreatorKey): Promise<{ tag: string; n: number }[]> {
+export async function creatorTagCounts(db: Store, key: CreatorKey): Promise<{ tag: string; n: number }[]> {
   const { service, id } = splitCreatorKey(key);
-  return stmt<{ tag: string; n: number }>(db, 'SELECT tag, count(*) AS n FROM post_tags WHERE service = ? AND "user" = ? GROUP BY tag').all(
-    service,
-    id,
-  );
+  const { rows } = await sql<{ tag: string; n: number }>`SELECT tag, count(*) AS n FROM post_tags
+    WHERE service = ${service} AND "user" = ${id} GROUP BY tag`.execute(db.k);
+  return rows;
 }
 
-/** Every (creator, tag, posts) triple, grouped by creator (the full recompute's input). */
-export async function* iterateAllCreatorTagCounts(db: Db): AsyncGenerator<{ key: CreatorKey; tag: string; n: number }> {
-  const rows = stmt<{ service: string; user: string; tag: string; n: number }>(
-    db,
-    'SELECT service, "user", tag, count(*) AS n FROM post_tags GROUP BY service, "user", tag',
-  ).iterate();
-  for (const row of rows) yield { key: creatorKey(row.service, row.user), tag: row.tag, n: row.n };
+/**
+ * Every (creator, tag, posts) triple, grouped by creator (the full recompute's input). Ordered: SQLite
+ * happens to group in key order, PostgreSQL's hash aggregate does not.
+ */
+export async function* iterateAllCreatorTagCounts(db: Store): AsyncGenerator<{ key: CreatorKey; tag: string; n: number }> {
+  const query = db.k
+    .selectFrom('post_tags')
+    .select((eb) => ['service', 'user', 'tag', eb.fn.countAll<number>().as('n')])
+    .groupBy(['service', 'user', 'tag'])
+    .orderBy('service')
+    .orderBy('user')
+    .orderBy('tag');
+  for await (const row of eachRow(db, query)) yield { key: creatorKey(row.service, row.user), tag: row.tag, n: row.n };
 }
 
 /** Posts per tag (kept by triggers), for the tags' inverse document frequency. */
-export async function tagPostCount(db: Db, tag: string): Promise<number> {
-  return stmt<{ post_count: number }>(db, 'SELECT post_count FROM tag_counts WHERE tag = ?').get(tag)?.post_count ?? 0;
+export async function tagPostCount(db: Store, tag: string): Promise<number> {
+  const { rows } = await sql<{ post_count: number }>`SELECT post_count FROM tag_counts WHERE tag = ${tag}`.execute(db.k);
+  return rows[0]?.post_count ?? 0;
 }
 
-export async function allTagPostCounts(db: Db): Promise<Map<string, number>> {
-  const rows = stmt<{ tag: string; post_count: number }>(db, 'SELECT tag, post_count FROM tag_counts').all();
+export async function allTagPostCounts(db: Store): Promise<Map<string, number>> {
+  const { rows } = await sql<{ tag: string; post_count: number }>`SELECT tag, post_count FROM tag_counts`.execute(db.k);
   return new Map(rows.map((row) => [row.tag, row.post_count]));
 }
 
 /** The creator's stored top tags with their weights. */
-export async function readTagProfile(db: Db, key: CreatorKey): Promise<Map<string, number>> {
+export async function readTagProfile(db: Store, key: CreatorKey): Promise<Map<string, number>> {
   const { service, id } = splitCreatorKey(key);
-  const rows = stmt<{ tag: string; weight: number }>(
-    db,
-    'SELECT tag, weight FROM similar_tag_profiles WHERE service = ? AND creator_id = ?',
-  ).all(service, id);
+  const { rows } = await sql<{ tag: string; weight: number }>`SELECT tag, weight FROM similar_tag_profiles
+    WHERE service = ${service} AND creator_id = ${id}`.execute(db.k);
   return new Map(rows.map((row) => [row.tag, row.weight]));
 }
 
-export async function writeTagProfile(db: Db, key: CreatorKey, profile: ReadonlyMap<string, number>): Promise<void> {
+export async function writeTagProfile(db: Store, key: CreatorKey, profile: ReadonlyMap<string, number>): Promise<void> {
   const { service, id } = splitCreatorKey(key);
-  stmt(db, 'DELETE FROM similar_tag_profiles WHERE service = ? AND creator_id = ?').run(service, id);
-  const insert = stmt(db, 'INSERT INTO similar_tag_profiles (service, creator_id, tag, weight) VALUES (?, ?, ?, ?)');
-  for (const [tag, weight] of profile) insert.run(service, id, tag, weight);
+  await sql`DELETE FROM similar_tag_profiles WHERE service = ${service} AND creator_id = ${id}`.execute(db.k);
+  for (const [tag, weight] of profile)
+    await sql`INSERT INTO similar_tag_profiles (service, creator_id, tag, weight)
+      VALUES (${service}, ${id}, ${tag}, ${weight})`.execute(db.k);
 }
 
 /** The creators with the tag among their top tags, highest weight first, at most `limit`. */
-export async function creatorsWithTopTag(db: Db, tag: string, limit: number): Promise<CreatorKey[]> {
-  return stmt<{ service: string; creator_id: string }>(
-    db,
-    'SELECT service, creator_id FROM similar_tag_profiles WHERE tag = ? ORDER BY weight DESC, service, creator_id LIMIT ?',
-  )
-    .all(tag, limit)
-    .map((row) => creatorKey(row.service, row.creator_id));
+export async function creatorsWithTopTag(db: Store, tag: string, limit: number): Promise<CreatorKey[]> {
+  const { rows } = await sql<{ service: string; creator_id: string }>`SELECT service, creator_id FROM similar_tag_profiles
+    WHERE tag = ${tag} ORDER BY weight DESC, service, creator_id LIMIT ${limit}`.execute(db.k);
+  return rows.map((row) => creatorKey(row.service, row.creator_id));
 }
 
 /** The creator's stored list, best first. */
-export async function readSimilarList(db: Db, key: CreatorKey): Promise<SimilarEntry[]> {
+export async function readSimilarList(db: Store, key: CreatorKey): Promise<SimilarEntry[]> {
   const { service, id } = splitCreatorKey(key);
-  return stmt<{ similar_service: string; similar_id: string; score: number }>(
-    db,
-    `SELECT similar_service, similar_id, score FROM similar_creators WHERE service = ? AND creator_id = ?
-      ORDER BY score DESC, similar_service, similar_id`,
-  )
-    .all(service, id)
-    .map((row) => ({ key: creatorKey(row.similar_service, row.similar_id), score: row.score }));
+  const { rows } = await sql<{ similar_service: string; similar_id: string; score: number }>`SELECT similar_service, similar_id, score
+    FROM similar_creators WHERE service = ${service} AND creator_id = ${id}
+    ORDER BY score DESC, similar_service, similar_id`.execute(db.k);
+  return rows.map((row) => ({ key: creatorKey(row.similar_service, row.similar_id), score: row.score }));
 }
 
-/** The creators whose lists name this one, highest score first, at most `limit`. */
-export async function creatorsListing(db: Db, key: CreatorKey, limit: number): Promise<CreatorKey[]> {
+/** The creators whose lists name this one, highest score first (ties by key, alike on both engines), at most `limit`. */
+export async function creatorsListing(db: Store, key: CreatorKey, limit: number): Promise<CreatorKey[]> {
   const { service, id } = splitCreatorKey(key);
-  return stmt<{ service: string; creator_id: string }>(
-    db,
-    'SELECT service, creator_id FROM similar_creators WHERE similar_service = ? AND similar_id = ? ORDER BY score DESC LIMIT ?',
-  )
-    .all(service, id, limit)
-    .map((row) => creatorKey(row.service, row.creator_id));
+  const { rows } = await sql<{ service: string; creator_id: string }>`SELECT service, creator_id FROM similar_creators
+    WHERE similar_service = ${service} AND similar_id = ${id} ORDER BY score DESC, service, creator_id LIMIT ${limit}`.execute(db.k);
+  return rows.map((row) => creatorKey(row.service, row.creator_id));
 }
 
 /** Replaces the creator's list (call inside a write transaction). */
-export async function writeSimilarList(db: Db, key: CreatorKey, list: readonly SimilarEntry[]): Promise<void> {
+export async function writeSimilarList(db: Store, key: CreatorKey, list: readonly SimilarEntry[]): Promise<void> {
   const { service, id } = splitCreatorKey(key);
-  stmt(db, 'DELETE FROM similar_creators WHERE service = ? AND creator_id = ?').run(service, id);
-  const insert = stmt(db, 'INSERT INTO similar_creators (service, creator_id, similar_service, similar_id, score) VALUES (?, ?, ?, ?, ?)');
+  await sql`DELETE FROM similar_creators WHERE service = ${service} AND creator_id = ${id}`.execute(db.k);
   for (const entry of list) {
     const other = splitCreatorKey(entry.key);
-    insert.run(service, id, other.service, other.id, entry.score);
+    await sql`INSERT INTO similar_creators (service, creator_id, similar_service, similar_id, score)
+      VALUES (${service}, ${id}, ${other.service}, ${other.id}, ${entry.score})`.execute(db.k);
   }
 }
 
 /** Removes a creator that is gone: its list, its profile and its place in other lists. */
-export async function deleteCreatorSimilarity(db: Db, key: CreatorKey): Promise<void> {
+export async function deleteCreatorSimilarity(db: Store, key: CreatorKey): Promise<void> {
   const { service, id } = splitCreatorKey(key);
-  stmt(db, 'DELETE FROM similar_creators WHERE service = ? AND creator_id = ?').run(service, id);
-  stmt(db, 'DELETE FROM similar_creators WHERE similar_service = ? AND similar_id = ?').run(service, id);
-  stmt(db, 'DELETE FROM similar_tag_profiles WHERE service = ? AND creator_id = ?').run(service, id);
+  await sql`DELETE FROM similar_creators WHERE service = ${service} AND creator_id = ${id}`.execute(db.k);
+  await sql`DELETE FROM similar_creators WHERE similar_service = ${service} AND similar_id = ${id}`.execute(db.k);
+  await sql`DELETE FROM similar_tag_profiles WHERE service = ${service} AND creator_id = ${id}`.execute(db.k);
 }
 
 /** Removes the rows of creators no longer in the archive (after a full recompute). @returns rows removed */
-export async function pruneGoneSimilarity(db: Db): Promise<number> {
-  const gone = (table: string, service: string, id: string) =>
-    stmt(
-      db,
-      `DELETE FROM ${table} WHERE NOT EXISTS (SELECT 1 FROM creators c WHERE c.service = ${table}.${service} AND c.id = ${table}.${id})`,
-    ).run().changes;
+export async function pruneGoneSimilarity(db: Store): Promise<number> {
+  const gone = async (table: string, service: string, id: string) => {
+    const result = await sql`DELETE FROM ${sql.raw(table)} WHERE NOT EXISTS (SELECT 1 FROM creators c
+      WHERE c.service = ${sql.raw(`${table}.${service}`)} AND c.id = ${sql.raw(`${table}.${id}`)})`.execute(db.k);
+    return Number(result.numAffectedRows ?? 0);
+  };
   return (
-    gone('similar_creators', 'service', 'creator_id') +
-    gone('similar_creators', 'similar_service', 'similar_id') +
-    gone('similar_tag_profiles', 'service', 'creator_id')
+    (await gone('similar_creators', 'service', 'creator_id')) +
+    (await gone('similar_creators', 'similar_service', 'similar_id')) +
+    (await gone('similar_tag_profiles', 'service', 'creator_id'))
   );
 }
 
 /** The creator's similar creators as the API answers them, best first, at most `limit`. */
-export async function listSimilarCreators(db: Db, service: string, id: string, limit: number): Promise<SimilarCreator[]> {
-  return stmt<CreatorFields & { score: number }>(
-    db,
-    `SELECT c.id, c.name, c.service, c.indexed, c.updated, c.public_id, c.relation_id, s.score
-       FROM similar_creators s JOIN creators c ON c.service = s.similar_service AND c.id = s.similar_id
-      WHERE s.service = ? AND s.creator_id = ?
-      ORDER BY s.score DESC, c.service, c.id
-      LIMIT ?`,
-  )
-    .all(service, id, limit)
-    .map((row) => ({ ...row, indexed: epochToIso(row.indexed), updated: epochToIso(row.updated) }));
+export async function listSimilarCreators(db: Store, service: string, id: string, limit: number): Promise<SimilarCreator[]> {
+  const { rows } = await sql<CreatorFields & { score: number }>`SELECT c.id, c.name, c.service, c.indexed, c.updated, c.public_id,
+      c.relation_id, s.score
+     FROM similar_creators s JOIN creators c ON c.service = s.similar_service AND c.id = s.similar_id
+    WHERE s.service = ${service} AND s.creator_id = ${id}
+    ORDER BY s.score DESC, c.service, c.id
+    LIMIT ${limit}`.execute(db.k);
+  return rows.map((row) => ({ ...row, indexed: epochToIso(row.indexed), updated: epochToIso(row.updated) }));
 }
