@@ -169,7 +169,8 @@ export function startImportWorker(
     heartbeat.unref();
 
     // Inside a step, ctx.db is the step's transaction: the importers write through ctx.db, and on
-    // PostgreSQL a write through the pool would land outside the step (on SQLite both are the one handle).
+    // PostgreSQL a write through the pool would land outside the step (on SQLite both are the one handle)
+    // or wait for a row the step has locked.
     const outer = db;
     let current: Db = db;
     const ctx: ImportContext = {
@@ -205,11 +206,12 @@ export function startImportWorker(
           for (const line of commit.log ?? []) await appendImportLog(db, id, redact(line, key));
           return result;
         }),
+      // Through ctx.db: inside a step, the line is part of the step (and waits for no lock the step holds).
       log: async (line) => {
-        if (await holdsImportLease(db, id, owner)) await appendImportLog(db, id, redact(line, key));
+        if (await holdsImportLease(current, id, owner)) await appendImportLog(current, id, redact(line, key));
       },
       setSubCount: async (count) => {
-        if (await holdsImportLease(db, id, owner)) await updateImport(db, id, { sub_count: count });
+        if (await holdsImportLease(current, id, owner)) await updateImport(current, id, { sub_count: count });
       },
       signal: controller.signal,
     };

@@ -11,10 +11,9 @@ import {
   recordRemovedPosts,
 } from '@api/data/do-not-post.ts';
 import type { Store } from '@api/data/store.ts';
-import { ENGINES, useEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 
-// biome-ignore lint/correctness/useHookAtTopLevel: a vitest helper named like a React hook, not one
-const engines = useEngines();
+const engines = engineDatabases();
 
 describe.each(ENGINES)('do-not-post on %s', (engine) => {
   let db: Store;

@@ -7,10 +7,9 @@ import { importOutcomeCounts, importQueueCounts } from '@api/data/import-stats.t
 import { appendImportLog, createImport } from '@api/data/imports.ts';
 import { countAdminImports, getAdminImport, importStatesBothWays, listAdminImports } from '@api/data/imports-admin.ts';
 import type { Store } from '@api/data/store.ts';
-import { ENGINES, useEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 
-// biome-ignore lint/correctness/useHookAtTopLevel: useEngines registers vitest hooks; it is no React hook
-const engines = useEngines();
+const engines = engineDatabases();
 const NOW = '2030-06-01T12:00:00';
 const PAST = '2030-06-01T11:00:00';
 const FUTURE = '2030-06-01T13:00:00';

@@ -29,10 +29,9 @@ import {
   wipeExpiredRetryKeys,
 } from '@api/data/imports.ts';
 import { closeStore, inTransaction, postgresStore, type Store } from '@api/data/store.ts';
-import { ENGINES, useEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 
-// biome-ignore lint/correctness/useHookAtTopLevel: useEngines registers vitest hooks; it is no React hook
-const engines = useEngines();
+const engines = engineDatabases();
 const T0 = '2030-01-01T00:00:00.000Z';
 const T1 = '2030-01-01T01:00:00.000Z';
 const T2 = '2030-01-01T02:00:00.000Z';

@@ -3,10 +3,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { readChangesSince } from '@api/data/changes.ts';
 import { addPopularity, listPopularPosts, popularityDateRange, popularPosts } from '@api/data/popular.ts';
 import type { Store } from '@api/data/store.ts';
-import { ENGINES, useEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 
-// biome-ignore lint/correctness/useHookAtTopLevel: a vitest helper named like a React hook, not one
-const engines = useEngines();
+const engines = engineDatabases();
 
 async function seed(db: Store, ids: string[]): Promise<void> {
   await db.k.insertInto('creators').values({ service: 'patreon', id: '1', name: 'One', indexed: 0, updated: 0 }).execute();

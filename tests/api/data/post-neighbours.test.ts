@@ -2,10 +2,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { creatorPostPosition, newerThan, olderThan, postPageNeighbours } from '@api/data/post-neighbours.ts';
 import type { Store } from '@api/data/store.ts';
-import { ENGINES, useEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 
-// biome-ignore lint/correctness/useHookAtTopLevel: a vitest helper named like a React hook, not one
-const engines = useEngines();
+const engines = engineDatabases();
 
 /** Posts of creator patreon/1 as [id, published], plus one of another creator. */
 async function seed(db: Store, posts: [string, string | null][]): Promise<void> {

@@ -22,10 +22,9 @@ import {
   writeTagProfile,
 } from '@api/data/similar.ts';
 import type { Store } from '@api/data/store.ts';
-import { ENGINES, useEngines } from '../../helpers/engines.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 
-// biome-ignore lint/correctness/useHookAtTopLevel: a vitest helper named like a React hook, not one
-const engines = useEngines();
+const engines = engineDatabases();
 const A = creatorKey('patreon', 'a');
 const B = creatorKey('patreon', 'b');
 const C = creatorKey('fanbox', 'ç');
