@@ -113,9 +113,10 @@ export async function recordChange(db: Store, change: ChangeInput): Promise<numb
 
 /** Change rows with id > lastId, oldest first, at most `limit` (default 10,000). */
 export async function readChangesSince(db: Store, lastId: number, limit = 10_000): Promise<Change[]> {
-  const { rows } = await sql<Change>`SELECT id, kind, action, service, creator_id, post_id, ref, at FROM changes WHERE id > ${lastId} ORDER BY id LIMIT ${limit}`.execute(
-    db.k,
-  );
+  const { rows } =
+    await sql<Change>`SELECT id, kind, action, service, creator_id, post_id, ref, at FROM changes WHERE id > ${lastId} ORDER BY id LIMIT ${limit}`.execute(
+      db.k,
+    );
   return rows;
 }
 

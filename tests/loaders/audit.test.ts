@@ -54,7 +54,10 @@ describe('loadAuditLog', () => {
   });
 
   it('answers 400 for an unknown action and 404 past the last page', async () => {
-    expect(await load(admin, 'action=erase')).toMatchObject({ kind: 'bad-request', message: expect.stringMatching(/^Unknown action "erase"\./) });
+    expect(await load(admin, 'action=erase')).toMatchObject({
+      kind: 'bad-request',
+      message: expect.stringMatching(/^Unknown action "erase"\./),
+    });
     expect(await load(admin, 'o=50')).toEqual({ kind: 'not-found' });
   });
 });

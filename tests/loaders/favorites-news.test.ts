@@ -41,7 +41,10 @@ describe('loadFavoritesNews', () => {
       kind: 'bad-request',
       message: 'Invalid since: 2026-13-01 is not a date of the calendar.',
     });
-    expect(await load(ann, 'since=31.01.2026')).toMatchObject({ kind: 'bad-request', message: 'Invalid since: expected a date as YYYY-MM-DD.' });
+    expect(await load(ann, 'since=31.01.2026')).toMatchObject({
+      kind: 'bad-request',
+      message: 'Invalid since: expected a date as YYYY-MM-DD.',
+    });
     expect(await lastNewsVisit(t.db, ann.account.id)).toBeNull();
   });
 

@@ -54,7 +54,7 @@ describe('SQLite store', () => {
     const store = sqliteStore(t.db);
     const other = new Database(t.file, { timeout: 0 });
     try {
-      await inTransaction(store, async (store) => {
+      await inTransaction(store, async () => {
         // Nothing written yet, but another connection can no longer write.
         expect(() => other.prepare('INSERT INTO kv (key, value) VALUES (?, ?)').run('other', '1')).toThrow(/locked|busy/i);
       });
@@ -63,6 +63,26 @@ describe('SQLite store', () => {
       other.close();
     }
     expect(await kvKeys(store)).toEqual(['other']);
+  });
+
+  it('runs transactions started side by side one after the other, and a nested one as a savepoint', async () => {
+    const store = sqliteStore(t.db);
+    const write = (key: string, fail = false) =>
+      inTransaction(store, async (db) => {
+        await sql`INSERT INTO kv (key, value) VALUES (${key}, '1')`.execute(db.k);
+        await Promise.resolve();
+        await sql`INSERT INTO kv (key, value) VALUES (${`${key}2`}, '1')`.execute(db.k);
+        if (fail) throw new Error('refused');
+      });
+    const results = await Promise.allSettled([write('a'), write('b', true), write('c')]);
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await kvKeys(store)).toEqual(['a', 'a2', 'c', 'c2']);
+
+    await inTransaction(store, async (db) => {
+      await sql`INSERT INTO kv (key, value) VALUES ('outer', '1')`.execute(db.k);
+      await expect(write('inner', true)).rejects.toThrow('refused');
+    });
+    expect(await kvKeys(store)).toEqual(['a', 'a2', 'c', 'c2', 'outer']);
   });
 
   it('binds booleans as 0 and 1 and keeps answering a repeated query', async () => {

@@ -277,7 +277,9 @@ describe('afdian import', () => {
     const id = await queue('shape');
     await worker().runOnce();
     expect(await getImport(t.db, id)).toMatchObject({ finished_at: null, retry_count: 1 });
-    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(/^Afdian error: Afdian answered .* in a shape this importer does not understand/);
+    expect((await getImportLogs(t.db, id)).at(-1)).toMatch(
+      /^Afdian error: Afdian answered .* in a shape this importer does not understand/,
+    );
   });
 
   it('survives kill -9 of scripts/worker.ts mid-import: the restart finishes with every post once', async () => {

@@ -159,7 +159,8 @@ describe('a full import', () => {
     expect((await post('絵文字とUnicode ✨ «Ünïcödé»'))!.content).toBe('<p>改行も<br />あります &amp; &lt;b&gt;タグではない&lt;/b&gt;</p>');
     const single = (await post('一枚だけ'))!;
     expect(single.attachments).toHaveLength(1);
-    for (const locked of ['プレミアム限定', '単品販売の動画', 'バックナンバー', 'Session']) expect(await post(locked), locked).toBeUndefined();
+    for (const locked of ['プレミアム限定', '単品販売の動画', 'バックナンバー', 'Session'])
+      expect(await post(locked), locked).toBeUndefined();
     expect((await post('Studio'))!.attachments).toHaveLength(1);
 
     expect(logs).toEqual(

@@ -212,11 +212,7 @@ describe('a full import', () => {
     const stored = (await messagesOf(fake.ids.art)).find((m) => m.id === edited.id)!;
     expect(stored.content).toBe('art message 120 (fixed typo)');
     expect(stored.edited).not.toBeNull();
-    expect(
-      (await messagesOf(fake.ids.general))
-        .slice(0, 2)
-        .map((m) => m.id),
-    ).toEqual(added.map((m) => m.id).reverse());
+    expect((await messagesOf(fake.ids.general)).slice(0, 2).map((m) => m.id)).toEqual(added.map((m) => m.id).reverse());
     expect(await getImportLogs(t.db, second)).toContain(`Channel #general (${GUILD_NAME}): imported 6 messages.`);
   });
 

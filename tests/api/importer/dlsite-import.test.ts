@@ -121,7 +121,11 @@ describe('dlsite import', () => {
     expect(serial.attachments.map((a) => a.name)).toEqual(['VJ01000003.zip']);
     expect(JSON.stringify(t.db.prepare('SELECT * FROM posts').all())).not.toContain('ABCD-1234-EFGH-5678');
     // Browser-only: DLsite Play's web versions, named as in the work's tree.
-    expect((await getPost(t.db, 'dlsite', 'RG01000002', 'RJ01000004'))!.attachments.map((a) => a.name)).toEqual(['001.jpg', '002.jpg', '003.jpg']);
+    expect((await getPost(t.db, 'dlsite', 'RG01000002', 'RJ01000004'))!.attachments.map((a) => a.name)).toEqual([
+      '001.jpg',
+      '002.jpg',
+      '003.jpg',
+    ]);
     // DRM: the post (cover, description) without its viewer-only file.
     const drm = (await getPost(t.db, 'dlsite', 'RG01000001', 'RJ01000005'))!;
     expect(drm.attachments).toEqual([]);

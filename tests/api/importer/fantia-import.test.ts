@@ -119,7 +119,11 @@ describe('fantia import', () => {
     expect(video.attachments.map((a) => a.name)).toEqual(['sh83-1_メイキング.mp4']);
     expect(stored(video.attachments[0].path).subarray(4, 8).toString()).toBe('ftyp');
     expect(video.file?.name).toBe('c3d4e5f6-making.jpg');
-    expect(stored((await post(YUME, 2100005)).attachments[0].path).subarray(0, 3).toString()).toBe('ID3');
+    expect(
+      stored((await post(YUME, 2100005)).attachments[0].path)
+        .subarray(0, 3)
+        .toString(),
+    ).toBe('ID3');
 
     // The blog: paragraphs, a link, the album image archived inline, an outside image as a link.
     const blog = await post(YUME, 2100006);
@@ -135,7 +139,9 @@ describe('fantia import', () => {
       subject: 'アーカイブ',
       description: null,
     });
-    expect((await post(YUME, 2100008)).content).toBe('<p>本文はコンテンツ内にあります</p><h3>設定</h3><p>身長: 155cm<br />好きなもの: 🍓</p>');
+    expect((await post(YUME, 2100008)).content).toBe(
+      '<p>本文はコンテンツ内にあります</p><h3>設定</h3><p>身長: 155cm<br />好きなもの: 🍓</p>',
+    );
     expect((await post(YUME, 2100011)).content).toContain('<a href="https://fantia.jp/products/900001"');
 
     // Partly locked: the visible part is kept and the rest named; wholly locked: not stored.

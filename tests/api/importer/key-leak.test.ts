@@ -149,7 +149,11 @@ describe('submitted keys never reach logs, answers or the data folder in clear',
     // A day later the round imports both kept keys again, and the worker runs them.
     t.db.prepare("UPDATE imports SET created_at = '2020-01-01T00:00:00', finished_at = coalesce(finished_at, '2020-01-01T00:00:00')").run();
     const privateKey = fs.readFileSync(path.join(dataPaths(t.dir).operatorKeys, 'private.pem'));
-    expect(await runAutoImportRound(t.db, config, privateKey, { log: (line) => said.push(line) })).toEqual({ queued: 2, skipped: 0, failed: 0 });
+    expect(await runAutoImportRound(t.db, config, privateKey, { log: (line) => said.push(line) })).toEqual({
+      queued: 2,
+      skipped: 0,
+      failed: 0,
+    });
     while (await worker.runOnce());
     await worker.stop();
 

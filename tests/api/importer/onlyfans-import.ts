@@ -46,7 +46,12 @@ export async function closeHarness(h: Harness) {
 export const credentialText = (fake: FakeOnlyfans) => JSON.stringify(fake.credential);
 
 export async function queue(h: Harness, id: string, keyId?: number) {
-  await createImport(h.t.db, { id, service: 'onlyfans', key_id: keyId ?? null, work_key: sealForWorker(h.config, id, credentialText(h.fake)) });
+  await createImport(h.t.db, {
+    id,
+    service: 'onlyfans',
+    key_id: keyId ?? null,
+    work_key: sealForWorker(h.config, id, credentialText(h.fake)),
+  });
   return id;
 }
 
