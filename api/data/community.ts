@@ -2,7 +2,8 @@
  * Patreon community chats: channels of a creator and their messages (150 a page, newest first).
  * Writing a channel marks its creator has_chats.
  */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
+import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { inTransaction, nowIso, parseJson } from './util.ts';
 import { pageChatRows } from './chat-paging.ts';
@@ -34,79 +35,57 @@ export interface CommunityMessageInput {
  * Inserts or updates a community channel and sets has_chats on its creator (which must exist).
  * Records a 'community' change (and a 'creator' change when has_chats was off).
  */
-export async function upsertCommunityChannel(db: Db, input: CommunityChannelInput): Promise<void> {
+export async function upsertCommunityChannel(db: Store, input: CommunityChannelInput): Promise<void> {
   const service = input.service ?? 'patreon';
   await inTransaction(db, async (db) => {
-    stmt(
-      db,
-      `INSERT INTO community_channels (channel_id, service, creator_id, name, messages_refreshed_at) VALUES (?, ?, ?, ?, ?)
+    await sql`INSERT INTO community_channels (channel_id, service, creator_id, name, messages_refreshed_at)
+       VALUES (${input.channel_id}, ${service}, ${input.creator_id}, ${input.name}, ${input.messages_refreshed_at ?? null})
        ON CONFLICT (channel_id) DO UPDATE SET service = excluded.service, creator_id = excluded.creator_id,
-         name = excluded.name, messages_refreshed_at = excluded.messages_refreshed_at`,
-    ).run(input.channel_id, service, input.creator_id, input.name, input.messages_refreshed_at ?? null);
-    const flagged = stmt(db, 'UPDATE creators SET has_chats = 1 WHERE service = ? AND id = ? AND has_chats = 0').run(
-      service,
-      input.creator_id,
-    );
-    if (flagged.changes > 0) await recordChange(db, { kind: 'creator', action: 'upsert', service, creator_id: input.creator_id });
+         name = excluded.name, messages_refreshed_at = excluded.messages_refreshed_at`.execute(db.k);
+    const flagged =
+      await sql`UPDATE creators SET has_chats = 1 WHERE service = ${service} AND id = ${input.creator_id} AND has_chats = 0`.execute(db.k);
+    if (Number(flagged.numAffectedRows ?? 0) > 0)
+      await recordChange(db, { kind: 'creator', action: 'upsert', service, creator_id: input.creator_id });
     await recordChange(db, { kind: 'community', action: 'upsert', service, creator_id: input.creator_id, ref: input.channel_id });
   });
 }
 
 /** A creator's community channels, by name. */
-export async function listCommunityChannels(db: Db, service: string, creatorId: string): Promise<CommunityChannel[]> {
-  return stmt<CommunityChannel>(
-    db,
-    `SELECT channel_id, creator_id, name, messages_refreshed_at, post_count FROM community_channels
-      WHERE service = ? AND creator_id = ? ORDER BY name, channel_id`,
-  ).all(service, creatorId);
+export async function listCommunityChannels(db: Store, service: string, creatorId: string): Promise<CommunityChannel[]> {
+  const { rows } = await sql<CommunityChannel>`SELECT channel_id, creator_id, name, messages_refreshed_at, post_count
+       FROM community_channels WHERE service = ${service} AND creator_id = ${creatorId} ORDER BY name, channel_id`.execute(db.k);
+  return rows;
 }
 
 /** One channel (with its creator's service), or undefined. */
-export async function getCommunityChannel(db: Db, channelId: string): Promise<(CommunityChannel & { service: string }) | undefined> {
-  return stmt<CommunityChannel & { service: string }>(
-    db,
-    `SELECT channel_id, creator_id, service, name, messages_refreshed_at, post_count FROM community_channels
-      WHERE channel_id = ?`,
-  ).get(channelId);
+export async function getCommunityChannel(db: Store, channelId: string): Promise<(CommunityChannel & { service: string }) | undefined> {
+  const { rows } = await sql<CommunityChannel & { service: string }>`SELECT channel_id, creator_id, service, name,
+       messages_refreshed_at, post_count FROM community_channels WHERE channel_id = ${channelId}`.execute(db.k);
+  return rows[0];
 }
 
 /**
  * Inserts or updates messages (a deleted message keeps its row with deleted_at set) and refreshes the
  * post_count of every touched channel. Records a 'community' change per channel.
  */
-export async function upsertCommunityMessages(db: Db, messages: CommunityMessageInput[]): Promise<void> {
+export async function upsertCommunityMessages(db: Store, messages: CommunityMessageInput[]): Promise<void> {
   if (messages.length === 0) return;
   await inTransaction(db, async (db) => {
-    const upsert = stmt(
-      db,
-      `INSERT INTO community_messages (message_id, channel_id, created_at, deleted_at, replies, embeds, attachments, original_json, added)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (message_id) DO UPDATE SET channel_id = excluded.channel_id, created_at = excluded.created_at,
-         deleted_at = excluded.deleted_at, replies = excluded.replies, embeds = excluded.embeds,
-         attachments = excluded.attachments, original_json = excluded.original_json`,
-    );
     const channels = new Set<string>();
     const now = nowIso();
     for (const message of messages) {
-      upsert.run(
-        message.message_id,
-        message.channel_id,
-        message.created_at,
-        message.deleted_at ?? null,
-        JSON.stringify(message.replies ?? []),
-        JSON.stringify(message.embeds ?? []),
-        JSON.stringify(message.attachments ?? []),
-        JSON.stringify(message.original_json ?? {}),
-        message.added ?? now,
-      );
+      await sql`INSERT INTO community_messages (message_id, channel_id, created_at, deleted_at, replies, embeds, attachments, original_json, added)
+         VALUES (${message.message_id}, ${message.channel_id}, ${message.created_at}, ${message.deleted_at ?? null},
+                 ${JSON.stringify(message.replies ?? [])}, ${JSON.stringify(message.embeds ?? [])},
+                 ${JSON.stringify(message.attachments ?? [])}, ${JSON.stringify(message.original_json ?? {})}, ${message.added ?? now})
+         ON CONFLICT (message_id) DO UPDATE SET channel_id = excluded.channel_id, created_at = excluded.created_at,
+           deleted_at = excluded.deleted_at, replies = excluded.replies, embeds = excluded.embeds,
+           attachments = excluded.attachments, original_json = excluded.original_json`.execute(db.k);
       channels.add(message.channel_id);
     }
     for (const channelId of channels) {
-      stmt(
-        db,
-        `UPDATE community_channels SET post_count = (SELECT count(*) FROM community_messages WHERE channel_id = ?)
-          WHERE channel_id = ?`,
-      ).run(channelId, channelId);
+      await sql`UPDATE community_channels SET post_count = (SELECT count(*) FROM community_messages WHERE channel_id = ${channelId})
+          WHERE channel_id = ${channelId}`.execute(db.k);
       const channel = await getCommunityChannel(db, channelId);
       await recordChange(db, {
         kind: 'community',
@@ -147,7 +126,7 @@ function toMessage(row: MessageRow): CommunityMessage {
 
 /** A channel's messages, newest first, `limit` (CHAT_PAGE_SIZE) a page (see pageChatRows for how deep pages stay fast). */
 export async function listCommunityMessages(
-  db: Db,
+  db: Store,
   channelId: string,
   offset: number,
   limit = CHAT_PAGE_SIZE,

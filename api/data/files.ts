@@ -96,8 +96,7 @@ export async function searchHash(
   const sha = hash.toLowerCase();
   const file = await getFileByHash(db, sha);
   const posts = await listPostsWithFile(db, sha, options.offset ?? 0, options.limit ?? PAGE_SIZE);
-  // moves with discord.ts (it still reads Discord's messages through the SQLite handle only)
-  const discord = await listDiscordMessagesWithFile(db.sqlite!, sha, options.limit ?? PAGE_SIZE);
+  const discord = await listDiscordMessagesWithFile(db, sha, options.limit ?? PAGE_SIZE);
   if (!file && posts.length === 0 && discord.length === 0) return undefined;
   return {
     id: file?.id ?? 0,

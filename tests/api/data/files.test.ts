@@ -2,6 +2,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { countFiles, getFileByHash, registerFile, searchHash } from '@api/data/files.ts';
 import { setPostFiles } from '@api/data/post-files.ts';
+import { upsertDiscordChannel, upsertDiscordMessages } from '@api/data/discord.ts';
 import { readChangesSince } from '@api/data/changes.ts';
 import type { Store } from '@api/data/store.ts';
 import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
@@ -9,6 +10,7 @@ import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 const engines = engineDatabases();
 const A = 'a'.repeat(64);
 const B = 'b'.repeat(64);
+const C = 'c'.repeat(64);
 
 describe.each(ENGINES)('files on %s', (engine) => {
   let db: Store;
@@ -42,8 +44,7 @@ describe.each(ENGINES)('files on %s', (engine) => {
     ]);
   });
 
-  // searchHash still reads Discord's messages through the SQLite handle until discord.ts moves.
-  it.skipIf(engine === 'PostgreSQL')('searches a hash: the record with the posts that carry it', async () => {
+  it('searches a hash: the record with the posts and Discord messages that carry it', async () => {
     expect(await searchHash(db, A)).toBeUndefined();
     await db.k.insertInto('creators').values({ service: 'fanbox', id: '1', name: 'c', indexed: 0, updated: 0 }).execute();
     await db.k
@@ -59,5 +60,37 @@ describe.each(ENGINES)('files on %s', (engine) => {
     expect((await searchHash(db, A, { offset: 1 }))?.posts).toEqual([]);
     await registerFile(db, { hash: B, size: 3, ext: '.gif' });
     expect(await searchHash(db, B)).toMatchObject({ hash: B, ext: '.gif', posts: [], discord_posts: [] });
+    await upsertDiscordChannel(db, { id: 'c1', server_id: 's1', name: 'général' });
+    await upsertDiscordMessages(db, [
+      {
+        id: 'm1',
+        server_id: 's1',
+        channel_id: 'c1',
+        author: { id: 'u', username: 'u' },
+        published: '2030-01-03T00:00:00',
+        attachments: [{ path: `/cc/cc/${C}.png` }],
+      },
+    ]);
+    expect(await searchHash(db, C)).toEqual({
+      id: 0,
+      hash: C,
+      mime: null,
+      ext: '',
+      size: 0,
+      added: '',
+      posts: [],
+      discord_posts: [
+        {
+          id: 'm1',
+          server: 's1',
+          server_name: null,
+          channel: 'c1',
+          channel_name: 'général',
+          published: '2030-01-03T00:00:00',
+          author: { id: 'u', username: 'u' },
+          content: '',
+        },
+      ],
+    });
   });
 });
