@@ -4,7 +4,8 @@
  * archive has and the account lacks. Adding goes through addFavoriteCreator/addFavoritePost, so the
  * change log and faved_seq work as for a favourite button.
  */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
+import type { Store } from './store.ts';
 import {
   addFavoriteCreator,
   addFavoritePost,
@@ -29,22 +30,14 @@ export interface FavoritesExport {
 }
 
 /** Both lists of GET /v1/account/favorites (newest favourite first), each item with faved_at. */
-export async function exportFavorites(db: Db, accountId: number): Promise<FavoritesExport> {
-  const creatorDates = new Map(
-    stmt<{ service: string; creator_id: string; created_at: string }>(
-      db,
-      'SELECT service, creator_id, created_at FROM favorite_creators WHERE account_id = ?',
-    )
-      .all(accountId)
-      .map((row) => [creatorRefKey({ service: row.service, id: row.creator_id }), row.created_at]),
-  );
+export async function exportFavorites(db: Store, accountId: number): Promise<FavoritesExport> {
+  const creators = await sql<{ service: string; creator_id: string; created_at: string }>`
+    SELECT service, creator_id, created_at FROM favorite_creators WHERE account_id = ${accountId}`.execute(db.k);
+  const creatorDates = new Map(creators.rows.map((row) => [creatorRefKey({ service: row.service, id: row.creator_id }), row.created_at]));
+  const posts = await sql<{ service: string; user: string; post_id: string; created_at: string }>`
+    SELECT service, "user", post_id, created_at FROM favorite_posts WHERE account_id = ${accountId}`.execute(db.k);
   const postDates = new Map(
-    stmt<{ service: string; user: string; post_id: string; created_at: string }>(
-      db,
-      'SELECT service, "user", post_id, created_at FROM favorite_posts WHERE account_id = ?',
-    )
-      .all(accountId)
-      .map((row) => [postRefKey({ service: row.service, user: row.user, id: row.post_id }), row.created_at]),
+    posts.rows.map((row) => [postRefKey({ service: row.service, user: row.user, id: row.post_id }), row.created_at]),
   );
   return {
     artists: (await listFavoriteCreators(db, accountId)).map((c) => ({ ...c, faved_at: creatorDates.get(creatorRefKey(c)) ?? null })),
@@ -63,13 +56,14 @@ function oldestFirst<T extends { faved_at?: string }>(refs: readonly T[]): T[] {
   return reversed.sort((a, b) => ((a.faved_at ?? '') < (b.faved_at ?? '') ? -1 : (a.faved_at ?? '') > (b.faved_at ?? '') ? 1 : 0));
 }
 
-const creatorExists = async (db: Db, ref: CreatorRef) =>
-  !!stmt(db, 'SELECT 1 FROM creators WHERE service = ? AND id = ?').get(ref.service, ref.id);
-const postExists = async (db: Db, ref: PostRef) =>
-  !!stmt(db, 'SELECT 1 FROM posts WHERE service = ? AND "user" = ? AND id = ?').get(ref.service, ref.user, ref.id);
+const creatorExists = async (db: Store, ref: CreatorRef) =>
+  (await sql`SELECT 1 AS one FROM creators WHERE service = ${ref.service} AND id = ${ref.id}`.execute(db.k)).rows.length > 0;
+const postExists = async (db: Store, ref: PostRef) =>
+  (await sql`SELECT 1 AS one FROM posts WHERE service = ${ref.service} AND "user" = ${ref.user} AND id = ${ref.id}`.execute(db.k)).rows
+    .length > 0;
 
 /** Merges references into an account's favourites in one transaction; importing the same refs again adds nothing. */
-export async function importFavoriteRefs(db: Db, accountId: number, refs: FavoriteRefs): Promise<FavoritesImportReport> {
+export async function importFavoriteRefs(db: Store, accountId: number, refs: FavoriteRefs): Promise<FavoritesImportReport> {
   const report: FavoritesImportReport = { added: { artists: 0, posts: 0 }, unchanged: 0, not_found: [], skipped: refs.skipped };
   const now = nowIso();
   return await inTransaction(db, async (db) => {

@@ -7,7 +7,8 @@
  * listing and the caches keyed on the change log refresh. Post favourites change no stored page (the
  * post page shows no count; favourite buttons are islands): no change-log row.
  */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
+import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { nextSequence } from './kv.ts';
 import { withIsoDates, type CreatorFields } from './creators.ts';
@@ -25,37 +26,32 @@ export type FavoritePost = PostSummary & { faved_seq: number };
 
 /** Adds a creator to an account's favourites. @returns false when it already was one or the creator is unknown */
 export async function addFavoriteCreator(
-  db: Db,
+  db: Store,
   accountId: number,
   service: string,
   creatorId: string,
   at: string = nowIso(),
 ): Promise<boolean> {
   return await inTransaction(db, async (db) => {
-    if (
-      stmt(db, 'SELECT 1 FROM favorite_creators WHERE account_id = ? AND service = ? AND creator_id = ?').get(accountId, service, creatorId)
-    ) {
-      return false;
-    }
-    if (!stmt(db, 'SELECT 1 FROM creators WHERE service = ? AND id = ?').get(service, creatorId)) return false;
-    stmt(db, 'INSERT INTO favorite_creators (account_id, service, creator_id, faved_seq, created_at) VALUES (?, ?, ?, ?, ?)').run(
-      accountId,
-      service,
-      creatorId,
-      await nextSequence(db, 'faved'),
-      at,
-    );
+    const faved = await sql`SELECT 1 AS one FROM favorite_creators
+       WHERE account_id = ${accountId} AND service = ${service} AND creator_id = ${creatorId}`.execute(db.k);
+    if (faved.rows.length > 0) return false;
+    const creator = await sql`SELECT 1 AS one FROM creators WHERE service = ${service} AND id = ${creatorId}`.execute(db.k);
+    if (creator.rows.length === 0) return false;
+    const seq = await nextSequence(db, 'faved');
+    await sql`INSERT INTO favorite_creators (account_id, service, creator_id, faved_seq, created_at)
+      VALUES (${accountId}, ${service}, ${creatorId}, ${seq}, ${at})`.execute(db.k);
     await recordChange(db, { kind: 'favorite', action: 'upsert', service, creator_id: creatorId });
     return true;
   });
 }
 
 /** Removes a creator from an account's favourites. */
-export async function removeFavoriteCreator(db: Db, accountId: number, service: string, creatorId: string): Promise<boolean> {
+export async function removeFavoriteCreator(db: Store, accountId: number, service: string, creatorId: string): Promise<boolean> {
   return await inTransaction(db, async (db) => {
-    const removed =
-      stmt(db, 'DELETE FROM favorite_creators WHERE account_id = ? AND service = ? AND creator_id = ?').run(accountId, service, creatorId)
-        .changes > 0;
+    const result = await sql`DELETE FROM favorite_creators
+       WHERE account_id = ${accountId} AND service = ${service} AND creator_id = ${creatorId}`.execute(db.k);
+    const removed = Number(result.numAffectedRows ?? 0) > 0;
     if (removed) await recordChange(db, { kind: 'favorite', action: 'upsert', service, creator_id: creatorId });
     return removed;
   });
@@ -63,7 +59,7 @@ export async function removeFavoriteCreator(db: Db, accountId: number, service: 
 
 /** Adds a post to an account's favourites. @returns false when it already was one or the post is unknown */
 export async function addFavoritePost(
-  db: Db,
+  db: Store,
   accountId: number,
   service: string,
   creatorId: string,
@@ -71,64 +67,56 @@ export async function addFavoritePost(
   at: string = nowIso(),
 ): Promise<boolean> {
   return await inTransaction(db, async (db) => {
-    if (
-      stmt(db, 'SELECT 1 FROM favorite_posts WHERE account_id = ? AND service = ? AND "user" = ? AND post_id = ?').get(
-        accountId,
-        service,
-        creatorId,
-        postId,
-      )
-    ) {
-      return false;
-    }
-    if (!stmt(db, 'SELECT 1 FROM posts WHERE service = ? AND "user" = ? AND id = ?').get(service, creatorId, postId)) return false;
-    stmt(db, 'INSERT INTO favorite_posts (account_id, service, "user", post_id, faved_seq, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
-      accountId,
-      service,
-      creatorId,
-      postId,
-      await nextSequence(db, 'faved'),
-      at,
+    const faved = await sql`SELECT 1 AS one FROM favorite_posts
+       WHERE account_id = ${accountId} AND service = ${service} AND "user" = ${creatorId} AND post_id = ${postId}`.execute(db.k);
+    if (faved.rows.length > 0) return false;
+    const post = await sql`SELECT 1 AS one FROM posts WHERE service = ${service} AND "user" = ${creatorId} AND id = ${postId}`.execute(
+      db.k,
     );
+    if (post.rows.length === 0) return false;
+    const seq = await nextSequence(db, 'faved');
+    await sql`INSERT INTO favorite_posts (account_id, service, "user", post_id, faved_seq, created_at)
+      VALUES (${accountId}, ${service}, ${creatorId}, ${postId}, ${seq}, ${at})`.execute(db.k);
     return true;
   });
 }
 
 /** Removes a post from an account's favourites. */
-export async function removeFavoritePost(db: Db, accountId: number, service: string, creatorId: string, postId: string): Promise<boolean> {
-  return (
-    stmt(db, 'DELETE FROM favorite_posts WHERE account_id = ? AND service = ? AND "user" = ? AND post_id = ?').run(
-      accountId,
-      service,
-      creatorId,
-      postId,
-    ).changes > 0
-  );
+export async function removeFavoritePost(
+  db: Store,
+  accountId: number,
+  service: string,
+  creatorId: string,
+  postId: string,
+): Promise<boolean> {
+  const result = await sql`DELETE FROM favorite_posts
+     WHERE account_id = ${accountId} AND service = ${service} AND "user" = ${creatorId} AND post_id = ${postId}`.execute(db.k);
+  return Number(result.numAffectedRows ?? 0) > 0;
 }
 
 /** An account's favourite creators (GET /v1/account/favorites?type=artist), newest favourite first. */
-export async function listFavoriteCreators(db: Db, accountId: number): Promise<FavoriteCreator[]> {
-  return stmt<CreatorFields & { faved_seq: number; last_imported: number | null }>(
-    db,
-    `SELECT c.id, c.name, c.service, c.indexed, c.updated, c.public_id, c.relation_id, f.faved_seq, c.last_imported
-       FROM favorite_creators f JOIN creators c ON c.service = f.service AND c.id = f.creator_id
-      WHERE f.account_id = ? ORDER BY f.faved_seq DESC`,
-  )
-    .all(accountId)
-    .map((row) => ({
-      ...withIsoDates(row),
-      last_imported: row.last_imported === null ? null : epochToIso(row.last_imported),
-    }));
+export async function listFavoriteCreators(db: Store, accountId: number): Promise<FavoriteCreator[]> {
+  const { rows } = await sql<CreatorFields & { faved_seq: number; last_imported: number | null }>`
+    SELECT c.id, c.name, c.service, c.indexed, c.updated, c.public_id, c.relation_id, f.faved_seq, c.last_imported
+      FROM favorite_creators f JOIN creators c ON c.service = f.service AND c.id = f.creator_id
+     WHERE f.account_id = ${accountId} ORDER BY f.faved_seq DESC`.execute(db.k);
+  return rows.map((row) => ({
+    ...withIsoDates(row),
+    last_imported: row.last_imported === null ? null : epochToIso(row.last_imported),
+  }));
 }
 
 /** An account's favourite posts (GET /v1/account/favorites?type=post) as summaries with faved_seq, newest favourite first. */
-export async function listFavoritePosts(db: Db, accountId: number): Promise<FavoritePost[]> {
-  const rows = stmt<{ service: string; user: string; id: string; faved_seq: number }>(
-    db,
-    `SELECT service, "user", post_id AS id, faved_seq FROM favorite_posts WHERE account_id = ? ORDER BY faved_seq DESC`,
-  ).all(accountId);
+export async function listFavoritePosts(db: Store, accountId: number): Promise<FavoritePost[]> {
+  const { rows } = await sql<{ service: string; user: string; id: string; faved_seq: number }>`
+    SELECT service, "user", post_id AS id, faved_seq FROM favorite_posts WHERE account_id = ${accountId} ORDER BY faved_seq DESC`.execute(
+    db.k,
+  );
+  // No favourite posts: nothing to summarise (and no query for it).
+  if (rows.length === 0) return [];
   const seqs = new Map(rows.map((row) => [`${row.service}\u0000${row.user}\u0000${row.id}`, row.faved_seq]));
-  return (await getPostSummaries(db, rows)).map((post) => ({
+  // moves with posts.ts
+  return (await getPostSummaries(db.sqlite!, rows)).map((post) => ({
     ...post,
     faved_seq: seqs.get(`${post.service}\u0000${post.user}\u0000${post.id}`) ?? 0,
   }));

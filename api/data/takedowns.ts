@@ -8,7 +8,8 @@
  * announcement and community message text (file, attachments, inline `/data/ab/cd/<hash>.<ext>`
  * images), Discord attachments, share files and fancards.
  */
-import { stmt, type Db } from './db.ts';
+import { sql, type RawBuilder } from 'kysely';
+import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { recordLinkGroupChanges } from './creators.ts';
 import { deletePost } from './posts.ts';
@@ -95,36 +96,60 @@ export function hashesInText(text: string | null | undefined, uses: FileUses): v
   }
 }
 
+// Reading ---------------------------------------------------------------------------------------------
+
+const count = async (db: Store, query: RawBuilder<{ n: number }>) => Number((await query.execute(db.k)).rows[0]?.n ?? 0);
+const rowsOf = async <R>(db: Store, query: RawBuilder<R>): Promise<R[]> => (await query.execute(db.k)).rows;
+/** How many rows a delete removed. */
+const deleted = async (db: Store, query: RawBuilder<unknown>) => Number((await query.execute(db.k)).numAffectedRows ?? 0);
+
+/** The cursor of eachRow on PostgreSQL (one at a time: the loops over rows run no query meanwhile). */
+const CURSOR = sql.raw('takedown_rows');
+
+/**
+ * The rows of a long read (a creator's posts, every text that can name a file) without holding them
+ * all: SQLite iterates the statement; PostgreSQL fetches from a cursor in the caller's transaction (the
+ * takedown's), a thousand rows at a time, and reads them in one go outside one. The caller must read to
+ * the end and run no query meanwhile.
+ */
+async function* eachRow<R>(db: Store, query: RawBuilder<R>): AsyncGenerator<R> {
+  if (db.engine === 'sqlite') {
+    for await (const result of db.k.getExecutor().stream<R>(query.compile(db.k), 1)) yield* result.rows;
+    return;
+  }
+  if (!db.k.isTransaction) {
+    yield* await rowsOf(db, query);
+    return;
+  }
+  await sql`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${query}`.execute(db.k);
+  for (;;) {
+    const rows = await rowsOf(db, sql<R>`FETCH 1000 FROM ${CURSOR}`);
+    if (rows.length === 0) break;
+    yield* rows;
+  }
+  // An error above aborts the transaction, which closes the cursor with it.
+  await sql`CLOSE ${CURSOR}`.execute(db.k);
+}
+
 // Scopes --------------------------------------------------------------------------------------------
 
-/** The posts a takedown removes: a creator's (`post` undefined) or one post. */
-interface PostScope {
-  where: string;
-  args: string[];
-}
+/** The posts a takedown removes (a WHERE condition on posts): a creator's (`postId` undefined) or one post. */
+type PostScope = RawBuilder<unknown>;
 
 function postScope(service: string, creatorId: string, postId?: string): PostScope {
   return postId === undefined
-    ? { where: 'service = ? AND "user" = ?', args: [service, creatorId] }
-    : { where: 'service = ? AND "user" = ? AND id = ?', args: [service, creatorId, postId] };
-}
-
-async function count(db: Db, sql: string, ...args: unknown[]): Promise<number> {
-  return stmt<{ n: number }>(db, sql).get(...args)?.n ?? 0;
+    ? sql`service = ${service} AND "user" = ${creatorId}`
+    : sql`service = ${service} AND "user" = ${creatorId} AND id = ${postId}`;
 }
 
 /** Counts the rows a post scope removes (before they are removed). */
-async function countPostRows(db: Db, scope: PostScope, counts: TakedownCounts): Promise<void> {
-  const posts = `(SELECT service, "user", id FROM posts WHERE ${scope.where})`;
-  const byPost = (table: string, user = '"user"') =>
-    count(db, `SELECT count(*) AS n FROM ${table} WHERE (service, ${user}, post_id) IN ${posts}`, ...scope.args);
-  counts.posts += await count(db, `SELECT count(*) AS n FROM posts WHERE ${scope.where}`, ...scope.args);
+async function countPostRows(db: Store, scope: PostScope, counts: TakedownCounts): Promise<void> {
+  const posts = sql`(SELECT service, "user", id FROM posts WHERE ${scope})`;
+  const byPost = (table: string) =>
+    count(db, sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.raw(table)} WHERE (service, "user", post_id) IN ${posts}`);
+  counts.posts += await count(db, sql`SELECT count(*) AS n FROM posts WHERE ${scope}`);
   counts.search_rows = counts.posts;
-  counts.post_files += await count(
-    db,
-    `SELECT count(*) AS n FROM post_files WHERE post_seq IN (SELECT seq FROM posts WHERE ${scope.where})`,
-    ...scope.args,
-  );
+  counts.post_files += await count(db, sql`SELECT count(*) AS n FROM post_files WHERE post_seq IN (SELECT seq FROM posts WHERE ${scope})`);
   counts.tags += await byPost('post_tags');
   counts.revisions += await byPost('post_revisions');
   counts.comments += await byPost('comments');
@@ -135,26 +160,28 @@ async function countPostRows(db: Db, scope: PostScope, counts: TakedownCounts): 
 }
 
 /** The files a post scope's rows use: file links, paths in the posts and their revisions. */
-async function postFileUses(db: Db, scope: PostScope, uses: FileUses): Promise<void> {
-  const linked = stmt<{ hash: string }>(
+async function postFileUses(db: Store, scope: PostScope, uses: FileUses): Promise<void> {
+  const linked = await rowsOf(
     db,
-    `SELECT DISTINCT hash FROM post_files WHERE post_seq IN (SELECT seq FROM posts WHERE ${scope.where})`,
-  ).all(...scope.args);
-  for (const row of linked) addUse(uses, row.hash);
-  const posts = stmt<{ content: string; file: string | null; attachments: string }>(
-    db,
-    `SELECT content, file, attachments FROM posts WHERE ${scope.where}`,
+    sql<{ hash: string }>`SELECT DISTINCT hash FROM post_files WHERE post_seq IN (SELECT seq FROM posts WHERE ${scope})`,
   );
-  for (const row of posts.iterate(...scope.args)) {
+  for (const row of linked) addUse(uses, row.hash);
+  for await (const row of eachRow(
+    db,
+    sql<{ content: string; file: string | null; attachments: string }>`
+    SELECT content, file, attachments FROM posts WHERE ${scope}`,
+  )) {
     hashesInText(row.file, uses);
     hashesInText(row.attachments, uses);
     hashesInText(row.content, uses);
   }
-  const revisions = stmt<{ data: string }>(
+  for await (const row of eachRow(
     db,
-    `SELECT data FROM post_revisions WHERE (service, "user", post_id) IN (SELECT service, "user", id FROM posts WHERE ${scope.where})`,
-  );
-  for (const row of revisions.iterate(...scope.args)) hashesInText(row.data, uses);
+    sql<{ data: string }>`
+    SELECT data FROM post_revisions WHERE (service, "user", post_id) IN (SELECT service, "user", id FROM posts WHERE ${scope})`,
+  )) {
+    hashesInText(row.data, uses);
+  }
 }
 
 // One post --------------------------------------------------------------------------------------------
@@ -165,7 +192,7 @@ async function postFileUses(db: Db, scope: PostScope, uses: FileUses): Promise<v
  * @returns the counts and the files its rows used, or undefined when the post is not there
  */
 export async function removePostRows(
-  db: Db,
+  db: Store,
   service: string,
   creatorId: string,
   postId: string,
@@ -176,64 +203,75 @@ export async function removePostRows(
   await countPostRows(db, scope, counts);
   if (counts.posts === 0) return undefined;
   await postFileUses(db, scope, uses);
-  await deletePost(db, service, creatorId, postId);
+  // moves with posts.ts
+  await deletePost(db.sqlite!, service, creatorId, postId);
   return { counts, uses };
 }
 
 // A whole creator -------------------------------------------------------------------------------------
 
 /** Shares linked to the creator, split into those it alone is linked to and those shared with others. */
-async function creatorShares(db: Db, service: string, creatorId: string): Promise<{ only: number[]; shared: number[] }> {
-  const rows = stmt<{ share_id: number; others: number }>(
+async function creatorShares(db: Store, service: string, creatorId: string): Promise<{ only: number[]; shared: number[] }> {
+  const rows = await rowsOf(
     db,
-    `SELECT sc.share_id, (SELECT count(*) FROM share_creators o WHERE o.share_id = sc.share_id
-                             AND NOT (o.service = sc.service AND o.creator_id = sc.creator_id)) AS others
-       FROM share_creators sc WHERE sc.service = ? AND sc.creator_id = ? ORDER BY sc.share_id`,
-  ).all(service, creatorId);
+    sql<{ share_id: number; others: number }>`
+      SELECT sc.share_id, (SELECT count(*) FROM share_creators o WHERE o.share_id = sc.share_id
+                              AND NOT (o.service = sc.service AND o.creator_id = sc.creator_id)) AS others
+        FROM share_creators sc WHERE sc.service = ${service} AND sc.creator_id = ${creatorId} ORDER BY sc.share_id`,
+  );
   return {
-    only: rows.filter((r) => r.others === 0).map((r) => r.share_id),
-    shared: rows.filter((r) => r.others > 0).map((r) => r.share_id),
+    only: rows.filter((r) => Number(r.others) === 0).map((r) => r.share_id),
+    shared: rows.filter((r) => Number(r.others) > 0).map((r) => r.share_id),
   };
 }
 
 /** The files of the creator's rows other than posts: DMs, announcements, fancards, shares, chats. */
-async function creatorFileUses(db: Db, service: string, creatorId: string, onlyShares: number[], uses: FileUses): Promise<void> {
-  for (const row of stmt<{ content: string; file: string | null }>(
+async function creatorFileUses(db: Store, service: string, creatorId: string, onlyShares: number[], uses: FileUses): Promise<void> {
+  for await (const row of eachRow(
     db,
-    'SELECT content, file FROM dms WHERE service = ? AND "user" = ?',
-  ).iterate(service, creatorId)) {
+    sql<{ content: string; file: string | null }>`
+    SELECT content, file FROM dms WHERE service = ${service} AND "user" = ${creatorId}`,
+  )) {
     hashesInText(row.content, uses);
     hashesInText(row.file, uses);
   }
-  for (const row of stmt<{ content: string }>(db, 'SELECT content FROM announcements WHERE service = ? AND user_id = ?').iterate(
-    service,
-    creatorId,
+  for await (const row of eachRow(
+    db,
+    sql<{ content: string }>`
+    SELECT content FROM announcements WHERE service = ${service} AND user_id = ${creatorId}`,
   )) {
     hashesInText(row.content, uses);
   }
-  for (const row of stmt<{ hash: string; ext: string }>(
+  const fancards = await rowsOf(
     db,
-    'SELECT x.hash, x.ext FROM fancards f JOIN files x ON x.id = f.file_id WHERE f.service = ? AND f.user_id = ?',
-  ).all(service, creatorId)) {
-    addUse(uses, row.hash, row.ext.replace(/^\./, ''));
-  }
-  const shareFiles = stmt<{ hash: string | null }>(db, 'SELECT hash FROM share_files WHERE share_id = ? AND hash IS NOT NULL');
-  for (const shareId of onlyShares) for (const row of shareFiles.all(shareId)) addUse(uses, row.hash);
-  if (service === 'discord') {
-    for (const row of stmt<{ hash: string | null; path: string }>(
+    sql<{ hash: string; ext: string }>`SELECT x.hash, x.ext FROM fancards f JOIN files x ON x.id = f.file_id
+      WHERE f.service = ${service} AND f.user_id = ${creatorId}`,
+  );
+  for (const row of fancards) addUse(uses, row.hash, row.ext.replace(/^\./, ''));
+  for (const shareId of onlyShares) {
+    const files = await rowsOf(
       db,
-      `SELECT a.hash, a.path FROM discord_attachments a JOIN discord_messages m ON m.id = a.message_id
-        WHERE m.channel_id IN (SELECT id FROM discord_channels WHERE server_id = ?)`,
-    ).iterate(creatorId)) {
+      sql<{ hash: string | null }>`SELECT hash FROM share_files WHERE share_id = ${shareId} AND hash IS NOT NULL`,
+    );
+    for (const row of files) addUse(uses, row.hash);
+  }
+  if (service === 'discord') {
+    for await (const row of eachRow(
+      db,
+      sql<{ hash: string | null; path: string }>`
+      SELECT a.hash, a.path FROM discord_attachments a JOIN discord_messages m ON m.id = a.message_id
+       WHERE m.channel_id IN (SELECT id FROM discord_channels WHERE server_id = ${creatorId})`,
+    )) {
       addUse(uses, row.hash);
       hashesInText(row.path, uses);
     }
   }
-  for (const row of stmt<{ attachments: string; embeds: string }>(
+  for await (const row of eachRow(
     db,
-    `SELECT attachments, embeds FROM community_messages
-      WHERE channel_id IN (SELECT channel_id FROM community_channels WHERE service = ? AND creator_id = ?)`,
-  ).iterate(service, creatorId)) {
+    sql<{ attachments: string; embeds: string }>`
+    SELECT attachments, embeds FROM community_messages
+     WHERE channel_id IN (SELECT channel_id FROM community_channels WHERE service = ${service} AND creator_id = ${creatorId})`,
+  )) {
     hashesInText(row.attachments, uses);
     hashesInText(row.embeds, uses);
   }
@@ -248,13 +286,13 @@ async function creatorFileUses(db: Db, service: string, creatorId: string, onlyS
  * @returns the counts and the files its rows used, or undefined when the creator is not there
  */
 export async function removeCreatorRows(
-  db: Db,
+  db: Store,
   service: string,
   creatorId: string,
 ): Promise<{ counts: TakedownCounts; uses: FileUses; postIds: string[] } | undefined> {
-  const creator = stmt<{ relation_id: number | null }>(db, 'SELECT relation_id FROM creators WHERE service = ? AND id = ?').get(
-    service,
-    creatorId,
+  const [creator] = await rowsOf(
+    db,
+    sql<{ relation_id: number | null }>`SELECT relation_id FROM creators WHERE service = ${service} AND id = ${creatorId}`,
   );
   if (!creator) return undefined;
   const counts = emptyCounts();
@@ -265,27 +303,29 @@ export async function removeCreatorRows(
   await postFileUses(db, scope, uses);
   await creatorFileUses(db, service, creatorId, shares.only, uses);
 
-  const postIds = stmt<{ id: string }>(db, 'SELECT id FROM posts WHERE service = ? AND "user" = ?')
-    .all(service, creatorId)
-    .map((row) => row.id);
-  for (const postId of postIds) await deletePost(db, service, creatorId, postId);
+  const postIds = (await rowsOf(db, sql<{ id: string }>`SELECT id FROM posts WHERE service = ${service} AND "user" = ${creatorId}`)).map(
+    (row) => row.id,
+  );
+  // moves with posts.ts
+  for (const postId of postIds) await deletePost(db.sqlite!, service, creatorId, postId);
 
   // Shares: a share of this creator alone goes (its page answers 404 at the next rebuild); a share of
   // several creators loses this creator's row and is re-rendered for the others.
   for (const shareId of shares.only) {
     await recordChange(db, { kind: 'share', action: 'delete', service, creator_id: creatorId, ref: String(shareId) });
-    counts.shares += stmt(db, 'DELETE FROM shares WHERE id = ?').run(shareId).changes;
+    counts.shares += await deleted(db, sql`DELETE FROM shares WHERE id = ${shareId}`);
   }
   for (const shareId of shares.shared) {
-    counts.share_links += stmt(db, 'DELETE FROM share_creators WHERE share_id = ? AND service = ? AND creator_id = ?').run(
-      shareId,
-      service,
-      creatorId,
-    ).changes;
-    for (const other of stmt<{ service: string; creator_id: string }>(
+    counts.share_links += await deleted(
       db,
-      'SELECT service, creator_id FROM share_creators WHERE share_id = ? ORDER BY service, creator_id',
-    ).all(shareId)) {
+      sql`DELETE FROM share_creators WHERE share_id = ${shareId} AND service = ${service} AND creator_id = ${creatorId}`,
+    );
+    const others = await rowsOf(
+      db,
+      sql<{ service: string; creator_id: string }>`SELECT service, creator_id FROM share_creators WHERE share_id = ${shareId}
+        ORDER BY service, creator_id`,
+    );
+    for (const other of others) {
       await recordChange(db, {
         kind: 'share',
         action: 'upsert',
@@ -296,109 +336,116 @@ export async function removeCreatorRows(
     }
   }
 
-  for (const dm of stmt<{ hash: string }>(db, `SELECT hash FROM dms WHERE service = ? AND "user" = ? AND status = 'approved'`).all(
-    service,
-    creatorId,
-  )) {
-    await recordChange(db, { kind: 'dm', action: 'delete', service, creator_id: creatorId, ref: dm.hash });
-  }
-  counts.dms = stmt(db, 'DELETE FROM dms WHERE service = ? AND "user" = ?').run(service, creatorId).changes;
-  counts.announcements = stmt(db, 'DELETE FROM announcements WHERE service = ? AND user_id = ?').run(service, creatorId).changes;
-  counts.fancards = stmt(db, 'DELETE FROM fancards WHERE service = ? AND user_id = ?').run(service, creatorId).changes;
+  const dms = await rowsOf(
+    db,
+    sql<{ hash: string }>`SELECT hash FROM dms WHERE service = ${service} AND "user" = ${creatorId} AND status = 'approved'`,
+  );
+  for (const dm of dms) await recordChange(db, { kind: 'dm', action: 'delete', service, creator_id: creatorId, ref: dm.hash });
+  counts.dms = await deleted(db, sql`DELETE FROM dms WHERE service = ${service} AND "user" = ${creatorId}`);
+  counts.announcements = await deleted(db, sql`DELETE FROM announcements WHERE service = ${service} AND user_id = ${creatorId}`);
+  counts.fancards = await deleted(db, sql`DELETE FROM fancards WHERE service = ${service} AND user_id = ${creatorId}`);
 
   if (service === 'discord') await removeDiscordServer(db, creatorId, counts);
   await removeCommunity(db, service, creatorId, counts);
 
-  counts.favorite_creators = stmt(db, 'DELETE FROM favorite_creators WHERE service = ? AND creator_id = ?').run(service, creatorId).changes;
-  counts.link_requests = stmt(
+  counts.favorite_creators = await deleted(db, sql`DELETE FROM favorite_creators WHERE service = ${service} AND creator_id = ${creatorId}`);
+  counts.link_requests = await deleted(
     db,
-    'DELETE FROM link_requests WHERE (from_service = ? AND from_id = ?) OR (to_service = ? AND to_id = ?)',
-  ).run(service, creatorId, service, creatorId).changes;
-  counts.creators = stmt(db, 'DELETE FROM creators WHERE service = ? AND id = ?').run(service, creatorId).changes;
+    sql`DELETE FROM link_requests WHERE (from_service = ${service} AND from_id = ${creatorId}) OR (to_service = ${service} AND to_id = ${creatorId})`,
+  );
+  counts.creators = await deleted(db, sql`DELETE FROM creators WHERE service = ${service} AND id = ${creatorId}`);
   await recordChange(db, { kind: 'creator', action: 'delete', service, creator_id: creatorId });
   // The rest of its link group no longer lists it.
-  await recordLinkGroupChanges(db, creator.relation_id);
+  // moves with creators.ts
+  await recordLinkGroupChanges(db.sqlite!, creator.relation_id);
   return { counts, uses, postIds };
 }
 
 /** A Discord server's channels, messages and attachments; each channel's pages are logged as gone. */
-async function removeDiscordServer(db: Db, serverId: string, counts: TakedownCounts): Promise<void> {
-  const inServer = 'channel_id IN (SELECT id FROM discord_channels WHERE server_id = ?)';
-  counts.discord_messages = await count(db, `SELECT count(*) AS n FROM discord_messages WHERE ${inServer}`, serverId);
+async function removeDiscordServer(db: Store, serverId: string, counts: TakedownCounts): Promise<void> {
+  const inServer = sql`channel_id IN (SELECT id FROM discord_channels WHERE server_id = ${serverId})`;
+  counts.discord_messages = await count(db, sql`SELECT count(*) AS n FROM discord_messages WHERE ${inServer}`);
   counts.discord_attachments = await count(
     db,
-    `SELECT count(*) AS n FROM discord_attachments WHERE message_id IN (SELECT id FROM discord_messages WHERE ${inServer})`,
-    serverId,
+    sql`SELECT count(*) AS n FROM discord_attachments WHERE message_id IN (SELECT id FROM discord_messages WHERE ${inServer})`,
   );
-  for (const channel of stmt<{ id: string }>(db, 'SELECT id FROM discord_channels WHERE server_id = ?').all(serverId)) {
+  const channels = await rowsOf(db, sql<{ id: string }>`SELECT id FROM discord_channels WHERE server_id = ${serverId}`);
+  for (const channel of channels) {
     await recordChange(db, { kind: 'discord', action: 'delete', service: 'discord', creator_id: serverId, ref: channel.id });
   }
-  counts.discord_channels = stmt(db, 'DELETE FROM discord_channels WHERE server_id = ?').run(serverId).changes;
+  counts.discord_channels = await deleted(db, sql`DELETE FROM discord_channels WHERE server_id = ${serverId}`);
   await recordChange(db, { kind: 'discord', action: 'delete', service: 'discord', creator_id: serverId });
 }
 
 /** A creator's community channels and messages; each channel's pages are logged as gone. */
-async function removeCommunity(db: Db, service: string, creatorId: string, counts: TakedownCounts): Promise<void> {
+async function removeCommunity(db: Store, service: string, creatorId: string, counts: TakedownCounts): Promise<void> {
   counts.community_messages = await count(
     db,
-    `SELECT count(*) AS n FROM community_messages
-      WHERE channel_id IN (SELECT channel_id FROM community_channels WHERE service = ? AND creator_id = ?)`,
-    service,
-    creatorId,
+    sql`SELECT count(*) AS n FROM community_messages
+         WHERE channel_id IN (SELECT channel_id FROM community_channels WHERE service = ${service} AND creator_id = ${creatorId})`,
   );
-  for (const channel of stmt<{ channel_id: string }>(
+  const channels = await rowsOf(
     db,
-    'SELECT channel_id FROM community_channels WHERE service = ? AND creator_id = ?',
-  ).all(service, creatorId)) {
+    sql<{ channel_id: string }>`SELECT channel_id FROM community_channels WHERE service = ${service} AND creator_id = ${creatorId}`,
+  );
+  for (const channel of channels) {
     await recordChange(db, { kind: 'community', action: 'delete', service, creator_id: creatorId, ref: channel.channel_id });
   }
-  counts.community_channels = stmt(db, 'DELETE FROM community_channels WHERE service = ? AND creator_id = ?').run(
-    service,
-    creatorId,
-  ).changes;
+  counts.community_channels = await deleted(
+    db,
+    sql`DELETE FROM community_channels WHERE service = ${service} AND creator_id = ${creatorId}`,
+  );
 }
 
 // Files ----------------------------------------------------------------------------------------------
 
 /** Whether a remaining file link (post, Discord attachment, share, fancard) names the hash. */
-async function linkedByIndex(db: Db, hash: string): Promise<boolean> {
-  return !!stmt(
+async function linkedByIndex(db: Store, hash: string): Promise<boolean> {
+  const rows = await rowsOf(
     db,
-    `SELECT 1 WHERE EXISTS (SELECT 1 FROM post_files WHERE hash = :hash)
-        OR EXISTS (SELECT 1 FROM discord_attachments WHERE hash = :hash)
-        OR EXISTS (SELECT 1 FROM share_files WHERE hash = :hash)
-        OR EXISTS (SELECT 1 FROM fancards f JOIN files x ON x.id = f.file_id WHERE x.hash = :hash)`,
-  ).get({ hash });
+    sql`SELECT 1 AS one WHERE EXISTS (SELECT 1 FROM post_files WHERE hash = ${hash})
+        OR EXISTS (SELECT 1 FROM discord_attachments WHERE hash = ${hash})
+        OR EXISTS (SELECT 1 FROM share_files WHERE hash = ${hash})
+        OR EXISTS (SELECT 1 FROM fancards f JOIN files x ON x.id = f.file_id WHERE x.hash = ${hash})`,
+  );
+  return rows.length > 0;
 }
+
+/** Whether a text column holds '/data/' (case-sensitive on both: SQLite's instr, PostgreSQL's strpos). */
+const HOLDS_DATA_PATH = {
+  sqlite: (column: string) => sql.raw(`instr(${column}, '/data/') > 0`),
+  postgres: (column: string) => sql.raw(`strpos(${column}, '/data/') > 0`),
+};
 
 /**
  * The hashes of `candidates` that remaining rows still name in their text: one pass over each table
  * that can hold paths (only rows that contain a path at all cross into JavaScript).
  */
-async function namedInText(db: Db, candidates: Set<string>): Promise<Set<string>> {
+async function namedInText(db: Store, candidates: Set<string>): Promise<Set<string>> {
   const found: FileUses = new Map();
-  const scans: Array<[string, (row: Record<string, string | null>) => void]> = [
-    [`SELECT content FROM posts WHERE instr(content, '/data/') > 0`, (row) => hashesInText(row.content, found)],
-    ['SELECT data FROM post_revisions', (row) => hashesInText(row.data, found)],
+  const holds = HOLDS_DATA_PATH[db.engine];
+  const scans: Array<[RawBuilder<Record<string, string | null>>, (row: Record<string, string | null>) => void]> = [
+    [sql`SELECT content FROM posts WHERE ${holds('content')}`, (row) => hashesInText(row.content, found)],
+    [sql`SELECT data FROM post_revisions`, (row) => hashesInText(row.data, found)],
     [
-      `SELECT content, file FROM dms WHERE file IS NOT NULL OR instr(content, '/data/') > 0`,
+      sql`SELECT content, file FROM dms WHERE file IS NOT NULL OR ${holds('content')}`,
       (row) => {
         hashesInText(row.content, found);
         hashesInText(row.file, found);
       },
     ],
-    [`SELECT content FROM announcements WHERE instr(content, '/data/') > 0`, (row) => hashesInText(row.content, found)],
+    [sql`SELECT content FROM announcements WHERE ${holds('content')}`, (row) => hashesInText(row.content, found)],
     [
-      `SELECT attachments, embeds FROM community_messages WHERE attachments <> '[]' OR embeds <> '[]'`,
+      sql`SELECT attachments, embeds FROM community_messages WHERE attachments <> '[]' OR embeds <> '[]'`,
       (row) => {
         hashesInText(row.attachments, found);
         hashesInText(row.embeds, found);
       },
     ],
-    ['SELECT path FROM discord_attachments WHERE hash IS NULL', (row) => hashesInText(row.path, found)],
+    [sql`SELECT path FROM discord_attachments WHERE hash IS NULL`, (row) => hashesInText(row.path, found)],
   ];
-  for (const [sql, read] of scans) {
-    for (const row of stmt<Record<string, string | null>>(db, sql).iterate()) read(row);
+  for (const [query, read] of scans) {
+    for await (const row of eachRow(db, query)) read(row);
   }
   return new Set([...found.keys()].filter((hash) => candidates.has(hash)));
 }
@@ -414,7 +461,7 @@ export interface RemovedFile {
  * 'file' delete for each. Call after removing the rows. @returns the files to remove from the store
  * and how many stay because something else uses them
  */
-export async function releaseFiles(db: Db, uses: FileUses): Promise<{ removed: RemovedFile[]; kept: number }> {
+export async function releaseFiles(db: Store, uses: FileUses): Promise<{ removed: RemovedFile[]; kept: number }> {
   const unlinked = new Set<string>();
   for (const hash of uses.keys()) if (!(await linkedByIndex(db, hash))) unlinked.add(hash);
   const named = unlinked.size > 0 ? await namedInText(db, unlinked) : new Set<string>();
@@ -422,11 +469,11 @@ export async function releaseFiles(db: Db, uses: FileUses): Promise<{ removed: R
   for (const hash of unlinked) {
     if (named.has(hash)) continue;
     const exts = new Set(uses.get(hash));
-    const row = stmt<{ ext: string }>(db, 'SELECT ext FROM files WHERE hash = ?').get(hash);
+    const [row] = await rowsOf(db, sql<{ ext: string }>`SELECT ext FROM files WHERE hash = ${hash}`);
     if (row) {
       exts.add(row.ext);
-      stmt(db, 'DELETE FROM archive_files WHERE file_hash = ?').run(hash);
-      stmt(db, 'DELETE FROM files WHERE hash = ?').run(hash);
+      await sql`DELETE FROM archive_files WHERE file_hash = ${hash}`.execute(db.k);
+      await sql`DELETE FROM files WHERE hash = ${hash}`.execute(db.k);
       await recordChange(db, { kind: 'file', action: 'delete', ref: hash });
     }
     removed.push({ hash, exts: [...exts] });
@@ -435,12 +482,15 @@ export async function releaseFiles(db: Db, uses: FileUses): Promise<{ removed: R
 }
 
 /** Whether a file record exists again (stored anew since the takedown committed): its bytes stay. */
-export async function fileRecorded(db: Db, hash: string): Promise<boolean> {
-  return !!stmt(db, 'SELECT 1 FROM files WHERE hash = ?').get(hash);
+export async function fileRecorded(db: Store, hash: string): Promise<boolean> {
+  return (await rowsOf(db, sql`SELECT 1 AS one FROM files WHERE hash = ${hash}`)).length > 0;
 }
 
 /** A post's title (the do-not-post entry keeps it), or undefined when the post is not there. */
-export async function postTitle(db: Db, service: string, creatorId: string, postId: string): Promise<string | undefined> {
-  return stmt<{ title: string }>(db, 'SELECT title FROM posts WHERE service = ? AND "user" = ? AND id = ?').get(service, creatorId, postId)
-    ?.title;
+export async function postTitle(db: Store, service: string, creatorId: string, postId: string): Promise<string | undefined> {
+  const [row] = await rowsOf(
+    db,
+    sql<{ title: string }>`SELECT title FROM posts WHERE service = ${service} AND "user" = ${creatorId} AND id = ${postId}`,
+  );
+  return row?.title;
 }
