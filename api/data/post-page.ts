@@ -2,7 +2,7 @@
  * The post page answer (GET /v1/{service}/user/{id}/post/{post}) and the revision answer: the full post,
  * its media lists, and props {flagged, revisions}. The site's post and revision pages render the same.
  */
-import type { Db } from './db.ts';
+import type { Store } from './store.ts';
 import { getPost } from './posts.ts';
 import { postMedia } from './post-media.ts';
 import { revisionsWithNeighbours } from './post-revisions.ts';
@@ -18,7 +18,13 @@ import type { PostPage, PostRevision, PostRevisionPage } from '@shared/shapes/po
  * [2, ...], so a post without older versions has the one pair. Clients (KToolBox, kemono-dl) read the
  * index as an integer; an older version is told apart by its revision_id.
  */
-export async function getPostPage(db: Db, service: string, creatorId: string, postId: string, server = ''): Promise<PostPage | undefined> {
+export async function getPostPage(
+  db: Store,
+  service: string,
+  creatorId: string,
+  postId: string,
+  server = '',
+): Promise<PostPage | undefined> {
   const post = await getPost(db, service, creatorId, postId);
   if (!post) return undefined;
   const flagged = await isPostFlagged(db, service, creatorId, postId);
@@ -40,7 +46,7 @@ export function findRevision(page: PostPage, revisionId: number): PostRevision |
  * attachments, previews and videos. Undefined when the post or the revision does not exist.
  */
 export async function getPostRevisionPage(
-  db: Db,
+  db: Store,
   service: string,
   creatorId: string,
   postId: string,

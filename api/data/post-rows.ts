@@ -3,7 +3,8 @@
  * mapping of a row to a summary (listings, search, popular, favourites, hash search) or to the full
  * post (post page, revisions). Used by the post modules only.
  */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
+import type { Store } from './store.ts';
 import { htmlToText, parseJson, truncateChars } from './util.ts';
 import type { FullPost, Poll, PostEmbed, PostFileRef, PostSummary } from '@shared/shapes/posts.ts';
 
@@ -85,6 +86,8 @@ export function toFullPost(row: FullRow, neighbours: { prev: string | null; next
   };
 }
 
-export async function getFullRow(db: Db, service: string, user: string, id: string): Promise<FullRow | undefined> {
-  return stmt<FullRow>(db, `SELECT ${FULL_COLUMNS} FROM posts p WHERE p.service = ? AND p."user" = ? AND p.id = ?`).get(service, user, id);
+export async function getFullRow(db: Store, service: string, user: string, id: string): Promise<FullRow | undefined> {
+  const { rows } = await sql<FullRow>`SELECT ${sql.raw(FULL_COLUMNS)} FROM posts p
+    WHERE p.service = ${service} AND p."user" = ${user} AND p.id = ${id}`.execute(db.k);
+  return rows[0];
 }

@@ -3,11 +3,13 @@
  * (search-index.ts) and post_tags. Global results are newest archived first (seq DESC, the index rowid
  * is posts.seq); a creator's results follow its listing order.
  */
-import { stmt, type Db } from './db.ts';
+import { type RawBuilder, sql } from 'kysely';
+import type { Store } from './store.ts';
 import { likeContains } from './util.ts';
 import { shortWordTerm } from './search-words.ts';
 import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './post-rows.ts';
 import { countCreatorPosts, countPosts, listCreatorPosts, listRecentPosts } from './posts.ts';
+import { searchPostsPostgres } from './post-search-postgres.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import type { PostSummary } from '@shared/shapes/posts.ts';
 import type { ArchiveCursor, CreatorCursor } from '@shared/cursor.ts';
@@ -93,8 +95,11 @@ export function splitSearchQuery(q: string): { ftsQuery: string | null; wordsQue
  * substrings are found; shorter words use a LIKE scan), tags (all must match), optionally within one
  * creator. Global results are newest archived first (seq DESC); creator results follow the creator's
  * listing order. Without q and tag this is listRecentPosts / listCreatorPosts.
+ *
+ * PostgreSQL has no FTS5: there searchPostsPostgres (post-search-postgres.ts) answers the same over post_search.
  */
-export async function searchPosts(db: Db, options: SearchOptions): Promise<SearchResult> {
+export async function searchPosts(db: Store, options: SearchOptions): Promise<SearchResult> {
+  if (db.engine === 'postgres') return await searchPostsPostgres(db, options);
   const cursor = options.service && options.user ? options.creatorAfter : options.archiveAfter;
   const offset = cursor ? 0 : (options.offset ?? 0);
   const limit = options.limit ?? PAGE_SIZE;
@@ -123,94 +128,97 @@ export async function searchPosts(db: Db, options: SearchOptions): Promise<Searc
   // Fast path: global text search only, newest first straight from the indexes'
   // rowids (= posts.seq), LIMIT inside, then the join.
   if (!creator && tags.length === 0 && loneLetters.length === 0) {
-    const [table, match, also] = ftsQuery ? ['posts_fts', ftsQuery, wordsQuery] : ['posts_words', wordsQuery!, null];
-    const filter = also ? ' AND rowid IN (SELECT rowid FROM posts_words WHERE posts_words MATCH ?)' : '';
-    const params = also ? [match, also] : [match];
-    const below = options.archiveAfter ? ' AND rowid < ?' : '';
-    const belowParams = options.archiveAfter ? [options.archiveAfter.seq] : [];
-    const posts = stmt<SummaryRow>(
+    const [table, match, also] = ftsQuery ? [sql.raw('posts_fts'), ftsQuery, wordsQuery] : [sql.raw('posts_words'), wordsQuery!, null];
+    const filter = also ? sql` AND rowid IN (SELECT rowid FROM posts_words WHERE posts_words MATCH ${also})` : sql``;
+    const below = options.archiveAfter ? sql` AND rowid < ${options.archiveAfter.seq}` : sql``;
+    const posts = await summaries(
       db,
-      `SELECT ${SUMMARY_COLUMNS}
-         FROM (SELECT rowid AS seq FROM ${table} WHERE ${table} MATCH ?${filter}${below} ORDER BY rowid DESC LIMIT ? OFFSET ?) f
+      sql<SummaryRow>`SELECT ${COLUMNS}
+         FROM (SELECT rowid AS seq FROM ${table} WHERE ${table} MATCH ${match}${filter}${below} ORDER BY rowid DESC LIMIT ${limit} OFFSET ${offset}) f
          JOIN posts p ON p.seq = f.seq
         ORDER BY p.seq DESC`,
-    )
-      .all(...params, ...belowParams, limit, offset)
-      .map(toSummary);
-    const count = stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ?${filter} LIMIT ?)`).get(
-      ...params,
-      countLimit,
-    )!.n;
+    );
+    const count = await countOf(
+      db,
+      sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ${match}${filter} LIMIT ${countLimit})`,
+    );
     return result(posts, count);
   }
 
-  const where: string[] = [];
-  const params: unknown[] = [];
-  let from: string;
-  let order: string;
+  // Every branch below sets at least one condition, so the WHERE is never empty.
+  const where: Fragment[] = [];
+  let from: Fragment;
+  let order: Fragment;
   let restTags = tags;
   if (creator && tags.length > 0) {
-    from = `post_tags t JOIN posts p ON p.service = t.service AND p."user" = t."user" AND p.id = t.post_id`;
-    where.push('t.service = ?', 't."user" = ?', 't.tag = ?');
-    params.push(creator.service, creator.user, tags[0]);
-    order = 't.published DESC, t.post_id DESC';
+    from = sql`post_tags t JOIN posts p ON p.service = t.service AND p."user" = t."user" AND p.id = t.post_id`;
+    where.push(sql`t.service = ${creator.service}`, sql`t."user" = ${creator.user}`, sql`t.tag = ${tags[0]}`);
+    order = sql`t.published DESC, t.post_id DESC`;
     restTags = tags.slice(1);
   } else if (creator) {
-    from = 'posts p';
-    where.push('p.service = ?', 'p."user" = ?');
-    params.push(creator.service, creator.user);
-    order = 'p.published DESC, p.id DESC';
+    from = sql`posts p`;
+    where.push(sql`p.service = ${creator.service}`, sql`p."user" = ${creator.user}`);
+    order = sql`p.published DESC, p.id DESC`;
   } else if (tags.length > 0) {
-    from = 'post_tags t JOIN posts p ON p.seq = t.post_seq';
-    where.push('t.tag = ?');
-    params.push(tags[0]);
-    order = 't.post_seq DESC';
+    from = sql`post_tags t JOIN posts p ON p.seq = t.post_seq`;
+    where.push(sql`t.tag = ${tags[0]}`);
+    order = sql`t.post_seq DESC`;
     restTags = tags.slice(1);
   } else {
-    from = 'posts p';
-    where.push(`p.seq > (SELECT coalesce(max(seq), 0) FROM posts) - ${LONE_LETTER_SCAN_POSTS}`);
-    order = 'p.seq DESC';
+    from = sql`posts p`;
+    where.push(sql`p.seq > (SELECT coalesce(max(seq), 0) FROM posts) - ${sql.raw(String(LONE_LETTER_SCAN_POSTS))}`);
+    order = sql`p.seq DESC`;
   }
-  for (const [table, match] of [
-    ['posts_fts', ftsQuery],
-    ['posts_words', wordsQuery],
-  ] as const) {
-    if (!match) continue;
-    where.push(`p.seq IN (SELECT rowid FROM ${table} WHERE ${table} MATCH ?)`);
-    params.push(match);
-  }
+  if (ftsQuery) where.push(sql`p.seq IN (SELECT rowid FROM posts_fts WHERE posts_fts MATCH ${ftsQuery})`);
+  if (wordsQuery) where.push(sql`p.seq IN (SELECT rowid FROM posts_words WHERE posts_words MATCH ${wordsQuery})`);
   for (const tag of restTags) {
     where.push(
-      'EXISTS (SELECT 1 FROM post_tags t2 WHERE t2.service = p.service AND t2."user" = p."user" AND t2.post_id = p.id AND t2.tag = ?)',
+      sql`EXISTS (SELECT 1 FROM post_tags t2 WHERE t2.service = p.service AND t2."user" = p."user" AND t2.post_id = p.id AND t2.tag = ${tag})`,
     );
-    params.push(tag);
   }
   for (const letter of loneLetters) {
-    where.push(`(p.title LIKE ? ESCAPE '\\' OR p.content LIKE ? ESCAPE '\\')`);
     const pattern = likeContains(letter);
-    params.push(pattern, pattern);
+    where.push(sql`(p.title LIKE ${pattern} ESCAPE '\\' OR p.content LIKE ${pattern} ESCAPE '\\')`);
   }
-  const whereSql = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const page = pageAfter(tags.length > 0 ? 't' : 'p', creator ? options.creatorAfter : options.archiveAfter);
-  const pageWhere = page.sql ? `${whereSql ? `${whereSql} AND` : 'WHERE'} ${page.sql}` : whereSql;
-  const posts = stmt<SummaryRow>(db, `SELECT ${SUMMARY_COLUMNS} FROM ${from} ${pageWhere} ORDER BY ${order} LIMIT ? OFFSET ?`)
-    .all(...params, ...page.params, limit, offset)
-    .map(toSummary);
-  const count = stmt<{ n: number }>(db, `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} ${whereSql} LIMIT ?)`).get(
-    ...params,
-    countLimit,
-  )!.n;
+  const pageWhere = page ? [...where, page] : where;
+  const posts = await summaries(
+    db,
+    sql<SummaryRow>`SELECT ${COLUMNS} FROM ${from} WHERE ${and(pageWhere)} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
+  );
+  const count = await countOf(
+    db,
+    sql<{ n: number }>`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${and(where)} LIMIT ${countLimit})`,
+  );
   return result(posts, count);
+}
+
+type Fragment = RawBuilder<unknown>;
+
+const COLUMNS = sql.raw(SUMMARY_COLUMNS);
+
+function and(conditions: Fragment[]): Fragment {
+  return sql.join(conditions, sql` AND `);
+}
+
+async function summaries(db: Store, query: RawBuilder<SummaryRow>): Promise<PostSummary[]> {
+  const { rows } = await query.execute(db.k);
+  return rows.map(toSummary);
+}
+
+async function countOf(db: Store, query: RawBuilder<{ n: number }>): Promise<number> {
+  const { rows } = await query.execute(db.k);
+  return Number(rows[0].n);
 }
 
 /**
  * The where-clause of a search page after a cursor, in the search's order: a creator's order (published
  * DESC, id DESC, undated last; `t` is post_tags when a tag leads the search) or the archive's (seq DESC).
  */
-function pageAfter(alias: 'p' | 't', cursor: CreatorCursor | ArchiveCursor | undefined): { sql: string; params: unknown[] } {
-  if (!cursor) return { sql: '', params: [] };
-  if ('seq' in cursor) return { sql: alias === 't' ? 't.post_seq < ?' : 'p.seq < ?', params: [cursor.seq] };
-  const [published, id] = alias === 't' ? ['t.published', 't.post_id'] : ['p.published', 'p.id'];
-  if (cursor.published === null) return { sql: `(${published} IS NULL AND ${id} < ?)`, params: [cursor.id] };
-  return { sql: `((${published}, ${id}) < (?, ?) OR ${published} IS NULL)`, params: [cursor.published, cursor.id] };
+function pageAfter(alias: 'p' | 't', cursor: CreatorCursor | ArchiveCursor | undefined): Fragment | null {
+  if (!cursor) return null;
+  if ('seq' in cursor) return alias === 't' ? sql`t.post_seq < ${cursor.seq}` : sql`p.seq < ${cursor.seq}`;
+  const [published, id] = alias === 't' ? [sql`t.published`, sql`t.post_id`] : [sql`p.published`, sql`p.id`];
+  if (cursor.published === null) return sql`(${published} IS NULL AND ${id} < ${cursor.id})`;
+  return sql`((${published}, ${id}) < (${cursor.published}, ${cursor.id}) OR ${published} IS NULL)`;
 }

@@ -4,11 +4,13 @@
  * tags (tags.ts), file links (post-files.ts) and revisions (post-revisions.ts).
  *
  * Orders (stable, index-backed):
- * - A creator's posts: newest first, `published DESC, id DESC`, undated last (post-neighbours.ts).
+ * - A creator's posts: newest first, `published DESC NULLS LAST, id DESC`, undated last (post-neighbours.ts);
+ *   NULLS LAST is SQLite's own order for DESC and still reads posts_creator_published backwards there.
  * - Global recent posts: `added DESC, seq DESC` (posts_added).
  * - Global search and tag listings: newest archived first, `seq DESC` (post-search.ts).
  */
-import { stmt, type Db } from './db.ts';
+import { type RawBuilder, sql } from 'kysely';
+import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { inTransactionNoSavepoint, nowIso } from './util.ts';
 import { getFullRow, SUMMARY_COLUMNS, toFullPost, toSummary, type SummaryRow } from './post-rows.ts';
@@ -58,6 +60,16 @@ export interface PostKey {
 
 // Listings ------------------------------------------------------------------------------------------
 
+const COLUMNS = sql.raw(SUMMARY_COLUMNS);
+
+/** PostgreSQL: the transaction-scoped advisory lock that serialises new posts' seq (any fixed bigint; 'trove-sq'). */
+const SEQ_LOCK = '8390891610038956913';
+
+async function summaries(db: Store, query: RawBuilder<SummaryRow>): Promise<PostSummary[]> {
+  const { rows } = await query.execute(db.k);
+  return rows.map(toSummary);
+}
+
 /**
  * A creator's posts, newest first (published DESC, id DESC, undated last), as summaries: `limit` from
  * `offset`, or with `after` (a cursor, offset ignored) the `limit` posts that follow that post in this
@@ -65,7 +77,7 @@ export interface PostKey {
  * the undated ones (NULL sorts lowest in the index, so they end a newest-first scan).
  */
 export async function listCreatorPosts(
-  db: Db,
+  db: Store,
   service: string,
   creatorId: string,
   offset: number,
@@ -73,86 +85,91 @@ export async function listCreatorPosts(
   after?: CreatorCursor,
 ): Promise<PostSummary[]> {
   if (!after) {
-    return stmt<SummaryRow>(
+    return await summaries(
       db,
-      `SELECT ${SUMMARY_COLUMNS} FROM posts p WHERE p.service = ? AND p."user" = ?
-        ORDER BY p.published DESC, p.id DESC LIMIT ? OFFSET ?`,
-    )
-      .all(service, creatorId, limit, offset)
-      .map(toSummary);
+      sql<SummaryRow>`SELECT ${COLUMNS} FROM posts p WHERE p.service = ${service} AND p."user" = ${creatorId}
+        ORDER BY p.published DESC NULLS LAST, p.id DESC LIMIT ${limit} OFFSET ${offset}`,
+    );
   }
-  const rows: SummaryRow[] = [];
+  const posts: PostSummary[] = [];
   if (after.published !== null) {
-    rows.push(
-      ...stmt<SummaryRow>(
+    posts.push(
+      ...(await summaries(
         db,
-        `SELECT ${SUMMARY_COLUMNS} FROM posts p WHERE p.service = ? AND p."user" = ? AND (p.published, p.id) < (?, ?)
-          ORDER BY p.published DESC, p.id DESC LIMIT ?`,
-      ).all(service, creatorId, after.published, after.id, limit),
+        sql<SummaryRow>`SELECT ${COLUMNS} FROM posts p
+          WHERE p.service = ${service} AND p."user" = ${creatorId} AND (p.published, p.id) < (${after.published}, ${after.id})
+          ORDER BY p.published DESC, p.id DESC LIMIT ${limit}`,
+      )),
     );
   }
-  if (rows.length < limit) {
+  if (posts.length < limit) {
     // Undated posts: all of them after a dated cursor, those below the cursor's id after an undated one.
-    const below = after.published === null ? ' AND p.id < ?' : '';
-    const params = after.published === null ? [after.id] : [];
-    rows.push(
-      ...stmt<SummaryRow>(
+    const below = after.published === null ? sql` AND p.id < ${after.id}` : sql``;
+    // INDEXED BY (SQLite only): without it the planner may walk the primary key's id range through every dated post.
+    const indexed = db.engine === 'sqlite' ? sql` INDEXED BY posts_creator_published` : sql``;
+    posts.push(
+      ...(await summaries(
         db,
-        // INDEXED BY: without it the planner may walk the primary key's id range through every dated post.
-        `SELECT ${SUMMARY_COLUMNS} FROM posts p INDEXED BY posts_creator_published
-          WHERE p.service = ? AND p."user" = ? AND p.published IS NULL${below}
-          ORDER BY p.id DESC LIMIT ?`,
-      ).all(service, creatorId, ...params, limit - rows.length),
+        sql<SummaryRow>`SELECT ${COLUMNS} FROM posts p${indexed}
+          WHERE p.service = ${service} AND p."user" = ${creatorId} AND p.published IS NULL${below}
+          ORDER BY p.id DESC LIMIT ${limit - posts.length}`,
+      )),
     );
   }
-  return rows.map(toSummary);
+  return posts;
 }
 
 /** Number of posts of a creator. */
-export async function countCreatorPosts(db: Db, service: string, creatorId: string): Promise<number> {
-  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM posts WHERE service = ? AND "user" = ?').get(service, creatorId)!.n;
+export async function countCreatorPosts(db: Store, service: string, creatorId: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM posts WHERE service = ${service} AND "user" = ${creatorId}`.execute(
+    db.k,
+  );
+  return Number(rows[0].n);
 }
 
 /**
  * All posts, most recently added first (added DESC, seq DESC), as summaries: `limit` from `offset`, or
  * with `after` (offset ignored) the posts that follow that one, by a key range of posts_added.
  */
-export async function listRecentPosts(db: Db, offset: number, limit: number, after?: ArchiveCursor): Promise<PostSummary[]> {
+export async function listRecentPosts(db: Store, offset: number, limit: number, after?: ArchiveCursor): Promise<PostSummary[]> {
   if (after) {
-    return stmt<SummaryRow>(
+    return await summaries(
       db,
-      `SELECT ${SUMMARY_COLUMNS} FROM posts p WHERE (p.added, p.seq) < (?, ?) ORDER BY p.added DESC, p.seq DESC LIMIT ?`,
-    )
-      .all(after.added, after.seq, limit)
-      .map(toSummary);
+      sql<SummaryRow>`SELECT ${COLUMNS} FROM posts p WHERE (p.added, p.seq) < (${after.added}, ${after.seq})
+        ORDER BY p.added DESC, p.seq DESC LIMIT ${limit}`,
+    );
   }
-  return stmt<SummaryRow>(db, `SELECT ${SUMMARY_COLUMNS} FROM posts p ORDER BY p.added DESC, p.seq DESC LIMIT ? OFFSET ?`)
-    .all(limit, offset)
-    .map(toSummary);
+  return await summaries(
+    db,
+    sql<SummaryRow>`SELECT ${COLUMNS} FROM posts p ORDER BY p.added DESC, p.seq DESC LIMIT ${limit} OFFSET ${offset}`,
+  );
 }
 
 /** The global listings' cursor of a post (its added date and archive number), or null when it is gone. */
-export async function archiveCursorOf(db: Db, post: PostKey): Promise<ArchiveCursor | null> {
-  const row = stmt<ArchiveCursor>(db, 'SELECT added, seq FROM posts WHERE service = ? AND "user" = ? AND id = ?').get(
-    post.service,
-    post.user,
-    post.id,
-  );
+export async function archiveCursorOf(db: Store, post: PostKey): Promise<ArchiveCursor | null> {
+  const { rows } = await sql<ArchiveCursor>`SELECT added, seq FROM posts
+    WHERE service = ${post.service} AND "user" = ${post.user} AND id = ${post.id}`.execute(db.k);
+  const row = rows[0];
   return row ? { added: row.added, seq: row.seq } : null;
 }
 
 /** Number of posts in the archive. */
-export async function countPosts(db: Db): Promise<number> {
-  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM posts').get()!.n;
+export async function countPosts(db: Store): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM posts`.execute(db.k);
+  return Number(rows[0].n);
 }
 
 /** Summaries of the given posts, in the order of `keys` (missing posts are skipped). */
-export async function getPostSummaries(db: Db, keys: PostKey[]): Promise<PostSummary[]> {
-  const select = stmt<SummaryRow>(db, `SELECT ${SUMMARY_COLUMNS} FROM posts p WHERE p.service = ? AND p."user" = ? AND p.id = ?`);
+export async function getPostSummaries(db: Store, keys: PostKey[]): Promise<PostSummary[]> {
   const out: PostSummary[] = [];
+  // One fixed statement per key (as many lookups as keys, each on the primary key) keeps the order of `keys`.
   for (const key of keys) {
-    const row = select.get(key.service, key.user, key.id);
-    if (row) out.push(toSummary(row));
+    out.push(
+      ...(await summaries(
+        db,
+        sql<SummaryRow>`SELECT ${COLUMNS} FROM posts p WHERE p.service = ${key.service} AND p."user" = ${key.user} AND p.id = ${key.id}`,
+      )),
+    );
   }
   return out;
 }
@@ -160,8 +177,11 @@ export async function getPostSummaries(db: Db, keys: PostKey[]): Promise<PostSum
 // One post ------------------------------------------------------------------------------------------
 
 /** Whether a post exists (favourites and flags answer 404 for unknown posts). */
-export async function postExists(db: Db, service: string, creatorId: string, postId: string): Promise<boolean> {
-  return !!stmt(db, 'SELECT 1 FROM posts WHERE service = ? AND "user" = ? AND id = ?').get(service, creatorId, postId);
+export async function postExists(db: Store, service: string, creatorId: string, postId: string): Promise<boolean> {
+  const { rows } = await sql`SELECT 1 AS one FROM posts WHERE service = ${service} AND "user" = ${creatorId} AND id = ${postId}`.execute(
+    db.k,
+  );
+  return rows.length > 0;
 }
 
 /**
@@ -169,7 +189,7 @@ export async function postExists(db: Db, service: string, creatorId: string, pos
  * older post of the creator) / `prev` (the next newer one). Undefined when the post does not exist.
  * For the whole post-page answer (attachments with server, previews, videos, props) use getPostPage.
  */
-export async function getPost(db: Db, service: string, creatorId: string, postId: string): Promise<FullPost | undefined> {
+export async function getPost(db: Store, service: string, creatorId: string, postId: string): Promise<FullPost | undefined> {
   const row = await getFullRow(db, service, creatorId, postId);
   if (!row) return undefined;
   return toFullPost(row, { prev: await newerThan(db, service, creatorId, row), next: await olderThan(db, service, creatorId, row) });
@@ -177,25 +197,25 @@ export async function getPost(db: Db, service: string, creatorId: string, postId
 
 /** Resolves a post id within a service to its creator (GET /{service}/post/{post}), or undefined. */
 export async function resolvePost(
-  db: Db,
+  db: Store,
   service: string,
   postId: string,
 ): Promise<{ service: string; artist_id: string; post_id: string } | undefined> {
-  const row = stmt<{ user: string }>(db, 'SELECT "user" FROM posts WHERE service = ? AND id = ? ORDER BY "user" LIMIT 1').get(
-    service,
-    postId,
-  );
+  const { rows } = await sql<{ user: string }>`SELECT "user" FROM posts WHERE service = ${service} AND id = ${postId}
+    ORDER BY "user" LIMIT 1`.execute(db.k);
+  const row = rows[0];
   return row ? { service, artist_id: row.user, post_id: postId } : undefined;
 }
 
 /** A random post key, or undefined when there are no posts. */
-export async function randomPost(db: Db, random: () => number = Math.random): Promise<PostKey | undefined> {
+export async function randomPost(db: Store, random: () => number = Math.random): Promise<PostKey | undefined> {
   // Two queries: SQLite answers a lone min() or max() from the index, not both in one query.
-  const lo = stmt<{ v: number | null }>(db, 'SELECT min(seq) AS v FROM posts').get()!.v;
-  const hi = stmt<{ v: number | null }>(db, 'SELECT max(seq) AS v FROM posts').get()!.v;
+  const lo = (await sql<{ v: number | null }>`SELECT min(seq) AS v FROM posts`.execute(db.k)).rows[0].v;
+  const hi = (await sql<{ v: number | null }>`SELECT max(seq) AS v FROM posts`.execute(db.k)).rows[0].v;
   if (lo === null || hi === null) return undefined;
   const pick = lo + Math.floor(random() * (hi - lo + 1));
-  return stmt<PostKey>(db, 'SELECT service, "user", id FROM posts WHERE seq >= ? ORDER BY seq LIMIT 1').get(pick);
+  const { rows } = await sql<PostKey>`SELECT service, "user", id FROM posts WHERE seq >= ${pick} ORDER BY seq LIMIT 1`.execute(db.k);
+  return rows[0];
 }
 
 // Writes --------------------------------------------------------------------------------------------
@@ -260,12 +280,24 @@ export interface UpsertPostResult {
 }
 
 /** Records that a post's prev/next may have changed (ref 'neighbour'): a rebuild can no longer see its old neighbours. */
-async function recordNeighbours(db: Db, service: string, creatorId: string, neighbours: (string | null)[]): Promise<void> {
+async function recordNeighbours(db: Store, service: string, creatorId: string, neighbours: (string | null)[]): Promise<void> {
   for (const neighbour of neighbours) {
     if (neighbour !== null) {
       await recordChange(db, { kind: 'post', action: 'upsert', service, creator_id: creatorId, post_id: neighbour, ref: 'neighbour' });
     }
   }
+}
+
+/**
+ * The archive number of a new post: one past the highest. Called inside the write transaction. SQLite
+ * writes one transaction at a time; on PostgreSQL several import workers may insert at once, so a
+ * transaction-scoped advisory lock makes them take turns from here to their commit (two writers reading
+ * the same max(seq) would otherwise pick the same number).
+ */
+async function nextSeq(db: Store): Promise<number> {
+  if (db.engine === 'postgres') await sql`SELECT pg_advisory_xact_lock(${SEQ_LOCK}::bigint)`.execute(db.k);
+  const { rows } = await sql<{ seq: number }>`SELECT coalesce(max(seq), 0) + 1 AS seq FROM posts`.execute(db.k);
+  return Number(rows[0].seq);
 }
 
 /**
@@ -281,7 +313,7 @@ async function recordNeighbours(db: Db, service: string, creatorId: string, neig
  * 'unchanged' with `listed`, so a forgotten check in an importer cannot bring removed content back.
  * Writing a post (changed or not) clears its flags: it has just been fetched again (`flags_cleared`).
  */
-export async function upsertPost(db: Db, input: PostInput, options: { now?: string } = {}): Promise<UpsertPostResult> {
+export async function upsertPost(db: Store, input: PostInput, options: { now?: string } = {}): Promise<UpsertPostResult> {
   return await inTransactionNoSavepoint(db, async (db) => {
     if (await isPostListed(db, input.service, input.user, input.id)) return { action: 'unchanged', listed: true };
     const existing = await getFullRow(db, input.service, input.user, input.id);
@@ -307,22 +339,20 @@ export async function upsertPost(db: Db, input: PostInput, options: { now?: stri
         ]);
       }
     } else {
-      seq = stmt<{ seq: number }>(db, 'SELECT coalesce(max(seq), 0) + 1 AS seq FROM posts').get()!.seq;
+      seq = await nextSeq(db);
       added = input.added ?? nowIso();
     }
 
-    stmt(
-      db,
-      `INSERT INTO posts (service, "user", id, seq, title, content, published, edited, added, file, attachments, embed,
-                          poll, tags, incomplete_rewards, shared_file)
-       VALUES (:service, :user, :id, :seq, :title, :content, :published, :edited, :added, :file, :attachments, :embed,
-               :poll, :tags, :incomplete_rewards, :shared_file)
+    await sql`INSERT INTO posts (service, "user", id, seq, title, content, published, edited, added, file, attachments, embed,
+                                 poll, tags, incomplete_rewards, shared_file)
+       VALUES (${key.service}, ${key.user}, ${key.id}, ${seq}, ${next.title}, ${next.content}, ${next.published}, ${next.edited},
+               ${added}, ${next.file}, ${next.attachments}, ${next.embed}, ${next.poll}, ${next.tags}, ${next.incomplete_rewards},
+               ${next.shared_file})
        ON CONFLICT (service, "user", id) DO UPDATE SET
          title = excluded.title, content = excluded.content, published = excluded.published, edited = excluded.edited,
          added = excluded.added, file = excluded.file, attachments = excluded.attachments, embed = excluded.embed,
          poll = excluded.poll, tags = excluded.tags, incomplete_rewards = excluded.incomplete_rewards,
-         shared_file = excluded.shared_file`,
-    ).run({ ...key, seq, added, ...next });
+         shared_file = excluded.shared_file`.execute(db.k);
 
     if (!existing || existing.file !== next.file || existing.attachments !== next.attachments) {
       await setPostFiles(db, seq, input.file ?? null, input.attachments ?? [], { replace: !!existing });
@@ -347,12 +377,11 @@ export async function upsertPost(db: Db, input: PostInput, options: { now?: stri
  * flags, popularity, search row). Records a 'post' delete and the old neighbours (ref 'neighbour').
  * @returns false when the post did not exist
  */
-export async function deletePost(db: Db, service: string, creatorId: string, postId: string): Promise<boolean> {
+export async function deletePost(db: Store, service: string, creatorId: string, postId: string): Promise<boolean> {
   return await inTransactionNoSavepoint(db, async (db) => {
-    const row = stmt<OrderKey & { seq: number }>(
-      db,
-      'SELECT id, published, seq FROM posts WHERE service = ? AND "user" = ? AND id = ?',
-    ).get(service, creatorId, postId);
+    const { rows } = await sql<OrderKey & { seq: number }>`SELECT id, published, seq FROM posts
+      WHERE service = ${service} AND "user" = ${creatorId} AND id = ${postId}`.execute(db.k);
+    const row = rows[0];
     if (!row) return false;
     const neighbours = [await newerThan(db, service, creatorId, row), await olderThan(db, service, creatorId, row)];
     // The revisions go with the post (ON DELETE CASCADE); a rebuild can then no longer find their pages.
@@ -368,7 +397,7 @@ export async function deletePost(db: Db, service: string, creatorId: string, pos
     }
     await unindexPostText(db, row.seq);
     await recordDroppedTags(db, { service, user: creatorId, id: postId });
-    stmt(db, 'DELETE FROM posts WHERE service = ? AND "user" = ? AND id = ?').run(service, creatorId, postId);
+    await sql`DELETE FROM posts WHERE service = ${service} AND "user" = ${creatorId} AND id = ${postId}`.execute(db.k);
     await recordChange(db, { kind: 'post', action: 'delete', service, creator_id: creatorId, post_id: postId });
     await recordNeighbours(db, service, creatorId, neighbours);
     return true;
@@ -381,13 +410,11 @@ export async function deletePost(db: Db, service: string, creatorId: string, pos
  * All post keys in archive order (seq), fetched in batches by keyset pagination over the seq index:
  * cheap on millions of rows, and no statement stays open between batches.
  */
-export async function* iteratePostKeys(db: Db, batch = 10_000): AsyncGenerator<PostKey & { seq: number }> {
+export async function* iteratePostKeys(db: Store, batch = 10_000): AsyncGenerator<PostKey & { seq: number }> {
   let after = 0;
   for (;;) {
-    const rows = stmt<PostKey & { seq: number }>(db, 'SELECT service, "user", id, seq FROM posts WHERE seq > ? ORDER BY seq LIMIT ?').all(
-      after,
-      batch,
-    );
+    const { rows } = await sql<PostKey & { seq: number }>`SELECT service, "user", id, seq FROM posts WHERE seq > ${after}
+      ORDER BY seq LIMIT ${batch}`.execute(db.k);
     for (const row of rows) yield row;
     if (rows.length < batch) return;
     after = rows[rows.length - 1].seq;
@@ -395,12 +422,10 @@ export async function* iteratePostKeys(db: Db, batch = 10_000): AsyncGenerator<P
 }
 
 /** Post ids of one creator in listing order (newest first), fetched in batches of `batch`. */
-export async function* iterateCreatorPostIds(db: Db, service: string, creatorId: string, batch = 5_000): AsyncGenerator<string> {
+export async function* iterateCreatorPostIds(db: Store, service: string, creatorId: string, batch = 5_000): AsyncGenerator<string> {
   for (let offset = 0; ; offset += batch) {
-    const rows = stmt<{ id: string }>(
-      db,
-      'SELECT id FROM posts WHERE service = ? AND "user" = ? ORDER BY published DESC, id DESC LIMIT ? OFFSET ?',
-    ).all(service, creatorId, batch, offset);
+    const { rows } = await sql<{ id: string }>`SELECT id FROM posts WHERE service = ${service} AND "user" = ${creatorId}
+      ORDER BY published DESC NULLS LAST, id DESC LIMIT ${batch} OFFSET ${offset}`.execute(db.k);
     for (const row of rows) yield row.id;
     if (rows.length < batch) return;
   }

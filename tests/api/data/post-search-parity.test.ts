@@ -2,9 +2,9 @@
  * Post search gives the same answers on both engines: one demo archive (1,500 posts in eight languages,
  * plus a few posts written here for accents, case, punctuation and undated posts), seeded into a real
  * SQLite file and copied into a real throwaway PostgreSQL database; then the same 60 searches through
- * searchPosts (FTS5) and searchPostsPostgres (post_search), compared post for post, in order, with their
- * counts. Every search that should find something finds something on SQLite, so two empty answers
- * cannot pass for parity.
+ * searchPosts on each store (FTS5 on SQLite; on PostgreSQL it hands over to searchPostsPostgres over
+ * post_search), compared post for post, in order, with their counts. Every search that should find
+ * something finds something on SQLite, so two empty answers cannot pass for parity.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,7 +14,6 @@ import { dataPaths } from '@api/config.ts';
 import { copyToPostgres } from '@api/data/copy-to-postgres.ts';
 import { migrate, openDatabase, type Db } from '@api/data/db.ts';
 import { searchPosts, type SearchOptions } from '@api/data/post-search.ts';
-import { searchPostsPostgres } from '@api/data/post-search-postgres.ts';
 import { archiveCursorOf, upsertPost } from '@api/data/posts.ts';
 import { closeStore, postgresPool, postgresStore, type Store } from '@api/data/store.ts';
 import type { PostSummary } from '@shared/shapes/posts.ts';
@@ -183,7 +182,7 @@ describe('post search on PostgreSQL gives the answers of SQLite', () => {
     it(search.name, async () => {
       const options = await search.options(context);
       const sqlite = await searchPosts(db, options);
-      const postgres = await searchPostsPostgres(store, options);
+      const postgres = await searchPosts(store, options);
       if (search.finds === false) expect(sqlite.posts, `${search.name}: SQLite finds nothing`).toEqual([]);
       else expect(sqlite.posts.length, `${search.name}: SQLite finds something`).toBeGreaterThan(0);
       expect(postgres.posts.map(keyOf), `${search.name}: the posts, in order`).toEqual(sqlite.posts.map(keyOf));

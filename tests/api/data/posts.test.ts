@@ -1,17 +1,26 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { upsertCreator } from '@api/data/creators.ts';
 import {
+  archiveCursorOf,
   countCreatorPosts,
   countPosts,
   deletePost,
   getPost,
+  getPostSummaries,
   iterateCreatorPostIds,
   iteratePostKeys,
   listCreatorPosts,
   listRecentPosts,
+  postExists,
+  randomPost,
+  resolvePost,
   upsertPost,
   type PostInput,
 } from '@api/data/posts.ts';
+import { readChangesSince } from '@api/data/changes.ts';
+import type { Store } from '@api/data/store.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
+import { addCreator } from './store-rows.ts';
 import { creatorPostPosition, postPageNeighbours } from '@api/data/post-neighbours.ts';
 import { getPostPage, getPostRevisionPage } from '@api/data/post-page.ts';
 import { listAllTags, listCreatorTags } from '@api/data/tags.ts';
@@ -350,5 +359,106 @@ describe('posts', () => {
     expect(keys).toHaveLength(120);
     expect(new Set(keys.map((k) => k.id)).size).toBe(120);
     expect(keys[0]).toMatchObject({ service: 'fanbox', user: '100' });
+  });
+});
+
+const engines = engineDatabases();
+
+describe.each(ENGINES)('posts on %s', (engine) => {
+  let db: Store;
+  beforeEach(async () => {
+    db = await engines.fresh(engine);
+    await addCreator(db, 'fanbox', '1');
+    await addCreator(db, 'fanbox', '2');
+  });
+  const put = (id: string, published: string | null, more: Partial<PostInput> = {}) =>
+    upsertPost(db, { service: 'fanbox', user: '1', id, title: `t${id}`, published, added: `2030-01-01T00:00:0${id.length}`, ...more });
+  const ids = (posts: { id: string }[]) => posts.map((post) => post.id);
+
+  it('answers empty and missing', async () => {
+    expect(await listCreatorPosts(db, 'fanbox', '1', 0, 10)).toEqual([]);
+    expect(await listRecentPosts(db, 0, 10)).toEqual([]);
+    expect(await countPosts(db)).toBe(0);
+    expect(await countCreatorPosts(db, 'fanbox', '1')).toBe(0);
+    expect(await getPost(db, 'fanbox', '1', 'x')).toBeUndefined();
+    expect(await postExists(db, 'fanbox', '1', 'x')).toBe(false);
+    expect(await resolvePost(db, 'fanbox', 'x')).toBeUndefined();
+    expect(await archiveCursorOf(db, { service: 'fanbox', user: '1', id: 'x' })).toBeNull();
+    expect(await randomPost(db)).toBeUndefined();
+    expect(await deletePost(db, 'fanbox', '1', 'x')).toBe(false);
+    expect(await getPostSummaries(db, [{ service: 'fanbox', user: '1', id: 'x' }])).toEqual([]);
+  });
+
+  it('lists a creator newest first, ties by id, undated last, by offset and by cursor', async () => {
+    for (const [id, published] of [
+      ['a', '2020-01-01T00:00:00'],
+      ['b', '2020-02-01T00:00:00'],
+      ['c', '2020-02-01T00:00:00'],
+      ['y', null],
+      ['z', null],
+      ['é', '2020-03-01T00:00:00'],
+    ] as const) {
+      await put(id, published);
+    }
+    const order = ['é', 'c', 'b', 'a', 'z', 'y'];
+    expect(ids(await listCreatorPosts(db, 'fanbox', '1', 0, 10))).toEqual(order);
+    expect(ids(await listCreatorPosts(db, 'fanbox', '1', 2, 3))).toEqual(['b', 'a', 'z']);
+    expect(ids(await listCreatorPosts(db, 'fanbox', '1', 0, 3, { published: '2020-02-01T00:00:00', id: 'c' }))).toEqual(['b', 'a', 'z']);
+    expect(ids(await listCreatorPosts(db, 'fanbox', '1', 0, 10, { published: null, id: 'z' }))).toEqual(['y']);
+    const walked: string[] = [];
+    for await (const id of iterateCreatorPostIds(db, 'fanbox', '1', 4)) walked.push(id);
+    expect(walked).toEqual(order);
+    expect(await countCreatorPosts(db, 'fanbox', '1')).toBe(6);
+    const post = await getPost(db, 'fanbox', '1', 'a');
+    expect([post?.prev, post?.next, post?.title]).toEqual(['b', 'z', 'ta']);
+  });
+
+  it('numbers new posts in turn, lists them by added, and iterates and picks them', async () => {
+    await put('1', null, { added: '2030-01-02T00:00:00' });
+    await put('2', null, { added: '2030-01-01T00:00:00' });
+    await put('3', null, { added: '2030-01-02T00:00:00', user: '2' });
+    expect(ids(await listRecentPosts(db, 0, 10))).toEqual(['3', '1', '2']);
+    expect(await archiveCursorOf(db, { service: 'fanbox', user: '1', id: '1' })).toEqual({ added: '2030-01-02T00:00:00', seq: 1 });
+    expect(ids(await listRecentPosts(db, 0, 10, { added: '2030-01-02T00:00:00', seq: 1 }))).toEqual(['2']);
+    const keys = [];
+    for await (const key of iteratePostKeys(db, 2)) keys.push(key);
+    expect(keys.map((key) => [key.user, key.id, key.seq])).toEqual([
+      ['1', '1', 1],
+      ['1', '2', 2],
+      ['2', '3', 3],
+    ]);
+    expect(await randomPost(db, () => 0.5)).toEqual({ service: 'fanbox', user: '1', id: '2' });
+    expect(await resolvePost(db, 'fanbox', '3')).toEqual({ service: 'fanbox', artist_id: '2', post_id: '3' });
+    const summaries = await getPostSummaries(db, [
+      { service: 'fanbox', user: '2', id: '3' },
+      { service: 'fanbox', user: '9', id: '1' },
+      { service: 'fanbox', user: '1', id: '1' },
+    ]);
+    expect(ids(summaries)).toEqual(['3', '1']);
+  });
+
+  it('gives concurrent writers distinct archive numbers', async () => {
+    await Promise.all(Array.from({ length: 8 }, (_, i) => put(`p${i}`, null)));
+    const keys = [];
+    for await (const key of iteratePostKeys(db)) keys.push(key.seq);
+    expect(keys).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+
+  it('updates, keeps revisions, deletes, and logs the changes', async () => {
+    expect(await put('a', '2020-01-01T00:00:00', { content: '<p>日本語</p>', tags: ['x'] })).toEqual({ action: 'inserted' });
+    await put('b', '2020-02-01T00:00:00');
+    expect(await put('a', '2020-01-01T00:00:00', { content: '<p>日本語</p>', tags: ['x'] })).toEqual({ action: 'unchanged' });
+    expect(await put('a', '2020-03-01T00:00:00', { content: '<p>新</p>' })).toEqual({ action: 'updated', revision_id: 1 });
+    const post = await getPost(db, 'fanbox', '1', 'a');
+    expect([post?.content, post?.tags, post?.published, post?.next]).toEqual(['<p>新</p>', [], '2020-03-01T00:00:00', 'b']);
+    const since = (await readChangesSince(db, 0)).at(-1)!.id;
+    expect(await deletePost(db, 'fanbox', '1', 'a')).toBe(true);
+    expect(await postExists(db, 'fanbox', '1', 'a')).toBe(false);
+    expect((await readChangesSince(db, since)).map((change) => [change.action, change.post_id, change.ref])).toEqual([
+      ['delete', 'a', 'revision:1'],
+      ['delete', 'a', null],
+      ['upsert', 'b', 'neighbour'],
+    ]);
+    expect(await countPosts(db)).toBe(1);
   });
 });

@@ -1,0 +1,31 @@
+/** The feeds' content heads (feed-posts.ts) are the same on SQLite and PostgreSQL. */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { FEED_CONTENT_HEAD, postContentHeads, postHeadKey } from '@api/data/feed-posts.ts';
+import type { Store } from '@api/data/store.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
+import { addCreator, addPost } from './store-rows.ts';
+
+const engines = engineDatabases();
+
+describe.each(ENGINES)('feed posts on %s', (engine) => {
+  let db: Store;
+  beforeEach(async () => {
+    db = await engines.fresh(engine);
+    await addCreator(db, 'fanbox', '1');
+  });
+
+  it('gives each post the head of its content, by key, leaving missing posts out', async () => {
+    const long = `<p>${'語'.repeat(FEED_CONTENT_HEAD)}</p>`;
+    await addPost(db, { service: 'fanbox', user: '1', id: 'a', seq: 1, content: '<p>short ✓</p>' });
+    await addPost(db, { service: 'fanbox', user: '1', id: 'b', seq: 2, content: long });
+    await addPost(db, { service: 'fanbox', user: '1', id: 'c', seq: 3, content: '' });
+    const keys = ['a', 'b', 'c', 'missing'].map((id) => ({ service: 'fanbox', user: '1', id }));
+    const heads = await postContentHeads(db, keys);
+    expect([...heads.keys()]).toEqual(keys.slice(0, 3).map(postHeadKey));
+    expect(heads.get(postHeadKey(keys[0]))).toBe('<p>short ✓</p>');
+    // Characters, not bytes, on both engines.
+    expect(heads.get(postHeadKey(keys[1]))).toBe(long.slice(0, FEED_CONTENT_HEAD));
+    expect(heads.get(postHeadKey(keys[2]))).toBe('');
+    expect(await postContentHeads(db, [])).toEqual(new Map());
+  });
+});
