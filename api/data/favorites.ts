@@ -115,8 +115,7 @@ export async function listFavoritePosts(db: Store, accountId: number): Promise<F
   // No favourite posts: nothing to summarise (and no query for it).
   if (rows.length === 0) return [];
   const seqs = new Map(rows.map((row) => [`${row.service}\u0000${row.user}\u0000${row.id}`, row.faved_seq]));
-  // moves with posts.ts
-  return (await getPostSummaries(db.sqlite!, rows)).map((post) => ({
+  return (await getPostSummaries(db, rows)).map((post) => ({
     ...post,
     faved_seq: seqs.get(`${post.service}\u0000${post.user}\u0000${post.id}`) ?? 0,
   }));

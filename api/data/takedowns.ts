@@ -203,8 +203,7 @@ export async function removePostRows(
   await countPostRows(db, scope, counts);
   if (counts.posts === 0) return undefined;
   await postFileUses(db, scope, uses);
-  // moves with posts.ts
-  await deletePost(db.sqlite!, service, creatorId, postId);
+  await deletePost(db, service, creatorId, postId);
   return { counts, uses };
 }
 
@@ -306,8 +305,7 @@ export async function removeCreatorRows(
   const postIds = (await rowsOf(db, sql<{ id: string }>`SELECT id FROM posts WHERE service = ${service} AND "user" = ${creatorId}`)).map(
     (row) => row.id,
   );
-  // moves with posts.ts
-  for (const postId of postIds) await deletePost(db.sqlite!, service, creatorId, postId);
+  for (const postId of postIds) await deletePost(db, service, creatorId, postId);
 
   // Shares: a share of this creator alone goes (its page answers 404 at the next rebuild); a share of
   // several creators loses this creator's row and is re-rendered for the others.

@@ -46,8 +46,7 @@ describe.each(ENGINES)('favorites transfer on %s', (engine) => {
     expect(exported.posts).toEqual([]);
   });
 
-  // The post list reads the summaries through posts.ts, on the SQLite handle until posts.ts moves.
-  it.skipIf(engine === 'PostgreSQL')('exports post favourites with their dates', async () => {
+  it('exports post favourites with their dates', async () => {
     await addFavoritePost(db, alice, 'fanbox', '1', 'p1', '2030-03-01T00:00:00');
     await addFavoritePost(db, alice, 'fanbox', '1', 'p2', '2030-03-02T00:00:00');
     const exported = await exportFavorites(db, alice);

@@ -233,8 +233,7 @@ describe.each(ENGINES)('takedowns on %s', (engine) => {
     expect(await db.k.selectFrom('discord_attachments').select('message_id').execute()).toEqual([{ message_id: 'm3' }]);
   });
 
-  // The posts themselves go through posts.ts's deletePost, on the SQLite handle until posts.ts moves.
-  it.skipIf(engine === 'PostgreSQL')('removes one post, then a creator with posts, counting their rows and files', async () => {
+  it('removes one post, then a creator with posts, counting their rows and files', async () => {
     const account = await addAccount(db, 'fan');
     await addCreator(db, 'fanbox', '1');
     await registerFile(db, { hash: DM, size: 1, ext: '.png' });
