@@ -3,7 +3,8 @@
  * creators.indexed / updated / last_imported are stored as epoch seconds; the profile and link
  * answers turn them into ISO dates (docs/product.md#api-conventions).
  */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
+import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { nowEpoch } from './util.ts';
 import { isCreatorListed } from './do-not-post.ts';
@@ -48,7 +49,7 @@ interface CreatorRow extends Omit<Creator, 'has_chats'> {
   has_chats: number;
 }
 
-const CREATOR_COLUMNS = 'id, name, service, indexed, updated, public_id, relation_id, has_chats, last_imported';
+const CREATOR_COLUMNS = sql.raw('id, name, service, indexed, updated, public_id, relation_id, has_chats, last_imported');
 
 function toCreator(row: CreatorRow): Creator {
   return { ...row, has_chats: row.has_chats === 1 };
@@ -60,64 +61,64 @@ export function withIsoDates<T extends CreatorFields>(creator: T): Omit<T, 'inde
 }
 
 /** One creator by (service, id), or undefined. */
-export async function getCreator(db: Db, service: string, id: string): Promise<Creator | undefined> {
-  const row = stmt<CreatorRow>(db, `SELECT ${CREATOR_COLUMNS} FROM creators WHERE service = ? AND id = ?`).get(service, id);
-  return row && toCreator(row);
+export async function getCreator(db: Store, service: string, id: string): Promise<Creator | undefined> {
+  const { rows } = await sql<CreatorRow>`SELECT ${CREATOR_COLUMNS} FROM creators WHERE service = ${service} AND id = ${id}`.execute(db.k);
+  return rows[0] && toCreator(rows[0]);
 }
 
 /** One creator by its public id (e.g. a fanbox creator's pixiv handle), or undefined. */
-export async function getCreatorByPublicId(db: Db, service: string, publicId: string): Promise<Creator | undefined> {
-  const row = stmt<CreatorRow>(db, `SELECT ${CREATOR_COLUMNS} FROM creators WHERE service = ? AND public_id = ? ORDER BY id LIMIT 1`).get(
-    service,
-    publicId,
-  );
-  return row && toCreator(row);
+export async function getCreatorByPublicId(db: Store, service: string, publicId: string): Promise<Creator | undefined> {
+  const { rows } =
+    await sql<CreatorRow>`SELECT ${CREATOR_COLUMNS} FROM creators WHERE service = ${service} AND public_id = ${publicId} ORDER BY id LIMIT 1`.execute(
+      db.k,
+    );
+  return rows[0] && toCreator(rows[0]);
 }
 
 /** Creators by id or, failing that, public id (the profile route accepts both). */
-export async function findCreator(db: Db, service: string, idOrPublicId: string): Promise<Creator | undefined> {
+export async function findCreator(db: Store, service: string, idOrPublicId: string): Promise<Creator | undefined> {
   return (await getCreator(db, service, idOrPublicId)) ?? (await getCreatorByPublicId(db, service, idOrPublicId));
 }
 
 /** Recently updated creators, newest `updated` first (the /artists/updated listing). */
-export async function listCreatorsUpdated(db: Db, offset: number, limit: number): Promise<Creator[]> {
-  return stmt<CreatorRow>(db, `SELECT ${CREATOR_COLUMNS} FROM creators ORDER BY updated DESC, service DESC, id DESC LIMIT ? OFFSET ?`)
-    .all(limit, offset)
-    .map(toCreator);
+export async function listCreatorsUpdated(db: Store, offset: number, limit: number): Promise<Creator[]> {
+  const { rows } =
+    await sql<CreatorRow>`SELECT ${CREATOR_COLUMNS} FROM creators ORDER BY updated DESC, service DESC, id DESC LIMIT ${limit} OFFSET ${offset}`.execute(
+      db.k,
+    );
+  return rows.map(toCreator);
 }
 
 /** Number of creators. */
-export async function countCreators(db: Db): Promise<number> {
-  return stmt<{ n: number }>(db, 'SELECT count(*) AS n FROM creators').get()!.n;
+export async function countCreators(db: Store): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM creators`.execute(db.k);
+  return Number(rows[0].n);
 }
 
 /** Every creator in the creators.txt shape, ordered by (service, id). */
-export async function listAllCreators(db: Db): Promise<CreatorListItem[]> {
-  const rows = stmt<Omit<CreatorListItem, 'has_chats'> & { has_chats: number }>(
-    db,
-    `SELECT c.id, c.name, c.service, c.indexed, c.updated, coalesce(f.n, 0) AS favorited,
+export async function listAllCreators(db: Store): Promise<CreatorListItem[]> {
+  const { rows } = await sql<
+    Omit<CreatorListItem, 'has_chats'> & { has_chats: number }
+  >`SELECT c.id, c.name, c.service, c.indexed, c.updated, coalesce(f.n, 0) AS favorited,
             c.public_id, c.relation_id, c.has_chats
        FROM creators c
        LEFT JOIN (SELECT service, creator_id, count(*) AS n FROM favorite_creators GROUP BY service, creator_id) f
          ON f.service = c.service AND f.creator_id = c.id
-      ORDER BY c.service, c.id`,
-  ).all();
-  return rows.map((row) => ({ ...row, has_chats: row.has_chats === 1 }));
+      ORDER BY c.service, c.id`.execute(db.k);
+  return rows.map((row) => ({ ...row, favorited: Number(row.favorited), has_chats: row.has_chats === 1 }));
 }
 
 /** The profile answer (exactly the keys of docs/product.md#creators-api, with counts), or undefined when unknown. */
-export async function getCreatorProfile(db: Db, service: string, id: string): Promise<CreatorProfile | undefined> {
+export async function getCreatorProfile(db: Store, service: string, id: string): Promise<CreatorProfile | undefined> {
   const creator = await getCreator(db, service, id);
   if (!creator) return undefined;
-  const counts = stmt<{ post_count: number; dm_count: number; share_count: number; chat_count: number }>(
-    db,
-    `SELECT
-       (SELECT count(*) FROM posts WHERE service = :service AND "user" = :id) AS post_count,
-       (SELECT count(*) FROM dms WHERE service = :service AND "user" = :id AND status = 'approved') AS dm_count,
-       (SELECT count(*) FROM share_creators WHERE service = :service AND creator_id = :id) AS share_count,
-       (SELECT count(*) FROM community_channels WHERE service = :service AND creator_id = :id)
-         + (SELECT count(*) FROM discord_channels WHERE :service = 'discord' AND server_id = :id) AS chat_count`,
-  ).get({ service, id })!;
+  const { rows } = await sql<{ post_count: number; dm_count: number; share_count: number; chat_count: number }>`SELECT
+       (SELECT count(*) FROM posts WHERE service = ${service} AND "user" = ${id}) AS post_count,
+       (SELECT count(*) FROM dms WHERE service = ${service} AND "user" = ${id} AND status = 'approved') AS dm_count,
+       (SELECT count(*) FROM share_creators WHERE service = ${service} AND creator_id = ${id}) AS share_count,
+       (SELECT count(*) FROM community_channels WHERE service = ${service} AND creator_id = ${id})
+         + (SELECT count(*) FROM discord_channels WHERE ${service} = 'discord' AND server_id = ${id}) AS chat_count`.execute(db.k);
+  const counts = rows[0];
   return {
     id: creator.id,
     name: creator.name,
@@ -126,45 +127,43 @@ export async function getCreatorProfile(db: Db, service: string, id: string): Pr
     updated: epochToIso(creator.updated),
     public_id: creator.public_id,
     relation_id: creator.relation_id,
-    post_count: counts.post_count,
-    dm_count: counts.dm_count,
-    share_count: counts.share_count,
-    chat_count: counts.chat_count,
+    post_count: Number(counts.post_count),
+    dm_count: Number(counts.dm_count),
+    share_count: Number(counts.share_count),
+    chat_count: Number(counts.chat_count),
     has_chats: creator.has_chats,
   };
 }
 
 /** Whether the creator belongs to a link group with another creator (the Linked Accounts tick). */
-export async function hasLinkedCreators(db: Db, service: string, id: string): Promise<boolean> {
-  return !!stmt(
-    db,
-    `SELECT 1 FROM creators c JOIN creators o ON o.relation_id = c.relation_id
-      WHERE c.service = ? AND c.id = ? AND c.relation_id IS NOT NULL
-        AND NOT (o.service = c.service AND o.id = c.id) LIMIT 1`,
-  ).get(service, id);
+export async function hasLinkedCreators(db: Store, service: string, id: string): Promise<boolean> {
+  const { rows } = await sql`SELECT 1 AS one FROM creators c JOIN creators o ON o.relation_id = c.relation_id
+      WHERE c.service = ${service} AND c.id = ${id} AND c.relation_id IS NOT NULL
+        AND NOT (o.service = c.service AND o.id = c.id) LIMIT 1`.execute(db.k);
+  return rows.length > 0;
 }
 
 /** Other creators of the same link group (relation_id), ordered by service and name. */
-export async function linkedCreators(db: Db, service: string, id: string): Promise<LinkedCreator[]> {
-  return stmt<Omit<CreatorRow, 'last_imported'>>(
-    db,
-    `SELECT o.id, o.name, o.service, o.indexed, o.updated, o.public_id, o.relation_id, o.has_chats
+export async function linkedCreators(db: Store, service: string, id: string): Promise<LinkedCreator[]> {
+  const { rows } = await sql<
+    Omit<CreatorRow, 'last_imported'>
+  >`SELECT o.id, o.name, o.service, o.indexed, o.updated, o.public_id, o.relation_id, o.has_chats
        FROM creators c JOIN creators o ON o.relation_id = c.relation_id
-      WHERE c.service = ? AND c.id = ? AND c.relation_id IS NOT NULL
+      WHERE c.service = ${service} AND c.id = ${id} AND c.relation_id IS NOT NULL
         AND NOT (o.service = c.service AND o.id = c.id)
-      ORDER BY o.service, o.name, o.id`,
-  )
-    .all(service, id)
-    .map((row) => ({ ...withIsoDates(row), has_chats: row.has_chats === 1 }));
+      ORDER BY o.service, o.name, o.id`.execute(db.k);
+  return rows.map((row) => ({ ...withIsoDates(row), has_chats: row.has_chats === 1 }));
 }
 
 /** A uniformly random creator key, or undefined when there are none. */
-export async function randomCreator(db: Db, random: () => number = Math.random): Promise<{ service: string; id: string } | undefined> {
+export async function randomCreator(db: Store, random: () => number = Math.random): Promise<{ service: string; id: string } | undefined> {
   const count = await countCreators(db);
   if (count === 0) return undefined;
-  return stmt<{ service: string; id: string }>(db, 'SELECT service, id FROM creators ORDER BY service, id LIMIT 1 OFFSET ?').get(
-    Math.floor(random() * count),
-  );
+  const { rows } = await sql<{
+    service: string;
+    id: string;
+  }>`SELECT service, id FROM creators ORDER BY service, id LIMIT 1 OFFSET ${Math.floor(random() * count)}`.execute(db.k);
+  return rows[0];
 }
 
 /**
@@ -173,7 +172,7 @@ export async function randomCreator(db: Db, random: () => number = Math.random):
  * A creator on the do-not-post list is never written: 'unchanged'.
  * @returns what happened
  */
-export async function upsertCreator(db: Db, input: CreatorInput): Promise<'inserted' | 'updated' | 'unchanged'> {
+export async function upsertCreator(db: Store, input: CreatorInput): Promise<'inserted' | 'updated' | 'unchanged'> {
   if (await isCreatorListed(db, input.service, input.id)) return 'unchanged';
   const existing = await getCreator(db, input.service, input.id);
   const now = nowEpoch();
@@ -200,15 +199,13 @@ export async function upsertCreator(db: Db, input: CreatorInput): Promise<'inser
   ) {
     return 'unchanged';
   }
-  stmt(
-    db,
-    `INSERT INTO creators (service, id, name, public_id, indexed, updated, last_imported, has_chats, relation_id)
-     VALUES (:service, :id, :name, :public_id, :indexed, :updated, :last_imported, :has_chats, :relation_id)
+  await sql`INSERT INTO creators (service, id, name, public_id, indexed, updated, last_imported, has_chats, relation_id)
+     VALUES (${next.service}, ${next.id}, ${next.name}, ${next.public_id}, ${next.indexed}, ${next.updated}, ${next.last_imported},
+       ${next.has_chats}, ${next.relation_id})
      ON CONFLICT (service, id) DO UPDATE SET
        name = excluded.name, public_id = excluded.public_id, indexed = excluded.indexed,
        updated = excluded.updated, last_imported = excluded.last_imported,
-       has_chats = excluded.has_chats, relation_id = excluded.relation_id`,
-  ).run(next);
+       has_chats = excluded.has_chats, relation_id = excluded.relation_id`.execute(db.k);
   const renamed = existing !== undefined && existing.name !== next.name;
   await recordChange(db, {
     kind: 'creator',
@@ -225,12 +222,12 @@ export async function upsertCreator(db: Db, input: CreatorInput): Promise<'inser
 }
 
 /** Records a 'link' change for every creator of a link group. */
-export async function recordLinkGroupChanges(db: Db, relationId: number | null): Promise<void> {
+export async function recordLinkGroupChanges(db: Store, relationId: number | null): Promise<void> {
   if (relationId == null) return;
-  const members = stmt<{ service: string; id: string }>(
-    db,
-    'SELECT service, id FROM creators WHERE relation_id = ? ORDER BY service, id',
-  ).all(relationId);
+  const { rows: members } = await sql<{
+    service: string;
+    id: string;
+  }>`SELECT service, id FROM creators WHERE relation_id = ${relationId} ORDER BY service, id`.execute(db.k);
   for (const member of members) {
     await recordChange(db, { kind: 'link', action: 'upsert', service: member.service, creator_id: member.id });
   }
@@ -240,33 +237,38 @@ export async function recordLinkGroupChanges(db: Db, relationId: number | null):
  * Sets the `updated` time (epoch seconds) of a creator when it is newer than the stored one, e.g.
  * after importing posts. Records a 'creator' change when it moves.
  */
-export async function touchCreatorUpdated(db: Db, service: string, id: string, updated: number): Promise<boolean> {
-  const info = stmt(db, 'UPDATE creators SET updated = ? WHERE service = ? AND id = ? AND updated < ?').run(updated, service, id, updated);
-  if (info.changes > 0) await recordChange(db, { kind: 'creator', action: 'upsert', service, creator_id: id });
-  return info.changes > 0;
+export async function touchCreatorUpdated(db: Store, service: string, id: string, updated: number): Promise<boolean> {
+  const result =
+    await sql`UPDATE creators SET updated = ${updated} WHERE service = ${service} AND id = ${id} AND updated < ${updated}`.execute(db.k);
+  const moved = Number(result.numAffectedRows ?? 0) > 0;
+  if (moved) await recordChange(db, { kind: 'creator', action: 'upsert', service, creator_id: id });
+  return moved;
 }
 
 /**
  * Sets when a creator was last imported (epoch seconds) without recording a change: no page shows it,
  * so an import that found nothing new leaves the rebuild nothing to do.
  */
-export async function setCreatorLastImported(db: Db, service: string, id: string, at: number): Promise<boolean> {
-  return stmt(db, 'UPDATE creators SET last_imported = ? WHERE service = ? AND id = ?').run(at, service, id).changes > 0;
+export async function setCreatorLastImported(db: Store, service: string, id: string, at: number): Promise<boolean> {
+  const result = await sql`UPDATE creators SET last_imported = ${at} WHERE service = ${service} AND id = ${id}`.execute(db.k);
+  return Number(result.numAffectedRows ?? 0) > 0;
 }
 
 /**
  * All creator keys in (service, id) order, fetched in batches by keyset pagination so it stays cheap
  * on large tables and does not hold a statement open between batches.
  */
-export async function* iterateCreatorKeys(db: Db, batch = 5_000): AsyncGenerator<{ service: string; id: string }> {
+export async function* iterateCreatorKeys(db: Store, batch = 5_000): AsyncGenerator<{ service: string; id: string }> {
   let last: { service: string; id: string } | undefined;
   for (;;) {
-    const rows = last
-      ? stmt<{ service: string; id: string }>(
-          db,
-          'SELECT service, id FROM creators WHERE (service, id) > (?, ?) ORDER BY service, id LIMIT ?',
-        ).all(last.service, last.id, batch)
-      : stmt<{ service: string; id: string }>(db, 'SELECT service, id FROM creators ORDER BY service, id LIMIT ?').all(batch);
+    const { rows } = last
+      ? await sql<{
+          service: string;
+          id: string;
+        }>`SELECT service, id FROM creators WHERE (service, id) > (${last.service}, ${last.id}) ORDER BY service, id LIMIT ${batch}`.execute(
+          db.k,
+        )
+      : await sql<{ service: string; id: string }>`SELECT service, id FROM creators ORDER BY service, id LIMIT ${batch}`.execute(db.k);
     for (const row of rows) yield row;
     if (rows.length < batch) return;
     last = rows[rows.length - 1];

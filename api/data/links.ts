@@ -3,7 +3,8 @@
  * Changing a group records a 'link' change for every member (their Linked Accounts tab changes); the
  * linked profiles themselves are read with the creator (creators.ts).
  */
-import { stmt, type Db } from './db.ts';
+import { sql } from 'kysely';
+import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { nextSequence } from './kv.ts';
 import { recordLinkGroupChanges } from './creators.ts';
@@ -26,7 +27,7 @@ export interface LinkRequest {
  * @returns the request id
  */
 export async function createLinkRequest(
-  db: Db,
+  db: Store,
   input: {
     from_service: string;
     from_id: string;
@@ -37,30 +38,30 @@ export async function createLinkRequest(
     created_at?: string;
   },
 ): Promise<number> {
-  return Number(
-    stmt(
-      db,
-      `INSERT INTO link_requests (from_service, from_id, to_service, to_id, reason, requester_id, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)`,
-    ).run(
-      input.from_service,
-      input.from_id,
-      input.to_service,
-      input.to_id,
-      input.reason ?? null,
-      input.requester_id,
-      input.created_at ?? nowIso(),
-    ).lastInsertRowid,
-  );
+  const row = await db.k
+    .insertInto('link_requests')
+    .values({
+      from_service: input.from_service,
+      from_id: input.from_id,
+      to_service: input.to_service,
+      to_id: input.to_id,
+      reason: input.reason ?? null,
+      requester_id: input.requester_id,
+      status: 'pending',
+      created_at: input.created_at ?? nowIso(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
 }
 
-const REQUEST_SELECT = `SELECT r.id, r.reason, r.status, r.created_at,
+const REQUEST_SELECT = sql.raw(`SELECT r.id, r.reason, r.status, r.created_at,
     r.requester_id, a.username AS requester_username, a.role AS requester_role,
     r.from_service, r.from_id, cf.name AS from_name, r.to_service, r.to_id, ct.name AS to_name
   FROM link_requests r
   LEFT JOIN accounts a ON a.id = r.requester_id
   LEFT JOIN creators cf ON cf.service = r.from_service AND cf.id = r.from_id
-  LEFT JOIN creators ct ON ct.service = r.to_service AND ct.id = r.to_id`;
+  LEFT JOIN creators ct ON ct.service = r.to_service AND ct.id = r.to_id`);
 
 interface RequestRow {
   id: number;
@@ -90,48 +91,55 @@ function toRequest(row: RequestRow): LinkRequest {
   };
 }
 
+/** A creator's link group (null when in none), or undefined when the creator is unknown. */
+async function relationOf(db: Store, service: string, id: string): Promise<{ relation_id: number | null } | undefined> {
+  const { rows } = await sql<{
+    relation_id: number | null;
+  }>`SELECT relation_id FROM creators WHERE service = ${service} AND id = ${id}`.execute(db.k);
+  return rows[0];
+}
+
 /** Pending link requests, oldest first. */
-export async function listPendingLinkRequests(db: Db): Promise<LinkRequest[]> {
-  return stmt<RequestRow>(db, `${REQUEST_SELECT} WHERE r.status = 'pending' ORDER BY r.id`).all().map(toRequest);
+export async function listPendingLinkRequests(db: Store): Promise<LinkRequest[]> {
+  const { rows } = await sql<RequestRow>`${REQUEST_SELECT} WHERE r.status = 'pending' ORDER BY r.id`.execute(db.k);
+  return rows.map(toRequest);
 }
 
 /** One link request, or undefined. */
-export async function getLinkRequest(db: Db, id: number): Promise<LinkRequest | undefined> {
-  const row = stmt<RequestRow>(db, `${REQUEST_SELECT} WHERE r.id = ?`).get(id);
-  return row && toRequest(row);
+export async function getLinkRequest(db: Store, id: number): Promise<LinkRequest | undefined> {
+  const { rows } = await sql<RequestRow>`${REQUEST_SELECT} WHERE r.id = ${id}`.execute(db.k);
+  return rows[0] && toRequest(rows[0]);
 }
 
 /**
  * Puts two creators in the same link group (merging their groups when both have one). Records a
  * 'link' change for every member of the resulting group. @returns the group's relation_id
  */
-export async function linkCreators(db: Db, a: { service: string; id: string }, b: { service: string; id: string }): Promise<number> {
+export async function linkCreators(db: Store, a: { service: string; id: string }, b: { service: string; id: string }): Promise<number> {
   return await inTransaction(db, async (db) => {
-    const get = stmt<{ relation_id: number | null }>(db, 'SELECT relation_id FROM creators WHERE service = ? AND id = ?');
-    const ra = get.get(a.service, a.id);
-    const rb = get.get(b.service, b.id);
+    const ra = await relationOf(db, a.service, a.id);
+    const rb = await relationOf(db, b.service, b.id);
     if (!ra || !rb) throw new Error('Both creators must exist to be linked.');
     const target = ra.relation_id ?? rb.relation_id ?? (await nextSequence(db, 'relation'));
-    const setGroup = stmt(db, 'UPDATE creators SET relation_id = ? WHERE service = ? AND id = ?');
-    if (rb.relation_id !== null && rb.relation_id !== target) {
-      stmt(db, 'UPDATE creators SET relation_id = ? WHERE relation_id = ?').run(target, rb.relation_id);
+    for (const group of [rb.relation_id, ra.relation_id]) {
+      if (group !== null && group !== target) {
+        await sql`UPDATE creators SET relation_id = ${target} WHERE relation_id = ${group}`.execute(db.k);
+      }
     }
-    if (ra.relation_id !== null && ra.relation_id !== target) {
-      stmt(db, 'UPDATE creators SET relation_id = ? WHERE relation_id = ?').run(target, ra.relation_id);
+    for (const creator of [a, b]) {
+      await sql`UPDATE creators SET relation_id = ${target} WHERE service = ${creator.service} AND id = ${creator.id}`.execute(db.k);
     }
-    setGroup.run(target, a.service, a.id);
-    setGroup.run(target, b.service, b.id);
     await recordLinkGroupChanges(db, target);
     return target;
   });
 }
 
 /** Removes a creator from its link group. Records 'link' changes for the old group and the creator. */
-export async function unlinkCreator(db: Db, service: string, id: string): Promise<boolean> {
+export async function unlinkCreator(db: Store, service: string, id: string): Promise<boolean> {
   return await inTransaction(db, async (db) => {
-    const row = stmt<{ relation_id: number | null }>(db, 'SELECT relation_id FROM creators WHERE service = ? AND id = ?').get(service, id);
+    const row = await relationOf(db, service, id);
     if (!row || row.relation_id === null) return false;
-    stmt(db, 'UPDATE creators SET relation_id = NULL WHERE service = ? AND id = ?').run(service, id);
+    await sql`UPDATE creators SET relation_id = NULL WHERE service = ${service} AND id = ${id}`.execute(db.k);
     await recordLinkGroupChanges(db, row.relation_id);
     await recordChange(db, { kind: 'link', action: 'upsert', service, creator_id: id });
     return true;
@@ -139,49 +147,48 @@ export async function unlinkCreator(db: Db, service: string, id: string): Promis
 }
 
 /** Approves a pending link request and links the creators. @returns false when not pending */
-export async function approveLinkRequest(db: Db, id: number, reviewerId: number | null): Promise<boolean> {
+export async function approveLinkRequest(db: Store, id: number, reviewerId: number | null): Promise<boolean> {
   return await inTransaction(db, async (db) => {
-    const request = stmt<{ from_service: string; from_id: string; to_service: string; to_id: string }>(
-      db,
-      `SELECT from_service, from_id, to_service, to_id FROM link_requests WHERE id = ? AND status = 'pending'`,
-    ).get(id);
+    const { rows } = await sql<{
+      from_service: string;
+      from_id: string;
+      to_service: string;
+      to_id: string;
+    }>`SELECT from_service, from_id, to_service, to_id FROM link_requests WHERE id = ${id} AND status = 'pending'`.execute(db.k);
+    const request = rows[0];
     if (!request) return false;
-    stmt(db, `UPDATE link_requests SET status = 'approved', reviewed_by = ?, reviewed_at = ? WHERE id = ?`).run(reviewerId, nowIso(), id);
+    await sql`UPDATE link_requests SET status = 'approved', reviewed_by = ${reviewerId}, reviewed_at = ${nowIso()} WHERE id = ${id}`.execute(
+      db.k,
+    );
     await linkCreators(db, { service: request.from_service, id: request.from_id }, { service: request.to_service, id: request.to_id });
     return true;
   });
 }
 
 /** Rejects a pending link request. @returns false when not pending */
-export async function rejectLinkRequest(db: Db, id: number, reviewerId: number | null): Promise<boolean> {
-  return (
-    stmt(db, `UPDATE link_requests SET status = 'rejected', reviewed_by = ?, reviewed_at = ? WHERE id = ? AND status = 'pending'`).run(
-      reviewerId,
-      nowIso(),
-      id,
-    ).changes > 0
-  );
+export async function rejectLinkRequest(db: Store, id: number, reviewerId: number | null): Promise<boolean> {
+  const result = await sql`UPDATE link_requests SET status = 'rejected', reviewed_by = ${reviewerId}, reviewed_at = ${nowIso()}
+      WHERE id = ${id} AND status = 'pending'`.execute(db.k);
+  return Number(result.numAffectedRows ?? 0) > 0;
 }
 
 /** Whether two creators already belong to the same link group. */
-export async function inSameLinkGroup(db: Db, a: { service: string; id: string }, b: { service: string; id: string }): Promise<boolean> {
-  return !!stmt(
-    db,
-    `SELECT 1 FROM creators x JOIN creators y ON y.relation_id = x.relation_id
-      WHERE x.service = ? AND x.id = ? AND y.service = ? AND y.id = ? AND x.relation_id IS NOT NULL`,
-  ).get(a.service, a.id, b.service, b.id);
+export async function inSameLinkGroup(db: Store, a: { service: string; id: string }, b: { service: string; id: string }): Promise<boolean> {
+  const { rows } = await sql`SELECT 1 AS one FROM creators x JOIN creators y ON y.relation_id = x.relation_id
+      WHERE x.service = ${a.service} AND x.id = ${a.id} AND y.service = ${b.service} AND y.id = ${b.id} AND x.relation_id IS NOT NULL`.execute(
+    db.k,
+  );
+  return rows.length > 0;
 }
 
 /** Whether a pending request already asks to link these two creators (in either direction). */
 export async function hasPendingLinkRequest(
-  db: Db,
+  db: Store,
   a: { service: string; id: string },
   b: { service: string; id: string },
 ): Promise<boolean> {
-  return !!stmt(
-    db,
-    `SELECT 1 FROM link_requests WHERE status = 'pending' AND (
-       (from_service = ? AND from_id = ? AND to_service = ? AND to_id = ?) OR
-       (from_service = ? AND from_id = ? AND to_service = ? AND to_id = ?)) LIMIT 1`,
-  ).get(a.service, a.id, b.service, b.id, b.service, b.id, a.service, a.id);
+  const { rows } = await sql`SELECT 1 AS one FROM link_requests WHERE status = 'pending' AND (
+       (from_service = ${a.service} AND from_id = ${a.id} AND to_service = ${b.service} AND to_id = ${b.id}) OR
+       (from_service = ${b.service} AND from_id = ${b.id} AND to_service = ${a.service} AND to_id = ${a.id})) LIMIT 1`.execute(db.k);
+  return rows.length > 0;
 }
