@@ -354,8 +354,7 @@ export async function removeCreatorRows(
   counts.creators = await deleted(db, sql`DELETE FROM creators WHERE service = ${service} AND id = ${creatorId}`);
   await recordChange(db, { kind: 'creator', action: 'delete', service, creator_id: creatorId });
   // The rest of its link group no longer lists it.
-  // moves with creators.ts
-  await recordLinkGroupChanges(db.sqlite!, creator.relation_id);
+  await recordLinkGroupChanges(db, creator.relation_id);
   return { counts, uses, postIds };
 }
 

@@ -75,10 +75,5 @@ export function likeContains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** SQL placeholders for a list: '?, ?, ?'. */
-export function placeholders(count: number): string {
-  return Array.from({ length: count }, () => '?').join(', ');
-}
-
 /** The transaction helpers live with the store; the data modules import them from here. */
 export { inTransaction, inTransactionNoSavepoint } from './store.ts';

@@ -11,7 +11,7 @@ import { upsertComment } from '@api/data/comments.ts';
 import { upsertDm } from '@api/data/dms.ts';
 import { createShare } from '@api/data/shares.ts';
 import { addFavoriteCreator, addFavoritePost } from '@api/data/favorites.ts';
-import { createLinkRequest, linkCreators } from '@api/data/links.ts';
+import { createLinkRequest, hasPendingLinkRequest, linkCreators } from '@api/data/links.ts';
 import { flagPost } from '@api/data/flags.ts';
 import { createNotification, listNotifications, NOTIFICATION_ROLE_CHANGE } from '@api/data/notifications.ts';
 import { inTransaction, sqliteStore, type Store } from '@api/data/store.ts';
@@ -280,9 +280,7 @@ async function seedDms(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: number)
 
 // Account data ------------------------------------------------------------------------------------------
 
-async function seedAccountData(store: Store, rng: Rng, ctx: ExtrasContext, consumerId: number, adminId: number): Promise<void> {
-  // The modules below that have not moved to the store write through its SQLite handle, in its transaction.
-  const db = store.sqlite!;
+async function seedAccountData(db: Store, rng: Rng, ctx: ExtrasContext, consumerId: number, adminId: number): Promise<void> {
   const posting = ctx.creators.filter((c) => c.postIds.length > 0);
   const at = (days: number) => iso(ctx.timeline.end - days * DAY);
   for (const [i, creator] of rng.sample(ctx.creators, 5).entries()) {
@@ -295,8 +293,8 @@ async function seedAccountData(store: Store, rng: Rng, ctx: ExtrasContext, consu
     const creator = rng.pick(posting);
     await addFavoritePost(db, consumerId, creator.service, creator.id, rng.pick(creator.postIds), at(30 - i));
   }
-  if ((await listNotifications(store, consumerId, 1)).length === 0)
-    await createNotification(store, {
+  if ((await listNotifications(db, consumerId, 1)).length === 0)
+    await createNotification(db, {
       account_id: consumerId,
       type: NOTIFICATION_ROLE_CHANGE,
       extra_info: { old_role: 'moderator', new_role: 'consumer' },
@@ -315,12 +313,7 @@ async function seedAccountData(store: Store, rng: Rng, ctx: ExtrasContext, consu
   const boosty = byService(ctx.creators, 'boosty')[0];
   const subscribestar = byService(ctx.creators, 'subscribestar')[0];
   const [from, to] = boosty && subscribestar ? [boosty, subscribestar] : [posting[0], posting[1]];
-  const pending =
-    from &&
-    to &&
-    db
-      .prepare(`SELECT 1 FROM link_requests WHERE status = 'pending' AND from_service = ? AND from_id = ? AND to_service = ? AND to_id = ?`)
-      .get(from.service, from.id, to.service, to.id);
+  const pending = from && to && (await hasPendingLinkRequest(db, from, to));
   if (from && to && !pending) {
     await createLinkRequest(db, {
       from_service: from.service,
