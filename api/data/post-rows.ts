@@ -3,10 +3,11 @@
  * mapping of a row to a summary (listings, search, popular, favourites, hash search) or to the full
  * post (post page, revisions). Used by the post modules only.
  */
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Store } from './store.ts';
 import { htmlToText, parseJson, truncateChars } from './util.ts';
 import type { FullPost, Poll, PostEmbed, PostFileRef, PostSummary } from '@shared/shapes/posts.ts';
+import type { ArchiveCursor, CreatorCursor } from '@shared/cursor.ts';
 
 /**
  * Length of a summary's substring (plain-text characters): one more than a post card shows (50), so a
@@ -90,4 +91,29 @@ export async function getFullRow(db: Store, service: string, user: string, id: s
   const { rows } = await sql<FullRow>`SELECT ${sql.raw(FULL_COLUMNS)} FROM posts p
     WHERE p.service = ${service} AND p."user" = ${user} AND p.id = ${id}`.execute(db.k);
   return rows[0];
+}
+
+/** Summaries of a query selecting SUMMARY_COLUMNS (aliased p). */
+export async function summariesOf(db: Store, query: RawBuilder<unknown>): Promise<PostSummary[]> {
+  const { rows } = await sql<SummaryRow>`${query}`.execute(db.k);
+  return rows.map(toSummary);
+}
+
+/** The `n` of a `SELECT count(*) AS n` query. */
+export async function countOf(db: Store, query: RawBuilder<unknown>): Promise<number> {
+  const { rows } = await sql<{ n: number }>`${query}`.execute(db.k);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * The condition of a search page after a cursor, in the search's order: a creator's (published DESC,
+ * id DESC, undated last; `t` is post_tags when a tag leads the search) or the archive's (seq DESC). A row
+ * comparison with a NULL published is NULL, hence the explicit undated branch. Both engines' searches use it.
+ */
+export function searchPageAfter(alias: 'p' | 't', cursor: CreatorCursor | ArchiveCursor | undefined): RawBuilder<unknown> | null {
+  if (!cursor) return null;
+  if ('seq' in cursor) return alias === 't' ? sql`t.post_seq < ${cursor.seq}` : sql`p.seq < ${cursor.seq}`;
+  const [published, id] = alias === 't' ? [sql`t.published`, sql`t.post_id`] : [sql`p.published`, sql`p.id`];
+  if (cursor.published === null) return sql`(${published} IS NULL AND ${id} < ${cursor.id})`;
+  return sql`((${published}, ${id}) < (${cursor.published}, ${cursor.id}) OR ${published} IS NULL)`;
 }

@@ -14,7 +14,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Store } from './store.ts';
 import { likeContains } from './util.ts';
 import { shortWordTsqueryTerm } from './search-words.ts';
-import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './post-rows.ts';
+import { SUMMARY_COLUMNS, summariesOf, countOf, searchPageAfter } from './post-rows.ts';
 import {
   LONE_LETTER_SCAN_POSTS,
   SEARCH_COUNT_LIMIT,
@@ -30,18 +30,6 @@ import type { PostSummary } from '@shared/shapes/posts.ts';
 type Fragment = RawBuilder<unknown>;
 
 const COLUMNS = sql.raw(SUMMARY_COLUMNS);
-
-/** Summaries of a query selecting SUMMARY_COLUMNS. */
-async function summaries(store: Store, query: Fragment): Promise<PostSummary[]> {
-  const { rows } = await sql<SummaryRow>`${query}`.execute(store.k);
-  return rows.map(toSummary);
-}
-
-/** The `n` of a `SELECT count(*) AS n` query. */
-async function countOf(store: Store, query: Fragment): Promise<number> {
-  const { rows } = await sql<{ n: number }>`${query}`.execute(store.k);
-  return Number(rows[0]?.n ?? 0);
-}
 
 function and(conditions: Fragment[]): Fragment {
   return sql.join(conditions, sql` AND `);
@@ -83,7 +71,7 @@ export async function searchPostsPostgres(store: Store, options: SearchOptions):
   // Fast path: global text search only, newest first from post_search's seq (LIMIT inside), then the join.
   if (!creator && tags.length === 0 && loneLetters.length === 0) {
     const below = options.archiveAfter ? sql` AND s.seq < ${options.archiveAfter.seq}` : sql``;
-    const posts = await summaries(
+    const posts = await summariesOf(
       store,
       sql`SELECT ${COLUMNS}
             FROM (SELECT s.seq FROM post_search s WHERE ${and(text)}${below} ORDER BY s.seq DESC LIMIT ${limit} OFFSET ${offset}) f
@@ -136,9 +124,9 @@ export async function searchPostsPostgres(store: Store, options: SearchOptions):
     const pattern = likeContains(letter);
     where.push(sql`(p.title ILIKE ${pattern} OR p.content ILIKE ${pattern})`);
   }
-  const page = pageAfter(tagLed ? 't' : 'p', cursor);
+  const page = searchPageAfter(tagLed ? 't' : 'p', cursor);
   const pageWhere = page ? [...where, page] : where;
-  const posts = await summaries(
+  const posts = await summariesOf(
     store,
     sql`SELECT ${COLUMNS} FROM ${from} WHERE ${and(pageWhere)} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
   );
@@ -155,8 +143,8 @@ async function listCreator(
   limit: number,
   after: CreatorCursor | undefined,
 ): Promise<SearchResult> {
-  const page = pageAfter('p', after);
-  const posts = await summaries(
+  const page = searchPageAfter('p', after);
+  const posts = await summariesOf(
     store,
     sql`SELECT ${COLUMNS} FROM posts p WHERE p.service = ${creator.service} AND p."user" = ${creator.user}${page ? sql` AND ${page}` : sql``}
          ORDER BY p.published DESC NULLS LAST, p.id DESC LIMIT ${limit} OFFSET ${offset}`,
@@ -168,23 +156,10 @@ async function listCreator(
 /** No words, no tags, no creator: listRecentPosts and countPosts (posts.ts) on PostgreSQL. */
 async function listRecent(store: Store, offset: number, limit: number, after: ArchiveCursor | undefined): Promise<SearchResult> {
   const below = after ? sql`WHERE (p.added, p.seq) < (${after.added}, ${after.seq})` : sql``;
-  const posts = await summaries(
+  const posts = await summariesOf(
     store,
     sql`SELECT ${COLUMNS} FROM posts p ${below} ORDER BY p.added DESC, p.seq DESC LIMIT ${limit} OFFSET ${offset}`,
   );
   const count = await countOf(store, sql`SELECT count(*) AS n FROM posts`);
   return { posts, count, true_count: count, capped: false };
-}
-
-/**
- * The condition of a page after a cursor, in the search's order (searchPosts' pageAfter): a creator's
- * (published DESC, id DESC, undated last; `t` is post_tags when a tag leads the search) or the archive's
- * (seq DESC). A row comparison with a NULL published is NULL, hence the explicit undated branch.
- */
-function pageAfter(alias: 'p' | 't', cursor: CreatorCursor | ArchiveCursor | undefined): Fragment | null {
-  if (!cursor) return null;
-  if ('seq' in cursor) return alias === 't' ? sql`t.post_seq < ${cursor.seq}` : sql`p.seq < ${cursor.seq}`;
-  const [published, id] = alias === 't' ? [sql`t.published`, sql`t.post_id`] : [sql`p.published`, sql`p.id`];
-  if (cursor.published === null) return sql`(${published} IS NULL AND ${id} < ${cursor.id})`;
-  return sql`((${published}, ${id}) < (${cursor.published}, ${cursor.id}) OR ${published} IS NULL)`;
 }

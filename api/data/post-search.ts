@@ -7,7 +7,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Store } from './store.ts';
 import { likeContains } from './util.ts';
 import { shortWordTerm } from './search-words.ts';
-import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './post-rows.ts';
+import { SUMMARY_COLUMNS, type SummaryRow, summariesOf, countOf, searchPageAfter } from './post-rows.ts';
 import { countCreatorPosts, countPosts, listCreatorPosts, listRecentPosts } from './posts.ts';
 import { searchPostsPostgres } from './post-search-postgres.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
@@ -131,7 +131,7 @@ export async function searchPosts(db: Store, options: SearchOptions): Promise<Se
     const [table, match, also] = ftsQuery ? [sql.raw('posts_fts'), ftsQuery, wordsQuery] : [sql.raw('posts_words'), wordsQuery!, null];
     const filter = also ? sql` AND rowid IN (SELECT rowid FROM posts_words WHERE posts_words MATCH ${also})` : sql``;
     const below = options.archiveAfter ? sql` AND rowid < ${options.archiveAfter.seq}` : sql``;
-    const posts = await summaries(
+    const posts = await summariesOf(
       db,
       sql<SummaryRow>`SELECT ${COLUMNS}
          FROM (SELECT rowid AS seq FROM ${table} WHERE ${table} MATCH ${match}${filter}${below} ORDER BY rowid DESC LIMIT ${limit} OFFSET ${offset}) f
@@ -180,9 +180,9 @@ export async function searchPosts(db: Store, options: SearchOptions): Promise<Se
     const pattern = likeContains(letter);
     where.push(sql`(p.title LIKE ${pattern} ESCAPE '\\' OR p.content LIKE ${pattern} ESCAPE '\\')`);
   }
-  const page = pageAfter(tags.length > 0 ? 't' : 'p', creator ? options.creatorAfter : options.archiveAfter);
+  const page = searchPageAfter(tags.length > 0 ? 't' : 'p', creator ? options.creatorAfter : options.archiveAfter);
   const pageWhere = page ? [...where, page] : where;
-  const posts = await summaries(
+  const posts = await summariesOf(
     db,
     sql<SummaryRow>`SELECT ${COLUMNS} FROM ${from} WHERE ${and(pageWhere)} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`,
   );
@@ -199,26 +199,4 @@ const COLUMNS = sql.raw(SUMMARY_COLUMNS);
 
 function and(conditions: Fragment[]): Fragment {
   return sql.join(conditions, sql` AND `);
-}
-
-async function summaries(db: Store, query: RawBuilder<SummaryRow>): Promise<PostSummary[]> {
-  const { rows } = await query.execute(db.k);
-  return rows.map(toSummary);
-}
-
-async function countOf(db: Store, query: RawBuilder<{ n: number }>): Promise<number> {
-  const { rows } = await query.execute(db.k);
-  return Number(rows[0].n);
-}
-
-/**
- * The where-clause of a search page after a cursor, in the search's order: a creator's order (published
- * DESC, id DESC, undated last; `t` is post_tags when a tag leads the search) or the archive's (seq DESC).
- */
-function pageAfter(alias: 'p' | 't', cursor: CreatorCursor | ArchiveCursor | undefined): Fragment | null {
-  if (!cursor) return null;
-  if ('seq' in cursor) return alias === 't' ? sql`t.post_seq < ${cursor.seq}` : sql`p.seq < ${cursor.seq}`;
-  const [published, id] = alias === 't' ? [sql`t.published`, sql`t.post_id`] : [sql`p.published`, sql`p.id`];
-  if (cursor.published === null) return sql`(${published} IS NULL AND ${id} < ${cursor.id})`;
-  return sql`((${published}, ${id}) < (${cursor.published}, ${cursor.id}) OR ${published} IS NULL)`;
 }

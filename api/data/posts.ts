@@ -9,11 +9,11 @@
  * - Global recent posts: `added DESC, seq DESC` (posts_added).
  * - Global search and tag listings: newest archived first, `seq DESC` (post-search.ts).
  */
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { inTransactionNoSavepoint, nowIso } from './util.ts';
-import { getFullRow, SUMMARY_COLUMNS, toFullPost, toSummary, type SummaryRow } from './post-rows.ts';
+import { getFullRow, SUMMARY_COLUMNS, toFullPost, type SummaryRow, summariesOf } from './post-rows.ts';
 import { newerThan, olderThan, type OrderKey } from './post-neighbours.ts';
 import { indexPostText, unindexPostText } from './search-index.ts';
 import { recordDroppedTags, setPostTags } from './tags.ts';
@@ -65,11 +65,6 @@ const COLUMNS = sql.raw(SUMMARY_COLUMNS);
 /** PostgreSQL: the transaction-scoped advisory lock that serialises new posts' seq (any fixed bigint; 'trove-sq'). */
 const SEQ_LOCK = '8390891610038956913';
 
-async function summaries(db: Store, query: RawBuilder<SummaryRow>): Promise<PostSummary[]> {
-  const { rows } = await query.execute(db.k);
-  return rows.map(toSummary);
-}
-
 /**
  * A creator's posts, newest first (published DESC, id DESC, undated last), as summaries: `limit` from
  * `offset`, or with `after` (a cursor, offset ignored) the `limit` posts that follow that post in this
@@ -85,7 +80,7 @@ export async function listCreatorPosts(
   after?: CreatorCursor,
 ): Promise<PostSummary[]> {
   if (!after) {
-    return await summaries(
+    return await summariesOf(
       db,
       sql<SummaryRow>`SELECT ${COLUMNS} FROM posts p WHERE p.service = ${service} AND p."user" = ${creatorId}
         ORDER BY p.published DESC NULLS LAST, p.id DESC LIMIT ${limit} OFFSET ${offset}`,
@@ -94,7 +89,7 @@ export async function listCreatorPosts(
   const posts: PostSummary[] = [];
   if (after.published !== null) {
     posts.push(
-      ...(await summaries(
+      ...(await summariesOf(
         db,
         sql<SummaryRow>`SELECT ${COLUMNS} FROM posts p
           WHERE p.service = ${service} AND p."user" = ${creatorId} AND (p.published, p.id) < (${after.published}, ${after.id})
@@ -108,7 +103,7 @@ export async function listCreatorPosts(
     // INDEXED BY (SQLite only): without it the planner may walk the primary key's id range through every dated post.
     const indexed = db.engine === 'sqlite' ? sql` INDEXED BY posts_creator_published` : sql``;
     posts.push(
-      ...(await summaries(
+      ...(await summariesOf(
         db,
         sql<SummaryRow>`SELECT ${COLUMNS} FROM posts p${indexed}
           WHERE p.service = ${service} AND p."user" = ${creatorId} AND p.published IS NULL${below}
@@ -133,13 +128,13 @@ export async function countCreatorPosts(db: Store, service: string, creatorId: s
  */
 export async function listRecentPosts(db: Store, offset: number, limit: number, after?: ArchiveCursor): Promise<PostSummary[]> {
   if (after) {
-    return await summaries(
+    return await summariesOf(
       db,
       sql<SummaryRow>`SELECT ${COLUMNS} FROM posts p WHERE (p.added, p.seq) < (${after.added}, ${after.seq})
         ORDER BY p.added DESC, p.seq DESC LIMIT ${limit}`,
     );
   }
-  return await summaries(
+  return await summariesOf(
     db,
     sql<SummaryRow>`SELECT ${COLUMNS} FROM posts p ORDER BY p.added DESC, p.seq DESC LIMIT ${limit} OFFSET ${offset}`,
   );
@@ -165,7 +160,7 @@ export async function getPostSummaries(db: Store, keys: PostKey[]): Promise<Post
   // One fixed statement per key (as many lookups as keys, each on the primary key) keeps the order of `keys`.
   for (const key of keys) {
     out.push(
-      ...(await summaries(
+      ...(await summariesOf(
         db,
         sql<SummaryRow>`SELECT ${COLUMNS} FROM posts p WHERE p.service = ${key.service} AND p."user" = ${key.user} AND p.id = ${key.id}`,
       )),
