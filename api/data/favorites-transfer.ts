@@ -15,14 +15,8 @@ import {
   type FavoritePost,
 } from './favorites.ts';
 import { inTransaction, nowIso } from './util.ts';
-import {
-  creatorRefKey,
-  postRefKey,
-  type CreatorRef,
-  type FavoriteRefs,
-  type FavoritesImportReport,
-  type PostRef,
-} from '@shared/favorites-transfer.ts';
+import { postExists } from './posts.ts';
+import { creatorRefKey, postRefKey, type CreatorRef, type FavoriteRefs, type FavoritesImportReport } from '@shared/favorites-transfer.ts';
 
 export interface FavoritesExport {
   artists: (FavoriteCreator & { faved_at: string | null })[];
@@ -58,9 +52,6 @@ function oldestFirst<T extends { faved_at?: string }>(refs: readonly T[]): T[] {
 
 const creatorExists = async (db: Store, ref: CreatorRef) =>
   (await sql`SELECT 1 AS one FROM creators WHERE service = ${ref.service} AND id = ${ref.id}`.execute(db.k)).rows.length > 0;
-const postExists = async (db: Store, ref: PostRef) =>
-  (await sql`SELECT 1 AS one FROM posts WHERE service = ${ref.service} AND "user" = ${ref.user} AND id = ${ref.id}`.execute(db.k)).rows
-    .length > 0;
 
 /** Merges references into an account's favourites in one transaction; importing the same refs again adds nothing. */
 export async function importFavoriteRefs(db: Store, accountId: number, refs: FavoriteRefs): Promise<FavoritesImportReport> {
@@ -74,7 +65,7 @@ export async function importFavoriteRefs(db: Store, accountId: number, refs: Fav
       else report.unchanged++;
     }
     for (const ref of oldestFirst(refs.posts)) {
-      if (!(await postExists(db, ref))) missing.add(postRefKey(ref));
+      if (!(await postExists(db, ref.service, ref.user, ref.id))) missing.add(postRefKey(ref));
       else if (await addFavoritePost(db, accountId, ref.service, ref.user, ref.id, ref.faved_at ?? now)) report.added.posts++;
       else report.unchanged++;
     }

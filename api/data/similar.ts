@@ -6,7 +6,7 @@
  * A creator is named by its key, `${service}\u0000${id}` (creatorKey / splitCreatorKey).
  */
 import { sql } from 'kysely';
-import type { Store } from './store.ts';
+import { eachRow, type Store } from './store.ts';
 import { epochToIso } from '@shared/format.ts';
 import type { CreatorFields } from '@shared/shapes/creators.ts';
 
@@ -53,23 +53,10 @@ export async function accountFavouriteKeys(db: Store, accountId: number, limit: 
   return rows.map((row) => creatorKey(row.service, row.creator_id));
 }
 
-/**
- * The rows of a long read, one at a time. SQLite iterates the statement (the connection is held until
- * the last row, so the caller must not query meanwhile); PostgreSQL reads them in one go, since
- * streaming from it takes pg-cursor, which the archive does not depend on.
- */
-async function* eachRow<R>(db: Store, query: { stream(): AsyncIterableIterator<R>; execute(): Promise<R[]> }): AsyncGenerator<R> {
-  if (db.engine === 'sqlite') yield* query.stream();
-  else yield* await query.execute();
-}
-
 /** Every creator favourite, by account, newest first within each (the full recompute's input). */
 export async function* iterateAllFavourites(db: Store): AsyncGenerator<{ account_id: number; key: CreatorKey; faved_seq: number }> {
-  const query = db.k
-    .selectFrom('favorite_creators')
-    .select(['account_id', 'service', 'creator_id', 'faved_seq'])
-    .orderBy('account_id')
-    .orderBy('faved_seq', 'desc');
+  const query = sql<{ account_id: number; service: string; creator_id: string; faved_seq: number }>`SELECT account_id, service,
+    creator_id, faved_seq FROM favorite_creators ORDER BY account_id, faved_seq DESC`;
   for await (const row of eachRow(db, query))
     yield { account_id: row.account_id, key: creatorKey(row.service, row.creator_id), faved_seq: row.faved_seq };
 }
@@ -87,13 +74,8 @@ export async function creatorTagCounts(db: Store, key: CreatorKey): Promise<{ ta
  * happens to group in key order, PostgreSQL's hash aggregate does not.
  */
 export async function* iterateAllCreatorTagCounts(db: Store): AsyncGenerator<{ key: CreatorKey; tag: string; n: number }> {
-  const query = db.k
-    .selectFrom('post_tags')
-    .select((eb) => ['service', 'user', 'tag', eb.fn.countAll<number>().as('n')])
-    .groupBy(['service', 'user', 'tag'])
-    .orderBy('service')
-    .orderBy('user')
-    .orderBy('tag');
+  const query = sql<{ service: string; user: string; tag: string; n: number }>`SELECT service, "user", tag, count(*) AS n
+    FROM post_tags GROUP BY service, "user", tag ORDER BY service, "user", tag`;
   for await (const row of eachRow(db, query)) yield { key: creatorKey(row.service, row.user), tag: row.tag, n: row.n };
 }
 

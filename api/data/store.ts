@@ -10,7 +10,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
 import type { Db } from './db.ts';
 import type { Schema } from './schema.ts';
@@ -174,6 +174,34 @@ function control(handle: Database.Database, sql: string): void {
   let statement = statements.get(sql);
   if (!statement) statements.set(sql, (statement = handle.prepare(sql)));
   statement.run();
+}
+
+/** The cursor of eachRow on PostgreSQL (one at a time: the loops over rows run no query meanwhile). */
+const LONG_READ_CURSOR = sql.raw('long_read');
+
+/**
+ * The rows of a long read without holding them all: SQLite iterates the statement; PostgreSQL fetches
+ * from a cursor inside the caller's transaction, a thousand rows at a time, and outside one reads them
+ * in one go (streaming on a pool connection would take pg-cursor). The caller must read to the end and
+ * run no query meanwhile (SQLite's one connection is held until the last row).
+ */
+export async function* eachRow<R>(db: Store, query: RawBuilder<R>): AsyncGenerator<R> {
+  if (db.engine === 'sqlite') {
+    for await (const result of db.k.getExecutor().stream<R>(query.compile(db.k), 1)) yield* result.rows;
+    return;
+  }
+  if (!db.k.isTransaction) {
+    yield* (await query.execute(db.k)).rows;
+    return;
+  }
+  await sql`DECLARE ${LONG_READ_CURSOR} NO SCROLL CURSOR FOR ${query}`.execute(db.k);
+  for (;;) {
+    const { rows } = await sql<R>`FETCH 1000 FROM ${LONG_READ_CURSOR}`.execute(db.k);
+    if (rows.length === 0) break;
+    yield* rows;
+  }
+  // An error above aborts the transaction, which closes the cursor with it.
+  await sql`CLOSE ${LONG_READ_CURSOR}`.execute(db.k);
 }
 
 /** Ends a PostgreSQL pool; a SQLite store's handle is closed by whoever opened it. */

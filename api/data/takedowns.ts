@@ -9,7 +9,7 @@
  * images), Discord attachments, share files and fancards.
  */
 import { sql, type RawBuilder } from 'kysely';
-import type { Store } from './store.ts';
+import { eachRow, type Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { recordLinkGroupChanges } from './creators.ts';
 import { deletePost } from './posts.ts';
@@ -102,34 +102,6 @@ const count = async (db: Store, query: RawBuilder<{ n: number }>) => Number((awa
 const rowsOf = async <R>(db: Store, query: RawBuilder<R>): Promise<R[]> => (await query.execute(db.k)).rows;
 /** How many rows a delete removed. */
 const deleted = async (db: Store, query: RawBuilder<unknown>) => Number((await query.execute(db.k)).numAffectedRows ?? 0);
-
-/** The cursor of eachRow on PostgreSQL (one at a time: the loops over rows run no query meanwhile). */
-const CURSOR = sql.raw('takedown_rows');
-
-/**
- * The rows of a long read (a creator's posts, every text that can name a file) without holding them
- * all: SQLite iterates the statement; PostgreSQL fetches from a cursor in the caller's transaction (the
- * takedown's), a thousand rows at a time, and reads them in one go outside one. The caller must read to
- * the end and run no query meanwhile.
- */
-async function* eachRow<R>(db: Store, query: RawBuilder<R>): AsyncGenerator<R> {
-  if (db.engine === 'sqlite') {
-    for await (const result of db.k.getExecutor().stream<R>(query.compile(db.k), 1)) yield* result.rows;
-    return;
-  }
-  if (!db.k.isTransaction) {
-    yield* await rowsOf(db, query);
-    return;
-  }
-  await sql`DECLARE ${CURSOR} NO SCROLL CURSOR FOR ${query}`.execute(db.k);
-  for (;;) {
-    const rows = await rowsOf(db, sql<R>`FETCH 1000 FROM ${CURSOR}`);
-    if (rows.length === 0) break;
-    yield* rows;
-  }
-  // An error above aborts the transaction, which closes the cursor with it.
-  await sql`CLOSE ${CURSOR}`.execute(db.k);
-}
 
 // Scopes --------------------------------------------------------------------------------------------
 
