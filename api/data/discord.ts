@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
+import { getCreator } from './creators.ts';
 import { epochToIso } from '@shared/format.ts';
 import { CHAT_PAGE_SIZE, PAGE_SIZE } from '@shared/constants.ts';
 import { hashFromPath, inTransaction, nowIso, parseJson } from './util.ts';
@@ -95,10 +96,7 @@ export async function getDiscordChannel(db: Store, channelId: string): Promise<D
 
 /** GET /v1/discord/server/{id}: the server with its channels, or undefined when unknown. */
 export async function getDiscordServer(db: Store, serverId: string): Promise<DiscordServer | undefined> {
-  // The server's creator row, read here rather than through creators.ts: only these three columns count.
-  const { rows } = await sql<{ name: string; indexed: number; updated: number }>`SELECT name, indexed, updated FROM creators
-      WHERE service = 'discord' AND id = ${serverId}`.execute(db.k);
-  const creator = rows[0];
+  const creator = await getCreator(db, 'discord', serverId);
   const channels = await listDiscordChannels(db, serverId);
   if (!creator && channels.length === 0) return undefined;
   return {
