@@ -10,7 +10,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Db } from './db.ts';
 import type { Schema } from './schema.ts';
@@ -66,14 +66,6 @@ export function postgresPool(url: string, options: PostgresOptions = {}): pg.Poo
 export function postgresStore(url: string, options: PostgresOptions = {}): Store {
   const pool = postgresPool(url, options);
   return { engine: 'postgres', k: new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), sqlite: undefined, pool };
-}
-
-/**
- * The store of a set of dependencies (createApp's, the pages'): theirs when they name one, else their
- * SQLite handle's.
- */
-export function storeOf(deps: { db: Db; store?: Store }): Store {
-  return deps.store ?? deps.db;
 }
 
 /**
@@ -174,6 +166,12 @@ function control(handle: Database.Database, sql: string): void {
   let statement = statements.get(sql);
   if (!statement) statements.set(sql, (statement = handle.prepare(sql)));
   statement.run();
+}
+
+/** Whether the database answers a query (the readiness check). */
+export async function databaseAnswers(db: Store): Promise<boolean> {
+  const { rows } = await sql<{ one: number }>`SELECT 1 AS one`.execute(db.k);
+  return Number(rows[0]?.one) === 1;
 }
 
 /** Ends a PostgreSQL pool; a SQLite store's handle is closed by whoever opened it. */

@@ -1,6 +1,7 @@
 /** Opens what the server, `scripts/rebuild` and the benchmarks share: database, page store, SSR renderer. */
 import path from 'node:path';
-import { sharedDatabase, type Db } from '@api/data/db.ts';
+import { sharedDatabase } from '@api/data/db.ts';
+import type { Store } from '@api/data/store.ts';
 import { PageStore } from '@api/server/page-store.ts';
 import { createPageRenderer, loadSsrHandler, type PageRenderer, type SsrHandler } from '@api/server/ssr.ts';
 import { config, dataPaths, type Config } from '@api/config.ts';
@@ -10,7 +11,7 @@ import { inProcessRenderer, workerPoolRenderer, type StoreRenderer } from '@api/
 
 export interface Site {
   config: Config;
-  db: Db;
+  db: Store;
   store: PageStore;
   ssr: SsrHandler;
   renderer: PageRenderer;
