@@ -5,7 +5,6 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../config.ts';
-import { dataPaths } from '../config.ts';
 import { openArchiveDatabase } from '../data/open.ts';
 import { PageStore, type WriteOptions } from '../server/page-store.ts';
 import { createPageRenderer, loadSsrHandler } from '../server/ssr.ts';
