@@ -8,7 +8,7 @@
  * methods, then a JSON 404 for everything else, then the one error handler (api/http/errors.ts).
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { Db } from './data/db.ts';
+import type { Store } from './data/store.ts';
 import type { Config } from './config.ts';
 import { buildInfo, type BuildInfo } from './build-info.ts';
 import { firstIssueMessage } from '@shared/validation/rules.ts';
@@ -35,7 +35,7 @@ import { labelRoute } from './http/route-label.ts';
 import { appLogger } from './server/logger.ts';
 
 export interface AppDeps {
-  db: Db;
+  db: Store;
   config: Config;
   /** Defaults to buildInfo() (the commit id GET /api/v1/app_version reports). */
   build?: BuildInfo;

@@ -20,6 +20,11 @@ export interface Config {
    * http://localhost:<PORT>.
    */
   publicUrl: string;
+  /**
+   * DATABASE_URL: a postgres:// (or postgresql://) URL runs the archive on that PostgreSQL database;
+   * unset, the SQLite file in DATA_DIR.
+   */
+  databaseUrl: string | undefined;
   iconsPath: string;
   bannersPath: string;
   /**
@@ -126,6 +131,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
     siteName: env.SITE_NAME || 'Trove',
     imageHost: (env.IMAGE_HOST || '').replace(/\/+$/, ''),
     publicUrl: publicUrl(env.PUBLIC_URL, Number.isInteger(port) && port > 0 && port < 65536 ? port : 4321),
+    databaseUrl: databaseUrl(env.DATABASE_URL),
     iconsPath: (env.ICONS_PATH || '/icons').replace(/\/+$/, ''),
     bannersPath: (env.BANNERS_PATH || '/banners').replace(/\/+$/, ''),
     discordContentHost: (env.DISCORD_CONTENT_HOST || 'https://cdn.discordapp.com').replace(/\/+$/, ''),
@@ -145,6 +151,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** An http(s) origin; anything else (or nothing) falls back to this server on localhost. */
+/** DATABASE_URL, checked: an operator who names a database must not silently get the SQLite file. */
+function databaseUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  if (!/^postgres(?:ql)?:\/\/./.test(raw)) throw new Error('DATABASE_URL must be a postgres:// or postgresql:// URL.');
+  return raw;
+}
+
 function publicUrl(raw: string | undefined, port: number): string {
   const url = raw ? parseUrl(raw) : undefined;
   return url && (url.protocol === 'http:' || url.protocol === 'https:') ? url.origin : `http://localhost:${port}`;

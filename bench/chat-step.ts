@@ -26,7 +26,7 @@ import { openSite } from '../scripts/lib/site.ts';
 import { CHAT_PAGE_SIZE } from '../shared/constants.ts';
 import { lastChatOffset } from '../shared/chat/paging.ts';
 import { communityUrl, discordServerUrl, withOffset } from '../shared/urls.ts';
-import type { Db } from '../api/data/db.ts';
+import type { Store } from '../api/data/store.ts';
 
 process.env.NODE_ENV ??= 'production';
 const MESSAGES = 100_000;
@@ -60,7 +60,7 @@ const LINES = [
   '- first\n- second\n- third',
 ];
 
-async function seedDiscord(db: Db): Promise<void> {
+async function seedDiscord(db: Store): Promise<void> {
   await upsertCreator(db, { service: 'discord', id: SERVER, name: 'Bench server' });
   await upsertDiscordChannel(db, { id: CHANNEL, server_id: SERVER, name: 'long-channel', position: 0 });
   const next = random(7);
@@ -95,7 +95,7 @@ async function seedDiscord(db: Db): Promise<void> {
   }
 }
 
-async function seedCommunity(db: Db): Promise<void> {
+async function seedCommunity(db: Store): Promise<void> {
   await upsertCreator(db, { service: 'patreon', id: CREATOR, name: 'Bench community' });
   await upsertCommunityChannel(db, {
     channel_id: COMMUNITY,

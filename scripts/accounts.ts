@@ -9,9 +9,9 @@
 import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { createAccount, getAccountByUsername, listAccounts, countAccounts, type Role } from '../api/data/accounts.ts';
-import { sharedDatabase } from '../api/data/db.ts';
+import { closeArchiveDatabase, openArchiveDatabase } from '../api/data/open.ts';
 import { hashPassword } from '../api/auth/passwords.ts';
-import { dataPaths } from '../api/config.ts';
+import { config } from '../api/config.ts';
 import { ACCOUNT_ROLES, password as passwordRule, username as usernameRule } from '../shared/validation/accounts.ts';
 import { firstIssueMessage } from '../shared/validation/rules.ts';
 import { countLabel } from '../shared/format.ts';
@@ -58,7 +58,7 @@ const { positionals, values } = parseArgs({
   options: { role: { type: 'string' }, name: { type: 'string' } },
 });
 const [command, ...rest] = positionals;
-const db = sharedDatabase(dataPaths().database);
+const db = await openArchiveDatabase(config());
 
 if (command === 'create-admin') {
   if (rest.length !== 1) fail(USAGE);
@@ -83,4 +83,4 @@ if (command === 'create-admin') {
 } else {
   fail(USAGE);
 }
-db.close();
+await closeArchiveDatabase(db);

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { sharedDatabase } from '../api/data/db.ts';
+import { closeArchiveDatabase, openArchiveDatabase } from '../api/data/open.ts';
 import { requestAutoImportRound } from '../api/data/auto-import.ts';
 import { nowIso } from '../api/data/util.ts';
 import { startAutoImportScheduler } from '../api/importer/auto-import-scheduler.ts';
@@ -36,32 +36,31 @@ if (!privateKeyPath) fail(USAGE);
 const settings = config();
 const log = lineLogger(createLogger(settings, { name: 'auto-import' }));
 const database = dataPaths(settings.dataDir).database;
-if (!fs.existsSync(database)) fail(`No database at ${database} (set DATA_DIR).`);
-const db = sharedDatabase(database);
+if (!settings.databaseUrl && !fs.existsSync(database)) fail(`No database at ${database} (set DATA_DIR or DATABASE_URL).`);
+const db = await openArchiveDatabase(settings);
 
-function startScheduler(keyPath: string) {
+async function startScheduler(keyPath: string) {
   try {
     return startAutoImportScheduler({ db, config: settings, privateKeyPath: keyPath, log }, { autoStart: !values.once });
   } catch (error) {
-    db.close();
+    await closeArchiveDatabase(db);
     fail((error as Error).message);
   }
 }
-const scheduler = startScheduler(privateKeyPath);
+const scheduler = await startScheduler(privateKeyPath);
 
 if (values.once) {
   // --once is "a round now": the request makes it run even when the last one was under 24 h ago.
   await requestAutoImportRound(db, null, nowIso());
   const ran = await scheduler.tick();
-  db.close();
+  await closeArchiveDatabase(db);
   process.exit(ran ? 0 : 1);
 }
 
 log(`Watching ${settings.dataDir} for auto-import rounds.`);
 const shutdown = () => {
   scheduler.stop();
-  db.close();
-  process.exit(0);
+  void closeArchiveDatabase(db).finally(() => process.exit(0));
 };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

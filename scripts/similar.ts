@@ -6,13 +6,13 @@
  * page again. Its messages go through the structured log, the progress bar to the terminal.
  */
 import { createProgress } from './lib/progress.ts';
-import { config, dataPaths } from '../api/config.ts';
-import { sharedDatabase } from '../api/data/db.ts';
+import { config } from '../api/config.ts';
+import { closeArchiveDatabase, openArchiveDatabase } from '../api/data/open.ts';
 import { createLogger } from '../api/server/logger.ts';
 import { recomputeAllSimilar } from '../api/similar/job.ts';
 
 const logger = createLogger(config(), { name: 'similar' });
-const db = sharedDatabase(dataPaths().database);
+const db = await openArchiveDatabase(config());
 const progress = createProgress('Scoring creators');
 let total = 0;
 const summary = await recomputeAllSimilar(db, {
@@ -21,4 +21,4 @@ const summary = await recomputeAllSimilar(db, {
 });
 progress.stop();
 logger.info(`Scored ${summary.scored} creators in ${summary.seconds.toFixed(2)} s; ${summary.marked} pages to render again.`);
-db.close();
+await closeArchiveDatabase(db);

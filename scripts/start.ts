@@ -3,7 +3,7 @@
  * builds the site when dist/ is missing or stale, serves, and brings the page store up to date
  * in the background (pages missing from the store are rendered on first request meanwhile).
  */
-import { sharedDatabase } from '../api/data/db.ts';
+import { openArchiveDatabase } from '../api/data/open.ts';
 import { countCreators } from '../api/data/creators.ts';
 import { getFileByHash } from '../api/data/files.ts';
 import { createApp } from '../api/app.ts';
@@ -32,7 +32,7 @@ const paths = dataPaths(settings.dataDir);
 const started = Date.now();
 
 log(`Data folder: ${settings.dataDir}`);
-const db = sharedDatabase(paths.database);
+const db = await openArchiveDatabase(settings);
 if ((await countCreators(db)) === 0) {
   log('The archive is empty: seeding the demo archive...');
   const seeded = await seedDemoArchive(db, { dataDir: settings.dataDir });

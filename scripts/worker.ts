@@ -4,14 +4,14 @@
  * SIGINT stops it between two steps and gives the running import's lease back, so another worker
  * resumes it at once.
  */
-import { sharedDatabase } from '../api/data/db.ts';
+import { closeArchiveDatabase, openArchiveDatabase } from '../api/data/open.ts';
 import { startImportWorker } from '../api/importer/worker.ts';
-import { config, dataPaths } from '../api/config.ts';
+import { config } from '../api/config.ts';
 import { createLogger, lineLogger } from '../api/server/logger.ts';
 
 const settings = config();
 const log = lineLogger(createLogger(settings, { name: 'worker' }));
-const db = sharedDatabase(dataPaths(settings.dataDir).database);
+const db = await openArchiveDatabase(settings);
 const worker = startImportWorker({ db, config: settings, log }, { leaseMs: settings.importLeaseSeconds * 1000 });
 log(`Import worker ${worker.owner} started on ${settings.dataDir}.`);
 
@@ -21,7 +21,7 @@ async function shutdown() {
   stopping = true;
   log('Stopping.');
   await worker.stop();
-  db.close();
+  await closeArchiveDatabase(db);
   process.exit(0);
 }
 process.on('SIGINT', () => void shutdown());

@@ -5,7 +5,7 @@
  */
 import { createAccount, getAccountByUsername, getPasswordHash, setPasswordHash, type Account } from '../data/accounts.ts';
 import { deleteAccountSessions } from '../data/sessions.ts';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { addFavoriteCreator, addFavoritePost } from '../data/favorites.ts';
 import type { FavoriteRef } from '@shared/validation/accounts.ts';
 import { ConflictError, UnauthorizedError, ValidationError } from '../http/errors.ts';
@@ -25,7 +25,7 @@ function isUniqueViolation(error: unknown): boolean {
 
 type GuestFavorite = Pick<FavoriteRef, 'id' | 'user' | 'faved_at'> & { service: string };
 
-async function createWithFavorites(db: Db, username: string, passwordHash: string, favorites: GuestFavorite[]): Promise<Account> {
+async function createWithFavorites(db: Store, username: string, passwordHash: string, favorites: GuestFavorite[]): Promise<Account> {
   const created = await createAccount(db, { username, password_hash: passwordHash });
   // Unknown creators and posts are skipped: the guest's device may name some this archive never had.
   for (const favorite of favorites) {
@@ -37,7 +37,7 @@ async function createWithFavorites(db: Db, username: string, passwordHash: strin
 
 /** A new account with the guest's favourites; 429 when `address` registered too often, 409 for a taken name. */
 export async function registerAccount(
-  db: Db,
+  db: Store,
   address: string,
   input: { username: string; password: string; favorites_json: GuestFavorite[] },
 ): Promise<Account> {
@@ -54,7 +54,7 @@ export async function registerAccount(
 }
 
 /** The account a username and password sign in to; 401 (counted as a failure) or 429. */
-export async function verifyLogin(db: Db, address: string, input: { username: string; password: string }): Promise<Account> {
+export async function verifyLogin(db: Store, address: string, input: { username: string; password: string }): Promise<Account> {
   await takeLoginAttempt(db, address);
   await checkUsernameFailures(db, input.username);
   const found = await getAccountByUsername(db, input.username);
@@ -70,7 +70,7 @@ export async function verifyLogin(db: Db, address: string, input: { username: st
  * Sets a new password once the current one checks out (a login attempt of `address`) and ends every
  * session of the account; the caller signs the browser in again.
  */
-export async function changePassword(db: Db, address: string, accountId: number, current: string, next: string): Promise<void> {
+export async function changePassword(db: Store, address: string, accountId: number, current: string, next: string): Promise<void> {
   await takeLoginAttempt(db, address);
   if (!(await checkPassword(await getPasswordHash(db, accountId), current))) {
     throw new ValidationError(ACCOUNT_MESSAGES.wrongCurrentPassword);

@@ -6,7 +6,7 @@
 import type { Request, Response } from 'express';
 import { createSession, deleteSession, purgeExpiredSessions } from '../data/sessions.ts';
 import { purgeExpiredRateLimits } from '../data/rate-limits.ts';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { SESSION_DAYS } from '@shared/constants.ts';
 import { hashSessionToken, newSessionToken, SESSION_COOKIE } from '../http/session.ts';
 import { readCookie } from '@shared/cookies.ts';
@@ -28,13 +28,13 @@ function cookie(req: Request, value: string, maxAge: number): string {
 }
 
 /** Deletes the session of the request's cookie, if there is one. */
-export async function endRequestSession(db: Db, req: Request): Promise<void> {
+export async function endRequestSession(db: Store, req: Request): Promise<void> {
   const token = readCookie(req.headers.cookie, SESSION_COOKIE);
   if (token && token.length <= 200) await deleteSession(db, hashSessionToken(token));
 }
 
 /** Issues a new session for `accountId` (after deleting the request's old one) and sets its cookie. */
-export async function startSession(db: Db, req: Request, res: Response, accountId: number): Promise<void> {
+export async function startSession(db: Store, req: Request, res: Response, accountId: number): Promise<void> {
   await endRequestSession(db, req);
   await purgeExpiredSessions(db);
   await purgeExpiredRateLimits(db);

@@ -176,6 +176,12 @@ export async function createUploadedShare(
 /** Share ids per read of iterateShareIds. */
 const SHARE_ID_BATCH = 1000;
 
+/** The names of every share (the seed adds its demo shares once). */
+export async function listShareNames(db: Store): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`SELECT name FROM shares`.execute(db.k);
+  return rows.map((row) => row.name);
+}
+
 /**
  * Every share id, oldest first, read lazily (a full page rebuild renders each share page). Read by
  * batches after the last id seen, not through one open cursor: the caller queries the store between

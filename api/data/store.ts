@@ -69,14 +69,6 @@ export function postgresStore(url: string, options: PostgresOptions = {}): Store
 }
 
 /**
- * The store of a set of dependencies (createApp's, the pages'): theirs when they name one, else their
- * SQLite handle's.
- */
-export function storeOf(deps: { db: Db; store?: Store }): Store {
-  return deps.store ?? deps.db;
-}
-
-/**
  * Runs fn in one write transaction and gives it the store to query in it; fn must only query: awaiting
  * anything else (files, the network) would hold the transaction open meanwhile.
  *
@@ -202,6 +194,12 @@ export async function* eachRow<R>(db: Store, query: RawBuilder<R>): AsyncGenerat
   }
   // An error above aborts the transaction, which closes the cursor with it.
   await sql`CLOSE ${LONG_READ_CURSOR}`.execute(db.k);
+}
+
+/** Whether the database answers a query (the readiness check). */
+export async function databaseAnswers(db: Store): Promise<boolean> {
+  const { rows } = await sql<{ one: number }>`SELECT 1 AS one`.execute(db.k);
+  return Number(rows[0]?.one) === 1;
 }
 
 /** Ends a PostgreSQL pool; a SQLite store's handle is closed by whoever opened it. */

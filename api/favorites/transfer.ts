@@ -5,7 +5,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { exportFavorites, importFavoriteRefs, type FavoritesExport } from '../data/favorites-transfer.ts';
 import { BadRequestError, PayloadTooLargeError } from '../http/errors.ts';
 import {
@@ -21,7 +21,7 @@ export function parseCsvText(text: string): string[][] {
 }
 
 /** Merges a favourites file into the account's favourites. */
-export async function importFavoritesFile(db: Db, accountId: number, text: string): Promise<FavoritesImportReport> {
+export async function importFavoritesFile(db: Store, accountId: number, text: string): Promise<FavoritesImportReport> {
   const parsed = parseFavoritesText(text, parseCsvText);
   if (!parsed.ok) {
     if (parsed.message === FAVORITES_TRANSFER_MESSAGES.tooLarge) throw new PayloadTooLargeError(parsed.message);
@@ -31,7 +31,7 @@ export async function importFavoritesFile(db: Db, accountId: number, text: strin
 }
 
 /** The account's favourites as one JSON envelope ({artists, posts}) or CSV text. */
-export async function favoritesFile(db: Db, accountId: number, format: 'json' | 'csv'): Promise<FavoritesExport | string> {
+export async function favoritesFile(db: Store, accountId: number, format: 'json' | 'csv'): Promise<FavoritesExport | string> {
   const all = await exportFavorites(db, accountId);
   return format === 'json' ? all : stringify(favoritesCsvRecords(all.artists, all.posts));
 }

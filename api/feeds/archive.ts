@@ -4,7 +4,7 @@
  * it follows, in that listing's order, written by renderFeed. Links are absolute on the configured
  * public URL (PUBLIC_URL) and thumbnails on the image host, so a stored feed is the same for everyone.
  */
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import type { Config } from '../config.ts';
 import { getCreator } from '../data/creators.ts';
 import { listCreatorPosts, listRecentPosts, type PostKey } from '../data/posts.ts';
@@ -55,7 +55,7 @@ function textOf(settings: FeedSettings, html: string | null | undefined): string
 }
 
 /** Feed entries of post summaries, in the given order: card title, post link, content text, card thumbnail. */
-export async function postEntries(db: Db, settings: FeedSettings, posts: readonly PostSummary[]): Promise<FeedEntry[]> {
+export async function postEntries(db: Store, settings: FeedSettings, posts: readonly PostSummary[]): Promise<FeedEntry[]> {
   const keys: PostKey[] = posts.map((post) => ({ service: post.service, user: post.user, id: post.id }));
   const heads = await postContentHeads(db, keys);
   const names = new Map<string, string | undefined>();
@@ -103,7 +103,7 @@ function creatorImage(settings: FeedSettings, creator: FeedCreator): string {
   return absolute(settings, iconUrl(settings.iconsPath, creator.service, creator.id));
 }
 
-export async function creatorPostsFeed(db: Db, settings: FeedSettings, creator: FeedCreator, format: FeedFormat): Promise<string> {
+export async function creatorPostsFeed(db: Store, settings: FeedSettings, creator: FeedCreator, format: FeedFormat): Promise<string> {
   const posts = await listCreatorPosts(db, creator.service, creator.id, 0, FEED_ITEM_LIMIT);
   const label = paysiteLabel(creator.service);
   return renderFeed(
@@ -119,7 +119,7 @@ export async function creatorPostsFeed(db: Db, settings: FeedSettings, creator: 
   );
 }
 
-export async function creatorDmsFeed(db: Db, settings: FeedSettings, creator: FeedCreator, format: FeedFormat): Promise<string> {
+export async function creatorDmsFeed(db: Store, settings: FeedSettings, creator: FeedCreator, format: FeedFormat): Promise<string> {
   const dms = await listCreatorDms(db, creator.service, creator.id, 0, FEED_ITEM_LIMIT);
   const label = paysiteLabel(creator.service);
   return renderFeed(
@@ -135,7 +135,7 @@ export async function creatorDmsFeed(db: Db, settings: FeedSettings, creator: Fe
   );
 }
 
-export async function tagFeed(db: Db, settings: FeedSettings, tag: string, format: FeedFormat): Promise<string> {
+export async function tagFeed(db: Store, settings: FeedSettings, tag: string, format: FeedFormat): Promise<string> {
   const { posts } = await searchPosts(db, { tag, offset: 0, limit: FEED_ITEM_LIMIT });
   return renderFeed(
     format,
@@ -149,7 +149,7 @@ export async function tagFeed(db: Db, settings: FeedSettings, tag: string, forma
   );
 }
 
-export async function recentPostsFeed(db: Db, settings: FeedSettings, format: FeedFormat): Promise<string> {
+export async function recentPostsFeed(db: Store, settings: FeedSettings, format: FeedFormat): Promise<string> {
   return renderFeed(
     format,
     {
@@ -164,7 +164,7 @@ export async function recentPostsFeed(db: Db, settings: FeedSettings, format: Fe
 
 const PERIOD_NAMES: Record<PopularPeriod, string> = { recent: 'recent days', day: 'the day', week: 'the week', month: 'the month' };
 
-export async function popularFeed(db: Db, settings: FeedSettings, period: PopularPeriod, format: FeedFormat): Promise<string> {
+export async function popularFeed(db: Store, settings: FeedSettings, period: PopularPeriod, format: FeedFormat): Promise<string> {
   const { posts, info } = await popularPosts(db, { period, offset: 0, limit: FEED_ITEM_LIMIT }, todayUtc());
   return renderFeed(
     format,

@@ -5,7 +5,7 @@
  * renderFeed (render.ts) like every feed, and never enters the page store: it is personal.
  */
 import crypto from 'node:crypto';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import {
   clearFeedToken,
   feedAccountId,
@@ -32,7 +32,7 @@ export function hashFeedToken(token: string): string {
 }
 
 /** A new feed token for the account (the previous one stops working); the caller shows it once. */
-export async function resetFeedToken(db: Db, accountId: number): Promise<string> {
+export async function resetFeedToken(db: Store, accountId: number): Promise<string> {
   const token = newFeedToken();
   await setFeedTokenHash(db, accountId, hashFeedToken(token));
   return token;
@@ -41,12 +41,12 @@ export async function resetFeedToken(db: Db, accountId: number): Promise<string>
 export { clearFeedToken };
 
 /** The page's default "since": the last visit, or a week back for an account that never opened it. */
-export async function newsBaseline(db: Db, accountId: number, now: Date = new Date()): Promise<string> {
+export async function newsBaseline(db: Store, accountId: number, now: Date = new Date()): Promise<string> {
   return (await lastNewsVisit(db, accountId)) ?? nowIso(new Date(now.getTime() - NEWS_FIRST_VISIT_DAYS * 86_400_000));
 }
 
 /** Opens the page: the "since" it shows by default (before this visit), and this visit recorded. */
-export async function openNews(db: Db, accountId: number, now: Date = new Date()): Promise<string> {
+export async function openNews(db: Store, accountId: number, now: Date = new Date()): Promise<string> {
   const baseline = await newsBaseline(db, accountId, now);
   await recordNewsVisit(db, accountId, nowIso(now));
   return baseline;
@@ -61,7 +61,7 @@ export interface FeedSite {
 }
 
 /** The feed of the token's account, or undefined for a token that is malformed, reset or unknown. */
-export async function renderFavoritesFeed(db: Db, token: string, format: NewsFeedFormat, site: FeedSite): Promise<string | undefined> {
+export async function renderFavoritesFeed(db: Store, token: string, format: NewsFeedFormat, site: FeedSite): Promise<string | undefined> {
   if (!FEED_TOKEN.test(token)) return undefined;
   const accountId = await feedAccountId(db, hashFeedToken(token));
   if (accountId === undefined) return undefined;

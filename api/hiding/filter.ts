@@ -6,7 +6,7 @@
  * unchanged.
  */
 import type { Response } from 'express';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import type { Account } from '../data/accounts.ts';
 import { hiddenList } from '../data/hidden.ts';
 import { creatorKey } from '@shared/hiding.ts';
@@ -18,7 +18,7 @@ export interface HiddenFilter {
 }
 
 /** The account's filter, or null when there is nothing to leave out (guests, empty lists). */
-export async function hiddenFilterFor(db: Db, account: Account | null): Promise<HiddenFilter | null> {
+export async function hiddenFilterFor(db: Store, account: Account | null): Promise<HiddenFilter | null> {
   if (!account) return null;
   const list = await hiddenList(db, account.id);
   if (list.creators.length === 0 && list.tags.length === 0) return null;

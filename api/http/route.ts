@@ -15,7 +15,7 @@
  */
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import type { Config } from '../config.ts';
 import type { BuildInfo } from '../build-info.ts';
 import type { ApiVersion } from './errors.ts';
@@ -31,7 +31,7 @@ export interface Logger {
 
 /** What handlers get from the application (resolved from createApp's deps). */
 export interface AppContext {
-  db: Db;
+  db: Store;
   config: Config;
   build: BuildInfo;
   logger: Logger;

@@ -13,7 +13,7 @@ import crypto from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { getSessionAccount } from '../data/sessions.ts';
 import type { Account, Role } from '../data/accounts.ts';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { readCookie } from '@shared/cookies.ts';
 import { parseUrl } from '@shared/parse.ts';
 
@@ -34,7 +34,7 @@ export function newSessionToken(): string {
 }
 
 /** The signed-in account of a request's session cookie, or null (no cookie, unknown or expired session). */
-export async function sessionAccount(db: Db, headers: IncomingHttpHeaders): Promise<Account | null> {
+export async function sessionAccount(db: Store, headers: IncomingHttpHeaders): Promise<Account | null> {
   const token = readCookie(headers.cookie, SESSION_COOKIE);
   if (!token || token.length > 200) return null;
   return (await getSessionAccount(db, hashSessionToken(token))) ?? null;

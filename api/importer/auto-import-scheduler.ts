@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { dataPaths, type Config } from '../config.ts';
 import { AUTO_IMPORT_INTERVAL_HOURS } from '@shared/constants.ts';
 import { claimAutoImportRound, finishAutoImportRound, type RoundCounts } from '../data/auto-import.ts';
@@ -17,7 +17,7 @@ import { runAutoImportRound } from './auto-import.ts';
 export const AUTO_IMPORT_CHECK_MS = 60_000;
 
 export interface SchedulerDeps {
-  db: Db;
+  db: Store;
   config: Config;
   privateKeyPath: string;
   log?: (line: string) => void;

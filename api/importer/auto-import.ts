@@ -7,7 +7,7 @@
  * keys by id only.
  */
 import { createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import type { Config } from '../config.ts';
 import { AUTO_IMPORT_INTERVAL_HOURS } from '@shared/constants.ts';
 import { getAutoImportCandidate, listAutoImportCandidates, type AutoImportCandidate, type RoundCounts } from '../data/auto-import.ts';
@@ -48,7 +48,7 @@ function privateKeyOf(pem: string | Buffer | KeyObject): KeyObject {
  * submitting it again), and its owner still exists. @returns how many keys were queued, skipped and failed
  */
 export async function runAutoImportRound(
-  db: Db,
+  db: Store,
   config: Config,
   privateKeyPem: string | Buffer | KeyObject,
   options: RoundOptions = {},
@@ -98,7 +98,7 @@ export async function runAutoImportRound(
 }
 
 /** Queues one key's import, re-checking inside the transaction that it is still due (another round may run). */
-async function queueKey(db: Db, config: Config, keyId: number, credential: string, at: string): Promise<string | undefined> {
+async function queueKey(db: Store, config: Config, keyId: number, credential: string, at: string): Promise<string | undefined> {
   const id = randomBytes(8).toString('hex');
   const workKey = sealForWorker(config, id, credential);
   const dueBefore = nowIso(new Date(Date.parse(`${at}Z`) - INTERVAL_MS));

@@ -7,12 +7,12 @@
  * A paysite with an importer has a folder api/importer/paysites/<id>/: `endpoints.ts` (its
  * PaysiteEndpointSettings, plain data that api/config.ts reads) and `index.ts` (its PaysiteServer).
  */
-import type { Db } from '@api/data/db.ts';
+import type { Store } from '@api/data/store.ts';
 import type { Config } from '@api/config.ts';
 import type { Paysite } from '@shared/paysites/index.ts';
 
 export interface ImportContext {
-  db: Db;
+  db: Store;
   /** DATA_DIR (the file store) and the paysite endpoints (config.importer). */
   config: Config;
   importId: string;

@@ -4,7 +4,7 @@
  * brought it. The plain key lives only in this call's arguments; it is never logged or returned.
  */
 import { createHmac } from 'node:crypto';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import type { Config } from '../config.ts';
 import { getImport, updateImport } from '../data/imports.ts';
 import { upsertKeyByFingerprint } from '../data/auto-import-keys.ts';
@@ -22,7 +22,7 @@ export function keyFingerprint(config: Config, service: string, key: string): st
  * @returns the key's id
  */
 export async function saveSubmittedKey(
-  db: Db,
+  db: Store,
   config: Config,
   input: {
     accountId: number;

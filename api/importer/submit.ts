@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Account } from '../data/accounts.ts';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { appendImportLog, createImport, findPendingImportByFingerprint } from '../data/imports.ts';
 import { inTransaction } from '../data/util.ts';
 import type { Config } from '../config.ts';
@@ -42,7 +42,7 @@ export interface Submitter {
  * running answers that import. Throws ForbiddenError (DMs need an account) or TooManyRequestsError.
  */
 export async function submitImport(
-  deps: { db: Db; config: Config },
+  deps: { db: Store; config: Config },
   body: ImportSubmission,
   { account, address }: Submitter,
 ): Promise<string> {

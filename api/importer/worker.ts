@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import type { Config } from '../config.ts';
 import {
   appendImportLog,
@@ -100,7 +100,7 @@ function redact(message: string, key: string): string {
 }
 
 export function startImportWorker(
-  deps: { db: Db; config: Config; log?: (line: string) => void },
+  deps: { db: Store; config: Config; log?: (line: string) => void },
   options: WorkerOptions = {},
 ): ImportWorker {
   const leaseMs = options.leaseMs ?? 60_000;
@@ -172,7 +172,7 @@ export function startImportWorker(
     // PostgreSQL a write through the pool would land outside the step (on SQLite both are the one handle)
     // or wait for a row the step has locked.
     const outer = db;
-    let current: Db = db;
+    let current: Store = db;
     const ctx: ImportContext = {
       get db() {
         return current;

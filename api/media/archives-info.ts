@@ -5,7 +5,7 @@
  * visit); concurrent first visits share one listing.
  */
 import fs from 'node:fs';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { getArchiveRecord, setArchiveInfo, type ArchiveFileInfo, type ArchiveListStatus } from '../data/archive-files.ts';
 import { getFileByHash, type FileRecord } from '../data/files.ts';
 import { archiveTypeOf, sharedArchiveLister, type ArchiveLister, type ArchiveListing } from './archives.ts';
@@ -69,7 +69,7 @@ const inFlight = new Map<string, Promise<ArchiveLookup>>();
  * Throws ArchiveBusyError when the lister's queue is full.
  */
 export async function loadArchiveFile(
-  db: Db,
+  db: Store,
   filesDir: string,
   hash: string,
   lister: ArchiveLister = sharedArchiveLister(),
@@ -85,7 +85,7 @@ export async function loadArchiveFile(
   return pending;
 }
 
-async function listAndStore(db: Db, filesDir: string, sha: string, lister: ArchiveLister): Promise<ArchiveLookup> {
+async function listAndStore(db: Store, filesDir: string, sha: string, lister: ArchiveLister): Promise<ArchiveLookup> {
   const found = locate(filesDir, await getFileByHash(db, sha));
   if (!found) return { kind: 'not-found' };
   const listing = await lister.list(found.location, found.type);
@@ -105,7 +105,7 @@ async function listAndStore(db: Db, filesDir: string, sha: string, lister: Archi
  * encrypted shows its names only then). An archive that needs no password answers its record.
  */
 export async function testArchivePassword(
-  db: Db,
+  db: Store,
   filesDir: string,
   hash: string,
   password: string,

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config.ts';
 import { dataPaths } from '../config.ts';
 import { findCreator } from '../data/creators.ts';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { getFileByHash } from '../data/files.ts';
 import { createUploadedShare } from '../data/shares.ts';
 import { extensionOf } from '../data/util.ts';
@@ -41,7 +41,7 @@ function storeExt(filename: string): string {
  * ValidationError (fields, unknown creator, no file), PayloadTooLargeError or BadRequestError.
  */
 export async function uploadShare(
-  deps: { db: Db; config: Config },
+  deps: { db: Store; config: Config },
   req: IncomingMessage,
   uploaderId: number | null,
   limits: UploadLimits = SHARE_UPLOAD_LIMITS,

@@ -5,8 +5,8 @@
  */
 import { getAccount, setAccountRole, type Account } from '../data/accounts.ts';
 import { recordAudit } from '../data/audit-log.ts';
-import type { Db } from '../data/db.ts';
-import { inTransaction, sqliteStore } from '../data/store.ts';
+import type { Store } from '../data/store.ts';
+import { inTransaction } from '../data/store.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../http/errors.ts';
 import { ASSIGNABLE_ROLES } from '@shared/validation/administration.ts';
 import type { AccountRole } from '@shared/validation/accounts.ts';
@@ -17,19 +17,19 @@ export const ACCOUNT_MESSAGES = {
   administratorRole: "An administrator's role cannot be changed.",
 } as const;
 
-export async function requireAccount(db: Db, id: number): Promise<Account> {
+export async function requireAccount(db: Store, id: number): Promise<Account> {
   const found = await getAccount(db, id);
   if (!found) throw new NotFoundError(ACCOUNT_MESSAGES.notFound);
   return found;
 }
 
 /** Sets the role and answers the account: 400 for a role the form does not offer, 404, or 403. */
-export async function changeAccountRole(db: Db, id: number, role: AccountRole, by: Account): Promise<Account> {
+export async function changeAccountRole(db: Store, id: number, role: AccountRole, by: Account): Promise<Account> {
   if (!(ASSIGNABLE_ROLES as readonly string[]).includes(role)) throw new ValidationError('Invalid account role.');
   const target = await requireAccount(db, id);
   if (target.id === by.id) throw new ForbiddenError(ACCOUNT_MESSAGES.ownRole);
   if (target.role === 'administrator') throw new ForbiddenError(ACCOUNT_MESSAGES.administratorRole);
-  return await inTransaction(sqliteStore(db), async (store) => {
+  return await inTransaction(db, async (store) => {
     const change = await setAccountRole(store, target.id, role);
     if (!change) throw new NotFoundError(ACCOUNT_MESSAGES.notFound);
     // Setting the role an account already has changes nothing, so it leaves no line.

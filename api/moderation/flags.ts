@@ -3,7 +3,7 @@
  * fetched again on its creator's next import, which clears it; a moderator may also dismiss a post's
  * flags (a flag that was wrong), recorded in the audit log as 'flag_dismiss'.
  */
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import type { Account } from '../data/accounts.ts';
 import { recordAudit } from '../data/audit-log.ts';
 import { clearPostFlags } from '../data/flags.ts';
@@ -14,7 +14,7 @@ export const NO_FLAGS = 'This post has no flags.';
 
 /** Deletes a post's flags and records who did it. @returns how many were cleared; 404 when none */
 export async function dismissFlags(
-  db: Db,
+  db: Store,
   account: Pick<Account, 'id' | 'username'>,
   post: { service: string; user: string; post: string },
 ): Promise<number> {

@@ -5,7 +5,7 @@
  */
 import type { Account } from '../data/accounts.ts';
 import { recordAudit } from '../data/audit-log.ts';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { getAdminImport, type AdminImport } from '../data/imports-admin.ts';
 import { appendImportLog, cancelImportRow, getImport, hasImportWorkKey, requeueGaveUpImport } from '../data/imports.ts';
 import { inTransaction } from '../data/util.ts';
@@ -23,14 +23,14 @@ export const IMPORT_ACTION_MESSAGES = {
 
 const actor = (by: Account) => ({ id: by.id, username: by.username });
 
-async function requireImport(db: Db, id: string) {
+async function requireImport(db: Store, id: string) {
   const found = await getImport(db, id);
   if (!found) throw new NotFoundError(IMPORT_ACTION_MESSAGES.notFound);
   return found;
 }
 
 /** Puts a gave-up import whose sealed key is kept back in the queue. 404, or 409 with the reason. */
-export async function retryImport(db: Db, id: string, by: Account): Promise<AdminImport> {
+export async function retryImport(db: Store, id: string, by: Account): Promise<AdminImport> {
   await inTransaction(db, async (db) => {
     const found = await requireImport(db, id);
     if (importState(found) !== 'failed') throw new ConflictError(IMPORT_ACTION_MESSAGES.notFailed);
@@ -43,7 +43,7 @@ export async function retryImport(db: Db, id: string, by: Account): Promise<Admi
 }
 
 /** Ends a queued, waiting or running import at once. 404, or 409 once it has ended. */
-export async function cancelImport(db: Db, id: string, by: Account): Promise<AdminImport> {
+export async function cancelImport(db: Store, id: string, by: Account): Promise<AdminImport> {
   await inTransaction(db, async (db) => {
     const found = await requireImport(db, id);
     if (!(await cancelImportRow(db, id, by.id))) throw new ConflictError(IMPORT_ACTION_MESSAGES.notCancellable);

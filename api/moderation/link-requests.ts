@@ -6,7 +6,7 @@
  */
 import { recordAudit } from '../data/audit-log.ts';
 import { findCreator, linkedCreators, type Creator } from '../data/creators.ts';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import {
   approveLinkRequest,
   createLinkRequest,
@@ -33,7 +33,7 @@ export const LINK_MESSAGES = {
 } as const;
 
 /** The creator named by id or public id, or the 404. */
-export async function requireLinkCreator(db: Db, service: string, id: string): Promise<Creator> {
+export async function requireLinkCreator(db: Store, service: string, id: string): Promise<Creator> {
   const creator = await findCreator(db, service, id);
   if (!creator) throw new NotFoundError(CREATOR_NOT_FOUND);
   return creator;
@@ -44,7 +44,7 @@ export async function requireLinkCreator(db: Db, service: string, id: string): P
  * for the creator itself, 409 when they are already linked or the pair is already requested (either way).
  */
 export async function requestLink(
-  db: Db,
+  db: Store,
   from: { service: string; id: string },
   to: { service: string; artist_id: string; reason?: string },
   requesterId: number,
@@ -71,7 +71,7 @@ export interface Actor {
 }
 
 /** A moderator's decision on a pending request: 404 for an unknown request, 409 once it was reviewed. */
-export async function reviewLinkRequest(db: Db, id: number, action: 'approve' | 'reject', reviewer: Actor): Promise<void> {
+export async function reviewLinkRequest(db: Store, id: number, action: 'approve' | 'reject', reviewer: Actor): Promise<void> {
   await inTransaction(db, async (db) => {
     const request = await getLinkRequest(db, id);
     if (!request) throw new NotFoundError(LINK_MESSAGES.requestNotFound);
@@ -89,7 +89,7 @@ export async function reviewLinkRequest(db: Db, id: number, action: 'approve' | 
 }
 
 /** Takes the creator out of its linked accounts (the others stay linked): 404 when it has none. */
-export async function removeCreatorLinks(db: Db, service: string, id: string, by: Actor): Promise<void> {
+export async function removeCreatorLinks(db: Store, service: string, id: string, by: Actor): Promise<void> {
   await inTransaction(db, async (db) => {
     const creator = await requireLinkCreator(db, service, id);
     const linked = await linkedCreators(db, creator.service, creator.id);

@@ -12,7 +12,7 @@ import { dataPaths, type Config } from '../config.ts';
 import type { Account } from '../data/accounts.ts';
 import { recordAudit } from '../data/audit-log.ts';
 import { findCreator } from '../data/creators.ts';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { inTransaction } from '../data/store.ts';
 import {
   addDoNotPost,
@@ -55,7 +55,7 @@ export interface TakedownResult {
 }
 
 export interface TakedownDeps {
-  db: Db;
+  db: Store;
   config: Pick<Config, 'dataDir'>;
 }
 
@@ -173,12 +173,12 @@ export async function takedownPost(
 }
 
 /** One page of the do-not-post list, newest first. */
-export async function doNotPostPage(db: Db, offset: number): Promise<{ total: number; entries: DoNotPostEntry[] }> {
+export async function doNotPostPage(db: Store, offset: number): Promise<{ total: number; entries: DoNotPostEntry[] }> {
   return { total: await countDoNotPost(db), entries: await listDoNotPost(db, { offset, limit: PAGE_SIZE }) };
 }
 
 /** Lifts an entry (importers may bring the creator or post back), with its audit line. 404 when unknown. */
-export async function liftEntry(db: Db, id: number, actor: Actor): Promise<DoNotPostEntry> {
+export async function liftEntry(db: Store, id: number, actor: Actor): Promise<DoNotPostEntry> {
   return await inTransaction(db, async (db) => {
     const entry = await liftDoNotPost(db, id);
     if (!entry) throw new NotFoundError(TAKEDOWN_MESSAGES.entryNotFound);

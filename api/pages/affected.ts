@@ -2,7 +2,7 @@
  * Works out which stored pages change-log rows affect. The cost grows with the change
  * (the touched creators' pages and a fixed number of global pages), never with the archive's size.
  */
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { countCreatorPosts, countPosts, iterateCreatorPostIds } from '../data/posts.ts';
 import { listRevisionIds } from '../data/post-revisions.ts';
 import { postPageNeighbours } from '../data/post-neighbours.ts';
@@ -75,7 +75,7 @@ export function addDiscordChannelPages(
 }
 
 /** Every page of every channel of a Discord server. */
-export async function addDiscordServerPages(db: Db, affected: AffectedPages, serverId: string): Promise<void> {
+export async function addDiscordServerPages(db: Store, affected: AffectedPages, serverId: string): Promise<void> {
   for (const channel of await listDiscordChannels(db, serverId)) addDiscordChannelPages(affected, serverId, channel);
 }
 
@@ -84,7 +84,7 @@ export async function addDiscordServerPages(db: Db, affected: AffectedPages, ser
  * creator header and the channel list, so they change together). The list page of a creator with one
  * channel or none is a redirect or an empty list; rendering it keeps the store right either way.
  */
-export async function addCommunityPages(db: Db, affected: AffectedPages, creatorId: string): Promise<void> {
+export async function addCommunityPages(db: Store, affected: AffectedPages, creatorId: string): Promise<void> {
   affected.render.add(pageKey(communityUrl(creatorId)));
   for (const channel of await listCommunityChannels(db, 'patreon', creatorId)) {
     addListing(affected, communityUrl(creatorId, channel.channel_id), channel.post_count, Infinity, CHAT_PAGE_SIZE);
@@ -104,12 +104,12 @@ export function addTagFeeds(affected: AffectedPages, tag: string): void {
 }
 
 /** The feeds of every tag, for a full rebuild. */
-export async function addAllTagFeeds(db: Db, affected: AffectedPages): Promise<void> {
+export async function addAllTagFeeds(db: Store, affected: AffectedPages): Promise<void> {
   for (const { tag } of await listAllTags(db)) addTagFeeds(affected, tag);
 }
 
 /** The global pages every archive change may touch: the stored first pages of the listings, all tags. */
-export async function addGlobalPages(db: Db, affected: AffectedPages): Promise<void> {
+export async function addGlobalPages(db: Store, affected: AffectedPages): Promise<void> {
   addListing(affected, PAGE_ROUTES.recentPosts.url(), await countPosts(db), GLOBAL_LISTING_STORED_PAGES);
   addListing(affected, PAGE_ROUTES.updatedCreators.url(), await countCreators(db), GLOBAL_LISTING_STORED_PAGES);
   await addArtistsListing(db, affected);
@@ -118,7 +118,7 @@ export async function addGlobalPages(db: Db, affected: AffectedPages): Promise<v
   await addPopularPages(db, affected);
 }
 
-export async function addCreatorPages(db: Db, affected: AffectedPages, service: string, creatorId: string): Promise<void> {
+export async function addCreatorPages(db: Store, affected: AffectedPages, service: string, creatorId: string): Promise<void> {
   const tab = (name: string) => creatorTabUrl(service, creatorId, name);
   addListing(affected, creatorUrl(service, creatorId), await countCreatorPosts(db, service, creatorId));
   affected.render.add(pageKey(tab('tags')));
@@ -133,7 +133,7 @@ export async function addCreatorPages(db: Db, affected: AffectedPages, service: 
 }
 
 /** The stored first pages of /artists (Popularity: ordered by favourite counts). */
-export async function addArtistsListing(db: Db, affected: AffectedPages): Promise<void> {
+export async function addArtistsListing(db: Store, affected: AffectedPages): Promise<void> {
   addListing(affected, PAGE_ROUTES.artists.url(), await countCreators(db), GLOBAL_LISTING_STORED_PAGES);
 }
 
@@ -141,7 +141,7 @@ export async function addArtistsListing(db: Db, affected: AffectedPages): Promis
  * A post page and its revision pages: a revision page shows the post's revision list, neighbours and
  * comments, so it changes whenever the post page does.
  */
-export async function addPostPages(db: Db, affected: AffectedPages, service: string, creatorId: string, postId: string): Promise<void> {
+export async function addPostPages(db: Store, affected: AffectedPages, service: string, creatorId: string, postId: string): Promise<void> {
   affected.render.add(pageKey(postUrl(service, creatorId, postId)));
   for (const revisionId of await listRevisionIds(db, service, creatorId, postId)) {
     affected.render.add(pageKey(revisionUrl(service, creatorId, postId, revisionId)));
@@ -149,7 +149,7 @@ export async function addPostPages(db: Db, affected: AffectedPages, service: str
 }
 
 /** The stored first pages of the latest popular posts of each period (their cards show post data too). */
-export async function addPopularPages(db: Db, affected: AffectedPages): Promise<void> {
+export async function addPopularPages(db: Store, affected: AffectedPages): Promise<void> {
   for (const period of POPULAR_PERIODS) {
     const { count } = (await popularPosts(db, { period, offset: 0, limit: 1 }, todayUtc())).props;
     addListing(affected, popularUrl(period), count, GLOBAL_LISTING_STORED_PAGES);
@@ -158,17 +158,17 @@ export async function addPopularPages(db: Db, affected: AffectedPages): Promise<
 }
 
 /** Shares: the stored first pages of the global list (it shifts on every upload like /posts). */
-export async function addSharesListing(db: Db, affected: AffectedPages): Promise<void> {
+export async function addSharesListing(db: Store, affected: AffectedPages): Promise<void> {
   addListing(affected, PAGE_ROUTES.shares.url(), await countShares(db), GLOBAL_LISTING_STORED_PAGES);
 }
 
 /** The stored first pages of the global DMs list. */
-export async function addDmsListing(db: Db, affected: AffectedPages): Promise<void> {
+export async function addDmsListing(db: Store, affected: AffectedPages): Promise<void> {
   addListing(affected, PAGE_ROUTES.allDms.url(), await countDms(db), GLOBAL_LISTING_STORED_PAGES);
 }
 
 /** Every share page and the shares list, for a full rebuild. */
-export async function addAllSharePages(db: Db, affected: AffectedPages): Promise<void> {
+export async function addAllSharePages(db: Store, affected: AffectedPages): Promise<void> {
   await addSharesListing(db, affected);
   for await (const id of iterateShareIds(db)) affected.render.add(pageKey(shareUrl(id)));
 }
@@ -177,7 +177,7 @@ export async function addAllSharePages(db: Db, affected: AffectedPages): Promise
  * The pages a run of change-log rows affects. Creators and the global pages are expanded once, after
  * the whole run, however many rows touched them.
  */
-export async function affectedByChanges(db: Db, changes: AsyncIterable<Change> | Iterable<Change>): Promise<AffectedPages> {
+export async function affectedByChanges(db: Store, changes: AsyncIterable<Change> | Iterable<Change>): Promise<AffectedPages> {
   const affected = emptyAffected();
   const creators = new Set<string>();
   /** Posts whose neighbours were looked up: a post written several times in the run is looked up once. */

@@ -4,7 +4,7 @@
  * are rebuilt, so nobody has to run `scripts/rebuild` by hand. One rebuild at a time; a run that
  * finds nothing new costs one indexed read.
  */
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { getKv } from '../data/kv.ts';
 import { lastChangeId } from '../data/changes.ts';
 import type { PageStore } from '../server/page-store.ts';
@@ -20,7 +20,7 @@ export interface RebuildLoop {
 
 export function startRebuildLoop(
   deps: {
-    db: Db;
+    db: Store;
     store: PageStore;
     renderer: StoreRenderer;
     log?: (line: string) => void;

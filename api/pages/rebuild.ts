@@ -3,7 +3,7 @@
  * with `all`), renders each affected page through the SSR handler, replaces or removes stored files,
  * and prunes listing pages past the end. Progress is reported through a callback.
  */
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { getKv, setKv } from '../data/kv.ts';
 import { iterateChangesSince, lastChangeId, pruneChanges, type Change } from '../data/changes.ts';
 import { iteratePostKeys } from '../data/posts.ts';
@@ -51,7 +51,7 @@ export interface RebuildSummary {
 }
 
 /** Every archive page of the archive, for `--all`. */
-export async function allArchivePages(db: Db): Promise<AffectedPages> {
+export async function allArchivePages(db: Store): Promise<AffectedPages> {
   const affected = emptyAffected();
   for await (const { service, id } of iterateCreatorKeys(db)) {
     await addCreatorPages(db, affected, service, id);
@@ -79,7 +79,7 @@ export interface RebuildPlan {
 }
 
 /** Works out what a rebuild renders: every archive page, or the pages the change log affects. */
-export async function planRebuild(db: Db, options: { all?: boolean; onChange?: (change: Change) => void } = {}): Promise<RebuildPlan> {
+export async function planRebuild(db: Store, options: { all?: boolean; onChange?: (change: Change) => void } = {}): Promise<RebuildPlan> {
   const upTo = await lastChangeId(db);
   if (options.all) {
     const affected = await allArchivePages(db);
@@ -100,7 +100,7 @@ export async function planRebuild(db: Db, options: { all?: boolean; onChange?: (
 
 /** Renders a plan into the store, prunes listing pages past their end, and marks the log as done. */
 export async function applyRebuild(
-  db: Db,
+  db: Store,
   store: PageStore,
   renderer: StoreRenderer,
   plan: RebuildPlan,
@@ -155,7 +155,7 @@ export async function applyRebuild(
 
 /** planRebuild then applyRebuild, in one call. */
 export async function rebuildPages(
-  db: Db,
+  db: Store,
   store: PageStore,
   renderer: StoreRenderer,
   options: RebuildOptions & { all?: boolean } = {},

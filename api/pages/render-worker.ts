@@ -5,8 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from '../config.ts';
-import { dataPaths } from '../config.ts';
-import { sharedDatabase } from '../data/db.ts';
+import { openArchiveDatabase } from '../data/open.ts';
 import { PageStore, type WriteOptions } from '../server/page-store.ts';
 import { createPageRenderer, loadSsrHandler } from '../server/ssr.ts';
 import { inLanes, renderOne, type RenderResult } from './render-into-store.ts';
@@ -15,7 +14,8 @@ const { distDir, storeRoot, config } = workerData as { distDir: string; storeRoo
 const LANES = 16;
 
 try {
-  const db = sharedDatabase(dataPaths(config.dataDir).database);
+  // A few connections per render thread: it renders 16 pages at a time, each a handful of queries.
+  const db = await openArchiveDatabase(config, { connections: 4 });
   const renderer = createPageRenderer(await loadSsrHandler(distDir), { db, config });
   const store = new PageStore(storeRoot);
   parentPort!.on('message', async ({ keys, write }: { keys: string[]; write?: WriteOptions }) => {

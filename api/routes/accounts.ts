@@ -7,7 +7,6 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { Account } from '../data/accounts.ts';
 import { countUnseenNotifications, listNotifications, markNotificationsSeen } from '../data/notifications.ts';
-import { storeOf } from '../data/store.ts';
 import { ACCOUNT_MESSAGES, changePassword, registerAccount, verifyLogin } from '../auth/credentials.ts';
 import { clientAddress } from '../auth/rate-limits.ts';
 import { clearSessionCookie, endRequestSession, startSession } from '../auth/sessions.ts';
@@ -111,7 +110,7 @@ export default defineRoutes(
         props: {
           currentPage: 'account' as const,
           account: publicAccount(current!),
-          notifications_count: await countUnseenNotifications(storeOf(deps), current!.id),
+          notifications_count: await countUnseenNotifications(deps.db, current!.id),
         },
       }),
     }),
@@ -123,14 +122,14 @@ export default defineRoutes(
       access: 'account',
       response: z.object({ props: z.object({ currentPage: z.literal('account'), notifications: z.array(notification) }) }),
       handler: async ({ account: current, deps }) => {
-        const notifications = (await listNotifications(storeOf(deps), current!.id)).map((n) => ({
+        const notifications = (await listNotifications(deps.db, current!.id)).map((n) => ({
           id: n.id,
           type: n.type,
           extra_info: n.extra_info,
           created_at: n.created_at,
           isSeen: n.is_seen,
         }));
-        await markNotificationsSeen(storeOf(deps), current!.id);
+        await markNotificationsSeen(deps.db, current!.id);
         return { props: { currentPage: 'account' as const, notifications } };
       },
     }),

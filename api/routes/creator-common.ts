@@ -1,7 +1,7 @@
 /** What the creator-scoped routes share: the path parameters, the creator shapes, the 404s, and the list route. */
 import { z } from 'zod';
 import { getCreator, getCreatorProfile, type Creator, type CreatorProfile } from '../data/creators.ts';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { postExists } from '../data/posts.ts';
 import { CREATOR_NOT_FOUND, NotFoundError, POST_NOT_FOUND } from '../http/errors.ts';
 import { route } from '../http/route.ts';
@@ -31,19 +31,19 @@ export const creatorProfile = z.strictObject({
   chat_count: z.number().int(),
 });
 
-export async function requireCreator(db: Db, service: string, id: string): Promise<Creator> {
+export async function requireCreator(db: Store, service: string, id: string): Promise<Creator> {
   const creator = await getCreator(db, service, id);
   if (!creator) throw new NotFoundError(CREATOR_NOT_FOUND);
   return creator;
 }
 
 /** The 404 unless the creator has the post. */
-export async function requirePost(db: Db, service: string, creatorId: string, postId: string): Promise<void> {
+export async function requirePost(db: Store, service: string, creatorId: string, postId: string): Promise<void> {
   if (!(await postExists(db, service, creatorId, postId))) throw new NotFoundError(POST_NOT_FOUND);
 }
 
 /** The profile answer (with its counts) of a creator, or the 404. */
-export async function requireCreatorProfile(db: Db, service: string, id: string): Promise<CreatorProfile> {
+export async function requireCreatorProfile(db: Store, service: string, id: string): Promise<CreatorProfile> {
   const profile = await getCreatorProfile(db, service, id);
   if (!profile) throw new NotFoundError(CREATOR_NOT_FOUND);
   return profile;
@@ -57,7 +57,7 @@ export function creatorListRoute<T extends z.ZodType, P extends typeof creatorPa
   path: string,
   summary: string,
   item: T,
-  list: (db: Db, params: z.output<P>) => Promise<z.input<T>[]>,
+  list: (db: Store, params: z.output<P>) => Promise<z.input<T>[]>,
   params: P = creatorParams as P,
 ) {
   return route({

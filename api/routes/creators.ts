@@ -5,7 +5,7 @@ import { listAnnouncements } from '../data/announcements.ts';
 import { listFancards } from '../data/fancards.ts';
 import { lastChangeId } from '../data/changes.ts';
 import { listCreatorTags } from '../data/tags.ts';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { randomVisibleCreator } from '../data/hidden.ts';
 import { hiddenFilterFor, markPersonal } from '../hiding/filter.ts';
@@ -55,9 +55,9 @@ const fancard = z.object({
 });
 
 /** The creators list is large and asked for often: one JSON body (and its gzip) per archive state. */
-const listCache = new WeakMap<Db, { changeId: number; at: number; cached: CachedJson }>();
+const listCache = new WeakMap<Store, { changeId: number; at: number; cached: CachedJson }>();
 
-async function creatorsList(db: Db): Promise<CachedJson> {
+async function creatorsList(db: Store): Promise<CachedJson> {
   const changeId = await lastChangeId(db);
   const hit = listCache.get(db);
   if (hit && hit.changeId === changeId && Date.now() - hit.at < LIST_MAX_AGE_MS) return hit.cached;

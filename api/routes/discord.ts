@@ -1,6 +1,6 @@
 /** Discord archive: a server with its channels, the channel list, and a channel's messages (150 a page). */
 import { z } from 'zod';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { getDiscordChannel, getDiscordServer, listDiscordMessages, type DiscordServer } from '../data/discord.ts';
 import { NotFoundError } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
@@ -46,7 +46,7 @@ const discordMessage = z.strictObject({
 
 const idParams = z.object({ id: z.string().min(1) });
 
-async function requireServer(db: Db, id: string): Promise<DiscordServer> {
+async function requireServer(db: Store, id: string): Promise<DiscordServer> {
   const server = await getDiscordServer(db, id);
   if (!server) throw new NotFoundError(SERVER_NOT_FOUND);
   return server;

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { countFlaggedPosts, flagPost, isPostFlagged, listFlaggedPosts } from '../data/flags.ts';
 import { dismissFlags, NO_FLAGS } from '../moderation/flags.ts';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import type { Account } from '../data/accounts.ts';
 import { ConflictError, NotFoundError, POST_NOT_FOUND } from '../http/errors.ts';
 import { defineRoutes, route } from '../http/route.ts';
@@ -35,7 +35,12 @@ export const ALREADY_FLAGGED = 'You have already flagged this post.';
 export const NOT_FLAGGED = 'This post is not flagged.';
 
 /** Records the account's flag, or the 404/409. */
-async function flag(db: Db, account: Account, target: { service: string; user: string; post_id: string }, reason: string): Promise<true> {
+async function flag(
+  db: Store,
+  account: Account,
+  target: { service: string; user: string; post_id: string },
+  reason: string,
+): Promise<true> {
   await requirePost(db, target.service, target.user, target.post_id);
   if (!(await flagPost(db, { ...target, account_id: account.id, reason }))) throw new ConflictError(ALREADY_FLAGGED);
   return true;

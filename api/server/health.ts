@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Db } from '../data/db.ts';
+import { databaseAnswers, type Store } from '../data/store.ts';
 import { hasEnoughDisk } from './disk.ts';
 
 export type CheckResult = 'ok' | 'failed';
@@ -18,9 +18,9 @@ export interface Readiness {
 /** Told why a check failed (the answer names the check only; the reason goes to the log). */
 export type FailureReport = (check: keyof Readiness['checks'], reason: string) => void;
 
-function check(name: keyof Readiness['checks'], run: () => boolean, report?: FailureReport): CheckResult {
+async function check(name: keyof Readiness['checks'], run: () => boolean | Promise<boolean>, report?: FailureReport): Promise<CheckResult> {
   try {
-    if (run()) return 'ok';
+    if (await run()) return 'ok';
     report?.(name, 'check returned false');
   } catch (error) {
     // A check that throws (closed database, missing or read-only folder) is a failed check.
@@ -29,9 +29,6 @@ function check(name: keyof Readiness['checks'], run: () => boolean, report?: Fai
   return 'failed';
 }
 
-export function databaseAnswers(db: Db): boolean {
-  return (db.prepare('SELECT 1 AS one').get() as { one?: number } | undefined)?.one === 1;
-}
 
 /** Creates, fsyncs and removes a small probe file in dir. */
 export function folderTakesWrites(dir: string): boolean {
@@ -47,11 +44,11 @@ export function folderTakesWrites(dir: string): boolean {
   return true;
 }
 
-export function readiness(db: Db, dataDir: string, minFreeDiskMb: number, report?: FailureReport): Readiness {
+export async function readiness(db: Store, dataDir: string, minFreeDiskMb: number, report?: FailureReport): Promise<Readiness> {
   const checks = {
-    database: check('database', () => databaseAnswers(db), report),
-    data_folder: check('data_folder', () => folderTakesWrites(dataDir), report),
-    disk: check('disk', () => hasEnoughDisk(dataDir, minFreeDiskMb), report),
+    database: await check('database', () => databaseAnswers(db), report),
+    data_folder: await check('data_folder', () => folderTakesWrites(dataDir), report),
+    disk: await check('disk', () => hasEnoughDisk(dataDir, minFreeDiskMb), report),
   };
   return { ready: Object.values(checks).every((result) => result === 'ok'), checks };
 }

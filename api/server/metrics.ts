@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { importOutcomeCounts, importQueueCounts } from '../data/import-stats.ts';
 import { ARCHIVE_ROUTES } from '../pages/keys.ts';
 import { routeLabelOf } from '../http/route-label.ts';
@@ -39,7 +39,7 @@ export function pageLabel(pathname: string): string {
   return route ? `page:${route.name}` : 'page';
 }
 
-export function createServerMetrics(db: Db): ServerMetrics {
+export function createServerMetrics(db: Store): ServerMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({

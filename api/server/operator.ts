@@ -9,7 +9,7 @@
  */
 import crypto from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import type { Config } from '../config.ts';
 import { readiness } from './health.ts';
 import type { ServerMetrics } from './metrics.ts';
@@ -18,7 +18,7 @@ import type { Logger } from './logger.ts';
 export const OPERATOR_PATHS = ['/healthz', '/readyz', '/metrics'] as const;
 
 export interface OperatorDeps {
-  db: Db;
+  db: Store;
   config: Pick<Config, 'dataDir' | 'minFreeDiskMb' | 'metricsToken' | 'trustProxy'>;
   metrics?: ServerMetrics;
   logger?: Logger;
@@ -107,8 +107,9 @@ export function createOperatorHandler(deps: OperatorDeps) {
     if (pathname === '/healthz') {
       json(req, res, 200, { status: 'ok' });
     } else if (pathname === '/readyz') {
-      const { ready, checks } = readiness(deps.db, deps.config.dataDir, deps.config.minFreeDiskMb, reportFailure);
-      json(req, res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', checks });
+      return readiness(deps.db, deps.config.dataDir, deps.config.minFreeDiskMb, reportFailure).then(({ ready, checks }) =>
+        json(req, res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', checks }),
+      );
     } else {
       return serveMetrics(req, res);
     }

@@ -17,12 +17,12 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import type { Config } from '../config.ts';
 
 /** What pages render with: the archive database and the settings. */
 export interface SiteDeps {
-  db: Db;
+  db: Store;
   config: Config;
 }
 

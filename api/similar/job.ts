@@ -8,7 +8,7 @@
  */
 import type { Change } from '../data/changes.ts';
 import { recordChange } from '../data/changes.ts';
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { inTransaction } from '../data/store.ts';
 import { countPosts } from '../data/posts.ts';
 import {
@@ -67,7 +67,7 @@ function shownPart(list: readonly SimilarEntry[]): string {
     .join('\u0001');
 }
 
-async function markForRender(db: Db, key: CreatorKey): Promise<void> {
+async function markForRender(db: Store, key: CreatorKey): Promise<void> {
   const { service, id } = splitCreatorKey(key);
   await recordChange(db, { kind: 'similar', action: 'upsert', service, creator_id: id });
 }
@@ -83,7 +83,7 @@ const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
  * scoring (reads only) gives the event loop back every SCORES_PER_SLICE creators; the writes stay in
  * two short transactions.
  */
-export async function updateSimilar(db: Db, touched: TouchedCreators): Promise<SimilarRunSummary> {
+export async function updateSimilar(db: Store, touched: TouchedCreators): Promise<SimilarRunSummary> {
   const started = performance.now();
   if (touched.size === 0) return { scored: 0, marked: 0, seconds: 0 };
   const rescore = new Set<CreatorKey>();
@@ -132,7 +132,7 @@ export async function updateSimilar(db: Db, touched: TouchedCreators): Promise<S
 
 /** Scores every creator (`npm run similar`), in transactions of `batch` creators. */
 export async function recomputeAllSimilar(
-  db: Db,
+  db: Store,
   options: { batch?: number; onStart?: (total: number) => void; onProgress?: (done: number) => void } = {},
 ): Promise<SimilarRunSummary> {
   const started = performance.now();

@@ -3,7 +3,7 @@
  * scores a few creators), one holding the whole archive's favourites and tag profiles in memory (the
  * full recompute, which scores them all). Both apply the same caps, so they give the same scores.
  */
-import type { Db } from '../data/db.ts';
+import type { Store } from '../data/store.ts';
 import { countPosts } from '../data/posts.ts';
 import {
   accountFavouriteKeys,
@@ -20,7 +20,7 @@ import {
 import { SIMILAR_LIMITS, candidatesOf, tagProfile, type SimilaritySource } from './score.ts';
 
 /** A creator's tag profile computed from its posts' tags now (the stored one may be older). */
-export async function freshTagProfile(db: Db, key: CreatorKey, totalPosts?: number): Promise<Map<string, number>> {
+export async function freshTagProfile(db: Store, key: CreatorKey, totalPosts?: number): Promise<Map<string, number>> {
   const counts = await creatorTagCounts(db, key);
   const postsWithTag = new Map<string, number>();
   for (const { tag } of counts) postsWithTag.set(tag, await tagPostCount(db, tag));
@@ -33,7 +33,7 @@ export async function freshTagProfile(db: Db, key: CreatorKey, totalPosts?: numb
  * the favourites of its walked favouriters and the creators of its tags (which make its candidates),
  * then each candidate's favouriters and tag profile.
  */
-export function databaseSource(db: Db): SimilaritySource & { load(key: CreatorKey): Promise<void> } {
+export function databaseSource(db: Store): SimilaritySource & { load(key: CreatorKey): Promise<void> } {
   const favouriters = new Map<CreatorKey, number[]>();
   const favouriterSets = new Map<CreatorKey, ReadonlySet<number>>();
   const profiles = new Map<CreatorKey, ReadonlyMap<string, number>>();
@@ -74,7 +74,7 @@ const NO_TAGS: ReadonlyMap<string, number> = new Map();
 const NO_ACCOUNTS: ReadonlySet<number> = new Set();
 
 /** Loads every favourite and every creator's tag counts once; profiles are computed here. */
-export async function memorySource(db: Db): Promise<MemorySource> {
+export async function memorySource(db: Store): Promise<MemorySource> {
   const byCreator = new Map<CreatorKey, { account: number; seq: number }[]>();
   const byAccount = new Map<number, CreatorKey[]>();
   for await (const { account_id, key, faved_seq } of iterateAllFavourites(db)) {

@@ -1,6 +1,7 @@
 /** Opens what the server, `scripts/rebuild` and the benchmarks share: database, page store, SSR renderer. */
 import path from 'node:path';
-import { sharedDatabase, type Db } from '@api/data/db.ts';
+import { closeArchiveDatabase, openArchiveDatabase } from '@api/data/open.ts';
+import type { Store } from '@api/data/store.ts';
 import { PageStore } from '@api/server/page-store.ts';
 import { createPageRenderer, loadSsrHandler, type PageRenderer, type SsrHandler } from '@api/server/ssr.ts';
 import { config, dataPaths, type Config } from '@api/config.ts';
@@ -10,7 +11,7 @@ import { inProcessRenderer, workerPoolRenderer, type StoreRenderer } from '@api/
 
 export interface Site {
   config: Config;
-  db: Db;
+  db: Store;
   store: PageStore;
   ssr: SsrHandler;
   renderer: PageRenderer;
@@ -34,7 +35,7 @@ export function storeIdentity(buildId: string, settings: Config): string {
 export async function openSite(): Promise<Site> {
   const settings = config();
   const paths = dataPaths(settings.dataDir);
-  const db = sharedDatabase(paths.database);
+  const db = await openArchiveDatabase(settings);
   const buildId = builtId();
   if (!buildId) throw new Error('The site is not built: run `npm run build` (or `npm start`) first.');
   const ssr = await loadSsrHandler(DIST_DIR);
@@ -49,7 +50,7 @@ export async function openSite(): Promise<Site> {
     storeId: storeIdentity(buildId, settings),
     async close() {
       await renderer.close();
-      db.close();
+      await closeArchiveDatabase(db);
     },
   };
 }

@@ -1,5 +1,5 @@
 /** The demo archive's chats: a Discord server with its channels and a Patreon creator's community channels. */
-import type { Db } from '@api/data/db.ts';
+import type { Store } from '@api/data/store.ts';
 import {
   upsertDiscordChannel,
   upsertDiscordMessages,
@@ -31,7 +31,7 @@ const DISCORD_LINES = [
   '**Bold** and *italic* and ~~strike~~ and ||spoiler||',
 ];
 
-export async function seedDiscord(db: Db, rng: Rng, ctx: ExtrasContext): Promise<void> {
+export async function seedDiscord(db: Store, rng: Rng, ctx: ExtrasContext): Promise<void> {
   const servers = byService(ctx.creators, 'discord');
   const { images, zips, videos } = ctx.pool;
   let sequence = 1;
@@ -182,7 +182,7 @@ const COMMUNITY_LINES = [
   'Thanks for the feedback, fixed the colours.',
 ];
 
-export async function seedCommunity(db: Db, rng: Rng, ctx: ExtrasContext): Promise<void> {
+export async function seedCommunity(db: Store, rng: Rng, ctx: ExtrasContext): Promise<void> {
   const patreon = byService(ctx.creators, 'patreon');
   const plans: { creator: SeededCreator; channels: string[] }[] = [];
   if (patreon[0]) plans.push({ creator: patreon[0], channels: ['General'] });

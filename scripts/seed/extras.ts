@@ -3,18 +3,18 @@
  * fancards, shares, linked creators, a Discord server, Patreon community chats, favourites, a
  * notification, a flag, a pending link request and an import with its log.
  */
-import type { Db } from '@api/data/db.ts';
+import type { Store } from '@api/data/store.ts';
 import { createAccount, getAccountByUsername, type Role } from '@api/data/accounts.ts';
 import { upsertAnnouncement } from '@api/data/announcements.ts';
 import { upsertFancard } from '@api/data/fancards.ts';
 import { upsertComment } from '@api/data/comments.ts';
 import { upsertDm } from '@api/data/dms.ts';
-import { createShare } from '@api/data/shares.ts';
+import { createShare, listShareNames } from '@api/data/shares.ts';
 import { addFavoriteCreator, addFavoritePost } from '@api/data/favorites.ts';
 import { createLinkRequest, hasPendingLinkRequest, linkCreators } from '@api/data/links.ts';
 import { flagPost } from '@api/data/flags.ts';
 import { createNotification, listNotifications, NOTIFICATION_ROLE_CHANGE } from '@api/data/notifications.ts';
-import { inTransaction, sqliteStore, type Store } from '@api/data/store.ts';
+import { inTransaction } from '@api/data/store.ts';
 import { appendImportLog, createImport, getImport, updateImport } from '@api/data/imports.ts';
 import type { Rng } from './random.ts';
 import { DAY, iso } from './time.ts';
@@ -47,7 +47,7 @@ export function byService(creators: SeededCreator[], service: string): SeededCre
  * Seeds everything that is not a post. Each area runs in its own transaction; the account data's opens
  * through the store (api/data/store.ts), since it calls modules that moved to it.
  */
-export async function seedExtras(db: Db, rng: Rng, ctx: ExtrasContext): Promise<void> {
+export async function seedExtras(db: Store, rng: Rng, ctx: ExtrasContext): Promise<void> {
   const accounts = await seedAccounts(db, ctx);
   const consumer = accounts.get('consumer')!;
   const admin = accounts.get('admin')!;
@@ -61,10 +61,10 @@ export async function seedExtras(db: Db, rng: Rng, ctx: ExtrasContext): Promise<
   await inTransaction(db, async (db) => seedDiscord(db, rng.fork('discord'), ctx));
   await inTransaction(db, async (db) => seedCommunity(db, rng.fork('community'), ctx));
   await inTransaction(db, async (db) => seedDms(db, rng.fork('dms'), ctx, consumer));
-  await inTransaction(sqliteStore(db), async (store) => seedAccountData(store, rng.fork('social'), ctx, consumer, admin));
+  await inTransaction(db, async (db) => seedAccountData(db, rng.fork('social'), ctx, consumer, admin));
 }
 
-async function seedAccounts(db: Db, ctx: ExtrasContext): Promise<Map<string, number>> {
+async function seedAccounts(db: Store, ctx: ExtrasContext): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   await inTransaction(db, async (db) => {
     const created = iso(ctx.timeline.start);
@@ -98,7 +98,7 @@ async function seedAccounts(db: Db, ctx: ExtrasContext): Promise<Map<string, num
   return ids;
 }
 
-async function seedAnnouncementsAndFancards(db: Db, rng: Rng, ctx: ExtrasContext): Promise<void> {
+async function seedAnnouncementsAndFancards(db: Store, rng: Rng, ctx: ExtrasContext): Promise<void> {
   const texts = [
     '<p>Thank you for 1,000 supporters! A bonus pack is coming next week.</p>',
     '<p>いつもありがとうございます。今月は更新が少し遅れます。</p>',
@@ -136,7 +136,7 @@ async function seedAnnouncementsAndFancards(db: Db, rng: Rng, ctx: ExtrasContext
   }
 }
 
-async function seedShares(db: Db, ctx: ExtrasContext, consumerId: number): Promise<void> {
+async function seedShares(db: Store, ctx: ExtrasContext, consumerId: number): Promise<void> {
   const { images, zips } = ctx.pool;
   const first = ctx.creators.find((c) => c.service !== 'discord');
   const second = ctx.creators.filter((c) => c.service !== 'discord')[1];
@@ -163,7 +163,7 @@ async function seedShares(db: Db, ctx: ExtrasContext, consumerId: number): Promi
       added: ctx.timeline.start + 300 * DAY,
     },
   ];
-  const existing = new Set((db.prepare('SELECT name FROM shares').all() as { name: string }[]).map((r) => r.name));
+  const existing = new Set(await listShareNames(db));
   for (const share of shares) {
     if (existing.has(share.name)) continue;
     await createShare(db, {
@@ -177,7 +177,7 @@ async function seedShares(db: Db, ctx: ExtrasContext, consumerId: number): Promi
   }
 }
 
-async function seedLinks(db: Db, ctx: ExtrasContext): Promise<void> {
+async function seedLinks(db: Store, ctx: ExtrasContext): Promise<void> {
   const patreon = byService(ctx.creators, 'patreon')[0];
   const fanbox = byService(ctx.creators, 'fanbox')[0];
   const fantia = byService(ctx.creators, 'fantia')[0];
@@ -185,7 +185,7 @@ async function seedLinks(db: Db, ctx: ExtrasContext): Promise<void> {
   if (patreon && fantia) await linkCreators(db, patreon, fantia);
 }
 
-async function seedCommentRevision(db: Db, ctx: ExtrasContext): Promise<void> {
+async function seedCommentRevision(db: Store, ctx: ExtrasContext): Promise<void> {
   const creator = ctx.creators.find((c) => c.postIds.length > 0);
   if (!creator) return;
   const postId = creator.postIds[0];
@@ -225,7 +225,7 @@ const DM_TEXTS = [
   'Спасибо за поддержку!',
 ];
 
-async function seedDms(db: Db, rng: Rng, ctx: ExtrasContext, consumerId: number): Promise<void> {
+async function seedDms(db: Store, rng: Rng, ctx: ExtrasContext, consumerId: number): Promise<void> {
   const candidates = ctx.creators.filter((c) => ['patreon', 'fanbox', 'fansly', 'onlyfans', 'boosty'].includes(c.service)).slice(0, 6);
   if (candidates.length === 0) return;
   const importId = `demo${rng.hex(12)}`;

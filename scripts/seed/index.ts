@@ -11,7 +11,7 @@
  * `npm run rebuild -- --all` is the cheaper way to render such an archive.
  */
 import { hash as argon2Hash } from '@node-rs/argon2';
-import type { Db } from '@api/data/db.ts';
+import type { Store } from '@api/data/store.ts';
 import { inTransaction } from '@api/data/store.ts';
 import { countCreators, touchCreatorUpdated, upsertCreator } from '@api/data/creators.ts';
 import { addPopularity, type PopularityInput } from '@api/data/popular.ts';
@@ -88,7 +88,7 @@ function planServices(rng: Rng, total: number): Paysite[] {
  * few minutes (the image pool is reused, posts are written in transactions of 5,000).
  * Records changes like any other write (see the module comment).
  */
-export async function seedDemoArchive(db: Db, options: SeedOptions): Promise<SeedResult> {
+export async function seedDemoArchive(db: Store, options: SeedOptions): Promise<SeedResult> {
   const started = performance.now();
   const creatorCount = Math.max(1, options.creators ?? DEFAULT_CREATORS);
   const postCount = Math.max(0, options.posts ?? DEFAULT_POSTS);
@@ -200,7 +200,7 @@ function pickAttachment(rng: Rng, pool: MediaPool): PoolFile {
 }
 
 async function seedPosts(
-  db: Db,
+  db: Store,
   rng: Rng,
   creators: SeededCreator[],
   pool: MediaPool,
@@ -221,8 +221,8 @@ async function seedPosts(
   const special = [pool.lockedKnown, pool.lockedUnknown];
   let commentId = 5_000_000;
   // Fewer, larger WAL checkpoints during a bulk load: each checkpoint rewrites the hot index pages.
-  const previousCheckpoint = db.pragma('wal_autocheckpoint', { simple: true }) as number;
-  if (scale) db.pragma('wal_autocheckpoint = 131072');
+  const previousCheckpoint = db.sqlite?.pragma('wal_autocheckpoint', { simple: true }) as number | undefined;
+  if (scale) db.sqlite?.pragma('wal_autocheckpoint = 131072');
   let popularity: PopularityInput[] = [];
   let revisions: { post: PostInput; at: string }[] = [];
   progress({ phase: 'posts', done: 0, total });
@@ -362,7 +362,7 @@ async function seedPosts(
       await new Promise((resolve) => setImmediate(resolve));
     }
   } finally {
-    db.pragma(`wal_autocheckpoint = ${previousCheckpoint}`);
+    if (previousCheckpoint !== undefined) db.sqlite?.pragma(`wal_autocheckpoint = ${previousCheckpoint}`);
   }
   await inTransaction(db, async (db) => {
     for (const [creator, addedMs] of lastAdded) await touchCreatorUpdated(db, creator.service, creator.id, Math.floor(addedMs / 1000));

@@ -8,7 +8,7 @@
 import sharp from 'sharp';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Db } from '@api/data/db.ts';
+import type { Store } from '@api/data/store.ts';
 import { registerFile } from '@api/data/files.ts';
 import { setArchiveInfo } from '@api/data/archive-files.ts';
 import { storeFileSync } from '@api/media/store.ts';
@@ -92,7 +92,7 @@ const DEMO_VIDEOS = [
   { name: 'preview.webm', ext: 'webm', poster: 'preview.poster.webp' },
 ];
 
-async function storeAndRegister(db: Db, filesDir: string, data: Buffer, ext: string, name: string, added: string): Promise<PoolFile> {
+async function storeAndRegister(db: Store, filesDir: string, data: Buffer, ext: string, name: string, added: string): Promise<PoolFile> {
   const stored = storeFileSync(filesDir, data, ext);
   const record = await registerFile(db, { hash: stored.sha256, size: stored.size, ext, added });
   return { hash: stored.sha256, path: stored.path, name, ext: record.ext, size: stored.size, fileId: record.id };
@@ -109,7 +109,7 @@ async function storeAndRegister(db: Db, filesDir: string, data: Buffer, ext: str
  * byte-identical for the same seed.
  */
 export async function createMediaPool(
-  db: Db,
+  db: Store,
   filesDir: string,
   rng: Rng,
   options: { imageCount: number; added: string; thumbnailsDir: string; onImage?: (done: number, total: number) => void },

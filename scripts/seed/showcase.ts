@@ -5,7 +5,7 @@
  * existing post (the middle one of the busiest patreon creator), so the counts of the archive stay
  * as they were. Deterministic.
  */
-import type { Db } from '@api/data/db.ts';
+import type { Store } from '@api/data/store.ts';
 import { getPost, upsertPost, type PostFileInput, type PostInput } from '@api/data/posts.ts';
 import { upsertComment } from '@api/data/comments.ts';
 import type { MediaPool, PoolFile } from './media.ts';
@@ -34,7 +34,7 @@ export const SHOWCASE_POLL_VOTES = [120, 45, 300, 45, 7];
 const file = (pool: PoolFile): PostFileInput => ({ name: pool.name, path: pool.path, hash: pool.hash });
 
 export async function seedShowcasePost(
-  db: Db,
+  db: Store,
   ctx: { creators: SeededCreator[]; pool: MediaPool; timeline: { start: number; end: number } },
 ): Promise<void> {
   const patreon = ctx.creators.filter((c) => c.service === 'patreon' && c.postIds.length >= 3);

@@ -5,7 +5,6 @@
 import type { SiteDeps } from './deps.ts';
 import type { Account } from '@api/data/accounts.ts';
 import { countUnseenNotifications, listNotifications, markNotificationsSeen } from '@api/data/notifications.ts';
-import { storeOf } from '@api/data/store.ts';
 import { notificationMessage } from '@shared/notifications.ts';
 import { requireAccess } from './account.ts';
 import { ok, type PageOutcome } from './outcome.ts';
@@ -23,7 +22,7 @@ export async function loadAccountOverview(deps: SiteDeps, request: Request): Pro
   const { account } = access.data;
   return ok({
     account,
-    unseenNotifications: await countUnseenNotifications(storeOf(deps), account.id),
+    unseenNotifications: await countUnseenNotifications(deps.db, account.id),
     isModerator: account.role === 'moderator' || account.role === 'administrator',
     isAdministrator: account.role === 'administrator',
   });
@@ -40,7 +39,7 @@ export interface NotificationView {
 export async function loadNotifications(deps: SiteDeps, request: Request): Promise<PageOutcome<{ notifications: NotificationView[] }>> {
   const access = await requireAccess(deps, request, 'account');
   if (access.kind !== 'ok') return access;
-  const store = storeOf(deps);
+  const store = deps.db;
   const { account } = access.data;
   const notifications = (await listNotifications(store, account.id)).map((n) => ({
     id: n.id,

@@ -2,7 +2,7 @@
 import type { SiteDeps } from './deps.ts';
 import { listAllCreators, type CreatorListItem } from '@api/data/creators.ts';
 import { lastChangeId } from '@api/data/changes.ts';
-import type { Db } from '@api/data/db.ts';
+import type { Store } from '@api/data/store.ts';
 import { artistsPage, artistsUrl, sortArtists, type ArtistsQuery } from '@shared/artists.ts';
 import { paginate } from '@shared/pagination.ts';
 import { artistsQuerySchema } from '@shared/validation/listings.ts';
@@ -21,9 +21,9 @@ interface ListCache {
   sorted: Map<string, CreatorListItem[]>;
 }
 
-const caches = new WeakMap<Db, ListCache>();
+const caches = new WeakMap<Store, ListCache>();
 
-async function creatorList(db: Db): Promise<ListCache> {
+async function creatorList(db: Store): Promise<ListCache> {
   const changeId = await lastChangeId(db);
   const hit = caches.get(db);
   if (hit && hit.changeId === changeId && Date.now() - hit.at < LIST_MAX_AGE_MS) return hit;

@@ -4,7 +4,7 @@
  * `const deps = siteDeps(Astro)` and passes `deps` to its loader; components that need a setting take it
  * from the same helper or from props. Server side only.
  */
-import type { Db } from '@api/data/db.ts';
+import type { Store } from '@api/data/store.ts';
 import { readConfig } from '@api/config.ts';
 import type { SiteDeps } from '@api/server/ssr.ts';
 
@@ -15,7 +15,7 @@ interface AstroLike {
   isPrerendered: boolean;
 }
 
-const NO_DATABASE: Db = new Proxy({} as Db, {
+const NO_DATABASE: Store = new Proxy({} as Store, {
   get() {
     throw new Error('A prerendered page has no database: only pages rendered on demand read the archive.');
   },

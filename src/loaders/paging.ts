@@ -11,7 +11,7 @@ import { formatArchiveCursor, formatCreatorCursor, withCursor, type ArchiveCurso
 import { withOffset } from '@shared/urls.ts';
 import { archiveCursor, creatorCursor } from '@shared/validation/listings.ts';
 import { firstIssueMessage } from '@shared/validation/rules.ts';
-import type { Db } from '@api/data/db.ts';
+import type { Store } from '@api/data/store.ts';
 import type { PostSummary } from '@shared/shapes/posts.ts';
 
 export interface PostsPage {
@@ -32,7 +32,7 @@ export function readCursor<K extends Kind>(kind: K, raw: string | null): { after
   return { after: (parsed.data ?? undefined) as CursorOf<K> | undefined };
 }
 
-async function cursorText(db: Db, kind: Kind, post: PostSummary): Promise<string | null> {
+async function cursorText(db: Store, kind: Kind, post: PostSummary): Promise<string | null> {
   if (kind === 'creator') return formatCreatorCursor(post);
   const cursor = await archiveCursorOf(db, post);
   return cursor ? formatArchiveCursor(cursor) : null;
@@ -44,7 +44,7 @@ async function cursorText(db: Db, kind: Kind, post: PostSummary): Promise<string
  * from) and every page one post after it (whether a Next link is due): one query either way.
  */
 export async function pageOfPosts<K extends Kind>(
-  db: Db,
+  db: Store,
   kind: K,
   baseUrl: string,
   offset: number,

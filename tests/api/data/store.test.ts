@@ -7,7 +7,7 @@
 import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { closeStore, inTransaction, postgresStore, sqliteStore, storeOf, type Store } from '@api/data/store.ts';
+import { closeStore, inTransaction, postgresStore, sqliteStore, type Store } from '@api/data/store.ts';
 import { startThrowawayCluster, type ThrowawayCluster } from '../../../scripts/lib/postgres-cluster.ts';
 import { tempDb, type TempDb } from './helpers.ts';
 
@@ -22,11 +22,11 @@ describe('SQLite store', () => {
   });
   afterEach(() => t.cleanup());
 
-  it('is one store per handle, reached through the dependencies', () => {
+  it('is the handle itself, once per handle', () => {
     expect(sqliteStore(t.db)).toBe(sqliteStore(t.db));
-    expect(storeOf({ db: t.db })).toBe(sqliteStore(t.db));
-    const other = sqliteStore(t.db);
-    expect(storeOf({ db: t.db, store: other })).toBe(other);
+    expect(t.db).toBe(sqliteStore(t.db));
+    expect(t.db.engine).toBe('sqlite');
+    expect(t.db.sqlite).toBe(t.db);
   });
 
   it('rolls back the store queries and the synchronous statements of a failed transaction together', async () => {
