@@ -29,7 +29,6 @@ async function check(name: keyof Readiness['checks'], run: () => boolean | Promi
   return 'failed';
 }
 
-
 /** Creates, fsyncs and removes a small probe file in dir. */
 export function folderTakesWrites(dir: string): boolean {
   const probe = path.join(dir, `.readyz-${process.pid}-${crypto.randomBytes(4).toString('hex')}`);
