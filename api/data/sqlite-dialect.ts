@@ -63,22 +63,27 @@ function toSqliteValue(value: unknown): unknown {
   return value;
 }
 
+/**
+ * The handle's one connection, lent to one query or transaction at a time, first come first served.
+ * Taking it when it is free allocates nothing (every query takes it: a promise per query would be
+ * garbage on the route's hot path); a waiter is handed the lock directly when it is released.
+ */
 class Mutex {
-  #held: Promise<void> | undefined;
-  #release: (() => void) | undefined;
+  #locked = false;
+  readonly #waiting: (() => void)[] = [];
 
-  async lock(): Promise<void> {
-    while (this.#held !== undefined) await this.#held;
-    this.#held = new Promise((resolve) => {
-      this.#release = resolve;
-    });
+  lock(): Promise<void> | undefined {
+    if (!this.#locked) {
+      this.#locked = true;
+      return undefined;
+    }
+    return new Promise((resolve) => this.#waiting.push(resolve));
   }
 
   unlock(): void {
-    const release = this.#release;
-    this.#held = undefined;
-    this.#release = undefined;
-    release?.();
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#locked = false;
   }
 }
 
