@@ -8,6 +8,14 @@ export const E2E_DATA_DIR = path.resolve(process.env.E2E_DATA_DIR ?? '.tmp/e2e-d
 /** A fake Patreon (tests/fakes/patreon-server.ts) the site's importer talks to in the browser tests. */
 export const E2E_FAKE_PATREON_PORT = Number(process.env.E2E_FAKE_PATREON_PORT ?? E2E_PORT + 1000);
 const fakePatreonUrl = `http://127.0.0.1:${E2E_FAKE_PATREON_PORT}`;
+/**
+ * A second Trove on PostgreSQL for tests/e2e/postgres-smoke.spec.ts (tests/e2e/postgres-server.ts: a
+ * throwaway cluster, then `npm start` with DATABASE_URL), on its own data folder, emptied at each start.
+ * The server writes its cluster's DATABASE_URL to E2E_POSTGRES_URL_FILE for the spec to query.
+ */
+export const E2E_POSTGRES_PORT = Number(process.env.E2E_POSTGRES_PORT ?? E2E_PORT + 2);
+export const E2E_POSTGRES_DATA_DIR = `${E2E_DATA_DIR}-postgres`;
+export const E2E_POSTGRES_URL_FILE = `${E2E_POSTGRES_DATA_DIR}.url`;
 
 /**
  * The other fake paysites the import specs (tests/e2e/import-<site>.spec.ts) submit keys to, each run by
@@ -114,6 +122,28 @@ export default defineConfig({
         IMPORTER_PATREON_URL: fakePatreonUrl,
         ...Object.assign({}, ...FAKES.map((fake) => fake.env(fakeUrl(fake), fakePort(fake)))),
         IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
+      },
+    },
+    {
+      // After the SQLite server, which leaves an up-to-date build (dist/) behind: Playwright starts its web
+      // servers one after the other, so the two never run `astro build` into the same folder at once.
+      command: 'npx tsx tests/e2e/postgres-server.ts',
+      url: `http://127.0.0.1:${E2E_POSTGRES_PORT}/api/v1/app_version`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      // SIGTERM, not Playwright's default SIGKILL: the script stops its cluster on the way out.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
+      env: {
+        PORT: String(E2E_POSTGRES_PORT),
+        HOST: '127.0.0.1',
+        DATA_DIR: E2E_POSTGRES_DATA_DIR,
+        E2E_POSTGRES_URL_FILE,
+        TROVE_ENV: 'test',
+        IMPORTER_PATREON_URL: fakePatreonUrl,
+        IMPORTER_ALLOW_PRIVATE_ADDRESSES: '1',
+        // The stored pages follow the import by themselves (the SQLite-only rebuildStoredPages cannot).
+        REBUILD_INTERVAL_SECONDS: '2',
       },
     },
   ],
