@@ -1,8 +1,23 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /** The path aliases of tsconfig.json (Vite does not read its `paths`; Astro, tsx and Playwright do). */
 const folder = (name: string) => fileURLToPath(new URL(`./${name}/`, import.meta.url));
+
+/**
+ * On a PostgreSQL run (TROVE_TEST_DATABASE=postgres), the files that already test both engines side by
+ * side (tests/helpers/engines.ts, or a cluster of their own) ran their PostgreSQL half in the SQLite run:
+ * leave them out.
+ */
+function bothEngineFiles(): string[] {
+  if (process.env.TROVE_TEST_DATABASE !== 'postgres') return [];
+  const files = fs.readdirSync('tests', { recursive: true, encoding: 'utf8' }).map((file) => path.join('tests', file));
+  return files.filter(
+    (file) => /\.test\.tsx?$/.test(file) && /engineDatabases\(|startThrowawayCluster\(/.test(fs.readFileSync(file, 'utf8')),
+  );
+}
 
 export default defineConfig({
   resolve: {
@@ -14,7 +29,7 @@ export default defineConfig({
   },
   test: {
     include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
-    exclude: ['tests/e2e/**', 'node_modules/**'],
+    exclude: ['tests/e2e/**', 'node_modules/**', ...bothEngineFiles()],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

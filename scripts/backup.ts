@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { createProgress } from './lib/progress.ts';
 import { config } from '../api/config.ts';
 import { createBackup } from '../api/operations/backup.ts';
-import { BackupError } from '../api/operations/backup-manifest.ts';
+import { BackupError, refusePostgresArchive } from '../api/operations/backup-manifest.ts';
 import { countLabel } from '../shared/format.ts';
 
 const USAGE = 'Usage: npm run backup -- <dir> [--force]';
@@ -21,9 +21,10 @@ if (positionals.length !== 1) {
   process.exit(1);
 }
 const target = path.resolve(positionals[0]);
-const { dataDir } = config();
+const { dataDir, databaseUrl } = config();
 
 try {
+  refusePostgresArchive(databaseUrl, 'backup');
   console.log(`Backing up ${dataDir} into ${target}...`);
   const manifest = await createBackup({
     dataDir,

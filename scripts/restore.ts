@@ -9,7 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { config, dataPaths } from '../api/config.ts';
 import { restoreBackup } from '../api/operations/backup-restore.ts';
-import { BackupError } from '../api/operations/backup-manifest.ts';
+import { BackupError, refusePostgresArchive } from '../api/operations/backup-manifest.ts';
 import { countLabel } from '../shared/format.ts';
 
 const USAGE = 'Usage: npm run restore -- <dir> [--force]';
@@ -20,9 +20,10 @@ if (positionals.length !== 1) {
   process.exit(1);
 }
 const backupDir = path.resolve(positionals[0]);
-const { dataDir } = config();
+const { dataDir, databaseUrl } = config();
 
 try {
+  refusePostgresArchive(databaseUrl, 'restore');
   console.log(`Restoring ${backupDir} into ${dataDir}...`);
   const result = await restoreBackup({ backupDir, dataDir, force: values.force, log: (line) => console.log(line) });
   const { manifest, migrated } = result;

@@ -4,7 +4,9 @@
  * dependencies); then the unit and API tests
  * (vitest), then the browser tests (Playwright in Chromium) against a fresh demo archive. Says which
  * Chromium it used and whether it had to install one. `unit` runs the checks and vitest, `e2e` the
- * browser tests, `checks` the static checks alone.
+ * browser tests, `checks` the static checks alone, `postgres` the database-backed vitest files (API,
+ * data, importer, page store, loaders) again on PostgreSQL (one throwaway cluster for the run,
+ * started by tests/global-setup.ts), which the whole run does after the SQLite one.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,8 +20,9 @@ function run(label: string, command: string, args: string[], env: NodeJS.Process
 }
 
 const only = process.argv[2];
-if (only && only !== 'unit' && only !== 'e2e' && only !== 'checks') {
-  console.error(`Unknown test suite "${only}": use checks, unit, e2e, or nothing for all.`);
+const SUITES = ['checks', 'unit', 'postgres', 'e2e'];
+if (only && !SUITES.includes(only)) {
+  console.error(`Unknown test suite "${only}": use checks, unit, postgres, e2e, or nothing for all.`);
   process.exit(2);
 }
 const results: Array<[string, boolean]> = [];
@@ -37,6 +40,16 @@ if (!only || only === 'unit' || only === 'checks') {
 
 if (!only || only === 'unit') {
   results.push(['unit and API tests (vitest)', run('vitest', 'npx', ['vitest', 'run'])]);
+}
+
+if (!only || only === 'postgres') {
+  // The files that reach the database; the rest (shared code, islands, components) has no engine.
+  const onPostgres = { ...process.env, TROVE_TEST_DATABASE: 'postgres' };
+  const files = ['tests/api', 'tests/loaders'];
+  results.push([
+    'API, data and importer tests on PostgreSQL (vitest)',
+    run('vitest on PostgreSQL', 'npx', ['vitest', 'run', ...files], onPostgres),
+  ]);
 }
 
 if (!only || only === 'e2e') {

@@ -52,6 +52,18 @@ export type Manifest = z.infer<typeof manifestSchema>;
 /** A backup or restore refused or failed; the message is for the operator. */
 export class BackupError extends Error {}
 
+/**
+ * The backup copies the SQLite file page by page; a PostgreSQL archive (DATABASE_URL) is dumped and
+ * restored with PostgreSQL's own tools, and its DATA_DIR folders copied beside the dump.
+ */
+export function refusePostgresArchive(databaseUrl: string | undefined, command: 'backup' | 'restore'): void {
+  if (!databaseUrl) return;
+  const tool = command === 'backup' ? 'pg_dump' : 'pg_restore';
+  throw new BackupError(
+    `npm run ${command} works on the SQLite archive only, and DATABASE_URL names a PostgreSQL database: use ${tool} for the database and rsync for DATA_DIR's folders (README.md, "Backups").`,
+  );
+}
+
 export function sha256File(file: string): string {
   const hash = crypto.createHash('sha256');
   const fd = fs.openSync(file, 'r');

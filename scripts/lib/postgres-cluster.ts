@@ -31,6 +31,8 @@ export interface ClusterOptions {
   database?: string;
   /** fsync, full-page writes and synchronous commit off: for tests. */
   fast?: boolean;
+  /** The server's max_connections (PostgreSQL's default is 100). */
+  maxConnections?: number;
 }
 
 const DEBIAN_ROOT = '/usr/lib/postgresql';
@@ -93,6 +95,7 @@ export async function startThrowawayCluster(options: ClusterOptions = {}): Promi
   const port = options.port ?? (await freePort());
   const settings = [`-p ${port}`, `-k ${dir}`, "-c listen_addresses='127.0.0.1'"];
   if (options.fast) settings.push('-c fsync=off', '-c full_page_writes=off', '-c synchronous_commit=off');
+  if (options.maxConnections) settings.push(`-c max_connections=${options.maxConnections}`);
   run('pg_ctl', ['-D', data, '-l', path.join(dir, 'server.log'), '-o', settings.join(' '), '-w', '-t', '60', 'start']);
 
   let stopped = false;

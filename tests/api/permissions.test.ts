@@ -2,7 +2,6 @@
  * Every declared route, for every role: the permission matrix, and the route-coverage list that ties
  * each route to the test file exercising it (tests/api/route-coverage.ts).
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +20,7 @@ import { sqliteStore } from '@api/data/store.ts';
 import { createLinkRequest } from '@api/data/links.ts';
 import { ROUTE_COVERAGE } from './route-coverage.ts';
 import { apiPaths } from '@shared/api-paths.ts';
-import { tempDb, type TempDb } from './data/helpers.ts';
+import { rowsDigest, tempDb, type TempDb } from './data/helpers.ts';
 
 const declared = ROUTE_GROUPS.flatMap((group) =>
   group.routes.flatMap((route) =>
@@ -40,18 +39,7 @@ const declared = ROUTE_GROUPS.flatMap((group) =>
  * refused call may clean an expired one), and so are rate-limit counters (a refusal may count).
  */
 function databaseDigest(db: TempDb['db']): string {
-  const tables = db
-    .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '%fts%' AND name NOT LIKE 'posts_words%' ORDER BY name",
-    )
-    .all() as Array<{ name: string }>;
-  const hash = crypto.createHash('sha256');
-  for (const { name } of tables) {
-    if (name === 'sessions' || name.startsWith('rate_limit')) continue;
-    hash.update(name);
-    for (const row of db.prepare(`SELECT * FROM "${name}"`).iterate()) hash.update(JSON.stringify(row));
-  }
-  return hash.digest('hex');
+  return rowsDigest(db, (name) => /fts|^posts_words/.test(name) || name === 'sessions' || name.startsWith('rate_limit'));
 }
 
 let temp: TempDb;

@@ -15,7 +15,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { migratePostgres } from '@api/data/postgres-migrate.ts';
 import { closeStore, postgresPool, postgresStore, type Store } from '@api/data/store.ts';
 import { startThrowawayCluster, type ThrowawayCluster } from '../../scripts/lib/postgres-cluster.ts';
-import { tempDb, type TempDb } from '../api/data/helpers.ts';
+import { tempSqliteDb, type TempDb } from '../api/data/helpers.ts';
 
 export const ENGINES = ['SQLite', 'PostgreSQL'] as const;
 export type EngineName = (typeof ENGINES)[number];
@@ -51,7 +51,7 @@ export function engineDatabases(): Engines {
   return {
     async fresh(engine) {
       if (engine === 'SQLite') {
-        const temp = tempDb();
+        const temp = tempSqliteDb();
         opened.sqlite.push(temp);
         return temp.db;
       }

@@ -14,6 +14,7 @@
  *   }
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { tempDatabaseUrl } from '../api/data/helpers.ts';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -35,7 +36,7 @@ export function workerCrash(env: () => NodeJS.ProcessEnv): WorkerCrash {
   const start = () => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('scripts/worker.ts')], {
       // A short lease, so the second worker may take the import over soon after the first one died.
-      env: { ...process.env, IMPORT_LEASE_SECONDS: '2', ...env() },
+      env: withDatabase({ ...process.env, IMPORT_LEASE_SECONDS: '2', ...env() }),
       stdio: ['ignore', 'ignore', 'ignore'],
     });
     children.push(child);
@@ -66,4 +67,10 @@ export function workerCrash(env: () => NodeJS.ProcessEnv): WorkerCrash {
       for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
   };
+}
+
+/** On a PostgreSQL test run the worker reaches the test's database through DATABASE_URL. */
+function withDatabase(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const url = tempDatabaseUrl(env.DATA_DIR);
+  return url ? { ...env, DATABASE_URL: url } : env;
 }

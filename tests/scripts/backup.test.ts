@@ -39,9 +39,9 @@ function run(script: string, args: string[], dataDir: string): Promise<{ status:
   return new Promise((resolve) => child.on('close', (status) => resolve({ status, out })));
 }
 
-function runSync(script: string, args: string[], dataDir: string): { status: number | null; out: string } {
+function runSync(script: string, args: string[], dataDir: string, env: NodeJS.ProcessEnv = {}): { status: number | null; out: string } {
   const [node, argv] = tsx(script, args);
-  const result = spawnSync(node, argv, { env: { ...process.env, DATA_DIR: dataDir, TROVE_ENV: 'test' }, encoding: 'utf8' });
+  const result = spawnSync(node, argv, { env: { ...process.env, DATA_DIR: dataDir, TROVE_ENV: 'test', ...env }, encoding: 'utf8' });
   return { status: result.status, out: result.stdout + result.stderr };
 }
 
@@ -220,5 +220,21 @@ describe('scripts/backup and scripts/restore', () => {
     expect(refused.out).toContain('already holds a backup');
     expect(fs.readFileSync(path.join(backupDir, 'manifest.json'), 'utf8')).toBe(before);
     expect(fs.readdirSync(root).filter((name) => name.includes('partial'))).toEqual([]);
+  }, 60_000);
+
+  it('refuses a PostgreSQL archive (DATABASE_URL) before touching either folder, naming the tools that back it up', () => {
+    const postgres = { DATABASE_URL: 'postgres://trove@127.0.0.1:1/trove' };
+    const elsewhere = path.join(root, 'pg-backup');
+    const backup = runSync('scripts/backup.ts', [elsewhere], source, postgres);
+    expect(backup.status).toBe(1);
+    expect(backup.out).toContain('Backup refused: npm run backup works on the SQLite archive only');
+    expect(backup.out).toContain('pg_dump');
+    expect(fs.existsSync(elsewhere)).toBe(false);
+    const emptyDataDir = fs.mkdtempSync(path.join(root, 'pg-restore-'));
+    const restore = runSync('scripts/restore.ts', [backupDir], emptyDataDir, postgres);
+    expect(restore.status).toBe(1);
+    expect(restore.out).toContain('Restore refused: npm run restore works on the SQLite archive only');
+    expect(restore.out).toContain('pg_restore');
+    expect(fs.readdirSync(emptyDataDir)).toEqual([]);
   }, 60_000);
 });

@@ -10,7 +10,7 @@ import { MIGRATIONS } from '@api/data/migrations/index.ts';
 import { POSTGRES_MIGRATIONS } from '@api/data/migrations/postgres/index.ts';
 import { migratePostgres, resetIdentitySequences } from '@api/data/postgres-migrate.ts';
 import { startThrowawayCluster, type ThrowawayCluster } from '../../../scripts/lib/postgres-cluster.ts';
-import { tempDb, type TempDb } from './helpers.ts';
+import { tempSqliteDb, type TempDb } from './helpers.ts';
 
 /** SQLite's FTS5 tables and the PostgreSQL index that answers their searches instead. */
 const SEARCH_REPLACEMENTS: Record<string, string> = {
@@ -60,7 +60,7 @@ let sqlite: TempDb;
 beforeAll(async () => {
   cluster = await startThrowawayCluster({ fast: true });
   pool = new pg.Pool({ connectionString: cluster.url, max: 4 });
-  sqlite = tempDb();
+  sqlite = tempSqliteDb();
   await migratePostgres(pool);
 });
 

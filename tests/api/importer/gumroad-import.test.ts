@@ -86,7 +86,8 @@ async function expectNoKey(id: string) {
   const logs = (await getImportLogs(t.db, id)).join('\n');
   for (const form of forms) expect(logs).not.toContain(form);
   expect(logs).not.toContain('_gumroad_app_session');
-  t.db.pragma('wal_checkpoint(TRUNCATE)');
+  if (t.engine === 'sqlite') t.db.pragma('wal_checkpoint(TRUNCATE)');
+  t.databaseFiles();
   const walk = (dir: string): string[] =>
     fs
       .readdirSync(dir, { withFileTypes: true })

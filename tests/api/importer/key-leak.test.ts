@@ -89,7 +89,7 @@ const leaky: PaysiteImporter = {
 beforeAll(() => {
   t = tempDb();
   // Keep every written page in the WAL (no checkpoint into the main file) so the search sees it there.
-  t.db.pragma('wal_autocheckpoint = 0');
+  if (t.engine === 'sqlite') t.db.pragma('wal_autocheckpoint = 0');
   for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
     vi.spyOn(console, method).mockImplementation(
       (...args: unknown[]) =>
@@ -172,17 +172,14 @@ describe('submitted keys never reach logs, answers or the data folder in clear',
 
     // The control: a value written on purpose is found, in the WAL, so the search can fail.
     await upsertCreator(t.db, { service: 'patreon', id: 'canary', name: CANARY });
+    const databaseFiles = t.databaseFiles();
     const files = filesUnder(t.dir);
+    const databaseNames = t.engine === 'sqlite' ? ['trove.sqlite', 'trove.sqlite-wal', 'trove.sqlite-shm'] : ['postgres-rows.sql'];
     expect(files.map((f) => path.relative(t.dir, f))).toEqual(
-      expect.arrayContaining([
-        'trove.sqlite',
-        'trove.sqlite-wal',
-        'trove.sqlite-shm',
-        'secrets/import-work.key',
-        'operator-keys/private.pem',
-      ]),
+      expect.arrayContaining([...databaseNames, 'secrets/import-work.key', 'operator-keys/private.pem']),
     );
-    expect(findSecrets([CANARY], [path.join(t.dir, 'trove.sqlite-wal')], [])).not.toEqual([]);
+    const canaryFiles = t.engine === 'sqlite' ? [path.join(t.dir, 'trove.sqlite-wal')] : databaseFiles;
+    expect(findSecrets([CANARY], canaryFiles, [])).not.toEqual([]);
     expect(said.length).toBeGreaterThan(5);
     expect(said.some((line) => line.includes('[key]'))).toBe(true); // the worker's log line for the unexpected error, scrubbed
 

@@ -4,7 +4,6 @@
  * thumbnails, the do-not-post entry and the audit line are written, the page rebuild learns about every
  * page that showed it, and a failure half-way leaves everything as it was.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listAudit } from '@api/data/audit-log.ts';
@@ -14,7 +13,7 @@ import { isCreatorListed, isPostListed } from '@api/data/do-not-post.ts';
 import { getFileByHash } from '@api/data/files.ts';
 import { affectedByChanges } from '@api/pages/affected.ts';
 import { takedownCreator, takedownPost } from '@api/moderation/takedowns.ts';
-import { tempDb, type TempDb } from '../data/helpers.ts';
+import { rowsDigest, tempDb, type TempDb } from '../data/helpers.ts';
 import { FILE_NAMES, rows, seedArchive, type FileName, type Seeded } from './takedown-seed.ts';
 
 let t: TempDb | undefined;
@@ -49,14 +48,7 @@ async function expectFiles(seeded: Seeded, db: TempDb['db'], kept: FileName[], g
 
 /** Every row of every table, to prove a failed takedown changed nothing. */
 function digest(db: TempDb['db']): string {
-  const tables = db
-    .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'posts_fts%' AND name NOT LIKE 'posts_words%' ORDER BY name",
-    )
-    .all() as Array<{ name: string }>;
-  const hash = crypto.createHash('sha256');
-  for (const { name } of tables) for (const row of db.prepare(`SELECT * FROM "${name}"`).iterate()) hash.update(JSON.stringify(row));
-  return hash.digest('hex');
+  return rowsDigest(db, (name) => /^posts_fts|^posts_words/.test(name));
 }
 
 describe('removing a creator', () => {
