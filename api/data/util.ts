@@ -58,8 +58,15 @@ export function htmlToText(html: string | null | undefined): string {
 
 /** First `length` characters (code points) of a string. */
 export function truncateChars(text: string, length: number): string {
-  const chars = Array.from(text);
-  return chars.length <= length ? text : chars.slice(0, length).join('');
+  // Walks only the first `length` code points: a long post's content is never split whole.
+  let end = 0;
+  let count = 0;
+  for (const char of text) {
+    if (count === length) return text.slice(0, end);
+    end += char.length;
+    count += 1;
+  }
+  return text;
 }
 
 /** Lower-cased extension with the dot ('.png'), or '' when the name has none. */
