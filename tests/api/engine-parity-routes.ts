@@ -1,0 +1,416 @@
+/**
+ * The route table of tests/api/engine-parity.test.ts: which GET calls (and a few write-then-read pairs)
+ * are made on both engines, with real ids of the demo archive read from the seeded SQLite file.
+ * Each case names the declared route (as in tests/api/route-coverage.ts) that its path calls.
+ */
+import type { Db } from '@api/data/db.ts';
+
+export type Caller = 'guest' | 'consumer' | 'moderator' | 'admin';
+
+export interface ParityCase {
+  /** The declared route, 'GET /api/v1/{service}/user/{id}/posts'. */
+  route: string;
+  /** The request target, '/api/v1/patreon/user/123/posts?o=50'. */
+  path: string;
+  as?: Caller;
+  /** JSON body of an unsafe call. */
+  body?: unknown;
+  /** More request headers (conditional requests). */
+  headers?: Record<string, string>;
+  /** Also call the Link header's rel="next" target (taken from SQLite's answer) on both servers. */
+  followNext?: boolean;
+  /** Math.random() answers this during the call (the random routes draw from it). */
+  random?: number;
+}
+
+/** Ids of the demo archive that the cases call. */
+export interface DemoIds {
+  /** The showcase post (revisions, comments, poll, many tags) and its creator (the busiest patreon one). */
+  showcase: { service: string; user: string; id: string };
+  revision: number;
+  /** The creator with the most posts (more than one page). */
+  busiest: { service: string; id: string };
+  /** A creator with linked profiles. */
+  linked: { service: string; id: string };
+  fanbox: string;
+  announced: { service: string; id: string };
+  dmCreator: { service: string; id: string };
+  sharer: { service: string; id: string };
+  similar: { service: string; id: string };
+  discordServer: string;
+  discordChannel: string;
+  community: { creator: string; channel: string };
+  share: number;
+  /** A plain zip, the zip whose password is stored, and the one whose password is not. */
+  zip: string;
+  lockedKnown: string;
+  lockedUnknown: string;
+  image: string;
+  importId: string;
+  consumerId: number;
+  flagged: { service: string; user: string; id: string };
+  tag: string;
+  /** A word of a post title. */
+  word: string;
+  popularDay: string;
+  /** For the writes: a DM of the consumer's import waiting for review, a creator not linked to the busiest one, the next link request's id, a consumer other than the demo one. */
+  pendingDm: string;
+  unlinked: { service: string; id: string };
+  nextLinkRequest: number;
+  otherConsumerId: number;
+  /** Every creator, every Discord channel and community channel, and a sample of the posts. */
+  all: {
+    creators: { service: string; id: string }[];
+    posts: { service: string; user: string; id: string }[];
+    discordChannels: string[];
+    communityChannels: string[];
+    postCount: number;
+  };
+}
+
+const one = <T>(db: Db, query: string, ...args: unknown[]): T => {
+  const row = db.prepare(query).get(...args) as T | undefined;
+  if (row === undefined) throw new Error(`the demo archive has nothing for: ${query}`);
+  return row;
+};
+
+export function demoIds(db: Db): DemoIds {
+  const showcase = one<{ service: string; user: string; id: string }>(
+    db,
+    `SELECT service, "user", id FROM posts WHERE title LIKE 'Dragon keep%'`,
+  );
+  const zip = (required: number, password: 'IS' | 'IS NOT') =>
+    one<{ hash: string }>(
+      db,
+      `SELECT file_hash AS hash FROM archive_files WHERE password_required = ? AND password ${password} NULL ORDER BY file_hash LIMIT 1`,
+      required,
+    ).hash;
+  // The most frequent Latin word of five letters or more in the titles: a search with several pages.
+  const words = new Map<string, number>();
+  for (const { title } of db.prepare('SELECT title FROM posts').all() as { title: string }[]) {
+    for (const word of new Set(title.toLowerCase().match(/[a-z]{5,}/g) ?? [])) words.set(word, (words.get(word) ?? 0) + 1);
+  }
+  const word = [...words].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0];
+  if (!word) throw new Error('the demo archive has no title words');
+  return {
+    showcase,
+    revision: one<{ r: number }>(
+      db,
+      `SELECT min(revision_id) AS r FROM post_revisions WHERE service = ? AND "user" = ? AND post_id = ?`,
+      showcase.service,
+      showcase.user,
+      showcase.id,
+    ).r,
+    busiest: one(db, `SELECT service, "user" AS id FROM posts GROUP BY service, "user" ORDER BY count(*) DESC, service, "user" LIMIT 1`),
+    linked: one(db, 'SELECT service, id FROM creators WHERE relation_id IS NOT NULL ORDER BY service, id LIMIT 1'),
+    fanbox: one<{ id: string }>(db, 'SELECT user_id AS id FROM fancards ORDER BY id LIMIT 1').id,
+    announced: one(db, 'SELECT service, user_id AS id FROM announcements ORDER BY service, user_id LIMIT 1'),
+    dmCreator: one(
+      db,
+      `SELECT service, "user" AS id FROM dms WHERE status = 'approved' GROUP BY service, "user" ORDER BY count(*) DESC LIMIT 1`,
+    ),
+    sharer: one(db, 'SELECT service, creator_id AS id FROM share_creators ORDER BY share_id LIMIT 1'),
+    similar: one(db, 'SELECT service, creator_id AS id FROM similar_creators ORDER BY service, creator_id LIMIT 1'),
+    discordServer: one<{ id: string }>(db, 'SELECT server_id AS id FROM discord_channels ORDER BY server_id LIMIT 1').id,
+    discordChannel: one<{ id: string }>(
+      db,
+      'SELECT channel_id AS id FROM discord_messages GROUP BY channel_id ORDER BY count(*) DESC LIMIT 1',
+    ).id,
+    community: one(
+      db,
+      `SELECT c.creator_id AS creator, c.channel_id AS channel FROM community_channels c
+       ORDER BY (SELECT count(*) FROM community_messages m WHERE m.channel_id = c.channel_id) DESC LIMIT 1`,
+    ),
+    share: one<{ id: number }>(db, 'SELECT min(id) AS id FROM shares').id,
+    zip: zip(0, 'IS'),
+    lockedKnown: zip(1, 'IS NOT'),
+    lockedUnknown: zip(1, 'IS'),
+    image: one<{ hash: string }>(db, `SELECT hash FROM files WHERE ext LIKE '%png' ORDER BY id LIMIT 1`).hash,
+    importId: one<{ id: string }>(db, 'SELECT id FROM imports ORDER BY id LIMIT 1').id,
+    consumerId: one<{ id: number }>(db, `SELECT id FROM accounts WHERE username = 'consumer'`).id,
+    flagged: one(db, 'SELECT service, "user", post_id AS id FROM flags ORDER BY id LIMIT 1'),
+    tag: one<{ tag: string }>(db, 'SELECT tag FROM post_tags GROUP BY tag ORDER BY count(*) DESC, tag LIMIT 1').tag,
+    word,
+    popularDay: one<{ day: string }>(db, 'SELECT max(day) AS day FROM post_popularity').day,
+    pendingDm: one<{ hash: string }>(db, `SELECT hash FROM dms WHERE status = 'pending' ORDER BY hash LIMIT 1`).hash,
+    unlinked: one(
+      db,
+      'SELECT service, id FROM creators WHERE relation_id IS NULL AND service NOT IN (?, ?) ORDER BY service, id LIMIT 1',
+      'discord',
+      'patreon',
+    ),
+    nextLinkRequest: one<{ id: number }>(db, 'SELECT coalesce(max(id), 0) + 1 AS id FROM link_requests').id,
+    otherConsumerId: one<{ id: number }>(db, `SELECT id FROM accounts WHERE username = 'kiwi_fan'`).id,
+    all: {
+      creators: db.prepare('SELECT service, id FROM creators ORDER BY service, id').all() as { service: string; id: string }[],
+      // Every 16th post, and every post with revisions.
+      posts: db
+        .prepare(
+          `SELECT service, "user", id FROM posts p WHERE seq % 16 = 0
+             OR EXISTS (SELECT 1 FROM post_revisions r WHERE r.service = p.service AND r."user" = p."user" AND r.post_id = p.id)
+           ORDER BY seq`,
+        )
+        .all() as { service: string; user: string; id: string }[],
+      discordChannels: (db.prepare('SELECT id FROM discord_channels ORDER BY id').all() as { id: string }[]).map((row) => row.id),
+      communityChannels: (db.prepare('SELECT channel_id AS id FROM community_channels ORDER BY channel_id').all() as { id: string }[]).map(
+        (row) => row.id,
+      ),
+      postCount: one<{ n: number }>(db, 'SELECT count(*) AS n FROM posts').n,
+    },
+  };
+}
+
+const V1 = '/api/v1';
+const get = (route: string, path: string, more: Partial<ParityCase> = {}): ParityCase => ({
+  route: `GET ${route}`,
+  path,
+  ...more,
+});
+
+/** Read-only calls: every GET route with the demo's ids, pages, searches and errors. */
+export function readCases(d: DemoIds): ParityCase[] {
+  const creator = (c: { service: string; id: string }) => `${V1}/${c.service}/user/${encodeURIComponent(c.id)}`;
+  const busiest = creator(d.busiest);
+  const showcaseCreator = creator({ service: d.showcase.service, id: d.showcase.user });
+  const showcase = `${showcaseCreator}/post/${d.showcase.id}`;
+  const flagged = `${creator({ service: d.flagged.service, id: d.flagged.user })}/post/${d.flagged.id}`;
+  const word = encodeURIComponent(d.word);
+  const tag = encodeURIComponent(d.tag);
+  const R = {
+    posts: `${V1}/{service}/user/{id}/posts`,
+    legacy: `${V1}/{service}/user/{id}/posts-legacy`,
+    profile: `${V1}/{service}/user/{id}/profile`,
+    post: `${V1}/{service}/user/{id}/post/{post}`,
+  };
+  return [
+    get('/api/v1/app_version', `${V1}/app_version`),
+    get('/api/schema', '/api/schema'),
+    get(`${V1}/creators.txt`, `${V1}/creators.txt`),
+    get(`${V1}/creators`, `${V1}/creators`),
+    get(R.profile, `${busiest}/profile`),
+    get(R.profile, `${creator(d.linked)}/profile`),
+    get(R.profile, `${creator({ service: 'patreon', id: 'no-such-creator' })}/profile`),
+    get(R.profile, `${busiest}/profile`, { headers: { 'If-Modified-Since': 'Tue, 01 Jan 2030 00:00:00 GMT' } }),
+    get(R.posts, `${busiest}/posts`, { headers: { 'If-Modified-Since': 'Mon, 01 Jan 2024 00:00:00 GMT' } }),
+    get(R.post, showcase, { headers: { 'If-Modified-Since': 'Tue, 01 Jan 2030 00:00:00 GMT' } }),
+    get(`${V1}/{service}/user/{id}/recommended`, `${creator(d.similar)}/recommended`),
+    get(`${V1}/{service}/user/{id}/recommended`, `${busiest}/recommended`),
+    get(`${V1}/artists/random`, `${V1}/artists/random`, { random: 0.1 }),
+    get(`${V1}/artists/random`, `${V1}/artists/random`, { random: 0.77 }),
+    get(`${V1}/{service}/user/{id}/links`, `${creator(d.linked)}/links`),
+    get(`${V1}/{service}/user/{id}/links`, `${busiest}/links`),
+    get(`${V1}/{service}/user/{id}/announcements`, `${creator(d.announced)}/announcements`),
+    get(`${V1}/{service}/user/{id}/fancards`, `${creator({ service: 'fanbox', id: d.fanbox })}/fancards`),
+    get(`${V1}/{service}/user/{id}/tags`, `${busiest}/tags`),
+    get(`${V1}/{service}/user/{id}/tags`, `${showcaseCreator}/tags`),
+    // Shares.
+    get(`${V1}/shares`, `${V1}/shares`),
+    get(`${V1}/shares`, `${V1}/shares?o=50`),
+    get(`${V1}/share/{id}`, `${V1}/share/${d.share}`),
+    get(`${V1}/share/{id}`, `${V1}/share/999999`),
+    get(`${V1}/{service}/user/{id}/shares`, `${creator(d.sharer)}/shares`),
+    get(`${V1}/shares/upload`, `${V1}/shares/upload`, { as: 'consumer' }),
+    get(`${V1}/account/posts/upload`, `${V1}/account/posts/upload?service=${d.busiest.service}&user=${encodeURIComponent(d.busiest.id)}`, {
+      as: 'consumer',
+    }),
+    // A creator's posts: pages, cursors, searches, tags.
+    get(R.posts, `${busiest}/posts`, { followNext: true }),
+    get(R.posts, `${busiest}/posts?o=50`),
+    get(R.posts, `${busiest}/posts?o=100000`),
+    get(R.posts, `${busiest}/posts?q=${word}`),
+    get(R.posts, `${busiest}/posts?q=th`),
+    get(R.posts, `${showcaseCreator}/posts?tag=${tag}`),
+    get(R.posts, `${showcaseCreator}/posts?tag=dragons&tag=fantasy`),
+    get(R.legacy, `${busiest}/posts-legacy`),
+    get(R.legacy, `${busiest}/posts-legacy?o=50&q=th`),
+    get(R.legacy, `${showcaseCreator}/posts-legacy?tag=dragons`),
+    // One post.
+    get(R.post, showcase),
+    get(R.post, flagged),
+    get(R.post, `${showcaseCreator}/post/0`),
+    get(`${V1}/{service}/user/{id}/post/{post}/revisions`, `${showcase}/revisions`),
+    get(`${V1}/{service}/user/{id}/post/{post}/revision/{revision}`, `${showcase}/revision/${d.revision}`),
+    get(`${V1}/{service}/user/{id}/post/{post}/revision/{revision}`, `${showcase}/revision/999999999`),
+    get(`${V1}/{service}/user/{id}/post/{post}/comments`, `${showcase}/comments`),
+    get(`${V1}/{service}/post/{post}`, `${V1}/${d.showcase.service}/post/${d.showcase.id}`),
+    get(`${V1}/{service}/user/{id}/post/{post}/flag`, `${flagged}/flag`),
+    get(`${V1}/{service}/user/{id}/post/{post}/flag`, `${showcase}/flag`),
+    // Recent posts, search, tags, popular, random.
+    get(`${V1}/posts`, `${V1}/posts`, { followNext: true }),
+    get(`${V1}/posts`, `${V1}/posts?o=50`),
+    get(`${V1}/posts`, `${V1}/posts?o=750`),
+    get(`${V1}/posts`, `${V1}/posts?q=${word}`),
+    get(`${V1}/posts`, `${V1}/posts?q=th`, { followNext: true }),
+    get(`${V1}/posts`, `${V1}/posts?q=th&o=50`),
+    get(`${V1}/posts`, `${V1}/posts?q=%E5%A4%9C%E5%B8%82`),
+    get(`${V1}/posts`, `${V1}/posts?q=%E9%BB%92%E7%8C%AB%E3%81%AE`),
+    get(`${V1}/posts`, `${V1}/posts?tag=${tag}`, { followNext: true }),
+    get(`${V1}/posts`, `${V1}/posts?tag=${tag}&q=th`),
+    get(`${V1}/posts`, `${V1}/posts?q=zzqqzz`),
+    get(`${V1}/posts/popular`, `${V1}/posts/popular`),
+    get(`${V1}/posts/popular`, `${V1}/posts/popular?period=recent`),
+    get(`${V1}/posts/popular`, `${V1}/posts/popular?date=${d.popularDay}&period=day`),
+    get(`${V1}/posts/popular`, `${V1}/posts/popular?date=${d.popularDay}&period=week`),
+    get(`${V1}/posts/popular`, `${V1}/posts/popular?date=${d.popularDay}&period=month&o=50`),
+    get(`${V1}/posts/random`, `${V1}/posts/random`, { random: 0.25 }),
+    get(`${V1}/posts/random`, `${V1}/posts/random`, { random: 0.9 }),
+    get(`${V1}/posts/tags`, `${V1}/posts/tags`),
+    // DMs.
+    get(`${V1}/{service}/user/{id}/dms`, `${creator(d.dmCreator)}/dms`),
+    get(`${V1}/dms`, `${V1}/dms`),
+    get(`${V1}/dms`, `${V1}/dms?q=support&o=0`),
+    get(`${V1}/has_pending_dms`, `${V1}/has_pending_dms`, { as: 'consumer' }),
+    get(`${V1}/account/review_dms`, `${V1}/account/review_dms`, { as: 'consumer' }),
+    get(`${V1}/account/review_dms`, `${V1}/account/review_dms?status=ignored`, { as: 'consumer' }),
+    // Files.
+    get(`${V1}/search_hash/{hash}`, `${V1}/search_hash/${d.image}`),
+    get(`${V1}/search_hash/{hash}`, `${V1}/search_hash/${d.zip}`),
+    get(`${V1}/search_hash/{hash}`, `${V1}/search_hash/${'0'.repeat(64)}`),
+    get(`${V1}/file/{hash}`, `${V1}/file/${d.lockedKnown}`),
+    get(`${V1}/file/{hash}`, `${V1}/file/${d.lockedUnknown}`),
+    get('/api/v2/file/{hash}', `/api/v2/file/${d.zip}`),
+    get('/api/v2/file/{hash}', `/api/v2/file/${'0'.repeat(64)}`),
+    get(`${V1}/file`, `${V1}/file`),
+    get('/api/v2/file', '/api/v2/file'),
+    // Discord and Patreon community chats.
+    get(`${V1}/discord/server/{id}`, `${V1}/discord/server/${d.discordServer}`),
+    get(`${V1}/discord/channel/lookup/{server}`, `${V1}/discord/channel/lookup/${d.discordServer}`),
+    get(`${V1}/discord/channel/{id}`, `${V1}/discord/channel/${d.discordChannel}`),
+    get(`${V1}/discord/channel/{id}`, `${V1}/discord/channel/${d.discordChannel}?o=150`),
+    get(`${V1}/patreon/user/{id}/community`, `${V1}/patreon/user/${d.community.creator}/community`),
+    get(`${V1}/patreon/user/{channel}/community/messages`, `${V1}/patreon/user/${d.community.channel}/community/messages`),
+    get(`${V1}/patreon/user/{channel}/community/messages`, `${V1}/patreon/user/${d.community.channel}/community/messages?o=150`),
+    // The signed-in consumer's account.
+    get(`${V1}/account`, `${V1}/account`, { as: 'consumer' }),
+    get(`${V1}/account/notifications`, `${V1}/account/notifications`, { as: 'consumer' }),
+    get(`${V1}/account/favorites`, `${V1}/account/favorites`, { as: 'consumer' }),
+    get(`${V1}/account/favorites`, `${V1}/account/favorites?type=post`, { as: 'consumer' }),
+    get(`${V1}/account/favorites/export`, `${V1}/account/favorites/export`, { as: 'consumer' }),
+    get(`${V1}/account/favorites/export`, `${V1}/account/favorites/export?format=csv`, { as: 'consumer' }),
+    get(`${V1}/account/favorites/new`, `${V1}/account/favorites/new?since=2024-01-01`, { as: 'consumer' }),
+    get(`${V1}/account/favorites/new/count`, `${V1}/account/favorites/new/count?since=2024-06-01`, { as: 'consumer' }),
+    get(`${V1}/account/keys`, `${V1}/account/keys`, { as: 'consumer' }),
+    get(`${V1}/account/hidden`, `${V1}/account/hidden`, { as: 'consumer' }),
+    get(`${V1}/{service}/user/{id}/links/new`, `${busiest}/links/new`, { as: 'consumer' }),
+    get(`${V1}/imports/{id}`, `${V1}/imports/${d.importId}`),
+    get(`${V1}/importer/logs/{id}`, `${V1}/importer/logs/${d.importId}`),
+    // Moderators and administrators.
+    get(`${V1}/account/moderator/flags`, `${V1}/account/moderator/flags`, { as: 'moderator' }),
+    get(`${V1}/account/moderator/tasks/creator_links`, `${V1}/account/moderator/tasks/creator_links`, { as: 'moderator' }),
+    get('/api/v2/account/moderator/tasks/creator_links', '/api/v2/account/moderator/tasks/creator_links', { as: 'moderator' }),
+    get(`${V1}/account/administrator/accounts`, `${V1}/account/administrator/accounts`, { as: 'admin' }),
+    get(`${V1}/account/administrator/accounts`, `${V1}/account/administrator/accounts?role=consumer`, { as: 'admin' }),
+    get(`${V1}/account/administrator/accounts/{page}`, `${V1}/account/administrator/accounts/1`, { as: 'admin' }),
+    get(`${V1}/account/administrator/accounts/{page}`, `${V1}/account/administrator/accounts/1?name=KI`, { as: 'admin' }),
+    get(`${V1}/account/administrator/account/{id}`, `${V1}/account/administrator/account/${d.consumerId}`, { as: 'admin' }),
+    get('/api/v2/account/administrator/accounts', '/api/v2/account/administrator/accounts?role=moderator', { as: 'admin' }),
+    get('/api/v2/account/administrator/accounts/{page}', '/api/v2/account/administrator/accounts/1', { as: 'admin' }),
+    get('/api/v2/account/administrator/account/{id}', `/api/v2/account/administrator/account/${d.consumerId}`, { as: 'admin' }),
+    get(`${V1}/admin/imports`, `${V1}/admin/imports`, { as: 'admin' }),
+    get(`${V1}/admin/imports`, `${V1}/admin/imports?state=finished&service=${d.dmCreator.service}`, { as: 'admin' }),
+    get(`${V1}/admin/do_not_post`, `${V1}/admin/do_not_post`, { as: 'admin' }),
+    get(`${V1}/admin/auto_import`, `${V1}/admin/auto_import`, { as: 'admin' }),
+    get(`${V1}/admin/audit`, `${V1}/admin/audit`, { as: 'admin' }),
+  ];
+}
+
+/**
+ * Wider sweeps: every creator's tabs, every page of the recent posts, a sample of the posts with their
+ * comments and revisions, every chat channel's first page.
+ */
+export function sweepCases(d: DemoIds): ParityCase[] {
+  const cases: ParityCase[] = [];
+  for (const c of d.all.creators) {
+    const base = `${V1}/${c.service}/user/${encodeURIComponent(c.id)}`;
+    for (const tab of ['profile', 'posts', 'tags', 'links', 'announcements', 'dms', 'shares', 'recommended'])
+      cases.push(get(`${V1}/{service}/user/{id}/${tab}`, `${base}/${tab}`));
+    if (c.service === 'fanbox') cases.push(get(`${V1}/{service}/user/{id}/fancards`, `${base}/fancards`));
+  }
+  for (let o = 0; o < d.all.postCount; o += 50) cases.push(get(`${V1}/posts`, `${V1}/posts?o=${o}`));
+  for (const p of d.all.posts) {
+    const post = `${V1}/${p.service}/user/${encodeURIComponent(p.user)}/post/${encodeURIComponent(p.id)}`;
+    cases.push(get(`${V1}/{service}/user/{id}/post/{post}`, post));
+    cases.push(get(`${V1}/{service}/user/{id}/post/{post}/comments`, `${post}/comments`));
+    cases.push(get(`${V1}/{service}/user/{id}/post/{post}/revisions`, `${post}/revisions`));
+  }
+  for (const id of d.all.discordChannels) cases.push(get(`${V1}/discord/channel/{id}`, `${V1}/discord/channel/${id}`));
+  for (const id of d.all.communityChannels)
+    cases.push(get(`${V1}/patreon/user/{channel}/community/messages`, `${V1}/patreon/user/${id}/community/messages`));
+  return cases;
+}
+
+const write = (method: string, route: string, path: string, more: Partial<ParityCase> = {}): ParityCase => ({
+  route: `${method} ${route}`,
+  path,
+  ...more,
+});
+
+/** Writes, each followed by the reads that show it: run in order after the read cases. */
+export function writeThenReadCases(d: DemoIds): ParityCase[] {
+  const busiest = `${d.busiest.service}/${encodeURIComponent(d.busiest.id)}`;
+  const post = `${d.showcase.service}/${d.showcase.user}/${d.showcase.id}`;
+  const showcase = `${V1}/${d.showcase.service}/user/${d.showcase.user}/post/${d.showcase.id}`;
+  const consumer = { as: 'consumer' } as const;
+  return [
+    write('POST', `${V1}/favorites/creator/{service}/{id}`, `${V1}/favorites/creator/${busiest}`, consumer),
+    write('POST', `${V1}/favorites/post/{service}/{user}/{id}`, `${V1}/favorites/post/${post}`, consumer),
+    get(`${V1}/account/favorites`, `${V1}/account/favorites`, consumer),
+    get(`${V1}/account/favorites`, `${V1}/account/favorites?type=post`, consumer),
+    get(`${V1}/account/favorites/new`, `${V1}/account/favorites/new?since=2024-01-01&o=50`, consumer),
+    write('DELETE', `${V1}/favorites/creator/{service}/{id}`, `${V1}/favorites/creator/${busiest}`, consumer),
+    get(`${V1}/account/favorites`, `${V1}/account/favorites`, consumer),
+    write('POST', `${V1}/account/hidden/tag/{tag}`, `${V1}/account/hidden/tag/${encodeURIComponent(d.tag)}`, consumer),
+    write('POST', `${V1}/account/hidden/creator/{service}/{id}`, `${V1}/account/hidden/creator/${busiest}`, consumer),
+    get(`${V1}/account/hidden`, `${V1}/account/hidden`, consumer),
+    get(`${V1}/posts`, `${V1}/posts`, consumer),
+    get(`${V1}/posts/tags`, `${V1}/posts/tags`, consumer),
+    get(`${V1}/posts/popular`, `${V1}/posts/popular?period=recent`, consumer),
+    get(`${V1}/creators`, `${V1}/creators`, consumer),
+    get(`${V1}/posts/random`, `${V1}/posts/random`, { ...consumer, random: 0.5 }),
+    get(`${V1}/artists/random`, `${V1}/artists/random`, { ...consumer, random: 0.5 }),
+    write('POST', `${V1}/{service}/user/{id}/post/{post}/flag`, `${showcase}/flag`, { ...consumer, body: { reason: 'reason-other' } }),
+    get(`${V1}/{service}/user/{id}/post/{post}/flag`, `${showcase}/flag`),
+    get(`${V1}/account/moderator/flags`, `${V1}/account/moderator/flags`, { as: 'moderator' }),
+    // A DM approved: the public DM lists have it, the review list has not.
+    write('POST', `${V1}/account/review_dms`, `${V1}/account/review_dms`, { ...consumer, body: { approved_hashes: [d.pendingDm] } }),
+    get(`${V1}/dms`, `${V1}/dms`),
+    get(`${V1}/has_pending_dms`, `${V1}/has_pending_dms`, consumer),
+    get(`${V1}/account/review_dms`, `${V1}/account/review_dms?status=ignored`, consumer),
+    // A link request, approved by a moderator: both creators list each other.
+    write('POST', `${V1}/{service}/user/{id}/links/new`, `${V1}/${d.busiest.service}/user/${encodeURIComponent(d.busiest.id)}/links/new`, {
+      ...consumer,
+      body: { service: d.unlinked.service, artist_id: d.unlinked.id, reason: 'Same artist on both.' },
+    }),
+    get(`${V1}/account/moderator/tasks/creator_links`, `${V1}/account/moderator/tasks/creator_links`, { as: 'moderator' }),
+    write(
+      'POST',
+      `${V1}/account/moderator/creator_link_requests/{id}/approve`,
+      `${V1}/account/moderator/creator_link_requests/${d.nextLinkRequest}/approve`,
+      { as: 'moderator' },
+    ),
+    get(`${V1}/{service}/user/{id}/links`, `${V1}/${d.busiest.service}/user/${encodeURIComponent(d.busiest.id)}/links`),
+    get(`${V1}/{service}/user/{id}/profile`, `${V1}/${d.unlinked.service}/user/${encodeURIComponent(d.unlinked.id)}/profile`),
+    // A role change: the account, the list by role, the audit log.
+    write('PATCH', `${V1}/account/administrator/account/{id}`, `${V1}/account/administrator/account/${d.otherConsumerId}`, {
+      as: 'admin',
+      body: { role: 'moderator' },
+    }),
+    get(`${V1}/account/administrator/account/{id}`, `${V1}/account/administrator/account/${d.otherConsumerId}`, { as: 'admin' }),
+    get(`${V1}/account/administrator/accounts/{page}`, `${V1}/account/administrator/accounts/1?role=moderator`, { as: 'admin' }),
+    get(`${V1}/admin/audit`, `${V1}/admin/audit`, { as: 'admin' }),
+    // A new account with guest favourites.
+    write('POST', `${V1}/authentication/register`, `${V1}/authentication/register`, {
+      body: {
+        username: 'parity_user',
+        password: 'parity-password-1',
+        confirm_password: 'parity-password-1',
+        favorites_json: JSON.stringify([{ service: d.busiest.service, id: d.busiest.id }]),
+      },
+    }),
+    get(`${V1}/account/administrator/accounts/{page}`, `${V1}/account/administrator/accounts/1`, { as: 'admin' }),
+    write('PATCH', '/api/v2/file/{hash}', `/api/v2/file/${d.lockedUnknown}`, {
+      body: { type: 'archive', data: { password: 'open-sesame' } },
+    }),
+    get(`${V1}/file/{hash}`, `${V1}/file/${d.lockedUnknown}`),
+  ];
+}
