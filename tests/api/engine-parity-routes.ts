@@ -21,6 +21,8 @@ export interface ParityCase {
   followNext?: boolean;
   /** Math.random() answers this during the call (the random routes draw from it). */
   random?: number;
+  /** A field of the answer holding a secret made for this call (a feed token): '<token>' wherever it appears. */
+  secret?: string;
 }
 
 /** Ids of the demo archive that the cases call. */
@@ -58,6 +60,9 @@ export interface DemoIds {
   unlinked: { service: string; id: string };
   nextLinkRequest: number;
   otherConsumerId: number;
+  /** The creator with the fewest posts (taken down), and the next do-not-post entry's id. */
+  smallest: { service: string; id: string };
+  nextDoNotPost: number;
   /** Every creator, every Discord channel and community channel, and a sample of the posts. */
   all: {
     creators: { service: string; id: string }[];
@@ -141,6 +146,12 @@ export function demoIds(db: Db): DemoIds {
     ),
     nextLinkRequest: one<{ id: number }>(db, 'SELECT coalesce(max(id), 0) + 1 AS id FROM link_requests').id,
     otherConsumerId: one<{ id: number }>(db, `SELECT id FROM accounts WHERE username = 'kiwi_fan'`).id,
+    smallest: one(
+      db,
+      `SELECT c.service, c.id FROM creators c JOIN posts p ON p.service = c.service AND p."user" = c.id
+        GROUP BY c.service, c.id ORDER BY count(*), c.service, c.id LIMIT 1`,
+    ),
+    nextDoNotPost: one<{ id: number }>(db, 'SELECT coalesce(max(id), 0) + 1 AS id FROM do_not_post').id,
     all: {
       creators: db.prepare('SELECT service, id FROM creators ORDER BY service, id').all() as { service: string; id: string }[],
       // Every 16th post, and every post with revisions.
@@ -408,6 +419,70 @@ export function writeThenReadCases(d: DemoIds): ParityCase[] {
       },
     }),
     get(`${V1}/account/administrator/accounts/{page}`, `${V1}/account/administrator/accounts/1`, { as: 'admin' }),
+    // Favourites from a file (kemono's answer shape), then un-hidden.
+    write('POST', `${V1}/account/favorites/import`, `${V1}/account/favorites/import`, {
+      ...consumer,
+      body: { text: JSON.stringify([...d.all.creators.slice(0, 4), { service: 'patreon', id: 'not-archived' }]) },
+    }),
+    get(`${V1}/account/favorites`, `${V1}/account/favorites`, consumer),
+    write('DELETE', `${V1}/account/hidden/tag/{tag}`, `${V1}/account/hidden/tag/${encodeURIComponent(d.tag)}`, consumer),
+    write('DELETE', `${V1}/account/hidden/creator/{service}/{id}`, `${V1}/account/hidden/creator/${busiest}`, consumer),
+    get(`${V1}/account/hidden`, `${V1}/account/hidden`, consumer),
+    get(`${V1}/posts/tags`, `${V1}/posts/tags`, consumer),
+    // The personal feed: its token is made per server.
+    write('POST', `${V1}/account/favorites/feed`, `${V1}/account/favorites/feed`, { ...consumer, secret: 'token' }),
+    get(`${V1}/account/favorites/new`, `${V1}/account/favorites/new`, consumer),
+    get(`${V1}/account/favorites/new/count`, `${V1}/account/favorites/new/count`, consumer),
+    write('DELETE', `${V1}/account/favorites/feed`, `${V1}/account/favorites/feed`, consumer),
+    // Flags: the v2 call, then a moderator dismisses them.
+    write('PUT', '/api/v2/account/flags/post', '/api/v2/account/flags/post', {
+      as: 'admin',
+      body: {
+        type: 'flag',
+        data: { service: d.flagged.service, creator_id: d.flagged.user, post_id: d.flagged.id, reason: 'reason-other' },
+      },
+    }),
+    get(`${V1}/account/moderator/flags`, `${V1}/account/moderator/flags`, { as: 'moderator' }),
+    write(
+      'DELETE',
+      `${V1}/account/moderator/flags/{service}/{user}/{post}`,
+      `${V1}/account/moderator/flags/${d.flagged.service}/${encodeURIComponent(d.flagged.user)}/${encodeURIComponent(d.flagged.id)}`,
+      { as: 'moderator' },
+    ),
+    get(`${V1}/account/moderator/flags`, `${V1}/account/moderator/flags`, { as: 'moderator' }),
+    // Takedowns: a post, then the smallest creator; one entry lifted again.
+    write(
+      'POST',
+      `${V1}/admin/takedown/{service}/user/{id}/post/{post}`,
+      `${V1}/admin/takedown/${d.showcase.service}/user/${d.showcase.user}/post/${d.showcase.id}`,
+      {
+        as: 'admin',
+        body: { reason: 'Parity: the owner asked.' },
+      },
+    ),
+    get(`${V1}/{service}/user/{id}/post/{post}`, showcase),
+    get(`${V1}/{service}/user/{id}/posts`, `${V1}/${d.showcase.service}/user/${d.showcase.user}/posts`),
+    get(`${V1}/posts`, `${V1}/posts`),
+    write(
+      'POST',
+      `${V1}/admin/takedown/{service}/user/{id}`,
+      `${V1}/admin/takedown/${d.smallest.service}/user/${encodeURIComponent(d.smallest.id)}`,
+      {
+        as: 'admin',
+        body: { reason: 'Parity: the creator asked.' },
+      },
+    ),
+    get(`${V1}/{service}/user/{id}/profile`, `${V1}/${d.smallest.service}/user/${encodeURIComponent(d.smallest.id)}/profile`),
+    get(`${V1}/creators`, `${V1}/creators`),
+    get(`${V1}/admin/do_not_post`, `${V1}/admin/do_not_post`, { as: 'admin' }),
+    write('DELETE', `${V1}/admin/do_not_post/{entry}`, `${V1}/admin/do_not_post/${d.nextDoNotPost}`, { as: 'admin' }),
+    get(`${V1}/admin/do_not_post`, `${V1}/admin/do_not_post`, { as: 'admin' }),
+    get(`${V1}/admin/audit`, `${V1}/admin/audit`, { as: 'admin' }),
+    // Links removed by an administrator.
+    write('DELETE', `${V1}/{service}/user/{id}/links`, `${V1}/${d.linked.service}/user/${encodeURIComponent(d.linked.id)}/links`, {
+      as: 'admin',
+    }),
+    get(`${V1}/{service}/user/{id}/links`, `${V1}/${d.linked.service}/user/${encodeURIComponent(d.linked.id)}/links`),
     write('PATCH', '/api/v2/file/{hash}', `/api/v2/file/${d.lockedUnknown}`, {
       body: { type: 'archive', data: { password: 'open-sesame' } },
     }),
