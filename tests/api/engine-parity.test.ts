@@ -3,7 +3,7 @@
  * archive, default size) on a real SQLite file and on a real throwaway PostgreSQL database, one
  * `createApp` on each on a real port, then every GET route of tests/api/route-coverage.ts with real
  * demo ids (tests/api/engine-parity-routes.ts), as a guest and as the signed-in demo accounts, and a
- * few write-then-read pairs; status, Link header and JSON body must be equal.
+ * few write-then-read pairs; status, headers and body must be equal.
  *
  * PostgreSQL gets the archive by `copyToPostgres` (`npm run db:copy`) from the seeded SQLite file rather
  * than by seeding it a second time: the seed is deterministic except where it cannot be, and those
@@ -21,20 +21,13 @@
  * the same number and stamp writes with the same instant. Everything else (status, the other headers,
  * the body byte for byte) must be equal.
  */
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '@api/app.ts';
-import { readConfig, dataPaths } from '@api/config.ts';
-import { copyToPostgres } from '@api/data/copy-to-postgres.ts';
-import { migrate, openDatabase, type Db } from '@api/data/db.ts';
-import { closeStore, postgresPool, postgresStore, type Store } from '@api/data/store.ts';
-import { DEMO_ACCOUNTS, seedDemoArchive } from '../../scripts/seed/index.ts';
-import { startThrowawayCluster, type ThrowawayCluster } from '../../scripts/lib/postgres-cluster.ts';
+import { readConfig } from '@api/config.ts';
 import { listen } from '../helpers/http.ts';
-import { demoIds, readCases, sweepCases, writeThenReadCases, type Caller, type ParityCase } from './engine-parity-routes.ts';
+import { type DemoOnBothEngines, demoOnBothEngines, ENGINE_NAMES, signInDemo } from './engine-parity-archive.ts';
+import { readCases, sweepCases, writeThenReadCases, type Caller, type ParityCase } from './engine-parity-routes.ts';
 import { ROUTE_COVERAGE } from './route-coverage.ts';
 
 interface Server {
@@ -58,10 +51,7 @@ const UNCOMPARED_HEADERS = new Set(['date', 'connection', 'keep-alive', 'set-coo
 
 const USERNAMES: Record<Exclude<Caller, 'guest'>, string> = { consumer: 'consumer', moderator: 'moderator', admin: 'admin' };
 
-let dir: string;
-let sqlite: Db;
-let cluster: ThrowawayCluster | undefined;
-let postgres: Store | undefined;
+let demo: DemoOnBothEngines | undefined;
 const servers: Server[] = [];
 let cases: { reads: ParityCase[]; sweeps: ParityCase[]; writes: ParityCase[] };
 
@@ -142,82 +132,27 @@ function expectSame(parity: ParityCase, [reference, other]: [Answer, Answer]): v
   expect(other.headers, `${label}: headers`).toEqual(reference.headers);
 }
 
-/**
- * A database whose own collation is ICU's en-US, as many a managed PostgreSQL is created (the throwaway
- * cluster's is C.UTF-8, which sorts as SQLite does and would hide a text comparison or ORDER BY that
- * lost its COLLATE "C"). Answers its URL.
- */
-async function icuDatabase(clusterUrl: string): Promise<string> {
-  const admin = postgresPool(clusterUrl, { max: 1 });
-  try {
-    await admin.query(
-      `CREATE DATABASE trove_parity TEMPLATE template0 ENCODING 'UTF8' LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'`,
-    );
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(clusterUrl);
-  url.pathname = '/trove_parity';
-  return url.toString();
-}
-
 async function signIn(server: Server, caller: Exclude<Caller, 'guest'>): Promise<void> {
-  const username = USERNAMES[caller];
-  const password = DEMO_ACCOUNTS.find((account) => account.username === username)?.password;
-  const response = await fetch(`${server.origin}/api/v1/authentication/login`, {
-    method: 'POST',
-    headers: { Origin: server.origin, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username, password }),
-  });
-  if (response.status !== 200) throw new Error(`${server.name}: signing in ${username} answered ${response.status}`);
-  const cookie = response.headers.getSetCookie().find((line) => line.startsWith('session='));
-  if (!cookie) throw new Error(`${server.name}: no session cookie for ${username}`);
-  server.cookies[caller] = cookie.split(';')[0];
-  expect(await response.json()).toMatchObject({ username });
+  server.cookies[caller] = await signInDemo(server.origin, USERNAMES[caller]);
 }
 
 describe('the API on PostgreSQL answers as on SQLite (the demo archive)', () => {
   beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'trove-engine-parity-'));
-    const dataDirs = { SQLite: path.join(dir, 'sqlite'), PostgreSQL: path.join(dir, 'postgres') };
-    const started = startThrowawayCluster({ fast: true });
-    // Closed in afterAll even when the seed fails.
-    started.then((c) => (cluster = c)).catch(() => undefined);
-    sqlite = openDatabase(dataPaths(dataDirs.SQLite).database);
-    migrate(sqlite);
-    await seedDemoArchive(sqlite, { dataDir: dataDirs.SQLite });
-    // The same files for PostgreSQL's app, in a folder of its own: a takedown deletes files.
-    const database = path.basename(dataPaths(dataDirs.SQLite).database);
-    fs.cpSync(dataDirs.SQLite, dataDirs.PostgreSQL, { recursive: true, filter: (from) => !path.basename(from).startsWith(database) });
-    await started;
-    const url = await icuDatabase(cluster!.url);
-    const pool = postgresPool(url, { max: 2 });
-    try {
-      await copyToPostgres(sqlite, pool);
-    } finally {
-      await pool.end();
-    }
-    postgres = postgresStore(url, { max: 4 });
-    for (const [name, db] of [
-      ['SQLite', sqlite],
-      ['PostgreSQL', postgres],
-    ] as const) {
-      const config = readConfig({ DATA_DIR: dataDirs[name], TROVE_ENV: 'test' });
+    demo = await demoOnBothEngines('engine-parity');
+    for (const name of ENGINE_NAMES) {
+      const db = name === 'SQLite' ? demo.sqlite : demo.postgres;
+      const config = readConfig({ DATA_DIR: demo.dataDirs[name], TROVE_ENV: 'test' });
       const server = http.createServer(createApp({ db, config, logger: { error: () => {}, warn: () => {} } }));
       servers.push({ name, origin: await listen(server), http: server, cookies: {} });
     }
     for (const server of servers) for (const caller of ['consumer', 'moderator', 'admin'] as const) await signIn(server, caller);
-    const ids = demoIds(sqlite);
-    cases = { reads: readCases(ids), sweeps: sweepCases(ids), writes: writeThenReadCases(ids) };
+    cases = { reads: readCases(demo.ids), sweeps: sweepCases(demo.ids), writes: writeThenReadCases(demo.ids) };
   }, 120_000);
 
   afterAll(async () => {
     for (const server of servers) server.http.closeAllConnections();
     await Promise.all(servers.map((server) => new Promise((resolve) => server.http.close(resolve))));
-    if (postgres) await closeStore(postgres);
-    await cluster?.stop();
-    sqlite?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    await demo?.close();
   });
 
   it('every case calls the route it names', () => {
