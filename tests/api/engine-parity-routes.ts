@@ -224,6 +224,8 @@ export function writeThenReadCases(d: DemoIds): ParityCase[] {
     get(`${V1}/account/favorites/new`, `${V1}/account/favorites/new?since=2024-01-01&o=50`, consumer),
     write('DELETE', `${V1}/favorites/creator/{service}/{id}`, `${V1}/favorites/creator/${busiest}`, consumer),
     get(`${V1}/account/favorites`, `${V1}/account/favorites`, consumer),
+    write('DELETE', `${V1}/favorites/post/{service}/{user}/{id}`, `${V1}/favorites/post/${post}`, consumer),
+    get(`${V1}/account/favorites`, `${V1}/account/favorites?type=post`, consumer),
     write('POST', `${V1}/account/hidden/tag/{tag}`, `${V1}/account/hidden/tag/${encodeURIComponent(d.tag)}`, consumer),
     write('POST', `${V1}/account/hidden/creator/{service}/{id}`, `${V1}/account/hidden/creator/${busiest}`, consumer),
     get(`${V1}/account/hidden`, `${V1}/account/hidden`, consumer),
@@ -341,5 +343,34 @@ export function writeThenReadCases(d: DemoIds): ParityCase[] {
       body: { type: 'archive', data: { password: 'open-sesame' } },
     }),
     get(`${V1}/file/{hash}`, `${V1}/file/${d.lockedUnknown}`),
+    write('PATCH', `${V1}/file/{hash}`, `${V1}/file/${d.lockedKnown}`, { body: ['trove-demo'] }),
+    // A second link request, refused through v2.
+    write(
+      'POST',
+      `${V1}/{service}/user/{id}/links/new`,
+      `${V1}/${d.unlinked.service}/user/${encodeURIComponent(d.unlinked.id)}/links/new`,
+      {
+        ...consumer,
+        body: { service: d.dmCreator.service, artist_id: d.dmCreator.id, reason: 'Same name.' },
+      },
+    ),
+    get('/api/v2/account/moderator/tasks/creator_links', '/api/v2/account/moderator/tasks/creator_links', { as: 'moderator' }),
+    write(
+      'POST',
+      '/api/v2/account/moderator/creator_link_requests/{id}/reject',
+      `/api/v2/account/moderator/creator_link_requests/${d.nextLinkRequest + 1}/reject`,
+      { as: 'moderator', body: { type: 'link_request', data: {} } },
+    ),
+    get(`${V1}/account/moderator/tasks/creator_links`, `${V1}/account/moderator/tasks/creator_links`, { as: 'moderator' }),
+    // Last: a new password ends the consumer's sessions (this client keeps the old cookie).
+    write('POST', `${V1}/account/change_password`, `${V1}/account/change_password`, {
+      ...consumer,
+      body: {
+        'current-password': 'consumer-password',
+        'new-password': 'consumer-password-2',
+        'new-password-confirmation': 'consumer-password-2',
+      },
+    }),
+    get(`${V1}/account`, `${V1}/account`, consumer),
   ];
 }
