@@ -34,13 +34,14 @@ export async function changeAccountRole(db: Store, id: number, role: AccountRole
     if (!change) throw new NotFoundError(ACCOUNT_MESSAGES.notFound);
     // Setting the role an account already has changes nothing, so it leaves no line.
     if (change.old_role !== change.new_role) {
-      await recordAudit(db, {
+      await recordAudit(store, {
         actor: { id: by.id, username: by.username },
         action: 'role_change',
         target: `account ${target.id} (${target.username})`,
         details: { old_role: change.old_role, new_role: change.new_role },
       });
     }
-    return await requireAccount(db, target.id);
+    // Read through the transaction: on PostgreSQL another connection would still see the old role.
+    return await requireAccount(store, target.id);
   });
 }

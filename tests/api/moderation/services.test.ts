@@ -1,14 +1,17 @@
 /**
  * Link requests and role changes without HTTP: the checks behind the moderation routes, with the
  * statuses and messages they answer, and the one audit line each action writes (none when refused).
+ * A role change also on both engines: it answers the new role (read inside its transaction).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getAccount } from '@api/data/accounts.ts';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createAccount, getAccount } from '@api/data/accounts.ts';
 import { countAudit, listAudit } from '@api/data/audit-log.ts';
 import { linkedCreators, upsertCreator } from '@api/data/creators.ts';
 import { getLinkRequest } from '@api/data/links.ts';
 import { ACCOUNT_MESSAGES, changeAccountRole } from '@api/moderation/account-roles.ts';
 import { LINK_MESSAGES, removeCreatorLinks, requestLink, reviewLinkRequest } from '@api/moderation/link-requests.ts';
+import type { Store } from '@api/data/store.ts';
+import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 import { signIn } from '../../helpers/session.ts';
 import { tempDb, type TempDb } from '../data/helpers.ts';
 
@@ -117,5 +120,27 @@ describe('role changes', () => {
     const before = await lines();
     expect((await changeAccountRole(t.db, target.id, 'moderator', admin)).role).toBe('moderator');
     expect(await lines()).toBe(before);
+  });
+});
+
+const engines = engineDatabases();
+
+describe.each(ENGINES)('role changes on %s', (engine) => {
+  let db: Store;
+  beforeEach(async () => {
+    db = await engines.fresh(engine);
+  });
+
+  it('answers the account with its new role and writes the audit line with it', async () => {
+    const admin = await createAccount(db, { username: 'root', password_hash: 'x', role: 'administrator' });
+    const target = await createAccount(db, { username: 'kiwi', password_hash: 'x' });
+    expect(await changeAccountRole(db, target.id, 'moderator', admin)).toMatchObject({ id: target.id, role: 'moderator' });
+    expect((await getAccount(db, target.id))!.role).toBe('moderator');
+    expect(await countAudit(db, {})).toBe(1);
+    expect((await listAudit(db, {}, { offset: 0, limit: 1 }))[0]).toMatchObject({
+      action: 'role_change',
+      details: { old_role: 'consumer', new_role: 'moderator' },
+    });
+    expect(await changeAccountRole(db, target.id, 'consumer', admin)).toMatchObject({ role: 'consumer' });
   });
 });
