@@ -14,7 +14,7 @@
  *   }
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { tempDatabaseUrl } from '../api/data/helpers.ts';
+import { databaseEnv } from '../api/data/helpers.ts';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -71,6 +71,5 @@ export function workerCrash(env: () => NodeJS.ProcessEnv): WorkerCrash {
 
 /** On a PostgreSQL test run the worker reaches the test's database through DATABASE_URL. */
 function withDatabase(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const url = tempDatabaseUrl(env.DATA_DIR);
-  return url ? { ...env, DATABASE_URL: url } : env;
+  return { ...env, ...databaseEnv(env.DATA_DIR) };
 }

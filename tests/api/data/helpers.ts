@@ -33,9 +33,15 @@ let databases = 0;
 /** PostgreSQL runs: each temporary data folder's database, for the processes a test starts on it. */
 const databaseUrls = new Map<string, string>();
 
-/** The DATABASE_URL a child process started on this data folder needs (none on SQLite). */
+/** The DATABASE_URL of the database a temporary data folder goes with (none on SQLite). */
 export function tempDatabaseUrl(dataDir: string | undefined): string | undefined {
   return dataDir === undefined ? undefined : databaseUrls.get(dataDir);
+}
+
+/** What a child process started on this data folder needs beside DATA_DIR: DATABASE_URL on PostgreSQL. */
+export function databaseEnv(dataDir: string | undefined): { DATABASE_URL?: string } {
+  const url = tempDatabaseUrl(dataDir);
+  return url ? { DATABASE_URL: url } : {};
 }
 
 export function tempDb(): TempDb {

@@ -24,7 +24,7 @@ import { openForWorker } from '@api/importer/work-key.ts';
 import { AUTO_IMPORT_PRIORITY, SUBMITTED_PRIORITY } from '@api/importer/submit.ts';
 import { dataPaths, readConfig, type Config } from '@api/config.ts';
 import { signIn } from '../../helpers/session.ts';
-import { tempDb, type TempDb } from '../data/helpers.ts';
+import { databaseEnv, tempDb, type TempDb } from '../data/helpers.ts';
 
 let t: TempDb;
 let config: Config;
@@ -251,7 +251,10 @@ describe('startAutoImportScheduler', () => {
 
 describe('scripts/auto-import.ts --once', () => {
   const run = (args: string[], env: Record<string, string> = {}) =>
-    spawnSync('npx', ['tsx', 'scripts/auto-import.ts', ...args], { env: { ...process.env, DATA_DIR: t.dir, ...env }, encoding: 'utf8' });
+    spawnSync('npx', ['tsx', 'scripts/auto-import.ts', ...args], {
+      env: { ...process.env, DATA_DIR: t.dir, ...databaseEnv(t.dir), ...env },
+      encoding: 'utf8',
+    });
 
   it('runs one round now with a line per key and never prints a key', async () => {
     const due = await keep();
