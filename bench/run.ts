@@ -1,9 +1,9 @@
 /**
- * `npm run bench [rebuild|render|serve|files|search|pages|login|import|chat|paging|similar|api-posts]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
+ * `npm run bench [rebuild|rebuild-engines|render|serve|files|search|pages|login|import|chat|paging|similar|api-posts]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
  * Archives are seeded once into bench/.data and reused; results go to bench/results/*.json.
  */
 import { ensureBuild } from '../scripts/lib/build.ts';
-import { archiveDir, runStep, saveResult } from './lib.ts';
+import { archiveDir, machineLoad, postgresCopyOf, runStep, saveResult } from './lib.ts';
 import { serveBenchmark } from './serve.ts';
 import { filesBenchmark } from './files.ts';
 import { searchBenchmark } from './search.ts';
@@ -34,6 +34,24 @@ const targets: Record<string, [string, () => Promise<unknown>]> = {
         );
       }
       return results;
+    },
+  ],
+  // k = 1,000 into the 1,000,000-post archive on SQLite, then on its copy in PostgreSQL (bench/lib.ts
+  // postgresCopyOf: copied on the first run). Reuses the rebuild benchmark's archive: run that first.
+  'rebuild-engines': [
+    'rebuild-engines',
+    async () => {
+      const name = 'rebuild-1000000';
+      const args = ['--posts=1000000', '--creators=2000', '--imports=1000'];
+      const { cluster, copySeconds } = await postgresCopyOf(name);
+      try {
+        const machine = machineLoad();
+        const sqlite = await runStep('bench/rebuild-step.ts', args, { DATA_DIR: archiveDir(name), DATABASE_URL: '' });
+        const postgres = await runStep('bench/rebuild-step.ts', args, { DATA_DIR: archiveDir(name), DATABASE_URL: cluster.url });
+        return { copySeconds, machine: { before: machine, after: machineLoad() }, sqlite, postgres };
+      } finally {
+        await cluster.stop();
+      }
     },
   ],
   render: [
