@@ -9,7 +9,8 @@
  * - Words of one or two characters: one tsquery of their terms ANDed (`'ca':* & '夜'`), folded as the
  *   short-word tokens were (shortWordTsqueryTerm), over `words` and its GIN index.
  * - Lone letters alone: ILIKE on the newest posts' title and content, which are COLLATE "C", so the case
- *   of ASCII letters only is ignored, as SQLite's LIKE does.
+ *   of ASCII letters only is ignored, as SQLite's LIKE does; written as LIKE (likeAsciiCase), which does
+ *   not lower-case every row it reads.
  * - Orders are SQLite's: NULL sorts lowest there, so `published DESC` is `published DESC NULLS LAST` here.
  */
 import { sql, type RawBuilder } from 'kysely';
@@ -35,6 +36,21 @@ const COLUMNS = sql.raw(SUMMARY_COLUMNS);
 
 function and(conditions: Fragment[]): Fragment {
   return sql.join(conditions, sql` AND `);
+}
+
+/**
+ * `column ILIKE pattern` for a COLLATE "C" column, whose ILIKE folds ASCII letters only, without ILIKE's
+ * lower-casing of every row it reads: a pattern without ASCII letters is the same test as LIKE, and one
+ * with a single ASCII letter (a lone-letter word holds at most one letter or digit) matches when LIKE
+ * matches with that letter in either case.
+ */
+function likeAsciiCase(column: Fragment, pattern: string): Fragment {
+  const letters = pattern.match(/[A-Za-z]/g) ?? [];
+  if (letters.length > 1) return sql`${column} ILIKE ${pattern}`;
+  if (letters.length === 0) return sql`${column} LIKE ${pattern}`;
+  const lower = pattern.replace(/[A-Za-z]/, (letter) => letter.toLowerCase());
+  const upper = pattern.replace(/[A-Za-z]/, (letter) => letter.toUpperCase());
+  return sql`(${column} LIKE ${lower} OR ${column} LIKE ${upper})`;
 }
 
 /**
@@ -113,7 +129,7 @@ export async function searchPostsPostgres(store: Store, options: SearchOptions):
   }
   for (const letter of loneLetters) {
     const pattern = likeContains(letter);
-    where.push(sql`(p.title ILIKE ${pattern} OR p.content ILIKE ${pattern})`);
+    where.push(sql`(${likeAsciiCase(sql`p.title`, pattern)} OR ${likeAsciiCase(sql`p.content`, pattern)})`);
   }
   const page = searchPageAfter(tagLed ? 't' : 'p', cursor);
   const pageWhere = page ? [...where, page] : where;
