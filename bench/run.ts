@@ -18,6 +18,13 @@ import { apiPostsBenchmark } from './api-posts.ts';
 const which = process.argv[2] ?? 'all';
 await ensureBuild((line) => console.error(line));
 
+/** The rebuild benchmark's archive that `search` and `rebuild-engines` use: BENCH_POSTS=100000 for the smaller one. */
+function benchPosts(): number {
+  const posts = Number(process.env.BENCH_POSTS ?? 1_000_000);
+  if (posts !== 100_000 && posts !== 1_000_000) throw new Error('BENCH_POSTS must be 100000 or 1000000 (the rebuild benchmark archives).');
+  return posts;
+}
+
 /** Each target: the name of its result file and how to get the result, in the order `all` runs them. */
 const targets: Record<string, [string, () => Promise<unknown>]> = {
   rebuild: [
@@ -41,8 +48,9 @@ const targets: Record<string, [string, () => Promise<unknown>]> = {
   'rebuild-engines': [
     'rebuild-engines',
     async () => {
-      const name = 'rebuild-1000000';
-      const args = ['--posts=1000000', '--creators=2000', '--imports=1000'];
+      const posts = benchPosts();
+      const name = `rebuild-${posts}`;
+      const args = [`--posts=${posts}`, `--creators=${posts / 500}`, '--imports=1000'];
       const { cluster, copySeconds } = await postgresCopyOf(name);
       try {
         const machine = machineLoad();
@@ -64,7 +72,7 @@ const targets: Record<string, [string, () => Promise<unknown>]> = {
   serve: ['serve', serveBenchmark],
   files: ['files', filesBenchmark],
   // Reuses the rebuild benchmark's 1,000,000-post archive (run `npm run bench -- rebuild` first).
-  search: ['search', () => searchBenchmark()],
+  search: ['search', () => searchBenchmark(`rebuild-${benchPosts()}`)],
   // The demo archive's pages in Chromium: JavaScript per island and Lighthouse (mobile).
   pages: ['pages', pagesBenchmark],
   // One login: argon2id verify alone and a whole HTTP login (the figure the accounts issue quotes).
