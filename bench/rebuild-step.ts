@@ -2,7 +2,8 @@
  * One archive of the rebuild benchmark (run by bench/run.ts with DATA_DIR set, and DATABASE_URL for the
  * archive's PostgreSQL copy, which bench/run.ts makes first: seeding PostgreSQL here works but would give
  * it an archive of its own): seeds N posts if the archive is not there yet, then for each k imports k new
- * posts into ten existing creators and times `scripts/rebuild`'s work (plan, renderer start, render, write). Prints one JSON line.
+ * posts into ten existing creators and times `scripts/rebuild`'s work (plan, renderer start, render,
+ * write). Prints one JSON line.
  */
 import { parseArgs } from 'node:util';
 import { inTransaction } from '../api/data/store.ts';
