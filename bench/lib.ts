@@ -2,7 +2,12 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
+import { startThrowawayCluster, type ThrowawayCluster } from '../scripts/lib/postgres-cluster.ts';
+import { migratePostgres } from '../api/data/postgres-migrate.ts';
+import { postgresPool } from '../api/data/store.ts';
 
 export const BENCH_DIR = path.resolve('bench/.data');
 export const RESULTS_DIR = path.resolve('bench/results');
@@ -31,6 +36,99 @@ export function runStep<T>(script: string, args: string[], env: Record<string, s
       resolve(JSON.parse(line) as T);
     });
   });
+}
+
+/** The benchmarks' PostgreSQL cluster: a throwaway one kept in bench/.data, so copied archives survive between runs. */
+export const POSTGRES_DIR = path.join(BENCH_DIR, 'postgres');
+
+/** The machine's load averages (1, 5, 15 minutes) and cores, written beside figures measured on a shared machine. */
+export function machineLoad(): { load: number[]; cores: number } {
+  return { load: os.loadavg().map((value) => Math.round(value * 100) / 100), cores: os.cpus().length };
+}
+
+async function holdsPosts(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const table = await client.query<{ found: boolean }>(`SELECT to_regclass('posts') IS NOT NULL AS found`);
+    if (!table.rows[0].found) return false;
+    const rows = await client.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM posts) AS found');
+    return rows.rows[0].found;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * What autovacuum would have done on a server soon after the copy, done at once: statistics for the
+ * planner, GIN pending lists merged, the visibility map set (index-only scans).
+ */
+async function vacuumAnalyze(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('VACUUM (ANALYZE)');
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Runs fn (the copy) with post_tags' triggers off. They keep tag_counts, one row per tag, and the copy
+ * runs in one transaction, so every post_tags row updated a tag's row again over versions no vacuum can
+ * remove yet: at a million posts the copy slowed to about 100 post_tags rows a second. The copy replaces
+ * tag_counts with the SQLite archive's rows at the end anyway, so the result is the same.
+ */
+async function withoutTagCountTriggers(url: string, fn: () => Promise<void>): Promise<void> {
+  const pool = postgresPool(url, { max: 1 });
+  try {
+    await migratePostgres(pool);
+    await pool.query('ALTER TABLE post_tags DISABLE TRIGGER USER');
+    try {
+      await fn();
+    } finally {
+      await pool.query('ALTER TABLE post_tags ENABLE TRIGGER USER');
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
+function runCommand(command: string, args: string[], env: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+/**
+ * The SQLite archive bench/.data/<name> as a database of the same name in the benchmarks' PostgreSQL
+ * cluster: copied with `npm run db:copy` (fsync off while copying) when that database holds no posts
+ * yet, then VACUUM (ANALYZE). Answers the cluster restarted with PostgreSQL's default durability, for
+ * the measurements; the caller stops it. `copySeconds` (copy and vacuum) only when it copied.
+ */
+export async function postgresCopyOf(name: string): Promise<{ cluster: ThrowawayCluster; copySeconds?: number }> {
+  const source = path.join(archiveDir(name), 'trove.sqlite');
+  if (!fs.existsSync(source)) throw new Error(`No archive at ${source}: run its SQLite benchmark first.`);
+  let cluster = await startThrowawayCluster({ dir: POSTGRES_DIR, database: name, fast: true });
+  let copySeconds: number | undefined;
+  try {
+    if (!(await holdsPosts(cluster.url))) {
+      console.error(`Copying ${source} into PostgreSQL (${POSTGRES_DIR})...`);
+      const started = performance.now();
+      await withoutTagCountTriggers(cluster.url, () =>
+        runCommand('npx', ['tsx', 'scripts/db-copy.ts', '--to', cluster.url], { DATA_DIR: archiveDir(name) }),
+      );
+      await vacuumAnalyze(cluster.url);
+      copySeconds = Math.round((performance.now() - started) / 100) / 10;
+      console.error(`Copied and vacuumed in ${copySeconds} s.`);
+    }
+  } finally {
+    await cluster.stop();
+  }
+  cluster = await startThrowawayCluster({ dir: POSTGRES_DIR, database: name });
+  return { cluster, copySeconds };
 }
 
 export function saveResult(name: string, result: unknown): void {

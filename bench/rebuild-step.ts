@@ -1,7 +1,9 @@
 /**
- * One archive of the rebuild benchmark (run by bench/run.ts with DATA_DIR set): seeds N posts if the
- * archive is not there yet, then for each k imports k new posts into ten existing creators and times
- * `scripts/rebuild`'s work (plan, renderer start, render, write). Prints one JSON line.
+ * One archive of the rebuild benchmark (run by bench/run.ts with DATA_DIR set, and DATABASE_URL for the
+ * archive's PostgreSQL copy, which bench/run.ts makes first: seeding PostgreSQL here works but would give
+ * it an archive of its own): seeds N posts if the archive is not there yet, then for each k imports k new
+ * posts into ten existing creators and times `scripts/rebuild`'s work (plan, renderer start, render,
+ * write). Prints one JSON line.
  */
 import { parseArgs } from 'node:util';
 import { inTransaction } from '../api/data/store.ts';
@@ -87,7 +89,9 @@ for (const k of values.imports.split(',').map(Number)) {
   await renderer.close();
   const seconds = (performance.now() - started) / 1000;
   runs.push({ k, importSeconds, pages: plan.keys.length, seconds, written: summary.written, failed: summary.failed.length });
-  console.error(`N=${await countPosts(db)} k=${k}: ${plan.keys.length} pages in ${seconds.toFixed(2)} s`);
+  console.error(
+    `${db.engine} N=${await countPosts(db)} k=${k}: import ${importSeconds.toFixed(2)} s, ${plan.keys.length} pages in ${seconds.toFixed(2)} s`,
+  );
 }
 await site.close();
-console.log(JSON.stringify({ posts, creators, seedSeconds, runs }));
+console.log(JSON.stringify({ engine: db.engine, posts, creators, seedSeconds, runs }));

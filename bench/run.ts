@@ -1,9 +1,9 @@
 /**
- * `npm run bench [rebuild|render|serve|files|search|pages|login|import|chat|paging|similar|api-posts]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
+ * `npm run bench [rebuild|rebuild-engines|render|serve|files|search|pages|login|import|chat|paging|similar|api-posts]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
  * Archives are seeded once into bench/.data and reused; results go to bench/results/*.json.
  */
 import { ensureBuild } from '../scripts/lib/build.ts';
-import { archiveDir, runStep, saveResult } from './lib.ts';
+import { archiveDir, machineLoad, postgresCopyOf, runStep, saveResult } from './lib.ts';
 import { serveBenchmark } from './serve.ts';
 import { filesBenchmark } from './files.ts';
 import { searchBenchmark } from './search.ts';
@@ -17,6 +17,13 @@ import { apiPostsBenchmark } from './api-posts.ts';
 
 const which = process.argv[2] ?? 'all';
 await ensureBuild((line) => console.error(line));
+
+/** The rebuild benchmark's archive that `search` and `rebuild-engines` use: BENCH_POSTS=100000 for the smaller one. */
+function benchPosts(): number {
+  const posts = Number(process.env.BENCH_POSTS ?? 1_000_000);
+  if (posts !== 100_000 && posts !== 1_000_000) throw new Error('BENCH_POSTS must be 100000 or 1000000 (the rebuild benchmark archives).');
+  return posts;
+}
 
 /** Each target: the name of its result file and how to get the result, in the order `all` runs them. */
 const targets: Record<string, [string, () => Promise<unknown>]> = {
@@ -36,6 +43,25 @@ const targets: Record<string, [string, () => Promise<unknown>]> = {
       return results;
     },
   ],
+  // k = 1,000 into the 1,000,000-post archive's copy in PostgreSQL, then into the SQLite archive (bench/lib.ts
+  // postgresCopyOf: copied on the first run). Reuses the rebuild benchmark's archive: run that first.
+  'rebuild-engines': [
+    'rebuild-engines',
+    async () => {
+      const posts = benchPosts();
+      const name = `rebuild-${posts}`;
+      const args = [`--posts=${posts}`, `--creators=${posts / 500}`, '--imports=1000'];
+      const { cluster, copySeconds } = await postgresCopyOf(name);
+      try {
+        const machine = machineLoad();
+        const postgres = await runStep('bench/rebuild-step.ts', args, { DATA_DIR: archiveDir(name), DATABASE_URL: cluster.url });
+        const sqlite = await runStep('bench/rebuild-step.ts', args, { DATA_DIR: archiveDir(name), DATABASE_URL: '' });
+        return { copySeconds, machine: { before: machine, after: machineLoad() }, sqlite, postgres };
+      } finally {
+        await cluster.stop();
+      }
+    },
+  ],
   render: [
     'full-render',
     () => {
@@ -46,7 +72,7 @@ const targets: Record<string, [string, () => Promise<unknown>]> = {
   serve: ['serve', serveBenchmark],
   files: ['files', filesBenchmark],
   // Reuses the rebuild benchmark's 1,000,000-post archive (run `npm run bench -- rebuild` first).
-  search: ['search', () => searchBenchmark()],
+  search: ['search', () => searchBenchmark(`rebuild-${benchPosts()}`)],
   // The demo archive's pages in Chromium: JavaScript per island and Lighthouse (mobile).
   pages: ['pages', pagesBenchmark],
   // One login: argon2id verify alone and a whole HTTP login (the figure the accounts issue quotes).

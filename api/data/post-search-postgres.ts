@@ -2,19 +2,22 @@
  * Post search on PostgreSQL: searchPosts' contract and answers (post-search.ts) over post_search, the
  * table PostgreSQL has instead of SQLite's two FTS5 indexes (docs/decisions.md, "Search on PostgreSQL").
  *
- * - A word of three or more characters: `search_text ILIKE '%word%'` (wildcards escaped), one condition
- *   per word, all must hold (FTS5's implicit AND); the pg_trgm GIN index finds the candidates.
+ * - A word of three or more characters: `search_lower LIKE lower('%word%')` (wildcards escaped), one
+ *   condition per word, all must hold (FTS5's implicit AND); the pg_trgm GIN index finds the candidates.
+ *   That is `search_text ILIKE '%word%'` with the text lower-cased once when written (migration 014):
+ *   ILIKE lower-cases every row it checks, which cost most of a search over a million posts.
  * - Words of one or two characters: one tsquery of their terms ANDed (`'ca':* & '夜'`), folded as the
  *   short-word tokens were (shortWordTsqueryTerm), over `words` and its GIN index.
  * - Lone letters alone: ILIKE on the newest posts' title and content, which are COLLATE "C", so the case
- *   of ASCII letters only is ignored, as SQLite's LIKE does.
+ *   of ASCII letters only is ignored, as SQLite's LIKE does; written as LIKE (likeAsciiCase), which does
+ *   not lower-case every row it reads.
  * - Orders are SQLite's: NULL sorts lowest there, so `published DESC` is `published DESC NULLS LAST` here.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Store } from './store.ts';
 import { likeContains } from './util.ts';
 import { shortWordTsqueryTerm } from './search-words.ts';
-import { SUMMARY_COLUMNS, summariesOf, countOf, searchPageAfter } from './post-rows.ts';
+import { SUMMARY_COLUMNS, type SummaryRow, summariesOf, countOf, searchPageAfter, toSummary } from './post-rows.ts';
 import {
   LONE_LETTER_SCAN_POSTS,
   SEARCH_COUNT_LIMIT,
@@ -36,6 +39,21 @@ function and(conditions: Fragment[]): Fragment {
 }
 
 /**
+ * `column ILIKE pattern` for a COLLATE "C" column, whose ILIKE folds ASCII letters only, without ILIKE's
+ * lower-casing of every row it reads: a pattern without ASCII letters is the same test as LIKE, and one
+ * with a single ASCII letter (a lone-letter word holds at most one letter or digit) matches when LIKE
+ * matches with that letter in either case.
+ */
+function likeAsciiCase(column: Fragment, pattern: string): Fragment {
+  const letters = pattern.match(/[A-Za-z]/g) ?? [];
+  if (letters.length > 1) return sql`${column} ILIKE ${pattern}`;
+  if (letters.length === 0) return sql`${column} LIKE ${pattern}`;
+  const lower = pattern.replace(/[A-Za-z]/, (letter) => letter.toLowerCase());
+  const upper = pattern.replace(/[A-Za-z]/, (letter) => letter.toUpperCase());
+  return sql`(${column} LIKE ${lower} OR ${column} LIKE ${upper})`;
+}
+
+/**
  * Post search on PostgreSQL (store.engine 'postgres'): the same posts in the same order, the same
  * count and capped flag as searchPosts gives on SQLite for the same archive and options.
  */
@@ -48,7 +66,7 @@ export async function searchPostsPostgres(store: Store, options: SearchOptions):
   const tags = searchTags(options.tag);
   const words = options.q ? searchQueryWords(options.q) : { long: [], short: [], ignored: [] };
   const countLimit = options.countLimit ?? SEARCH_COUNT_LIMIT;
-  const text: Fragment[] = words.long.map((word) => sql`s.search_text ILIKE ${likeContains(word)}`);
+  const text: Fragment[] = words.long.map((word) => sql`s.search_lower LIKE lower(${likeContains(word)})`);
   if (words.short.length > 0) {
     const tsquery = words.short.map((word) => shortWordTsqueryTerm(word)!).join(' & ');
     text.push(sql`s.words @@ ${tsquery}::tsquery`);
@@ -68,21 +86,10 @@ export async function searchPostsPostgres(store: Store, options: SearchOptions):
       : listRecent(store, offset, limit, options.archiveAfter);
   }
 
-  // Fast path: global text search only, newest first from post_search's seq (LIMIT inside), then the join.
+  // Fast path: global text search only, newest first from post_search's seq, then the join.
   if (!creator && tags.length === 0 && loneLetters.length === 0) {
-    const below = options.archiveAfter ? sql` AND s.seq < ${options.archiveAfter.seq}` : sql``;
-    const posts = await summariesOf(
-      store,
-      sql`SELECT ${COLUMNS}
-            FROM (SELECT s.seq FROM post_search s WHERE ${and(text)}${below} ORDER BY s.seq DESC LIMIT ${limit} OFFSET ${offset}) f
-            JOIN posts p ON p.seq = f.seq
-           ORDER BY p.seq DESC`,
-    );
-    const count = await countOf(
-      store,
-      sql`SELECT count(*) AS n FROM (SELECT 1 FROM post_search s WHERE ${and(text)} LIMIT ${countLimit}) c`,
-    );
-    return result(posts, count);
+    const found = await newestMatches(store, and(text), { offset, limit, after: options.archiveAfter, countLimit });
+    return result(found.posts, found.count);
   }
 
   const where: Fragment[] = [];
@@ -122,7 +129,7 @@ export async function searchPostsPostgres(store: Store, options: SearchOptions):
   }
   for (const letter of loneLetters) {
     const pattern = likeContains(letter);
-    where.push(sql`(p.title ILIKE ${pattern} OR p.content ILIKE ${pattern})`);
+    where.push(sql`(${likeAsciiCase(sql`p.title`, pattern)} OR ${likeAsciiCase(sql`p.content`, pattern)})`);
   }
   const page = searchPageAfter(tagLed ? 't' : 'p', cursor);
   const pageWhere = page ? [...where, page] : where;
@@ -133,6 +140,47 @@ export async function searchPostsPostgres(store: Store, options: SearchOptions):
   const countFrom = tagLed && loneLetters.length === 0 ? sql`post_tags t` : from;
   const count = await countOf(store, sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${countFrom} WHERE ${and(where)} LIMIT ${countLimit}) c`);
   return result(posts, count);
+}
+
+/**
+ * A global text search's page and count in one statement: `m`, the seqs of the newest `countLimit`
+ * matches (their number is the count, capped as SQLite counts), the page cut from them and joined to
+ * posts, each row carrying the count. PostgreSQL reads `m` walking post_search's key backwards when
+ * matches are common and from the GIN indexes, sorted, when they are rare: one pass and one round trip
+ * instead of a page query and a count query that each paid for it. A page beyond those matches (or an
+ * empty page, whose count no row carries) takes a query of its own.
+ */
+async function newestMatches(
+  store: Store,
+  where: Fragment,
+  page: { offset: number; limit: number; after: ArchiveCursor | undefined; countLimit: number },
+): Promise<{ posts: PostSummary[]; count: number }> {
+  const { limit, after, countLimit } = page;
+  const offset = after ? 0 : page.offset;
+  const below = after ? sql`WHERE m.seq < ${after.seq}` : sql``;
+  const { rows } = await sql<SummaryRow & { match_count: number }>`WITH m AS MATERIALIZED (
+      SELECT s.seq FROM post_search s WHERE ${where} ORDER BY s.seq DESC LIMIT ${countLimit}
+    )
+    SELECT ${COLUMNS}, c.n AS match_count
+      FROM (SELECT m.seq FROM m ${below} ORDER BY m.seq DESC LIMIT ${limit} OFFSET ${offset}) f
+      JOIN posts p ON p.seq = f.seq
+     CROSS JOIN (SELECT count(*) AS n FROM m) c
+     ORDER BY p.seq DESC`.execute(store.k);
+  const count =
+    rows.length > 0
+      ? Number(rows[0].match_count)
+      : await countOf(store, sql`SELECT count(*) AS n FROM (SELECT 1 FROM post_search s WHERE ${where} LIMIT ${countLimit}) c`);
+  if (rows.length === limit || count < countLimit) return { posts: rows.map(toSummary), count };
+  // The page reaches past the newest countLimit matches.
+  const filter = after ? sql` AND s.seq < ${after.seq}` : sql``;
+  const posts = await summariesOf(
+    store,
+    sql`SELECT ${COLUMNS}
+          FROM (SELECT s.seq FROM post_search s WHERE ${where}${filter} ORDER BY s.seq DESC LIMIT ${limit} OFFSET ${offset}) f
+          JOIN posts p ON p.seq = f.seq
+         ORDER BY p.seq DESC`,
+  );
+  return { posts, count };
 }
 
 /** No words and no tags, one creator: listCreatorPosts and countCreatorPosts (posts.ts) on PostgreSQL. */

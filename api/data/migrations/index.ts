@@ -12,6 +12,7 @@ import operations from './010_operations.ts';
 import favoritesNews from './011_favorites_news.ts';
 import hiding from './012_hiding.ts';
 import similar from './013_similar.ts';
+import searchSpeed from './014_search_speed.ts';
 import type { Db } from '../db.ts';
 
 export interface Migration {
@@ -36,4 +37,5 @@ export const MIGRATIONS: Migration[] = [
   favoritesNews,
   hiding,
   similar,
+  searchSpeed,
 ];

@@ -228,6 +228,10 @@ describe('PostgreSQL migrations', () => {
       expect(await find('search_text ILIKE $1', '%イノー%')).toEqual([1]);
       expect(await find('search_text ILIKE $1', '%café%')).toEqual([1]);
       expect(await find('search_text ILIKE $1', '%声A%')).toEqual([]);
+      // 014: the same tests on the text lower-cased when written, which the trigram index now covers.
+      expect(await find('search_lower LIKE lower($1)', '%イノー%')).toEqual([1]);
+      expect(await find('search_lower LIKE lower($1)', '%CAFÉ%')).toEqual([1]);
+      expect(await find('search_lower LIKE lower($1)', '%声A%')).toEqual([]);
       expect(await find('words @@ $1::tsquery', `'ca':*`)).toEqual([1]);
       expect(await find('words @@ $1::tsquery', `'tow':* & 'in':*`)).toEqual([1]);
       expect(await find('words @@ $1::tsquery', `'音声'`)).toEqual([1]);
@@ -236,7 +240,7 @@ describe('PostgreSQL migrations', () => {
       await client.query('SET LOCAL enable_seqscan = off');
       const plan = async (where: string) =>
         (await client.query(`EXPLAIN SELECT seq FROM post_search WHERE ${where}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
-      expect(await plan(`search_text ILIKE '%イノー%'`)).toContain('post_search_trigrams');
+      expect(await plan(`search_lower LIKE lower('%イノー%')`)).toContain('post_search_trigrams');
       expect(await plan(`words @@ to_tsquery('simple', '''ca'':*')`)).toContain('post_search_words');
     } finally {
       await client.query('ROLLBACK');

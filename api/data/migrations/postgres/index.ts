@@ -16,6 +16,7 @@ import operations from './010_operations.ts';
 import favoritesNews from './011_favorites_news.ts';
 import hiding from './012_hiding.ts';
 import similar from './013_similar.ts';
+import searchSpeed from './014_search_speed.ts';
 
 export interface PostgresMigration {
   version: number;
@@ -38,4 +39,5 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
   favoritesNews,
   hiding,
   similar,
+  searchSpeed,
 ];
