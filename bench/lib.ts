@@ -6,8 +6,6 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startThrowawayCluster, type ThrowawayCluster } from '../scripts/lib/postgres-cluster.ts';
-import { migratePostgres } from '../api/data/postgres-migrate.ts';
-import { postgresPool } from '../api/data/store.ts';
 
 export const BENCH_DIR = path.resolve('bench/.data');
 export const RESULTS_DIR = path.resolve('bench/results');
@@ -73,27 +71,6 @@ async function vacuumAnalyze(url: string): Promise<void> {
   }
 }
 
-/**
- * Runs fn (the copy) with post_tags' triggers off. They keep tag_counts, one row per tag, and the copy
- * runs in one transaction, so every post_tags row updated a tag's row again over versions no vacuum can
- * remove yet: at a million posts the copy slowed to about 100 post_tags rows a second. The copy replaces
- * tag_counts with the SQLite archive's rows at the end anyway, so the result is the same.
- */
-async function withoutTagCountTriggers(url: string, fn: () => Promise<void>): Promise<void> {
-  const pool = postgresPool(url, { max: 1 });
-  try {
-    await migratePostgres(pool);
-    await pool.query('ALTER TABLE post_tags DISABLE TRIGGER USER');
-    try {
-      await fn();
-    } finally {
-      await pool.query('ALTER TABLE post_tags ENABLE TRIGGER USER');
-    }
-  } finally {
-    await pool.end();
-  }
-}
-
 function runCommand(command: string, args: string[], env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -117,9 +94,7 @@ export async function postgresCopyOf(name: string): Promise<{ cluster: Throwaway
     if (!(await holdsPosts(cluster.url))) {
       console.error(`Copying ${source} into PostgreSQL (${POSTGRES_DIR})...`);
       const started = performance.now();
-      await withoutTagCountTriggers(cluster.url, () =>
-        runCommand('npx', ['tsx', 'scripts/db-copy.ts', '--to', cluster.url], { DATA_DIR: archiveDir(name) }),
-      );
+      await runCommand('npx', ['tsx', 'scripts/db-copy.ts', '--to', cluster.url], { DATA_DIR: archiveDir(name) });
       await vacuumAnalyze(cluster.url);
       copySeconds = Math.round((performance.now() - started) / 100) / 10;
       console.error(`Copied and vacuumed in ${copySeconds} s.`);
