@@ -100,10 +100,12 @@ describe('imports dashboard API', () => {
     expect((await get('/api/v1/admin/imports?service=myspace')).status).toBe(400);
     expect((await get('/api/v1/admin/imports?o=7')).status).toBe(400);
 
-    const secrets = t.db.prepare('SELECT key_fingerprint, hex(work_key) AS work_key FROM imports').all() as Array<{
-      key_fingerprint: string;
-      work_key: string | null;
-    }>;
+    const secrets = (
+      t.db.prepare('SELECT key_fingerprint, work_key FROM imports').all() as Array<{ key_fingerprint: string; work_key: Buffer | null }>
+    ).map((row) => ({
+      key_fingerprint: row.key_fingerprint,
+      work_key: row.work_key && Buffer.from(row.work_key).toString('hex').toUpperCase(),
+    }));
     const cancelled = await post(`/api/v1/admin/imports/${aliceId}/cancel`);
     expect(cancelled.body).toMatchObject({ state: 'cancelled', can_cancel: false, lease_owner: null });
     const text = answers.join('\n');
