@@ -9,11 +9,11 @@
 import fs from 'node:fs';
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { openDatabase } from '../api/data/db.ts';
+import { closeArchiveDatabase, openArchiveDatabase } from '../api/data/open.ts';
 import { getAutoImportKey } from '../api/data/auto-import-keys.ts';
 import { parseOnlyfansCredential } from '../api/importer/credential.ts';
 import { decryptSessionKey, KeyDecryptionError } from '../api/importer/key-crypto.ts';
-import { dataPaths } from '../api/config.ts';
+import { config, dataPaths } from '../api/config.ts';
 
 const USAGE = 'Usage: npx tsx scripts/decrypt-key.ts --private-key <private.pem> [--print] <key id>';
 
@@ -44,11 +44,12 @@ try {
   fail(`Cannot read the private key ${values['private-key']}: ${(error as NodeJS.ErrnoException).code ?? 'not a private key'}.`);
 }
 
-const database = dataPaths().database;
-if (!fs.existsSync(database)) fail(`No database at ${database} (set DATA_DIR).`);
-const db = openDatabase(database);
+const settings = config();
+const database = dataPaths(settings.dataDir).database;
+if (!settings.databaseUrl && !fs.existsSync(database)) fail(`No database at ${database} (set DATA_DIR or DATABASE_URL).`);
+const db = await openArchiveDatabase(settings);
 const row = await getAutoImportKey(db, Number(id));
-db.close();
+await closeArchiveDatabase(db);
 if (!row) fail(`Key ${id} not found.`);
 
 let plain: string;

@@ -20,7 +20,7 @@ import { openForWorker } from '@api/importer/work-key.ts';
 import { startImportWorker } from '@api/importer/worker.ts';
 import { dataPaths, readConfig, type Config } from '@api/config.ts';
 import { signIn, type TestSession } from '../../helpers/session.ts';
-import { tempDb, type TempDb } from '../data/helpers.ts';
+import { databaseEnv, tempDb, type TempDb } from '../data/helpers.ts';
 
 const FIELDS = {
   session_key: 'of-sess-cookie-value-5f2e9c',
@@ -81,7 +81,7 @@ describe('submitting an OnlyFans key', () => {
     const pem = path.join(dataPaths(t.dir).operatorKeys, 'private.pem');
     const run = (...args: string[]) =>
       spawnSync('npx', ['tsx', 'scripts/decrypt-key.ts', '--private-key', pem, ...args, keyId], {
-        env: { ...process.env, DATA_DIR: t.dir },
+        env: { ...process.env, DATA_DIR: t.dir, ...databaseEnv(t.dir) },
         encoding: 'utf8',
       });
     const checked = run();
