@@ -8,9 +8,9 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { migrate, openDatabase } from '../api/data/db.ts';
+import { closeArchiveDatabase, openArchiveDatabase } from '../api/data/open.ts';
 import { countCreators } from '../api/data/creators.ts';
-import { dataPaths } from '../api/config.ts';
+import { config, dataPaths } from '../api/config.ts';
 import { createProgress, type Progress } from './lib/progress.ts';
 import { DEFAULT_CREATORS, DEFAULT_POSTS, DEFAULT_SEED, DEFAULT_IMAGES, seedDemoArchive, type SeedProgress } from './seed/index.ts';
 
@@ -66,17 +66,18 @@ async function main(): Promise<void> {
   const images = positiveInt('--images', args.images, DEFAULT_IMAGES, 3);
   const seed = args.seed === undefined ? DEFAULT_SEED : /^\d+$/.test(args.seed) ? Number(args.seed) : args.seed;
 
-  const paths = dataPaths(dataDir);
-  const db = openDatabase(paths.database);
-  migrate(db);
+  const { databaseUrl } = config();
+  // The URL may hold a password: the messages name the variable, not its value.
+  const where = databaseUrl ? 'The PostgreSQL database of DATABASE_URL' : dataPaths(dataDir).database;
+  const db = await openArchiveDatabase({ databaseUrl, dataDir });
   const existing = await countCreators(db);
   if (existing > 0 && !args.force) {
-    console.error(`${paths.database} already has ${existing} creators; use --force to add the demo archive anyway.`);
-    db.close();
+    console.error(`${where} already has ${existing} creators; use --force to add the demo archive anyway.`);
+    await closeArchiveDatabase(db);
     process.exit(1);
   }
   // Bigger page cache for the bulk insert (this connection only).
-  db.pragma('cache_size = -262144');
+  db.sqlite?.pragma('cache_size = -262144');
 
   console.log(`Seeding ${creators} creators and ${posts} posts (seed ${String(seed)}) into ${dataDir}`);
   const bars = new Map<string, Progress>();
@@ -94,8 +95,8 @@ async function main(): Promise<void> {
   };
   const result = await seedDemoArchive(db, { dataDir, creators, posts, seed, images, onProgress });
   if (current) bars.get(current)?.stop();
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
+  db.sqlite?.pragma('wal_checkpoint(TRUNCATE)');
+  await closeArchiveDatabase(db);
 
   console.log(
     `Seeded ${result.counts.creators} creators, ${result.counts.posts} posts and ${result.counts.files} files in ${result.seconds.toFixed(1)} s.`,
