@@ -12,7 +12,6 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { dataPaths } from '../api/config.ts';
@@ -25,60 +24,15 @@ import { type LoadResult, load, startBare, startTrove, stop } from './serve.ts';
 const PORT = 4571;
 const BARE_PORT = 4572;
 const POSTGRES_PORT = 4573;
-const CONNECTIONS = 50;
-const SECONDS = 10;
 
-interface TroveLoad extends LoadResult {
-  /** The server process's CPU time (user + system, all threads) per answered request, in ms. */
-  cpuMsPerRequest: number;
-}
-
-/** The CPU time a process has used so far, in ms (Linux: /proc/<pid>/stat, in clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** load() of serve.ts (the same warm-up and load), with the server's CPU time per request of the load. */
-async function loadTrove(server: ChildProcess, url: string): Promise<TroveLoad> {
-  await autocannon({ url, connections: 10, duration: 2 }); // warm up
-  const before = cpuMs(server.pid!);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS });
-  const used = cpuMs(server.pid!) - before;
-  return {
-    requestsPerSecond: result.requests.average,
-    latencyP99Ms: result.latency.p99,
-    errors: result.errors,
-    non2xx: result.non2xx,
-    cpuMsPerRequest: result.requests.total > 0 ? used / result.requests.total : Number.NaN,
-  };
-}
-
-/** Each path's answer and load on a running server. */
-async function measure(server: ChildProcess, port: number, paths: string[]): Promise<{ body: string; load: TroveLoad }[]> {
+/** Each path's answer and load on a running server (with its CPU time per request). */
+async function measure(server: ChildProcess, port: number, paths: string[]): Promise<{ body: string; load: LoadResult }[]> {
   const out = [];
   for (const url of paths) {
     const body = await fetch(`http://127.0.0.1:${port}${url}`).then((response) => response.text());
-    out.push({ body, load: await loadTrove(server, `http://127.0.0.1:${port}${url}`) });
+    out.push({ body, load: await load(`http://127.0.0.1:${port}${url}`, { server }) });
   }
   return out;
-}
-
-/**
- * `npm start` on the same data folder with DATABASE_URL set: startTrove passes its own environment to
- * the server it spawns, synchronously, so the variable is set only for that call.
- */
-async function startTroveOn(databaseUrl: string, dataDir: string, port: number): Promise<ChildProcess> {
-  const previous = process.env.DATABASE_URL;
-  process.env.DATABASE_URL = databaseUrl;
-  let starting: Promise<ChildProcess>;
-  try {
-    starting = startTrove(dataDir, port);
-  } finally {
-    if (previous === undefined) delete process.env.DATABASE_URL;
-    else process.env.DATABASE_URL = previous;
-  }
-  return await starting;
 }
 
 export async function apiPostsBenchmark() {
@@ -139,7 +93,7 @@ export async function apiPostsBenchmark() {
  * cluster, served by `npm start` on the same data folder with DATABASE_URL. BENCH_POSTGRES=0 skips it
  * (a machine without PostgreSQL, or a run compared with a commit that had no PostgreSQL).
  */
-async function postgresLoads(dataDir: string, paths: string[]): Promise<{ body: string; load: TroveLoad }[]> {
+async function postgresLoads(dataDir: string, paths: string[]): Promise<{ body: string; load: LoadResult }[]> {
   const cluster = await startThrowawayCluster({ fast: true });
   try {
     const source = openDatabase(dataPaths(dataDir).database, { readonly: true });
@@ -150,7 +104,7 @@ async function postgresLoads(dataDir: string, paths: string[]): Promise<{ body: 
       await pool.end();
       source.close();
     }
-    const server = await startTroveOn(cluster.url, dataDir, POSTGRES_PORT);
+    const server = await startTrove(dataDir, POSTGRES_PORT, '/', { DATABASE_URL: cluster.url });
     try {
       return await measure(server, POSTGRES_PORT, paths);
     } finally {

@@ -44,32 +44,30 @@ export function machineLoad(): { load: number[]; cores: number } {
   return { load: os.loadavg().map((value) => Math.round(value * 100) / 100), cores: os.cpus().length };
 }
 
-async function holdsPosts(url: string): Promise<boolean> {
+/** Runs fn on one connection to url, closed afterwards. */
+async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const table = await client.query<{ found: boolean }>(`SELECT to_regclass('posts') IS NOT NULL AS found`);
-    if (!table.rows[0].found) return false;
-    const rows = await client.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM posts) AS found');
-    return rows.rows[0].found;
+    return await fn(client);
   } finally {
     await client.end();
   }
 }
 
+const holdsPosts = (url: string) =>
+  withClient(url, async (client) => {
+    const table = await client.query<{ found: boolean }>(`SELECT to_regclass('posts') IS NOT NULL AS found`);
+    if (!table.rows[0].found) return false;
+    const rows = await client.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM posts) AS found');
+    return rows.rows[0].found;
+  });
+
 /**
  * What autovacuum would have done on a server soon after the copy, done at once: statistics for the
  * planner, GIN pending lists merged, the visibility map set (index-only scans).
  */
-async function vacuumAnalyze(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query('VACUUM (ANALYZE)');
-  } finally {
-    await client.end();
-  }
-}
+const vacuumAnalyze = (url: string) => withClient(url, (client) => client.query('VACUUM (ANALYZE)'));
 
 function runCommand(command: string, args: string[], env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -3,6 +3,7 @@
  * node:http server answering the same file, measured with autocannon in the same run.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { PageStore } from '../api/server/page-store.ts';
@@ -32,13 +33,36 @@ export interface LoadResult {
   latencyP99Ms: number;
   errors: number;
   non2xx: number;
+  /** With `server`: its CPU time (user + system, all threads) per answered request, in ms. */
+  cpuMsPerRequest?: number;
 }
 
-export async function load(url: string, options: { headers?: Record<string, string>; connections?: number } = {}): Promise<LoadResult> {
-  const { headers, connections = 50 } = options;
+/** The CPU time a process has used so far, in ms (Linux: /proc/<pid>/stat, in clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * A warm-up, then 10 s of load. Given the `server` process answering, also its CPU time per request,
+ * steadier than requests per second on a machine shared with other work.
+ */
+export async function load(
+  url: string,
+  options: { headers?: Record<string, string>; connections?: number; server?: ChildProcess } = {},
+): Promise<LoadResult> {
+  const { headers, connections = 50, server } = options;
   await autocannon({ url, headers, connections: 10, duration: 2 }); // warm up
+  const before = server ? cpuMs(server.pid!) : 0;
   const result = await autocannon({ url, headers, connections, duration: 10 });
-  return { requestsPerSecond: result.requests.average, latencyP99Ms: result.latency.p99, errors: result.errors, non2xx: result.non2xx };
+  const figures: LoadResult = {
+    requestsPerSecond: result.requests.average,
+    latencyP99Ms: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+  if (server) figures.cpuMsPerRequest = result.requests.total > 0 ? (cpuMs(server.pid!) - before) / result.requests.total : Number.NaN;
+  return figures;
 }
 
 export function stop(child: ChildProcess): Promise<void> {
@@ -53,10 +77,10 @@ export function stop(child: ChildProcess): Promise<void> {
  * `npm start` on dataDir, resolved once it answers `probe` and the start-up's background rendering of
  * the page store is over (measuring while it runs would measure the renderer).
  */
-export async function startTrove(dataDir: string, port: number, probe = '/'): Promise<ChildProcess> {
+export async function startTrove(dataDir: string, port: number, probe = '/', env: NodeJS.ProcessEnv = {}): Promise<ChildProcess> {
   // Node itself with tsx's loader, not `npx tsx`: a SIGTERM to npx leaves the server running.
   const server = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const storeReady = new Promise<void>((resolve, reject) => {

@@ -6,13 +6,12 @@
  *   npm run auto-import -- --private-key <private.pem> --once   one round now, then exit
  * The key file may also come from OPERATOR_PRIVATE_KEY. One progress line per key, naming it by id only.
  */
-import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { closeArchiveDatabase, openArchiveDatabase } from '../api/data/open.ts';
+import { closeArchiveDatabase, missingArchiveDatabase, openArchiveDatabase } from '../api/data/open.ts';
 import { requestAutoImportRound } from '../api/data/auto-import.ts';
 import { nowIso } from '../api/data/util.ts';
 import { startAutoImportScheduler } from '../api/importer/auto-import-scheduler.ts';
-import { config, dataPaths } from '../api/config.ts';
+import { config } from '../api/config.ts';
 import { createLogger, lineLogger } from '../api/server/logger.ts';
 
 const USAGE = 'Usage: npm run auto-import -- [--private-key <private.pem>] [--once]   (or OPERATOR_PRIVATE_KEY=<private.pem>)';
@@ -35,8 +34,8 @@ if (!privateKeyPath) fail(USAGE);
 
 const settings = config();
 const log = lineLogger(createLogger(settings, { name: 'auto-import' }));
-const database = dataPaths(settings.dataDir).database;
-if (!settings.databaseUrl && !fs.existsSync(database)) fail(`No database at ${database} (set DATA_DIR or DATABASE_URL).`);
+const missing = missingArchiveDatabase(settings);
+if (missing) fail(missing);
 const db = await openArchiveDatabase(settings);
 
 async function startScheduler(keyPath: string) {

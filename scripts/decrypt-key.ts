@@ -9,11 +9,11 @@
 import fs from 'node:fs';
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { closeArchiveDatabase, openArchiveDatabase } from '../api/data/open.ts';
+import { closeArchiveDatabase, missingArchiveDatabase, openArchiveDatabase } from '../api/data/open.ts';
 import { getAutoImportKey } from '../api/data/auto-import-keys.ts';
 import { parseOnlyfansCredential } from '../api/importer/credential.ts';
 import { decryptSessionKey, KeyDecryptionError } from '../api/importer/key-crypto.ts';
-import { config, dataPaths } from '../api/config.ts';
+import { config } from '../api/config.ts';
 
 const USAGE = 'Usage: npx tsx scripts/decrypt-key.ts --private-key <private.pem> [--print] <key id>';
 
@@ -45,8 +45,8 @@ try {
 }
 
 const settings = config();
-const database = dataPaths(settings.dataDir).database;
-if (!settings.databaseUrl && !fs.existsSync(database)) fail(`No database at ${database} (set DATA_DIR or DATABASE_URL).`);
+const missing = missingArchiveDatabase(settings);
+if (missing) fail(missing);
 const db = await openArchiveDatabase(settings);
 const row = await getAutoImportKey(db, Number(id));
 await closeArchiveDatabase(db);

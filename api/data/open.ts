@@ -3,6 +3,7 @@
  * applied on first open, safe from several processes at once), else the SQLite file in DATA_DIR. One
  * store per database per process: the API, the pages and the import worker of a process share it.
  */
+import fs from 'node:fs';
 import type { Config } from '../config.ts';
 import { dataPaths } from '../config.ts';
 import { sharedDatabase } from './db.ts';
@@ -10,6 +11,16 @@ import { migratePostgres } from './postgres-migrate.ts';
 import { closeStore, postgresPool, postgresStore, type Store } from './store.ts';
 
 const opened = new Map<string, Promise<Store>>();
+
+/**
+ * Why a command that reads an existing archive cannot start, or undefined: without DATABASE_URL the
+ * SQLite file must be there already (opening it would create an empty one).
+ */
+export function missingArchiveDatabase(settings: Pick<Config, 'databaseUrl' | 'dataDir'>): string | undefined {
+  if (settings.databaseUrl) return undefined;
+  const file = dataPaths(settings.dataDir).database;
+  return fs.existsSync(file) ? undefined : `No database at ${file} (set DATA_DIR or DATABASE_URL).`;
+}
 
 export function openArchiveDatabase(
   settings: Pick<Config, 'databaseUrl' | 'dataDir'>,
