@@ -4,24 +4,15 @@
  * migrates a template database in it; every `tempDb()` is then a copy of that template
  * (tests/api/data/helpers.ts), so the suite runs on PostgreSQL.
  */
-import pg from 'pg';
-import { migratePostgres } from '../api/data/postgres-migrate.ts';
-import { postgresPool } from '../api/data/store.ts';
 import { ensureBuild } from '../scripts/lib/build.ts';
 import { startThrowawayCluster } from '../scripts/lib/postgres-cluster.ts';
-import { POSTGRES_TEMPLATE, testEngine } from './helpers/test-engine.ts';
+import { createMigratedTemplate, testEngine } from './helpers/test-engine.ts';
 
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   await ensureBuild((line) => console.log(line));
   if (testEngine() !== 'postgres') return undefined;
   const cluster = await startThrowawayCluster({ fast: true, maxConnections: 500 });
-  const admin = new pg.Client({ connectionString: cluster.url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${POSTGRES_TEMPLATE}`);
-  await admin.end();
-  const template = postgresPool(cluster.url.replace(/\/[^/]*$/, `/${POSTGRES_TEMPLATE}`), { max: 1 });
-  await migratePostgres(template);
-  await template.end();
+  await createMigratedTemplate(cluster.url);
   // The test files run in forked workers, which inherit this environment.
   process.env.TROVE_TEST_POSTGRES_URL = cluster.url;
   console.log(`Tests run on PostgreSQL: a throwaway cluster at ${cluster.url}.`);

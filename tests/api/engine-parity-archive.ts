@@ -19,6 +19,7 @@ import { migrate, openDatabase, type Db } from '@api/data/db.ts';
 import { closeStore, postgresPool, postgresStore, type Store } from '@api/data/store.ts';
 import { DEMO_ACCOUNTS, seedDemoArchive } from '../../scripts/seed/index.ts';
 import { startThrowawayCluster, type ThrowawayCluster } from '../../scripts/lib/postgres-cluster.ts';
+import { databaseUrl } from '../helpers/test-engine.ts';
 
 export const ENGINE_NAMES = ['SQLite', 'PostgreSQL'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
@@ -45,13 +46,22 @@ async function icuDatabase(clusterUrl: string): Promise<string> {
   } finally {
     await admin.end();
   }
-  const url = new URL(clusterUrl);
-  url.pathname = '/trove_parity';
-  return url.toString();
+  return databaseUrl(clusterUrl, 'trove_parity');
+}
+
+/** The demo accounts the parity tests sign in as, by the name the cases use (their usernames). */
+const DEMO_CALLERS = ['consumer', 'moderator', 'admin'] as const;
+export type DemoCaller = (typeof DEMO_CALLERS)[number];
+
+/** Signs every demo caller in on a server and answers their Cookie header values. */
+export async function signInDemoCallers(origin: string): Promise<Record<DemoCaller, string>> {
+  const cookies: Partial<Record<DemoCaller, string>> = {};
+  for (const caller of DEMO_CALLERS) cookies[caller] = await signInDemo(origin, caller);
+  return cookies as Record<DemoCaller, string>;
 }
 
 /** Signs a demo account in on a server (the login route, JSON, same-origin) and answers its Cookie header value. */
-export async function signInDemo(origin: string, username: string): Promise<string> {
+async function signInDemo(origin: string, username: string): Promise<string> {
   const password = DEMO_ACCOUNTS.find((account) => account.username === username)?.password;
   const response = await fetch(`${origin}/api/v1/authentication/login`, {
     method: 'POST',

@@ -22,11 +22,17 @@ import { createFrontServer } from '@api/server/front.ts';
 import { PageStore } from '@api/server/page-store.ts';
 import { createPageRenderer, loadSsrHandler } from '@api/server/ssr.ts';
 import { DIST_DIR } from '../../scripts/lib/build.ts';
-import { listen } from '../helpers/http.ts';
-import { type DemoIds, type DemoOnBothEngines, demoOnBothEngines, ENGINE_NAMES, signInDemo } from './engine-parity-archive.ts';
+import { closeServer, listen } from '../helpers/http.ts';
+import {
+  type DemoCaller,
+  type DemoIds,
+  type DemoOnBothEngines,
+  demoOnBothEngines,
+  ENGINE_NAMES,
+  signInDemoCallers,
+} from './engine-parity-archive.ts';
+import type { Caller } from './engine-parity-routes.ts';
 import { PAGE_COVERAGE } from './page-coverage.ts';
-
-type Caller = 'guest' | 'consumer' | 'moderator' | 'admin';
 
 interface PageCase {
   /** The page file of page-coverage.ts. */
@@ -38,7 +44,7 @@ interface PageCase {
 interface Site {
   origin: string;
   http: http.Server;
-  cookies: Partial<Record<Caller, string>>;
+  cookies: Record<DemoCaller, string>;
 }
 
 interface Page {
@@ -154,8 +160,6 @@ function firstDifference(a: string, b: string): { at: number; sqlite: string; po
   return { at, sqlite: a.slice(Math.max(0, at - 150), at + 150), postgres: b.slice(Math.max(0, at - 150), at + 150) };
 }
 
-const USERNAMES: Record<Exclude<Caller, 'guest'>, string> = { consumer: 'consumer', moderator: 'moderator', admin: 'admin' };
-
 let demo: DemoOnBothEngines | undefined;
 const sites: Site[] = [];
 let cases: PageCase[];
@@ -198,17 +202,14 @@ describe('the pages on PostgreSQL render as on SQLite (the demo archive)', () =>
         renderer: createPageRenderer(handler, { db, config }),
         site: { db, config },
       });
-      sites.push({ origin: await listen(server), http: server, cookies: {} });
+      const origin = await listen(server);
+      sites.push({ origin, http: server, cookies: await signInDemoCallers(origin) });
     }
-    for (const site of sites)
-      for (const caller of ['consumer', 'moderator', 'admin'] as const)
-        site.cookies[caller] = await signInDemo(site.origin, USERNAMES[caller]);
     cases = pageCases(demo.ids);
   }, 120_000);
 
   afterAll(async () => {
-    for (const site of sites) site.http.closeAllConnections();
-    await Promise.all(sites.map((site) => new Promise((resolve) => site.http.close(resolve))));
+    await Promise.all(sites.map((site) => closeServer(site.http)));
     await demo?.close();
   });
 

@@ -3,9 +3,9 @@
  * are made on both engines, with real ids of the demo archive read from the seeded SQLite file.
  * Each case names the declared route (as in tests/api/route-coverage.ts) that its path calls.
  */
-import type { DemoIds } from './engine-parity-archive.ts';
+import type { DemoCaller, DemoIds } from './engine-parity-archive.ts';
 
-export type Caller = 'guest' | 'consumer' | 'moderator' | 'admin';
+export type Caller = 'guest' | DemoCaller;
 
 export interface ParityCase {
   /** The declared route, 'GET /api/v1/{service}/user/{id}/posts'. */

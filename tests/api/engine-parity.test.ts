@@ -25,16 +25,16 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '@api/app.ts';
 import { readConfig } from '@api/config.ts';
-import { listen } from '../helpers/http.ts';
-import { type DemoOnBothEngines, demoOnBothEngines, ENGINE_NAMES, signInDemo } from './engine-parity-archive.ts';
-import { readCases, sweepCases, writeThenReadCases, type Caller, type ParityCase } from './engine-parity-routes.ts';
+import { closeServer, listen } from '../helpers/http.ts';
+import { type DemoCaller, type DemoOnBothEngines, demoOnBothEngines, ENGINE_NAMES, signInDemoCallers } from './engine-parity-archive.ts';
+import { readCases, sweepCases, writeThenReadCases, type ParityCase } from './engine-parity-routes.ts';
 import { ROUTE_COVERAGE } from './route-coverage.ts';
 
 interface Server {
   name: string;
   origin: string;
   http: http.Server;
-  cookies: Partial<Record<Caller, string>>;
+  cookies: Record<DemoCaller, string>;
 }
 
 interface Answer {
@@ -48,8 +48,6 @@ interface Answer {
 
 /** Headers that differ between any two answers (or servers) whatever the data. */
 const UNCOMPARED_HEADERS = new Set(['date', 'connection', 'keep-alive', 'set-cookie', 'content-length', 'transfer-encoding']);
-
-const USERNAMES: Record<Exclude<Caller, 'guest'>, string> = { consumer: 'consumer', moderator: 'moderator', admin: 'admin' };
 
 let demo: DemoOnBothEngines | undefined;
 const servers: Server[] = [];
@@ -132,10 +130,6 @@ function expectSame(parity: ParityCase, [reference, other]: [Answer, Answer]): v
   expect(other.headers, `${label}: headers`).toEqual(reference.headers);
 }
 
-async function signIn(server: Server, caller: Exclude<Caller, 'guest'>): Promise<void> {
-  server.cookies[caller] = await signInDemo(server.origin, USERNAMES[caller]);
-}
-
 describe('the API on PostgreSQL answers as on SQLite (the demo archive)', () => {
   beforeAll(async () => {
     demo = await demoOnBothEngines('engine-parity');
@@ -143,15 +137,14 @@ describe('the API on PostgreSQL answers as on SQLite (the demo archive)', () => 
       const db = name === 'SQLite' ? demo.sqlite : demo.postgres;
       const config = readConfig({ DATA_DIR: demo.dataDirs[name], TROVE_ENV: 'test' });
       const server = http.createServer(createApp({ db, config, logger: { error: () => {}, warn: () => {} } }));
-      servers.push({ name, origin: await listen(server), http: server, cookies: {} });
+      const origin = await listen(server);
+      servers.push({ name, origin, http: server, cookies: await signInDemoCallers(origin) });
     }
-    for (const server of servers) for (const caller of ['consumer', 'moderator', 'admin'] as const) await signIn(server, caller);
     cases = { reads: readCases(demo.ids), sweeps: sweepCases(demo.ids), writes: writeThenReadCases(demo.ids) };
   }, 120_000);
 
   afterAll(async () => {
-    for (const server of servers) server.http.closeAllConnections();
-    await Promise.all(servers.map((server) => new Promise((resolve) => server.http.close(resolve))));
+    await Promise.all(servers.map((server) => closeServer(server.http)));
     await demo?.close();
   });
 

@@ -12,7 +12,7 @@ import { upsertPost } from '@api/data/posts.ts';
 import { filePath } from '@shared/urls.ts';
 import { FAKE_CREATOR_ID, FAKE_CREATOR_NAME, FAKE_PATREON_KEY } from '../fakes/patreon.ts';
 import { E2E_DB_FILE, e2eRow, readE2eDb, signInBrowser } from './e2e-db.ts';
-import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions } from './import-status.ts';
+import { waitForImportStatus, rebuildStoredPages, allowImportSubmissions, submitKeyUntilFinished } from './import-status.ts';
 
 const NARROW = { width: 375, height: 800 };
 const creatorPath = `/patreon/user/${FAKE_CREATOR_ID}`;
@@ -182,13 +182,7 @@ test('an administrator takes the imported creator down; a later import skips it'
 
   // A later import of it from the fake Patreon skips it with the do-not-post line.
   allowImportSubmissions();
-  await page.clock.install();
-  await page.goto('/importer');
-  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
-  await page.getByRole('textbox', { name: 'Session key' }).fill(FAKE_PATREON_KEY);
-  await page.getByRole('button', { name: 'Submit Key' }).click();
-  await page.waitForURL(/\/importer\/status\/[0-9a-f]+$/);
-  await waitForImportStatus(page, 'Finished');
+  await submitKeyUntilFinished(page, FAKE_PATREON_KEY);
   await expect(page.getByText(`Creator ${FAKE_CREATOR_NAME} is on the do-not-post list; skipped.`, { exact: true })).toBeVisible();
   expect(e2eRow<{ n: number }>('SELECT count(*) AS n FROM creators WHERE service = ? AND id = ?', 'patreon', FAKE_CREATOR_ID).n).toBe(0);
   expect(e2eRow<{ n: number }>('SELECT count(*) AS n FROM posts WHERE service = ? AND "user" = ?', 'patreon', FAKE_CREATOR_ID).n).toBe(0);

@@ -26,6 +26,20 @@ export async function waitForImportStatus(page: Page, wanted: 'Finished' | 'Fail
     .toBe(wanted);
 }
 
+/**
+ * Submits a session key for the default paysite (Patreon) on /importer, as the page's signed-in user,
+ * and waits on the status page until the site's worker has finished the import.
+ */
+export async function submitKeyUntilFinished(page: Page, key: string): Promise<void> {
+  await page.clock.install();
+  await page.goto('/importer');
+  await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
+  await page.getByRole('textbox', { name: 'Session key' }).fill(key);
+  await page.getByRole('button', { name: 'Submit Key' }).click();
+  await page.waitForURL(/\/importer\/status\/[0-9a-f]+$/);
+  await waitForImportStatus(page, 'Finished');
+}
+
 /** The stored pages follow an import at the next rebuild (the e2e server does not run its rebuild loop). */
 export function rebuildStoredPages(): void {
   execFileSync('npx', ['tsx', 'scripts/rebuild.ts'], {

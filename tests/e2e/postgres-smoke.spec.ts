@@ -11,7 +11,7 @@ import pg from 'pg';
 import { dataPaths } from '@api/config.ts';
 import { E2E_POSTGRES_DATA_DIR, E2E_POSTGRES_PORT, E2E_POSTGRES_URL_FILE } from '../../playwright.config.ts';
 import { FAKE_CREATOR_ID, FAKE_CREATOR_NAME, FAKE_PATREON_KEY } from '../fakes/patreon.ts';
-import { waitForImportStatus } from './import-status.ts';
+import { submitKeyUntilFinished } from './import-status.ts';
 
 test.use({ baseURL: `http://127.0.0.1:${E2E_POSTGRES_PORT}` });
 
@@ -59,13 +59,7 @@ test('on PostgreSQL: sign in, favourite a creator, import from Patreon, open the
     await expect(page.locator(`.creator-card[data-service="${creator.service}"][data-id="${creator.id}"]`)).toBeVisible();
 
     // Import from the fake Patreon.
-    await page.clock.install();
-    await page.goto('/importer');
-    await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
-    await page.getByRole('textbox', { name: 'Session key' }).fill(FAKE_PATREON_KEY);
-    await page.getByRole('button', { name: 'Submit Key' }).click();
-    await page.waitForURL(/\/importer\/status\/[0-9a-f]+$/);
-    await waitForImportStatus(page, 'Finished');
+    await submitKeyUntilFinished(page, FAKE_PATREON_KEY);
 
     // The imported creator and one new post, with its file.
     await page.goto(creatorPath);

@@ -12,15 +12,13 @@
  * `fresh` gives an empty migrated database each time (PostgreSQL: a copy of a migrated template).
  */
 import { afterAll, beforeAll } from 'vitest';
-import { migratePostgres } from '@api/data/postgres-migrate.ts';
 import { closeStore, postgresPool, postgresStore, type Store } from '@api/data/store.ts';
 import { startThrowawayCluster, type ThrowawayCluster } from '../../scripts/lib/postgres-cluster.ts';
 import { tempSqliteDb, type TempDb } from '../api/data/helpers.ts';
+import { createMigratedTemplate, databaseUrl, POSTGRES_TEMPLATE } from './test-engine.ts';
 
 export const ENGINES = ['SQLite', 'PostgreSQL'] as const;
 export type EngineName = (typeof ENGINES)[number];
-
-const TEMPLATE = 'trove_template';
 
 export interface Engines {
   /** An empty migrated database on the engine, closed after the file's tests. */
@@ -34,12 +32,7 @@ export function engineDatabases(): Engines {
 
   beforeAll(async () => {
     cluster = await startThrowawayCluster({ fast: true });
-    const admin = postgresPool(cluster.url, { max: 1 });
-    await admin.query(`CREATE DATABASE ${TEMPLATE}`);
-    await admin.end();
-    const template = postgresPool(urlOf(cluster.url, TEMPLATE), { max: 1 });
-    await migratePostgres(template);
-    await template.end();
+    await createMigratedTemplate(cluster.url);
   }, 60_000);
 
   afterAll(async () => {
@@ -59,18 +52,11 @@ export function engineDatabases(): Engines {
       databases += 1;
       const name = `trove_${databases}`;
       const admin = postgresPool(cluster.url, { max: 1 });
-      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${POSTGRES_TEMPLATE}`);
       await admin.end();
-      const store = postgresStore(urlOf(cluster.url, name), { max: 4 });
+      const store = postgresStore(databaseUrl(cluster.url, name), { max: 4 });
       opened.postgres.push(store);
       return store;
     },
   };
-}
-
-/** The cluster URL with another database name. */
-function urlOf(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
 }

@@ -4,7 +4,7 @@
  * helpers.ts) the test database gets the same calls, answered by the real database: each query goes to
  * a pg connection in a worker thread while this thread waits on a shared flag. `?` placeholders become
  * `$1`, `$2`...; the SQL itself must be valid on both engines (a test of something only SQLite has
- * skips itself on PostgreSQL with `onPostgres()`).
+ * asks `t.engine`).
  */
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 

@@ -12,7 +12,7 @@ import { migrate, openDatabase, type Db } from '@api/data/db.ts';
 import { closeStore, postgresStore } from '@api/data/store.ts';
 import { postgresBinDir } from '../../../scripts/lib/postgres-cluster.ts';
 import { syncPostgres } from '../../helpers/sync-postgres.ts';
-import { POSTGRES_TEMPLATE, testEngine } from '../../helpers/test-engine.ts';
+import { databaseUrl, POSTGRES_TEMPLATE, testEngine } from '../../helpers/test-engine.ts';
 
 export interface TempDb {
   engine: 'sqlite' | 'postgres';
@@ -75,23 +75,17 @@ function postgresTempDb(): TempDb {
   databases += 1;
   const name = `t_${process.pid}_${databases}`;
   // Synchronous, as tempDb is: psql creates the copy (a few milliseconds for an empty template).
-  execFileSync(
-    path.join(postgresBinDir(), 'psql'),
-    ['-X', '-q', '-d', clusterUrl, '-c', `CREATE DATABASE ${name} TEMPLATE ${POSTGRES_TEMPLATE}`],
-    {
-      stdio: 'pipe',
-    },
-  );
-  const url = new URL(clusterUrl);
-  url.pathname = `/${name}`;
-  const raw = syncPostgres(url.toString());
+  const create = `CREATE DATABASE ${name} TEMPLATE ${POSTGRES_TEMPLATE}`;
+  execFileSync(path.join(postgresBinDir(), 'psql'), ['-X', '-q', '-d', clusterUrl, '-c', create], { stdio: 'pipe' });
+  const url = databaseUrl(clusterUrl, name);
+  const raw = syncPostgres(url);
   // The store the code under test gets, with the synchronous calls the tests' own SQL makes.
-  const db = Object.assign(postgresStore(url.toString(), { max: 4 }), {
+  const db = Object.assign(postgresStore(url, { max: 4 }), {
     prepare: raw.prepare,
     exec: raw.exec,
     open: true,
   }) as unknown as Db;
-  databaseUrls.set(dir, url.toString());
+  databaseUrls.set(dir, url);
   return {
     engine: 'postgres',
     db,
@@ -99,7 +93,7 @@ function postgresTempDb(): TempDb {
     file,
     databaseFiles() {
       const dump = path.join(dir, 'postgres-rows.sql');
-      execFileSync(path.join(postgresBinDir(), 'pg_dump'), ['--data-only', '-d', url.toString(), '-f', dump], { stdio: 'pipe' });
+      execFileSync(path.join(postgresBinDir(), 'pg_dump'), ['--data-only', '-d', url, '-f', dump], { stdio: 'pipe' });
       return [dump];
     },
     cleanup() {
