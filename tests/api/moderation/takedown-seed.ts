@@ -181,6 +181,6 @@ export async function seedArchive(db: Db, dataDir: string): Promise<Seeded> {
 }
 
 /** Rows in `table` matching `where`. */
-export function rows(db: Db, table: string, where = '1', ...args: unknown[]): number {
+export function rows(db: Db, table: string, where = 'TRUE', ...args: unknown[]): number {
   return (db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${where}`).get(...args) as { n: number }).n;
 }

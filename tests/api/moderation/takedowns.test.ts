@@ -86,8 +86,12 @@ describe('removing a creator', () => {
       expect([table, rows(db, table, where)]).toEqual([table, 0]);
     }
     // Search rows: the title's word finds only posts that remain.
-    expect(rows(db, 'posts_fts', `posts_fts MATCH 'Zebrafish'`)).toBe(0);
-    expect(rows(db, 'posts_words', `posts_words MATCH 'sketch'`)).toBe(0);
+    if (db.engine === 'sqlite') {
+      expect(rows(db, 'posts_fts', `posts_fts MATCH 'Zebrafish'`)).toBe(0);
+      expect(rows(db, 'posts_words', `posts_words MATCH 'sketch'`)).toBe(0);
+    } else {
+      expect(rows(db, 'post_search', `search_lower LIKE '%zebrafish%' OR search_lower LIKE '%sketch%'`)).toBe(0);
+    }
     // Tag counts follow: alpha was on both of its posts and the kept one, beta only on its own.
     expect(db.prepare('SELECT tag, post_count FROM tag_counts ORDER BY tag').all()).toEqual([{ tag: 'alpha', post_count: 1 }]);
     // The share of two creators stays with the other one; the other creator is no longer linked.
@@ -204,7 +208,12 @@ describe('removing a creator', () => {
     const { t, seeded, deps } = await setup();
     const was = digest(t.db);
     // A real failure at the last step of the transaction: the audit line cannot be written.
-    t.db.exec(`CREATE TEMP TRIGGER refuse_audit BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'disk full'); END`);
+    t.db.exec(
+      t.db.engine === 'sqlite'
+        ? `CREATE TEMP TRIGGER refuse_audit BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'disk full'); END`
+        : `CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$;
+           CREATE TRIGGER refuse_audit BEFORE INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION refuse_audit()`,
+    );
     await expect(takedownCreator(deps, 'patreon', '100', 'Owner request', actor)).rejects.toThrow('disk full');
     expect(digest(t.db)).toBe(was);
     await expectFiles(seeded, t.db, [...FILE_NAMES], []);
