@@ -93,7 +93,9 @@ describe('the similar-creators job', () => {
     await inTransaction(t.db, async (db) => removeCreatorRows(db, 'fanbox', 'bea'));
     await rebuildThenJob();
     expect((await readSimilarList(t.db, ann)).map((entry) => entry.key)).not.toContain(creatorKey('fanbox', 'bea'));
-    expect(t.db.prepare("SELECT count(*) AS n FROM similar_creators WHERE creator_id = 'bea' OR similar_id = 'bea'").get()).toEqual({ n: 0 });
+    expect(t.db.prepare("SELECT count(*) AS n FROM similar_creators WHERE creator_id = 'bea' OR similar_id = 'bea'").get()).toEqual({
+      n: 0,
+    });
   });
 
   it('gives the event loop back while it scores, so a server keeps answering', async () => {
