@@ -16,6 +16,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Store } from './store.ts';
 import { likeContains } from './util.ts';
+import { countPosts } from './posts.ts';
 import { shortWordTsqueryTerm } from './search-words.ts';
 import { SUMMARY_COLUMNS, type SummaryRow, summariesOf, countOf, searchPageAfter, toSummary } from './post-rows.ts';
 import {
@@ -208,6 +209,6 @@ async function listRecent(store: Store, offset: number, limit: number, after: Ar
     store,
     sql`SELECT ${COLUMNS} FROM posts p ${below} ORDER BY p.added DESC, p.seq DESC LIMIT ${limit} OFFSET ${offset}`,
   );
-  const count = await countOf(store, sql`SELECT count(*) AS n FROM posts`);
+  const count = await countPosts(store);
   return { posts, count, true_count: count, capped: false };
 }

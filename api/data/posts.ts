@@ -150,7 +150,12 @@ export async function archiveCursorOf(db: Store, post: PostKey): Promise<Archive
 
 /** Number of posts in the archive. */
 export async function countPosts(db: Store): Promise<number> {
-  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM posts`.execute(db.k);
+  // PostgreSQL keeps the number in post_count's rows (migration 015): its count(*) reads every index entry.
+  const query =
+    db.engine === 'postgres'
+      ? sql<{ n: number }>`SELECT coalesce(sum(n), 0) AS n FROM post_count`
+      : sql<{ n: number }>`SELECT count(*) AS n FROM posts`;
+  const { rows } = await query.execute(db.k);
   return Number(rows[0].n);
 }
 

@@ -10,7 +10,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, type RawBuilder, sql } from 'kysely';
+import { Kysely, PostgresDialect, type PostgresPool, type PostgresPoolClient, type RawBuilder, sql } from 'kysely';
 import pg from 'pg';
 import type { Db } from './db.ts';
 import type { Schema } from './schema.ts';
@@ -65,7 +65,52 @@ export function postgresPool(url: string, options: PostgresOptions = {}): pg.Poo
 /** A store over a PostgreSQL pool; `closeStore` ends the pool. */
 export function postgresStore(url: string, options: PostgresOptions = {}): Store {
   const pool = postgresPool(url, options);
-  return { engine: 'postgres', k: new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) }), sqlite: undefined, pool };
+  return {
+    engine: 'postgres',
+    k: new Kysely<Schema>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) }),
+    sqlite: undefined,
+    pool,
+  };
+}
+
+/**
+ * Searches (LIKE patterns, tsqueries) stay unnamed: a named statement may settle on one generic plan
+ * after five runs, and a search's best plan depends on how common its words are.
+ */
+const PLANNED_PER_CALL = /\bLIKE\b|@@/i;
+const statementNames = new Map<string, string>();
+
+/** One name per SQL text, the same in every connection (each prepares it once, on first use). */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `trove_${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * The pool Kysely gets: its parameterised queries run as named prepared statements, so each connection
+ * parses and plans a query once rather than on every call (unnamed, PostgreSQL did both every time: about
+ * a third of its time rendering pages, docs/benchmarks.md). Other users of the pool (migrations,
+ * db:copy, the rate limiter) are unchanged. Needs session pooling between Trove and PostgreSQL, as any
+ * pg client with prepared statements does (README, "PostgreSQL").
+ */
+function preparingPool(pool: pg.Pool): PostgresPool {
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      const client = await pool.connect();
+      const query = (text: unknown, parameters?: ReadonlyArray<unknown>) => {
+        if (typeof text !== 'string' || !parameters?.length || PLANNED_PER_CALL.test(text)) {
+          return client.query(text as string, parameters as unknown[]);
+        }
+        return client.query({ name: statementName(text), text, values: parameters as unknown[] });
+      };
+      return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
+    },
+    end: () => pool.end(),
+  };
 }
 
 /**

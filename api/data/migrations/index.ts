@@ -13,6 +13,7 @@ import favoritesNews from './011_favorites_news.ts';
 import hiding from './012_hiding.ts';
 import similar from './013_similar.ts';
 import searchSpeed from './014_search_speed.ts';
+import listingOrder from './015_listing_order.ts';
 import type { Db } from '../db.ts';
 
 export interface Migration {
@@ -38,4 +39,5 @@ export const MIGRATIONS: Migration[] = [
   hiding,
   similar,
   searchSpeed,
+  listingOrder,
 ];

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { upsertCreator } from '@api/data/creators.ts';
 import {
   archiveCursorOf,
@@ -387,6 +388,36 @@ describe.each(ENGINES)('posts on %s', (engine) => {
     expect(await randomPost(db)).toBeUndefined();
     expect(await deletePost(db, 'fanbox', '1', 'x')).toBe(false);
     expect(await getPostSummaries(db, [{ service: 'fanbox', user: '1', id: 'x' }])).toEqual([]);
+  });
+
+  it('counts the posts through new ones, re-imports and removals', async () => {
+    const counted = async () => (await sql<{ n: number }>`SELECT count(*) AS n FROM posts`.execute(db.k)).rows[0].n;
+    for (const id of ['a', 'b', 'c']) await put(id, '2020-01-01T00:00:00');
+    await put('a', '2020-01-01T00:00:00', { title: 'edited' });
+    await upsertPost(db, { service: 'fanbox', user: '2', id: 'd', title: 'td', published: null, added: '2030-01-01T00:00:00' });
+    expect(await countPosts(db)).toBe(4);
+    expect(await deletePost(db, 'fanbox', '1', 'b')).toBe(true);
+    expect(await countPosts(db)).toBe(3);
+    // Several rows in one statement.
+    await sql`DELETE FROM posts WHERE service = 'fanbox' AND "user" = '1'`.execute(db.k);
+    expect(await countPosts(db)).toBe(1);
+    await put('e', null);
+    await sql`DELETE FROM posts`.execute(db.k);
+    expect([await countPosts(db), Number(await counted())]).toEqual([0, 0]);
+  });
+
+  it('keeps the count exact over many small writes (PostgreSQL folds its rows of changes)', async () => {
+    for (let i = 0; i < 260; i += 1) {
+      await sql`INSERT INTO posts (service, "user", id, seq, title, added) VALUES ('fanbox', '1', ${`p${i}`}, ${i + 1}, 't', '2030-01-01T00:00:00')`.execute(
+        db.k,
+      );
+    }
+    await sql`DELETE FROM posts WHERE id IN ('p0', 'p1')`.execute(db.k);
+    expect(await countPosts(db)).toBe(258);
+    if (engine === 'PostgreSQL') {
+      const rows = (await sql<{ n: number }>`SELECT count(*) AS n FROM post_count`.execute(db.k)).rows[0].n;
+      expect(Number(rows)).toBeLessThan(10);
+    }
   });
 
   it('lists a creator newest first, ties by id, undated last, by offset and by cursor', async () => {

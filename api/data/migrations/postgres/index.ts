@@ -17,6 +17,7 @@ import favoritesNews from './011_favorites_news.ts';
 import hiding from './012_hiding.ts';
 import similar from './013_similar.ts';
 import searchSpeed from './014_search_speed.ts';
+import listingOrder from './015_listing_order.ts';
 
 export interface PostgresMigration {
   version: number;
@@ -40,4 +41,5 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
   hiding,
   similar,
   searchSpeed,
+  listingOrder,
 ];
