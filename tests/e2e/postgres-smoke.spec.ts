@@ -61,10 +61,13 @@ test('on PostgreSQL: sign in, favourite a creator, import from Patreon, open the
     // Import from the fake Patreon.
     await submitKeyUntilFinished(page, FAKE_PATREON_KEY);
 
-    // The imported creator and one new post, with its file.
-    await page.goto(creatorPath);
+    // The imported creator and one new post, with its file. Its stored page follows the import within the
+    // rebuild interval (2 s here): a page stored while the import was running may be served until then.
+    await expect(async () => {
+      await page.goto(creatorPath);
+      await expect(page.locator('.post-card')).toHaveCount(12, { timeout: 1_000 });
+    }).toPass({ timeout: 30_000 });
     await expect(page.locator('.creator-header__name')).toHaveText(FAKE_CREATOR_NAME);
-    await expect(page.locator('.post-card')).toHaveCount(12);
     await page.locator(`.post-card[data-id="${FIRST_POST_ID}"] a`).click();
     await expect(page.locator('.post-header__title')).toHaveText('Fake post 1');
     const files = page.getByRole('region', { name: 'Files' });
