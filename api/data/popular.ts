@@ -53,8 +53,8 @@ export async function listPopularPosts(
 ): Promise<{ posts: (PostSummary & { fav_count: number })[]; count: number }> {
   // Only the posts that can reach the page are joined to posts: those ranking at or above the page's
   // last place by favourites and views (ties included, for the newest-first tie-break; every popularity
-  // row has its post, by foreign key). A month ranks
-  // thousands of posts, and joining every one cost PostgreSQL 200 ms at a million posts.
+  // row has its post, by foreign key). A month ranks thousands of posts, and joining every one cost
+  // PostgreSQL 200 ms at a million posts.
   const offset = options.offset ?? 0;
   const limit = options.limit ?? PAGE_SIZE;
   const { rows } = await sql<SummaryRow & { fav_count: number }>`WITH s AS MATERIALIZED (

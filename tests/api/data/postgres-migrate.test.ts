@@ -19,7 +19,7 @@ const SEARCH_REPLACEMENTS: Record<string, string> = {
 };
 
 /** PostgreSQL's own indexes, for orders and lookups SQLite serves from its others (migration 015). */
-const POSTGRES_ONLY_INDEXES = ['posts_creator_newest', 'post_tags_creator_newest', 'posts_key_seq'];
+const POSTGRES_ONLY_INDEXES = ['posts_creator_newest', 'post_tags_creator_newest'];
 
 /** PostgreSQL's data types that hold what a column of each SQLite declared type holds. */
 const TYPE_FAMILIES: Record<string, string[]> = {

@@ -415,8 +415,8 @@ describe.each(ENGINES)('posts on %s', (engine) => {
     await sql`DELETE FROM posts WHERE id IN ('p0', 'p1')`.execute(db.k);
     expect(await countPosts(db)).toBe(258);
     if (engine === 'PostgreSQL') {
-      const rows = (await sql<{ n: number }>`SELECT count(*) AS n FROM post_count`.execute(db.k)).rows[0].n;
-      expect(Number(rows)).toBeLessThan(10);
+      const changeRows = (await sql<{ n: number }>`SELECT count(*) AS n FROM post_count`.execute(db.k)).rows[0].n;
+      expect(Number(changeRows)).toBeLessThan(10);
     }
   });
 

@@ -8,9 +8,6 @@
  *   574 posts, each on a heap page of its own. posts_creator_newest and post_tags_creator_newest hold that
  *   order, so a page reads its own rows. The ascending indexes stay for the neighbour queries, which ask
  *   for `published, id` in both directions among dated posts.
- * - The popular posts of a month rank a few thousand posts by their favourites, then newest first: the
- *   seq of each was a read of its heap row (200 ms for 2,215 posts). posts_key_seq holds it beside the
- *   key, so the ranking is an index-only scan and only the page's rows are read.
  * - The unfiltered recent-posts listing counts every post for each page: a scan of a million index
  *   entries, 280-480 ms. post_count keeps the number as rows of changes, one per statement that adds or
  *   removes posts, so countPosts sums a few rows. Rows, not one row updated in place: every import would
@@ -25,32 +22,26 @@ const migration: PostgresMigration = {
   name: 'listing_order',
   sql: `CREATE INDEX posts_creator_newest ON posts (service, "user", published DESC NULLS LAST, id DESC);
   CREATE INDEX post_tags_creator_newest ON post_tags (service, "user", tag, published DESC NULLS LAST, post_id DESC);
-  CREATE INDEX posts_key_seq ON posts (service, "user", id) INCLUDE (seq);
   CREATE TABLE post_count (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, n bigint NOT NULL);
   INSERT INTO post_count (n) SELECT count(*) FROM posts;
-  CREATE FUNCTION post_count_moved(moved bigint) RETURNS void LANGUAGE plpgsql AS $$
-  DECLARE added bigint;
+  CREATE FUNCTION post_count_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+  DECLARE
+    moved bigint;
+    added bigint;
   BEGIN
-    IF moved = 0 THEN RETURN; END IF;
-    INSERT INTO post_count (n) VALUES (moved) RETURNING id INTO added;
-    IF added % 256 = 0 THEN
-      WITH folded AS (DELETE FROM post_count RETURNING n) INSERT INTO post_count (n) SELECT sum(n) FROM folded;
+    moved := (SELECT count(*) FROM changed_rows) * CASE TG_OP WHEN 'INSERT' THEN 1 ELSE -1 END;
+    IF moved <> 0 THEN
+      INSERT INTO post_count (n) VALUES (moved) RETURNING id INTO added;
+      IF added % 256 = 0 THEN
+        WITH folded AS (DELETE FROM post_count RETURNING n) INSERT INTO post_count (n) SELECT sum(n) FROM folded;
+      END IF;
     END IF;
-  END $$;
-  CREATE FUNCTION post_count_added() RETURNS trigger LANGUAGE plpgsql AS $$
-  BEGIN
-    PERFORM post_count_moved((SELECT count(*) FROM added_rows));
     RETURN NULL;
   END $$;
-  CREATE FUNCTION post_count_removed() RETURNS trigger LANGUAGE plpgsql AS $$
-  BEGIN
-    PERFORM post_count_moved(-(SELECT count(*) FROM removed_rows));
-    RETURN NULL;
-  END $$;
-  CREATE TRIGGER post_count_insert AFTER INSERT ON posts REFERENCING NEW TABLE AS added_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION post_count_added();
-  CREATE TRIGGER post_count_delete AFTER DELETE ON posts REFERENCING OLD TABLE AS removed_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION post_count_removed();`,
+  CREATE TRIGGER post_count_insert AFTER INSERT ON posts REFERENCING NEW TABLE AS changed_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION post_count_moved();
+  CREATE TRIGGER post_count_delete AFTER DELETE ON posts REFERENCING OLD TABLE AS changed_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION post_count_moved();`,
 };
 
 export default migration;
