@@ -5,7 +5,7 @@
  * next OLDER post of that listing, `prev` the next NEWER one; the position gives the listing page a
  * post is on.
  */
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Store } from './store.ts';
 
 export interface OrderKey {
@@ -13,72 +13,33 @@ export interface OrderKey {
   published: string | null;
 }
 
-/** The id of the first row, or null. */
-async function firstId(db: Store, query: RawBuilder<{ id: string }>): Promise<string | null> {
-  const { rows } = await query.execute(db.k);
-  return rows[0]?.id ?? null;
-}
-
-/** The next OLDER post after `at` in the creator's listing (published DESC, id DESC; undated last), or null. */
-export async function olderThan(db: Store, service: string, user: string, at: OrderKey): Promise<string | null> {
-  if (at.published !== null) {
-    const same = await firstId(
-      db,
-      sql`SELECT id FROM posts WHERE service = ${service} AND "user" = ${user} AND published = ${at.published} AND id < ${at.id}
-        ORDER BY id DESC LIMIT 1`,
-    );
-    if (same !== null) return same;
-    const older = await firstId(
-      db,
-      sql`SELECT id FROM posts WHERE service = ${service} AND "user" = ${user} AND published < ${at.published}
-        ORDER BY published DESC, id DESC LIMIT 1`,
-    );
-    if (older !== null) return older;
-    return await firstId(
-      db,
-      sql`SELECT id FROM posts WHERE service = ${service} AND "user" = ${user} AND published IS NULL ORDER BY id DESC LIMIT 1`,
-    );
-  }
-  return await firstId(
-    db,
-    sql`SELECT id FROM posts WHERE service = ${service} AND "user" = ${user} AND published IS NULL AND id < ${at.id}
-      ORDER BY id DESC LIMIT 1`,
-  );
-}
-
-/** The next NEWER post before `at` in the creator's listing, or null. */
-export async function newerThan(db: Store, service: string, user: string, at: OrderKey): Promise<string | null> {
-  if (at.published === null) {
-    const same = await firstId(
-      db,
-      sql`SELECT id FROM posts WHERE service = ${service} AND "user" = ${user} AND published IS NULL AND id > ${at.id}
-        ORDER BY id LIMIT 1`,
-    );
-    if (same !== null) return same;
-    return await firstId(
-      db,
-      sql`SELECT id FROM posts WHERE service = ${service} AND "user" = ${user} AND published IS NOT NULL
-        ORDER BY published, id LIMIT 1`,
-    );
-  }
-  const same = await firstId(
-    db,
-    sql`SELECT id FROM posts WHERE service = ${service} AND "user" = ${user} AND published = ${at.published} AND id > ${at.id}
-      ORDER BY id LIMIT 1`,
-  );
-  if (same !== null) return same;
-  return await firstId(
-    db,
-    sql`SELECT id FROM posts WHERE service = ${service} AND "user" = ${user} AND published > ${at.published}
-      ORDER BY published, id LIMIT 1`,
-  );
-}
-
-async function orderKey(db: Store, service: string, creatorId: string, postId: string): Promise<OrderKey | undefined> {
-  const { rows } = await sql<OrderKey>`SELECT id, published FROM posts
-    WHERE service = ${service} AND "user" = ${creatorId} AND id = ${postId}`.execute(db.k);
-  return rows[0];
-}
+/**
+ * Both neighbours of a post in one statement (a post page's render used to take up to five round trips):
+ * each is the first non-null of the index probes in listing order, and COALESCE stops at the first that
+ * finds a post on both engines. The probes meant for an undated post, or for a dated one, test the post's
+ * own published date first, so the others cost nothing; comparisons with a NULL date find nothing.
+ */
+const NEIGHBOURS = sql.raw(`
+  coalesce(
+    (SELECT id FROM posts WHERE service = me.service AND "user" = me."user" AND published = me.published AND id > me.id
+      ORDER BY id LIMIT 1),
+    (SELECT id FROM posts WHERE service = me.service AND "user" = me."user" AND published > me.published
+      ORDER BY published, id LIMIT 1),
+    (SELECT id FROM posts WHERE service = me.service AND "user" = me."user" AND me.published IS NULL AND published IS NULL
+      AND id > me.id ORDER BY id LIMIT 1),
+    (SELECT id FROM posts WHERE service = me.service AND "user" = me."user" AND me.published IS NULL AND published IS NOT NULL
+      ORDER BY published, id LIMIT 1)
+  ) AS prev,
+  coalesce(
+    (SELECT id FROM posts WHERE service = me.service AND "user" = me."user" AND published = me.published AND id < me.id
+      ORDER BY id DESC LIMIT 1),
+    (SELECT id FROM posts WHERE service = me.service AND "user" = me."user" AND published < me.published
+      ORDER BY published DESC, id DESC LIMIT 1),
+    (SELECT id FROM posts WHERE service = me.service AND "user" = me."user" AND me.published IS NOT NULL AND published IS NULL
+      ORDER BY id DESC LIMIT 1),
+    (SELECT id FROM posts WHERE service = me.service AND "user" = me."user" AND me.published IS NULL AND published IS NULL
+      AND id < me.id ORDER BY id DESC LIMIT 1)
+  ) AS next`);
 
 /**
  * The current neighbours of a post in its creator's newest-first listing: `next` is the next older
@@ -91,9 +52,15 @@ export async function postPageNeighbours(
   creatorId: string,
   postId: string,
 ): Promise<{ prev: string | null; next: string | null } | undefined> {
-  const row = await orderKey(db, service, creatorId, postId);
-  if (!row) return undefined;
-  return { prev: await newerThan(db, service, creatorId, row), next: await olderThan(db, service, creatorId, row) };
+  const { rows } = await sql<{ prev: string | null; next: string | null }>`SELECT ${NEIGHBOURS} FROM posts me
+    WHERE me.service = ${service} AND me."user" = ${creatorId} AND me.id = ${postId}`.execute(db.k);
+  return rows[0] && { prev: rows[0].prev, next: rows[0].next };
+}
+
+async function orderKey(db: Store, service: string, creatorId: string, postId: string): Promise<OrderKey | undefined> {
+  const { rows } = await sql<OrderKey>`SELECT id, published FROM posts
+    WHERE service = ${service} AND "user" = ${creatorId} AND id = ${postId}`.execute(db.k);
+  return rows[0];
 }
 
 /**

@@ -11,6 +11,8 @@
  * - Lone letters alone: ILIKE on the newest posts' title and content, which are COLLATE "C", so the case
  *   of ASCII letters only is ignored, as SQLite's LIKE does; written as LIKE (likeAsciiCase), which does
  *   not lower-case every row it reads.
+ * - A global search of words made of letters and digits only (Latin, Greek, Cyrillic): the postings of
+ *   migration 016 first (post-search-postings.ts), which find the newest matches without reading rows.
  * - Orders are SQLite's: NULL sorts lowest there, so `published DESC` is `published DESC NULLS LAST` here.
  */
 import { sql, type RawBuilder } from 'kysely';
@@ -18,6 +20,7 @@ import type { Store } from './store.ts';
 import { likeContains } from './util.ts';
 import { countPosts } from './posts.ts';
 import { shortWordTsqueryTerm } from './search-words.ts';
+import { newestByPostings } from './post-search-postings.ts';
 import { SUMMARY_COLUMNS, type SummaryRow, summariesOf, countOf, searchPageAfter, toSummary } from './post-rows.ts';
 import {
   LONE_LETTER_SCAN_POSTS,
@@ -89,7 +92,8 @@ export async function searchPostsPostgres(store: Store, options: SearchOptions):
 
   // Fast path: global text search only, newest first from post_search's seq, then the join.
   if (!creator && tags.length === 0 && loneLetters.length === 0) {
-    const found = await newestMatches(store, and(text), { offset, limit, after: options.archiveAfter, countLimit });
+    const page = { offset, limit, after: options.archiveAfter, countLimit };
+    const found = (await newestByPostings(store, words, page)) ?? (await newestMatches(store, and(text), page));
     return result(found.posts, found.count);
   }
 

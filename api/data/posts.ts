@@ -14,7 +14,7 @@ import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { inTransactionNoSavepoint, nowIso } from './util.ts';
 import { getFullRow, SUMMARY_COLUMNS, toFullPost, type SummaryRow, summariesOf } from './post-rows.ts';
-import { newerThan, olderThan, type OrderKey } from './post-neighbours.ts';
+import { postPageNeighbours, type OrderKey } from './post-neighbours.ts';
 import { indexPostText, unindexPostText } from './search-index.ts';
 import { recordDroppedTags, setPostTags } from './tags.ts';
 import { setPostFiles } from './post-files.ts';
@@ -192,7 +192,7 @@ export async function postExists(db: Store, service: string, creatorId: string, 
 export async function getPost(db: Store, service: string, creatorId: string, postId: string): Promise<FullPost | undefined> {
   const row = await getFullRow(db, service, creatorId, postId);
   if (!row) return undefined;
-  return toFullPost(row, { prev: await newerThan(db, service, creatorId, row), next: await olderThan(db, service, creatorId, row) });
+  return toFullPost(row, (await postPageNeighbours(db, service, creatorId, postId)) ?? { prev: null, next: null });
 }
 
 /** Resolves a post id within a service to its creator (GET /{service}/post/{post}), or undefined. */
@@ -333,10 +333,8 @@ export async function upsertPost(db: Store, input: PostInput, options: { now?: s
         revisionId = await storePostRevision(db, toFullPost(existing, { prev: null, next: null }), options.now ?? nowIso());
       }
       if (existing.published !== next.published) {
-        await recordNeighbours(db, input.service, input.user, [
-          await newerThan(db, input.service, input.user, existing),
-          await olderThan(db, input.service, input.user, existing),
-        ]);
+        const around = await postPageNeighbours(db, input.service, input.user, input.id);
+        await recordNeighbours(db, input.service, input.user, [around?.prev ?? null, around?.next ?? null]);
       }
     } else {
       seq = await nextSeq(db);
@@ -383,7 +381,8 @@ export async function deletePost(db: Store, service: string, creatorId: string, 
       WHERE service = ${service} AND "user" = ${creatorId} AND id = ${postId}`.execute(db.k);
     const row = rows[0];
     if (!row) return false;
-    const neighbours = [await newerThan(db, service, creatorId, row), await olderThan(db, service, creatorId, row)];
+    const around = await postPageNeighbours(db, service, creatorId, postId);
+    const neighbours = [around?.prev ?? null, around?.next ?? null];
     // The revisions go with the post (ON DELETE CASCADE); a rebuild can then no longer find their pages.
     for (const revisionId of await listRevisionIds(db, service, creatorId, postId)) {
       await recordChange(db, {

@@ -96,3 +96,14 @@ export function shortWordTsqueryTerm(word: string): string | null {
   const quoted = `'${withoutDiacritics(simpleLowerCase(term.token)).replace(/['\\]/g, (c) => `\\${c}`)}'`;
   return term.prefix ? `${quoted}:*` : quoted;
 }
+
+/**
+ * The key of PostgreSQL's search_postings for a query word of one or two characters (migration 016): the
+ * folded token of shortWordTsqueryTerm after `=` when it is looked up exactly, after `^` when it is a
+ * prefix (always two characters then); null where shortWordTerm is null.
+ */
+export function shortWordPostingsKey(word: string): string | null {
+  const term = shortWordLookup(word);
+  if (!term) return null;
+  return `${term.prefix ? '^' : '='}${withoutDiacritics(simpleLowerCase(term.token))}`;
+}

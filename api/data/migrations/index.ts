@@ -14,6 +14,7 @@ import hiding from './012_hiding.ts';
 import similar from './013_similar.ts';
 import searchSpeed from './014_search_speed.ts';
 import listingOrder from './015_listing_order.ts';
+import searchPostings from './016_search_postings.ts';
 import type { Db } from '../db.ts';
 
 export interface Migration {
@@ -40,4 +41,5 @@ export const MIGRATIONS: Migration[] = [
   similar,
   searchSpeed,
   listingOrder,
+  searchPostings,
 ];

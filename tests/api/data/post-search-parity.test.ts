@@ -4,7 +4,8 @@
  * SQLite file and copied into a real throwaway PostgreSQL database; then the same 60 searches through
  * searchPosts on each store (FTS5 on SQLite; on PostgreSQL it hands over to searchPostsPostgres over
  * post_search), compared post for post, in order, with their counts. Every search that should find
- * something finds something on SQLite, so two empty answers cannot pass for parity.
+ * something finds something on SQLite, so two empty answers cannot pass for parity. Then searches the
+ * postings of migration 016 answer, checked both through searchPosts and through the postings alone.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,8 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPaths } from '@api/config.ts';
 import { copyToPostgres } from '@api/data/copy-to-postgres.ts';
 import { migrate, openDatabase, type Db } from '@api/data/db.ts';
-import { searchPosts, type SearchOptions } from '@api/data/post-search.ts';
-import { archiveCursorOf, upsertPost } from '@api/data/posts.ts';
+import { SEARCH_COUNT_LIMIT, searchPosts, searchQueryWords, type SearchOptions } from '@api/data/post-search.ts';
+import { newestByPostings } from '@api/data/post-search-postings.ts';
+import { PAGE_SIZE } from '@shared/constants.ts';
+import { archiveCursorOf, deletePost, upsertPost } from '@api/data/posts.ts';
 import { closeStore, postgresPool, postgresStore, type Store } from '@api/data/store.ts';
 import type { PostSummary } from '@shared/shapes/posts.ts';
 import { seedDemoArchive } from '../../../scripts/seed/index.ts';
@@ -32,6 +35,8 @@ interface Case {
   options: (context: Context) => SearchOptions | Promise<SearchOptions>;
   /** false: the search must find nothing (on SQLite, and then on PostgreSQL). */
   finds?: false;
+  /** false: the postings must leave this search to the trigram path (POSTINGS_CASES only). */
+  postings?: false;
 }
 
 let db: Db;
@@ -130,6 +135,47 @@ const CASES: Case[] = [
   { name: 'a limit of one', options: q('sketch', { limit: 1 }) },
 ];
 
+/**
+ * A run of 120 letters and digits with no word in it: the postings keep a run longer than 64 characters as
+ * overlapping pieces, so these look for stretches inside one piece, across two, and too long for either.
+ */
+const LONG_RUN = Array.from({ length: 30 }, (_, i) => `k${String(i).padStart(2, '0')}q`).join('');
+
+/**
+ * Searches the postings answer on PostgreSQL (words of letters and digits alone), where their answer is
+ * built differently from the trigram path's: capped counts reached through the terms' cuts and the
+ * deeper round, pages past the counted matches, long runs, edited and deleted posts.
+ */
+const POSTINGS_CASES: Case[] = [
+  { name: 'one word, a count capped below its terms', options: q('sketch', { countLimit: 3 }) },
+  { name: 'one word found inside longer words', options: q('ket', { countLimit: 40 }) },
+  { name: 'two words, a count capped low', options: q('robot cat', { countLimit: 2 }) },
+  { name: 'two words apart, a count capped low', options: q('thank support', { countLimit: 4 }) },
+  { name: 'three words', options: q('the sketch weekly') },
+  { name: 'two words whose newest meeting lies below a cut', options: q('qzalpha qzbeta', { countLimit: 1, limit: 1 }) },
+  { name: 'two words that never meet', options: q('lighthouse zzqqzz'), finds: false },
+  { name: 'a page by offset past the capped count', options: q('the', { countLimit: 5, offset: 3, limit: 5 }) },
+  {
+    name: 'a page after a cursor past the capped count',
+    options: () => afterFirstPage({ q: 'the', limit: 5, countLimit: 5 }),
+    postings: false,
+  },
+  { name: 'a page after a cursor', options: () => afterFirstPage({ q: 'sketch', limit: 4 }) },
+  { name: 'a page after a cursor, two words', options: () => afterFirstPage({ q: 'robot cat', limit: 3, countLimit: 7 }) },
+  { name: 'two prefixes, a count capped low', options: q('ro ca', { countLimit: 3 }) },
+  { name: 'a CJK gram and a long word', options: q('夜 night') },
+  { name: 'a prefix of a long run', options: q('K0') },
+  { name: 'Greek lower case with an accent', options: q('σοφία') },
+  { name: 'Cyrillic lower case', options: q('лесной') },
+  { name: 'a stretch inside the first piece of a long run', options: q(LONG_RUN.slice(4, 30)) },
+  { name: 'a stretch across two pieces of a long run', options: q(LONG_RUN.slice(50, 83)) },
+  { name: 'the end of a long run', options: q(LONG_RUN.slice(-20)) },
+  { name: 'a stretch of a long run longer than the pieces cover', options: q(LONG_RUN.slice(20, 100)), postings: false },
+  { name: 'an edited post under its new word', options: q('quokkamarine') },
+  { name: 'an edited post no longer under its old word', options: q('marmaladeword'), finds: false },
+  { name: 'a deleted post', options: q('wombatfrond'), finds: false },
+];
+
 const keyOf = (post: PostSummary) => `${post.service}/${post.user}/${post.id}`;
 
 describe('post search on PostgreSQL gives the answers of SQLite', () => {
@@ -152,6 +198,20 @@ describe('post search on PostgreSQL gives the answers of SQLite', () => {
     await post('3', 'He said "hi"', '<p>ロボ猫 robot 고양이 龙蛋</p>', null);
     await post('4', 'Ünïcode Ελληνικά', '<p>ΣΟΦΙΑ σοφία, лесной</p>', null, ['sketch']);
     await post('5', '夜 night', '<p>森の精霊 a森</p>', '2025-06-01T00:00:00', ['cat', 'Café']);
+    await post('6', 'A long run', `<p>${LONG_RUN}</p>`, null);
+    await post('7', 'Breakfast', '<p>marmaladeword toast</p>', null);
+    await post('8', 'Gone soon', '<p>wombatfrond</p>', null);
+    // Oldest first: the newest post with both words (m3) lies below the cut of qzalpha's newest postings.
+    for (const [id, text] of [
+      ['m1', 'qzalphatwo qzbetaword'],
+      ['m2', 'qzalphaone'],
+      ['m3', 'qzalphaone qzbetaword'],
+      ['m4', 'qzalphaone'],
+      ['m5', 'qzalphaone'],
+      ['m6', 'qzbetaword'],
+    ]) {
+      await post(id, 'Cut', `<p>${text}</p>`, null);
+    }
     const dated = db
       .prepare('SELECT count(*) AS n FROM posts WHERE service = ? AND "user" = ? AND published IS NOT NULL')
       .get(creator.service, creator.user) as { n: number };
@@ -164,6 +224,18 @@ describe('post search on PostgreSQL gives the answers of SQLite', () => {
       await pool.end();
     }
     store = postgresStore(cluster.url, { max: 2 });
+    // Written after the copy, on both engines: the postings follow post_search through its triggers.
+    for (const engine of [db, store]) {
+      await upsertPost(engine, {
+        ...creator,
+        id: 'parity-7',
+        title: 'Breakfast',
+        content: '<p>quokkamarine toast</p>',
+        published: null,
+        tags: [],
+      });
+      await deletePost(engine, creator.service, creator.user, 'parity-8');
+    }
   }, 240_000);
   afterAll(async () => {
     if (store) await closeStore(store);
@@ -178,10 +250,21 @@ describe('post search on PostgreSQL gives the answers of SQLite', () => {
     expect(context.dated).toBeGreaterThan(2);
   });
 
-  for (const search of CASES) {
+  for (const search of [...CASES, ...POSTINGS_CASES]) {
     it(search.name, async () => {
       const options = await search.options(context);
       const sqlite = await searchPosts(db, options);
+      if (POSTINGS_CASES.includes(search)) {
+        const page = {
+          offset: options.offset ?? 0,
+          limit: options.limit ?? PAGE_SIZE,
+          after: options.archiveAfter,
+          countLimit: options.countLimit ?? SEARCH_COUNT_LIMIT,
+        };
+        const direct = await newestByPostings(store, searchQueryWords(options.q ?? ''), page);
+        if (search.postings === false) expect(direct, `${search.name}: left to the trigram path`).toBeNull();
+        else expect(direct, `${search.name}: the postings' own answer`).toEqual({ posts: sqlite.posts, count: sqlite.count });
+      }
       const postgres = await searchPosts(store, options);
       if (search.finds === false) expect(sqlite.posts, `${search.name}: SQLite finds nothing`).toEqual([]);
       else expect(sqlite.posts.length, `${search.name}: SQLite finds something`).toBeGreaterThan(0);

@@ -18,8 +18,8 @@ const SEARCH_REPLACEMENTS: Record<string, string> = {
   posts_words: 'post_search_words',
 };
 
-/** PostgreSQL's own indexes, for orders and lookups SQLite serves from its others (migration 015). */
-const POSTGRES_ONLY_INDEXES = ['posts_creator_newest', 'post_tags_creator_newest'];
+/** PostgreSQL's own indexes, for orders and lookups SQLite serves from its others (migrations 015 and 016). */
+const POSTGRES_ONLY_INDEXES = ['posts_creator_newest', 'post_tags_creator_newest', 'search_terms_term', 'search_terms_trigrams'];
 
 /** PostgreSQL's data types that hold what a column of each SQLite declared type holds. */
 const TYPE_FAMILIES: Record<string, string[]> = {

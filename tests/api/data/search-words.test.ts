@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { shortWordTerm, shortWordText, shortWordTokens } from '@api/data/search-words.ts';
+import { shortWordPostingsKey, shortWordTerm, shortWordText, shortWordTokens } from '@api/data/search-words.ts';
 import { searchPosts, splitSearchQuery } from '@api/data/post-search.ts';
 import { upsertPost } from '@api/data/posts.ts';
 import { upsertCreator } from '@api/data/creators.ts';
@@ -18,6 +18,15 @@ describe('short-word index text and terms', () => {
     expect(shortWordTerm('#1')).toBeNull();
     expect(shortWordTerm('a')).toBeNull();
     expect(shortWordTerm('"')).toBeNull();
+  });
+
+  it("gives PostgreSQL's postings key: = and the folded gram when exact, ^ and two folded characters when a prefix", () => {
+    expect(shortWordPostingsKey('猫')).toBe('=猫');
+    expect(shortWordPostingsKey('夜市')).toBe('=夜市');
+    expect(shortWordPostingsKey('Ré')).toBe('^re');
+    expect(shortWordPostingsKey('CA')).toBe('^ca');
+    expect(shortWordPostingsKey('#1')).toBeNull();
+    expect(shortWordPostingsKey('a')).toBeNull();
   });
 
   it('splits a query between the trigram index, the short-word index and ignored letters', () => {

@@ -18,6 +18,7 @@ import hiding from './012_hiding.ts';
 import similar from './013_similar.ts';
 import searchSpeed from './014_search_speed.ts';
 import listingOrder from './015_listing_order.ts';
+import searchPostings from './016_search_postings.ts';
 
 export interface PostgresMigration {
   version: number;
@@ -42,4 +43,5 @@ export const POSTGRES_MIGRATIONS: PostgresMigration[] = [
   similar,
   searchSpeed,
   listingOrder,
+  searchPostings,
 ];
