@@ -8,14 +8,15 @@ const folder = (name: string) => fileURLToPath(new URL(`./${name}/`, import.meta
 
 /**
  * On a PostgreSQL run (TROVE_TEST_DATABASE=postgres), the files that already test both engines side by
- * side (tests/helpers/engines.ts, or a cluster of their own) ran their PostgreSQL half in the SQLite run:
- * leave them out.
+ * side (tests/helpers/engines.ts, the demo archive on both engines of engine-parity-archive.ts, or a
+ * cluster of their own) ran their PostgreSQL half in the SQLite run: leave them out.
  */
 function bothEngineFiles(): string[] {
   if (process.env.TROVE_TEST_DATABASE !== 'postgres') return [];
   const files = fs.readdirSync('tests', { recursive: true, encoding: 'utf8' }).map((file) => path.join('tests', file));
   return files.filter(
-    (file) => /\.test\.tsx?$/.test(file) && /engineDatabases\(|startThrowawayCluster\(/.test(fs.readFileSync(file, 'utf8')),
+    (file) =>
+      /\.test\.tsx?$/.test(file) && /engineDatabases\(|demoOnBothEngines\(|startThrowawayCluster\(/.test(fs.readFileSync(file, 'utf8')),
   );
 }
 

@@ -21,7 +21,7 @@ import { likeContains } from './util.ts';
 import { countPosts } from './posts.ts';
 import { shortWordTsqueryTerm } from './search-words.ts';
 import { newestByPostings } from './post-search-postings.ts';
-import { SUMMARY_COLUMNS, type SummaryRow, summariesOf, countOf, searchPageAfter, toSummary } from './post-rows.ts';
+import { SUMMARY_COLUMNS, type SummaryRow, summariesOf, countOf, searchPageAfter, toSummary, creatorPostsByOffset } from './post-rows.ts';
 import {
   LONE_LETTER_SCAN_POSTS,
   SEARCH_COUNT_LIMIT,
@@ -197,11 +197,13 @@ async function listCreator(
   after: CreatorCursor | undefined,
 ): Promise<SearchResult> {
   const page = searchPageAfter('p', after);
-  const posts = await summariesOf(
-    store,
-    sql`SELECT ${COLUMNS} FROM posts p WHERE p.service = ${creator.service} AND p."user" = ${creator.user}${page ? sql` AND ${page}` : sql``}
-         ORDER BY p.published DESC NULLS LAST, p.id DESC LIMIT ${limit} OFFSET ${offset}`,
-  );
+  const posts = page
+    ? await summariesOf(
+        store,
+        sql`SELECT ${COLUMNS} FROM posts p WHERE p.service = ${creator.service} AND p."user" = ${creator.user} AND ${page}
+             ORDER BY p.published DESC NULLS LAST, p.id DESC LIMIT ${limit} OFFSET ${offset}`,
+      )
+    : await creatorPostsByOffset(store, creator.service, creator.user, offset, limit);
   const count = await countOf(store, sql`SELECT count(*) AS n FROM posts WHERE service = ${creator.service} AND "user" = ${creator.user}`);
   return { posts, count, true_count: count, capped: false };
 }

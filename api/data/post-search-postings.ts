@@ -5,7 +5,9 @@
  * (post-search-postgres.ts), by construction: a word made of term characters occurs in a post's
  * search_lower exactly when it occurs inside one of the post's terms, and a short word's key stands for
  * exactly the tokens its tsquery term matches (docs/decisions.md, "Search postings on PostgreSQL").
- * A short word is a word with one term, its key.
+ * A short word is a word with one term, its key. A CJK word of three or more characters stands as the keys
+ * of its neighbouring pairs, each a word of its own, and the posts they find are checked against the text
+ * (search_lower LIKE, as the trigram path asks): a row read per candidate, not per post walked.
  *
  * One word: each of its terms' newest `depth` postings (depth at least the count limit). Above the cut,
  * the highest of the depth-th newest postings of the terms that have that many, every match of the word
@@ -20,7 +22,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Store } from './store.ts';
 import { SUMMARY_COLUMNS, type SummaryRow, toSummary } from './post-rows.ts';
-import { shortWordPostingsKey } from './search-words.ts';
+import { cjkPairKeys, shortWordPostingsKey } from './search-words.ts';
+import { likeContains } from './util.ts';
 import type { ArchiveCursor } from '@shared/cursor.ts';
 import type { PostSummary } from '@shared/shapes/posts.ts';
 
@@ -74,6 +77,8 @@ async function newestPostingsPage(store: Store, words: PostingsWord[], page: Pag
 }
 
 interface PageWanted {
+  /** CJK words found through their pairs' keys: the text itself must hold them. */
+  rechecked: string[];
   wanted: number;
   offset: number;
   limit: number;
@@ -108,10 +113,16 @@ async function pageAtDepth(store: Store, words: PostingsWord[], depth: number, p
           OR (c.seq < ${cut} AND EXISTS (SELECT 1 FROM ${name('t', j)} o JOIN search_postings q ON q.term = o.term AND q.seq = c.seq)))`,
       ];
     });
+    const checks = [
+      ...others,
+      ...page.rechecked.map(
+        (word) => sql`EXISTS (SELECT 1 FROM post_search s WHERE s.seq = c.seq AND s.search_lower LIKE lower(${likeContains(word)}))`,
+      ),
+    ];
     return sql`(SELECT c.seq FROM (
         SELECT DISTINCT seq FROM ${name('l', i)} WHERE (SELECT i FROM pick) = ${i} AND seq >= (SELECT cut FROM pick)
          ORDER BY seq DESC OFFSET 0) c
-      WHERE ${others.length > 0 ? sql.join(others, sql` AND `) : sql`TRUE`} LIMIT ${page.wanted})`;
+      WHERE ${checks.length > 0 ? sql.join(checks, sql` AND `) : sql`TRUE`} LIMIT ${page.wanted})`;
   });
   const below = page.after ? sql`WHERE m.seq < ${page.after.seq}` : sql``;
   // The cut and the number found ride on every row of the page, and on one row of NULLs for an empty page.
@@ -139,17 +150,28 @@ export async function newestByPostings(
   words: { long: string[]; short: string[] },
   page: { offset: number; limit: number; after: ArchiveCursor | undefined; countLimit: number },
 ): Promise<{ posts: PostSummary[]; count: number } | null> {
-  if (!words.long.every(isPostingsWord)) return null;
-  const keys = words.short.map((word) => shortWordPostingsKey(word));
-  if (keys.some((key) => key === null)) return null;
-  const lookups: PostingsWord[] = [...words.long.map((word) => ({ contains: word })), ...keys.map((key) => ({ key: key! }))];
+  const lookups: PostingsWord[] = [];
+  const rechecked: string[] = [];
+  for (const word of words.long) {
+    const pairs = isPostingsWord(word) ? null : cjkPairKeys(word);
+    if (isPostingsWord(word)) lookups.push({ contains: word });
+    else if (pairs) {
+      lookups.push(...pairs.map((key) => ({ key })));
+      rechecked.push(word);
+    } else return null;
+  }
+  for (const word of words.short) {
+    const key = shortWordPostingsKey(word);
+    if (key === null) return null;
+    lookups.push({ key });
+  }
   if (lookups.length === 0) return null;
   const { after, limit } = page;
   const offset = after ? 0 : page.offset;
   // Enough matches for the count and for a page by offset (a cursor's page is cut from the same matches).
   const wanted = Math.max(page.countLimit, offset + limit);
   if (wanted > DEEPEST_PAGE) return null;
-  const answer = await newestPostingsPage(store, lookups, { wanted, offset, limit, after });
+  const answer = await newestPostingsPage(store, lookups, { wanted, offset, limit, after, rechecked });
   if (!answer) return null;
   // A cursor's page that runs out where the matches found stop may go on past them.
   if (answer.posts.length < limit && answer.found >= wanted) return null;

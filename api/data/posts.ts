@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { inTransactionNoSavepoint, nowIso } from './util.ts';
-import { getFullRow, SUMMARY_COLUMNS, toFullPost, type SummaryRow, summariesOf } from './post-rows.ts';
+import { creatorPostsByOffset, getFullRow, SUMMARY_COLUMNS, toFullPost, type SummaryRow, summariesOf } from './post-rows.ts';
 import { postPageNeighbours, type OrderKey } from './post-neighbours.ts';
 import { indexPostText, unindexPostText } from './search-index.ts';
 import { recordDroppedTags, setPostTags } from './tags.ts';
@@ -79,13 +79,7 @@ export async function listCreatorPosts(
   limit: number,
   after?: CreatorCursor,
 ): Promise<PostSummary[]> {
-  if (!after) {
-    return await summariesOf(
-      db,
-      sql<SummaryRow>`SELECT ${COLUMNS} FROM posts p WHERE p.service = ${service} AND p."user" = ${creatorId}
-        ORDER BY p.published DESC NULLS LAST, p.id DESC LIMIT ${limit} OFFSET ${offset}`,
-    );
-  }
+  if (!after) return await creatorPostsByOffset(db, service, creatorId, offset, limit);
   const posts: PostSummary[] = [];
   if (after.published !== null) {
     posts.push(

@@ -107,3 +107,19 @@ export function shortWordPostingsKey(word: string): string | null {
   if (!term) return null;
   return `${term.prefix ? '^' : '='}${withoutDiacritics(simpleLowerCase(term.token))}`;
 }
+
+/**
+ * For a query word of three or more CJK characters, the search_postings keys of its neighbouring pairs
+ * (at most four of them): every post holding the word holds each pair as a token, since the word lies
+ * inside one CJK run of the text and shortWordText spells every run's pairs. The keys find a superset of
+ * the posts holding the word; the caller checks the text itself. Null for any other word.
+ */
+export function cjkPairKeys(word: string): string[] | null {
+  const chars = Array.from(word);
+  if (chars.length < 3 || !CJK_ONLY.test(word)) return null;
+  const pairs = new Set<string>();
+  for (let i = 0; i + 1 < chars.length; i += 1) pairs.add(`=${withoutDiacritics(simpleLowerCase(chars[i] + chars[i + 1]))}`);
+  return [...pairs].slice(0, MAX_PAIR_KEYS);
+}
+
+const MAX_PAIR_KEYS = 4;

@@ -165,6 +165,10 @@ const POSTINGS_CASES: Case[] = [
   { name: 'two prefixes, a count capped low', options: q('ro ca', { countLimit: 3 }) },
   { name: 'a CJK gram and a long word', options: q('夜 night') },
   { name: 'a prefix of a long run', options: q('K0') },
+  { name: 'a CJK word of three characters, through its pairs', options: q('冬の魔女') },
+  { name: 'a long CJK word, through four of its pairs', options: q('ありがとうございます', { countLimit: 3 }) },
+  { name: 'a Korean word and a Latin one', options: q('고양이 robot') },
+  { name: 'a CJK word whose pairs a newer post holds apart', options: q('竜鍋鳥') },
   { name: 'Greek lower case with an accent', options: q('σοφία') },
   { name: 'Cyrillic lower case', options: q('лесной') },
   { name: 'a stretch inside the first piece of a long run', options: q(LONG_RUN.slice(4, 30)) },
@@ -201,6 +205,9 @@ describe('post search on PostgreSQL gives the answers of SQLite', () => {
     await post('6', 'A long run', `<p>${LONG_RUN}</p>`, null);
     await post('7', 'Breakfast', '<p>marmaladeword toast</p>', null);
     await post('8', 'Gone soon', '<p>wombatfrond</p>', null);
+    // Both pairs of 竜鍋鳥 but not the word, in a newer post than the one that holds it.
+    await post('9', 'Pot', '<p>竜鍋鳥</p>', null);
+    await post('10', 'Pot and bird', '<p>竜鍋 鍋鳥</p>', null);
     // Oldest first: the newest post with both words (m3) lies below the cut of qzalpha's newest postings.
     for (const [id, text] of [
       ['m1', 'qzalphatwo qzbetaword'],

@@ -10,10 +10,13 @@
  *   ends a run. Runs longer than 64 characters are kept as 64-character pieces starting every 32
  *   characters (and one ending the run), so every stretch of up to 33 characters lies inside a piece and
  *   no key outgrows a btree entry; longer query words keep the trigram path.
- * - The short words' keys, from post_search.words (the short-word tokens): `=token` for each token of up
- *   to two characters (a CJK gram, found exactly) and `^` and the first two characters of each token of
- *   two or more (a two-character prefix: short query words are at most two characters). They cannot be
- *   mistaken for terms, which never start with `=` or `^`.
+ * - The short words' keys, from post_search.words (the short-word tokens): `=token` for a token of up to
+ *   two characters that may be a CJK gram (looked up exactly), and `^` and the first two characters of a
+ *   token of two or more that may be a prefix of a word of other scripts (short query words are at most
+ *   two characters). Only CJK words are looked up exactly and only other words as prefixes, so a token
+ *   all of whose characters come before U+1100 (where the CJK scripts start) needs no `=` key, and a token
+ *   opening with two characters of the main Han, kana and Hangul blocks needs no `^` key: about half the
+ *   short keys. They cannot be mistaken for terms, which never start with `=` or `^`.
  * - search_postings (term, seq), its primary key in that order: a term's or key's posts newest first from
  *   the index alone. search_terms, the vocabulary, with a trigram index: the terms that contain a query word.
  *   Terms are added when first seen and never removed (a term whose posts are gone finds nothing). The
@@ -35,8 +38,12 @@ const migration: PostgresMigration = {
                          UNION SELECT greatest(length(r.run) - 63, 1)) s
   $$;
   CREATE FUNCTION search_short_keys_of(words tsvector) RETURNS SETOF text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-    SELECT '=' || token FROM unnest(tsvector_to_array(words)) AS token WHERE length(token) <= 2
-    UNION SELECT '^' || left(token, 2) FROM unnest(tsvector_to_array(words)) AS token WHERE length(token) >= 2
+    SELECT '=' || token FROM unnest(tsvector_to_array(words)) AS token
+     WHERE length(token) <= 2 AND token ~ '[^\u0001-\u10ff]'
+    UNION
+    SELECT '^' || left(token, 2) FROM unnest(tsvector_to_array(words)) AS token
+     WHERE length(token) >= 2
+       AND left(token, 2) !~ '^[\u3041-\u3096\u309d-\u309f\u30a1-\u30fa\u30fc-\u30ff\u4e00-\u9fff\uac00-\ud7a3]{2}$'
   $$;
   CREATE FUNCTION search_keys_of(body text, words tsvector) RETURNS SETOF text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT search_terms_of(body) UNION ALL SELECT search_short_keys_of(words)
