@@ -15,9 +15,9 @@
  *
  * Several words: the same lists for each word; the word whose list reaches furthest back (no cut at all
  * when every term had fewer than `depth` posts) is walked newest first, and each of its posts is checked
- * against each other word: in that word's list above its cut, in search_postings' key below it. Its matches above its cut are exact; when they
- * are fewer than wanted (the count limit, or the page's end) and a cut remains, a deeper round is tried,
- * then the trigram path.
+ * against each other word: in that word's list above its cut, in search_postings' key below it. Its
+ * matches above its cut are exact; when they are fewer than wanted (the count limit, or the page's end)
+ * and a cut remains, a deeper round is tried, then the trigram path.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Store } from './store.ts';

@@ -15,6 +15,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { api, ApiError, describeError } from '@site/client/api-client.ts';
 import { apiPaths } from '@shared/api-paths.ts';
+import { rememberInHistory } from '@site/client/history-state.ts';
 import {
   ARTIST_SORT_OPTIONS,
   ORDER_LABELS,
@@ -113,9 +114,11 @@ export default function ArtistsBrowser({ initial, iconsPath, children }: Props) 
   const show = useCallback(
     (next: ArtistsQuery, push: boolean) => {
       clearTimeout(timer.current);
+      const leaving = queryRef.current;
       queryRef.current = next;
       setQuery(next);
       if (push && artistsUrl(next) !== window.location.pathname + window.location.search) {
+        rememberInHistory('artists', leaving);
         window.history.pushState({ ...window.history.state, artists: next }, '', artistsUrl(next));
       }
       load();
@@ -125,8 +128,9 @@ export default function ArtistsBrowser({ initial, iconsPath, children }: Props) 
   const change = (patch: Partial<ArtistsQuery>) => show({ ...queryRef.current, o: 0, ...patch }, true);
 
   useEffect(() => {
-    // The entry the visitor arrived on gets its query too, so going back to it restores it.
-    window.history.replaceState({ ...window.history.state, artists: initial }, '');
+    // The entry the visitor arrived on gets its query too, so going back to it restores it (unless a
+    // change came first and has already given it one).
+    rememberInHistory('artists', initial);
     const onPopState = (event: PopStateEvent) => {
       const state = (event.state as { artists?: ArtistsQuery } | null)?.artists;
       if (!state) return;

@@ -7,6 +7,7 @@
  * For a guest the server sends no items: the island shows the device list (docs/product.md#guest-favourites)
  * at once. Both reload the list when it changes on the page (an import).
  */
+import { rememberInHistory } from '@site/client/history-state.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useStore } from '@nanostores/react';
 import { api, describeError } from '@site/client/api-client.ts';
@@ -110,10 +111,12 @@ export default function FavoritesBrowser({ kind, initial, items, total, iconsPat
 
   const show = useCallback(
     (next: FavoritesQuery<string>, push: boolean) => {
+      const leaving = queryRef.current;
       queryRef.current = next;
       setQuery(next);
       const url = favoritesUrl(kind, next);
       if (push && url !== window.location.pathname + window.location.search) {
+        rememberInHistory('favorites', leaving);
         window.history.pushState({ ...window.history.state, favorites: next }, '', url);
       }
       load();
@@ -122,7 +125,8 @@ export default function FavoritesBrowser({ kind, initial, items, total, iconsPat
   );
 
   useEffect(() => {
-    window.history.replaceState({ ...window.history.state, favorites: initial }, '');
+    // The entry the visitor arrived on gets its query too, unless a change came first and gave it one.
+    rememberInHistory('favorites', initial);
     const onPopState = (event: PopStateEvent) => {
       const state = (event.state as { favorites?: FavoritesQuery<string> } | null)?.favorites;
       if (state) show(state, false);
