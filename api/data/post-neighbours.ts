@@ -8,7 +8,7 @@
 import { sql } from 'kysely';
 import type { Store } from './store.ts';
 
-export interface OrderKey {
+interface OrderKey {
   id: string;
   published: string | null;
 }

@@ -117,35 +117,3 @@ export function searchPageAfter(alias: 'p' | 't', cursor: CreatorCursor | Archiv
   if (cursor.published === null) return sql`(${published} IS NULL AND ${id} < ${cursor.id})`;
   return sql`((${published}, ${id}) < (${cursor.published}, ${cursor.id}) OR ${published} IS NULL)`;
 }
-
-/**
- * A page of a creator's posts by offset, newest first (published DESC, undated last, then id DESC). On
- * PostgreSQL past the first page, the offset is skipped in posts_creator_newest alone and only the page's
- * rows are read: PostgreSQL reads the row of every post it skips (about 20 µs each on this machine; a
- * rebuild re-renders every listing page after a new post, 44 ms a page on average at a million posts).
- * SQLite skips without reading rows, so it keeps the plain query.
- */
-export async function creatorPostsByOffset(
-  db: Store,
-  service: string,
-  creatorId: string,
-  offset: number,
-  limit: number,
-): Promise<PostSummary[]> {
-  const columns = sql.raw(SUMMARY_COLUMNS);
-  if (db.engine === 'postgres' && offset > 0) {
-    return await summariesOf(
-      db,
-      sql<SummaryRow>`SELECT ${columns}
-          FROM (SELECT id FROM posts WHERE service = ${service} AND "user" = ${creatorId}
-                 ORDER BY published DESC NULLS LAST, id DESC LIMIT ${limit} OFFSET ${offset}) k
-          JOIN posts p ON p.service = ${service} AND p."user" = ${creatorId} AND p.id = k.id
-         ORDER BY p.published DESC NULLS LAST, p.id DESC`,
-    );
-  }
-  return await summariesOf(
-    db,
-    sql<SummaryRow>`SELECT ${columns} FROM posts p WHERE p.service = ${service} AND p."user" = ${creatorId}
-      ORDER BY p.published DESC NULLS LAST, p.id DESC LIMIT ${limit} OFFSET ${offset}`,
-  );
-}

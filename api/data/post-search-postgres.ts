@@ -18,10 +18,10 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Store } from './store.ts';
 import { likeContains } from './util.ts';
-import { countPosts } from './posts.ts';
+import { countPosts, creatorPostsByOffset } from './posts.ts';
 import { shortWordTsqueryTerm } from './search-words.ts';
 import { newestByPostings } from './post-search-postings.ts';
-import { SUMMARY_COLUMNS, type SummaryRow, summariesOf, countOf, searchPageAfter, toSummary, creatorPostsByOffset } from './post-rows.ts';
+import { SUMMARY_COLUMNS, type SummaryRow, summariesOf, countOf, searchPageAfter, toSummary } from './post-rows.ts';
 import {
   LONE_LETTER_SCAN_POSTS,
   SEARCH_COUNT_LIMIT,

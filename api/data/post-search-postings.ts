@@ -31,10 +31,12 @@ type Fragment = RawBuilder<unknown>;
 /** A query word as the postings find it: the terms containing a long word, or a short word's one key. */
 type PostingsWord = { contains: string } | { key: string };
 
-/** A term's characters, lower case (migration 016's regular expression: the two must be the same set). */
-const TERM_CHARACTERS = /^[0-9a-z\u00c0-\u024f\u0370-\u03ff\u0400-\u052f\u1e00-\u1eff]+$/u;
+/** A term's letters beyond ASCII: Latin, Greek, Cyrillic (migration 016's regular expression: the same set). */
+const TERM_LETTERS = '\\u00c0-\\u024f\\u0370-\\u03ff\\u0400-\\u052f\\u1e00-\\u1eff';
+/** A term's characters, lower case. */
+const TERM_CHARACTERS = new RegExp(`^[0-9a-z${TERM_LETTERS}]+$`, 'u');
 /** The same characters, and the ASCII capitals that lower-case into them. */
-const TERM_CHARACTERS_ANY_CASE = /^[0-9A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u052f\u1e00-\u1eff]+$/u;
+const TERM_CHARACTERS_ANY_CASE = new RegExp(`^[0-9A-Za-z${TERM_LETTERS}]+$`, 'u');
 /** Long runs are stored as 64-character pieces every 32 characters: a longer word may span two. */
 const LONGEST_WORD = 33;
 /** How deep each round reads a term's postings, in multiples of the matches wanted. */
@@ -47,7 +49,7 @@ const DEEPEST_PAGE = 10_000;
  * casing, with no character that lower-cases into several (JavaScript's lower casing stands in for
  * PostgreSQL's here; for these scripts they agree).
  */
-export function isPostingsWord(word: string): boolean {
+function isPostingsWord(word: string): boolean {
   const lower = word.toLowerCase();
   const length = Array.from(word).length;
   return (
@@ -153,12 +155,14 @@ export async function newestByPostings(
   const lookups: PostingsWord[] = [];
   const rechecked: string[] = [];
   for (const word of words.long) {
-    const pairs = isPostingsWord(word) ? null : cjkPairKeys(word);
-    if (isPostingsWord(word)) lookups.push({ contains: word });
-    else if (pairs) {
-      lookups.push(...pairs.map((key) => ({ key })));
-      rechecked.push(word);
-    } else return null;
+    if (isPostingsWord(word)) {
+      lookups.push({ contains: word });
+      continue;
+    }
+    const pairs = cjkPairKeys(word);
+    if (!pairs) return null;
+    lookups.push(...pairs.map((key) => ({ key })));
+    rechecked.push(word);
   }
   for (const word of words.short) {
     const key = shortWordPostingsKey(word);

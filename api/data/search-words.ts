@@ -52,6 +52,11 @@ function simpleLowerCase(text: string): string {
   return lower;
 }
 
+/** A query token folded as shortWordTokens folds the stored ones (lower case, Latin diacritics removed). */
+function foldedLikeTokens(token: string): string {
+  return withoutDiacritics(simpleLowerCase(token));
+}
+
 /**
  * The distinct tokens posts_words holds for a post (unicode61 with remove_diacritics 2 over
  * shortWordText: lower case, Latin diacritics removed), for an engine that stores the tokens itself
@@ -93,7 +98,7 @@ function shortWordLookup(word: string): { token: string; prefix: boolean } | nul
 export function shortWordTsqueryTerm(word: string): string | null {
   const term = shortWordLookup(word);
   if (!term) return null;
-  const quoted = `'${withoutDiacritics(simpleLowerCase(term.token)).replace(/['\\]/g, (c) => `\\${c}`)}'`;
+  const quoted = `'${foldedLikeTokens(term.token).replace(/['\\]/g, (c) => `\\${c}`)}'`;
   return term.prefix ? `${quoted}:*` : quoted;
 }
 
@@ -105,8 +110,10 @@ export function shortWordTsqueryTerm(word: string): string | null {
 export function shortWordPostingsKey(word: string): string | null {
   const term = shortWordLookup(word);
   if (!term) return null;
-  return `${term.prefix ? '^' : '='}${withoutDiacritics(simpleLowerCase(term.token))}`;
+  return `${term.prefix ? '^' : '='}${foldedLikeTokens(term.token)}`;
 }
+
+const MAX_PAIR_KEYS = 4;
 
 /**
  * For a query word of three or more CJK characters, the search_postings keys of its neighbouring pairs
@@ -118,8 +125,6 @@ export function cjkPairKeys(word: string): string[] | null {
   const chars = Array.from(word);
   if (chars.length < 3 || !CJK_ONLY.test(word)) return null;
   const pairs = new Set<string>();
-  for (let i = 0; i + 1 < chars.length; i += 1) pairs.add(`=${withoutDiacritics(simpleLowerCase(chars[i] + chars[i + 1]))}`);
+  for (let i = 0; i + 1 < chars.length; i += 1) pairs.add(`=${foldedLikeTokens(chars[i] + chars[i + 1])}`);
   return [...pairs].slice(0, MAX_PAIR_KEYS);
 }
-
-const MAX_PAIR_KEYS = 4;
