@@ -1,16 +1,17 @@
 /**
  * The SQLite dialect's one connection per handle, on a real migrated SQLite file: queries started side
  * by side take it in turn and each gets its own answer, and a query started while a long read holds it
- * (eachRow) waits for the read's end instead of running in the middle of it.
+ * (eachRow) waits for the read's end instead of running in the middle of it. SQLite on either run: the rule
+ * is its single connection's (PostgreSQL reads outside a transaction in one go, on a connection of its own).
  */
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { eachRow } from '@api/data/store.ts';
-import { tempDb, type TempDb } from './helpers.ts';
+import { tempSqliteDb, type TempDb } from './helpers.ts';
 
 let t: TempDb;
 beforeEach(() => {
-  t = tempDb();
+  t = tempSqliteDb();
 });
 afterEach(() => t.cleanup());
 
