@@ -3,11 +3,13 @@
  * creators.indexed / updated / last_imported are stored as epoch seconds; the profile and link
  * answers turn them into ISO dates (docs/product.md#api-conventions).
  */
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { nowEpoch } from './util.ts';
 import { isCreatorListed } from './do-not-post.ts';
+import { creatorDmCountQuery } from './dms.ts';
+import { creatorShareCountQuery } from './shares.ts';
 import { epochToIso } from '@shared/format.ts';
 import type { CreatorFields, Creator } from '@shared/shapes/creators.ts';
 export type { CreatorFields, Creator };
@@ -114,8 +116,8 @@ export async function getCreatorProfile(db: Store, service: string, id: string):
   if (!creator) return undefined;
   const { rows } = await sql<{ post_count: number; dm_count: number; share_count: number; chat_count: number }>`SELECT
        (SELECT count(*) FROM posts WHERE service = ${service} AND "user" = ${id}) AS post_count,
-       (SELECT count(*) FROM dms WHERE service = ${service} AND "user" = ${id} AND status = 'approved') AS dm_count,
-       (SELECT count(*) FROM share_creators WHERE service = ${service} AND creator_id = ${id}) AS share_count,
+       ${creatorDmCountQuery(service, id)} AS dm_count,
+       ${creatorShareCountQuery(service, id)} AS share_count,
        (SELECT count(*) FROM community_channels WHERE service = ${service} AND creator_id = ${id})
          + (SELECT count(*) FROM discord_channels WHERE ${service} = 'discord' AND server_id = ${id}) AS chat_count`.execute(db.k);
   const counts = rows[0];
@@ -135,12 +137,31 @@ export async function getCreatorProfile(db: Store, service: string, id: string):
   };
 }
 
+/** 1 when the creator belongs to a link group with another creator, else 0 (a subquery). */
+function hasLinksQuery(service: string, id: string): RawBuilder<number> {
+  return sql<number>`(SELECT count(*) FROM (SELECT 1 FROM creators c JOIN creators o ON o.relation_id = c.relation_id
+      WHERE c.service = ${service} AND c.id = ${id} AND c.relation_id IS NOT NULL
+        AND NOT (o.service = c.service AND o.id = c.id) LIMIT 1) linked)`;
+}
+
 /** Whether the creator belongs to a link group with another creator (the Linked Accounts tick). */
 export async function hasLinkedCreators(db: Store, service: string, id: string): Promise<boolean> {
-  const { rows } = await sql`SELECT 1 AS one FROM creators c JOIN creators o ON o.relation_id = c.relation_id
-      WHERE c.service = ${service} AND c.id = ${id} AND c.relation_id IS NOT NULL
-        AND NOT (o.service = c.service AND o.id = c.id) LIMIT 1`.execute(db.k);
-  return rows.length > 0;
+  const { rows } = await sql<{ n: number }>`SELECT ${hasLinksQuery(service, id)} AS n`.execute(db.k);
+  return Number(rows[0].n) > 0;
+}
+
+/** What the creator header's tabs need from the archive, in one statement (a listing page is rendered often). */
+export async function creatorTabCounts(
+  db: Store,
+  service: string,
+  id: string,
+): Promise<{ hasLinks: boolean; dmCount: number; shareCount: number }> {
+  const { rows } = await sql<{ has_links: number; dm_count: number; share_count: number }>`SELECT
+      ${hasLinksQuery(service, id)} AS has_links,
+      ${creatorDmCountQuery(service, id)} AS dm_count,
+      ${creatorShareCountQuery(service, id)} AS share_count`.execute(db.k);
+  const row = rows[0];
+  return { hasLinks: Number(row.has_links) > 0, dmCount: Number(row.dm_count), shareCount: Number(row.share_count) };
 }
 
 /** Other creators of the same link group (relation_id), ordered by service and name. */

@@ -2,7 +2,7 @@
  * Direct messages. Imported DMs start 'pending' for the importing account; approved ones are public
  * (creator DMs tab, global DMs list); 'ignored' ones wait in the account's ignored view.
  */
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import type { CreatorFields } from './creators.ts';
@@ -138,11 +138,14 @@ export async function listCreatorDms(db: Store, service: string, creatorId: stri
   return rows.map(toDm);
 }
 
+/** The number of a creator's approved DMs, as a subquery for a statement that reads other counts beside it. */
+export function creatorDmCountQuery(service: string, creatorId: string): RawBuilder<number> {
+  return sql<number>`(SELECT count(*) FROM dms WHERE service = ${service} AND "user" = ${creatorId} AND status = 'approved')`;
+}
+
 /** Number of a creator's approved DMs. */
 export async function countCreatorDms(db: Store, service: string, creatorId: string): Promise<number> {
-  const { rows } = await sql<{
-    n: number;
-  }>`SELECT count(*) AS n FROM dms WHERE service = ${service} AND "user" = ${creatorId} AND status = 'approved'`.execute(db.k);
+  const { rows } = await sql<{ n: number }>`SELECT ${creatorDmCountQuery(service, creatorId)} AS n`.execute(db.k);
   return Number(rows[0].n);
 }
 

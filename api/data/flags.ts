@@ -27,6 +27,10 @@ export async function flagPost(
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
+/** Column `flagged` of a query over `posts p`: 1 when the post has been flagged, else 0. */
+export const FLAGGED_COLUMN = sql.raw(`CASE WHEN EXISTS (SELECT 1 FROM flags f
+  WHERE f.service = p.service AND f."user" = p."user" AND f.post_id = p.id) THEN 1 ELSE 0 END AS flagged`);
+
 /** Whether a post has been flagged. */
 export async function isPostFlagged(db: Store, service: string, creatorId: string, postId: string): Promise<boolean> {
   const { rows } =

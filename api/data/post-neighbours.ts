@@ -8,6 +8,12 @@
 import { sql } from 'kysely';
 import type { Store } from './store.ts';
 
+/** A post's neighbours in its creator's listing: ids, null at either end. */
+export interface PostNeighbours {
+  prev: string | null;
+  next: string | null;
+}
+
 interface OrderKey {
   id: string;
   published: string | null;
@@ -18,27 +24,28 @@ interface OrderKey {
  * each is the first non-null of the index probes in listing order, and COALESCE stops at the first that
  * finds a post on both engines. The probes meant for an undated post, or for a dated one, test the post's
  * own published date first, so the others cost nothing; comparisons with a NULL date find nothing.
+ * Columns `prev` and `next` of a query over `posts p`.
  */
-const NEIGHBOURS = sql.raw(`
+export const NEIGHBOUR_COLUMNS = sql.raw(`
   coalesce(
-    (SELECT id FROM posts WHERE service = me.service AND "user" = me."user" AND published = me.published AND id > me.id
+    (SELECT id FROM posts WHERE service = p.service AND "user" = p."user" AND published = p.published AND id > p.id
       ORDER BY id LIMIT 1),
-    (SELECT id FROM posts WHERE service = me.service AND "user" = me."user" AND published > me.published
+    (SELECT id FROM posts WHERE service = p.service AND "user" = p."user" AND published > p.published
       ORDER BY published, id LIMIT 1),
-    (SELECT id FROM posts WHERE service = me.service AND "user" = me."user" AND me.published IS NULL AND published IS NULL
-      AND id > me.id ORDER BY id LIMIT 1),
-    (SELECT id FROM posts WHERE service = me.service AND "user" = me."user" AND me.published IS NULL AND published IS NOT NULL
+    (SELECT id FROM posts WHERE service = p.service AND "user" = p."user" AND p.published IS NULL AND published IS NULL
+      AND id > p.id ORDER BY id LIMIT 1),
+    (SELECT id FROM posts WHERE service = p.service AND "user" = p."user" AND p.published IS NULL AND published IS NOT NULL
       ORDER BY published, id LIMIT 1)
   ) AS prev,
   coalesce(
-    (SELECT id FROM posts WHERE service = me.service AND "user" = me."user" AND published = me.published AND id < me.id
+    (SELECT id FROM posts WHERE service = p.service AND "user" = p."user" AND published = p.published AND id < p.id
       ORDER BY id DESC LIMIT 1),
-    (SELECT id FROM posts WHERE service = me.service AND "user" = me."user" AND published < me.published
+    (SELECT id FROM posts WHERE service = p.service AND "user" = p."user" AND published < p.published
       ORDER BY published DESC, id DESC LIMIT 1),
-    (SELECT id FROM posts WHERE service = me.service AND "user" = me."user" AND me.published IS NOT NULL AND published IS NULL
+    (SELECT id FROM posts WHERE service = p.service AND "user" = p."user" AND p.published IS NOT NULL AND published IS NULL
       ORDER BY id DESC LIMIT 1),
-    (SELECT id FROM posts WHERE service = me.service AND "user" = me."user" AND me.published IS NULL AND published IS NULL
-      AND id < me.id ORDER BY id DESC LIMIT 1)
+    (SELECT id FROM posts WHERE service = p.service AND "user" = p."user" AND p.published IS NULL AND published IS NULL
+      AND id < p.id ORDER BY id DESC LIMIT 1)
   ) AS next`);
 
 /**
@@ -51,9 +58,9 @@ export async function postPageNeighbours(
   service: string,
   creatorId: string,
   postId: string,
-): Promise<{ prev: string | null; next: string | null } | undefined> {
-  const { rows } = await sql<{ prev: string | null; next: string | null }>`SELECT ${NEIGHBOURS} FROM posts me
-    WHERE me.service = ${service} AND me."user" = ${creatorId} AND me.id = ${postId}`.execute(db.k);
+): Promise<PostNeighbours | undefined> {
+  const { rows } = await sql<PostNeighbours>`SELECT ${NEIGHBOUR_COLUMNS} FROM posts p
+    WHERE p.service = ${service} AND p."user" = ${creatorId} AND p.id = ${postId}`.execute(db.k);
   return rows[0] && { prev: rows[0].prev, next: rows[0].next };
 }
 

@@ -3,14 +3,13 @@
  * its media lists, and props {flagged, revisions}. The site's post and revision pages render the same.
  */
 import type { Store } from './store.ts';
-import { getPost } from './posts.ts';
+import { getPostAndFlag } from './posts.ts';
 import { postMedia } from './post-media.ts';
 import { revisionsWithNeighbours } from './post-revisions.ts';
-import { isPostFlagged } from './flags.ts';
 import type { PostPage, PostRevision, PostRevisionPage } from '@shared/shapes/posts.ts';
 
 /**
- * The post page answer of GET /v1/{service}/user/{id}/post/{post}: the full post (getPost), its
+ * The post page answer of GET /v1/{service}/user/{id}/post/{post}: the full post (getPostAndFlag), its
  * attachments, previews and videos with `server` set to `server` (the origin that serves files,
  * e.g. 'http://localhost:4321'), and props {flagged, revisions}. Undefined when the post does not exist.
  *
@@ -25,10 +24,10 @@ export async function getPostPage(
   postId: string,
   server = '',
 ): Promise<PostPage | undefined> {
-  const post = await getPost(db, service, creatorId, postId);
-  if (!post) return undefined;
-  const flagged = await isPostFlagged(db, service, creatorId, postId);
-  // The revisions carry the current post's neighbours, which getPost has just looked up.
+  const found = await getPostAndFlag(db, service, creatorId, postId);
+  if (!found) return undefined;
+  const { post, flagged } = found;
+  // The revisions carry the current post's neighbours, which getPostAndFlag has just looked up.
   const older = await revisionsWithNeighbours(db, service, creatorId, postId, post);
   const revisions: PostPage['props']['revisions'] = [[0, post], ...older.map((rev, i): [number, PostRevision] => [i + 1, rev])];
   return { post, ...postMedia(post, server), props: { flagged, revisions } };

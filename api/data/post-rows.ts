@@ -87,8 +87,16 @@ export function toFullPost(row: FullRow, neighbours: { prev: string | null; next
   };
 }
 
-export async function getFullRow(db: Store, service: string, user: string, id: string): Promise<FullRow | undefined> {
-  const { rows } = await sql<FullRow>`SELECT ${sql.raw(FULL_COLUMNS)} FROM posts p
+/** A post's whole row, with the `extra` columns (over `posts p`) when given; undefined when there is no such post. */
+export async function getFullRow<Extra extends object = object>(
+  db: Store,
+  service: string,
+  user: string,
+  id: string,
+  extra?: RawBuilder<unknown>,
+): Promise<(FullRow & Extra) | undefined> {
+  const more = extra ? sql`, ${extra}` : sql``;
+  const { rows } = await sql<FullRow & Extra>`SELECT ${sql.raw(FULL_COLUMNS)}${more} FROM posts p
     WHERE p.service = ${service} AND p."user" = ${user} AND p.id = ${id}`.execute(db.k);
   return rows[0];
 }

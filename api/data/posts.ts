@@ -14,13 +14,13 @@ import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { inTransactionNoSavepoint, nowIso } from './util.ts';
 import { getFullRow, SUMMARY_COLUMNS, toFullPost, type SummaryRow, summariesOf } from './post-rows.ts';
-import { postPageNeighbours } from './post-neighbours.ts';
+import { NEIGHBOUR_COLUMNS, postPageNeighbours, type PostNeighbours } from './post-neighbours.ts';
 import { indexPostText, unindexPostText } from './search-index.ts';
 import { recordDroppedTags, setPostTags } from './tags.ts';
 import { setPostFiles } from './post-files.ts';
 import { listRevisionIds, storePostRevision } from './post-revisions.ts';
 import { isPostListed } from './do-not-post.ts';
-import { clearPostFlags } from './flags.ts';
+import { clearPostFlags, FLAGGED_COLUMN } from './flags.ts';
 import type { FullPost, Poll, PostEmbed, PostFileRef, PostSummary } from '@shared/shapes/posts.ts';
 import type { ArchiveCursor, CreatorCursor } from '@shared/cursor.ts';
 
@@ -215,9 +215,28 @@ export async function postExists(db: Store, service: string, creatorId: string, 
  * For the whole post-page answer (attachments with server, previews, videos, props) use getPostPage.
  */
 export async function getPost(db: Store, service: string, creatorId: string, postId: string): Promise<FullPost | undefined> {
-  const row = await getFullRow(db, service, creatorId, postId);
-  if (!row) return undefined;
-  return toFullPost(row, (await postPageNeighbours(db, service, creatorId, postId)) ?? { prev: null, next: null });
+  const row = await getFullRow<PostNeighbours>(db, service, creatorId, postId, NEIGHBOUR_COLUMNS);
+  return row && toFullPost(row, row);
+}
+
+/**
+ * getPost and whether the post is flagged, in one statement with both neighbours: the post page's
+ * answer, the page a rebuild renders most.
+ */
+export async function getPostAndFlag(
+  db: Store,
+  service: string,
+  creatorId: string,
+  postId: string,
+): Promise<{ post: FullPost; flagged: boolean } | undefined> {
+  const row = await getFullRow<PostNeighbours & { flagged: number }>(
+    db,
+    service,
+    creatorId,
+    postId,
+    sql`${NEIGHBOUR_COLUMNS}, ${FLAGGED_COLUMN}`,
+  );
+  return row && { post: toFullPost(row, row), flagged: Number(row.flagged) === 1 };
 }
 
 /** Resolves a post id within a service to its creator (GET /{service}/post/{post}), or undefined. */

@@ -1,7 +1,7 @@
 /**
  * Shares ('Filehaus' uploads): a named set of files, optionally linked to creators.
  */
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { registerFile, type FileInput } from './files.ts';
@@ -150,11 +150,14 @@ export async function listCreatorShares(db: Store, service: string, creatorId: s
   return rows;
 }
 
+/** The number of a creator's shares, as a subquery for a statement that reads other counts beside it. */
+export function creatorShareCountQuery(service: string, creatorId: string): RawBuilder<number> {
+  return sql<number>`(SELECT count(*) FROM share_creators WHERE service = ${service} AND creator_id = ${creatorId})`;
+}
+
 /** Number of a creator's shares. */
 export async function countCreatorShares(db: Store, service: string, creatorId: string): Promise<number> {
-  const { rows } = await sql<{
-    n: number;
-  }>`SELECT count(*) AS n FROM share_creators WHERE service = ${service} AND creator_id = ${creatorId}`.execute(db.k);
+  const { rows } = await sql<{ n: number }>`SELECT ${creatorShareCountQuery(service, creatorId)} AS n`.execute(db.k);
   return Number(rows[0].n);
 }
 

@@ -1,11 +1,9 @@
 /**
  * The creator header's tab labels that need the archive: the DM and upload counts and whether the creator
- * has linked accounts, one indexed lookup each. A page passes what its own listing already counted, so
- * the header does not query it again. Server side only.
+ * has linked accounts, read in one statement. A page passes what its own listing already counted, so the
+ * header shows the same number as the listing beneath it. Server side only.
  */
-import { hasLinkedCreators } from '@api/data/creators.ts';
-import { countCreatorDms } from '@api/data/dms.ts';
-import { countCreatorShares } from '@api/data/shares.ts';
+import { creatorTabCounts } from '@api/data/creators.ts';
 import type { SiteDeps } from './deps.ts';
 
 export interface CreatorHeaderCounts {
@@ -20,9 +18,5 @@ export async function loadCreatorHeader(
   creatorId: string,
   known: Partial<CreatorHeaderCounts> = {},
 ): Promise<CreatorHeaderCounts> {
-  return {
-    hasLinks: known.hasLinks ?? (await hasLinkedCreators(deps.db, service, creatorId)),
-    dmCount: known.dmCount ?? (await countCreatorDms(deps.db, service, creatorId)),
-    shareCount: known.shareCount ?? (await countCreatorShares(deps.db, service, creatorId)),
-  };
+  return { ...(await creatorTabCounts(deps.db, service, creatorId)), ...known };
 }

@@ -2,6 +2,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   countCreators,
+  creatorTabCounts,
   findCreator,
   getCreator,
   getCreatorByPublicId,
@@ -186,6 +187,9 @@ describe.each(ENGINES)('creators on %s', (engine) => {
       has_chats: false,
     });
     expect(await getCreatorProfile(db, 'patreon', 'p')).toMatchObject({ post_count: 2, dm_count: 1, share_count: 1, chat_count: 1 });
+    // The header's tabs: the same counts (approved DMs only), and no linked accounts outside a group.
+    expect(await creatorTabCounts(db, 'patreon', 'p')).toEqual({ hasLinks: false, dmCount: 1, shareCount: 1 });
+    expect(await creatorTabCounts(db, 'discord', 'srv')).toEqual({ hasLinks: false, dmCount: 0, shareCount: 0 });
   });
 
   it('reads link groups and logs a link change per member when a group changes', async () => {
@@ -213,6 +217,8 @@ describe.each(ENGINES)('creators on %s', (engine) => {
     expect(await hasLinkedCreators(db, 'fanbox', '1')).toBe(true);
     expect(await hasLinkedCreators(db, 'fanbox', '4')).toBe(false);
     expect(await hasLinkedCreators(db, 'fanbox', 'missing')).toBe(false);
+    expect((await creatorTabCounts(db, 'fanbox', '1')).hasLinks).toBe(true);
+    expect((await creatorTabCounts(db, 'fanbox', '4')).hasLinks).toBe(false);
     expect(await linkedCreators(db, 'fanbox', '1')).toEqual([
       {
         id: '3',
