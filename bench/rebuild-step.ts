@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { inTransaction } from '../api/data/store.ts';
-import { countCreatorPosts, countPosts, upsertPost } from '../api/data/posts.ts';
+import { countCreatorPosts, countPosts, deletePost, upsertPost } from '../api/data/posts.ts';
 import { iterateCreatorKeys } from '../api/data/creators.ts';
 import { lastChangeId, pruneChanges } from '../api/data/changes.ts';
 import { setKv } from '../api/data/kv.ts';
@@ -51,17 +51,22 @@ await pruneChanges(db, await lastChangeId(db));
 
 // A listing's pages all shift when a post is added, so the cost of an import grows with the size of
 // the creators it touches. To compare archives of different sizes fairly, the imports go to ten
-// creators of the archive's average size (posts / creators), picked at random among those closest.
+// creators of the archive's average size (posts / creators), picked among the 40 closest by a fixed
+// sequence: every run and both engines (PostgreSQL's archive is a copy of SQLite's) import into the
+// same creators, so they render the same pages.
 const average = posts / creators;
 const sized: Array<{ service: string; id: string; distance: number }> = [];
 for await (const creator of iterateCreatorKeys(db)) {
   if (creator.service === 'discord') continue;
   sized.push({ ...creator, distance: Math.abs((await countCreatorPosts(db, creator.service, creator.id)) - average) });
 }
-const bySize = sized.sort((a, b) => a.distance - b.distance).slice(0, 40);
-const targets = Array.from({ length: 10 }, () => bySize.splice(Math.floor(Math.random() * bySize.length), 1)[0]);
+// Ties by key in code-unit order: the engines' ORDER BY may collate differently.
+const keyOf = (creator: { service: string; id: string }) => `${creator.service}/${creator.id}`;
+const bySize = sized.sort((a, b) => a.distance - b.distance || (keyOf(a) < keyOf(b) ? -1 : 1)).slice(0, 40);
+const targets = Array.from({ length: 10 }, (_, i) => bySize.splice((i * 7919) % bySize.length, 1)[0]);
 
 const runs = [];
+const imported: Array<{ service: string; user: string; id: string }> = [];
 let serial = 0;
 for (const k of values.imports.split(',').map(Number)) {
   const importStarted = performance.now();
@@ -69,10 +74,12 @@ for (const k of values.imports.split(',').map(Number)) {
     for (let i = 0; i < k; i += 1) {
       const target = targets[i % targets.length];
       serial += 1;
+      const id = `bench-${Date.now()}-${serial}`;
+      imported.push({ service: target.service, user: target.id, id });
       await upsertPost(db, {
         service: target.service,
         user: target.id,
-        id: `bench-${Date.now()}-${serial}`,
+        id,
         title: `Benchmark import ${serial}`,
         content: `<p>Imported post ${serial} for the rebuild benchmark.</p>`,
         published: new Date(Date.UTC(2026, 0, 1) + serial * 60_000).toISOString().slice(0, 19),
@@ -84,14 +91,26 @@ for (const k of values.imports.split(',').map(Number)) {
 
   const started = performance.now();
   const plan = await planRebuild(db);
+  const planSeconds = (performance.now() - started) / 1000;
   const renderer = await storeRendererFor(site, { pages: plan.keys.length, threads: Number(values.threads) || undefined });
   const summary = await applyRebuild(db, site.store, renderer, plan);
   await renderer.close();
   const seconds = (performance.now() - started) / 1000;
-  runs.push({ k, importSeconds, pages: plan.keys.length, seconds, written: summary.written, failed: summary.failed.length });
+  runs.push({ k, importSeconds, pages: plan.keys.length, seconds, planSeconds, written: summary.written, failed: summary.failed.length });
   console.error(
-    `${db.engine} N=${await countPosts(db)} k=${k}: import ${importSeconds.toFixed(2)} s, ${plan.keys.length} pages in ${seconds.toFixed(2)} s`,
+    `${db.engine} N=${await countPosts(db)} k=${k}: import ${importSeconds.toFixed(2)} s, ${plan.keys.length} pages in ${seconds.toFixed(2)} s (plan ${planSeconds.toFixed(2)} s)`,
   );
 }
+// The imports go again, so the next run measures the same archive (runs used to pile up imports, all
+// newer than the seed, until they were the newest posts every listing and search started from).
+const removing = createProgress('Removing the imported posts');
+removing.start(imported.length);
+await inTransaction(db, async (db) => {
+  for (const [i, post] of imported.entries()) {
+    await deletePost(db, post.service, post.user, post.id);
+    removing.update(i + 1);
+  }
+});
+removing.stop();
 await site.close();
 console.log(JSON.stringify({ engine: db.engine, posts, creators, seedSeconds, runs }));

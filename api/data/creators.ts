@@ -7,7 +7,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { nowEpoch } from './util.ts';
-import { isCreatorListed } from './do-not-post.ts';
+import { creatorListedQuery, isCreatorListed } from './do-not-post.ts';
 import { creatorDmCountQuery } from './dms.ts';
 import { creatorShareCountQuery } from './shares.ts';
 import { epochToIso } from '@shared/format.ts';
@@ -66,6 +66,22 @@ export function withIsoDates<T extends CreatorFields>(creator: T): Omit<T, 'inde
 export async function getCreator(db: Store, service: string, id: string): Promise<Creator | undefined> {
   const { rows } = await sql<CreatorRow>`SELECT ${CREATOR_COLUMNS} FROM creators WHERE service = ${service} AND id = ${id}`.execute(db.k);
   return rows[0] && toCreator(rows[0]);
+}
+
+/**
+ * What a creator's pages look up first, in one statement: whether the creator is on the do-not-post list
+ * (its pages answer 410 then, row or not), and its row (undefined when unknown).
+ */
+export async function getCreatorUnlessListed(
+  db: Store,
+  service: string,
+  id: string,
+): Promise<{ listed: boolean; creator: Creator | undefined }> {
+  // The one-row table keeps the row when the creator is unknown; the columns are the creator's alone.
+  const { rows } = await sql<CreatorRow & { listed: number }>`SELECT ${creatorListedQuery(service, id)} AS listed, ${CREATOR_COLUMNS}
+    FROM (SELECT 1 AS one) one LEFT JOIN creators ON service = ${service} AND id = ${id}`.execute(db.k);
+  const { listed, ...row } = rows[0];
+  return { listed: Number(listed) > 0, creator: row.id === null ? undefined : toCreator(row) };
 }
 
 /** One creator by its public id (e.g. a fanbox creator's pixiv handle), or undefined. */

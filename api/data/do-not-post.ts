@@ -3,7 +3,7 @@
  * (api/moderation/takedowns.ts). Importers consult it before storing anything; the removed URLs answer
  * 410 Gone while an entry stands. Lifting an entry deletes it (the audit log keeps the history).
  */
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Store } from './store.ts';
 import { nowIso } from './util.ts';
 
@@ -58,6 +58,12 @@ async function getDoNotPostEntryFor(
 export async function liftDoNotPost(db: Store, id: number): Promise<DoNotPostEntry | undefined> {
   const { rows } = await sql<DoNotPostEntry>`DELETE FROM do_not_post WHERE id = ${id} RETURNING ${COLUMNS}`.execute(db.k);
   return rows[0];
+}
+
+/** 1 when the whole creator is listed, else 0: a subquery for a statement that reads the creator beside it. */
+export function creatorListedQuery(service: string, creatorId: string): RawBuilder<number> {
+  return sql<number>`(SELECT count(*) FROM do_not_post WHERE service = ${service} AND creator_id = ${creatorId}
+    AND coalesce(post_id, '') = '')`;
 }
 
 /** Whether a whole creator is listed. */

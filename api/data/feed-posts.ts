@@ -10,14 +10,23 @@ import type { PostKey } from './posts.ts';
 export const FEED_CONTENT_HEAD = 4_000;
 const HEAD = sql.raw(String(FEED_CONTENT_HEAD));
 
-/** The content heads of the given posts, by `service/user/id` (postHeadKey); missing posts are left out. */
+/** Posts looked up per statement: a feed's page of items in one round trip. */
+const KEYS_PER_STATEMENT = 50;
+
+/** The content heads of the given posts, by `service/user/id` (postHeadKey), in the order of `keys`; missing posts are left out. */
 export async function postContentHeads(db: Store, keys: readonly PostKey[]): Promise<Map<string, string>> {
   const heads = new Map<string, string>();
-  // One primary-key lookup per post, with one fixed statement text.
-  for (const key of keys) {
-    const { rows } = await sql<{ head: string }>`SELECT substr(content, 1, ${HEAD}) AS head FROM posts
-      WHERE service = ${key.service} AND "user" = ${key.user} AND id = ${key.id}`.execute(db.k);
-    if (rows[0]) heads.set(postHeadKey(key), rows[0].head);
+  for (let start = 0; start < keys.length; start += KEYS_PER_STATEMENT) {
+    const chunk = keys.slice(start, start + KEYS_PER_STATEMENT);
+    // A primary-key probe per key, all in one statement (the engines' row-value IN over a VALUES list).
+    const wanted = sql.join(chunk.map((key) => sql`(${key.service}, ${key.user}, ${key.id})`));
+    const { rows } = await sql<{ service: string; user: string; id: string; head: string }>`SELECT service, "user", id,
+        substr(content, 1, ${HEAD}) AS head FROM posts WHERE (service, "user", id) IN (VALUES ${wanted})`.execute(db.k);
+    const found = new Map(rows.map((row) => [postHeadKey(row), row.head]));
+    for (const key of chunk) {
+      const head = found.get(postHeadKey(key));
+      if (head !== undefined) heads.set(postHeadKey(key), head);
+    }
   }
   return heads;
 }

@@ -57,25 +57,31 @@ export async function listPopularPosts(
   // PostgreSQL 200 ms at a million posts.
   const offset = options.offset ?? 0;
   const limit = options.limit ?? PAGE_SIZE;
-  const { rows } = await sql<SummaryRow & { fav_count: number }>`WITH s AS MATERIALIZED (
+  // The count comes with the page, from the same grouped rows; only a page past the end asks for it alone.
+  const { rows } = await sql<SummaryRow & { fav_count: number; ranked: number }>`WITH s AS MATERIALIZED (
       SELECT service, "user", post_id, sum(favorites) AS fav_count, sum(views) AS view_count
         FROM post_popularity WHERE day >= ${options.from} AND day <= ${options.to}
        GROUP BY service, "user", post_id
     ), last_place AS (
       SELECT fav_count, view_count FROM s ORDER BY fav_count DESC, view_count DESC LIMIT 1 OFFSET ${offset + limit - 1}
     )
-    SELECT ${sql.raw(SUMMARY_COLUMNS)}, s.fav_count FROM s JOIN posts p ON p.service = s.service AND p."user" = s."user" AND p.id = s.post_id
+    SELECT ${sql.raw(SUMMARY_COLUMNS)}, s.fav_count, (SELECT count(*) FROM s) AS ranked FROM s JOIN posts p ON p.service = s.service AND p."user" = s."user" AND p.id = s.post_id
      WHERE NOT EXISTS (SELECT 1 FROM last_place)
         OR (s.fav_count, s.view_count) >= (SELECT fav_count, view_count FROM last_place)
      ORDER BY s.fav_count DESC, s.view_count DESC, p.seq DESC LIMIT ${limit} OFFSET ${offset}`.execute(db.k);
-  // PostgreSQL 15 wants the derived table named.
-  const counted = await sql<{ n: number }>`SELECT count(*) AS n FROM (
-      SELECT DISTINCT service, "user", post_id FROM post_popularity WHERE day >= ${options.from} AND day <= ${options.to}
-    ) d`.execute(db.k);
   return {
     posts: rows.map((row) => ({ ...toSummary(row), fav_count: Number(row.fav_count) })),
-    count: Number(counted.rows[0].n),
+    count: rows.length > 0 ? Number(rows[0].ranked) : await countPopularPosts(db, options.from, options.to),
   };
+}
+
+/** How many posts have popularity rows in the days from..to. */
+async function countPopularPosts(db: Store, from: string, to: string): Promise<number> {
+  // PostgreSQL 15 wants the derived table named.
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (
+      SELECT DISTINCT service, "user", post_id FROM post_popularity WHERE day >= ${from} AND day <= ${to}
+    ) d`.execute(db.k);
+  return Number(rows[0].n);
 }
 
 /** First and last day that have popularity data ('YYYY-MM-DD'), or nulls. */

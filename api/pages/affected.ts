@@ -37,6 +37,10 @@ import { POPULAR_PERIODS } from '@shared/validation/popular.ts';
 import { todayUtc } from '@shared/popular.ts';
 import { popularPosts } from '../data/popular.ts';
 import { GLOBAL_LISTING_STORED_PAGES, pageKey } from './keys.ts';
+import { inLanes } from './render-into-store.ts';
+
+/** Post rows of a run looked up at once (each a few round trips on PostgreSQL, over the pool's connections). */
+const POST_LOOKUP_LANES = 4;
 
 const CREATOR_PAGE_KINDS = new Set(['creator', 'post', 'share', 'dm', 'announcement', 'fancard', 'link']);
 
@@ -195,6 +199,8 @@ export async function affectedByChanges(db: Store, changes: AsyncIterable<Change
   const discordChannels = new Map<string, Set<string>>();
   const discordServers = new Set<string>();
   const community = new Set<string>();
+  /** Rows of posts written, looked up after the run (their pages, tags and neighbours). */
+  const postChanges: Array<{ service: string; creatorId: string; postId: string; change: Change }> = [];
   for await (const change of changes) {
     if (change.kind === 'dm') dms = true;
     if (change.kind === 'post' || change.kind === 'creator') globals = true;
@@ -242,21 +248,26 @@ export async function affectedByChanges(db: Store, changes: AsyncIterable<Change
     if (!CREATOR_PAGE_KINDS.has(change.kind)) continue;
     if (change.kind === 'creator' && change.ref === 'renamed') renamed.add(`${change.service}\u0000${change.creator_id}`);
     creators.add(`${change.service}\u0000${change.creator_id}`);
-    if (change.kind !== 'post' || !change.post_id) continue;
-    const postKey = pageKey(postUrl(change.service, change.creator_id, change.post_id));
-    await addPostPages(db, affected, change.service, change.creator_id, change.post_id);
-    if (change.action !== 'delete' && change.ref !== 'neighbour') {
-      for (const tag of await listPostTags(db, { service: change.service, user: change.creator_id, id: change.post_id }))
-        addTagFeeds(affected, tag);
+    if (change.kind === 'post' && change.post_id) {
+      postChanges.push({ service: change.service, creatorId: change.creator_id, postId: change.post_id, change });
     }
+  }
+  // SQLite takes the lanes' queries in turn, as it would one by one.
+  await inLanes(postChanges.length, POST_LOOKUP_LANES, async (index) => {
+    const { service, creatorId, postId, change } = postChanges[index];
     // A new or moved post is its neighbours' prev/next. A removed post's old neighbours arrive as
     // their own 'neighbour' rows, written by the data module while it could still see them.
-    if (change.action === 'delete' || change.ref === 'neighbour' || neighboursOf.has(postKey)) continue;
-    neighboursOf.add(postKey);
-    const neighbours = await postPageNeighbours(db, change.service, change.creator_id, change.post_id);
-    if (neighbours?.next) await addPostPages(db, affected, change.service, change.creator_id, neighbours.next);
-    if (neighbours?.prev) await addPostPages(db, affected, change.service, change.creator_id, neighbours.prev);
-  }
+    const postKey = pageKey(postUrl(service, creatorId, postId));
+    const written = change.action !== 'delete' && change.ref !== 'neighbour';
+    const withNeighbours = written && !neighboursOf.has(postKey);
+    if (withNeighbours) neighboursOf.add(postKey);
+    await addPostPages(db, affected, service, creatorId, postId);
+    if (written) for (const tag of await listPostTags(db, { service, user: creatorId, id: postId })) addTagFeeds(affected, tag);
+    if (!withNeighbours) return;
+    const neighbours = await postPageNeighbours(db, service, creatorId, postId);
+    if (neighbours?.next) await addPostPages(db, affected, service, creatorId, neighbours.next);
+    if (neighbours?.prev) await addPostPages(db, affected, service, creatorId, neighbours.prev);
+  });
   for (const creatorKey of creators) {
     const [service, creatorId] = creatorKey.split('\u0000');
     await addCreatorPages(db, affected, service, creatorId);

@@ -3,7 +3,7 @@
  * or a redirect / not-found / bad-request outcome. Server side only.
  */
 import type { SiteDeps } from './deps.ts';
-import { getCreator, getCreatorByPublicId, listCreatorsUpdated, countCreators } from '@api/data/creators.ts';
+import { type getCreator, getCreatorByPublicId, getCreatorUnlessListed, listCreatorsUpdated, countCreators } from '@api/data/creators.ts';
 import { countCreatorPosts, countPosts, listCreatorPosts, listRecentPosts } from '@api/data/posts.ts';
 import { listAllTags, listCreatorTags } from '@api/data/tags.ts';
 import { searchPosts } from '@api/data/post-search.ts';
@@ -16,7 +16,6 @@ import { creatorUrl, discordServerUrl } from '@shared/urls.ts';
 import { GLOBAL_LISTING_STORED_PAGES } from '@api/pages/keys.ts';
 import { pageOfPosts, readCursor, type PostsPage } from './paging.ts';
 import { badRequest, gone, notFound, ok, readOffset, redirect, type PageOutcome } from './outcome.ts';
-import { isCreatorListed } from '@api/data/do-not-post.ts';
 import { GONE_MESSAGES } from '@shared/error-page.ts';
 
 type Creator = NonNullable<Awaited<ReturnType<typeof getCreator>>>;
@@ -32,9 +31,9 @@ export async function resolveCreator(
   if (!id) return badRequest('Artist ID is required.');
   if (!isPaysite(service)) return notFound;
   const db = deps.db;
+  const { listed, creator } = await getCreatorUnlessListed(db, service, id);
   // Removed at its owner's request: 410 on every page of it while the entry stands, even if the row came back.
-  if (await isCreatorListed(db, service, id)) return gone(GONE_MESSAGES.creator);
-  const creator = await getCreator(db, service, id);
+  if (listed) return gone(GONE_MESSAGES.creator);
   if (creator) return ok({ creator, service });
   const byPublicId = await getCreatorByPublicId(db, service, id);
   if (byPublicId && byPublicId.id !== id) return redirect(creatorUrl(service, byPublicId.id) + subpath);

@@ -7,6 +7,7 @@ import {
   getCreator,
   getCreatorByPublicId,
   getCreatorProfile,
+  getCreatorUnlessListed,
   hasLinkedCreators,
   iterateCreatorKeys,
   linkedCreators,
@@ -95,6 +96,20 @@ describe.each(ENGINES)('creators on %s', (engine) => {
     expect((await findCreator(db, 'fanbox', '20'))?.id).toBe('20');
     expect((await findCreator(db, 'fanbox', 'handle'))?.id).toBe('10');
     expect(await findCreator(db, 'fanbox', 'missing')).toBeUndefined();
+  });
+
+  it("answers a creator page's first lookup: listed or not, and the row when there is one", async () => {
+    await upsertCreator(db, { service: 'fanbox', id: '10', name: 'a', indexed: 1, updated: 2, has_chats: true });
+    expect(await getCreatorUnlessListed(db, 'fanbox', '10')).toEqual({ listed: false, creator: await getCreator(db, 'fanbox', '10') });
+    expect((await getCreatorUnlessListed(db, 'fanbox', '10')).creator).toMatchObject({ id: '10', name: 'a', has_chats: true });
+    expect(await getCreatorUnlessListed(db, 'fanbox', 'missing')).toEqual({ listed: false, creator: undefined });
+    // A post's entry does not list its creator; the creator's own entry does, with or without the row.
+    await addDoNotPost(db, { service: 'fanbox', creator_id: '10', post_id: 'p', reason: 'owner' });
+    expect((await getCreatorUnlessListed(db, 'fanbox', '10')).listed).toBe(false);
+    await addDoNotPost(db, { service: 'fanbox', creator_id: '10', reason: 'owner' });
+    expect((await getCreatorUnlessListed(db, 'fanbox', '10')).listed).toBe(true);
+    await addDoNotPost(db, { service: 'fanbox', creator_id: 'gone', reason: 'owner' });
+    expect(await getCreatorUnlessListed(db, 'fanbox', 'gone')).toEqual({ listed: true, creator: undefined });
   });
 
   it('lists by updated (ties by service and id, descending), counts and lists all with favourites', async () => {

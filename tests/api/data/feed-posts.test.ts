@@ -28,4 +28,16 @@ describe.each(ENGINES)('feed posts on %s', (engine) => {
     expect(heads.get(postHeadKey(keys[2]))).toBe('');
     expect(await postContentHeads(db, [])).toEqual(new Map());
   });
+
+  it('reads more keys than one statement takes, in the order asked', async () => {
+    for (let seq = 1; seq <= 120; seq += 1) {
+      await addPost(db, { service: 'fanbox', user: '1', id: `p${seq}`, seq, content: `<p>post ${seq}</p>` });
+    }
+    const ids = Array.from({ length: 120 }, (_, i) => `p${120 - i}`);
+    const heads = await postContentHeads(
+      db,
+      ids.map((id) => ({ service: 'fanbox', user: '1', id })),
+    );
+    expect([...heads.values()]).toEqual(ids.map((id) => `<p>post ${id.slice(1)}</p>`));
+  });
 });

@@ -82,6 +82,8 @@ describe.each(ENGINES)('popularity on %s', (engine) => {
     const paged = await listPopularPosts(db, { from: '2024-01-01', to: '2024-01-02', offset: 1, limit: 1 });
     expect(paged.posts.map((post) => post.id)).toEqual(['c']);
     expect(paged.count).toBe(3);
+    // A page past the end still counts the period's posts.
+    expect(await listPopularPosts(db, { from: '2024-01-01', to: '2024-01-02', offset: 3, limit: 1 })).toEqual({ posts: [], count: 3 });
   });
 
   it('answers the popular list of a period', async () => {
