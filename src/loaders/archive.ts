@@ -3,7 +3,7 @@
  * or a redirect / not-found / bad-request outcome. Server side only.
  */
 import type { SiteDeps } from './deps.ts';
-import { type getCreator, getCreatorByPublicId, getCreatorUnlessListed, listCreatorsUpdated, countCreators } from '@api/data/creators.ts';
+import { type Creator, getCreatorByPublicId, getCreatorUnlessListed, listCreatorsUpdated, countCreators } from '@api/data/creators.ts';
 import { countCreatorPosts, countPosts, listCreatorPosts, listRecentPosts } from '@api/data/posts.ts';
 import { listAllTags, listCreatorTags } from '@api/data/tags.ts';
 import { searchPosts } from '@api/data/post-search.ts';
@@ -18,7 +18,6 @@ import { pageOfPosts, readCursor, type PostsPage } from './paging.ts';
 import { badRequest, gone, notFound, ok, readOffset, redirect, type PageOutcome } from './outcome.ts';
 import { GONE_MESSAGES } from '@shared/error-page.ts';
 
-type Creator = NonNullable<Awaited<ReturnType<typeof getCreator>>>;
 
 /** The creator of a creator-page URL, a redirect from its public id, 410 for a removed one, or the guard messages. */
 export async function resolveCreator(
