@@ -18,7 +18,6 @@ import { pageOfPosts, readCursor, type PostsPage } from './paging.ts';
 import { badRequest, gone, notFound, ok, readOffset, redirect, type PageOutcome } from './outcome.ts';
 import { GONE_MESSAGES } from '@shared/error-page.ts';
 
-
 /** The creator of a creator-page URL, a redirect from its public id, 410 for a removed one, or the guard messages. */
 export async function resolveCreator(
   deps: SiteDeps,
