@@ -22,6 +22,10 @@ export interface CommentInput {
   added?: string | null;
 }
 
+/** Column `has_comments` of a query over `posts p`: 1 when the post has comments, else 0. */
+export const HAS_COMMENTS_COLUMN = sql.raw(`CASE WHEN EXISTS (SELECT 1 FROM comments c
+  WHERE c.service = p.service AND c."user" = p."user" AND c.post_id = p.id) THEN 1 ELSE 0 END AS has_comments`);
+
 /** A post's comments, oldest first (undated ones first, as SQLite orders NULLs), each with its previous versions. */
 export async function listComments(db: Store, service: string, creatorId: string, postId: string): Promise<Comment[]> {
   const { rows } = await sql<

@@ -66,6 +66,12 @@ export function creatorListedQuery(service: string, creatorId: string): RawBuild
     AND coalesce(post_id, '') = '')`;
 }
 
+/** 1 when the post itself (not its creator) is listed, else 0: a subquery for a statement that reads the post beside it. */
+export function postListedQuery(service: string, creatorId: string, postId: string): RawBuilder<number> {
+  return sql<number>`(SELECT count(*) FROM do_not_post WHERE service = ${service} AND creator_id = ${creatorId}
+    AND coalesce(post_id, '') = ${postId})`;
+}
+
 /** Whether a whole creator is listed. */
 export async function isCreatorListed(db: Store, service: string, creatorId: string): Promise<DoNotPostEntry | undefined> {
   return await getDoNotPostEntryFor(db, service, creatorId, null);

@@ -57,6 +57,10 @@ export async function* iterateRevisionKeys(db: Store, batch = 10_000): AsyncGene
   }
 }
 
+/** Column `has_revisions` of a query over `posts p`: 1 when the post has older versions, else 0. */
+export const HAS_REVISIONS_COLUMN = sql.raw(`CASE WHEN EXISTS (SELECT 1 FROM post_revisions r
+  WHERE r.service = p.service AND r."user" = p."user" AND r.post_id = p.id) THEN 1 ELSE 0 END AS has_revisions`);
+
 /**
  * A post's previous versions, newest first, carrying the given neighbours (the current post's, which
  * the caller has just looked up).

@@ -95,10 +95,26 @@ export async function getFullRow<Extra extends object = object>(
   id: string,
   extra?: RawBuilder<unknown>,
 ): Promise<(FullRow & Extra) | undefined> {
+  return (await getFullRowAnd<Extra>(db, service, user, id, extra)).row;
+}
+
+/**
+ * getFullRow, with `extra` columns that answer even when there is no such post (a removed post has no
+ * row but still has its do-not-post entry): the statement reads from a one-row table, and the post's
+ * columns are null when it is missing.
+ */
+export async function getFullRowAnd<Extra extends object>(
+  db: Store,
+  service: string,
+  user: string,
+  id: string,
+  extra?: RawBuilder<unknown>,
+): Promise<{ row: (FullRow & Extra) | undefined; extra: Extra }> {
   const more = extra ? sql`, ${extra}` : sql``;
-  const { rows } = await sql<FullRow & Extra>`SELECT ${sql.raw(FULL_COLUMNS)}${more} FROM posts p
-    WHERE p.service = ${service} AND p."user" = ${user} AND p.id = ${id}`.execute(db.k);
-  return rows[0];
+  const { rows } = await sql<FullRow & Extra>`SELECT ${sql.raw(FULL_COLUMNS)}${more}
+    FROM (SELECT 1 AS one) one LEFT JOIN posts p ON p.service = ${service} AND p."user" = ${user} AND p.id = ${id}`.execute(db.k);
+  const row = rows[0];
+  return { row: row.id === null ? undefined : row, extra: row };
 }
 
 /** Summaries of a query selecting SUMMARY_COLUMNS (aliased p). */

@@ -20,7 +20,7 @@ import { recordDroppedTags, setPostTags } from './tags.ts';
 import { setPostFiles } from './post-files.ts';
 import { listRevisionIds, storePostRevision } from './post-revisions.ts';
 import { isPostListed } from './do-not-post.ts';
-import { clearPostFlags, FLAGGED_COLUMN } from './flags.ts';
+import { clearPostFlags } from './flags.ts';
 import type { FullPost, Poll, PostEmbed, PostFileRef, PostSummary } from '@shared/shapes/posts.ts';
 import type { ArchiveCursor, CreatorCursor } from '@shared/cursor.ts';
 
@@ -217,26 +217,6 @@ export async function postExists(db: Store, service: string, creatorId: string, 
 export async function getPost(db: Store, service: string, creatorId: string, postId: string): Promise<FullPost | undefined> {
   const row = await getFullRow<PostNeighbours>(db, service, creatorId, postId, NEIGHBOUR_COLUMNS);
   return row && toFullPost(row, row);
-}
-
-/**
- * getPost and whether the post is flagged, in one statement with both neighbours: the post page's
- * answer, the page a rebuild renders most.
- */
-export async function getPostAndFlag(
-  db: Store,
-  service: string,
-  creatorId: string,
-  postId: string,
-): Promise<{ post: FullPost; flagged: boolean } | undefined> {
-  const row = await getFullRow<PostNeighbours & { flagged: number }>(
-    db,
-    service,
-    creatorId,
-    postId,
-    sql`${NEIGHBOUR_COLUMNS}, ${FLAGGED_COLUMN}`,
-  );
-  return row && { post: toFullPost(row, row), flagged: Number(row.flagged) === 1 };
 }
 
 /** Resolves a post id within a service to its creator (GET /{service}/post/{post}), or undefined. */

@@ -186,6 +186,17 @@ export async function affectedByChanges(db: Store, changes: AsyncIterable<Change
   const creators = new Set<string>();
   /** Posts whose neighbours were looked up: a post written several times in the run is looked up once. */
   const neighboursOf = new Set<string>();
+  /**
+   * Posts whose pages were added: consecutive new posts are each other's neighbours, and a post's
+   * revision pages are listed once.
+   */
+  const postPagesAdded = new Set<string>();
+  const addPostPagesOnce = async (service: string, creatorId: string, postId: string) => {
+    const key = pageKey(postUrl(service, creatorId, postId));
+    if (postPagesAdded.has(key)) return;
+    postPagesAdded.add(key);
+    await addPostPages(db, affected, service, creatorId, postId);
+  };
   // The global listings show posts and creators only: file, share or DM rows leave them as they are.
   let globals = false;
   let shares = false;
@@ -261,12 +272,12 @@ export async function affectedByChanges(db: Store, changes: AsyncIterable<Change
     const written = change.action !== 'delete' && change.ref !== 'neighbour';
     const withNeighbours = written && !neighboursOf.has(postKey);
     if (withNeighbours) neighboursOf.add(postKey);
-    await addPostPages(db, affected, service, creatorId, postId);
+    await addPostPagesOnce(service, creatorId, postId);
     if (written) for (const tag of await listPostTags(db, { service, user: creatorId, id: postId })) addTagFeeds(affected, tag);
     if (!withNeighbours) return;
     const neighbours = await postPageNeighbours(db, service, creatorId, postId);
-    if (neighbours?.next) await addPostPages(db, affected, service, creatorId, neighbours.next);
-    if (neighbours?.prev) await addPostPages(db, affected, service, creatorId, neighbours.prev);
+    if (neighbours?.next) await addPostPagesOnce(service, creatorId, neighbours.next);
+    if (neighbours?.prev) await addPostPagesOnce(service, creatorId, neighbours.prev);
   });
   for (const creatorKey of creators) {
     const [service, creatorId] = creatorKey.split('\u0000');

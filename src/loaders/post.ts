@@ -1,6 +1,6 @@
 /**
  * Loaders of the post page and the revision page. Both read the post page answer of the API
- * (getPostPage: the post, its neighbours and its revisions) and its comments, and shape one view that
+ * (getPostPageUnlessListed: the post, its neighbours and its revisions) and its comments, and shape one view that
  * the shared components in src/components/post render. Server side only.
  *
  * A revision page shows the version as it was, with the post's revision list and comments; its
@@ -9,7 +9,7 @@
  */
 import type { SiteDeps } from './deps.ts';
 import fs from 'node:fs';
-import { findRevision, getPostPage } from '@api/data/post-page.ts';
+import { findRevision, getPostPageUnlessListed } from '@api/data/post-page.ts';
 import { listComments } from '@api/data/comments.ts';
 import { postMedia } from '@api/data/post-media.ts';
 import type { FullPost, PostRevision, Video } from '@shared/shapes/posts.ts';
@@ -21,7 +21,6 @@ import { formatDateTime } from '@shared/format.ts';
 import { paysiteLabel } from '@shared/paysites/index.ts';
 import { archiveFileUrl, fileUrl, postUrl, revisionUrl, thumbnailUrl } from '@shared/urls.ts';
 import { badRequest, gone, notFound, ok } from './outcome.ts';
-import { isPostListed } from '@api/data/do-not-post.ts';
 import { GONE_MESSAGES } from '@shared/error-page.ts';
 import { resolveCreator } from './archive.ts';
 
@@ -83,8 +82,8 @@ async function loadView(deps: SiteDeps, params: PostParams, revisionId?: number)
   const { creator, service } = resolved.data;
   const { imageHost } = deps.config;
   const db = deps.db;
-  if (await isPostListed(db, service, creator.id, postId)) return gone(GONE_MESSAGES.post);
-  const page = await getPostPage(db, service, creator.id, postId, imageHost);
+  const { listed, page, hasComments } = await getPostPageUnlessListed(db, service, creator.id, postId, imageHost);
+  if (listed) return gone(GONE_MESSAGES.post);
   if (!page) return notFound;
   let shown: FullPost | PostRevision = page.post;
   let media = { attachments: page.attachments, previews: page.previews, videos: page.videos };
@@ -115,7 +114,7 @@ async function loadView(deps: SiteDeps, params: PostParams, revisionId?: number)
     videos: withPosters(deps, media.videos, imageHost),
     downloads: downloadsOf(media.attachments, imageHost),
     revisions,
-    comments: await listComments(db, service, creator.id, postId),
+    comments: hasComments ? await listComments(db, service, creator.id, postId) : [],
     flagged: page.props.flagged,
     description: truncateChars(htmlToText(shown.content), POST_DESCRIPTION_MAX),
     image: firstImage && firstImage.type === 'thumbnail' ? thumbnailUrl(imageHost, firstImage.path) : null,

@@ -95,6 +95,24 @@ describe('pages a post change affects', () => {
     for (const id of revisions) expect(all).toContain(`${base}/mid/revision/${id}`);
   });
 
+  it('a post that is a neighbour of two written posts and written itself keeps its revision pages', async () => {
+    const put = (id: string, day: number, title: string) =>
+      upsertPost(site.db, { service: 'patreon', user: '501', id, title, published: `2024-01-0${day}T00:00:00` });
+    await upsertCreator(site.db, { service: 'patreon', id: '501', name: 'Sculptor' });
+    await put('mid', 2, 'First');
+    await put('mid', 2, 'Second');
+    const from = await lastChangeId(site.db);
+    await put('older', 1, 'Older');
+    await put('newer', 3, 'Newer');
+    await put('mid', 2, 'Third');
+    const render = (await affectedByChanges(site.db, await readChangesSince(site.db, from))).render;
+    const sculptor = '/patreon/user/501/post';
+    for (const id of ['older', 'mid', 'newer']) expect(render).toContain(`${sculptor}/${id}`);
+    const midRevisions = await listRevisionIds(site.db, 'patreon', '501', 'mid');
+    expect(midRevisions).toHaveLength(2);
+    for (const id of midRevisions) expect(render).toContain(`${sculptor}/mid/revision/${id}`);
+  });
+
   it('a comment re-renders the post and its revision pages', async () => {
     await upsertPost(site.db, { service: 'patreon', user: '500', id: 'newer', title: 'Newer!', published: '2024-01-03T00:00:00' });
     const [revision] = await listRevisionIds(site.db, 'patreon', '500', 'newer');
