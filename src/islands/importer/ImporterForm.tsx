@@ -6,6 +6,7 @@
  */
 import { useEffect, useId, useState } from 'react';
 import ApiForm from '../forms/ApiForm.tsx';
+import { useHydrated } from '../shell/useHydrated.ts';
 import { api, describeError } from '@site/client/api-client.ts';
 import { apiPaths } from '@shared/api-paths.ts';
 import { IMPORTER_SERVICES, importSubmissionError, importerService } from '@shared/importer.ts';
@@ -23,6 +24,9 @@ export default function ImporterForm({ signedIn }: Props) {
   const [service, setService] = useState<Paysite>(IMPORTER_SERVICES[0].service);
   const [userAgent, setUserAgent] = useState('');
   useEffect(() => setUserAgent(navigator.userAgent), []);
+  // A choice made before hydration could be lost, leaving the first paysite's inputs under another
+  // name: the select waits for the island, as the submit button does.
+  const hydrated = useHydrated();
   const current = importerService(service);
 
   async function submit(data: FormData): Promise<readonly string[] | undefined> {
@@ -42,7 +46,13 @@ export default function ImporterForm({ signedIn }: Props) {
   return (
     <ApiForm onSubmit={submit} submitLabel="Submit Key" className="importer-form" aria-label="Import">
       <label htmlFor={`${id}-service`}>Paysite</label>
-      <select id={`${id}-service`} name="service" value={service} onChange={(e) => setService(e.currentTarget.value as Paysite)}>
+      <select
+        id={`${id}-service`}
+        name="service"
+        value={service}
+        disabled={!hydrated}
+        onChange={(e) => setService(e.currentTarget.value as Paysite)}
+      >
         {IMPORTER_SERVICES.map((s) => (
           <option key={s.service} value={s.service}>
             {s.label}
