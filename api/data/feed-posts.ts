@@ -5,25 +5,20 @@
 import { sql } from 'kysely';
 import type { Store } from './store.ts';
 import type { PostKey } from './posts.ts';
+import { postKeyChunks } from './post-rows.ts';
 
 /** Characters of stored HTML read per post for its summary. */
 export const FEED_CONTENT_HEAD = 4_000;
 const HEAD = sql.raw(String(FEED_CONTENT_HEAD));
 
-/** Posts looked up per statement: a feed's page of items in one round trip. */
-const KEYS_PER_STATEMENT = 50;
-
 /** The content heads of the given posts, by `service/user/id` (postHeadKey), in the order of `keys`; missing posts are left out. */
 export async function postContentHeads(db: Store, keys: readonly PostKey[]): Promise<Map<string, string>> {
   const heads = new Map<string, string>();
-  for (let start = 0; start < keys.length; start += KEYS_PER_STATEMENT) {
-    const chunk = keys.slice(start, start + KEYS_PER_STATEMENT);
-    // A primary-key probe per key, all in one statement (the engines' row-value IN over a VALUES list).
-    const wanted = sql.join(chunk.map((key) => sql`(${key.service}, ${key.user}, ${key.id})`));
+  for (const chunk of postKeyChunks(keys)) {
     const { rows } = await sql<{ service: string; user: string; id: string; head: string }>`SELECT service, "user", id,
-        substr(content, 1, ${HEAD}) AS head FROM posts WHERE (service, "user", id) IN (VALUES ${wanted})`.execute(db.k);
+        substr(content, 1, ${HEAD}) AS head FROM posts WHERE (service, "user", id) IN (VALUES ${chunk.values})`.execute(db.k);
     const found = new Map(rows.map((row) => [postHeadKey(row), row.head]));
-    for (const key of chunk) {
+    for (const key of chunk.keys) {
       const head = found.get(postHeadKey(key));
       if (head !== undefined) heads.set(postHeadKey(key), head);
     }

@@ -7,7 +7,8 @@ import { sql } from 'kysely';
 import type { Store } from './store.ts';
 import { recordChange } from './changes.ts';
 import { inTransaction } from './util.ts';
-import { SUMMARY_COLUMNS, toSummary, type SummaryRow } from './post-rows.ts';
+import { postKeyChunks, SUMMARY_COLUMNS, toSummary, type SummaryRow } from './post-rows.ts';
+import type { PostKey } from './posts.ts';
 import { PAGE_SIZE } from '@shared/constants.ts';
 import { popularRange, popularReferenceDate } from '@shared/popular.ts';
 import type { PostSummary } from '@shared/shapes/posts.ts';
@@ -41,6 +42,16 @@ export async function addPopularity(db: Store, rows: PopularityInput[]): Promise
     }
     for (const day of [...days].sort()) await recordChange(db, { kind: 'popularity', action: 'upsert', ref: day });
   });
+}
+
+/** Whether any of the posts has favourites or views on some day: only such a post can be on a popular page. */
+export async function anyPostPopular(db: Store, keys: readonly PostKey[]): Promise<boolean> {
+  for (const chunk of postKeyChunks(keys)) {
+    const { rows } = await sql`SELECT 1 AS one FROM post_popularity
+      WHERE (service, "user", post_id) IN (VALUES ${chunk.values}) LIMIT 1`.execute(db.k);
+    if (rows.length > 0) return true;
+  }
+  return false;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Store } from './store.ts';
 import { htmlToText, parseJson, truncateChars } from './util.ts';
 import type { FullPost, Poll, PostEmbed, PostFileRef, PostSummary } from '@shared/shapes/posts.ts';
 import type { ArchiveCursor, CreatorCursor } from '@shared/cursor.ts';
+import type { PostKey } from './posts.ts';
 
 /**
  * Length of a summary's substring (plain-text characters): one more than a post card shows (50), so a
@@ -115,6 +116,22 @@ export async function getFullRowAnd<Extra extends object>(
     FROM (SELECT 1 AS one) one LEFT JOIN posts p ON p.service = ${service} AND p."user" = ${user} AND p.id = ${id}`.execute(db.k);
   const row = rows[0];
   return { row: row.id === null ? undefined : row, extra: row };
+}
+
+/** Post keys per statement of a lookup by many keys: a feed's page of items in one round trip. */
+const KEYS_PER_STATEMENT = 50;
+
+/**
+ * `keys` in chunks, each as the rows of a VALUES list, for `(service, "user", id) IN (VALUES ...)`: a
+ * primary-key probe per key, in one statement per chunk, on both engines.
+ */
+export function postKeyChunks(keys: readonly PostKey[]): Array<{ keys: readonly PostKey[]; values: RawBuilder<unknown> }> {
+  const chunks = [];
+  for (let start = 0; start < keys.length; start += KEYS_PER_STATEMENT) {
+    const chunk = keys.slice(start, start + KEYS_PER_STATEMENT);
+    chunks.push({ keys: chunk, values: sql.join(chunk.map((key) => sql`(${key.service}, ${key.user}, ${key.id})`)) });
+  }
+  return chunks;
 }
 
 /** Summaries of a query selecting SUMMARY_COLUMNS (aliased p). */

@@ -35,7 +35,7 @@ import { getDiscordChannel, isViewableChannel, listDiscordChannels } from '../da
 import { getCommunityChannel, listCommunityChannels } from '../data/community.ts';
 import { POPULAR_PERIODS } from '@shared/validation/popular.ts';
 import { todayUtc } from '@shared/popular.ts';
-import { popularPosts } from '../data/popular.ts';
+import { anyPostPopular, popularPosts } from '../data/popular.ts';
 import { GLOBAL_LISTING_STORED_PAGES, pageKey } from './keys.ts';
 import { inLanes } from './render-into-store.ts';
 
@@ -114,12 +114,22 @@ export async function addAllTagFeeds(db: Store, affected: AffectedPages): Promis
 
 /** The global pages every archive change may touch: the stored first pages of the listings, all tags. */
 export async function addGlobalPages(db: Store, affected: AffectedPages): Promise<void> {
+  await addRecentPostsPages(db, affected);
+  await addCreatorListings(db, affected);
+  await addPopularPages(db, affected);
+}
+
+/** The global pages that show posts: the recent posts' stored pages and feeds, and every tag (with its count). */
+async function addRecentPostsPages(db: Store, affected: AffectedPages): Promise<void> {
   addListing(affected, PAGE_ROUTES.recentPosts.url(), await countPosts(db), GLOBAL_LISTING_STORED_PAGES);
-  addListing(affected, PAGE_ROUTES.updatedCreators.url(), await countCreators(db), GLOBAL_LISTING_STORED_PAGES);
-  await addArtistsListing(db, affected);
   affected.render.add(pageKey(PAGE_ROUTES.allTags.url()));
   addFeeds(affected, recentPostsFeedUrl);
-  await addPopularPages(db, affected);
+}
+
+/** The global pages that show creators (their cards: name, service, favourites, last update). */
+async function addCreatorListings(db: Store, affected: AffectedPages): Promise<void> {
+  addListing(affected, PAGE_ROUTES.updatedCreators.url(), await countCreators(db), GLOBAL_LISTING_STORED_PAGES);
+  await addArtistsListing(db, affected);
 }
 
 export async function addCreatorPages(db: Store, affected: AffectedPages, service: string, creatorId: string): Promise<void> {
@@ -198,9 +208,15 @@ export async function affectedByChanges(db: Store, changes: AsyncIterable<Change
     await addPostPages(db, affected, service, creatorId, postId);
   };
   // The global listings show posts and creators only: file, share or DM rows leave them as they are.
-  let globals = false;
+  let posts = false;
+  let creatorRows = false;
   let shares = false;
   let dms = false;
+  /**
+   * The popular pages show the posts that have favourites or views, and their feeds name each post's
+   * creator. A new post has neither, so an import re-renders them only when it changed a post already
+   * there (looked up after the run), removed one, or renamed or removed a creator.
+   */
   let popularity = false;
   /** A favourite count changed: only the Popularity order of /artists shows it. */
   let favorites = false;
@@ -214,8 +230,10 @@ export async function affectedByChanges(db: Store, changes: AsyncIterable<Change
   const postChanges: Array<{ service: string; creatorId: string; postId: string; change: Change }> = [];
   for await (const change of changes) {
     if (change.kind === 'dm') dms = true;
-    if (change.kind === 'post' || change.kind === 'creator') globals = true;
-    if (change.kind === 'popularity') popularity = true;
+    if (change.kind === 'post') posts = true;
+    if (change.kind === 'creator') creatorRows = true;
+    if (change.kind === 'popularity' || (change.kind === 'post' && change.action === 'delete')) popularity = true;
+    if (change.kind === 'creator' && (change.action === 'delete' || change.ref === 'renamed')) popularity = true;
     if (change.kind === 'favorite') favorites = true;
     // A share: its page, the shares list, and its creator's pages (the header counts uploads).
     if (change.kind === 'share') {
@@ -309,11 +327,18 @@ export async function affectedByChanges(db: Store, changes: AsyncIterable<Change
       if (isViewableChannel(channel)) affected.render.add(pageKey(discordServerUrl(serverId, channel.id)));
     }
   }
-  if (globals) await addGlobalPages(db, affected);
-  else {
-    if (popularity) await addPopularPages(db, affected);
-    if (favorites) await addArtistsListing(db, affected);
+  // The recent posts' feeds name each post's creator too.
+  if (posts || renamed.size > 0) await addRecentPostsPages(db, affected);
+  if (creatorRows) await addCreatorListings(db, affected);
+  else if (favorites) await addArtistsListing(db, affected);
+  if (!popularity) {
+    const written = postChanges.filter(({ change }) => change.action !== 'delete' && change.ref !== 'neighbour');
+    popularity = await anyPostPopular(
+      db,
+      written.map(({ service, creatorId, postId }) => ({ service, user: creatorId, id: postId })),
+    );
   }
+  if (popularity) await addPopularPages(db, affected);
   if (shares) await addSharesListing(db, affected);
   if (dms) await addDmsListing(db, affected);
   return affected;
