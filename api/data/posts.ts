@@ -58,6 +58,11 @@ export interface PostKey {
   id: string;
 }
 
+/** A post key as one string (a Map key): service, user and id joined by NUL, which no id contains. */
+export function postKeyString(key: PostKey): string {
+  return `${key.service}\u0000${key.user}\u0000${key.id}`;
+}
+
 // Listings ------------------------------------------------------------------------------------------
 
 const COLUMNS = sql.raw(SUMMARY_COLUMNS);

@@ -7,11 +7,11 @@
 import type { Store } from '../data/store.ts';
 import type { Config } from '../config.ts';
 import { getCreator } from '../data/creators.ts';
-import { listCreatorPosts, listRecentPosts, type PostKey } from '../data/posts.ts';
+import { listCreatorPosts, listRecentPosts, postKeyString, type PostKey } from '../data/posts.ts';
 import { listCreatorDms, type Dm } from '../data/dms.ts';
 import { searchPosts } from '../data/post-search.ts';
 import { popularPosts } from '../data/popular.ts';
-import { postContentHeads, postHeadKey } from '../data/feed-posts.ts';
+import { postContentHeads } from '../data/feed-posts.ts';
 import { htmlToText } from '../data/util.ts';
 import { sanitizePostHtml } from '../content/sanitize.ts';
 import { FEED_ITEM_LIMIT, renderFeed, type FeedEntry, type FeedFormat } from './render.ts';
@@ -73,7 +73,7 @@ export async function postEntries(db: Store, settings: FeedSettings, posts: read
       title: cardTitle(post.title, post.substring) || `Post ${post.id}`,
       link,
       published: post.published ?? post.added,
-      summary: textOf(settings, heads.get(postHeadKey(keys[index]))),
+      summary: textOf(settings, heads.get(postKeyString(keys[index]))),
       // Thumbnails are served as WebP whatever the original's type (api/server/media.ts).
       thumbnailUrl: thumbnail ? thumbnailUrl(settings.imageHost || settings.publicUrl, thumbnail) : undefined,
       thumbnailType: thumbnail ? 'image/webp' : undefined,

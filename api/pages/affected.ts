@@ -3,14 +3,14 @@
  * (the touched creators' pages and a fixed number of global pages), never with the archive's size.
  */
 import type { Store } from '../data/store.ts';
-import { countCreatorPosts, countPosts, iterateCreatorPostIds } from '../data/posts.ts';
+import { countCreatorPosts, countPosts, iterateCreatorPostIds, postKeyString } from '../data/posts.ts';
 import { listRevisionIds } from '../data/post-revisions.ts';
-import { postPageNeighbours } from '../data/post-neighbours.ts';
+import { writtenPosts } from '../data/written-posts.ts';
 import { countCreators } from '../data/creators.ts';
 import { countCreatorShares, countShares, iterateShareIds } from '../data/shares.ts';
 import { countCreatorDms, countDms } from '../data/dms.ts';
 import { hasTab, isPaysite, paysite } from '@shared/paysites/index.ts';
-import { listAllTags, listPostTags } from '../data/tags.ts';
+import { listAllTags } from '../data/tags.ts';
 import type { Change } from '../data/changes.ts';
 import { CHAT_PAGE_SIZE, PAGE_SIZE } from '@shared/constants.ts';
 import {
@@ -187,6 +187,15 @@ export async function addAllSharePages(db: Store, affected: AffectedPages): Prom
   for await (const id of iterateShareIds(db)) affected.render.add(pageKey(shareUrl(id)));
 }
 
+/** A row of a post written (not removed, and not only a neighbour of one that moved). */
+function isWrite(change: Change): boolean {
+  return change.action !== 'delete' && change.ref !== 'neighbour';
+}
+
+function keyOf(post: { service: string; creatorId: string; postId: string }): string {
+  return postKeyString({ service: post.service, user: post.creatorId, id: post.postId });
+}
+
 /**
  * The pages a run of change-log rows affects. Creators and the global pages are expanded once, after
  * the whole run, however many rows touched them.
@@ -194,11 +203,9 @@ export async function addAllSharePages(db: Store, affected: AffectedPages): Prom
 export async function affectedByChanges(db: Store, changes: AsyncIterable<Change> | Iterable<Change>): Promise<AffectedPages> {
   const affected = emptyAffected();
   const creators = new Set<string>();
-  /** Posts whose neighbours were looked up: a post written several times in the run is looked up once. */
-  const neighboursOf = new Set<string>();
   /**
-   * Posts whose pages were added: consecutive new posts are each other's neighbours, and a post's
-   * revision pages are listed once.
+   * Posts whose revision pages were added (or that have none): consecutive new posts are each other's
+   * neighbours, and a post's revision pages are listed once.
    */
   const postPagesAdded = new Set<string>();
   const addPostPagesOnce = async (service: string, creatorId: string, postId: string) => {
@@ -281,21 +288,33 @@ export async function affectedByChanges(db: Store, changes: AsyncIterable<Change
       postChanges.push({ service: change.service, creatorId: change.creator_id, postId: change.post_id, change });
     }
   }
-  // SQLite takes the lanes' queries in turn, as it would one by one.
-  await inLanes(postChanges.length, POST_LOOKUP_LANES, async (index) => {
-    const { service, creatorId, postId, change } = postChanges[index];
-    // A new or moved post is its neighbours' prev/next. A removed post's old neighbours arrive as
-    // their own 'neighbour' rows, written by the data module while it could still see them.
-    const postKey = pageKey(postUrl(service, creatorId, postId));
-    const written = change.action !== 'delete' && change.ref !== 'neighbour';
-    const withNeighbours = written && !neighboursOf.has(postKey);
-    if (withNeighbours) neighboursOf.add(postKey);
+  // A new or moved post is its neighbours' prev/next, and its tags' feeds list it: what the posts
+  // written in the run need is read for all of them at once. A removed post's old neighbours arrive
+  // as their own 'neighbour' rows, written by the data module while it could still see them.
+  const written = [...new Map(postChanges.filter(({ change }) => isWrite(change)).map((post) => [keyOf(post), post])).values()];
+  const facts = await writtenPosts(
+    db,
+    written.map(({ service, creatorId, postId }) => ({ service, user: creatorId, id: postId })),
+  );
+  for (const { service, creatorId, postId } of written) {
+    const fact = facts.get(postKeyString({ service, user: creatorId, id: postId }));
+    if (!fact) continue;
+    for (const tag of fact.tags) addTagFeeds(affected, tag);
+    if (!fact.hasRevisions) postPagesAdded.add(pageKey(postUrl(service, creatorId, postId)));
+  }
+  // Every post a row names, and the neighbours of those written, with their revision pages (looked up
+  // only for posts that may have some). SQLite takes the lanes' queries in turn, as it would one by one.
+  const pagesOf = [
+    ...postChanges.map(({ service, creatorId, postId }) => ({ service, creatorId, postId })),
+    ...written.flatMap(({ service, creatorId, postId }) => {
+      const fact = facts.get(postKeyString({ service, user: creatorId, id: postId }));
+      return [fact?.next, fact?.prev].filter((id): id is string => !!id).map((id) => ({ service, creatorId, postId: id }));
+    }),
+  ];
+  for (const { service, creatorId, postId } of pagesOf) affected.render.add(pageKey(postUrl(service, creatorId, postId)));
+  await inLanes(pagesOf.length, POST_LOOKUP_LANES, async (index) => {
+    const { service, creatorId, postId } = pagesOf[index];
     await addPostPagesOnce(service, creatorId, postId);
-    if (written) for (const tag of await listPostTags(db, { service, user: creatorId, id: postId })) addTagFeeds(affected, tag);
-    if (!withNeighbours) return;
-    const neighbours = await postPageNeighbours(db, service, creatorId, postId);
-    if (neighbours?.next) await addPostPagesOnce(service, creatorId, neighbours.next);
-    if (neighbours?.prev) await addPostPagesOnce(service, creatorId, neighbours.prev);
   });
   for (const creatorKey of creators) {
     const [service, creatorId] = creatorKey.split('\u0000');
@@ -332,7 +351,6 @@ export async function affectedByChanges(db: Store, changes: AsyncIterable<Change
   if (creatorRows) await addCreatorListings(db, affected);
   else if (favorites) await addArtistsListing(db, affected);
   if (!popularity) {
-    const written = postChanges.filter(({ change }) => change.action !== 'delete' && change.ref !== 'neighbour');
     popularity = await anyPostPopular(
       db,
       written.map(({ service, creatorId, postId }) => ({ service, user: creatorId, id: postId })),

@@ -1,6 +1,7 @@
 /** The feeds' content heads (feed-posts.ts) are the same on SQLite and PostgreSQL. */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FEED_CONTENT_HEAD, postContentHeads, postHeadKey } from '@api/data/feed-posts.ts';
+import { FEED_CONTENT_HEAD, postContentHeads } from '@api/data/feed-posts.ts';
+import { postKeyString } from '@api/data/posts.ts';
 import type { Store } from '@api/data/store.ts';
 import { ENGINES, engineDatabases } from '../../helpers/engines.ts';
 import { addCreator, addPost } from './store-rows.ts';
@@ -21,11 +22,11 @@ describe.each(ENGINES)('feed posts on %s', (engine) => {
     await addPost(db, { service: 'fanbox', user: '1', id: 'c', seq: 3, content: '' });
     const keys = ['a', 'b', 'c', 'missing'].map((id) => ({ service: 'fanbox', user: '1', id }));
     const heads = await postContentHeads(db, keys);
-    expect([...heads.keys()]).toEqual(keys.slice(0, 3).map(postHeadKey));
-    expect(heads.get(postHeadKey(keys[0]))).toBe('<p>short ✓</p>');
+    expect([...heads.keys()]).toEqual(keys.slice(0, 3).map(postKeyString));
+    expect(heads.get(postKeyString(keys[0]))).toBe('<p>short ✓</p>');
     // Characters, not bytes, on both engines.
-    expect(heads.get(postHeadKey(keys[1]))).toBe(long.slice(0, FEED_CONTENT_HEAD));
-    expect(heads.get(postHeadKey(keys[2]))).toBe('');
+    expect(heads.get(postKeyString(keys[1]))).toBe(long.slice(0, FEED_CONTENT_HEAD));
+    expect(heads.get(postKeyString(keys[2]))).toBe('');
     expect(await postContentHeads(db, [])).toEqual(new Map());
   });
 
