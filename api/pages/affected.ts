@@ -3,7 +3,7 @@
  * (the touched creators' pages and a fixed number of global pages), never with the archive's size.
  */
 import type { Store } from '../data/store.ts';
-import { countCreatorPosts, countPosts, iterateCreatorPostIds, postKeyString } from '../data/posts.ts';
+import { countCreatorPosts, countPosts, iterateCreatorPostIds, postKeyString, type PostKey } from '../data/posts.ts';
 import { listRevisionIds } from '../data/post-revisions.ts';
 import { writtenPosts } from '../data/written-posts.ts';
 import { countCreators } from '../data/creators.ts';
@@ -39,7 +39,7 @@ import { anyPostPopular, popularPosts } from '../data/popular.ts';
 import { GLOBAL_LISTING_STORED_PAGES, pageKey } from './keys.ts';
 import { inLanes } from './render-into-store.ts';
 
-/** Post rows of a run looked up at once (each a few round trips on PostgreSQL, over the pool's connections). */
+/** Revision lookups of a run's post pages in flight at once, over the pool's connections (a round trip each on PostgreSQL). */
 const POST_LOOKUP_LANES = 4;
 
 const CREATOR_PAGE_KINDS = new Set(['creator', 'post', 'share', 'dm', 'announcement', 'fancard', 'link']);
@@ -192,10 +192,6 @@ function isWrite(change: Change): boolean {
   return change.action !== 'delete' && change.ref !== 'neighbour';
 }
 
-function keyOf(post: { service: string; creatorId: string; postId: string }): string {
-  return postKeyString({ service: post.service, user: post.creatorId, id: post.postId });
-}
-
 /**
  * The pages a run of change-log rows affects. Creators and the global pages are expanded once, after
  * the whole run, however many rows touched them.
@@ -208,11 +204,11 @@ export async function affectedByChanges(db: Store, changes: AsyncIterable<Change
    * neighbours, and a post's revision pages are listed once.
    */
   const postPagesAdded = new Set<string>();
-  const addPostPagesOnce = async (service: string, creatorId: string, postId: string) => {
-    const key = pageKey(postUrl(service, creatorId, postId));
-    if (postPagesAdded.has(key)) return;
-    postPagesAdded.add(key);
-    await addPostPages(db, affected, service, creatorId, postId);
+  const addPostPagesOnce = async ({ service, user, id }: PostKey) => {
+    const page = pageKey(postUrl(service, user, id));
+    if (postPagesAdded.has(page)) return;
+    postPagesAdded.add(page);
+    await addPostPages(db, affected, service, user, id);
   };
   // The global listings show posts and creators only: file, share or DM rows leave them as they are.
   let posts = false;
@@ -234,7 +230,7 @@ export async function affectedByChanges(db: Store, changes: AsyncIterable<Change
   const discordServers = new Set<string>();
   const community = new Set<string>();
   /** Rows of posts written, looked up after the run (their pages, tags and neighbours). */
-  const postChanges: Array<{ service: string; creatorId: string; postId: string; change: Change }> = [];
+  const postChanges: Array<{ key: PostKey; change: Change }> = [];
   for await (const change of changes) {
     if (change.kind === 'dm') dms = true;
     if (change.kind === 'post') posts = true;
@@ -285,37 +281,28 @@ export async function affectedByChanges(db: Store, changes: AsyncIterable<Change
     if (change.kind === 'creator' && change.ref === 'renamed') renamed.add(`${change.service}\u0000${change.creator_id}`);
     creators.add(`${change.service}\u0000${change.creator_id}`);
     if (change.kind === 'post' && change.post_id) {
-      postChanges.push({ service: change.service, creatorId: change.creator_id, postId: change.post_id, change });
+      postChanges.push({ key: { service: change.service, user: change.creator_id, id: change.post_id }, change });
     }
   }
   // A new or moved post is its neighbours' prev/next, and its tags' feeds list it: what the posts
   // written in the run need is read for all of them at once. A removed post's old neighbours arrive
   // as their own 'neighbour' rows, written by the data module while it could still see them.
-  const written = [...new Map(postChanges.filter(({ change }) => isWrite(change)).map((post) => [keyOf(post), post])).values()];
-  const facts = await writtenPosts(
-    db,
-    written.map(({ service, creatorId, postId }) => ({ service, user: creatorId, id: postId })),
-  );
-  for (const { service, creatorId, postId } of written) {
-    const fact = facts.get(postKeyString({ service, user: creatorId, id: postId }));
+  const written = new Map<string, PostKey>();
+  for (const { key, change } of postChanges) if (isWrite(change)) written.set(postKeyString(key), key);
+  const facts = await writtenPosts(db, [...written.values()]);
+  // Every post a row names, and the neighbours of those written.
+  const pagesOf = postChanges.map(({ key }) => key);
+  for (const [id, key] of written) {
+    const fact = facts.get(id);
     if (!fact) continue;
     for (const tag of fact.tags) addTagFeeds(affected, tag);
-    if (!fact.hasRevisions) postPagesAdded.add(pageKey(postUrl(service, creatorId, postId)));
+    for (const neighbour of [fact.next, fact.prev]) if (neighbour) pagesOf.push({ ...key, id: neighbour });
+    if (!fact.hasRevisions) postPagesAdded.add(pageKey(postUrl(key.service, key.user, key.id)));
   }
-  // Every post a row names, and the neighbours of those written, with their revision pages (looked up
-  // only for posts that may have some). SQLite takes the lanes' queries in turn, as it would one by one.
-  const pagesOf = [
-    ...postChanges.map(({ service, creatorId, postId }) => ({ service, creatorId, postId })),
-    ...written.flatMap(({ service, creatorId, postId }) => {
-      const fact = facts.get(postKeyString({ service, user: creatorId, id: postId }));
-      return [fact?.next, fact?.prev].filter((id): id is string => !!id).map((id) => ({ service, creatorId, postId: id }));
-    }),
-  ];
-  for (const { service, creatorId, postId } of pagesOf) affected.render.add(pageKey(postUrl(service, creatorId, postId)));
-  await inLanes(pagesOf.length, POST_LOOKUP_LANES, async (index) => {
-    const { service, creatorId, postId } = pagesOf[index];
-    await addPostPagesOnce(service, creatorId, postId);
-  });
+  for (const key of pagesOf) affected.render.add(pageKey(postUrl(key.service, key.user, key.id)));
+  // Their revision pages, looked up only for posts that may have some. SQLite takes the lanes' queries
+  // in turn, as it would one by one.
+  await inLanes(pagesOf.length, POST_LOOKUP_LANES, async (index) => await addPostPagesOnce(pagesOf[index]));
   for (const creatorKey of creators) {
     const [service, creatorId] = creatorKey.split('\u0000');
     await addCreatorPages(db, affected, service, creatorId);
@@ -350,12 +337,7 @@ export async function affectedByChanges(db: Store, changes: AsyncIterable<Change
   if (posts || renamed.size > 0) await addRecentPostsPages(db, affected);
   if (creatorRows) await addCreatorListings(db, affected);
   else if (favorites) await addArtistsListing(db, affected);
-  if (!popularity) {
-    popularity = await anyPostPopular(
-      db,
-      written.map(({ service, creatorId, postId }) => ({ service, user: creatorId, id: postId })),
-    );
-  }
+  if (!popularity) popularity = await anyPostPopular(db, [...written.values()]);
   if (popularity) await addPopularPages(db, affected);
   if (shares) await addSharesListing(db, affected);
   if (dms) await addDmsListing(db, affected);
