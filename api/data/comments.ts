@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import { recordChange } from './changes.ts';
 import type { Store } from './store.ts';
 import { inTransaction, nowIso } from './util.ts';
+import { postHasRowsColumn } from './post-rows.ts';
 import type { Comment } from '@shared/shapes/posts.ts';
 
 export interface CommentInput {
@@ -23,8 +24,7 @@ export interface CommentInput {
 }
 
 /** Column `has_comments` of a query over `posts p`: 1 when the post has comments, else 0. */
-export const HAS_COMMENTS_COLUMN = sql.raw(`CASE WHEN EXISTS (SELECT 1 FROM comments c
-  WHERE c.service = p.service AND c."user" = p."user" AND c.post_id = p.id) THEN 1 ELSE 0 END AS has_comments`);
+export const HAS_COMMENTS_COLUMN = postHasRowsColumn('comments', 'has_comments');
 
 /** A post's comments, oldest first (undated ones first, as SQLite orders NULLs), each with its previous versions. */
 export async function listComments(db: Store, service: string, creatorId: string, postId: string): Promise<Comment[]> {

@@ -62,12 +62,12 @@ export async function liftDoNotPost(db: Store, id: number): Promise<DoNotPostEnt
 
 /** 1 when the whole creator is listed, else 0: a subquery for a statement that reads the creator beside it. */
 export function creatorListedQuery(service: string, creatorId: string): RawBuilder<number> {
-  return sql<number>`(SELECT count(*) FROM do_not_post WHERE service = ${service} AND creator_id = ${creatorId}
-    AND coalesce(post_id, '') = '')`;
+  return postListedQuery(service, creatorId, '');
 }
 
 /** 1 when the post itself (not its creator) is listed, else 0: a subquery for a statement that reads the post beside it. */
 export function postListedQuery(service: string, creatorId: string, postId: string): RawBuilder<number> {
+  // The creator's own entry is the one whose post_id is null: '' stands for it, as the unique index reads it.
   return sql<number>`(SELECT count(*) FROM do_not_post WHERE service = ${service} AND creator_id = ${creatorId}
     AND coalesce(post_id, '') = ${postId})`;
 }

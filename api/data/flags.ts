@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import type { Store } from './store.ts';
 import { nowIso } from './util.ts';
+import { postHasRowsColumn } from './post-rows.ts';
 import type { FlaggedPost } from '@shared/shapes/flags.ts';
 
 /** Flags a post for an account. @returns false when this account already flagged it */
@@ -28,8 +29,7 @@ export async function flagPost(
 }
 
 /** Column `flagged` of a query over `posts p`: 1 when the post has been flagged, else 0. */
-export const FLAGGED_COLUMN = sql.raw(`CASE WHEN EXISTS (SELECT 1 FROM flags f
-  WHERE f.service = p.service AND f."user" = p."user" AND f.post_id = p.id) THEN 1 ELSE 0 END AS flagged`);
+export const FLAGGED_COLUMN = postHasRowsColumn('flags', 'flagged');
 
 /** Whether a post has been flagged. */
 export async function isPostFlagged(db: Store, service: string, creatorId: string, postId: string): Promise<boolean> {

@@ -16,8 +16,7 @@ import type { FullPost, PostPage, PostRevision, PostRevisionPage } from '@shared
 interface PostLookup {
   /** The post itself is on the do-not-post list (its creator's entry is the creator lookup's to answer). */
   listed: boolean;
-  found?: { post: FullPost; flagged: boolean; hasRevisions: boolean };
-  hasComments: boolean;
+  found?: { post: FullPost; flagged: boolean; hasRevisions: boolean; hasComments: boolean };
 }
 
 /**
@@ -35,8 +34,13 @@ async function lookUpPost(db: Store, service: string, creatorId: string, postId:
     sql`${NEIGHBOUR_COLUMNS}, ${FLAGGED_COLUMN}, ${HAS_REVISIONS_COLUMN}, ${HAS_COMMENTS_COLUMN},
       ${postListedQuery(service, creatorId, postId)} AS listed`,
   );
-  const found = row && { post: toFullPost(row, row), flagged: Number(row.flagged) === 1, hasRevisions: Number(row.has_revisions) === 1 };
-  return { listed: Number(extra.listed) > 0, found, hasComments: Number(extra.has_comments) === 1 };
+  const found = row && {
+    post: toFullPost(row, row),
+    flagged: Number(row.flagged) === 1,
+    hasRevisions: Number(row.has_revisions) === 1,
+    hasComments: Number(row.has_comments) === 1,
+  };
+  return { listed: Number(extra.listed) > 0, found };
 }
 
 async function pageOf(db: Store, found: NonNullable<PostLookup['found']>, server: string): Promise<PostPage> {
@@ -78,8 +82,8 @@ export async function getPostPageUnlessListed(
   postId: string,
   server = '',
 ): Promise<{ listed: boolean; page: PostPage | undefined; hasComments: boolean }> {
-  const { listed, found, hasComments } = await lookUpPost(db, service, creatorId, postId);
-  return { listed, page: found && !listed ? await pageOf(db, found, server) : undefined, hasComments };
+  const { listed, found } = await lookUpPost(db, service, creatorId, postId);
+  return { listed, page: found && !listed ? await pageOf(db, found, server) : undefined, hasComments: found?.hasComments ?? false };
 }
 
 /** The older version `revisionId` among a post page's revisions, or undefined. */

@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { Store } from './store.ts';
 import { parseJson } from './util.ts';
+import { postHasRowsColumn } from './post-rows.ts';
 import { postPageNeighbours } from './post-neighbours.ts';
 import type { PostKey } from './posts.ts';
 import type { FullPost, PostRevision } from '@shared/shapes/posts.ts';
@@ -58,8 +59,7 @@ export async function* iterateRevisionKeys(db: Store, batch = 10_000): AsyncGene
 }
 
 /** Column `has_revisions` of a query over `posts p`: 1 when the post has older versions, else 0. */
-export const HAS_REVISIONS_COLUMN = sql.raw(`CASE WHEN EXISTS (SELECT 1 FROM post_revisions r
-  WHERE r.service = p.service AND r."user" = p."user" AND r.post_id = p.id) THEN 1 ELSE 0 END AS has_revisions`);
+export const HAS_REVISIONS_COLUMN = postHasRowsColumn('post_revisions', 'has_revisions');
 
 /**
  * A post's previous versions, newest first, carrying the given neighbours (the current post's, which

@@ -118,6 +118,15 @@ export async function getFullRowAnd<Extra extends object>(
   return { row: row.id === null ? undefined : row, extra: row };
 }
 
+/**
+ * Column `as` of a query over `posts p`: 1 when `table` holds a row for the post (matched on service,
+ * "user" and post_id, which each such table indexes), else 0.
+ */
+export function postHasRowsColumn(table: string, as: string): RawBuilder<unknown> {
+  return sql.raw(`CASE WHEN EXISTS (SELECT 1 FROM ${table} x
+    WHERE x.service = p.service AND x."user" = p."user" AND x.post_id = p.id) THEN 1 ELSE 0 END AS ${as}`);
+}
+
 /** Post keys per statement of a lookup by many keys: a feed's page of items in one round trip. */
 const KEYS_PER_STATEMENT = 50;
 

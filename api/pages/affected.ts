@@ -309,7 +309,7 @@ export async function affectedByChanges(db: Store, changes: AsyncIterable<Change
   }
   for (const creatorKey of renamed) {
     const [service, creatorId] = creatorKey.split('\u0000');
-    for await (const postId of iterateCreatorPostIds(db, service, creatorId)) await addPostPages(db, affected, service, creatorId, postId);
+    for await (const id of iterateCreatorPostIds(db, service, creatorId)) await addPostPagesOnce({ service, user: creatorId, id });
   }
   for (const creatorId of community) {
     if (!creators.has(`patreon\u0000${creatorId}`)) await addCommunityPages(db, affected, creatorId);
