@@ -107,6 +107,8 @@ test('the status page polls every IMPORT_POLL_MS and toggles log order and the t
   await page.clock.install();
   await page.goto(`/importer/status/${await waitingImport()}`);
   await page.waitForLoadState('networkidle');
+  // The poll timer starts when the island hydrates; the fake clock must not run before that.
+  await expect(page.locator('astro-island:has(.import-status)')).not.toHaveAttribute('ssr', /.*/);
   await expect(page.locator('[data-field="Status"]')).toHaveText('In Progress');
   const polls: string[] = [];
   page.on('request', (r) => {
