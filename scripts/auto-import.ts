@@ -11,6 +11,7 @@ import { closeArchiveDatabase, missingArchiveDatabase, openArchiveDatabase } fro
 import { requestAutoImportRound } from '../api/data/auto-import.ts';
 import { nowIso } from '../api/data/util.ts';
 import { startAutoImportScheduler } from '../api/importer/auto-import-scheduler.ts';
+import { startLeadership } from '../api/cluster/locks.ts';
 import { config } from '../api/config.ts';
 import { createLogger, lineLogger } from '../api/server/logger.ts';
 
@@ -38,15 +39,17 @@ const missing = missingArchiveDatabase(settings);
 if (missing) fail(missing);
 const db = await openArchiveDatabase(settings);
 
-async function startScheduler(keyPath: string) {
+async function startScheduler(keyPath: string, autoStart: boolean) {
   try {
-    return startAutoImportScheduler({ db, config: settings, privateKeyPath: keyPath, log }, { autoStart: !values.once });
+    return startAutoImportScheduler({ db, config: settings, privateKeyPath: keyPath, log }, { autoStart });
   } catch (error) {
     await closeArchiveDatabase(db);
     fail((error as Error).message);
   }
 }
-const scheduler = await startScheduler(privateKeyPath);
+// The key is checked now, before any waiting; the watching scheduler starts only while this process
+// leads (several machines may run this command; one runs the rounds, another takes over if it dies).
+const scheduler = await startScheduler(privateKeyPath, false);
 
 if (values.once) {
   // --once is "a round now": the request makes it run even when the last one was under 24 h ago.
@@ -56,10 +59,22 @@ if (values.once) {
   process.exit(ran ? 0 : 1);
 }
 
-log(`Watching ${settings.dataDir} for auto-import rounds.`);
+scheduler.stop();
+const leadership = startLeadership({
+  databaseUrl: settings.databaseUrl,
+  name: 'auto-import',
+  log,
+  lead: () => {
+    log(`Watching ${settings.dataDir} for auto-import rounds.`);
+    const watching = startAutoImportScheduler({ db, config: settings, privateKeyPath, log });
+    return () => watching.stop();
+  },
+});
 const shutdown = () => {
-  scheduler.stop();
-  void closeArchiveDatabase(db).finally(() => process.exit(0));
+  void leadership
+    .stop()
+    .then(() => closeArchiveDatabase(db))
+    .finally(() => process.exit(0));
 };
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

@@ -12,7 +12,8 @@ import { rebuildPages } from '../api/pages/rebuild.ts';
 import { startRebuildLoop, type RebuildLoop } from '../api/pages/rebuild-loop.ts';
 import { operatorPublicKey } from '../api/importer/operator-key.ts';
 import { startImportWorker, type ImportWorker } from '../api/importer/worker.ts';
-import { startDemoAutoImport, type AutoImportScheduler } from '../api/importer/auto-import-scheduler.ts';
+import { startDemoAutoImport } from '../api/importer/auto-import-scheduler.ts';
+import { startLeadership, withClusterLock, type Leadership } from '../api/cluster/locks.ts';
 import { inProcessRenderer } from '../api/pages/render-into-store.ts';
 import { config, dataPaths } from '../api/config.ts';
 import { buildInfo } from '../api/build-info.ts';
@@ -44,7 +45,9 @@ if ((await countCreators(db)) === 0) {
 
 await ensureBuild(log);
 const site = await openSite();
-const fresh = site.store.adoptBuild(site.storeId).fresh;
+// Web nodes of a cluster share the page store: the first to start a new build empties it, the others
+// find it adopted (and the full render that follows is one node's, under the same lock).
+const fresh = await withClusterLock(site.db, 'page-rebuild', async () => site.store.adoptBuild(site.storeId).fresh);
 
 // The operator key is checked (or the demo pair made, once) now rather than in the first request that keeps a key.
 operatorPublicKey(settings);
@@ -79,7 +82,7 @@ const server = createFrontServer({
 
 // Submitted imports are worked on in this process unless IMPORT_WORKER=0 (then by `npm run worker`).
 let worker: ImportWorker | undefined;
-let autoImport: AutoImportScheduler | undefined;
+let autoImport: Leadership | undefined;
 
 server.listen(settings.port, settings.host, () => {
   const shownHost = settings.host === '0.0.0.0' ? 'localhost' : settings.host;
@@ -87,9 +90,18 @@ server.listen(settings.port, settings.host, () => {
   if (settings.importWorker)
     worker = startImportWorker({ db: site.db, config: settings, log }, { leaseMs: settings.importLeaseSeconds * 1000 });
   // Demo only (no OPERATOR_PUBLIC_KEY): the generated private key is here, so this process runs auto-import rounds.
-  autoImport = startDemoAutoImport({ db: site.db, config: settings, log });
+  // One process of a cluster runs the rounds (the others take over within a minute if it dies).
+  autoImport = startLeadership({
+    databaseUrl: settings.databaseUrl,
+    name: 'auto-import',
+    log,
+    lead: () => {
+      const scheduler = startDemoAutoImport({ db: site.db, config: settings, log });
+      return scheduler && (() => scheduler.stop());
+    },
+  });
   const renderer = inProcessRenderer(site.renderer, site.store, 2);
-  void rebuildPages(site.db, site.store, renderer, { all: fresh, onDone: onRebuilt })
+  void withClusterLock(site.db, 'page-rebuild', () => rebuildPages(site.db, site.store, renderer, { all: fresh, onDone: onRebuilt }))
     .then(
       (summary) =>
         log(
@@ -104,13 +116,18 @@ server.listen(settings.port, settings.host, () => {
     });
 });
 
+let stopping = false;
 function shutdown() {
+  if (stopping) return;
+  stopping = true;
   log('Shutting down.');
   server.close();
   server.closeAllConnections();
-  autoImport?.stop();
-  // The running import's lease is given back first, so a restart resumes it at once.
-  void (worker?.stop() ?? Promise.resolve()).then(() => site.close()).finally(() => process.exit(0));
+  // The running import's lease is given back and a running rebuild finishes before the database closes.
+  const loop = Promise.race([rebuildLoop, Promise.resolve(undefined)]);
+  void Promise.all([worker?.stop(), autoImport?.stop(), loop.then((started) => started?.stop())])
+    .then(() => site.close())
+    .finally(() => process.exit(0));
 }
 process.on('SIGINT', shutdown);
 process.on('SIGTERM', shutdown);

@@ -59,7 +59,11 @@ export interface PostgresOptions {
 
 /** A PostgreSQL pool whose rows look like SQLite's (numbers for 64-bit integers and numerics). */
 export function postgresPool(url: string, options: PostgresOptions = {}): pg.Pool {
-  return new pg.Pool({ connectionString: url, max: options.max ?? 10, types: numberTypes });
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, types: numberTypes });
+  // An idle connection that the server ends (a restart, a failover, an administrator) is dropped by the
+  // pool and replaced on the next checkout; unheard, its error would end the process.
+  pool.on('error', () => {});
+  return pool;
 }
 
 /** A store over a PostgreSQL pool; `closeStore` ends the pool. */

@@ -3,6 +3,11 @@
  * past the last rebuild (an import, a favourite, an approved DM or link, an upload), the affected pages
  * are rebuilt, so nobody has to run `scripts/rebuild` by hand. One rebuild at a time; a run that
  * finds nothing new costs one indexed read.
+ *
+ * Every web node runs this loop over the one shared page store, and one rebuild at a time runs across
+ * all of them (the 'page-rebuild' cluster lock): a tick that finds the lock taken skips (the holder is
+ * rebuilding the same changes), `runNow` waits for it and then checks again. Whichever node is alive
+ * renders, so a dead node's work is taken over at the next tick.
  */
 import type { Store } from '../data/store.ts';
 import { getKv } from '../data/kv.ts';
@@ -11,11 +16,13 @@ import type { PageStore } from '../server/page-store.ts';
 import { LAST_REBUILT_KEY, rebuildPages, type RebuildSummary } from './rebuild.ts';
 import type { StoreRenderer } from './render-into-store.ts';
 import { TouchedCreators, updateSimilar } from '../similar/job.ts';
+import { tryClusterLock, withClusterLock } from '../cluster/locks.ts';
 
 export interface RebuildLoop {
   /** Runs one check now (waits for a running one first); resolves with its summary, if it rebuilt. */
   runNow(): Promise<RebuildSummary | undefined>;
-  stop(): void;
+  /** Stops the ticks and waits for a running rebuild to finish. */
+  stop(): Promise<void>;
 }
 
 export function startRebuildLoop(
@@ -60,20 +67,37 @@ export function startRebuildLoop(
     return first.summary;
   };
 
+  let stopped = false;
+  const start = (run: () => Promise<RebuildSummary | undefined>) => {
+    running = run().finally(() => (running = undefined));
+    return running;
+  };
+
   const runNow = async () => {
     while (running !== undefined) await running.catch(() => undefined);
-    running = check().finally(() => (running = undefined));
-    return running;
+    return start(() => withClusterLock(deps.db, 'page-rebuild', check));
+  };
+
+  const tick = async () => {
+    if (running !== undefined || stopped) return;
+    await start(async () => (await tryClusterLock(deps.db, 'page-rebuild', check)).value);
   };
 
   // intervalMs 0: no ticks, only runNow (REBUILD_INTERVAL_SECONDS=0 still lets a takedown rebuild at once).
   const timer =
     intervalMs > 0
-      ? setInterval(() => {
-          if (running !== undefined) return;
-          runNow().catch((error: unknown) => deps.log?.(`Page store refresh failed: ${(error as Error).message}`));
-        }, intervalMs)
+      ? setInterval(
+          () => tick().catch((error: unknown) => deps.log?.(`Page store refresh failed: ${(error as Error).message}`)),
+          intervalMs,
+        )
       : undefined;
   timer?.unref();
-  return { runNow, stop: () => clearInterval(timer) };
+  return {
+    runNow,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running?.catch(() => undefined);
+    },
+  };
 }

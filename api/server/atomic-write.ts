@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
-import { threadId } from 'node:worker_threads';
+import crypto from 'node:crypto';
 
 export interface AtomicWriteOptions {
   /** fsync the bytes before the rename. */
@@ -15,9 +15,13 @@ export interface AtomicWriteOptions {
 }
 
 let tempCounter = 0;
-/** Unique among the writers running on this host: process, thread and a counter. */
+/**
+ * Random per thread, so unique among every machine writing to a shared folder (a network mount holds the
+ * page store and the files of a cluster, and two machines can run the same process id), then a counter.
+ */
+const writerId = crypto.randomBytes(6).toString('hex');
 function tempName(file: string): string {
-  return `${file}.tmp-${process.pid}-${threadId}-${(tempCounter += 1)}.tmp`;
+  return `${file}.tmp-${writerId}-${(tempCounter += 1)}.tmp`;
 }
 
 export function writeAtomicSync(file: string, data: Uint8Array | string, options: AtomicWriteOptions = {}): void {

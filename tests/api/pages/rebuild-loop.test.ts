@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  loop.stop();
+  await loop.stop();
   await site.close();
 });
 
