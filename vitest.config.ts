@@ -20,6 +20,10 @@ function bothEngineFiles(): string[] {
   );
 }
 
+/** The cluster test starts a dozen processes: it runs alone, as `npm test`'s cluster suite. */
+const CLUSTER_TEST = 'tests/scripts/cluster.test.ts';
+const clusterSuite = process.env.TROVE_TEST_SUITE === 'cluster';
+
 export default defineConfig({
   resolve: {
     alias: [
@@ -29,8 +33,8 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
-    exclude: ['tests/e2e/**', 'node_modules/**', ...bothEngineFiles()],
+    include: clusterSuite ? [CLUSTER_TEST] : ['tests/**/*.test.ts', 'tests/**/*.test.tsx'],
+    exclude: ['tests/e2e/**', 'node_modules/**', ...bothEngineFiles(), ...(clusterSuite ? [] : [CLUSTER_TEST])],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

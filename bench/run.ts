@@ -1,5 +1,5 @@
 /**
- * `npm run bench [rebuild|rebuild-engines|render|serve|files|search|pages|login|import|chat|paging|similar|api-posts]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
+ * `npm run bench [rebuild|rebuild-engines|render|serve|files|search|pages|login|import|chat|paging|similar|api-posts|cluster|nginx-pages]`: the benchmarks of docs/benchmarks.md. Figures, not pass/fail.
  * Archives are seeded once into bench/.data and reused; results go to bench/results/*.json.
  */
 import { ensureBuild } from '../scripts/lib/build.ts';
@@ -14,6 +14,8 @@ import { importBenchmark } from './import.ts';
 import { importersBenchmark } from './importers.ts';
 import { pagingBenchmark } from './paging.ts';
 import { apiPostsBenchmark } from './api-posts.ts';
+import { clusterBenchmark } from './cluster.ts';
+import { nginxPagesBenchmarkWithTable } from './nginx-pages.ts';
 
 const which = process.argv[2] ?? 'all';
 await ensureBuild((line) => console.error(line));
@@ -88,6 +90,10 @@ const targets: Record<string, [string, () => Promise<unknown>]> = {
   paging: ['paging', async () => pagingBenchmark()],
   // A creator's posts through the API against a bare server answering the same JSON (the store move's budget).
   'api-posts': ['api-posts', apiPostsBenchmark],
+  // Requests through nginx with 1 and 2 web nodes on PostgreSQL, and the CPU per request of each part.
+  cluster: ['cluster', clusterBenchmark],
+  // Stored pages sent by nginx from the page store against the node sending the same pages.
+  'nginx-pages': ['nginx-pages', nginxPagesBenchmarkWithTable],
 };
 
 for (const [target, [resultName, run]] of Object.entries(targets)) {

@@ -46,8 +46,11 @@ if ((await countCreators(db)) === 0) {
 await ensureBuild(log);
 const site = await openSite();
 // Web nodes of a cluster share the page store: the first to start a new build empties it, the others
-// find it adopted (and the full render that follows is one node's, under the same lock).
-const fresh = await withClusterLock(site.db, 'page-rebuild', async () => site.store.adoptBuild(site.storeId).fresh);
+// find it adopted (and the full render that follows is one node's, under the same lock). A store of this
+// build is used as it is, without waiting for a rebuild another node may be running.
+const fresh =
+  site.store.buildId() !== site.storeId &&
+  (await withClusterLock(site.db, 'page-rebuild', async () => site.store.adoptBuild(site.storeId).fresh));
 
 // The operator key is checked (or the demo pair made, once) now rather than in the first request that keeps a key.
 operatorPublicKey(settings);

@@ -6,7 +6,8 @@
  * Chromium it used and whether it had to install one. `unit` runs the checks and vitest, `e2e` the
  * browser tests, `checks` the static checks alone, `postgres` the database-backed vitest files (API,
  * data, importer, page store, loaders) again on PostgreSQL (one throwaway cluster for the run,
- * started by tests/global-setup.ts).
+ * started by tests/global-setup.ts), `cluster` the multi-machine test (PostgreSQL, two web nodes, two
+ * workers and nginx as real processes).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -20,9 +21,9 @@ function run(label: string, command: string, args: string[], env: NodeJS.Process
 }
 
 const only = process.argv[2];
-const SUITES = ['checks', 'unit', 'postgres', 'e2e'];
+const SUITES = ['checks', 'unit', 'postgres', 'cluster', 'e2e'];
 if (only && !SUITES.includes(only)) {
-  console.error(`Unknown test suite "${only}": use checks, unit, postgres, e2e, or nothing for all.`);
+  console.error(`Unknown test suite "${only}": use checks, unit, postgres, cluster, e2e, or nothing for all.`);
   process.exit(2);
 }
 const results: Array<[string, boolean]> = [];
@@ -50,6 +51,12 @@ if (!only || only === 'postgres') {
     'API, data and importer tests on PostgreSQL (vitest)',
     run('vitest on PostgreSQL', 'npx', ['vitest', 'run', ...files], onPostgres),
   ]);
+}
+
+if (!only || only === 'cluster') {
+  // PostgreSQL, two web nodes, two workers and nginx as real processes (tests/scripts/cluster.test.ts).
+  const cluster = { ...process.env, TROVE_TEST_SUITE: 'cluster' };
+  results.push(['the cluster (vitest)', run('vitest, the cluster', 'npx', ['vitest', 'run'], cluster)]);
 }
 
 if (!only || only === 'e2e') {

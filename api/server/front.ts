@@ -13,6 +13,7 @@ import { canonicalPageKey, cursorPageKey } from '../pages/keys.ts';
 import { sendFile } from './send-file.ts';
 import { walkFiles } from './walk.ts';
 import { PageStore } from './page-store.ts';
+import { IMMUTABLE, REVALIDATE, SECURITY_HEADERS } from './response-headers.ts';
 import { ssrLocals, type PageRenderer, type SiteDeps, type SsrHandler } from './ssr.ts';
 import { createMediaHandler, type MediaOptions } from './media.ts';
 import { answerBadRequest, BAD_TARGET_MESSAGES, hasValidEncoding, isSingleEncoded, targetPath } from './request-target.ts';
@@ -42,17 +43,6 @@ export interface FrontDeps {
   /** This server's metrics; a new registry by default. */
   metrics?: ServerMetrics;
 }
-
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-/** Sent with every answer; pages add their Content-Security-Policy, https answers Strict-Transport-Security (csp.ts). */
-const SECURITY_HEADERS: Record<string, string> = {
-  'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'strict-origin-when-cross-origin',
-  'X-Frame-Options': 'SAMEORIGIN',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-};
-const REVALIDATE = 'public, max-age=0, must-revalidate';
 
 /** Resolves a URL path inside root, refusing anything that would climb out of it. */
 export function resolveInside(root: string, urlPath: string): string | undefined {

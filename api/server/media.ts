@@ -19,6 +19,7 @@ import { sendFile } from './send-file.ts';
 import { unlessAbsent } from './fs-errors.ts';
 import { sniffImageType } from '../media/image-type.ts';
 import { decodeComponent } from '@shared/parse.ts';
+import { IMMUTABLE } from './response-headers.ts';
 
 export interface MediaOptions {
   files: string;
@@ -37,7 +38,6 @@ export interface MediaOptions {
 
 export type MediaHandler = ((req: IncomingMessage, res: ServerResponse) => boolean) & { thumbnailer: Thumbnailer };
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
 const PORTRAIT_CACHE = 'public, max-age=86400';
 /** Defaults and placeholders stand in until the real image exists: keep them briefly. */
 const STAND_IN_CACHE = 'public, max-age=600';

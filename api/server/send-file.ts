@@ -40,8 +40,11 @@ export interface SendFileOptions {
   compressMissing?: (file: string) => boolean;
 }
 
-/** The precompressed siblings in order of preference, each with the Accept-Encoding token that allows it (not q=0). */
-const ENCODINGS = [
+/**
+ * The precompressed siblings in order of preference, each with the Accept-Encoding token that allows it
+ * (not q=0). nginx's configuration (api/cluster/nginx.ts) tests the same patterns.
+ */
+export const ENCODINGS = [
   { encoding: 'br', suffix: '.br', accepted: /(^|[ ,])br(?!;q=0(?:[^.]|$))/ },
   { encoding: 'gzip', suffix: '.gz', accepted: /(^|[ ,])gzip(?!;q=0(?:[^.]|$))/ },
 ] as const;
