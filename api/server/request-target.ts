@@ -10,8 +10,13 @@
 import type { ServerResponse } from 'node:http';
 import { decodeComponent, decodeWholeUri, parseUrl } from '@shared/parse.ts';
 
-/** The path of an origin-form ('/a?b') or absolute-form ('http://host/a?b') target, else undefined. */
+/**
+ * The path of an origin-form ('/a?b') or absolute-form ('http://host/a?b') target, else undefined. A
+ * target starting with '//' is refused: URL parsers (ours, Astro's) read '//a/b' as host 'a', path '/b',
+ * so '//x/fanbox/user/1' would be answered as the creator's page under a URL nginx and caches keep apart.
+ */
 export function targetPath(target: string): string | undefined {
+  if (target.startsWith('//')) return undefined;
   if (target.startsWith('/')) return target.split(/[?#]/, 1)[0];
   if (!/^https?:\/\//i.test(target)) return undefined;
   // The URL parser keeps percent-escapes as they are; only the path is looked at.

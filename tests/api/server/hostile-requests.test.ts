@@ -70,18 +70,21 @@ describe('the asterisk form and other non-path targets', () => {
     expect(frontLog).toEqual([]);
   });
 
-  it.each(['posts', 'javascript:alert(1)', '?o=50', 'ftp://example.org/posts'])('GET %s answers 400 quietly', async (target) => {
-    frontLog.length = 0;
-    let answer: RawAnswer | undefined;
-    // Node's parser refuses some of these itself (a bare 400); the rest are ours.
-    const lines = await consoleLines(async () => {
-      answer = await send(target);
-    });
-    expect(answer!.status).toBe(400);
-    expect(answer!.body.toString()).not.toMatch(/\bat \S+ \(|Error/);
-    expect(lines).toEqual([]);
-    expect(frontLog).toEqual([]);
-  });
+  it.each(['posts', 'javascript:alert(1)', '?o=50', 'ftp://example.org/posts', '//fanbox/user/artist1', '//a/fanbox/user/artist1'])(
+    'GET %s answers 400 quietly',
+    async (target) => {
+      frontLog.length = 0;
+      let answer: RawAnswer | undefined;
+      // Node's parser refuses some of these itself (a bare 400); the rest are ours.
+      const lines = await consoleLines(async () => {
+        answer = await send(target);
+      });
+      expect(answer!.status).toBe(400);
+      expect(answer!.body.toString()).not.toMatch(/\bat \S+ \(|Error/);
+      expect(lines).toEqual([]);
+      expect(frontLog).toEqual([]);
+    },
+  );
 
   it('still answers the absolute form a proxy may send', async () => {
     const answer = await send(`${base}/fanbox/user/artist1`);
