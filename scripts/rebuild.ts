@@ -13,6 +13,7 @@ import { applyRebuild, planRebuild } from '../api/pages/rebuild.ts';
 import { config } from '../api/config.ts';
 import { createLogger } from '../api/server/logger.ts';
 import { TouchedCreators, updateSimilar } from '../api/similar/job.ts';
+import { withClusterLock } from '../api/cluster/locks.ts';
 
 process.env.NODE_ENV ??= 'production';
 
@@ -29,10 +30,9 @@ const site = await openSite();
 const fresh = site.store.buildId() !== site.storeId;
 const all = values.all || fresh;
 if (fresh && !values.all) logger.info('The page store is empty or from another build: rendering every page.');
-if (fresh && !values['dry-run']) site.store.adoptBuild(site.storeId);
 const touched = new TouchedCreators();
-const plan = await planRebuild(site.db, { all, onChange: (change) => touched.add(change) });
 if (values['dry-run']) {
+  const plan = await planRebuild(site.db, { all, onChange: (change) => touched.add(change) });
   for (const key of plan.keys) console.log(key);
   logger.info(
     `${plan.keys.length} pages would be rendered (${all ? 'the whole archive' : `${plan.changes} changes since the last rebuild`}).`,
@@ -41,22 +41,29 @@ if (values['dry-run']) {
   process.exit(0);
 }
 
-const renderer = await storeRendererFor(site, { pages: plan.keys.length, threads: Number(values.threads) || undefined });
-const progress = createProgress('Rendering pages');
-const summary = await applyRebuild(site.db, site.store, renderer, plan, {
-  freshStore: fresh,
-  onStart: (total) => progress.start(total),
-  onProgress: (done, total) => progress.update(done, total),
+// As the web nodes' rebuilds: one at a time across every process sharing the page store.
+const summary = await withClusterLock(site.db, 'page-rebuild', async () => {
+  if (fresh) site.store.adoptBuild(site.storeId);
+  const plan = await planRebuild(site.db, { all, onChange: (change) => touched.add(change) });
+  const renderer = await storeRendererFor(site, { pages: plan.keys.length, threads: Number(values.threads) || undefined });
+  const progress = createProgress('Rendering pages');
+  const done = await applyRebuild(site.db, site.store, renderer, plan, {
+    freshStore: fresh,
+    onStart: (total) => progress.start(total),
+    onProgress: (count, total) => progress.update(count, total),
+  });
+  progress.stop();
+  logger.info(
+    `Rebuilt ${done.considered} pages from ${all ? 'the whole archive' : `${done.changes} changes`} in ${done.seconds.toFixed(2)} s: ` +
+      `${done.written} written, ${done.unchanged} unchanged, ${done.removed} removed, ${done.failed.length} failed.`,
+  );
+  for (const failure of done.failed.slice(0, 20)) logger.error(`failed: ${failure}`);
+  // As the server does after each rebuild: the similar creators of what changed (their pages go with the next rebuild).
+  const similar = await updateSimilar(site.db, touched);
+  if (similar.scored > 0)
+    logger.info(`Similar creators: ${similar.scored} scored, ${similar.marked} pages to render with the next rebuild.`);
+  await renderer.close();
+  return done;
 });
-progress.stop();
-logger.info(
-  `Rebuilt ${summary.considered} pages from ${all ? 'the whole archive' : `${summary.changes} changes`} in ${summary.seconds.toFixed(2)} s: ` +
-    `${summary.written} written, ${summary.unchanged} unchanged, ${summary.removed} removed, ${summary.failed.length} failed.`,
-);
-for (const failure of summary.failed.slice(0, 20)) logger.error(`failed: ${failure}`);
-// As the server does after each rebuild: the similar creators of what changed (their pages go with the next rebuild).
-const similar = await updateSimilar(site.db, touched);
-if (similar.scored > 0) logger.info(`Similar creators: ${similar.scored} scored, ${similar.marked} pages to render with the next rebuild.`);
-await renderer.close();
 await site.close();
 process.exit(summary.failed.length > 0 ? 1 : 0);
