@@ -9,8 +9,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import crypto from 'node:crypto';
 import { startNginx } from '../api/cluster/nginx.ts';
-import { readConfig } from '../api/config.ts';
+import { registerFile } from '../api/data/files.ts';
+import { closeArchiveDatabase, openArchiveDatabase } from '../api/data/open.ts';
+import { storeFile } from '../api/media/store.ts';
+import { dataPaths, readConfig } from '../api/config.ts';
 import { DIST_DIR } from '../scripts/lib/build.ts';
 import { archiveDir, machineLoad } from './lib.ts';
 import { startTrove, stop } from './serve.ts';
@@ -92,6 +96,37 @@ async function checkServedFromStore(nodeBase: string, nginxBase: string, paths: 
   }
 }
 
+/** The stored file the files rounds ask for: incompressible, the size of a large thumbnail. */
+const FILE_BYTES = 256 * 1024;
+
+/**
+ * A stored file sent by the node itself against nginx sending it (X-Accel-Redirect: the node answers
+ * the headers only). The node's CPU per request is the figure: what a file costs the web nodes.
+ */
+async function fileRounds(dataDir: string, nodeBase: string, nginxBase: string, nodePid: number, nginxPid: number) {
+  const db = await openArchiveDatabase(readConfig({ ...process.env, DATA_DIR: dataDir }));
+  const stored = await storeFile(dataPaths(dataDir).files, crypto.randomBytes(FILE_BYTES), 'bin');
+  await registerFile(db, { hash: stored.sha256, size: FILE_BYTES, ext: 'bin', mime: 'application/octet-stream' });
+  const target = `/data${stored.path}`;
+  const rounds: Array<{ round: number; node: Round & { nodeCpuMsPerRequest: number }; nginx: Round & { nodeCpuMsPerRequest: number } }> =
+    [];
+  const both = () => treeCpuMs(nodePid) + treeCpuMs(nginxPid);
+  for (let round = 1; round <= ROUNDS; round += 1) {
+    const measureWithNode = async (base: string, cpuOf: () => number) => {
+      const nodeBefore = treeCpuMs(nodePid);
+      const figures = await measure(base, [target], 'identity', cpuOf);
+      const answered = figures.requestsPerSecond * SECONDS;
+      return { ...figures, nodeCpuMsPerRequest: Math.round(((treeCpuMs(nodePid) - nodeBefore) / answered) * 1000) / 1000 };
+    };
+    const node = await measureWithNode(nodeBase, () => treeCpuMs(nodePid));
+    const nginx = await measureWithNode(nginxBase, both);
+    rounds.push({ round, node, nginx });
+    console.error(`files round ${round}: node ${node.requestsPerSecond}/s, nginx ${nginx.requestsPerSecond}/s`);
+  }
+  await closeArchiveDatabase(db);
+  return { bytes: FILE_BYTES, rounds };
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function nginxPagesBenchmark() {
@@ -150,6 +185,7 @@ async function nginxPagesBenchmark() {
           ];
         }),
       );
+      const files = await fileRounds(dataDir, nodeBase, nginxBase, server.pid!, nginxPid);
       return {
         pages: paths.length,
         connections: CONNECTIONS,
@@ -157,6 +193,7 @@ async function nginxPagesBenchmark() {
         machine: { ...machine, after: machineLoad() },
         rounds,
         summary,
+        files,
       };
     } finally {
       await nginx.stop();

@@ -25,7 +25,7 @@ import { FEED_CONTENT_TYPES } from '../feeds/render.ts';
 import { pageSecurityPolicy, STRICT_TRANSPORT_SECURITY } from '../server/csp.ts';
 import { OPERATOR_PATHS } from '../server/operator.ts';
 import { PageStore } from '../server/page-store.ts';
-import { IMMUTABLE, REVALIDATE, SECURITY_HEADERS } from '../server/response-headers.ts';
+import { ACCEL_FILES_HEADER, IMMUTABLE, REVALIDATE, SECURITY_HEADERS } from '../server/response-headers.ts';
 import { ENCODINGS } from '../server/send-file.ts';
 
 export interface NginxOptions {
@@ -54,6 +54,18 @@ export interface NginxOptions {
    */
   brotliModule?: string;
 }
+
+/** The internal location nginx sends stored files from, named to the nodes in ACCEL_FILES_HEADER. */
+const ACCEL_FILES = '/_trove_files/';
+
+/** Set on every request to a node: the nodes trust these (TRUST_PROXY=1), so nginx always sets them. */
+const FORWARDED = [
+  'proxy_set_header Connection "";',
+  'proxy_set_header Host $trove_host;',
+  'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+  'proxy_set_header X-Forwarded-Proto $scheme;',
+  'proxy_set_header X-Forwarded-Host $trove_host;',
+];
 
 /** The upstream block's name. */
 const UPSTREAM = 'trove_nodes';
@@ -227,11 +239,9 @@ export function renderSiteConfig(options: NginxOptions): string {
       // one), the scheme from X-Forwarded-Proto and the host from X-Forwarded-Host, all set here so that
       // a client cannot choose them.
       'proxy_http_version 1.1;',
-      'proxy_set_header Connection "";',
-      'proxy_set_header Host $trove_host;',
-      'proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
-      'proxy_set_header X-Forwarded-Proto $scheme;',
-      'proxy_set_header X-Forwarded-Host $trove_host;',
+      ...FORWARDED,
+      // Only the media location names the internal file location; elsewhere a client's value is dropped.
+      `proxy_set_header ${ACCEL_FILES_HEADER} "";`,
       'proxy_redirect off;',
       // A node that is down, refuses, times out or answers 502/503 passes the request to the next one.
       // Only requests not yet sent are retried when their method is not idempotent (nginx's default
@@ -269,7 +279,28 @@ export function renderSiteConfig(options: NginxOptions): string {
       "# The API, media and operator endpoints are always the nodes'.",
       ...block('location /api/', proxy),
       ...block('location = /api', proxy),
-      ...block(`location ~* ${quoteRegex(MEDIA_LOCATION)}`, proxy),
+      // Files: the node decides the headers (type, name, validators, sandboxing) and names the file in
+      // the store; nginx sends the bytes from the internal location (proxy_set_header here replaces the
+      // server's list, so the forwarded headers are repeated).
+      ...block(`location ~* ${quoteRegex(MEDIA_LOCATION)}`, [
+        ...proxy,
+        ...FORWARDED,
+        `proxy_set_header ${ACCEL_FILES_HEADER} ${ACCEL_FILES};`,
+      ]),
+      ...block(`location ^~ ${ACCEL_FILES}`, [
+        'internal;',
+        `alias ${quote(`${dataPaths(options.dataDir).files}/`)};`,
+        // nginx keeps the node's Content-Type, Content-Disposition and Cache-Control; the rest of the node's
+        // headers are put back, its ETag (the file's hash) instead of nginx's own.
+        'etag off;',
+        ...['ETag', 'Content-Security-Policy', 'X-Content-Type-Options'].map(
+          (name) => `add_header ${name} $upstream_http_${name.toLowerCase().replace(/-/g, '_')} always;`,
+        ),
+        ...Object.entries(SECURITY_HEADERS)
+          .filter(([name]) => name !== 'X-Content-Type-Options')
+          .map(([name, value]) => `add_header ${name} ${quote(value)} always;`),
+        'add_header Strict-Transport-Security $trove_hsts always;',
+      ]),
       ...OPERATOR_PATHS.flatMap((operatorPath) => block(`location = ${operatorPath}`, proxy)),
       ...block('location @trove_node', proxy),
       '',

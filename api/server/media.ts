@@ -19,7 +19,7 @@ import { sendFile } from './send-file.ts';
 import { unlessAbsent } from './fs-errors.ts';
 import { sniffImageType } from '../media/image-type.ts';
 import { decodeComponent } from '@shared/parse.ts';
-import { IMMUTABLE } from './response-headers.ts';
+import { ACCEL_FILES_HEADER, IMMUTABLE } from './response-headers.ts';
 
 export interface MediaOptions {
   files: string;
@@ -42,6 +42,8 @@ const PORTRAIT_CACHE = 'public, max-age=86400';
 /** Defaults and placeholders stand in until the real image exists: keep them briefly. */
 const STAND_IN_CACHE = 'public, max-age=600';
 const SANDBOX = "sandbox; default-src 'none'";
+/** The internal location ACCEL_FILES_HEADER may name: one plain folder. */
+const ACCEL_PREFIX = /^\/[a-z_]+\/$/;
 const TYPE_CACHE_ENTRIES = 50_000;
 
 const PUBLIC_MEDIA = fileURLToPath(new URL('../../public/media/', import.meta.url));
@@ -146,7 +148,9 @@ export function createMediaHandler(options: MediaOptions): MediaHandler {
     const safe = isInlineSafe(type);
     // Most requests carry no query: the URL is parsed only when there is more than the raw path.
     const name = raw === req.url ? undefined : (new URL(req.url ?? '/', 'http://internal').searchParams.get('f') ?? undefined);
+    const accel = req.headers[ACCEL_FILES_HEADER];
     const sent = sendFile(req, res, onDisk, {
+      accelRedirect: typeof accel === 'string' && ACCEL_PREFIX.test(accel) ? `${accel}${first}/${second}/${hash}.${ext}` : undefined,
       cacheControl: IMMUTABLE,
       contentType: type === 'text/plain' ? 'text/plain; charset=utf-8' : type,
       etag: `"${hash}"`,

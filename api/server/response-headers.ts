@@ -16,3 +16,10 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Frame-Options': 'SAMEORIGIN',
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
+
+/**
+ * Set by nginx in front (api/cluster/nginx.ts) to the internal location that serves the file store: a
+ * stored file's answer then names the file there (X-Accel-Redirect) rather than carrying the bytes. A
+ * client talking to a node directly and sending it only gets an empty answer itself.
+ */
+export const ACCEL_FILES_HEADER = 'x-trove-accel-files';

@@ -38,6 +38,12 @@ export interface SendFileOptions {
   extraHeaders?: Record<string, string>;
   /** Called when the client accepts compression but no sibling exists yet; may write them. */
   compressMissing?: (file: string) => boolean;
+  /**
+   * nginx in front sends the bytes: the answer carries the headers decided here and `X-Accel-Redirect`
+   * to this internal URI instead of a body (nginx then does Range itself). Conditional requests are
+   * still answered here.
+   */
+  accelRedirect?: string;
 }
 
 /**
@@ -181,6 +187,11 @@ export function sendFile(req: IncomingMessage, res: ServerResponse, file: string
 
   if (notModified(req, etag, stat.mtime)) {
     res.statusCode = 304;
+    res.end();
+    return true;
+  }
+  if (options.accelRedirect) {
+    res.setHeader('X-Accel-Redirect', options.accelRedirect);
     res.end();
     return true;
   }

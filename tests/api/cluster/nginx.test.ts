@@ -5,6 +5,7 @@
  * everything else to the nodes, going on to the next one when a node is gone.
  */
 import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type http from 'node:http';
 import net from 'node:net';
@@ -15,7 +16,8 @@ import { createApp } from '@api/app.ts';
 import { renderSiteConfig, startNginx, type NginxOptions } from '@api/cluster/nginx.ts';
 import { readConfig } from '@api/config.ts';
 import { upsertCreator } from '@api/data/creators.ts';
-import { getFileByHash } from '@api/data/files.ts';
+import { getFileByHash, registerFile } from '@api/data/files.ts';
+import { storeFile } from '@api/media/store.ts';
 import { upsertPost } from '@api/data/posts.ts';
 import { createFrontServer } from '@api/server/front.ts';
 import { DIST_DIR } from '../../../scripts/lib/build.ts';
@@ -23,6 +25,13 @@ import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { closeServer, httpRequest, listen, type RawAnswer } from '../../helpers/http.ts';
 
 const NGINX_BIN = process.env.NGINX_BIN || '/usr/sbin/nginx';
+
+/** Stored files: an image shown inline, and an HTML file (a type a browser could run). */
+const FILES = {
+  image: { bytes: crypto.randomBytes(50_000), ext: 'png', mime: 'image/png' },
+  page: { bytes: Buffer.from('<!doctype html><script>alert(1)</script>'), ext: 'html', mime: 'text/html' },
+};
+const fileUrls: Record<string, string> = {};
 const CLIENT_DIR = path.join(DIST_DIR, 'client');
 
 /** The example deployment deploy/nginx/trove.conf is rendered for (its README says what to change). */
@@ -112,6 +121,11 @@ describe.skipIf(!HAS_NGINX)(TITLE, () => {
     await upsertCreator(site.db, { service: 'fanbox', id: 'artist1', name: 'Nginx Test Artist' });
     for (let n = 1; n <= 60; n++) {
       await upsertPost(site.db, { service: 'fanbox', user: 'artist1', id: `p${n}`, title: `Post ${n}`, published: day(n), added: day(n) });
+    }
+    for (const [name, file] of Object.entries(FILES)) {
+      const stored = await storeFile(site.paths.files, file.bytes, file.ext);
+      await registerFile(site.db, { hash: stored.sha256, size: file.bytes.length, ext: file.ext, mime: file.mime });
+      fileUrls[name] = `/data${stored.path}`;
     }
     node = await site.start();
     // The node renders these into the store on their first request.
@@ -267,6 +281,48 @@ describe.skipIf(!HAS_NGINX)(TITLE, () => {
     for (const target of [`/_astro/${css}.br`, '/_astro/']) {
       expect((await get(proxy, target)).status, target).toBe((await get(node, target)).status);
     }
+  });
+
+  it('sends stored files itself with the headers the node decides: type, name, validator, sandboxing, ranges', async () => {
+    const fileHeaders = [
+      'content-type',
+      'content-disposition',
+      'cache-control',
+      'etag',
+      'last-modified',
+      'content-security-policy',
+      'x-content-type-options',
+      'x-frame-options',
+      'referrer-policy',
+      'cross-origin-opener-policy',
+      'content-length',
+    ];
+    for (const target of [fileUrls.image, fileUrls.page, `${fileUrls.image}?f=${encodeURIComponent('ünïcode name.png')}`]) {
+      const [direct, proxied] = [await get(node, target), await get(proxy, target)];
+      expect(proxied.status, target).toBe(200);
+      expect(proxied.body.equals(direct.body), target).toBe(true);
+      expect(pick(proxied, fileHeaders), target).toEqual(pick(direct, fileHeaders));
+    }
+    // An HTML file is a sandboxed download whichever server sends it.
+    expect((await get(proxy, fileUrls.page)).headers['content-security-policy']).toBe("sandbox; default-src 'none'");
+
+    // The bytes come from nginx: asked as nginx asks, the node names the file and sends none.
+    const named = await get(node, fileUrls.image, { 'x-trove-accel-files': '/_trove_files/' });
+    expect(named.status).toBe(200);
+    expect(named.body.length).toBe(0);
+    expect(named.headers['x-accel-redirect']).toBe(`/_trove_files${fileUrls.image.slice('/data'.length)}`);
+    // A value that is not a plain folder is ignored; the internal location is not reachable from outside.
+    expect((await get(node, fileUrls.image, { 'x-trove-accel-files': '/../' })).body.equals(FILES.image.bytes)).toBe(true);
+    expect((await get(proxy, `/_trove_files${fileUrls.image.slice('/data'.length)}`)).status).not.toBe(200);
+    // A client's own header does not reach the node elsewhere (it would get an empty answer).
+    expect((await get(proxy, '/api/v1/creators', { 'x-trove-accel-files': '/_trove_files/' })).status).toBe(200);
+
+    const range = await get(proxy, fileUrls.image, { range: 'bytes=10-19' });
+    expect(range.status).toBe(206);
+    expect(range.headers['content-range']).toBe(`bytes 10-19/${FILES.image.bytes.length}`);
+    expect(range.body.equals(FILES.image.bytes.subarray(10, 20))).toBe(true);
+    const etag = String((await get(proxy, fileUrls.image)).headers.etag);
+    expect((await get(proxy, fileUrls.image, { 'if-none-match': etag })).status).toBe(304);
   });
 
   it('still answers stored pages when its only node is down, and 502 for everything else', async () => {
