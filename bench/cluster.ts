@@ -12,6 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { startNginx } from '../api/cluster/nginx.ts';
+import { unlessAbsent } from '../api/server/fs-errors.ts';
 import { readConfig } from '../api/config.ts';
 import { startCluster } from '../scripts/lib/cluster.ts';
 import { CLIENT_DIR } from '../scripts/lib/site.ts';
@@ -35,14 +36,14 @@ function freePort(): Promise<number> {
  * live ones, and those that ended and were waited for (PostgreSQL's backends end with their connections).
  */
 function treeCpuMs(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    const own = (Number(stat[11]) + Number(stat[12]) + Number(stat[13]) + Number(stat[14])) * 10;
-    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-    return own + children.reduce((sum, child) => sum + treeCpuMs(child), 0);
-  } catch {
-    return 0;
-  }
+  // A process that ended meanwhile has no /proc folder: it counts in its parent's waited-for time.
+  const stat = unlessAbsent(() => fs.readFileSync(`/proc/${pid}/stat`, 'utf8'), '');
+  const children = unlessAbsent(() => fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8'), '');
+  if (!stat) return 0;
+  const fields = stat.split(') ')[1].split(' ');
+  const own = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+  const childPids = children.trim().split(/\s+/).filter(Boolean).map(Number);
+  return own + childPids.reduce((sum, child) => sum + treeCpuMs(child), 0);
 }
 
 function pidFile(file: string): number {
