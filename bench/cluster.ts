@@ -8,43 +8,18 @@
  * docs/benchmarks.md.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { startNginx } from '../api/cluster/nginx.ts';
-import { unlessAbsent } from '../api/server/fs-errors.ts';
 import { readConfig } from '../api/config.ts';
 import { startCluster } from '../scripts/lib/cluster.ts';
 import { CLIENT_DIR } from '../scripts/lib/site.ts';
-import { archiveDir, machineLoad } from './lib.ts';
+import { freePort } from '../scripts/lib/postgres-cluster.ts';
+import { archiveDir, machineLoad, treeCpuMs } from './lib.ts';
 
 const CONNECTIONS = 32;
 const SECONDS = 10;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * CPU time (user + system, ms) of a process and all its descendants, from /proc (ticks of 10 ms): the
- * live ones, and those that ended and were waited for (PostgreSQL's backends end with their connections).
- */
-function treeCpuMs(pid: number): number {
-  // A process that ended meanwhile has no /proc folder: it counts in its parent's waited-for time.
-  const stat = unlessAbsent(() => fs.readFileSync(`/proc/${pid}/stat`, 'utf8'), '');
-  const children = unlessAbsent(() => fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8'), '');
-  if (!stat) return 0;
-  const fields = stat.split(') ')[1].split(' ');
-  const own = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
-  const childPids = children.trim().split(/\s+/).filter(Boolean).map(Number);
-  return own + childPids.reduce((sum, child) => sum + treeCpuMs(child), 0);
-}
 
 function pidFile(file: string): number {
   return Number(fs.readFileSync(file, 'utf8').split('\n')[0]);

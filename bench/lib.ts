@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { unlessAbsent } from '../api/server/fs-errors.ts';
 import { startThrowawayCluster, type ThrowawayCluster } from '../scripts/lib/postgres-cluster.ts';
 
 export const BENCH_DIR = path.resolve('bench/.data');
@@ -131,4 +132,19 @@ export async function spawnFake<T>(script: string, args: string[]): Promise<{ fi
       throw new Error(`${script} printed no request counts`);
     },
   };
+}
+
+/**
+ * CPU time (user + system, ms) of a process and all its descendants, from /proc (ticks of 10 ms): the
+ * live ones, and those that ended and were waited for (PostgreSQL's backends end with their connections).
+ */
+export function treeCpuMs(pid: number): number {
+  // A process that ended meanwhile has no /proc folder: it counts in its parent's waited-for time.
+  const stat = unlessAbsent(() => fs.readFileSync(`/proc/${pid}/stat`, 'utf8'), '');
+  const children = unlessAbsent(() => fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8'), '');
+  if (!stat) return 0;
+  const fields = stat.split(') ')[1].split(' ');
+  const own = (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
+  const childPids = children.trim().split(/\s+/).filter(Boolean).map(Number);
+  return own + childPids.reduce((sum, child) => sum + treeCpuMs(child), 0);
 }

@@ -16,7 +16,7 @@ import { closeArchiveDatabase, openArchiveDatabase } from '../api/data/open.ts';
 import { storeFile } from '../api/media/store.ts';
 import { dataPaths, readConfig } from '../api/config.ts';
 import { DIST_DIR } from '../scripts/lib/build.ts';
-import { archiveDir, machineLoad } from './lib.ts';
+import { archiveDir, machineLoad, treeCpuMs } from './lib.ts';
 import { startTrove, stop } from './serve.ts';
 
 const NODE_PORT = 4571;
@@ -26,14 +26,6 @@ const SECONDS = 10;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** How many stored pages the load cycles through (listings, creators, posts: whatever the store holds first). */
 const PAGES = 40;
-
-/** CPU time (user + system, ms) of a process and its children, from /proc (clock ticks of 10 ms). */
-function treeCpuMs(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  const own = (Number(stat[11]) + Number(stat[12])) * 10;
-  const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  return own + children.reduce((sum, child) => sum + treeCpuMs(child), 0);
-}
 
 /** Stored pages the nginx mapping answers (plain segments, no query or a plain `o`), as URL paths. */
 function storedPaths(pagesDir: string): string[] {

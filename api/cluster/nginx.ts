@@ -176,6 +176,15 @@ export function renderSiteConfig(options: NginxOptions): string {
   const storeTypes = { html: PageStore.contentTypeOf('/'), rss: FEED_CONTENT_TYPES.rss, atom: FEED_CONTENT_TYPES.atom };
   const compressed = ['gzip_static on;', ...(brotli ? ['brotli_static on;'] : [])];
 
+  /** A location answering the build's files (GET and HEAD), going on to `fallback` for anything else. */
+  const builtFiles = (cacheControl: string, fallback: string) => [
+    'if ($request_method !~ ^(?:GET|HEAD)$) { return 418; }',
+    `root ${quote(options.clientDir)};`,
+    ...compressed,
+    ...fileHeaders(cacheControl, policy),
+    `try_files $trove_client_file ${fallback};`,
+  ];
+
   const lines = [
     '# Trove behind nginx: rendered by api/cluster/nginx.ts (renderSiteConfig); change the options, not this text.',
     '',
@@ -253,19 +262,9 @@ export function renderSiteConfig(options: NginxOptions): string {
       '',
       ...block('location /', [
         "# The build's files (prerendered pages, public files) first, as the front server does.",
-        'if ($request_method !~ ^(?:GET|HEAD)$) { return 418; }',
-        `root ${quote(options.clientDir)};`,
-        ...compressed,
-        ...fileHeaders(REVALIDATE, policy),
-        'try_files $trove_client_file @trove_pages;',
+        ...builtFiles(REVALIDATE, '@trove_pages'),
       ]),
-      ...block('location ^~ /_astro/', [
-        'if ($request_method !~ ^(?:GET|HEAD)$) { return 418; }',
-        `root ${quote(options.clientDir)};`,
-        ...compressed,
-        ...fileHeaders(IMMUTABLE, policy),
-        'try_files $trove_client_file @trove_node;',
-      ]),
+      ...block('location ^~ /_astro/', builtFiles(IMMUTABLE, '@trove_node')),
       ...block('location @trove_pages', [
         `root ${quote(pages)};`,
         // Not a stored page, or its sibling for this client missing: a node answers.

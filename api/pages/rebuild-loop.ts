@@ -57,8 +57,11 @@ export function startRebuildLoop(
     return { summary, marked: similar.marked };
   };
 
+  const pending = async () => (await lastChangeId(deps.db)) > Number((await getKv(deps.db, LAST_REBUILT_KEY)) ?? 0);
+
   const check = async (): Promise<RebuildSummary | undefined> => {
-    if ((await lastChangeId(deps.db)) <= Number((await getKv(deps.db, LAST_REBUILT_KEY)) ?? 0)) return undefined;
+    // Asked again under the lock: another node may have rebuilt since.
+    if (!(await pending())) return undefined;
     const first = await rebuildAndScore();
     // The pages whose similar creators changed are rendered at once, by one more rebuild; the job
     // ignores the rows it wrote, so that rebuild marks nothing of its own (anything else it consumed
@@ -80,7 +83,8 @@ export function startRebuildLoop(
 
   const tick = async () => {
     if (running !== undefined || stopped) return;
-    await start(async () => (await tryClusterLock(deps.db, 'page-rebuild', check)).value);
+    // Nothing new (most ticks): two indexed reads, no lock taken.
+    await start(async () => ((await pending()) ? (await tryClusterLock(deps.db, 'page-rebuild', check)).value : undefined));
   };
 
   // intervalMs 0: no ticks, only runNow (REBUILD_INTERVAL_SECONDS=0 still lets a takedown rebuild at once).

@@ -66,7 +66,8 @@ function runAs(): { uid: number; gid: number } | undefined {
   throw new Error('PostgreSQL cannot run as root and neither the postgres nor the nobody account exists.');
 }
 
-function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that nothing listens on now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

@@ -9,7 +9,6 @@
  * (TROVE_TEST_SUITE=cluster), not in the parallel vitest run.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -18,6 +17,7 @@ import { upsertCreator } from '@api/data/creators.ts';
 import { closeStore, postgresStore } from '@api/data/store.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Member, type RunningCluster } from '../../scripts/lib/cluster.ts';
+import { freePort } from '../../scripts/lib/postgres-cluster.ts';
 import { demoDataset, FAKE_CREATOR_ID, FAKE_PATREON_KEY, startFakePatreon, type FakePatreon } from '../fakes/patreon.ts';
 
 const POSTS = 40;
@@ -27,15 +27,6 @@ let fake: FakePatreon;
 let cluster: RunningCluster;
 let dir: string;
 let sql: pg.Client;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 60_000): Promise<T> {
   for (const started = Date.now(); Date.now() - started < timeoutMs; await sleep(200)) {

@@ -8,7 +8,6 @@ import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +20,7 @@ import { storeFile } from '@api/media/store.ts';
 import { upsertPost } from '@api/data/posts.ts';
 import { createFrontServer } from '@api/server/front.ts';
 import { DIST_DIR } from '../../../scripts/lib/build.ts';
+import { freePort } from '../../../scripts/lib/postgres-cluster.ts';
 import { createTestSite, type TestSite } from '../../helpers/front-server.ts';
 import { closeServer, httpRequest, listen, type RawAnswer } from '../../helpers/http.ts';
 
@@ -75,14 +75,6 @@ const STORED = [
 
 function day(n: number): string {
   return new Date(Date.UTC(2024, 0, 1) + n * 86_400_000).toISOString().slice(0, 19);
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 function pick(answer: RawAnswer, names: string[]): Record<string, unknown> {
